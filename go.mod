@@ -1,0 +1,3 @@
+module github.com/semantic-router/semantic-router
+
+go 1.26
