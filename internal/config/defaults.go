@@ -1,0 +1,89 @@
+package config
+
+import "time"
+
+// Defaults, in one place. The operator and the docs quote these.
+const (
+	DefaultVirtualModel        = "auto"
+	DefaultMaxRequestBodyBytes = 10 << 20
+	DefaultShutdownTimeout     = 30 * time.Second
+	DefaultReadHeaderTimeout   = 10 * time.Second
+	DefaultModelTimeout        = 300 * time.Second
+	DefaultConnectTimeout      = 5 * time.Second
+	DefaultSimFirstToken       = 20 * time.Millisecond
+	DefaultSimTokenLatency     = 5 * time.Millisecond
+	DefaultSimReply            = "This is {model} answering: {prompt}"
+
+	DefaultTracingProvider = "opentelemetry"
+	DefaultTracingExporter = "otlp"
+	DefaultTracingEndpoint = "jaeger:4317"
+	DefaultTracingSampling = "always_on"
+)
+
+// ApplyDefaults fills every unset field with its default. It is idempotent.
+func (c *Config) ApplyDefaults() {
+	s := &c.Server
+	if s.MaxRequestBodyBytes == 0 {
+		s.MaxRequestBodyBytes = DefaultMaxRequestBodyBytes
+	}
+	if s.ShutdownTimeout == 0 {
+		s.ShutdownTimeout = Duration(DefaultShutdownTimeout)
+	}
+	if s.ReadHeaderTimeout == 0 {
+		s.ReadHeaderTimeout = Duration(DefaultReadHeaderTimeout)
+	}
+	if c.Routing.VirtualModel == "" {
+		c.Routing.VirtualModel = DefaultVirtualModel
+	}
+	if c.Routing.DefaultModel == "" && len(c.Models) > 0 {
+		c.Routing.DefaultModel = c.Models[0].Name
+	}
+	for i := range c.Models {
+		m := &c.Models[i]
+		if m.Exposed == nil {
+			m.Exposed = ptr(true)
+		}
+		if m.Timeout == 0 {
+			m.Timeout = Duration(DefaultModelTimeout)
+		}
+		if m.ConnectTimeout == 0 {
+			m.ConnectTimeout = Duration(DefaultConnectTimeout)
+		}
+		if m.Provider.Model == "" {
+			m.Provider.Model = m.Name
+		}
+		if m.Provider.Type == ProviderSim {
+			if m.Provider.Sim == nil {
+				m.Provider.Sim = &Sim{}
+			}
+			sim := m.Provider.Sim
+			if sim.FirstTokenLatency == nil {
+				sim.FirstTokenLatency = ptr(Duration(DefaultSimFirstToken))
+			}
+			if sim.TokenLatency == nil {
+				sim.TokenLatency = ptr(Duration(DefaultSimTokenLatency))
+			}
+			if sim.Reply == "" {
+				sim.Reply = DefaultSimReply
+			}
+		}
+	}
+	t := &c.Observability.Tracing
+	if t.Provider == "" {
+		t.Provider = DefaultTracingProvider
+	}
+	if t.Exporter.Type == "" {
+		t.Exporter.Type = DefaultTracingExporter
+	}
+	if t.Exporter.Endpoint == "" {
+		t.Exporter.Endpoint = DefaultTracingEndpoint
+	}
+	if t.Exporter.Insecure == nil {
+		t.Exporter.Insecure = ptr(true)
+	}
+	if t.Sampling.Type == "" {
+		t.Sampling.Type = DefaultTracingSampling
+	}
+}
+
+func ptr[T any](v T) *T { return &v }

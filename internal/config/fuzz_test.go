@@ -1,0 +1,28 @@
+package config
+
+import (
+	"testing"
+
+	"github.com/semantic-router/semantic-router/examples"
+)
+
+// FuzzParse checks that no input makes the loader panic, and that whatever it accepts is
+// valid and has its defaults applied.
+func FuzzParse(f *testing.F) {
+	f.Add(examples.Demo)
+	f.Add([]byte("models:\n  - model_name: a\n    provider: {type: sim}\n"))
+	f.Add([]byte("models: [{model_name: a, provider: {type: openai_compatible, base_url: 'http://x/v1', api_key: env.K}}]"))
+	f.Add([]byte("a: &x [*x]"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		cfg, err := Parse(data)
+		if err != nil {
+			return
+		}
+		if err := cfg.Validate(); err != nil {
+			t.Fatalf("accepted config does not validate: %v", err)
+		}
+		if cfg.Routing.VirtualModel == "" || cfg.Server.MaxRequestBodyBytes == 0 {
+			t.Fatalf("accepted config lacks defaults: %+v", cfg)
+		}
+	})
+}

@@ -1,0 +1,268 @@
+package config
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"reflect"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// Problem is one thing wrong with a configuration, located by field path and YAML line.
+type Problem struct {
+	// Path is the field path, as in models[2].provider.base_url; empty for the document.
+	Path string
+	// Line is the 1-based YAML line, or 0 when unknown (a config not read from YAML).
+	Line    int
+	Message string
+}
+
+func (p Problem) Error() string {
+	switch {
+	case p.Path == "" && p.Line > 0:
+		return fmt.Sprintf("line %d: %s", p.Line, p.Message)
+	case p.Path == "":
+		return p.Message
+	case p.Line > 0:
+		return fmt.Sprintf("%s (line %d): %s", p.Path, p.Line, p.Message)
+	default:
+		return fmt.Sprintf("%s: %s", p.Path, p.Message)
+	}
+}
+
+// Problems lists every problem found in one configuration. Its Error has one problem a line.
+type Problems []Problem
+
+func (ps Problems) Error() string {
+	lines := make([]string, len(ps))
+	for i, p := range ps {
+		lines[i] = p.Error()
+	}
+	return strings.Join(lines, "\n")
+}
+
+// Load reads, decodes, defaults and validates the configuration file at path.
+func Load(path string) (*Config, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("reading config: %w", err)
+	}
+	cfg, err := Parse(data)
+	if err != nil {
+		return nil, fmt.Errorf("config %s:\n%w", path, err)
+	}
+	return cfg, nil
+}
+
+// Parse decodes a YAML configuration strictly (unknown fields and wrong types are problems),
+// applies the defaults and validates the result. The error, if any, is Problems.
+func Parse(data []byte) (*Config, error) {
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return nil, Problems{yamlSyntaxProblem(err)}
+	}
+	cfg := &Config{lines: map[string]int{}}
+	if len(doc.Content) == 0 || bytes.TrimSpace(data) == nil {
+		cfg.ApplyDefaults()
+		return cfg, cfg.Validate()
+	}
+	root := doc.Content[0]
+	// walk reports unknown fields and badly typed values and drops them from the tree, so
+	// that the rest still decodes and validates: one run shows every problem.
+	var problems Problems
+	walk(root, reflect.TypeFor[Config](), "", cfg.lines, &problems)
+	if err := root.Decode(cfg); err != nil {
+		// walk checked every field's type, so this is unexpected; report it rather than lose it.
+		return nil, append(problems, Problem{Message: err.Error()})
+	}
+	cfg.ApplyDefaults()
+	var invalid Problems
+	if !errors.As(cfg.Validate(), &invalid) && len(problems) == 0 {
+		return cfg, nil
+	}
+	reported := make(map[string]bool, len(problems))
+	for _, p := range problems {
+		reported[p.Path] = true
+	}
+	for _, p := range invalid {
+		if !underReported(p.Path, reported) { // a dropped value must not also be reported as missing
+			problems = append(problems, p)
+		}
+	}
+	slices.SortStableFunc(problems, func(a, b Problem) int { return a.Line - b.Line })
+	return nil, problems
+}
+
+func underReported(path string, reported map[string]bool) bool {
+	for p := path; p != ""; p = parentPath(p) {
+		if reported[p] {
+			return true
+		}
+	}
+	return false
+}
+
+var yamlLineRE = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+
+func yamlSyntaxProblem(err error) Problem {
+	if m := yamlLineRE.FindStringSubmatch(err.Error()); m != nil {
+		line, _ := strconv.Atoi(m[1])
+		return Problem{Line: line, Message: "invalid YAML: " + m[2]}
+	}
+	return Problem{Message: "invalid YAML: " + strings.TrimPrefix(err.Error(), "yaml: ")}
+}
+
+var unmarshalerType = reflect.TypeFor[yaml.Unmarshaler]()
+
+// walk checks node against type t: mappings may only name known fields, sequences and maps
+// recurse, and every scalar must decode into its field's type. It records the line of every
+// path it visits so that Validate can point at them.
+func walk(n *yaml.Node, t reflect.Type, path string, lines map[string]int, problems *Problems) {
+	if n.Kind == yaml.AliasNode {
+		n = n.Alias
+	}
+	if path != "" {
+		if _, seen := lines[path]; !seen {
+			lines[path] = n.Line
+		}
+	}
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if n.Kind == yaml.ScalarNode && n.Tag == "!!null" {
+		return
+	}
+	if reflect.PointerTo(t).Implements(unmarshalerType) || t.Kind() == reflect.Interface {
+		if err := n.Decode(reflect.New(t).Interface()); err != nil {
+			*problems = append(*problems, Problem{Path: path, Line: n.Line, Message: decodeMessage(err, t, n)})
+			drop(n)
+		}
+		return
+	}
+	switch t.Kind() {
+	case reflect.Struct:
+		if n.Kind != yaml.MappingNode {
+			*problems = append(*problems, Problem{Path: path, Line: n.Line, Message: "must be a mapping"})
+			drop(n)
+			return
+		}
+		fields := yamlFields(t)
+		kept := n.Content[:0]
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			key, val := n.Content[i], n.Content[i+1]
+			child := joinPath(path, key.Value)
+			f, ok := fields[key.Value]
+			if !ok {
+				msg := "unknown field"
+				if s := suggest(key.Value, keys(fields)); s != "" {
+					msg += fmt.Sprintf("; did you mean %q?", s)
+				}
+				*problems = append(*problems, Problem{Path: child, Line: key.Line, Message: msg})
+				continue
+			}
+			lines[child] = key.Line
+			walk(val, f.Type, child, lines, problems)
+			kept = append(kept, key, val)
+		}
+		n.Content = kept
+	case reflect.Slice:
+		if n.Kind != yaml.SequenceNode {
+			*problems = append(*problems, Problem{Path: path, Line: n.Line, Message: "must be a list"})
+			drop(n)
+			return
+		}
+		for i, item := range n.Content {
+			walk(item, t.Elem(), fmt.Sprintf("%s[%d]", path, i), lines, problems)
+		}
+	case reflect.Map:
+		if n.Kind != yaml.MappingNode {
+			*problems = append(*problems, Problem{Path: path, Line: n.Line, Message: "must be a mapping"})
+			drop(n)
+			return
+		}
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			walk(n.Content[i+1], t.Elem(), joinPath(path, n.Content[i].Value), lines, problems)
+		}
+	default:
+		if n.Kind != yaml.ScalarNode {
+			*problems = append(*problems, Problem{Path: path, Line: n.Line, Message: "must be " + kindName(t)})
+			drop(n)
+			return
+		}
+		if err := n.Decode(reflect.New(t).Interface()); err != nil {
+			*problems = append(*problems, Problem{Path: path, Line: n.Line, Message: decodeMessage(err, t, n)})
+			drop(n)
+		}
+	}
+}
+
+// drop turns a node that could not be decoded into null, so that decoding the rest goes on.
+func drop(n *yaml.Node) {
+	*n = yaml.Node{Kind: yaml.ScalarNode, Tag: "!!null", Line: n.Line, Column: n.Column}
+}
+
+func decodeMessage(err error, t reflect.Type, n *yaml.Node) string {
+	var te *yaml.TypeError
+	if errors.As(err, &te) {
+		return fmt.Sprintf("must be %s, not %q", kindName(t), n.Value)
+	}
+	return err.Error()
+}
+
+func kindName(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "an integer"
+	case reflect.Float32, reflect.Float64:
+		return "a number"
+	case reflect.String:
+		return "a string"
+	default:
+		return "a " + t.Kind().String()
+	}
+}
+
+type yamlField struct{ Type reflect.Type }
+
+func yamlFields(t reflect.Type) map[string]yamlField {
+	out := make(map[string]yamlField, t.NumField())
+	for i := range t.NumField() {
+		f := t.Field(i)
+		if !f.IsExported() {
+			continue
+		}
+		name, _, _ := strings.Cut(f.Tag.Get("yaml"), ",")
+		if name == "-" {
+			continue
+		}
+		if name == "" {
+			name = strings.ToLower(f.Name)
+		}
+		out[name] = yamlField{Type: f.Type}
+	}
+	return out
+}
+
+func keys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
+}
+
+func joinPath(parent, child string) string {
+	if parent == "" {
+		return child
+	}
+	return parent + "." + child
+}

@@ -1,0 +1,258 @@
+package config
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestParseReportsEveryProblemWithPathAndLine(t *testing.T) {
+	tests := []struct {
+		name string
+		yaml string
+		want string
+	}{
+		{
+			name: "unknown field with suggestion",
+			yaml: `
+models:
+  - model_name: a
+    provider:
+      type: openai_compatible
+      bse_url: http://x:8000/v1
+`,
+			want: "models[0].provider.base_url (line 4): is required\n" +
+				`models[0].provider.bse_url (line 6): unknown field; did you mean "base_url"?`,
+		},
+		{
+			name: "every problem at once",
+			yaml: `
+server:
+  max_request_body_bytes: 10
+models:
+  - model_name: a
+    provider:
+      type: openai_compatible
+      base_url: http://x:8000/v1/
+      api_key: sk-live-123456
+  - model_name: a
+    provider:
+      type: opneai_compatible
+  - model_name: b
+    timeout: soon
+    provider:
+      type: sim
+`,
+			want: strings.Join([]string{
+				`server.max_request_body_bytes (line 3): must be at least 1024, got 10`,
+				`models[0].provider.base_url (line 8): must be an absolute http(s) URL without a trailing slash, as in http://vllm:8000/v1, got "http://x:8000/v1/"`,
+				`models[0].provider.api_key (line 9): must be a reference "env.VAR" or "file:/path"; inline credentials are not accepted`,
+				`models[1].model_name (line 10): duplicate model_name "a" (first defined at models[0])`,
+				`models[1].provider.type (line 12): unknown provider type "opneai_compatible"; did you mean "openai_compatible"?`,
+				`models[2].timeout (line 14): must be a duration such as "30s", not "soon"`,
+			}, "\n"),
+		},
+		{
+			name: "validation only",
+			yaml: `
+server:
+  max_request_body_bytes: 10
+models:
+  - model_name: a
+    provider:
+      type: openai_compatible
+      base_url: http://x:8000/v1/
+      api_key: sk-live-123456
+  - model_name: a
+    provider:
+      type: opneai_compatible
+`,
+			want: strings.Join([]string{
+				`server.max_request_body_bytes (line 3): must be at least 1024, got 10`,
+				`models[0].provider.base_url (line 8): must be an absolute http(s) URL without a trailing slash, as in http://vllm:8000/v1, got "http://x:8000/v1/"`,
+				`models[0].provider.api_key (line 9): must be a reference "env.VAR" or "file:/path"; inline credentials are not accepted`,
+				`models[1].model_name (line 10): duplicate model_name "a" (first defined at models[0])`,
+				`models[1].provider.type (line 12): unknown provider type "opneai_compatible"; did you mean "openai_compatible"?`,
+			}, "\n"),
+		},
+		{
+			name: "wrong scalar type",
+			yaml: `
+models:
+  - model_name: a
+    exposed: maybe
+    provider: {type: sim}
+`,
+			want: `models[0].exposed (line 4): must be true or false, not "maybe"`,
+		},
+		{
+			name: "list where a mapping belongs",
+			yaml: `
+models:
+  - model_name: a
+    provider: [sim]
+`,
+			want: `models[0].provider (line 4): must be a mapping`,
+		},
+		{
+			name: "no models",
+			yaml: `routing: {virtual_model: auto}`,
+			want: `models: at least one model is required`,
+		},
+		{
+			name: "empty document",
+			yaml: ``,
+			want: `models: at least one model is required`,
+		},
+		{
+			name: "yaml syntax",
+			yaml: "models:\n  - model_name: a\n - provider: x\n",
+			want: `line 2: invalid YAML: did not find expected key`,
+		},
+		{
+			name: "unknown default model",
+			yaml: `
+routing:
+  default_model: genral
+models:
+  - model_name: general
+    provider: {type: sim}
+`,
+			want: `routing.default_model (line 3): unknown model "genral"; did you mean "general"?`,
+		},
+		{
+			name: "model named like the virtual model",
+			yaml: `
+models:
+  - model_name: auto
+    provider: {type: sim}
+`,
+			want: `models[0].model_name (line 3): "auto" is the router's virtual model name (routing.virtual_model); choose another name`,
+		},
+		{
+			name: "fields of another provider type",
+			yaml: `
+models:
+  - model_name: a
+    provider:
+      type: sim
+      base_url: http://x:8000/v1
+      api_key: env.KEY
+`,
+			want: "models[0].provider.base_url (line 6): is not used by provider type sim\nmodels[0].provider.api_key (line 7): is not used by provider type sim",
+		},
+		{
+			name: "bad references",
+			yaml: `
+models:
+  - model_name: a
+    provider:
+      type: openai_compatible
+      base_url: https://x.example/v1
+      api_key: env.1BAD
+      ca_cert_pem: file:relative.pem
+`,
+			want: strings.Join([]string{
+				`models[0].provider.api_key (line 7): env reference "env.1BAD": variable name must match [A-Za-z_][A-Za-z0-9_]*`,
+				`models[0].provider.ca_cert_pem (line 8): file reference must be an absolute path, as in file:/var/run/secrets/key`,
+			}, "\n"),
+		},
+		{
+			name: "tracing",
+			yaml: `
+models:
+  - model_name: a
+    provider: {type: sim}
+observability:
+  tracing:
+    enabled: true
+    provider: zipkin
+    sampling: {type: probabilistic, rate: "1.5"}
+`,
+			want: strings.Join([]string{
+				`observability.tracing.provider (line 8): must be "opentelemetry", got "zipkin"`,
+				`observability.tracing.sampling.rate (line 9): must be a number between 0 and 1 written as a string, as in "0.1", got "1.5"`,
+			}, "\n"),
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Parse([]byte(tt.yaml))
+			if err == nil {
+				t.Fatal("Parse succeeded, want an error")
+			}
+			var ps Problems
+			if !errors.As(err, &ps) {
+				t.Fatalf("error is %T, want Problems", err)
+			}
+			if got := err.Error(); got != tt.want {
+				t.Errorf("error:\n%s\nwant:\n%s", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestParseAppliesDefaults(t *testing.T) {
+	cfg, err := Parse([]byte(`
+models:
+  - model_name: general
+    provider:
+      type: openai_compatible
+      base_url: http://vllm:8000/v1
+  - model_name: hidden
+    exposed: false
+    provider: {type: sim}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Routing.VirtualModel != "auto" || cfg.Routing.DefaultModel != "general" {
+		t.Errorf("routing = %+v, want virtual model auto and default general", cfg.Routing)
+	}
+	m := cfg.Models[0]
+	if !m.IsExposed() || m.Provider.Model != "general" || m.Timeout.D() != DefaultModelTimeout || m.ConnectTimeout.D() != DefaultConnectTimeout {
+		t.Errorf("model defaults not applied: %+v", m)
+	}
+	if cfg.Models[1].IsExposed() {
+		t.Error("exposed: false was overridden")
+	}
+	if sim := cfg.Models[1].Provider.Sim; sim == nil || sim.FirstTokenLatency.D() != DefaultSimFirstToken {
+		t.Errorf("sim defaults not applied: %+v", sim)
+	}
+	tr := cfg.Observability.Tracing
+	if tr.Enabled || tr.Provider != "opentelemetry" || tr.Exporter.Type != "otlp" || tr.Exporter.Endpoint != "jaeger:4317" ||
+		!*tr.Exporter.Insecure || tr.Sampling.Type != "always_on" {
+		t.Errorf("tracing defaults = %+v", tr)
+	}
+	if cfg.Server.MaxRequestBodyBytes != DefaultMaxRequestBodyBytes {
+		t.Errorf("max body = %d", cfg.Server.MaxRequestBodyBytes)
+	}
+}
+
+func TestSimZeroLatencyIsKept(t *testing.T) {
+	cfg, err := Parse([]byte(`
+models:
+  - model_name: a
+    provider: {type: sim, sim: {first_token_latency: 0s, token_latency: 0s}}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := cfg.Models[0].Provider.Sim; s.FirstTokenLatency.D() != 0 || s.TokenLatency.D() != 0 {
+		t.Errorf("explicit zero latencies replaced by defaults: %v %v", s.FirstTokenLatency, s.TokenLatency)
+	}
+}
+
+func TestLoadNamesTheFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "config.yaml")
+	if err := os.WriteFile(path, []byte("models: []\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Load(path)
+	want := "config " + path + ":\nmodels (line 1): at least one model is required"
+	if err == nil || err.Error() != want {
+		t.Errorf("Load error = %v, want %q", err, want)
+	}
+}

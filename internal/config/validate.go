@@ -1,0 +1,221 @@
+package config
+
+import (
+	"fmt"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Validate checks the whole configuration and returns every problem at once as Problems,
+// or nil. It expects ApplyDefaults to have run. It checks only what the file says: whether a
+// referenced variable or file exists is checked when the router registers its models.
+func (c *Config) Validate() error {
+	v := &validator{lines: c.lines}
+	c.validateServer(v)
+	c.validateModels(v)
+	c.validateRouting(v)
+	c.validateTracing(v)
+	if len(v.problems) == 0 {
+		return nil
+	}
+	return v.problems
+}
+
+type validator struct {
+	lines    map[string]int
+	problems Problems
+}
+
+// add records a problem at path, with the line of the path or of its nearest parent that
+// appears in the file.
+func (v *validator) add(path, format string, args ...any) {
+	v.problems = append(v.problems, Problem{Path: path, Line: v.line(path), Message: fmt.Sprintf(format, args...)})
+}
+
+func (v *validator) line(path string) int {
+	for p := path; p != ""; p = parentPath(p) {
+		if l, ok := v.lines[p]; ok {
+			return l
+		}
+	}
+	return 0
+}
+
+func parentPath(p string) string {
+	i := strings.LastIndexAny(p, ".[")
+	if i < 0 {
+		return ""
+	}
+	return p[:i]
+}
+
+func (c *Config) validateServer(v *validator) {
+	s := c.Server
+	if s.MaxRequestBodyBytes < 1024 {
+		v.add("server.max_request_body_bytes", "must be at least 1024, got %d", s.MaxRequestBodyBytes)
+	}
+	if s.ShutdownTimeout < 0 {
+		v.add("server.shutdown_timeout", "must not be negative")
+	}
+	if s.ReadHeaderTimeout < 0 {
+		v.add("server.read_header_timeout", "must not be negative")
+	}
+}
+
+var providerTypes = []string{ProviderOpenAICompatible, ProviderSim}
+
+func (c *Config) validateModels(v *validator) {
+	if len(c.Models) == 0 {
+		v.add("models", "at least one model is required")
+		return
+	}
+	seen := make(map[string]int, len(c.Models))
+	for i := range c.Models {
+		m := &c.Models[i]
+		p := fmt.Sprintf("models[%d]", i)
+		switch {
+		case m.Name == "":
+			v.add(p+".model_name", "is required")
+		case strings.ContainsAny(m.Name, " \t\r\n"):
+			v.add(p+".model_name", "must not contain whitespace, got %q", m.Name)
+		case m.Name == c.Routing.VirtualModel:
+			v.add(p+".model_name", "%q is the router's virtual model name (routing.virtual_model); choose another name", m.Name)
+		}
+		if first, dup := seen[m.Name]; dup && m.Name != "" {
+			v.add(p+".model_name", "duplicate model_name %q (first defined at models[%d])", m.Name, first)
+		} else {
+			seen[m.Name] = i
+		}
+		if m.Timeout < 0 {
+			v.add(p+".timeout", "must not be negative")
+		}
+		if m.ConnectTimeout < 0 {
+			v.add(p+".connect_timeout", "must not be negative")
+		}
+		validateProvider(v, p+".provider", &m.Provider)
+	}
+}
+
+func validateProvider(v *validator, p string, pr *Provider) {
+	unused := func(field string, set bool) {
+		if set {
+			v.add(p+"."+field, "is not used by provider type %s", pr.Type)
+		}
+	}
+	switch pr.Type {
+	case "":
+		v.add(p+".type", "is required (one of %s)", strings.Join(providerTypes, ", "))
+	case ProviderOpenAICompatible:
+		validateBaseURL(v, p+".base_url", pr.BaseURL)
+		validateRef(v, p+".api_key", pr.APIKey)
+		validateRef(v, p+".ca_cert_pem", pr.CACertPEM)
+		unused("sim", pr.Sim != nil)
+	case ProviderSim:
+		unused("base_url", pr.BaseURL != "")
+		unused("api_key", pr.APIKey != "")
+		unused("ca_cert_pem", pr.CACertPEM != "")
+		if s := pr.Sim; s != nil {
+			if s.FirstTokenLatency != nil && *s.FirstTokenLatency < 0 {
+				v.add(p+".sim.first_token_latency", "must not be negative")
+			}
+			if s.TokenLatency != nil && *s.TokenLatency < 0 {
+				v.add(p+".sim.token_latency", "must not be negative")
+			}
+		}
+	default:
+		msg := fmt.Sprintf("unknown provider type %q", pr.Type)
+		if s := suggest(pr.Type, append([]string(nil), providerTypes...)); s != "" {
+			msg += fmt.Sprintf("; did you mean %q?", s)
+		} else {
+			msg += fmt.Sprintf(" (one of %s)", strings.Join(providerTypes, ", "))
+		}
+		v.add(p+".type", "%s", msg)
+	}
+}
+
+func validateBaseURL(v *validator, p, raw string) {
+	const want = "must be an absolute http(s) URL without a trailing slash, as in http://vllm:8000/v1"
+	if raw == "" {
+		v.add(p, "is required")
+		return
+	}
+	u, err := url.Parse(raw)
+	switch {
+	case err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "":
+		v.add(p, "%s, got %q", want, raw)
+	case strings.HasSuffix(raw, "/"):
+		v.add(p, "%s, got %q", want, raw)
+	case u.RawQuery != "" || u.Fragment != "":
+		v.add(p, "must not have a query or fragment, got %q", raw)
+	case u.User != nil:
+		v.add(p, "must not carry credentials; use api_key with an env.VAR reference")
+	}
+}
+
+func validateRef(v *validator, p string, r SecretRef) {
+	if r.IsZero() {
+		return
+	}
+	if err := r.check(); err != nil {
+		v.add(p, "%v", err)
+	}
+}
+
+func (c *Config) validateRouting(v *validator) {
+	r := c.Routing
+	if strings.ContainsAny(r.VirtualModel, " \t\r\n") {
+		v.add("routing.virtual_model", "must not contain whitespace, got %q", r.VirtualModel)
+	}
+	if r.DefaultModel != "" && len(c.Models) > 0 && c.Model(r.DefaultModel) == nil {
+		msg := fmt.Sprintf("unknown model %q", r.DefaultModel)
+		if s := suggest(r.DefaultModel, c.modelNames()); s != "" {
+			msg += fmt.Sprintf("; did you mean %q?", s)
+		}
+		v.add("routing.default_model", "%s", msg)
+	}
+}
+
+var (
+	tracingExporters = []string{"otlp", "stdout"}
+	tracingSamplers  = []string{"always_on", "always_off", "probabilistic"}
+)
+
+func (c *Config) validateTracing(v *validator) {
+	t := c.Observability.Tracing
+	const p = "observability.tracing"
+	if t.Provider != DefaultTracingProvider {
+		v.add(p+".provider", "must be %q, got %q", DefaultTracingProvider, t.Provider)
+	}
+	if !slices.Contains(tracingExporters, t.Exporter.Type) {
+		v.add(p+".exporter.type", "must be one of %s, got %q", strings.Join(tracingExporters, ", "), t.Exporter.Type)
+	}
+	if !slices.Contains(tracingSamplers, t.Sampling.Type) {
+		v.add(p+".sampling.type", "must be one of %s, got %q", strings.Join(tracingSamplers, ", "), t.Sampling.Type)
+	}
+	if t.Sampling.Type == "probabilistic" || t.Sampling.Rate != "" {
+		r, err := strconv.ParseFloat(t.Sampling.Rate, 64)
+		if err != nil || r < 0 || r > 1 {
+			v.add(p+".sampling.rate", "must be a number between 0 and 1 written as a string, as in \"0.1\", got %q", t.Sampling.Rate)
+		}
+	}
+}
+
+// Model returns the model named name, or nil.
+func (c *Config) Model(name string) *Model {
+	for i := range c.Models {
+		if c.Models[i].Name == name {
+			return &c.Models[i]
+		}
+	}
+	return nil
+}
+
+func (c *Config) modelNames() []string {
+	names := make([]string, len(c.Models))
+	for i, m := range c.Models {
+		names[i] = m.Name
+	}
+	return names
+}

@@ -1,0 +1,280 @@
+// Package openai holds the OpenAI wire types the gateway reads and writes, and the error envelope.
+//
+// The request type keeps every field it does not know in Extra, so a request passes through the
+// router with nothing lost: vLLM's sampling extensions, new OpenAI parameters and vendor fields all
+// reach the upstream as the client sent them.
+package openai
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// ChatRequest is a POST /v1/chat/completions body.
+//
+// Known fields are typed; all others are kept verbatim in Extra and written back by MarshalJSON.
+// Pointer fields distinguish "absent" from zero so that re-encoding never invents a value.
+type ChatRequest struct {
+	Model               string          `json:"model"`
+	Messages            []Message       `json:"messages"`
+	Stream              bool            `json:"stream,omitempty"`
+	StreamOptions       *StreamOptions  `json:"stream_options,omitempty"`
+	MaxTokens           *int            `json:"max_tokens,omitempty"`
+	MaxCompletionTokens *int            `json:"max_completion_tokens,omitempty"`
+	Temperature         *float64        `json:"temperature,omitempty"`
+	TopP                *float64        `json:"top_p,omitempty"`
+	N                   *int            `json:"n,omitempty"`
+	Stop                Stop            `json:"stop,omitempty"`
+	Tools               []Tool          `json:"tools,omitempty"`
+	ToolChoice          json.RawMessage `json:"tool_choice,omitempty"`
+	User                string          `json:"user,omitempty"`
+	ReasoningEffort     string          `json:"reasoning_effort,omitempty"`
+	// ChatTemplateKwargs is vLLM's per-request template switch (e.g. enable_thinking).
+	ChatTemplateKwargs map[string]any `json:"chat_template_kwargs,omitempty"`
+
+	// Extra holds every top-level field not listed above, as the client sent it.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// StreamOptions is the stream_options object.
+type StreamOptions struct {
+	IncludeUsage bool `json:"include_usage,omitempty"`
+}
+
+// Tool is one entry of the tools array.
+type Tool struct {
+	Type     string       `json:"type"`
+	Function FunctionSpec `json:"function"`
+}
+
+// FunctionSpec describes a callable function.
+type FunctionSpec struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description,omitempty"`
+	Parameters  json.RawMessage `json:"parameters,omitempty"`
+	Strict      *bool           `json:"strict,omitempty"`
+}
+
+// Message is one chat message. Content is a string or an array of parts; Extra keeps unknown
+// fields (reasoning_content, cache_control, …) so they pass through.
+type Message struct {
+	Role       string     `json:"role"`
+	Content    Content    `json:"content"`
+	Name       string     `json:"name,omitempty"`
+	ToolCalls  []ToolCall `json:"tool_calls,omitempty"`
+	ToolCallID string     `json:"tool_call_id,omitempty"`
+
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// ToolCall is a function call made by the assistant.
+type ToolCall struct {
+	// Index is set only in streamed deltas.
+	Index    *int         `json:"index,omitempty"`
+	ID       string       `json:"id,omitempty"`
+	Type     string       `json:"type,omitempty"`
+	Function FunctionCall `json:"function"`
+}
+
+// FunctionCall names a function and carries its JSON-encoded arguments.
+type FunctionCall struct {
+	Name      string `json:"name,omitempty"`
+	Arguments string `json:"arguments"`
+}
+
+var (
+	chatRequestFields = fieldSet[ChatRequest]()
+	messageFields     = fieldSet[Message]()
+)
+
+// UnmarshalJSON decodes the known fields and keeps the rest in Extra.
+func (r *ChatRequest) UnmarshalJSON(data []byte) error {
+	type plain ChatRequest
+	var p plain
+	if err := json.Unmarshal(data, &p); err != nil {
+		return err
+	}
+	extra, _, err := unknownFields(data, chatRequestFields)
+	if err != nil {
+		return err
+	}
+	p.Extra = extra
+	*r = ChatRequest(p)
+	return nil
+}
+
+// MarshalJSON encodes the known fields followed by Extra.
+func (r ChatRequest) MarshalJSON() ([]byte, error) {
+	type plain ChatRequest
+	b, err := json.Marshal(plain(r))
+	if err != nil {
+		return nil, err
+	}
+	return appendFields(b, r.Extra)
+}
+
+// UnmarshalJSON decodes the known fields and keeps the rest in Extra.
+func (m *Message) UnmarshalJSON(data []byte) error {
+	type plain Message
+	var p plain
+	if err := json.Unmarshal(data, &p); err != nil {
+		return err
+	}
+	extra, all, err := unknownFields(data, messageFields)
+	if err != nil {
+		return err
+	}
+	p.Extra = extra
+	if _, ok := all["content"]; !ok {
+		// An absent content (an assistant turn with only tool calls) is re-encoded as null.
+		p.Content.IsNull = true
+	}
+	*m = Message(p)
+	return nil
+}
+
+// MarshalJSON encodes the known fields followed by Extra.
+func (m Message) MarshalJSON() ([]byte, error) {
+	type plain Message
+	b, err := json.Marshal(plain(m))
+	if err != nil {
+		return nil, err
+	}
+	return appendFields(b, m.Extra)
+}
+
+// Content is a message's content: plain text, an array of parts, or null (assistant tool calls).
+type Content struct {
+	Text  string
+	Parts []ContentPart
+	// IsParts records that the client sent an array, so it is re-encoded as one.
+	IsParts bool
+	// IsNull records an explicit or absent content, re-encoded as null.
+	IsNull bool
+}
+
+// ContentPart is one element of an array content. Only text parts are read by the router;
+// other parts (image_url, input_audio, file) are carried in Raw untouched.
+type ContentPart struct {
+	Type string `json:"type"`
+	Text string `json:"text,omitempty"`
+	// Raw is the part exactly as received; used for non-text parts.
+	Raw json.RawMessage `json:"-"`
+}
+
+// TextContent returns a Content holding plain text.
+func TextContent(s string) Content { return Content{Text: s} }
+
+// String returns the text of the content; text parts are joined with newlines.
+func (c Content) String() string {
+	if !c.IsParts {
+		return c.Text
+	}
+	var sb strings.Builder
+	for _, p := range c.Parts {
+		if p.Type != "text" {
+			continue
+		}
+		if sb.Len() > 0 {
+			sb.WriteByte('\n')
+		}
+		sb.WriteString(p.Text)
+	}
+	return sb.String()
+}
+
+// UnmarshalJSON accepts a string, an array of parts or null.
+func (c *Content) UnmarshalJSON(data []byte) error {
+	data = bytes.TrimSpace(data)
+	switch {
+	case len(data) == 0 || bytes.Equal(data, []byte("null")):
+		*c = Content{IsNull: true}
+		return nil
+	case data[0] == '"':
+		*c = Content{}
+		return json.Unmarshal(data, &c.Text)
+	case data[0] == '[':
+		var raws []json.RawMessage
+		if err := json.Unmarshal(data, &raws); err != nil {
+			return err
+		}
+		parts := make([]ContentPart, len(raws))
+		for i, raw := range raws {
+			if err := json.Unmarshal(raw, &parts[i]); err != nil {
+				return fmt.Errorf("content[%d]: %w", i, err)
+			}
+			parts[i].Raw = raw
+		}
+		*c = Content{Parts: parts, IsParts: true}
+		return nil
+	default:
+		return errors.New("content must be a string, an array of content parts, or null")
+	}
+}
+
+// MarshalJSON writes the content in the shape it was received.
+func (c Content) MarshalJSON() ([]byte, error) {
+	switch {
+	case c.IsParts:
+		out := make([]json.RawMessage, len(c.Parts))
+		for i, p := range c.Parts {
+			if p.Raw != nil {
+				out[i] = p.Raw
+				continue
+			}
+			b, err := json.Marshal(struct {
+				Type string `json:"type"`
+				Text string `json:"text"`
+			}{p.Type, p.Text})
+			if err != nil {
+				return nil, err
+			}
+			out[i] = b
+		}
+		return json.Marshal(out)
+	case c.IsNull && c.Text == "":
+		return []byte("null"), nil
+	default:
+		return json.Marshal(c.Text)
+	}
+}
+
+// Stop is the stop parameter: one string or a list of strings.
+type Stop []string
+
+// UnmarshalJSON accepts a string or an array of strings.
+func (s *Stop) UnmarshalJSON(data []byte) error {
+	data = bytes.TrimSpace(data)
+	if bytes.Equal(data, []byte("null")) {
+		*s = nil
+		return nil
+	}
+	if len(data) > 0 && data[0] == '"' {
+		var one string
+		if err := json.Unmarshal(data, &one); err != nil {
+			return err
+		}
+		*s = Stop{one}
+		return nil
+	}
+	var many []string
+	if err := json.Unmarshal(data, &many); err != nil {
+		return errors.New("stop must be a string or an array of strings")
+	}
+	*s = many
+	return nil
+}
+
+// LastUserText returns the text of the last user message, the part of a conversation that
+// routing signals look at by default.
+func (r *ChatRequest) LastUserText() string {
+	for i := len(r.Messages) - 1; i >= 0; i-- {
+		if r.Messages[i].Role == "user" {
+			return r.Messages[i].Content.String()
+		}
+	}
+	return ""
+}

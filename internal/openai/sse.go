@@ -1,0 +1,115 @@
+package openai
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+)
+
+// SSEEvent is one server-sent event.
+type SSEEvent struct {
+	// Event is the "event:" field; empty for the default "message" type.
+	Event string
+	// Data is the event's data lines joined by newlines. It is valid until the next call to Next.
+	Data []byte
+}
+
+// Done reports whether the event is the OpenAI end-of-stream marker "[DONE]".
+func (e SSEEvent) Done() bool { return bytes.Equal(e.Data, doneMarker) }
+
+var doneMarker = []byte("[DONE]")
+
+// MaxSSEEventBytes bounds one event, so a misbehaving upstream cannot make the router buffer
+// without limit.
+const MaxSSEEventBytes = 8 << 20
+
+// ErrSSEEventTooLarge is returned when an event exceeds MaxSSEEventBytes.
+var ErrSSEEventTooLarge = errors.New("sse: event larger than 8 MiB")
+
+// SSEReader decodes a text/event-stream body. It is not safe for concurrent use.
+type SSEReader struct {
+	r     *bufio.Reader
+	data  []byte
+	event string
+	line  []byte
+}
+
+// NewSSEReader returns a reader of the events in r.
+func NewSSEReader(r io.Reader) *SSEReader {
+	return &SSEReader{r: bufio.NewReaderSize(r, 16<<10)}
+}
+
+// Next returns the next event with data. Comments, retry and id fields are skipped. At the
+// end of the body it returns io.EOF; a body that ends inside an event returns
+// io.ErrUnexpectedEOF, so a cut stream is never mistaken for a complete one.
+func (s *SSEReader) Next() (SSEEvent, error) {
+	s.data = s.data[:0]
+	s.event = ""
+	hasData := false
+	for {
+		line, err := s.readLine()
+		if err != nil {
+			if errors.Is(err, io.EOF) && (hasData || len(line) > 0) {
+				return SSEEvent{}, io.ErrUnexpectedEOF
+			}
+			return SSEEvent{}, err
+		}
+		if len(line) == 0 {
+			if hasData {
+				return SSEEvent{Event: s.event, Data: s.data}, nil
+			}
+			s.event = ""
+			continue
+		}
+		if line[0] == ':' {
+			continue
+		}
+		field, value, _ := bytes.Cut(line, []byte(":"))
+		if len(value) > 0 && value[0] == ' ' {
+			value = value[1:]
+		}
+		switch string(field) {
+		case "data":
+			if hasData {
+				s.data = append(s.data, '\n')
+			}
+			if len(s.data)+len(value) > MaxSSEEventBytes {
+				return SSEEvent{}, ErrSSEEventTooLarge
+			}
+			s.data = append(s.data, value...)
+			hasData = true
+		case "event":
+			s.event = string(value)
+		}
+	}
+}
+
+// readLine returns one line without its terminator (\n, \r\n or \r is not supported alone,
+// as no OpenAI-compatible server sends it).
+func (s *SSEReader) readLine() ([]byte, error) {
+	s.line = s.line[:0]
+	for {
+		chunk, err := s.r.ReadSlice('\n')
+		s.line = append(s.line, chunk...)
+		if len(s.line) > MaxSSEEventBytes {
+			return nil, ErrSSEEventTooLarge
+		}
+		if err == nil {
+			break
+		}
+		if errors.Is(err, bufio.ErrBufferFull) {
+			continue
+		}
+		if errors.Is(err, io.EOF) {
+			return s.line, io.EOF
+		}
+		return nil, fmt.Errorf("sse: %w", err)
+	}
+	line := s.line[:len(s.line)-1]
+	if n := len(line); n > 0 && line[n-1] == '\r' {
+		line = line[:n-1]
+	}
+	return line, nil
+}
