@@ -1,0 +1,292 @@
+// Package openaicompat calls models on OpenAI-compatible servers: vLLM, SGLang, TGI,
+// Ollama, llama.cpp, LiteLLM, OpenAI itself. Streams are passed through event by event.
+package openaicompat
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/semantic-router/semantic-router/internal/openai"
+	"github.com/semantic-router/semantic-router/internal/provider"
+	"github.com/semantic-router/semantic-router/internal/provider/transport"
+)
+
+// Options configure a Client.
+type Options struct {
+	// Name is the router's name for the model, used in error messages.
+	Name string
+	// BaseURL is the API root, such as http://vllm:8000/v1, without a trailing slash.
+	BaseURL string
+	// Model is the upstream model id sent in requests.
+	Model string
+	// APIKey returns the bearer token for each request; nil sends none. Calling it per
+	// request lets a rotated credential take effect without a restart.
+	APIKey func() (string, error)
+	// APIKeySource names where the key comes from (such as "env.VLLM_API_KEY"), so that a 401
+	// can say which reference to check. It must never be the key itself.
+	APIKeySource string
+	// Timeout bounds a whole call, streaming included. Zero means no limit.
+	Timeout time.Duration
+	// Transport is the pooled transport to use; see package transport.
+	Transport http.RoundTripper
+}
+
+// Client is a Provider for one model on one OpenAI-compatible server.
+type Client struct {
+	opts     Options
+	http     *http.Client
+	endpoint string
+}
+
+// New returns a client. It does not contact the server.
+func New(o Options) (*Client, error) {
+	if o.BaseURL == "" || o.Model == "" {
+		return nil, errors.New("openaicompat: base URL and model are required")
+	}
+	if o.Transport == nil {
+		t, err := transport.New(transport.Options{})
+		if err != nil {
+			return nil, err
+		}
+		o.Transport = t
+	}
+	return &Client{
+		opts:     o,
+		http:     &http.Client{Transport: o.Transport},
+		endpoint: o.BaseURL + "/chat/completions",
+	}, nil
+}
+
+// ChatCompletion implements provider.Provider.
+func (c *Client) ChatCompletion(ctx context.Context, req *openai.ChatRequest) (*provider.Response, error) {
+	ctx, cancel := c.withTimeout(ctx)
+	defer cancel()
+	resp, err := c.post(ctx, req, false)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return nil, transport.Explain(c.opts.Name, c.opts.BaseURL, err)
+	}
+	var parsed struct {
+		Choices json.RawMessage `json:"choices"`
+		Usage   *openai.Usage   `json:"usage"`
+	}
+	if err := json.Unmarshal(body, &parsed); err != nil || parsed.Choices == nil {
+		return nil, c.protocolError("the answer is not a chat completion JSON object", err)
+	}
+	return &provider.Response{Body: body, Usage: parsed.Usage}, nil
+}
+
+// ChatCompletionStream implements provider.Provider.
+func (c *Client) ChatCompletionStream(ctx context.Context, req *openai.ChatRequest) (provider.Stream, error) {
+	ctx, cancel := c.withTimeout(ctx)
+	resp, err := c.post(ctx, req, true)
+	if err != nil {
+		cancel()
+		return nil, err
+	}
+	if ct := resp.Header.Get("Content-Type"); !strings.HasPrefix(ct, "text/event-stream") {
+		resp.Body.Close()
+		cancel()
+		return nil, c.protocolError(fmt.Sprintf("a streaming request was answered with content type %q, not text/event-stream", ct), nil)
+	}
+	return &stream{c: c, body: resp.Body, sse: openai.NewSSEReader(resp.Body), cancel: cancel}, nil
+}
+
+func (c *Client) withTimeout(ctx context.Context) (context.Context, context.CancelFunc) {
+	if c.opts.Timeout > 0 {
+		return context.WithTimeout(ctx, c.opts.Timeout)
+	}
+	return context.WithCancel(ctx)
+}
+
+// post sends the request and returns a 200 response; any other status is turned into a
+// *provider.Error.
+func (c *Client) post(ctx context.Context, req *openai.ChatRequest, stream bool) (*http.Response, error) {
+	up := *req // shallow copy: only top-level fields change
+	up.Model = c.opts.Model
+	up.Stream = stream
+	if !stream {
+		up.StreamOptions = nil
+	}
+	body, err := json.Marshal(up)
+	if err != nil {
+		return nil, &provider.Error{Kind: provider.KindInternal, Model: c.opts.Name, Message: "encoding the request", Err: err}
+	}
+	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, c.endpoint, bytes.NewReader(body))
+	if err != nil {
+		return nil, &provider.Error{Kind: provider.KindInternal, Model: c.opts.Name, Message: "building the request", Err: err}
+	}
+	hreq.Header.Set("Content-Type", "application/json")
+	if stream {
+		hreq.Header.Set("Accept", "text/event-stream")
+	} else {
+		hreq.Header.Set("Accept", "application/json")
+	}
+	if c.opts.APIKey != nil {
+		key, err := c.opts.APIKey()
+		if err != nil {
+			return nil, &provider.Error{Kind: provider.KindAuth, Model: c.opts.Name,
+				Message: fmt.Sprintf("reading the API key from %s: %v", c.opts.APIKeySource, err), Err: err}
+		}
+		hreq.Header.Set("Authorization", "Bearer "+key)
+	}
+	resp, err := c.http.Do(hreq)
+	if err != nil {
+		return nil, transport.Explain(c.opts.Name, c.opts.BaseURL, err)
+	}
+	if resp.StatusCode != http.StatusOK {
+		defer resp.Body.Close()
+		return nil, c.statusError(resp)
+	}
+	return resp, nil
+}
+
+// statusError explains a non-200 answer. The upstream's own message is included, since
+// OpenAI-compatible servers put the useful detail there.
+func (c *Client) statusError(resp *http.Response) *provider.Error {
+	raw, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
+	detail := upstreamMessage(raw)
+	e := &provider.Error{Model: c.opts.Name, Status: resp.StatusCode}
+	switch code := resp.StatusCode; {
+	case code == http.StatusUnauthorized || code == http.StatusForbidden:
+		e.Kind = provider.KindAuth
+		if c.opts.APIKey == nil {
+			e.Message = fmt.Sprintf("%s rejected the request with %d and no api_key is configured for this model; set provider.api_key to an env.VAR or file: reference", c.opts.BaseURL, code)
+		} else {
+			e.Message = fmt.Sprintf("%s rejected the API key with %d: check that %s holds a current key for this server (env.VAR names are case-sensitive; restart after changing an env Secret)", c.opts.BaseURL, code, c.opts.APIKeySource)
+		}
+	case code == http.StatusNotFound:
+		e.Kind = provider.KindNotFound
+		e.Message = fmt.Sprintf("%s answered 404 for upstream model %q: check provider.model and that base_url ends in the API root (such as /v1)", c.opts.BaseURL, c.opts.Model)
+	case code == http.StatusTooManyRequests:
+		e.Kind = provider.KindRateLimited
+		e.Message = fmt.Sprintf("%s is rate limiting (429)", c.opts.BaseURL)
+		e.RetryAfter = retryAfter(resp.Header.Get("Retry-After"))
+	case code >= 500:
+		e.Kind = provider.KindUpstream
+		e.Message = fmt.Sprintf("%s failed with %d", c.opts.BaseURL, code)
+	case code >= 400:
+		e.Kind = provider.KindBadRequest
+		e.Message = fmt.Sprintf("%s rejected the request with %d", c.opts.BaseURL, code)
+	default:
+		e.Kind = provider.KindProtocol
+		e.Message = fmt.Sprintf("%s answered with unexpected status %d", c.opts.BaseURL, code)
+	}
+	if detail != "" {
+		e.Message += ": " + detail
+	}
+	return e
+}
+
+func (c *Client) protocolError(msg string, err error) *provider.Error {
+	return &provider.Error{Kind: provider.KindProtocol, Model: c.opts.Name, Message: fmt.Sprintf("%s: %s", c.opts.BaseURL, msg), Err: err}
+}
+
+// upstreamMessage extracts the message of an OpenAI error envelope (or a plain
+// {"message":...} or {"detail":...}), else a short prefix of the body.
+func upstreamMessage(raw []byte) string {
+	var env struct {
+		Error   json.RawMessage `json:"error"`
+		Message string          `json:"message"`
+		Detail  any             `json:"detail"`
+	}
+	if json.Unmarshal(raw, &env) == nil {
+		var inner struct {
+			Message string `json:"message"`
+		}
+		switch {
+		case json.Unmarshal(env.Error, &inner) == nil && inner.Message != "":
+			return inner.Message
+		case len(env.Error) > 0 && env.Error[0] == '"':
+			var s string
+			_ = json.Unmarshal(env.Error, &s)
+			return s
+		case env.Message != "":
+			return env.Message
+		case env.Detail != nil:
+			return fmt.Sprint(env.Detail)
+		}
+	}
+	s := strings.TrimSpace(string(raw))
+	if len(s) > 200 {
+		s = s[:200] + "…"
+	}
+	return s
+}
+
+func retryAfter(v string) time.Duration {
+	if v == "" {
+		return 0
+	}
+	if secs, err := strconv.Atoi(v); err == nil && secs >= 0 {
+		return time.Duration(secs) * time.Second
+	}
+	if t, err := http.ParseTime(v); err == nil {
+		return max(0, time.Until(t))
+	}
+	return 0
+}
+
+type stream struct {
+	c      *Client
+	body   io.ReadCloser
+	sse    *openai.SSEReader
+	cancel context.CancelFunc
+	done   bool
+}
+
+func (s *stream) Next() ([]byte, error) {
+	if s.done {
+		return nil, io.EOF
+	}
+	ev, err := s.sse.Next()
+	switch {
+	case errors.Is(err, io.EOF):
+		// A server that closes cleanly between events without [DONE] has finished too.
+		s.done = true
+		return nil, io.EOF
+	case err != nil:
+		s.done = true
+		if errors.Is(err, io.ErrUnexpectedEOF) {
+			return nil, s.c.protocolError("the stream was cut in the middle of an event", err)
+		}
+		if errors.Is(err, openai.ErrSSEEventTooLarge) {
+			return nil, s.c.protocolError("a stream event is larger than 8 MiB", err)
+		}
+		return nil, transport.Explain(s.c.opts.Name, s.c.opts.BaseURL, err)
+	case ev.Done():
+		s.done = true
+		return nil, io.EOF
+	case ev.Event == "error":
+		s.done = true
+		return nil, &provider.Error{Kind: provider.KindUpstream, Model: s.c.opts.Name,
+			Message: fmt.Sprintf("%s sent an error event: %s", s.c.opts.BaseURL, upstreamMessage(ev.Data))}
+	}
+	if bytes.HasPrefix(ev.Data, []byte(`{"error"`)) {
+		s.done = true
+		return nil, &provider.Error{Kind: provider.KindUpstream, Model: s.c.opts.Name,
+			Message: fmt.Sprintf("%s failed during the stream: %s", s.c.opts.BaseURL, upstreamMessage(ev.Data))}
+	}
+	return ev.Data, nil
+}
+
+func (s *stream) Close() error {
+	s.done = true
+	err := s.body.Close()
+	s.cancel()
+	return err
+}
+
+var _ provider.Provider = (*Client)(nil)

@@ -1,0 +1,40 @@
+// Package provider defines what the router needs from a model backend, and the errors a
+// backend reports. Each backend type lives in a package beneath this one; none imports
+// another, and none imports the config package.
+package provider
+
+import (
+	"context"
+
+	"github.com/semantic-router/semantic-router/internal/openai"
+)
+
+// Provider calls one model on one backend. Implementations are safe for concurrent use.
+//
+// The request's Model field is the name the client used; the provider replaces it with its
+// upstream model id. Providers must not modify the request they are given.
+type Provider interface {
+	// ChatCompletion returns a complete, non-streamed answer.
+	ChatCompletion(ctx context.Context, req *openai.ChatRequest) (*Response, error)
+	// ChatCompletionStream starts a streamed answer. An error before the first chunk is
+	// returned here, so the caller can still fall back to another model.
+	ChatCompletionStream(ctx context.Context, req *openai.ChatRequest) (Stream, error)
+}
+
+// Response is a non-streamed answer.
+type Response struct {
+	// Body is an OpenAI chat.completion JSON object, passed to the client as is.
+	Body []byte
+	// Usage is the token count, when the backend reported one.
+	Usage *openai.Usage
+}
+
+// Stream yields the chunks of a streamed answer.
+type Stream interface {
+	// Next returns the next event's data: an OpenAI chat.completion.chunk JSON object. The
+	// slice is valid until the next call. At the normal end of the stream it returns io.EOF;
+	// any other error means the stream was cut and is a *Error.
+	Next() ([]byte, error)
+	// Close releases the stream; it is safe to call more than once and after io.EOF.
+	Close() error
+}
