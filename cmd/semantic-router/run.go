@@ -1,0 +1,287 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"runtime/debug"
+	"strings"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/semantic-router/semantic-router/examples"
+	"github.com/semantic-router/semantic-router/internal/config"
+	"github.com/semantic-router/semantic-router/internal/router"
+	"github.com/semantic-router/semantic-router/internal/server"
+	"github.com/semantic-router/semantic-router/internal/telemetry"
+)
+
+// version is set at build time with -ldflags "-X main.version=v1.2.3".
+var version = ""
+
+// errUsage marks a command-line mistake; main exits 2 for it.
+var errUsage = errors.New("usage")
+
+// Default ports; an address flag given as a bare host keeps these.
+const (
+	defaultListenerPort = "8801"
+	defaultAPIPort      = "8080"
+	defaultGRPCPort     = "50051"
+	defaultMetricsPort  = "9190"
+)
+
+type flags struct {
+	config, gateway                               string
+	listenerAddr, apiAddr, grpcAddr, metricsAddr string
+	logLevel, logFormat                           string
+	validate, version                             bool
+}
+
+func parseFlags(args []string, stderr io.Writer) (*flags, error) {
+	f := &flags{}
+	fs := flag.NewFlagSet("semantic-router", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.StringVar(&f.config, "config", "", "path of the router configuration (YAML); without it the embedded demo configuration runs")
+	fs.StringVar(&f.gateway, "gateway", "standalone", "front door: standalone (own OpenAI-compatible listener) or extproc (Envoy external processor)")
+	fs.StringVar(&f.listenerAddr, "listener-address", "0.0.0.0:"+defaultListenerPort, "OpenAI-compatible inference listener, host or host:port")
+	fs.StringVar(&f.apiAddr, "api-address", "0.0.0.0:"+defaultAPIPort, "management API (health, readiness, models, config), host or host:port")
+	fs.StringVar(&f.grpcAddr, "grpc-address", "0.0.0.0:"+defaultGRPCPort, "Envoy external processor (extproc mode), host or host:port")
+	fs.StringVar(&f.metricsAddr, "metrics-address", "0.0.0.0:"+defaultMetricsPort, "Prometheus metrics, host or host:port")
+	fs.StringVar(&f.logLevel, "log-level", "info", "log level: debug, info, warn or error")
+	fs.StringVar(&f.logFormat, "log-format", "json", "log format: json or text")
+	fs.BoolVar(&f.validate, "validate", false, "check the configuration, print every problem and exit (0 when valid)")
+	fs.BoolVar(&f.version, "version", false, "print the version and exit")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil, err
+		}
+		return nil, errUsage
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "semantic-router: unexpected argument %q\n", fs.Arg(0))
+		return nil, errUsage
+	}
+	var problems []string
+	for _, a := range []struct {
+		flag string
+		addr *string
+		port string
+	}{
+		{"listener-address", &f.listenerAddr, defaultListenerPort},
+		{"api-address", &f.apiAddr, defaultAPIPort},
+		{"grpc-address", &f.grpcAddr, defaultGRPCPort},
+		{"metrics-address", &f.metricsAddr, defaultMetricsPort},
+	} {
+		addr, err := withDefaultPort(*a.addr, a.port)
+		if err != nil {
+			problems = append(problems, fmt.Sprintf("-%s: %v", a.flag, err))
+		}
+		*a.addr = addr
+	}
+	if f.gateway != "standalone" && f.gateway != "extproc" {
+		problems = append(problems, fmt.Sprintf("-gateway: must be standalone or extproc, got %q", f.gateway))
+	}
+	if f.logFormat != "json" && f.logFormat != "text" {
+		problems = append(problems, fmt.Sprintf("-log-format: must be json or text, got %q", f.logFormat))
+	}
+	if _, err := parseLevel(f.logLevel); err != nil {
+		problems = append(problems, "-log-level: "+err.Error())
+	}
+	if len(problems) > 0 {
+		for _, p := range problems {
+			fmt.Fprintln(stderr, "semantic-router:", p)
+		}
+		return nil, errUsage
+	}
+	return f, nil
+}
+
+// withDefaultPort accepts "host:port", ":port", "host" or "[v6]" and returns host:port.
+func withDefaultPort(addr, port string) (string, error) {
+	if addr == "" {
+		return "", errors.New("must not be empty")
+	}
+	if h, p, err := net.SplitHostPort(addr); err == nil {
+		if p == "" {
+			p = port
+		}
+		return net.JoinHostPort(h, p), nil
+	}
+	host := strings.TrimSuffix(strings.TrimPrefix(addr, "["), "]")
+	if strings.ContainsAny(host, "/ ") {
+		return "", fmt.Errorf("%q is not a host or host:port", addr)
+	}
+	return net.JoinHostPort(host, port), nil
+}
+
+func parseLevel(s string) (slog.Level, error) {
+	var l slog.Level
+	if err := l.UnmarshalText([]byte(s)); err != nil {
+		return 0, fmt.Errorf("must be debug, info, warn or error, got %q", s)
+	}
+	return l, nil
+}
+
+func newLogger(f *flags, w io.Writer) *slog.Logger {
+	level, _ := parseLevel(f.logLevel)
+	opts := &slog.HandlerOptions{Level: level}
+	if f.logFormat == "text" {
+		return slog.New(slog.NewTextHandler(w, opts))
+	}
+	return slog.New(slog.NewJSONHandler(w, opts))
+}
+
+func buildVersion() string {
+	if version != "" {
+		return version
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return "dev"
+}
+
+// loadConfig reads the -config file, or the embedded demo configuration.
+func loadConfig(path string) (*config.Config, string, error) {
+	if path == "" {
+		cfg, err := config.Parse(examples.Demo)
+		if err != nil {
+			return nil, "", fmt.Errorf("embedded demo config:\n%w", err)
+		}
+		return cfg, "embedded demo config (examples/demo.yaml)", nil
+	}
+	cfg, err := config.Load(path)
+	return cfg, path, err
+}
+
+// Run is the whole program: it returns when ctx is done and every listener has drained, or at
+// the first error.
+func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	f, err := parseFlags(args, stderr)
+	if err != nil {
+		return err
+	}
+	if f.version {
+		fmt.Fprintln(stdout, "semantic-router", buildVersion())
+		return nil
+	}
+	cfg, source, err := loadConfig(f.config)
+	if f.validate {
+		return validate(cfg, source, err, stdout)
+	}
+	if err != nil {
+		return err
+	}
+	log := newLogger(f, stderr)
+	if f.gateway == "extproc" {
+		return errors.New("-gateway extproc is not yet supported by this build; use -gateway standalone")
+	}
+	log.Info("starting", "version", buildVersion(), "config", source, "gateway", f.gateway, "models", len(cfg.Models))
+
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	metrics := telemetry.NewMetrics(reg)
+	metrics.BuildInfo.WithLabelValues(buildVersion()).Set(1)
+
+	var ready server.Readiness
+	rt, err := router.New(cfg, router.Options{Logger: log, Metrics: metrics, LookupEnv: os.LookupEnv})
+	if err != nil {
+		return fmt.Errorf("registering models:\n%w", err)
+	}
+
+	srvs := []*namedServer{
+		{name: "inference", addr: f.listenerAddr, handler: server.NewInference(rt, log, metrics), drain: cfg.Server.ShutdownTimeout.D()},
+		{name: "management", addr: f.apiAddr, handler: server.NewManagement(rt, &ready, f.listenerAddr, log)},
+		{name: "metrics", addr: f.metricsAddr, handler: promhttp.HandlerFor(reg, promhttp.HandlerOpts{Registry: reg})},
+	}
+	return serve(ctx, log, srvs, cfg.Server.ReadHeaderTimeout.D(), &ready)
+}
+
+func validate(cfg *config.Config, source string, err error, stdout io.Writer) error {
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "%s: valid, %d models, virtual model %q, default model %q\n",
+		source, len(cfg.Models), cfg.Routing.VirtualModel, cfg.Routing.DefaultModel)
+	for _, m := range cfg.Models {
+		for _, ref := range []config.SecretRef{m.Provider.APIKey, m.Provider.CACertPEM} {
+			if ref.IsZero() {
+				continue
+			}
+			if _, err := ref.Resolve(os.LookupEnv); err != nil {
+				fmt.Fprintf(stdout, "warning: model %q: %s: %v (the router will refuse to start where it is missing)\n", m.Name, ref, err)
+			}
+		}
+	}
+	return nil
+}
+
+type namedServer struct {
+	name    string
+	addr    string
+	handler http.Handler
+	drain   time.Duration
+	srv     *http.Server
+	ln      net.Listener
+}
+
+// serve listens on every address, marks the router ready, and on ctx.Done shuts down: not
+// ready first, then the inference listener drains its in-flight requests and streams.
+func serve(ctx context.Context, log *slog.Logger, srvs []*namedServer, readHeader time.Duration, ready *server.Readiness) error {
+	for _, s := range srvs {
+		ln, err := net.Listen("tcp", s.addr)
+		if err != nil {
+			for _, o := range srvs {
+				if o.ln != nil {
+					_ = o.ln.Close()
+				}
+			}
+			return fmt.Errorf("%s listener: %w", s.name, err)
+		}
+		s.ln = ln
+		s.srv = &http.Server{Handler: s.handler, ReadHeaderTimeout: readHeader, ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
+	}
+	errc := make(chan error, len(srvs))
+	for _, s := range srvs {
+		log.Info("listening", "server", s.name, "address", s.ln.Addr().String())
+		go func() {
+			if err := s.srv.Serve(s.ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+				errc <- fmt.Errorf("%s listener: %w", s.name, err)
+			}
+		}()
+	}
+	ready.Set(true)
+	log.Info("ready")
+
+	var runErr error
+	select {
+	case <-ctx.Done():
+		log.Info("shutting down")
+	case runErr = <-errc:
+		log.Error("listener failed", "error", runErr.Error())
+	}
+	ready.Set(false)
+	for _, s := range srvs {
+		drain := s.drain
+		if drain <= 0 {
+			drain = 5 * time.Second
+		}
+		sctx, cancel := context.WithTimeout(context.Background(), drain)
+		if err := s.srv.Shutdown(sctx); err != nil {
+			log.Warn("forcing shutdown", "server", s.name, "error", err.Error())
+			_ = s.srv.Close()
+		}
+		cancel()
+	}
+	log.Info("stopped")
+	return runErr
+}

@@ -1,0 +1,233 @@
+// Package router is the request pipeline shared by every front door: it picks the model for a
+// chat request, calls it through its provider and reports what happened. It knows nothing of
+// HTTP listeners or Envoy; the server and extproc packages adapt it.
+package router
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"sort"
+	"time"
+
+	"github.com/semantic-router/semantic-router/internal/config"
+	"github.com/semantic-router/semantic-router/internal/openai"
+	"github.com/semantic-router/semantic-router/internal/provider"
+	"github.com/semantic-router/semantic-router/internal/telemetry"
+)
+
+// Log keys used by the router and the front doors.
+const (
+	LogKeyRequestID = "request_id"
+	LogKeyModel     = "model"
+	LogKeyProvider  = "provider"
+	LogKeyError     = "error"
+)
+
+// Options are the router's dependencies.
+type Options struct {
+	Logger  *slog.Logger
+	Metrics *telemetry.Metrics
+	// LookupEnv resolves env.VAR references; default os.LookupEnv.
+	LookupEnv func(string) (string, bool)
+}
+
+// Router routes chat requests to models. It is safe for concurrent use.
+type Router struct {
+	cfg     *config.Config
+	log     *slog.Logger
+	metrics *telemetry.Metrics
+	models  map[string]*model
+	order   []*model // configuration order, for listings
+}
+
+// model is one registered model.
+type model struct {
+	cfg      config.Model
+	provider provider.Provider
+}
+
+// ModelInfo describes a configured model for the management API.
+type ModelInfo struct {
+	Name         string `json:"name"`
+	Exposed      bool   `json:"exposed"`
+	Provider     string `json:"provider"`
+	UpstreamID   string `json:"upstream_model"`
+	BaseURL      string `json:"base_url,omitempty"`
+	Registered   bool   `json:"registered"`
+	IsDefault    bool   `json:"default"`
+	VirtualModel bool   `json:"virtual,omitempty"`
+}
+
+// Route is the routing decision for one request, explained to the client in x-vsr headers.
+type Route struct {
+	// Model is the router's name of the model that serves the request.
+	Model string
+	// Decision names the rule that chose the model; empty for a request that named a
+	// concrete model.
+	Decision string
+	// Confidence is the decision's confidence in [0,1].
+	Confidence float64
+}
+
+// New registers every model of cfg. It returns an error listing every model that could not
+// be registered (a missing env variable, an unreadable CA bundle), each named, and logs one
+// line per model either way.
+func New(cfg *config.Config, o Options) (*Router, error) {
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	r := &Router{cfg: cfg, log: o.Logger, metrics: o.Metrics, models: make(map[string]*model, len(cfg.Models))}
+	var errs []error
+	for _, mc := range cfg.Models {
+		p, err := newProvider(mc, o.LookupEnv)
+		registered := 1.0
+		if err != nil {
+			registered = 0
+			err = fmt.Errorf("model %q: %w", mc.Name, err)
+			errs = append(errs, err)
+			r.log.Error("model registration failed", LogKeyModel, mc.Name, LogKeyProvider, mc.Provider.Type, LogKeyError, err.Error())
+		} else {
+			r.log.Info("model registered", LogKeyModel, mc.Name, LogKeyProvider, mc.Provider.Type,
+				"upstream_model", mc.Provider.Model, "base_url", mc.Provider.BaseURL, "exposed", mc.IsExposed())
+		}
+		if r.metrics != nil {
+			r.metrics.ModelRegistered.WithLabelValues(mc.Name, mc.Provider.Type).Set(registered)
+		}
+		m := &model{cfg: mc, provider: p}
+		r.models[mc.Name] = m
+		r.order = append(r.order, m)
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	return r, nil
+}
+
+// Config returns the configuration the router runs.
+func (r *Router) Config() *config.Config { return r.cfg }
+
+// ExposedModels returns the names clients may request, virtual model first.
+func (r *Router) ExposedModels() []string {
+	names := []string{r.cfg.Routing.VirtualModel}
+	for _, m := range r.order {
+		if m.cfg.IsExposed() {
+			names = append(names, m.cfg.Name)
+		}
+	}
+	return names
+}
+
+// Models describes every configured model, exposed or not, sorted by name.
+func (r *Router) Models() []ModelInfo {
+	out := make([]ModelInfo, 0, len(r.order))
+	for _, m := range r.order {
+		out = append(out, ModelInfo{
+			Name: m.cfg.Name, Exposed: m.cfg.IsExposed(), Provider: m.cfg.Provider.Type,
+			UpstreamID: m.cfg.Provider.Model, BaseURL: m.cfg.Provider.BaseURL,
+			Registered: m.provider != nil, IsDefault: m.cfg.Name == r.cfg.Routing.DefaultModel,
+		})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+// MetricModel returns the model label for a requested name: the name itself when it is
+// configured (or the virtual model), else "unknown", so clients cannot inflate cardinality.
+func (r *Router) MetricModel(name string) string {
+	if _, ok := r.models[name]; ok || name == r.cfg.Routing.VirtualModel {
+		return name
+	}
+	return "unknown"
+}
+
+// route picks the model for req. A request for the virtual model goes to the default model
+// until decisions are configured; a request for an exposed model goes to it directly.
+func (r *Router) route(req *openai.ChatRequest) (*model, Route, error) {
+	if req.Model == r.cfg.Routing.VirtualModel {
+		m := r.models[r.cfg.Routing.DefaultModel]
+		return m, Route{Model: m.cfg.Name, Decision: "default", Confidence: 1}, nil
+	}
+	m, ok := r.models[req.Model]
+	if !ok || !m.cfg.IsExposed() {
+		return nil, Route{}, &openai.APIError{
+			Status: http.StatusNotFound, Type: openai.TypeNotFound, Code: "model_not_found", Param: "model",
+			Message: fmt.Sprintf("the model %q does not exist; GET /v1/models lists the models you can use, or send %q to let the router choose",
+				req.Model, r.cfg.Routing.VirtualModel),
+		}
+	}
+	return m, Route{Model: m.cfg.Name}, nil
+}
+
+// Complete routes req and returns the whole answer.
+func (r *Router) Complete(ctx context.Context, req *openai.ChatRequest) (*provider.Response, Route, error) {
+	m, rt, err := r.route(req)
+	if err != nil {
+		return nil, rt, err
+	}
+	r.inFlight(m.cfg.Name, 1)
+	defer r.inFlight(m.cfg.Name, -1)
+	start := time.Now()
+	resp, err := m.provider.ChatCompletion(ctx, req)
+	r.observeUpstream(m.cfg.Name, start, err)
+	if err != nil {
+		return nil, rt, r.apiError(m.cfg.Name, err)
+	}
+	r.countTokens(m.cfg.Name, resp.Usage)
+	return resp, rt, nil
+}
+
+// Stream routes req and starts a streamed answer. Errors before the first chunk are
+// returned here; the returned stream's errors are *openai.APIError.
+func (r *Router) Stream(ctx context.Context, req *openai.ChatRequest) (*Stream, Route, error) {
+	m, rt, err := r.route(req)
+	if err != nil {
+		return nil, rt, err
+	}
+	r.inFlight(m.cfg.Name, 1)
+	start := time.Now()
+	s, err := m.provider.ChatCompletionStream(ctx, req)
+	if err != nil {
+		r.observeUpstream(m.cfg.Name, start, err)
+		r.inFlight(m.cfg.Name, -1)
+		return nil, rt, r.apiError(m.cfg.Name, err)
+	}
+	return &Stream{r: r, model: m.cfg.Name, s: s, start: start}, rt, nil
+}
+
+func (r *Router) inFlight(model string, delta float64) {
+	if r.metrics != nil {
+		r.metrics.InFlight.WithLabelValues(model).Add(delta)
+	}
+}
+
+func (r *Router) observeUpstream(model string, start time.Time, err error) {
+	if r.metrics == nil {
+		return
+	}
+	outcome := "ok"
+	if err != nil {
+		outcome = reason(err)
+		r.metrics.Errors.WithLabelValues(model, outcome).Inc()
+	}
+	r.metrics.UpstreamDuration.WithLabelValues(model, outcome).Observe(time.Since(start).Seconds())
+}
+
+func (r *Router) countTokens(model string, u *openai.Usage) {
+	if r.metrics == nil || u == nil {
+		return
+	}
+	r.metrics.Tokens.WithLabelValues(model, "prompt").Add(float64(u.PromptTokens))
+	r.metrics.Tokens.WithLabelValues(model, "completion").Add(float64(u.CompletionTokens))
+}
+
+// reason is the metric label for an error: the provider kind, or "internal".
+func reason(err error) string {
+	var pe *provider.Error
+	if errors.As(err, &pe) {
+		return pe.Kind.String()
+	}
+	return provider.KindInternal.String()
+}

@@ -1,0 +1,178 @@
+// Package server holds the router's HTTP front doors: the OpenAI-compatible inference
+// listener (8801), the management API (8080) and the metrics endpoint (9190). Handlers are
+// thin: they parse, call the router and write; the router does the rest.
+package server
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/semantic-router/semantic-router/internal/openai"
+	"github.com/semantic-router/semantic-router/internal/router"
+	"github.com/semantic-router/semantic-router/internal/telemetry"
+)
+
+// Response headers that explain a routing decision.
+const (
+	HeaderRequestID          = "X-Request-Id"
+	HeaderSelectedModel      = "X-Vsr-Selected-Model"
+	HeaderSelectedDecision   = "X-Vsr-Selected-Decision"
+	HeaderSelectedConfidence = "X-Vsr-Selected-Confidence"
+)
+
+// Inference serves the OpenAI-compatible API.
+type Inference struct {
+	router  *router.Router
+	log     *slog.Logger
+	metrics *telemetry.Metrics
+	maxBody int64
+}
+
+// NewInference returns the handler of the inference listener.
+func NewInference(r *router.Router, log *slog.Logger, m *telemetry.Metrics) http.Handler {
+	h := &Inference{router: r, log: log, metrics: m, maxBody: r.Config().Server.MaxRequestBodyBytes}
+	mux := http.NewServeMux()
+	mux.HandleFunc("POST /v1/chat/completions", h.chat)
+	mux.HandleFunc("GET /v1/models", h.models)
+	mux.HandleFunc("/v1/chat/completions", methodNotAllowed("POST"))
+	mux.HandleFunc("/v1/models", methodNotAllowed("GET"))
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		writeError(w, openai.NotFound("unknown_url",
+			fmt.Sprintf("unknown path %s %s; this listener serves POST /v1/chat/completions and GET /v1/models", r.Method, r.URL.Path)))
+	})
+	return withRequestContext(mux, log, m, "inference")
+}
+
+func methodNotAllowed(allowed string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Allow", allowed)
+		writeError(w, &openai.APIError{Status: http.StatusMethodNotAllowed, Type: openai.TypeInvalidRequest,
+			Message: fmt.Sprintf("method %s is not allowed on %s; use %s", r.Method, r.URL.Path, allowed)})
+	}
+}
+
+func (h *Inference) models(w http.ResponseWriter, _ *http.Request) {
+	names := h.router.ExposedModels()
+	list := openai.ModelList{Object: openai.ObjectList, Data: make([]openai.Model, len(names))}
+	created := startTime.Unix()
+	for i, n := range names {
+		list.Data[i] = openai.Model{ID: n, Object: openai.ObjectModel, Created: created, OwnedBy: "semantic-router"}
+	}
+	writeJSON(w, http.StatusOK, list)
+}
+
+var startTime = time.Now()
+
+func (h *Inference) chat(w http.ResponseWriter, r *http.Request) {
+	info := requestInfoFrom(r.Context())
+	// Writing the answer while the request body may still be arriving is normal for
+	// streaming; without full duplex Go's server can cut such responses.
+	_ = http.NewResponseController(w).EnableFullDuplex()
+
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, h.maxBody))
+	if err != nil {
+		var tooLarge *http.MaxBytesError
+		if errors.As(err, &tooLarge) {
+			writeError(w, &openai.APIError{Status: http.StatusRequestEntityTooLarge, Type: openai.TypeInvalidRequest,
+				Code: "request_too_large", Message: fmt.Sprintf("the request body is larger than %d bytes (server.max_request_body_bytes)", h.maxBody)})
+			return
+		}
+		writeError(w, openai.BadRequest("", "reading the request body: "+err.Error()))
+		return
+	}
+	req, apiErr := openai.ParseChatRequest(body)
+	if apiErr != nil {
+		writeError(w, apiErr)
+		return
+	}
+	info.model = h.router.MetricModel(req.Model)
+	info.stream = req.Stream
+	if req.Stream {
+		h.stream(w, r, req, info)
+		return
+	}
+	resp, rt, err := h.router.Complete(r.Context(), req)
+	info.selected = rt.Model
+	setRouteHeaders(w, rt)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Content-Length", strconv.Itoa(len(resp.Body)))
+	w.WriteHeader(http.StatusOK)
+	_, _ = w.Write(resp.Body)
+}
+
+var (
+	dataPrefix = []byte("data: ")
+	eventEnd   = []byte("\n\n")
+	doneEvent  = []byte("data: [DONE]\n\n")
+)
+
+// stream relays the answer event by event, flushing each as it arrives. Once the first byte
+// is out the status is fixed, so a later failure is sent as an error event in the OpenAI
+// format and the stream ends without [DONE], which clients read as incomplete.
+func (h *Inference) stream(w http.ResponseWriter, r *http.Request, req *openai.ChatRequest, info *requestInfo) {
+	s, rt, err := h.router.Stream(r.Context(), req)
+	info.selected = rt.Model
+	setRouteHeaders(w, rt)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	defer s.Close()
+	hd := w.Header()
+	hd.Set("Content-Type", "text/event-stream")
+	hd.Set("Cache-Control", "no-cache")
+	hd.Set("X-Accel-Buffering", "no") // tell buffering proxies in front of us not to
+	w.WriteHeader(http.StatusOK)
+	rc := http.NewResponseController(w)
+	_ = rc.Flush()
+	for {
+		data, err := s.Next()
+		if errors.Is(err, io.EOF) {
+			_, _ = w.Write(doneEvent)
+			_ = rc.Flush()
+			return
+		}
+		if err != nil {
+			info.streamErr = err
+			var apiErr *openai.APIError
+			if errors.As(err, &apiErr) {
+				if b, merr := jsonMarshal(apiErr.Envelope()); merr == nil {
+					_, _ = w.Write(dataPrefix)
+					_, _ = w.Write(b)
+					_, _ = w.Write(eventEnd)
+					_ = rc.Flush()
+				}
+			}
+			return
+		}
+		_, _ = w.Write(dataPrefix)
+		_, _ = w.Write(data)
+		if _, err := w.Write(eventEnd); err != nil {
+			return // the client went away; Close cancels the upstream call
+		}
+		if err := rc.Flush(); err != nil {
+			return
+		}
+	}
+}
+
+func setRouteHeaders(w http.ResponseWriter, rt router.Route) {
+	if rt.Model == "" {
+		return
+	}
+	h := w.Header()
+	h.Set(HeaderSelectedModel, rt.Model)
+	if rt.Decision != "" {
+		h.Set(HeaderSelectedDecision, rt.Decision)
+		h.Set(HeaderSelectedConfidence, strconv.FormatFloat(rt.Confidence, 'f', 2, 64))
+	}
+}

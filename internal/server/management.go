@@ -1,0 +1,60 @@
+package server
+
+import (
+	"fmt"
+	"log/slog"
+	"net/http"
+	"strings"
+	"sync/atomic"
+
+	"github.com/semantic-router/semantic-router/internal/openai"
+	"github.com/semantic-router/semantic-router/internal/router"
+)
+
+// Readiness is the router's readiness: false until the configuration is loaded and every model
+// is registered, and again while shutting down. It is safe for concurrent use.
+type Readiness struct{ ready atomic.Bool }
+
+// Set marks the router ready or not.
+func (r *Readiness) Set(ready bool) { r.ready.Store(ready) }
+
+// Ready reports the state.
+func (r *Readiness) Ready() bool { return r.ready.Load() }
+
+// NewManagement returns the handler of the management API: /health, /ready,
+// /api/v1/models and /api/v1/config. It never serves completions.
+func NewManagement(rt *router.Router, ready *Readiness, inferenceAddr string, log *slog.Logger) http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /health", func(w http.ResponseWriter, _ *http.Request) {
+		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
+	})
+	mux.HandleFunc("GET /ready", func(w http.ResponseWriter, _ *http.Request) {
+		if !ready.Ready() {
+			writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "not ready"})
+			return
+		}
+		writeJSON(w, http.StatusOK, map[string]string{"status": "ready"})
+	})
+	mux.HandleFunc("GET /api/v1/models", func(w http.ResponseWriter, _ *http.Request) {
+		writeJSON(w, http.StatusOK, map[string]any{
+			"virtual_model": rt.Config().Routing.VirtualModel,
+			"models":        rt.Models(),
+		})
+	})
+	mux.HandleFunc("GET /api/v1/config", func(w http.ResponseWriter, _ *http.Request) {
+		// Credentials are references (env.VAR, file:/path) and SecretRef redacts anything
+		// else, so the effective config can be shown as is.
+		writeJSON(w, http.StatusOK, rt.Config())
+	})
+	mux.HandleFunc("/v1/", func(w http.ResponseWriter, r *http.Request) {
+		writeError(w, openai.NotFound("wrong_port", fmt.Sprintf(
+			"%s is not served on the management API; inference is served on the OpenAI-compatible listener (%s, port 8801 by default)",
+			r.URL.Path, inferenceAddr)))
+	})
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		paths := []string{"/health", "/ready", "/api/v1/models", "/api/v1/config"}
+		writeError(w, openai.NotFound("unknown_url", fmt.Sprintf("unknown path %s; the management API serves %s",
+			r.URL.Path, strings.Join(paths, ", "))))
+	})
+	return withRequestContext(mux, log, nil, "management")
+}

@@ -1,0 +1,163 @@
+package server
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"runtime/debug"
+	"strconv"
+	"time"
+
+	"github.com/semantic-router/semantic-router/internal/openai"
+	"github.com/semantic-router/semantic-router/internal/router"
+	"github.com/semantic-router/semantic-router/internal/telemetry"
+)
+
+// requestInfo collects what the handler learns about a request, for the access log line and
+// the metrics written when it ends.
+type requestInfo struct {
+	id        string
+	model     string // metric label: a configured name, the virtual model, or "unknown"
+	selected  string // the model that served it
+	stream    bool
+	streamErr error
+}
+
+type ctxKey struct{}
+
+func requestInfoFrom(ctx context.Context) *requestInfo {
+	if info, ok := ctx.Value(ctxKey{}).(*requestInfo); ok {
+		return info
+	}
+	return &requestInfo{}
+}
+
+// statusRecorder remembers the status code. It forwards Flush and full-duplex control to the
+// underlying writer through Unwrap, which http.ResponseController follows.
+type statusRecorder struct {
+	http.ResponseWriter
+	status int
+}
+
+func (s *statusRecorder) WriteHeader(code int) {
+	if s.status == 0 {
+		s.status = code
+	}
+	s.ResponseWriter.WriteHeader(code)
+}
+
+func (s *statusRecorder) Write(b []byte) (int, error) {
+	if s.status == 0 {
+		s.status = http.StatusOK
+	}
+	return s.ResponseWriter.Write(b)
+}
+
+func (s *statusRecorder) Unwrap() http.ResponseWriter { return s.ResponseWriter }
+
+// withRequestContext gives each request an id (the client's X-Request-Id when it is sane),
+// recovers panics into a 500 envelope, writes one log line per request and records the
+// request metrics.
+func withRequestContext(next http.Handler, log *slog.Logger, m *telemetry.Metrics, endpoint string) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		info := &requestInfo{id: requestID(r.Header.Get(HeaderRequestID))}
+		w.Header().Set(HeaderRequestID, info.id)
+		rec := &statusRecorder{ResponseWriter: w}
+		defer func() {
+			if p := recover(); p != nil {
+				if p == http.ErrAbortHandler { //nolint:errorlint // a sentinel panic value, not an error chain
+					panic(p)
+				}
+				log.Error("panic serving request", router.LogKeyRequestID, info.id, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+				if rec.status == 0 {
+					writeError(rec, &openai.APIError{Status: http.StatusInternalServerError, Type: openai.TypeServer,
+						Message: "internal error; the request id is " + info.id})
+				}
+			}
+			finish(log, m, endpoint, r, rec.status, info, time.Since(start))
+		}()
+		next.ServeHTTP(rec, r.WithContext(context.WithValue(r.Context(), ctxKey{}, info)))
+	})
+}
+
+func finish(log *slog.Logger, m *telemetry.Metrics, endpoint string, r *http.Request, status int, info *requestInfo, d time.Duration) {
+	if status == 0 {
+		status = router.StatusClientClosed
+	}
+	attrs := []any{
+		router.LogKeyRequestID, info.id, "method", r.Method, "path", r.URL.Path, "status", status,
+		"latency_ms", float64(d.Microseconds()) / 1000,
+	}
+	if info.model != "" {
+		attrs = append(attrs, router.LogKeyModel, info.model, "selected_model", info.selected, "stream", info.stream)
+	}
+	if info.streamErr != nil {
+		attrs = append(attrs, router.LogKeyError, info.streamErr.Error())
+	}
+	level := slog.LevelInfo
+	if endpoint == "management" && status < 400 {
+		level = slog.LevelDebug // probes every few seconds would drown the access log
+	}
+	if status >= 500 || info.streamErr != nil {
+		level = slog.LevelWarn
+	}
+	log.Log(r.Context(), level, "request", attrs...)
+	if m == nil || info.model == "" {
+		return
+	}
+	m.Requests.WithLabelValues(endpoint, info.model, strconv.Itoa(status)).Inc()
+	m.RequestDuration.WithLabelValues(info.model, strconv.FormatBool(info.stream)).Observe(d.Seconds())
+	if status >= 400 && status < 500 && status != router.StatusClientClosed {
+		m.Errors.WithLabelValues(info.model, "client_error").Inc()
+	}
+}
+
+// requestID returns the client's id if it is short and printable, else a new random one.
+func requestID(client string) string {
+	if n := len(client); n > 0 && n <= 128 {
+		ok := true
+		for i := range n {
+			if c := client[i]; c < 0x21 || c > 0x7e {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			return client
+		}
+	}
+	var b [12]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// writeError is the one place an error becomes an HTTP response on the router's listeners.
+func writeError(w http.ResponseWriter, err error) {
+	var apiErr *openai.APIError
+	if !errors.As(err, &apiErr) {
+		apiErr = &openai.APIError{Status: http.StatusInternalServerError, Type: openai.TypeServer, Message: "internal error", Err: err}
+	}
+	if apiErr.Status == router.StatusClientClosed {
+		return // nobody is listening
+	}
+	openai.WriteError(w, apiErr)
+}
+
+func jsonMarshal(v any) ([]byte, error) { return json.Marshal(v) }
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_, _ = w.Write(append(b, '\n'))
+}

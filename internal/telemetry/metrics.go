@@ -1,0 +1,82 @@
+// Package telemetry holds the router's Prometheus metrics. Metrics are a struct registered
+// on an injected Registerer, never globals, so tests and embedders get their own.
+package telemetry
+
+import (
+	"github.com/prometheus/client_golang/prometheus"
+)
+
+const namespace = "semantic_router"
+
+// Metrics are the router's core metrics. All label values come from the configuration or
+// from fixed sets, so cardinality is bounded: a model name a client made up is "unknown".
+type Metrics struct {
+	// Requests counts finished requests by front door path, model and HTTP status code.
+	Requests *prometheus.CounterVec
+	// RequestDuration is the time from request start to the last byte, by model and stream.
+	RequestDuration *prometheus.HistogramVec
+	// UpstreamDuration is the time a backend call took, by model and outcome.
+	UpstreamDuration *prometheus.HistogramVec
+	// TimeToFirstToken is the time to the first streamed chunk, by model.
+	TimeToFirstToken *prometheus.HistogramVec
+	// InFlight is the number of requests being served, by model.
+	InFlight *prometheus.GaugeVec
+	// Errors counts failed requests by model and reason (a provider.Kind name or a client
+	// error class such as invalid_request).
+	Errors *prometheus.CounterVec
+	// Tokens counts tokens reported by backends, by model and type (prompt, completion).
+	Tokens *prometheus.CounterVec
+	// ModelRegistered is 1 for each model registered at start-up, 0 for one that failed.
+	ModelRegistered *prometheus.GaugeVec
+	// BuildInfo is always 1; its labels carry the version.
+	BuildInfo *prometheus.GaugeVec
+}
+
+// Latency buckets from 1 ms to 2 min: gateway overhead is milliseconds, model calls are
+// seconds to minutes.
+var latencyBuckets = []float64{.001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30, 60, 120}
+
+// NewMetrics creates the metrics and registers them on reg.
+func NewMetrics(reg prometheus.Registerer) *Metrics {
+	m := &Metrics{
+		Requests: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Namespace: namespace, Name: "requests_total",
+			Help: "Requests served, by endpoint, model and HTTP status code.",
+		}, []string{"endpoint", "model", "code"}),
+		RequestDuration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Namespace: namespace, Name: "request_duration_seconds", Buckets: latencyBuckets,
+			Help: "Time from receiving a request to sending its last byte.",
+		}, []string{"model", "stream"}),
+		UpstreamDuration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Namespace: namespace, Name: "upstream_duration_seconds", Buckets: latencyBuckets,
+			Help: "Time a backend call took, to the end of the answer, by outcome (ok or an error reason).",
+		}, []string{"model", "outcome"}),
+		TimeToFirstToken: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Namespace: namespace, Name: "time_to_first_token_seconds", Buckets: latencyBuckets,
+			Help: "Time from receiving a streaming request to relaying its first chunk.",
+		}, []string{"model"}),
+		InFlight: prometheus.NewGaugeVec(prometheus.GaugeOpts{
+			Namespace: namespace, Name: "in_flight_requests",
+			Help: "Requests being served now.",
+		}, []string{"model"}),
+		Errors: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Namespace: namespace, Name: "errors_total",
+			Help: "Failed requests, by model and reason.",
+		}, []string{"model", "reason"}),
+		Tokens: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Namespace: namespace, Name: "tokens_total",
+			Help: "Tokens reported by backends, by model and type (prompt or completion).",
+		}, []string{"model", "type"}),
+		ModelRegistered: prometheus.NewGaugeVec(prometheus.GaugeOpts{
+			Namespace: namespace, Name: "model_registered",
+			Help: "1 for each configured model registered at start-up, 0 for one that failed.",
+		}, []string{"model", "provider"}),
+		BuildInfo: prometheus.NewGaugeVec(prometheus.GaugeOpts{
+			Namespace: namespace, Name: "build_info",
+			Help: "Always 1; the labels carry the build's version.",
+		}, []string{"version"}),
+	}
+	reg.MustRegister(m.Requests, m.RequestDuration, m.UpstreamDuration, m.TimeToFirstToken,
+		m.InFlight, m.Errors, m.Tokens, m.ModelRegistered, m.BuildInfo)
+	return m
+}
