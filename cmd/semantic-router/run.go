@@ -40,10 +40,10 @@ const (
 )
 
 type flags struct {
-	config, gateway                               string
+	config, gateway                              string
 	listenerAddr, apiAddr, grpcAddr, metricsAddr string
-	logLevel, logFormat                           string
-	validate, version                             bool
+	logLevel, logFormat                          string
+	validate, version                            bool
 }
 
 func parseFlags(args []string, stderr io.Writer) (*flags, error) {
