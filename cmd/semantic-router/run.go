@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"os"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"time"
 
@@ -110,16 +111,19 @@ func withDefaultPort(addr, port string) (string, error) {
 	if addr == "" {
 		return "", errors.New("must not be empty")
 	}
+	if strings.ContainsAny(addr, "/ ") {
+		return "", fmt.Errorf("%q is not a host or host:port", addr)
+	}
 	if h, p, err := net.SplitHostPort(addr); err == nil {
 		if p == "" {
 			p = port
 		}
+		if n, err := strconv.Atoi(p); err != nil || n < 0 || n > 65535 {
+			return "", fmt.Errorf("%q: port must be a number from 0 to 65535", addr)
+		}
 		return net.JoinHostPort(h, p), nil
 	}
 	host := strings.TrimSuffix(strings.TrimPrefix(addr, "["), "]")
-	if strings.ContainsAny(host, "/ ") {
-		return "", fmt.Errorf("%q is not a host or host:port", addr)
-	}
 	return net.JoinHostPort(host, port), nil
 }
 

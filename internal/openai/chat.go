@@ -27,7 +27,7 @@ type ChatRequest struct {
 	Temperature         *float64        `json:"temperature,omitempty"`
 	TopP                *float64        `json:"top_p,omitempty"`
 	N                   *int            `json:"n,omitempty"`
-	Stop                Stop            `json:"stop,omitempty"`
+	Stop                Stop            `json:"stop,omitzero"`
 	Tools               []Tool          `json:"tools,omitempty"`
 	ToolChoice          json.RawMessage `json:"tool_choice,omitempty"`
 	User                string          `json:"user,omitempty"`
@@ -242,14 +242,22 @@ func (c Content) MarshalJSON() ([]byte, error) {
 	}
 }
 
-// Stop is the stop parameter: one string or a list of strings.
-type Stop []string
+// Stop is the stop parameter: one string or a list of strings. It is re-encoded in the form
+// it was received.
+type Stop struct {
+	Values []string
+	// Single records that the client sent one string rather than an array.
+	Single bool
+}
+
+// IsZero reports whether no stop parameter was given.
+func (s Stop) IsZero() bool { return s.Values == nil }
 
 // UnmarshalJSON accepts a string or an array of strings.
 func (s *Stop) UnmarshalJSON(data []byte) error {
 	data = bytes.TrimSpace(data)
 	if bytes.Equal(data, []byte("null")) {
-		*s = nil
+		*s = Stop{}
 		return nil
 	}
 	if len(data) > 0 && data[0] == '"' {
@@ -257,15 +265,26 @@ func (s *Stop) UnmarshalJSON(data []byte) error {
 		if err := json.Unmarshal(data, &one); err != nil {
 			return err
 		}
-		*s = Stop{one}
+		*s = Stop{Values: []string{one}, Single: true}
 		return nil
 	}
 	var many []string
 	if err := json.Unmarshal(data, &many); err != nil {
 		return errors.New("stop must be a string or an array of strings")
 	}
-	*s = many
+	if many == nil {
+		many = []string{}
+	}
+	*s = Stop{Values: many}
 	return nil
+}
+
+// MarshalJSON writes a string or an array, as received.
+func (s Stop) MarshalJSON() ([]byte, error) {
+	if s.Single && len(s.Values) == 1 {
+		return json.Marshal(s.Values[0])
+	}
+	return json.Marshal(s.Values)
 }
 
 // LastUserText returns the text of the last user message, the part of a conversation that

@@ -1,0 +1,49 @@
+# Semantic Router. `make test` is the whole test suite, the same command CI runs.
+
+GO       ?= go
+FUZZTIME ?= 10s
+LINT      = $(GO) tool -modfile=tools/golangci-lint/go.mod golangci-lint
+VERSION  ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+LDFLAGS   = -s -w -X main.version=$(VERSION)
+
+.PHONY: all run build test test-unit fuzz lint fmt bench clean
+
+all: build
+
+## run: start the router on its embedded demo configuration (8801, 8080, 9190)
+run:
+	$(GO) run ./cmd/semantic-router
+
+## build: static binaries in bin/
+build:
+	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o bin/semantic-router ./cmd/semantic-router
+
+## test: every test, with the race detector, then a short run of each fuzz target
+test: test-unit fuzz
+
+test-unit:
+	$(GO) test -race -count=1 ./...
+
+## fuzz: run each fuzz target for FUZZTIME (default 10s)
+fuzz:
+	$(GO) test ./internal/config -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./internal/openai -run '^$$' -fuzz '^FuzzParseChatRequest$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./internal/openai -run '^$$' -fuzz '^FuzzSSEReader$$' -fuzztime $(FUZZTIME)
+
+## lint: gofmt, go vet and golangci-lint (pinned in tools/golangci-lint)
+lint:
+	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); echo "gofmt: the files above need formatting"; exit 1; }
+	$(GO) vet ./...
+	$(LINT) run ./...
+
+fmt:
+	gofmt -w $$(git ls-files '*.go')
+
+## bench: the load harness; results go to docs/benchmarks.md
+bench:
+	$(GO) run ./bench/cmd/loadbench
+
+clean:
+	rm -rf bin
+
+-include mk/*.mk

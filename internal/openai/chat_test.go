@@ -1,0 +1,107 @@
+package openai
+
+import (
+	"encoding/json"
+	"reflect"
+	"testing"
+)
+
+func TestChatRequestRoundTripKeepsEveryField(t *testing.T) {
+	in := `{
+		"model": "auto",
+		"messages": [
+			{"role": "system", "content": "be brief"},
+			{"role": "user", "content": [{"type": "text", "text": "what is this"}, {"type": "image_url", "image_url": {"url": "data:image/png;base64,AAA", "detail": "low"}}]},
+			{"role": "assistant", "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}], "reasoning_content": "hmm"},
+			{"role": "tool", "tool_call_id": "c1", "content": "42"}
+		],
+		"stream": true,
+		"stream_options": {"include_usage": true},
+		"temperature": 0,
+		"max_tokens": 64,
+		"stop": "END",
+		"top_k": 20,
+		"guided_json": {"type": "object"},
+		"chat_template_kwargs": {"enable_thinking": false},
+		"logit_bias": {"50256": -100}
+	}`
+	var req ChatRequest
+	if err := json.Unmarshal([]byte(in), &req); err != nil {
+		t.Fatal(err)
+	}
+	if got := req.Messages[1].Content.String(); got != "what is this" {
+		t.Errorf("text of parts = %q", got)
+	}
+	if got := req.LastUserText(); got != "what is this" {
+		t.Errorf("LastUserText = %q", got)
+	}
+	if req.Temperature == nil || *req.Temperature != 0 {
+		t.Error("an explicit temperature 0 was lost")
+	}
+	out, err := json.Marshal(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want, got any
+	_ = json.Unmarshal([]byte(in), &want)
+	_ = json.Unmarshal(out, &got)
+	// An assistant turn without content is re-encoded with content null, which every
+	// OpenAI-compatible server reads as absent.
+	want.(map[string]any)["messages"].([]any)[2].(map[string]any)["content"] = nil
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("round trip changed the request:\n got %s\nwant %s", out, in)
+	}
+}
+
+func TestParseChatRequest(t *testing.T) {
+	tests := []struct {
+		name, body, param, msg string
+	}{
+		{"empty", ``, "", "the request body is empty; send a JSON chat completion request"},
+		{"array", `[1]`, "", "the request body must be a JSON object"},
+		{"truncated", `{"model":"a"`, "", "the request body is not valid JSON (at byte 12): unexpected end of JSON input"},
+		{"model type", `{"model":3,"messages":[]}`, "model", "model must be a string, not a JSON number"},
+		{"content type", `{"model":"a","messages":[{"role":"user","content":7}]}`, "", "the request body is not a valid chat completion request: content must be a string, an array of content parts, or null"},
+		{"stop type", `{"model":"a","messages":[{"role":"user","content":"x"}],"stop":5}`, "", "the request body is not a valid chat completion request: stop must be a string or an array of strings"},
+		{"stream options without stream", `{"model":"a","messages":[{"role":"user","content":"x"}],"stream_options":{"include_usage":true}}`, "stream_options", "stream_options is only allowed when stream is true"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := ParseChatRequest([]byte(tt.body))
+			if err == nil {
+				t.Fatal("no error")
+			}
+			if err.Status != 400 || err.Param != tt.param || err.Message != tt.msg {
+				t.Errorf("got %d param %q %q\nwant 400 param %q %q", err.Status, err.Param, err.Message, tt.param, tt.msg)
+			}
+		})
+	}
+}
+
+// FuzzParseChatRequest checks that no body panics the parser, that every rejection is a 400,
+// and that an accepted request re-encodes to JSON that parses to the same request.
+func FuzzParseChatRequest(f *testing.F) {
+	f.Add([]byte(`{"model":"auto","messages":[{"role":"user","content":"hi"}]}`))
+	f.Add([]byte(`{"model":"m","messages":[{"role":"user","content":[{"type":"text","text":"a"}]}],"stream":true,"stop":["x"],"x":{"y":[1,2]}}`))
+	f.Add([]byte(`{"model":"m","messages":[{"role":"assistant","content":null,"tool_calls":[{"id":"1","function":{"name":"f","arguments":"{}"}}]}]}`))
+	f.Fuzz(func(t *testing.T, body []byte) {
+		req, apiErr := ParseChatRequest(body)
+		if apiErr != nil {
+			if apiErr.Status != 400 || apiErr.Message == "" {
+				t.Fatalf("rejection %d %q", apiErr.Status, apiErr.Message)
+			}
+			return
+		}
+		out, err := json.Marshal(req)
+		if err != nil {
+			t.Fatalf("accepted request does not re-encode: %v", err)
+		}
+		again, apiErr := ParseChatRequest(out)
+		if apiErr != nil {
+			t.Fatalf("re-encoded request rejected: %v\n%s", apiErr, out)
+		}
+		if again.Model != req.Model || len(again.Messages) != len(req.Messages) || again.LastUserText() != req.LastUserText() {
+			t.Fatalf("round trip changed the request:\n%s", out)
+		}
+	})
+}

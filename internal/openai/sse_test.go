@@ -1,0 +1,83 @@
+package openai
+
+import (
+	"errors"
+	"io"
+	"strings"
+	"testing"
+)
+
+func readEvents(t *testing.T, body string) ([]string, error) {
+	t.Helper()
+	r := NewSSEReader(strings.NewReader(body))
+	var out []string
+	for {
+		ev, err := r.Next()
+		if err != nil {
+			if errors.Is(err, io.EOF) {
+				return out, nil
+			}
+			return out, err
+		}
+		out = append(out, ev.Event+"|"+string(ev.Data))
+	}
+}
+
+func TestSSEReader(t *testing.T) {
+	tests := []struct {
+		name, body string
+		want       []string
+		err        error
+	}{
+		{"openai stream", "data: {\"a\":1}\n\ndata: {\"a\":2}\n\ndata: [DONE]\n\n", []string{`|{"a":1}`, `|{"a":2}`, "|[DONE]"}, nil},
+		{"crlf and comments", ": keep-alive\r\n\r\ndata: x\r\n\r\n", []string{"|x"}, nil},
+		{"multi-line data and event names", "event: error\ndata: a\ndata: b\n\n", []string{"error|a\nb"}, nil},
+		{"no space after colon, id and retry ignored", "id: 7\nretry: 10\ndata:x\n\n", []string{"|x"}, nil},
+		{"cut inside an event", "data: {\"a\":1}\n\ndata: {\"a\"", []string{`|{"a":1}`}, io.ErrUnexpectedEOF},
+		{"cut before the blank line", "data: x\n", nil, io.ErrUnexpectedEOF},
+		{"empty body", "", nil, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := readEvents(t, tt.body)
+			if !errors.Is(err, tt.err) && (err != nil || tt.err != nil) {
+				t.Fatalf("err = %v, want %v", err, tt.err)
+			}
+			if strings.Join(got, ",") != strings.Join(tt.want, ",") {
+				t.Errorf("events %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestSSEReaderBoundsEventSize(t *testing.T) {
+	body := "data: " + strings.Repeat("x", MaxSSEEventBytes+1) + "\n\n"
+	if _, err := readEvents(t, body); !errors.Is(err, ErrSSEEventTooLarge) {
+		t.Errorf("err = %v, want ErrSSEEventTooLarge", err)
+	}
+}
+
+// FuzzSSEReader checks that no input panics the decoder or makes it loop, and that events
+// written by a conforming encoder come back unchanged.
+func FuzzSSEReader(f *testing.F) {
+	f.Add([]byte("data: {\"a\":1}\n\ndata: [DONE]\n\n"), "payload")
+	f.Add([]byte(": c\r\nevent: e\r\ndata: x\r\n\r\n"), "")
+	f.Fuzz(func(t *testing.T, raw []byte, payload string) {
+		r := NewSSEReader(strings.NewReader(string(raw)))
+		for i := 0; ; i++ {
+			if _, err := r.Next(); err != nil {
+				break
+			}
+			if i > len(raw) {
+				t.Fatal("more events than input bytes")
+			}
+		}
+		if strings.ContainsAny(payload, "\r\n") {
+			return
+		}
+		got, err := readEvents(t, "data: "+payload+"\n\n")
+		if err != nil || len(got) != 1 || got[0] != "|"+payload {
+			t.Fatalf("encoded %q, decoded %q (%v)", payload, got, err)
+		}
+	})
+}

@@ -1,0 +1,243 @@
+package e2e
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/semantic-router/semantic-router/internal/provider/sim"
+)
+
+// TestSecretsNeverLeak sends traffic that succeeds and fails with a key from env and one from
+// a file, then looks for the values in everything the router shows: logs, the config API,
+// the models API, metrics and error bodies.
+func TestSecretsNeverLeak(t *testing.T) {
+	t.Parallel()
+	const envKey, fileKey = "sk-env-SECRET-7f3a9c", "sk-file-SECRET-91bd22"
+	good := newBackend(t, envKey, sim.Options{Model: "upstream/chat-8b"})
+	bad := statusBackend(t, 401)
+	keyFile := filepath.Join(t.TempDir(), "api-key")
+	if err := os.WriteFile(keyFile, []byte(fileKey+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cfg := fmt.Sprintf(`
+models:
+  - model_name: chat
+    provider: {type: openai_compatible, base_url: %s/v1, api_key: env.CHAT_KEY}
+  - model_name: other
+    provider: {type: openai_compatible, base_url: %s/v1, api_key: "file:%s"}
+`, good.URL, bad.URL, keyFile)
+	r := startRouter(t, cfg, "CHAT_KEY="+envKey)
+
+	var shown strings.Builder
+	for _, body := range []string{chatBody, strings.Replace(chatBody, `"chat"`, `"other"`, 1)} {
+		for _, stream := range []bool{false, true} {
+			b := body
+			if stream {
+				b = strings.Replace(b, `{`, `{"stream":true,`, 1)
+			}
+			resp, out := do(t, "POST", r.Inference+"/v1/chat/completions", b)
+			shown.Write(out)
+			for k, v := range resp.Header {
+				fmt.Fprintln(&shown, k, v)
+			}
+		}
+	}
+	if !strings.Contains(shown.String(), "check that file:"+keyFile+" holds a current key") {
+		t.Errorf("the 401 does not name the file reference:\n%s", shown.String())
+	}
+	for _, u := range []string{r.API + "/api/v1/config", r.API + "/api/v1/models", r.Metrics + "/metrics"} {
+		_, out := do(t, "GET", u, "")
+		shown.Write(out)
+	}
+	_, cfgOut := do(t, "GET", r.API+"/api/v1/config", "")
+	if !strings.Contains(string(cfgOut), `"api_key":"env.CHAT_KEY"`) {
+		t.Errorf("/api/v1/config should show the reference: %s", cfgOut)
+	}
+	r.Stop()
+	shown.WriteString(r.logs.String())
+	for _, secret := range []string{envKey, fileKey, "SECRET"} {
+		if strings.Contains(shown.String(), secret) {
+			t.Errorf("%q appears in what the router shows", secret)
+		}
+	}
+}
+
+// TestShutdownDrainsStreams starts slow streams, sends SIGTERM while they run, and expects
+// every stream to finish with [DONE] and readiness to drop at once.
+func TestShutdownDrainsStreams(t *testing.T) {
+	t.Parallel()
+	r := startRouter(t, `
+models:
+  - model_name: slow
+    provider:
+      type: sim
+      sim: {first_token_latency: 200ms, token_latency: 50ms, reply: "one two three four five six seven eight"}
+`)
+	const n = 4
+	var wg sync.WaitGroup
+	results := make(chan string, n)
+	started := make(chan struct{}, n)
+	for range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			req, _ := http.NewRequest("POST", r.Inference+"/v1/chat/completions",
+				strings.NewReader(`{"model":"slow","stream":true,"messages":[{"role":"user","content":"go"}]}`))
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				results <- "error: " + err.Error()
+				return
+			}
+			defer resp.Body.Close()
+			started <- struct{}{}
+			var last string
+			sc := bufio.NewScanner(resp.Body)
+			for sc.Scan() {
+				if line := sc.Text(); line != "" {
+					last = line
+				}
+			}
+			results <- last
+		}()
+	}
+	for range n {
+		<-started // every stream has its headers, so it is in flight
+	}
+	if err := r.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		resp, err := http.Get(r.API + "/ready")
+		if err != nil || resp.StatusCode == http.StatusServiceUnavailable {
+			if resp != nil {
+				resp.Body.Close()
+			}
+			break
+		}
+		resp.Body.Close()
+		if time.Now().After(deadline) {
+			t.Fatal("/ready still 200 after SIGTERM")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	wg.Wait()
+	close(results)
+	for last := range results {
+		if last != "data: [DONE]" {
+			t.Errorf("a stream ended with %q, want data: [DONE]", last)
+		}
+	}
+	<-r.exited
+	if r.exitErr != nil {
+		t.Errorf("router exit: %v\n%s", r.exitErr, r.logs)
+	}
+}
+
+// TestStreamingSoak sends 1,000 streams at concurrency 32 through the router to a real
+// OpenAI-compatible backend and checks every one is complete: all chunks, in order, ending in
+// data: [DONE].
+func TestStreamingSoak(t *testing.T) {
+	if testing.Short() {
+		t.Skip("soak test skipped in -short mode")
+	}
+	t.Parallel()
+	const reply = "alpha beta gamma delta epsilon zeta eta theta iota kappa"
+	be := newBackend(t, "", sim.Options{Model: "upstream/chat-8b", Reply: reply})
+	r := startRouter(t, compatConfig(be.URL, ""))
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}}
+	const total, concurrency = 1000, 32
+	var next, failures atomic.Int64
+	var firstErr atomic.Value
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	var wg sync.WaitGroup
+	for range concurrency {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for next.Add(1) <= total {
+				if err := oneStream(ctx, client, r.Inference, reply); err != nil {
+					failures.Add(1)
+					firstErr.CompareAndSwap(nil, err.Error())
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if f := failures.Load(); f > 0 {
+		t.Fatalf("%d of %d streams incomplete; first: %v", f, total, firstErr.Load())
+	}
+}
+
+func oneStream(ctx context.Context, client *http.Client, base, reply string) error {
+	req, _ := http.NewRequestWithContext(ctx, "POST", base+"/v1/chat/completions",
+		strings.NewReader(`{"model":"chat","stream":true,"messages":[{"role":"user","content":"x"}]}`))
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := client.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "text/event-stream" {
+		return fmt.Errorf("status %d, content-type %q", resp.StatusCode, resp.Header.Get("Content-Type"))
+	}
+	var text strings.Builder
+	events, done := 0, false
+	sc := bufio.NewScanner(resp.Body)
+	for sc.Scan() {
+		line := sc.Bytes()
+		if len(line) == 0 {
+			continue
+		}
+		if done {
+			return fmt.Errorf("data after [DONE]: %q", line)
+		}
+		data, ok := bytes.CutPrefix(line, []byte("data: "))
+		if !ok {
+			return fmt.Errorf("unexpected line %q", line)
+		}
+		if string(data) == "[DONE]" {
+			done = true
+			continue
+		}
+		var c struct {
+			Choices []struct {
+				Delta struct{ Content string }
+			}
+		}
+		if err := json.Unmarshal(data, &c); err != nil {
+			return fmt.Errorf("chunk %d: %w", events, err)
+		}
+		if len(c.Choices) > 0 {
+			text.WriteString(c.Choices[0].Delta.Content)
+		}
+		events++
+	}
+	if err := sc.Err(); err != nil {
+		return fmt.Errorf("after %d events: %w", events, err)
+	}
+	want := "This is upstream/chat-8b answering: x"
+	if reply != "" {
+		want = reply
+	}
+	switch {
+	case !done:
+		return fmt.Errorf("stream cut after %d events, no [DONE]", events)
+	case text.String() != want:
+		return fmt.Errorf("text %q, want %q (chunks lost or out of order)", text.String(), want)
+	}
+	return nil
+}
