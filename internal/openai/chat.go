@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 )
 
 // ChatRequest is a POST /v1/chat/completions body.
@@ -86,23 +87,19 @@ type FunctionCall struct {
 }
 
 var (
-	chatRequestFields = fieldSet[ChatRequest]()
-	messageFields     = fieldSet[Message]()
+	chatRequestFields = fieldIndex[ChatRequest]()
+	messageFields     = fieldIndex[Message]()
 )
 
 // UnmarshalJSON decodes the known fields and keeps the rest in Extra.
 func (r *ChatRequest) UnmarshalJSON(data []byte) error {
-	type plain ChatRequest
-	var p plain
-	if err := json.Unmarshal(data, &p); err != nil {
-		return err
-	}
-	extra, _, err := unknownFields(data, chatRequestFields)
+	var p ChatRequest
+	extra, _, err := decodeObject(data, &p, chatRequestFields)
 	if err != nil {
 		return err
 	}
 	p.Extra = extra
-	*r = ChatRequest(p)
+	*r = p
 	return nil
 }
 
@@ -118,12 +115,8 @@ func (r ChatRequest) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON decodes the known fields and keeps the rest in Extra.
 func (m *Message) UnmarshalJSON(data []byte) error {
-	type plain Message
-	var p plain
-	if err := json.Unmarshal(data, &p); err != nil {
-		return err
-	}
-	extra, all, err := unknownFields(data, messageFields)
+	var p Message
+	extra, all, err := decodeObject(data, &p, messageFields)
 	if err != nil {
 		return err
 	}
@@ -132,7 +125,7 @@ func (m *Message) UnmarshalJSON(data []byte) error {
 		// An absent content (an assistant turn with only tool calls) is re-encoded as null.
 		p.Content.IsNull = true
 	}
-	*m = Message(p)
+	*m = p
 	return nil
 }
 
@@ -195,6 +188,11 @@ func (c *Content) UnmarshalJSON(data []byte) error {
 		return nil
 	case data[0] == '"':
 		*c = Content{}
+		// The decoder has validated data already; a string without escapes is its bytes.
+		if inner := data[1 : len(data)-1]; bytes.IndexByte(inner, '\\') < 0 && utf8.Valid(inner) {
+			c.Text = string(inner)
+			return nil
+		}
 		return json.Unmarshal(data, &c.Text)
 	case data[0] == '[':
 		var raws []json.RawMessage

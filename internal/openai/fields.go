@@ -3,40 +3,57 @@ package openai
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"reflect"
 	"slices"
 	"strings"
 )
 
-// fieldSet returns the JSON names of T's tagged fields: the fields a type decodes itself, so
-// that everything else can be kept as an extra.
-func fieldSet[T any]() map[string]bool {
+// fieldIndex maps the JSON names of T's tagged fields to their indexes: the fields a type
+// decodes itself, so that everything else can be kept as an extra.
+func fieldIndex[T any]() map[string]int {
 	t := reflect.TypeFor[T]()
-	names := make(map[string]bool, t.NumField())
+	names := make(map[string]int, t.NumField())
 	for i := range t.NumField() {
 		tag := t.Field(i).Tag.Get("json")
 		name, _, _ := strings.Cut(tag, ",")
 		if name != "" && name != "-" {
-			names[name] = true
+			names[name] = i
 		}
 	}
 	return names
 }
 
-// unknownFields returns the members of the JSON object data whose names are not in known
-// (nil when there are none), and all members.
-func unknownFields(data []byte, known map[string]bool) (extra, all map[string]json.RawMessage, err error) {
+// decodeObject decodes the JSON object data into the struct dst points to, member by member,
+// and returns the members it has no field for (nil when there are none) and all members. The
+// object is scanned once and each known member once more, instead of decoding the whole
+// object twice. A type error names the member's path in its Field.
+func decodeObject(data []byte, dst any, fields map[string]int) (extra, all map[string]json.RawMessage, err error) {
 	if err := json.Unmarshal(data, &all); err != nil {
 		return nil, nil, err
 	}
-	for k, v := range all {
-		if known[k] {
+	v := reflect.ValueOf(dst).Elem()
+	for k, raw := range all {
+		i, known := fields[k]
+		if !known {
+			if extra == nil {
+				extra = make(map[string]json.RawMessage)
+			}
+			extra[k] = raw
 			continue
 		}
-		if extra == nil {
-			extra = make(map[string]json.RawMessage)
+		if err := json.Unmarshal(raw, v.Field(i).Addr().Interface()); err != nil {
+			var te *json.UnmarshalTypeError
+			if errors.As(err, &te) {
+				if te.Field != "" {
+					te.Field = k + "." + te.Field
+				} else {
+					te.Field = k
+				}
+				return nil, nil, te
+			}
+			return nil, nil, err
 		}
-		extra[k] = v
 	}
 	return extra, all, nil
 }

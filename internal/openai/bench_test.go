@@ -1,0 +1,73 @@
+package openai
+
+import (
+	"encoding/json"
+	"io"
+	"strings"
+	"testing"
+)
+
+var benchBody = []byte(`{"model":"auto","messages":[{"role":"system","content":"You are a helpful assistant."},` +
+	`{"role":"user","content":"` + strings.Repeat("Explain how a B-tree keeps itself balanced. ", 20) + `"}],` +
+	`"temperature":0.7,"max_tokens":512,"stream":true,"top_k":20}`)
+
+// BenchmarkParseChatRequest is the per-request decoding cost of a ~1 KB body.
+func BenchmarkParseChatRequest(b *testing.B) {
+	b.ReportAllocs()
+	b.SetBytes(int64(len(benchBody)))
+	for b.Loop() {
+		if _, err := ParseChatRequest(benchBody); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkParseChatRequestBaseline decodes the same body into a plain map, the least any
+// gateway that rewrites the model must do; the ratio to BenchmarkParseChatRequest is the cost
+// of typed fields plus passthrough of unknown ones.
+func BenchmarkParseChatRequestBaseline(b *testing.B) {
+	b.ReportAllocs()
+	b.SetBytes(int64(len(benchBody)))
+	for b.Loop() {
+		var m map[string]any
+		if err := json.Unmarshal(benchBody, &m); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkMarshalChatRequest is the cost of re-encoding the request for the upstream.
+func BenchmarkMarshalChatRequest(b *testing.B) {
+	req, apiErr := ParseChatRequest(benchBody)
+	if apiErr != nil {
+		b.Fatal(apiErr)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := json.Marshal(req); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkSSEReader decodes a 100-event stream.
+func BenchmarkSSEReader(b *testing.B) {
+	var sb strings.Builder
+	for range 100 {
+		sb.WriteString(`data: {"id":"c","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"word "}}]}` + "\n\n")
+	}
+	sb.WriteString("data: [DONE]\n\n")
+	stream := sb.String()
+	b.ReportAllocs()
+	b.SetBytes(int64(len(stream)))
+	for b.Loop() {
+		r := NewSSEReader(strings.NewReader(stream))
+		for {
+			if _, err := r.Next(); err == io.EOF {
+				break
+			} else if err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}
