@@ -100,7 +100,7 @@ func run() error {
 				}
 				ttfb[t.name] = append(ttfb[t.name], d)
 			}
-			r, err := throughput(client, t.base, plain, *conc, *dur / time.Duration(*rounds))
+			r, err := throughput(client, t.base, plain, *conc, *dur/time.Duration(*rounds))
 			if err != nil {
 				return fmt.Errorf("%s throughput: %w", t.name, err)
 			}
