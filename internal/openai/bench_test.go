@@ -2,6 +2,7 @@ package openai
 
 import (
 	"encoding/json"
+	"errors"
 	"io"
 	"strings"
 	"testing"
@@ -63,7 +64,7 @@ func BenchmarkSSEReader(b *testing.B) {
 	for b.Loop() {
 		r := NewSSEReader(strings.NewReader(stream))
 		for {
-			if _, err := r.Next(); err == io.EOF {
+			if _, err := r.Next(); errors.Is(err, io.EOF) {
 				break
 			} else if err != nil {
 				b.Fatal(err)
