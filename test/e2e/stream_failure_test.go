@@ -20,7 +20,7 @@ func TestStreamCutUpstreamEndsWithAnErrorEvent(t *testing.T) {
 			fmt.Fprintf(w, "data: {\"id\":\"c\",\"object\":\"chat.completion.chunk\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"part%d \"}}]}\n\n", i)
 			w.(http.Flusher).Flush()
 		}
-		fmt.Fprint(w, "data: {\"id\":\"c\",\"obj") // half an event, then the connection drops
+		_, _ = fmt.Fprint(w, "data: {\"id\":\"c\",\"obj") // half an event, then the connection drops
 		w.(http.Flusher).Flush()
 		panic(http.ErrAbortHandler)
 	}))
