@@ -10,6 +10,10 @@ const (
 	DefaultReadHeaderTimeout   = 10 * time.Second
 	DefaultModelTimeout        = 300 * time.Second
 	DefaultConnectTimeout      = 5 * time.Second
+	DefaultRequestBudget       = 600 * time.Second
+	DefaultRetryAttempts       = 1
+	DefaultInitialBackoff      = 100 * time.Millisecond
+	DefaultMaxBackoff          = 2 * time.Second
 	DefaultSimFirstToken       = 20 * time.Millisecond
 	DefaultSimTokenLatency     = 5 * time.Millisecond
 	DefaultSimReply            = "This is {model} answering: {prompt}"
@@ -35,6 +39,9 @@ func (c *Config) ApplyDefaults() {
 	if c.Routing.VirtualModel == "" {
 		c.Routing.VirtualModel = DefaultVirtualModel
 	}
+	if c.Routing.RequestBudget == 0 {
+		c.Routing.RequestBudget = Duration(DefaultRequestBudget)
+	}
 	if c.Routing.DefaultModel == "" && len(c.Models) > 0 {
 		c.Routing.DefaultModel = c.Models[0].Name
 	}
@@ -48,6 +55,15 @@ func (c *Config) ApplyDefaults() {
 		}
 		if m.ConnectTimeout == 0 {
 			m.ConnectTimeout = Duration(DefaultConnectTimeout)
+		}
+		if m.Retry.MaxAttempts == 0 {
+			m.Retry.MaxAttempts = DefaultRetryAttempts
+		}
+		if m.Retry.InitialBackoff == 0 {
+			m.Retry.InitialBackoff = Duration(DefaultInitialBackoff)
+		}
+		if m.Retry.MaxBackoff == 0 {
+			m.Retry.MaxBackoff = Duration(DefaultMaxBackoff)
 		}
 		if m.Provider.Model == "" {
 			m.Provider.Model = m.Name

@@ -37,6 +37,9 @@ type Routing struct {
 	// DefaultModel receives virtual-model requests that no decision matched. It defaults to
 	// the first model in the list.
 	DefaultModel string `yaml:"default_model,omitempty" json:"default_model"`
+	// RequestBudget bounds one client request across every retry and fallback. No retry or
+	// fallback starts when the remaining budget cannot cover its back-off. Default 600s.
+	RequestBudget Duration `yaml:"request_budget,omitempty" json:"request_budget"`
 }
 
 // Provider types.
@@ -58,6 +61,29 @@ type Model struct {
 	Timeout Duration `yaml:"timeout,omitempty" json:"timeout"`
 	// ConnectTimeout bounds establishing a connection. Default 5s.
 	ConnectTimeout Duration `yaml:"connect_timeout,omitempty" json:"connect_timeout"`
+	// FirstTokenTimeout bounds the wait for a streamed answer's first event. Zero (the
+	// default) leaves it to Timeout.
+	FirstTokenTimeout Duration `yaml:"first_token_timeout,omitempty" json:"first_token_timeout,omitempty"`
+	// StreamIdleTimeout bounds the silence between two streamed events. Zero (the default)
+	// leaves it to Timeout.
+	StreamIdleTimeout Duration `yaml:"stream_idle_timeout,omitempty" json:"stream_idle_timeout,omitempty"`
+	// Retry says how often a failed call to this model is repeated before falling back.
+	Retry Retry `yaml:"retry,omitempty" json:"retry"`
+	// Fallbacks are the models tried, in order, when this one fails with a connection error,
+	// a timeout, a 5xx or a 429 after its retries. They may be hidden models.
+	Fallbacks []string `yaml:"fallbacks,omitempty" json:"fallbacks,omitempty"`
+}
+
+// Retry configures retries of one model. Only failures that another try may cure are retried:
+// connection errors, timeouts, 5xx and 429 (after its Retry-After).
+type Retry struct {
+	// MaxAttempts counts the first call too; 1 (the default) means no retry.
+	MaxAttempts int `yaml:"max_attempts,omitempty" json:"max_attempts"`
+	// InitialBackoff is the base delay before the first retry; each retry doubles it, with
+	// full jitter. Default 100ms.
+	InitialBackoff Duration `yaml:"initial_backoff,omitempty" json:"initial_backoff"`
+	// MaxBackoff caps the delay. Default 2s.
+	MaxBackoff Duration `yaml:"max_backoff,omitempty" json:"max_backoff"`
 }
 
 // IsExposed reports whether the model is listed and directly addressable.

@@ -15,6 +15,7 @@ func (c *Config) Validate() error {
 	v := &validator{lines: c.lines}
 	c.validateServer(v)
 	c.validateModels(v)
+	c.validateFallbacks(v)
 	c.validateRouting(v)
 	c.validateTracing(v)
 	if len(v.problems) == 0 {
@@ -94,7 +95,41 @@ func (c *Config) validateModels(v *validator) {
 		if m.ConnectTimeout < 0 {
 			v.add(p+".connect_timeout", "must not be negative")
 		}
+		if m.FirstTokenTimeout < 0 {
+			v.add(p+".first_token_timeout", "must not be negative")
+		}
+		if m.StreamIdleTimeout < 0 {
+			v.add(p+".stream_idle_timeout", "must not be negative")
+		}
+		if m.Retry.MaxAttempts < 1 || m.Retry.MaxAttempts > 10 {
+			v.add(p+".retry.max_attempts", "must be between 1 and 10, got %d", m.Retry.MaxAttempts)
+		}
+		if m.Retry.InitialBackoff < 0 || m.Retry.MaxBackoff < m.Retry.InitialBackoff {
+			v.add(p+".retry", "initial_backoff must not be negative and max_backoff must be at least initial_backoff")
+		}
 		validateProvider(v, p+".provider", &m.Provider)
+	}
+}
+
+func (c *Config) validateFallbacks(v *validator) {
+	for i, m := range c.Models {
+		seen := map[string]bool{}
+		for j, f := range m.Fallbacks {
+			p := fmt.Sprintf("models[%d].fallbacks[%d]", i, j)
+			switch {
+			case f == m.Name:
+				v.add(p, "a model cannot fall back to itself")
+			case seen[f]:
+				v.add(p, "%q is listed twice", f)
+			case c.Model(f) == nil:
+				msg := fmt.Sprintf("unknown model %q", f)
+				if s := suggest(f, c.modelNames()); s != "" {
+					msg += fmt.Sprintf("; did you mean %q?", s)
+				}
+				v.add(p, "%s", msg)
+			}
+			seen[f] = true
+		}
 	}
 }
 
@@ -167,6 +202,9 @@ func (c *Config) validateRouting(v *validator) {
 	r := c.Routing
 	if strings.ContainsAny(r.VirtualModel, " \t\r\n") {
 		v.add("routing.virtual_model", "must not contain whitespace, got %q", r.VirtualModel)
+	}
+	if r.RequestBudget < 0 {
+		v.add("routing.request_budget", "must not be negative")
 	}
 	if r.DefaultModel != "" && len(c.Models) > 0 && c.Model(r.DefaultModel) == nil {
 		msg := fmt.Sprintf("unknown model %q", r.DefaultModel)

@@ -70,6 +70,16 @@ type Route struct {
 	Decision string
 	// Confidence is the decision's confidence in [0,1].
 	Confidence float64
+	// FallbackFrom is the model that was chosen first when a fallback served the request.
+	FallbackFrom string
+}
+
+// served records which model answered: m was chosen, got answered (or failed last).
+func (rt *Route) served(chosen, got *model) {
+	rt.Model = got.cfg.Name
+	if got != chosen {
+		rt.FallbackFrom = chosen.cfg.Name
+	}
 }
 
 // New registers every model of cfg. It returns an error listing every model that could not
@@ -161,40 +171,56 @@ func (r *Router) route(req *openai.ChatRequest) (*model, Route, error) {
 	return m, Route{Model: m.cfg.Name}, nil
 }
 
-// Complete routes req and returns the whole answer.
+// Complete routes req and returns the whole answer, retrying and falling back as configured.
 func (r *Router) Complete(ctx context.Context, req *openai.ChatRequest) (*provider.Response, Route, error) {
 	m, rt, err := r.route(req)
 	if err != nil {
 		return nil, rt, err
 	}
-	r.inFlight(m.cfg.Name, 1)
-	defer r.inFlight(m.cfg.Name, -1)
-	start := time.Now()
-	resp, err := m.provider.ChatCompletion(ctx, req)
-	r.observeUpstream(m.cfg.Name, start, err)
+	ctx, cancel := context.WithTimeout(ctx, r.cfg.Routing.RequestBudget.D())
+	defer cancel()
+	var resp *provider.Response
+	served, err := r.withFallbacks(ctx, m, func(ctx context.Context, m *model) error {
+		start := time.Now()
+		var err error
+		resp, err = m.provider.ChatCompletion(ctx, req)
+		if err == nil {
+			r.observeUpstream(m.cfg.Name, start, nil)
+			r.countTokens(m.cfg.Name, resp.Usage)
+		}
+		return err
+	})
+	rt.served(m, served)
 	if err != nil {
-		return nil, rt, r.apiError(m.cfg.Name, err)
+		return nil, rt, r.apiError(served.cfg.Name, err)
 	}
-	r.countTokens(m.cfg.Name, resp.Usage)
 	return resp, rt, nil
 }
 
-// Stream routes req and starts a streamed answer. Errors before the first chunk are
-// returned here; the returned stream's errors are *openai.APIError.
+// Stream routes req and starts a streamed answer. It waits for the first chunk before it
+// returns, so that a model failing before its first byte can still be retried or replaced by
+// a fallback: the client has seen nothing yet. The returned stream's errors are
+// *openai.APIError.
 func (r *Router) Stream(ctx context.Context, req *openai.ChatRequest) (*Stream, Route, error) {
 	m, rt, err := r.route(req)
 	if err != nil {
 		return nil, rt, err
 	}
-	r.inFlight(m.cfg.Name, 1)
-	start := time.Now()
-	s, err := m.provider.ChatCompletionStream(ctx, req)
+	// The budget outlives this call: the stream's Close cancels it.
+	ctx, cancel := context.WithTimeout(ctx, r.cfg.Routing.RequestBudget.D())
+	var st *Stream
+	served, err := r.withFallbacks(ctx, m, func(ctx context.Context, m *model) error {
+		var err error
+		st, err = r.openStream(ctx, m, req)
+		return err
+	})
+	rt.served(m, served)
 	if err != nil {
-		r.observeUpstream(m.cfg.Name, start, err)
-		r.inFlight(m.cfg.Name, -1)
-		return nil, rt, r.apiError(m.cfg.Name, err)
+		cancel()
+		return nil, rt, r.apiError(served.cfg.Name, err)
 	}
-	return &Stream{r: r, model: m.cfg.Name, s: s, start: start}, rt, nil
+	st.budgetCancel = cancel
+	return st, rt, nil
 }
 
 func (r *Router) inFlight(model string, delta float64) {

@@ -2,63 +2,150 @@ package router
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/semantic-router/semantic-router/internal/openai"
 	"github.com/semantic-router/semantic-router/internal/provider"
 )
 
-// Stream is a routed streamed answer. It records the upstream time, first-token latency and
-// token usage, and its errors are *openai.APIError. It is not safe for concurrent use.
+// Stream is a routed streamed answer whose first chunk has already arrived. It enforces the
+// model's stream_idle_timeout, records the upstream time and token usage, and its errors are
+// *openai.APIError. It is not safe for concurrent use, except Close.
 type Stream struct {
-	r       *Router
-	model   string
-	s       provider.Stream
-	start   time.Time
-	started bool
-	closed  sync.Once
-	err     error
+	r            *Router
+	model        string
+	s            provider.Stream
+	start        time.Time
+	cancel       context.CancelFunc // cancels this model's call
+	budgetCancel context.CancelFunc // cancels the request budget; set by Router.Stream
+	first        []byte             // the first chunk, not yet returned
+	eof          bool               // the upstream ended before its first chunk
+
+	idle      time.Duration
+	idleTimer *time.Timer
+	idleFired atomic.Bool
+
+	closed sync.Once
+	err    error
 }
 
 var usageKey = []byte(`"usage":{`)
 
+// openStream starts a stream on m and waits for its first chunk, within the model's
+// first_token_timeout when one is set.
+func (r *Router) openStream(ctx context.Context, m *model, req *openai.ChatRequest) (*Stream, error) {
+	start := time.Now()
+	ctx, cancel := context.WithCancel(ctx)
+	// The first-token clock runs from the request: a backend that never sends its headers
+	// is as late as one that sends no event.
+	var ttftFired atomic.Bool
+	if ttft := m.cfg.FirstTokenTimeout.D(); ttft > 0 {
+		t := time.AfterFunc(ttft, func() { ttftFired.Store(true); cancel() })
+		defer t.Stop()
+	}
+	timedOut := func(err error) error {
+		if !ttftFired.Load() {
+			return err
+		}
+		return &provider.Error{Kind: provider.KindTimeout, Model: m.cfg.Name, Err: err,
+			Message: fmt.Sprintf("no first event within %s (first_token_timeout)", m.cfg.FirstTokenTimeout)}
+	}
+	s, err := m.provider.ChatCompletionStream(ctx, req)
+	if err != nil {
+		cancel()
+		return nil, timedOut(err)
+	}
+	st := &Stream{r: r, model: m.cfg.Name, s: s, start: start, cancel: cancel, idle: m.cfg.StreamIdleTimeout.D()}
+	first, err := s.Next()
+	switch {
+	case errors.Is(err, io.EOF):
+		st.eof = true
+	case err != nil:
+		_ = s.Close()
+		cancel()
+		return nil, timedOut(err)
+	default:
+		st.first = first
+		r.observeUsage(m.cfg.Name, first)
+	}
+	if r.metrics != nil {
+		r.metrics.TimeToFirstToken.WithLabelValues(m.cfg.Name).Observe(time.Since(start).Seconds())
+	}
+	r.inFlight(m.cfg.Name, 1) // for the stream's life; Close takes it back
+	return st, nil
+}
+
 // Next returns the next chunk's JSON, valid until the next call, or io.EOF at the end.
 func (s *Stream) Next() ([]byte, error) {
-	data, err := s.s.Next()
-	if err != nil {
-		if !errors.Is(err, io.EOF) {
-			s.err = err
-			return nil, s.r.apiError(s.model, err)
-		}
+	if s.first != nil {
+		first := s.first
+		s.first = nil
+		return first, nil
+	}
+	if s.eof {
 		return nil, io.EOF
 	}
-	if !s.started {
-		s.started = true
-		if s.r.metrics != nil {
-			s.r.metrics.TimeToFirstToken.WithLabelValues(s.model).Observe(time.Since(s.start).Seconds())
+	if s.idle > 0 {
+		if s.idleTimer == nil {
+			s.idleTimer = time.AfterFunc(s.idle, func() { s.idleFired.Store(true); s.cancel() })
+		} else {
+			s.idleTimer.Reset(s.idle)
 		}
 	}
-	// Only the usage chunk (sent last with stream_options.include_usage) is decoded.
-	if bytes.Contains(data, usageKey) {
-		var c struct {
-			Usage *openai.Usage `json:"usage"`
-		}
-		if json.Unmarshal(data, &c) == nil {
-			s.r.countTokens(s.model, c.Usage)
-		}
+	data, err := s.s.Next()
+	if s.idleTimer != nil {
+		s.idleTimer.Stop()
 	}
+	if err != nil {
+		if errors.Is(err, io.EOF) {
+			s.eof = true
+			return nil, io.EOF
+		}
+		if s.idleFired.Load() {
+			err = &provider.Error{Kind: provider.KindTimeout, Model: s.model, Err: err,
+				Message: fmt.Sprintf("no event for %s (stream_idle_timeout)", s.idle)}
+		}
+		s.err = err
+		return nil, s.r.apiError(s.model, err)
+	}
+	s.r.observeUsage(s.model, data)
 	return data, nil
 }
 
-// Close ends the stream and records its outcome. It is safe to call more than once.
+// observeUsage counts the tokens of a chunk that carries usage (the last one, with
+// stream_options.include_usage); other chunks are not decoded.
+func (r *Router) observeUsage(model string, data []byte) {
+	if !bytes.Contains(data, usageKey) {
+		return
+	}
+	var c struct {
+		Usage *openai.Usage `json:"usage"`
+	}
+	if json.Unmarshal(data, &c) == nil {
+		r.countTokens(model, c.Usage)
+	}
+}
+
+// Close ends the stream, cancels the upstream call if it is still running, and records the
+// outcome. It is safe to call more than once.
 func (s *Stream) Close() error {
 	var err error
 	s.closed.Do(func() {
+		if s.idleTimer != nil {
+			s.idleTimer.Stop()
+		}
 		err = s.s.Close()
+		s.cancel()
+		if s.budgetCancel != nil {
+			s.budgetCancel()
+		}
 		s.r.observeUpstream(s.model, s.start, s.err)
 		s.r.inFlight(s.model, -1)
 	})

@@ -23,6 +23,7 @@ const (
 	HeaderSelectedModel      = "X-Vsr-Selected-Model"
 	HeaderSelectedDecision   = "X-Vsr-Selected-Decision"
 	HeaderSelectedConfidence = "X-Vsr-Selected-Confidence"
+	HeaderFallbackFrom       = "X-Vsr-Fallback-From"
 )
 
 // Inference serves the OpenAI-compatible API.
@@ -171,6 +172,9 @@ func setRouteHeaders(w http.ResponseWriter, rt router.Route) {
 	}
 	h := w.Header()
 	h.Set(HeaderSelectedModel, rt.Model)
+	if rt.FallbackFrom != "" {
+		h.Set(HeaderFallbackFrom, rt.FallbackFrom)
+	}
 	if rt.Decision != "" {
 		h.Set(HeaderSelectedDecision, rt.Decision)
 		h.Set(HeaderSelectedConfidence, strconv.FormatFloat(rt.Confidence, 'f', 2, 64))

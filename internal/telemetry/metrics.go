@@ -28,6 +28,10 @@ type Metrics struct {
 	Tokens *prometheus.CounterVec
 	// ModelRegistered is 1 for each model registered at start-up, 0 for one that failed.
 	ModelRegistered *prometheus.GaugeVec
+	// Retries counts repeated calls to a model, by model and the reason of the failure.
+	Retries *prometheus.CounterVec
+	// Fallbacks counts requests handed from one model to the next, by both and the reason.
+	Fallbacks *prometheus.CounterVec
 	// BuildInfo is always 1; its labels carry the version.
 	BuildInfo *prometheus.GaugeVec
 }
@@ -71,12 +75,20 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 			Namespace: namespace, Name: "model_registered",
 			Help: "1 for each configured model registered at start-up, 0 for one that failed.",
 		}, []string{"model", "provider"}),
+		Retries: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Namespace: namespace, Name: "retries_total",
+			Help: "Calls to a model repeated after a failure, by model and reason.",
+		}, []string{"model", "reason"}),
+		Fallbacks: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Namespace: namespace, Name: "fallbacks_total",
+			Help: "Requests handed to a fallback model, by the failed model, the next one and the reason.",
+		}, []string{"from", "to", "reason"}),
 		BuildInfo: prometheus.NewGaugeVec(prometheus.GaugeOpts{
 			Namespace: namespace, Name: "build_info",
 			Help: "Always 1; the labels carry the build's version.",
 		}, []string{"version"}),
 	}
 	reg.MustRegister(m.Requests, m.RequestDuration, m.UpstreamDuration, m.TimeToFirstToken,
-		m.InFlight, m.Errors, m.Tokens, m.ModelRegistered, m.BuildInfo)
+		m.InFlight, m.Errors, m.Tokens, m.ModelRegistered, m.Retries, m.Fallbacks, m.BuildInfo)
 	return m
 }

@@ -245,6 +245,7 @@ type stream struct {
 	sse    *openai.SSEReader
 	cancel context.CancelFunc
 	done   bool
+	events int
 }
 
 func (s *stream) Next() ([]byte, error) {
@@ -254,8 +255,11 @@ func (s *stream) Next() ([]byte, error) {
 	ev, err := s.sse.Next()
 	switch {
 	case errors.Is(err, io.EOF):
-		// A server that closes cleanly between events without [DONE] has finished too.
 		s.done = true
+		if s.events == 0 {
+			return nil, s.c.protocolError("the stream ended without a single event", nil)
+		}
+		// A server that closes cleanly between events without [DONE] has finished too.
 		return nil, io.EOF
 	case err != nil:
 		s.done = true
@@ -274,6 +278,7 @@ func (s *stream) Next() ([]byte, error) {
 		return nil, &provider.Error{Kind: provider.KindUpstream, Model: s.c.opts.Name,
 			Message: fmt.Sprintf("%s sent an error event: %s", s.c.opts.BaseURL, upstreamMessage(ev.Data))}
 	}
+	s.events++
 	if bytes.HasPrefix(ev.Data, []byte(`{"error"`)) {
 		s.done = true
 		return nil, &provider.Error{Kind: provider.KindUpstream, Model: s.c.opts.Name,

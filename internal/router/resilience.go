@@ -1,0 +1,102 @@
+package router
+
+import (
+	"context"
+	"errors"
+	"math/rand/v2"
+	"time"
+
+	"github.com/semantic-router/semantic-router/internal/provider"
+)
+
+// withFallbacks calls call on the chosen model and then, while the failure is one another
+// model may cure, on each of its fallbacks in order. Each model gets its own retries. The
+// whole is bounded by ctx, which carries routing.request_budget. It returns the model that
+// answered, or the last one tried and its error.
+func (r *Router) withFallbacks(ctx context.Context, chosen *model, call func(context.Context, *model) error) (*model, error) {
+	m := chosen
+	for i := 0; ; i++ {
+		err := r.withRetries(ctx, m, call)
+		if err == nil || !fallbackWorthy(err) || ctx.Err() != nil || i >= len(chosen.cfg.Fallbacks) {
+			return m, err
+		}
+		next := r.models[chosen.cfg.Fallbacks[i]]
+		r.log.Warn("falling back", LogKeyModel, m.cfg.Name, "fallback", next.cfg.Name, LogKeyError, err.Error())
+		if r.metrics != nil {
+			r.metrics.Fallbacks.WithLabelValues(m.cfg.Name, next.cfg.Name, reason(err)).Inc()
+		}
+		m = next
+	}
+}
+
+// withRetries calls call up to the model's retry.max_attempts times while the failure is one
+// a repeat may cure, waiting an exponential back-off with full jitter, or the backend's
+// Retry-After when it is longer. It gives up early when the wait would outlast ctx.
+func (r *Router) withRetries(ctx context.Context, m *model, call func(context.Context, *model) error) error {
+	rc := m.cfg.Retry
+	for attempt := 1; ; attempt++ {
+		r.inFlight(m.cfg.Name, 1)
+		start := time.Now()
+		err := call(ctx, m)
+		r.inFlight(m.cfg.Name, -1)
+		if err == nil {
+			return nil
+		}
+		r.observeUpstream(m.cfg.Name, start, err)
+		if attempt >= rc.MaxAttempts || !retryable(err) {
+			return err
+		}
+		wait := backoff(rc.InitialBackoff.D(), rc.MaxBackoff.D(), attempt)
+		var pe *provider.Error
+		if errors.As(err, &pe) && pe.RetryAfter > wait {
+			wait = pe.RetryAfter
+		}
+		if dl, ok := ctx.Deadline(); ok && time.Until(dl) < wait {
+			return err
+		}
+		if r.metrics != nil {
+			r.metrics.Retries.WithLabelValues(m.cfg.Name, reason(err)).Inc()
+		}
+		r.log.Info("retrying", LogKeyModel, m.cfg.Name, "attempt", attempt+1, "wait_ms", wait.Milliseconds(), LogKeyError, err.Error())
+		t := time.NewTimer(wait)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return err
+		case <-t.C:
+		}
+	}
+}
+
+// backoff is the delay before retry number attempt (1-based): a uniform random duration up to
+// initial·2^(attempt-1), capped at max ("full jitter", so that retries of many clients spread).
+func backoff(initial, maxDelay time.Duration, attempt int) time.Duration {
+	ceiling := initial << (attempt - 1)
+	if ceiling <= 0 || ceiling > maxDelay {
+		ceiling = maxDelay
+	}
+	if ceiling <= 0 {
+		return 0
+	}
+	return rand.N(ceiling) + 1 //nolint:gosec // jitter needs no cryptographic randomness
+}
+
+// retryable reports whether calling the same model again may succeed.
+func retryable(err error) bool {
+	var pe *provider.Error
+	if !errors.As(err, &pe) {
+		return false
+	}
+	switch pe.Kind {
+	case provider.KindConnect, provider.KindTimeout, provider.KindUpstream, provider.KindRateLimited:
+		return true
+	}
+	return false
+}
+
+// fallbackWorthy reports whether another model may succeed where this one failed: the
+// retryable failures, and an upstream that spoke something other than the protocol.
+func fallbackWorthy(err error) bool {
+	var pe *provider.Error
+	return retryable(err) || (errors.As(err, &pe) && pe.Kind == provider.KindProtocol)
+}
