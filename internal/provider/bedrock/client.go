@@ -383,5 +383,4 @@ func escapeSegment(s string) string {
 	return b.String()
 }
 
-
 var _ provider.Provider = (*Client)(nil)
