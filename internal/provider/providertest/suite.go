@@ -182,12 +182,8 @@ var cases = []suiteCase{
 	}},
 	{name: "rejected credentials", wrongCred: true, run: func(t *testing.T, s Setup, sc *Script) {
 		errs := failBoth(t, s)
-		for _, err := range errs {
-			var pe *provider.Error
-			if !errors.As(err, &pe) || pe.Kind != provider.KindAuth || (pe.Status != 401 && pe.Status != 403) {
-				t.Fatalf("error = %#v, want kind auth with status 401 or 403", err)
-			}
-		}
+		// The status is the upstream's: 401 or 403 from a model API, 400 invalid_grant from an
+		// OAuth token endpoint; the kind is what the router acts on.
 		checkError(t, s, errs, provider.KindAuth, -1, s.CredentialRef)
 	}},
 	{name: "timeout", timeout: 300 * time.Millisecond, run: func(t *testing.T, s Setup, sc *Script) {
