@@ -35,6 +35,7 @@ type VertexFake struct {
 	mu     sync.Mutex
 	keys   map[string]*rsa.PublicKey // private_key_id -> public key
 	tokens map[string]time.Time      // access token -> expiry
+	minted map[string]string         // access token -> private_key_id it was minted with
 	mints  int
 	seq    int
 }
@@ -43,7 +44,7 @@ type VertexFake struct {
 // added with NewKey.
 func NewVertexFake(t testing.TB, script *Script, project, location string) *VertexFake {
 	f := &VertexFake{Project: project, Location: location, TokenTTL: time.Hour, script: script,
-		keys: map[string]*rsa.PublicKey{}, tokens: map[string]time.Time{}}
+		keys: map[string]*rsa.PublicKey{}, tokens: map[string]time.Time{}, minted: map[string]string{}}
 	f.Server = httptest.NewServer(http.HandlerFunc(f.serve))
 	t.Cleanup(f.Server.Close)
 	return f
@@ -96,16 +97,29 @@ func (f *VertexFake) ForeignKey(t testing.TB) []byte {
 	return f.keyJSON(t, id, keys[1])
 }
 
-// RevokeKey forgets a key, as deleting it in GCP does; tokens already minted stay valid
-// until they expire, as Google's do.
+// RevokeKey forgets a key, as deleting it in GCP does, and also ends the tokens minted
+// with it. Google lets such tokens live until they expire; the fake is stricter so that a
+// rotation test proves they are no longer used.
 func (f *VertexFake) RevokeKey(keyJSON []byte) {
 	var k struct {
 		ID string `json:"private_key_id"`
 	}
 	_ = json.Unmarshal(keyJSON, &k)
 	f.mu.Lock()
+	defer f.mu.Unlock()
 	delete(f.keys, k.ID)
-	f.mu.Unlock()
+	for tok, id := range f.minted {
+		if id == k.ID {
+			delete(f.tokens, tok)
+		}
+	}
+}
+
+// KeyOf returns the private_key_id an access token was minted with, or "".
+func (f *VertexFake) KeyOf(token string) string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.minted[token]
 }
 
 // Mints returns how many access tokens the token endpoint issued.
@@ -309,6 +323,7 @@ func (f *VertexFake) serveToken(w http.ResponseWriter, r *http.Request) {
 	f.mu.Lock()
 	ttl := f.TokenTTL
 	f.tokens[token] = time.Now().Add(ttl)
+	f.minted[token] = header.Kid
 	f.mints++
 	f.mu.Unlock()
 	w.Header().Set("Content-Type", "application/json")
