@@ -11,6 +11,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strings"
 	"sync"
 	"testing"
@@ -67,9 +68,11 @@ func awsFail(w http.ResponseWriter, status int, typ, msg string) {
 }
 
 func (f *BedrockFake) serve(w http.ResponseWriter, r *http.Request) {
-	rest, ok := strings.CutPrefix(r.URL.Path, "/model/")
+	// Route on the escaped path: an inference profile ARN holds '/' escaped as %2F.
+	rest, ok := strings.CutPrefix(r.URL.EscapedPath(), "/model/")
 	model, op, ok2 := strings.Cut(rest, "/")
-	if r.Method != http.MethodPost || !ok || !ok2 || model == "" || (op != "converse" && op != "converse-stream") {
+	model, err := url.PathUnescape(model)
+	if r.Method != http.MethodPost || !ok || !ok2 || err != nil || model == "" || (op != "converse" && op != "converse-stream") {
 		awsFail(w, http.StatusNotFound, "UnknownOperationException", "unknown operation "+r.URL.Path)
 		return
 	}
@@ -88,7 +91,7 @@ func (f *BedrockFake) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	seen.Stream = op == "converse-stream"
-	seen.Credential = key
+	seen.Credential, seen.Model = key, model
 	reply := f.script.Answer(seen)
 	switch {
 	case reply.Hang:

@@ -67,7 +67,7 @@ func (f *OpenAIFake) serve(w http.ResponseWriter, r *http.Request) {
 		openai.WriteError(w, openai.BadRequest("messages", err.Error()))
 		return
 	}
-	seen.Credential = key
+	seen.Credential, seen.Model = key, req.Model
 	reply := f.script.Answer(seen)
 	switch {
 	case reply.Hang:

@@ -45,6 +45,8 @@ type Seen struct {
 	Temperature *float64
 	Stop        []string
 	Stream      bool
+	// Model is the upstream model id the request named.
+	Model string
 	// Credential is the credential the request carried (an API key, an access key id, the
 	// bearer token), for rotation tests.
 	Credential string

@@ -448,7 +448,7 @@ func last(t *testing.T, sc *Script) Seen {
 
 func checkSeen(t *testing.T, got, want Seen) {
 	t.Helper()
-	got.Credential, got.Stream = "", false
+	got.Credential, got.Stream, got.Model = "", false, ""
 	g, _ := json.Marshal(got)
 	w, _ := json.Marshal(want)
 	if !bytes.Equal(g, w) {

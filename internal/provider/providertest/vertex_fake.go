@@ -187,7 +187,7 @@ func (f *VertexFake) serve(w http.ResponseWriter, r *http.Request) {
 		googleFail(w, http.StatusBadRequest, "INVALID_ARGUMENT", err.Error())
 		return
 	}
-	seen.Stream, seen.Credential = stream, token
+	seen.Stream, seen.Credential, seen.Model = stream, token, model
 	reply := f.script.Answer(seen)
 	switch {
 	case reply.Hang:
