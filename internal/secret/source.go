@@ -16,20 +16,19 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
-
-	"github.com/fsnotify/fsnotify"
 )
 
-// Log keys used by Source.
+// Log keys used by this package.
 const (
 	logKeyRef   = "ref"
+	logKeyDir   = "dir"
 	logKeyError = "error"
 )
 
 // ErrNotFound is returned when the referenced variable or file does not exist.
 var ErrNotFound = errors.New("secret not found")
 
-// Options configure a Source. The zero value is usable.
+// Options configure a Store (or a Source opened on its own). The zero value is usable.
 type Options struct {
 	// LookupEnv resolves env.VAR references; default os.LookupEnv.
 	LookupEnv func(string) (string, bool)
@@ -49,20 +48,21 @@ type Options struct {
 // use and costs an atomic load; a change replaces the value for the requests that read it
 // afterwards, while requests that already read it go on with the old one.
 type Source struct {
-	ref  string
-	path string // empty for env references
-	opts Options
+	ref   string
+	path  string // empty for env references
+	store *Store
+	owned bool // the store was made for this source alone, and closes with it
 
-	val atomic.Pointer[string]
+	val     atomic.Pointer[string]
+	watched bool // a directory watch keeps val current; otherwise Value polls
 
-	// Polling state, used only when watcher is nil and path is set.
+	// Polling state, used only when not watched.
+	poll      time.Duration
 	nextCheck atomic.Int64 // unix nanos of the next stat
 	lastStat  atomic.Pointer[fileStamp]
+	mu        sync.Mutex // serializes polled reloads
 
-	mu      sync.Mutex // serializes reloads, so rotations are reported in order
-	watcher *fsnotify.Watcher
-	done    chan struct{}
-	closed  sync.Once
+	closed sync.Once
 }
 
 type fileStamp struct {
@@ -71,43 +71,16 @@ type fileStamp struct {
 	ino  uint64
 }
 
-// Open resolves ref ("env.VAR" or "file:/abs/path") and, for a file, starts watching it.
-// It fails when the variable is not set, the file cannot be read, or it is empty; the
-// error names the reference, never the value. Close releases the watcher.
+// Open resolves ref ("env.VAR" or "file:/abs/path") on its own store. Several credentials
+// of one mounted Secret should come from one Store, so they change together.
 func Open(ref string, o Options) (*Source, error) {
-	if o.LookupEnv == nil {
-		o.LookupEnv = os.LookupEnv
-	}
-	s := &Source{ref: ref, opts: o, done: make(chan struct{})}
-	if name, ok := strings.CutPrefix(ref, "env."); ok {
-		v, found := o.LookupEnv(name)
-		if !found {
-			return nil, fmt.Errorf("environment variable %s is not set (names are case-sensitive and must match the Secret key exactly): %w", name, ErrNotFound)
-		}
-		s.val.Store(&v)
-		return s, nil
-	}
-	path, ok := strings.CutPrefix(ref, "file:")
-	if !ok || !filepath.IsAbs(path) {
-		// The reference is not echoed: a malformed one may be an inline secret.
-		return nil, errors.New(`a credential must be a reference "env.VAR" or "file:/absolute/path"`)
-	}
-	s.path = path
-	v, st, err := s.read()
+	st := NewStore(o)
+	s, err := st.Open(ref)
 	if err != nil {
+		_ = st.Close()
 		return nil, err
 	}
-	s.val.Store(&v)
-	s.lastStat.Store(&st)
-	if o.PollInterval > 0 {
-		return s, nil
-	}
-	if err := s.watch(); err != nil {
-		// Without inotify (instance limit reached, unusual file system) the value is still
-		// kept current, by a stat on use.
-		s.opts.PollInterval = time.Second
-		s.log("watching the secret's directory failed; checking it on use instead", err)
-	}
+	s.owned = true
 	return s, nil
 }
 
@@ -118,125 +91,72 @@ func (s *Source) Ref() string { return s.ref }
 // fails keeps the previous value (and logs why), so a half-written Secret cannot take a
 // model down. The error result lets Value serve as a provider's credential getter.
 func (s *Source) Value() (string, error) {
-	if s.path != "" && s.watcher == nil {
+	if s.path != "" && !s.watched {
 		s.maybePoll()
 	}
 	return *s.val.Load(), nil
 }
 
-// Close stops watching. Value keeps returning the last value. It is safe to call more
-// than once.
+// Close stops keeping the value current; Value keeps returning the last value. It is safe
+// to call more than once.
 func (s *Source) Close() error {
 	var err error
 	s.closed.Do(func() {
-		close(s.done)
-		if s.watcher != nil {
-			err = s.watcher.Close()
+		if s.watched {
+			s.store.forget(s)
+		}
+		if s.owned {
+			err = s.store.Close()
 		}
 	})
 	return err
 }
 
-// watch follows the file's directory rather than the file: Kubernetes updates a mounted
-// Secret by pointing the ..data symlink at a new timestamped directory, which changes what
-// the path resolves to without any event on the old target.
-func (s *Source) watch() error {
-	w, err := fsnotify.NewWatcher()
-	if err != nil {
-		return err
-	}
-	if err := w.Add(filepath.Dir(s.path)); err != nil {
-		_ = w.Close()
-		return err
-	}
-	s.watcher = w
-	go s.loop()
-	return nil
-}
-
-func (s *Source) loop() {
-	for {
-		select {
-		case <-s.done:
-			return
-		case _, ok := <-s.watcher.Events:
-			if !ok {
-				return
-			}
-			// Any event in the directory may have changed what the path resolves to; a
-			// re-read is cheap and reload ignores an unchanged value.
-			s.reload()
-		case err, ok := <-s.watcher.Errors:
-			if !ok {
-				return
-			}
-			// An overflow may have dropped the event that mattered.
-			s.log("watching the secret's directory", err)
-			s.reload()
-		}
-	}
-}
-
-// maybePoll re-reads the file when its stat changed, at most once per PollInterval. Only
+// maybePoll re-reads the file when its stat changed, at most once per poll interval. Only
 // the caller that wins the compare-and-swap pays for the stat; the others read the value.
 func (s *Source) maybePoll() {
 	now := time.Now().UnixNano()
 	next := s.nextCheck.Load()
-	if now < next || !s.nextCheck.CompareAndSwap(next, now+int64(s.opts.PollInterval)) {
+	if now < next || !s.nextCheck.CompareAndSwap(next, now+int64(s.poll)) {
 		return
 	}
 	st, err := stat(s.path)
 	if err != nil || st == *s.lastStat.Load() {
 		return
 	}
-	s.reload()
-}
-
-// reload reads the file and, when the value changed, swaps it in and reports the rotation.
-func (s *Source) reload() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	v, st, err := s.read()
+	v, st, err := read(s.path)
 	if err != nil {
-		s.log("re-reading the secret failed; keeping the previous value", err)
+		s.store.warn("re-reading the secret failed; keeping the previous value", s.ref, err)
 		return
 	}
 	s.lastStat.Store(&st)
-	if v == *s.val.Load() {
-		return
-	}
-	s.val.Store(&v)
-	if s.opts.Logger != nil {
-		s.opts.Logger.Info("credential rotated", logKeyRef, s.ref)
-	}
-	if s.opts.OnRotate != nil {
-		s.opts.OnRotate(s.ref)
+	if v != *s.val.Load() {
+		s.val.Store(&v)
+		s.store.rotated(s.ref)
 	}
 }
 
 // read returns the file's value without trailing line breaks (editors and echo add one).
-func (s *Source) read() (string, fileStamp, error) {
-	st, err := stat(s.path)
+func read(path string) (string, fileStamp, error) {
+	st, err := stat(path)
 	if err != nil {
 		return "", fileStamp{}, err
 	}
-	b, err := os.ReadFile(s.path)
+	b, err := os.ReadFile(path)
 	if err != nil {
-		return "", fileStamp{}, s.fileErr(err)
+		if errors.Is(err, os.ErrNotExist) {
+			return "", fileStamp{}, fmt.Errorf("file %s does not exist: %w", path, ErrNotFound)
+		}
+		return "", fileStamp{}, fmt.Errorf("reading %s: %w", path, err)
 	}
 	v := strings.TrimRight(string(b), "\r\n")
 	if v == "" {
 		// An empty credential is never meant: it is a file caught mid-write.
-		return "", fileStamp{}, fmt.Errorf("file %s is empty", s.path)
+		return "", fileStamp{}, fmt.Errorf("file %s is empty", path)
 	}
 	return v, st, nil
-}
-
-func (s *Source) fileErr(err error) error {
-	if errors.Is(err, os.ErrNotExist) {
-		return fmt.Errorf("file %s does not exist: %w", s.path, ErrNotFound)
-	}
-	return fmt.Errorf("reading %s: %w", s.path, err)
 }
 
 func stat(path string) (fileStamp, error) {
@@ -250,8 +170,14 @@ func stat(path string) (fileStamp, error) {
 	return fileStamp{mod: fi.ModTime(), size: fi.Size(), ino: inode(fi)}, nil
 }
 
-func (s *Source) log(msg string, err error) {
-	if s.opts.Logger != nil {
-		s.opts.Logger.Warn(msg, logKeyRef, s.ref, logKeyError, err.Error())
+func parseRef(ref string) (env, path string, err error) {
+	if name, ok := strings.CutPrefix(ref, "env."); ok {
+		return name, "", nil
 	}
+	path, ok := strings.CutPrefix(ref, "file:")
+	if !ok || !filepath.IsAbs(path) {
+		// The reference is not echoed: a malformed one may be an inline secret.
+		return "", "", errors.New(`a credential must be a reference "env.VAR" or "file:/absolute/path"`)
+	}
+	return "", path, nil
 }

@@ -29,17 +29,22 @@ func newK8sSecretDir(t *testing.T, key, value string) *k8sSecretDir {
 	return d
 }
 
-// write does what the kubelet's atomic writer does: a new timestamped directory, a
+// write replaces the volume's content with one key.
+func (d *k8sSecretDir) write(key, value string) { d.writeAll(map[string]string{key: value}) }
+
+// writeAll does what the kubelet's atomic writer does: a new timestamped directory, a
 // temporary symlink to it, a rename over ..data, then removal of the old directory.
-func (d *k8sSecretDir) write(key, value string) {
+func (d *k8sSecretDir) writeAll(data map[string]string) {
 	d.t.Helper()
 	d.gen++
 	ts := fmt.Sprintf("..2024_01_0%d_12_00_00.%d", d.gen, d.gen)
 	if err := os.Mkdir(filepath.Join(d.dir, ts), 0o755); err != nil {
 		d.t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(d.dir, ts, key), []byte(value+"\n"), 0o600); err != nil {
-		d.t.Fatal(err)
+	for key, value := range data {
+		if err := os.WriteFile(filepath.Join(d.dir, ts, key), []byte(value+"\n"), 0o600); err != nil {
+			d.t.Fatal(err)
+		}
 	}
 	old, _ := os.Readlink(filepath.Join(d.dir, "..data"))
 	tmp := filepath.Join(d.dir, "..data_tmp")
@@ -200,4 +205,46 @@ func BenchmarkValue(b *testing.B) {
 			_, _ = s.Value()
 		}
 	})
+}
+
+// The keys of one Secret come from one store: they are watched together and change
+// together, and closing one source leaves the others current.
+func TestStoreSharesADirectory(t *testing.T) {
+	t.Parallel()
+	d := newK8sSecretDir(t, "id", "id-1")
+	d.write("secret", "secret-1") // a second key in the same volume
+	if err := os.Symlink(filepath.Join("..data", "secret"), filepath.Join(d.dir, "secret")); err != nil {
+		t.Fatal(err)
+	}
+	d.writeAll(map[string]string{"id": "id-1", "secret": "secret-1"})
+	var rotations atomic.Int32
+	st := NewStore(Options{OnRotate: func(string) { rotations.Add(1) }})
+	defer st.Close()
+	id, err := st.Open("file:" + filepath.Join(d.dir, "id"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sec, err := st.Open("file:" + filepath.Join(d.dir, "secret"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(st.dirs); n != 1 {
+		t.Fatalf("%d directory watches, want 1", n)
+	}
+	d.writeAll(map[string]string{"id": "id-2", "secret": "secret-2"})
+	waitFor(t, "both new values", func() bool {
+		a, _ := id.Value()
+		b, _ := sec.Value()
+		return a == "id-2" && b == "secret-2"
+	})
+	waitFor(t, "two rotations", func() bool { return rotations.Load() == 2 })
+
+	if err := id.Close(); err != nil {
+		t.Fatal(err)
+	}
+	d.writeAll(map[string]string{"id": "id-3", "secret": "secret-3"})
+	waitFor(t, "the remaining source to follow", func() bool { v, _ := sec.Value(); return v == "secret-3" })
+	if v, _ := id.Value(); v != "id-2" {
+		t.Fatalf("closed source = %q, want its last value id-2", v)
+	}
 }

@@ -17,6 +17,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -62,7 +63,26 @@ type Client struct {
 	http   *http.Client
 	base   string
 	path   string // escaped /model/{id}
+	signer atomic.Pointer[signerFor]
+}
+
+// signerFor is a signer used only with the credentials it was made for. The SDK signer
+// caches the derived signing key per region and service and checks only the access key id
+// and the day before reusing it: shared across a rotation, it would keep signing with a
+// derived key of the old secret (or of a half-updated pair) for the rest of the UTC day.
+type signerFor struct {
+	creds  aws.Credentials
 	signer *v4.Signer
+}
+
+// signerOf returns the signer for creds, replacing the current one when they changed.
+func (c *Client) signerOf(creds aws.Credentials) *v4.Signer {
+	if cur := c.signer.Load(); cur != nil && cur.creds == creds {
+		return cur.signer
+	}
+	s := &signerFor{creds: creds, signer: v4.NewSigner()}
+	c.signer.Store(s)
+	return s.signer
 }
 
 // New returns a client. It does not contact AWS.
@@ -90,7 +110,7 @@ func New(o Options) (*Client, error) {
 		base = "https://bedrock-runtime." + o.Region + ".amazonaws.com"
 	}
 	return &Client{opts: o, http: &http.Client{Transport: o.Transport}, base: base,
-		path: "/model/" + escapeSegment(o.Model), signer: v4.NewSigner()}, nil
+		path: "/model/" + escapeSegment(o.Model)}, nil
 }
 
 // ChatCompletion implements provider.Provider with Converse.
@@ -176,7 +196,7 @@ func (c *Client) post(ctx context.Context, req *openai.ChatRequest, stream bool)
 		} else {
 			hreq.Header.Set("Accept", "application/json")
 		}
-		if err := c.signer.SignHTTP(ctx, creds, hreq, payloadHash, SigningName, c.opts.Region, c.opts.Now()); err != nil {
+		if err := c.signerOf(creds).SignHTTP(ctx, creds, hreq, payloadHash, SigningName, c.opts.Region, c.opts.Now()); err != nil {
 			return nil, &provider.Error{Kind: provider.KindInternal, Model: c.opts.Name, Message: "signing the request", Err: err}
 		}
 		resp, err := c.http.Do(hreq)

@@ -168,3 +168,24 @@ func quoteJSON(s string) string {
 	}
 	return string(append(b, '"'))
 }
+
+// A corrected secret for the same access key id must take effect: the SDK signer caches
+// the derived signing key by access key id and day, so the client must not reuse a signer
+// across a change of secret.
+func TestChangedSecretSameKeyID(t *testing.T) {
+	t.Parallel()
+	good := aws.Credentials{AccessKeyID: "AKID", SecretAccessKey: "right"}
+	fake := providertest.NewBedrockFake(t, providertest.NewScript(), "us-east-1", good)
+	var secret atomic.Value
+	secret.Store("wrong")
+	p := newClient(t, fake.Server.URL, "m", func() aws.Credentials {
+		return aws.Credentials{AccessKeyID: "AKID", SecretAccessKey: secret.Load().(string)}
+	})
+	if _, err := p.ChatCompletion(context.Background(), hello()); err == nil {
+		t.Fatal("a wrong secret was accepted")
+	}
+	secret.Store("right")
+	if _, err := p.ChatCompletion(context.Background(), hello()); err != nil {
+		t.Fatalf("the corrected secret was not used: %v", err)
+	}
+}

@@ -72,18 +72,24 @@ func (v *secretVolume) update(data map[string]string) {
 	}
 }
 
-// open opens a file: source for key, counting rotations and logging them to logs.
-func (v *secretVolume) open(key string, rotations *atomic.Int32, logs *syncBuffer) *secret.Source {
+// open opens file: sources for keys from one store, as the router opens the credentials
+// of one model, counting rotations and logging them to logs.
+func (v *secretVolume) open(rotations *atomic.Int32, logs *syncBuffer, keys ...string) []*secret.Source {
 	v.t.Helper()
-	s, err := secret.Open("file:"+filepath.Join(v.dir, key), secret.Options{
+	st := secret.NewStore(secret.Options{
 		OnRotate: func(string) { rotations.Add(1) },
 		Logger:   slog.New(slog.NewTextHandler(logs, nil)),
 	})
-	if err != nil {
-		v.t.Fatal(err)
+	v.t.Cleanup(func() { st.Close() })
+	var out []*secret.Source
+	for _, key := range keys {
+		s, err := st.Open("file:" + filepath.Join(v.dir, key))
+		if err != nil {
+			v.t.Fatal(err)
+		}
+		out = append(out, s)
 	}
-	v.t.Cleanup(func() { s.Close() })
-	return s
+	return out
 }
 
 type syncBuffer struct {
@@ -180,7 +186,9 @@ func runRotation(t *testing.T, r rotation, logs *syncBuffer, wantRotations int32
 	close(stop)
 	wg.Wait()
 	close(failures)
+	failed := 0
 	for err := range failures {
+		failed++
 		t.Errorf("a request failed during the rotation: %v", err)
 	}
 	for i, seen := range r.script.Seen()[revokedAt:] {
@@ -200,7 +208,7 @@ func runRotation(t *testing.T, r rotation, logs *syncBuffer, wantRotations int32
 			t.Fatalf("log contains a credential:\n%s", out)
 		}
 	}
-	t.Logf("%d requests, none failed", total.Load())
+	t.Logf("%d requests, %d failed", total.Load(), failed)
 }
 
 func oneRequest(p provider.Provider, stream bool) error {
@@ -245,7 +253,7 @@ func TestRotateOpenAIKeyWhileServing(t *testing.T) {
 	vol := newSecretVolume(t, map[string]string{"api_key": oldKey})
 	var rotations atomic.Int32
 	logs := &syncBuffer{}
-	src := vol.open("api_key", &rotations, logs)
+	src := vol.open(&rotations, logs, "api_key")[0]
 	p, err := openaicompat.New(openaicompat.Options{Name: "gpt", BaseURL: fake.Server.URL + "/v1", Model: "m",
 		APIKey: src.Value, APIKeySource: src.Ref()})
 	if err != nil {
@@ -262,8 +270,7 @@ func TestRotateOpenAIKeyWhileServing(t *testing.T) {
 }
 
 // TestRotateBedrockKeysWhileServing rotates an access key id and its secret, two files of
-// one Secret that the sources re-read one after the other: a request signed between the
-// two is retried with the credentials read afresh.
+// one Secret, which one store re-reads together.
 func TestRotateBedrockKeysWhileServing(t *testing.T) {
 	t.Parallel()
 	oldCreds := aws.Credentials{AccessKeyID: "AKIDOLD", SecretAccessKey: "old-secret"}
@@ -273,7 +280,8 @@ func TestRotateBedrockKeysWhileServing(t *testing.T) {
 	vol := newSecretVolume(t, map[string]string{"aws_access_key_id": oldCreds.AccessKeyID, "aws_secret_access_key": oldCreds.SecretAccessKey})
 	var rotations atomic.Int32
 	logs := &syncBuffer{}
-	id, sec := vol.open("aws_access_key_id", &rotations, logs), vol.open("aws_secret_access_key", &rotations, logs)
+	srcs := vol.open(&rotations, logs, "aws_access_key_id", "aws_secret_access_key")
+	id, sec := srcs[0], srcs[1]
 	p, err := bedrock.New(bedrock.Options{Name: "claude", Model: "anthropic.claude-3-haiku-20240307-v1:0", Region: "us-east-1",
 		BaseURL: fake.Server.URL, AccessKeyID: id.Value, SecretAccessKey: sec.Value,
 		AccessKeyIDSource: id.Ref(), SecretAccessKeySource: sec.Ref()})
@@ -300,7 +308,7 @@ func TestRotateVertexKeyWhileServing(t *testing.T) {
 	vol := newSecretVolume(t, map[string]string{"sa_key_b64": oldKey})
 	var rotations atomic.Int32
 	logs := &syncBuffer{}
-	src := vol.open("sa_key_b64", &rotations, logs)
+	src := vol.open(&rotations, logs, "sa_key_b64")[0]
 	p, err := vertex.New(vertex.Options{Name: "gemini", Model: "gemini-2.0-flash-001", Project: "proj", Location: "us-central1",
 		BaseURL: fake.Server.URL, ServiceAccountKey: src.Value, ServiceAccountKeySource: src.Ref()})
 	if err != nil {
