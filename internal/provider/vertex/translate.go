@@ -196,7 +196,7 @@ func toGemini(req *openai.ChatRequest) (*generateRequest, error) {
 	if len(req.Tools) > 0 {
 		var decls []functionDeclaration
 		for _, t := range req.Tools {
-			decls = append(decls, functionDeclaration{Name: t.Function.Name, Description: t.Function.Description, Parameters: t.Function.Parameters})
+			decls = append(decls, functionDeclaration{Name: t.Function.Name, Description: t.Function.Description, Parameters: openAPISchema(t.Function.Parameters)})
 		}
 		out.Tools = []tool{{FunctionDeclarations: decls}}
 		tc, err := toolChoice(req.ToolChoice)
@@ -377,4 +377,49 @@ func fromGemini(raw []byte, id, model string, created int64) ([]byte, *openai.Us
 	}
 	body, err := json.Marshal(resp)
 	return body, u, err
+}
+
+// openAPISchema adapts an OpenAI tool's JSON Schema to Gemini's parameters, an OpenAPI 3.0
+// subset that rejects some JSON Schema keywords with "Unknown name": "$schema" and the
+// "additionalProperties" that OpenAI's strict mode requires are dropped, at any depth. A
+// schema that is not JSON is passed on for Vertex to judge.
+func openAPISchema(raw json.RawMessage) json.RawMessage {
+	if len(raw) == 0 || !bytes.Contains(raw, []byte(`"$schema"`)) && !bytes.Contains(raw, []byte(`"additionalProperties"`)) {
+		return raw
+	}
+	var v any
+	if err := json.Unmarshal(raw, &v); err != nil {
+		return raw
+	}
+	var strip func(any)
+	strip = func(v any) {
+		switch x := v.(type) {
+		case map[string]any:
+			delete(x, "$schema")
+			delete(x, "additionalProperties")
+			for k, child := range x {
+				switch k {
+				case "properties":
+					// A map of property names, which may be any word, to schemas.
+					if props, ok := child.(map[string]any); ok {
+						for _, p := range props {
+							strip(p)
+						}
+					}
+				case "items", "anyOf", "allOf", "oneOf", "not":
+					strip(child)
+				}
+			}
+		case []any:
+			for _, e := range x {
+				strip(e)
+			}
+		}
+	}
+	strip(v)
+	out, err := json.Marshal(v)
+	if err != nil {
+		return raw
+	}
+	return out
 }

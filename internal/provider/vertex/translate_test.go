@@ -50,6 +50,13 @@ func TestToGemini(t *testing.T) {
 		{"named tool choice", `{"model":"m","messages":[{"role":"user","content":"Hi"}],"tools":[{"type":"function","function":{"name":"f"}}],"tool_choice":{"type":"function","function":{"name":"f"}}}`,
 			`{"contents":[{"role":"user","parts":[{"text":"Hi"}]}],"tools":[{"functionDeclarations":[{"name":"f"}]}],"toolConfig":{"functionCallingConfig":{"mode":"ANY","allowedFunctionNames":["f"]}}}`},
 	}
+	tests = append(tests, struct{ name, in, want string }{"strict-mode schema",
+		`{"model":"m","messages":[{"role":"user","content":"Hi"}],"tools":[{"type":"function","function":{"name":"f","strict":true,"parameters":` +
+			`{"$schema":"http://json-schema.org/draft-07/schema#","type":"object","additionalProperties":false,` +
+			`"properties":{"loc":{"type":"object","additionalProperties":false,"properties":{"city":{"type":"string"}}},` +
+			`"additionalProperties":{"type":"string"}},"required":["loc"]}}}]}`,
+		`{"contents":[{"role":"user","parts":[{"text":"Hi"}]}],"tools":[{"functionDeclarations":[{"name":"f","parameters":` +
+			`{"properties":{"additionalProperties":{"type":"string"},"loc":{"properties":{"city":{"type":"string"}},"type":"object"}},"required":["loc"],"type":"object"}}]}]}`})
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
