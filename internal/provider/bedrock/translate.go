@@ -289,6 +289,10 @@ func toolInput(args string) (json.RawMessage, error) {
 // anything else as text.
 func resultContent(s string) toolResultContent {
 	t := strings.TrimSpace(s)
+	if t == "" {
+		// Converse rejects blank text; a tool that returned nothing returned an empty object.
+		return toolResultContent{JSON: json.RawMessage(`{}`)}
+	}
 	if len(t) > 0 && t[0] == '{' && json.Valid([]byte(t)) {
 		return toolResultContent{JSON: json.RawMessage(t)}
 	}

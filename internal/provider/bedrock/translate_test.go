@@ -49,6 +49,8 @@ func TestToConverse(t *testing.T) {
 			`{"messages":[{"role":"user","content":[{"text":"Hi"}]}]}`},
 		{"empty assistant turn is dropped", `{"model":"m","messages":[{"role":"user","content":"a"},{"role":"assistant","content":""},{"role":"user","content":"b"}]}`,
 			`{"messages":[{"role":"user","content":[{"text":"a"},{"text":"b"}]}]}`},
+		{"empty tool result", `{"model":"m","messages":[{"role":"assistant","content":null,"tool_calls":[{"id":"t","type":"function","function":{"name":"f","arguments":"{}"}}]},{"role":"tool","tool_call_id":"t","content":""}]}`,
+			`{"messages":[{"role":"assistant","content":[{"toolUse":{"toolUseId":"t","name":"f","input":{}}}]},{"role":"user","content":[{"toolResult":{"toolUseId":"t","content":[{"json":{}}]}}]}]}`},
 		{"tool_choice required", `{"model":"m","messages":[{"role":"user","content":"a"}],"tools":[{"type":"function","function":{"name":"f","parameters":{"type":"object"}}}],"tool_choice":"required"}`,
 			`{"messages":[{"role":"user","content":[{"text":"a"}]}],"toolConfig":{"tools":[{"toolSpec":{"name":"f","inputSchema":{"json":{"type":"object"}}}}],"toolChoice":{"any":{}}}}`},
 	}
