@@ -64,6 +64,7 @@ type (
 func (c *chunker) event(eventType string, payload []byte) ([]byte, error) {
 	switch eventType {
 	case "messageStart":
+		// OpenAI streams open with the role, as Converse does.
 		return c.chunk(openai.Delta{Role: "assistant"}, nil)
 	case "contentBlockStart":
 		var ev blockStart
@@ -71,11 +72,13 @@ func (c *chunker) event(eventType string, payload []byte) ([]byte, error) {
 			return nil, err
 		}
 		if ev.Start.ToolUse == nil {
-			return nil, nil
+			return nil, nil // a text block starts implicitly with its first delta
 		}
 		if c.toolIndex == nil {
 			c.toolIndex = make(map[int]int)
 		}
+		// OpenAI numbers tool calls among themselves; Converse numbers all blocks, text
+		// included, so the index is translated.
 		idx := len(c.toolIndex)
 		c.toolIndex[ev.ContentBlockIndex] = idx
 		return c.chunk(openai.Delta{ToolCalls: []openai.ToolCall{{Index: &idx, ID: ev.Start.ToolUse.ToolUseID,
@@ -101,6 +104,8 @@ func (c *chunker) event(eventType string, payload []byte) ([]byte, error) {
 		}
 		return nil, nil // reasoning and citation deltas have no OpenAI chunk form
 	case "messageStop":
+		// The finish comes here; usage follows in metadata, which OpenAI sends as a last
+		// chunk without choices, and only to clients that asked for it.
 		var ev messageStop
 		if err := json.Unmarshal(payload, &ev); err != nil {
 			return nil, err
@@ -204,6 +209,8 @@ type stream struct {
 	done   bool
 }
 
+// Next reads event-stream messages until one yields a chunk. Exceptions AWS sends inside
+// the stream end it with a *provider.Error; a stream that ends before messageStop was cut.
 func (s *stream) Next() ([]byte, error) {
 	for !s.done {
 		msg, err := s.events.next()

@@ -11,7 +11,9 @@ import (
 	"github.com/semantic-router/semantic-router/internal/openai"
 )
 
-// The Converse API's request and response shapes, as far as the router uses them.
+// The Converse API's request and response shapes, as far as the router uses them. Members
+// the router does not send are left out rather than sent empty: Converse rejects empty
+// blocks and unknown members.
 
 type converseRequest struct {
 	Messages        []message        `json:"messages"`
@@ -151,6 +153,7 @@ func toConverse(req *openai.ChatRequest) (*converseRequest, error) {
 				blocks = append(blocks, block{ToolUse: &toolUse{ToolUseID: c.ID, Name: c.Function.Name, Input: input}})
 			}
 		case "tool":
+			// Converse carries tool results in the user's turn, linked by the call's id.
 			role = "user"
 			blocks = []block{{ToolResult: &toolResult{ToolUseID: m.ToolCallID, Content: []toolResultContent{resultContent(m.Content.String())}}}}
 		default:
@@ -168,6 +171,8 @@ func toConverse(req *openai.ChatRequest) (*converseRequest, error) {
 			out.Messages = append(out.Messages, message{Role: role, Content: blocks})
 		}
 	}
+	// max_completion_tokens replaced max_tokens in OpenAI's API; a client sending both
+	// means the newer one.
 	ic := inferenceConfig{Temperature: req.Temperature, TopP: req.TopP, StopSequences: req.Stop}
 	ic.MaxTokens = req.MaxCompletionTokens
 	if ic.MaxTokens == nil {
@@ -180,6 +185,7 @@ func toConverse(req *openai.ChatRequest) (*converseRequest, error) {
 		tc := &toolConfig{}
 		for _, t := range req.Tools {
 			schema := t.Function.Parameters
+			// Converse requires an input schema; OpenAI allows a function without one.
 			if len(schema) == 0 {
 				schema = json.RawMessage(`{"type":"object","properties":{}}`)
 			}

@@ -28,6 +28,7 @@ type chunker struct {
 
 // event translates one SSE data payload into zero or more chunks.
 func (c *chunker) event(data []byte) ([][]byte, error) {
+	// A failure after the stream started comes as an event holding Google's error envelope.
 	if bytes.HasPrefix(bytes.TrimSpace(data), []byte(`{"error"`)) {
 		return nil, errStreamError
 	}
@@ -39,6 +40,7 @@ func (c *chunker) event(data []byte) ([][]byte, error) {
 		c.usage = r.UsageMetadata.openai() // cumulative: the last one counts
 	}
 	var out [][]byte
+	// OpenAI clients take the role from the first delta, whatever else it carries.
 	emit := func(d openai.Delta, finish *string) error {
 		if !c.started {
 			d.Role, c.started = "assistant", true
@@ -55,7 +57,10 @@ func (c *chunker) event(data []byte) ([][]byte, error) {
 		for _, p := range cand.Content.Parts {
 			switch {
 			case p.Thought:
+				// Thinking is not part of the answer, and OpenAI chunks have no field for it.
 			case p.FunctionCall != nil:
+				// Gemini sends a call whole in one event: one delta carries id, name and
+				// all of the arguments.
 				idx := c.calls
 				c.calls++
 				args := string(p.FunctionCall.Args)
@@ -76,6 +81,7 @@ func (c *chunker) event(data []byte) ([][]byte, error) {
 			finish = finishReason(cand.FinishReason, c.calls > 0)
 		}
 	case r.PromptFeedback != nil && r.PromptFeedback.BlockReason != "":
+		// A blocked prompt ends the stream without candidates.
 		finish = "content_filter"
 	}
 	if finish != "" && !c.finished {
@@ -114,6 +120,8 @@ type stream struct {
 	done    bool
 }
 
+// Next hands out one chunk per call; one Gemini event can yield several (text, a call, the
+// finish), which wait in pending.
 func (s *stream) Next() ([]byte, error) {
 	for len(s.pending) == 0 {
 		if s.done {

@@ -185,6 +185,8 @@ func toGemini(req *openai.ChatRequest) (*generateRequest, error) {
 	if len(system) > 0 {
 		out.SystemInstruction = &content{Parts: system}
 	}
+	// max_completion_tokens replaced max_tokens in OpenAI's API; a client sending both
+	// means the newer one. n maps to candidateCount; only a plain answer returns them all.
 	gc := generationConfig{Temperature: req.Temperature, TopP: req.TopP, StopSequences: req.Stop, CandidateCount: req.N}
 	gc.MaxOutputTokens = req.MaxCompletionTokens
 	if gc.MaxOutputTokens == nil {
@@ -352,6 +354,7 @@ func fromGemini(raw []byte, id, model string, created int64) ([]byte, *openai.Us
 		// A blocked prompt is an answer, not a failure: OpenAI reports it as a filter.
 		resp.Choices = []openai.Choice{{Message: openai.Message{Role: "assistant", Content: openai.Content{IsNull: true}}, FinishReason: "content_filter"}}
 	}
+	// Each candidate is one OpenAI choice; thinking parts are left out of the answer.
 	for i, c := range r.Candidates {
 		msg := openai.Message{Role: "assistant"}
 		var text strings.Builder
