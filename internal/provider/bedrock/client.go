@@ -146,9 +146,17 @@ func (c *Client) ChatCompletionStream(ctx context.Context, req *openai.ChatReque
 		cancel()
 		return nil, c.protocolError(fmt.Sprintf("ConverseStream was answered with content type %q, not application/vnd.amazon.eventstream", ct), nil)
 	}
-	return &stream{c: c, body: resp.Body, events: newEventReader(resp.Body), cancel: cancel,
+	s := &stream{c: c, body: resp.Body, events: newEventReader(resp.Body), cancel: cancel,
 		ch: chunker{id: responseID(resp), model: c.opts.Model, created: c.opts.Now().Unix(),
-			includeUsage: req.StreamOptions != nil && req.StreamOptions.IncludeUsage}}, nil
+			includeUsage: req.StreamOptions != nil && req.StreamOptions.IncludeUsage}}
+	// AWS answers 200 and then reports throttling or a validation failure as the stream's
+	// first event. Reading up to the first chunk here returns such an error from this call,
+	// where the router can still fall back, as provider.Provider promises.
+	if err := s.prime(); err != nil {
+		s.Close()
+		return nil, err
+	}
+	return s, nil
 }
 
 func (c *Client) withTimeout(ctx context.Context) (context.Context, context.CancelFunc) {
@@ -350,11 +358,12 @@ func awsError(h http.Header, raw []byte) (typ, msg string) {
 
 // scrub keeps the first line of an AWS message, at most 300 bytes, with any credential
 // value removed: a signature mismatch answer goes on with the canonical request, whose
-// signed headers include the session token.
+// signed headers include the session token. Values shorter than 8 bytes are no real AWS
+// credential (ids have 20 characters, secrets 40) and would garble the message.
 func scrub(msg string, creds aws.Credentials) string {
 	msg, _, _ = strings.Cut(msg, "\n")
 	for _, v := range []string{creds.SecretAccessKey, creds.SessionToken, creds.AccessKeyID} {
-		if v != "" {
+		if len(v) >= 8 {
 			msg = strings.ReplaceAll(msg, v, "[REDACTED]")
 		}
 	}

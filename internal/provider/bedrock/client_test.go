@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/aws/protocol/eventstream"
 
 	"github.com/semantic-router/semantic-router/internal/openai"
 	"github.com/semantic-router/semantic-router/internal/provider"
@@ -187,5 +188,26 @@ func TestChangedSecretSameKeyID(t *testing.T) {
 	secret.Store("right")
 	if _, err := p.ChatCompletion(context.Background(), hello()); err != nil {
 		t.Fatalf("the corrected secret was not used: %v", err)
+	}
+}
+
+// AWS may answer a ConverseStream with 200 and an exception as the first event; that
+// failure must come from ChatCompletionStream, where the router can still fall back.
+func TestStreamFailureBeforeFirstChunk(t *testing.T) {
+	t.Parallel()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/vnd.amazon.eventstream")
+		var h eventstream.Headers
+		h.Set(":message-type", eventstream.StringValue("exception"))
+		h.Set(":exception-type", eventstream.StringValue("throttlingException"))
+		_ = eventstream.NewEncoder().Encode(w, eventstream.Message{Headers: h, Payload: []byte(`{"message":"Too many requests."}`)})
+	}))
+	defer srv.Close()
+	p := newClient(t, srv.URL, "m", func() aws.Credentials { return aws.Credentials{AccessKeyID: "a", SecretAccessKey: "b"} })
+	st, err := p.ChatCompletionStream(context.Background(), hello())
+	var pe *provider.Error
+	if st != nil || !errors.As(err, &pe) || pe.Kind != provider.KindRateLimited ||
+		err.Error() != `model "claude": Bedrock failed during the stream (throttlingException): Too many requests.` {
+		t.Fatalf("stream %v, error %v; want no stream and the throttling error", st, err)
 	}
 }

@@ -207,11 +207,27 @@ type stream struct {
 	ch     chunker
 	cancel func()
 	done   bool
+	first  []byte // the chunk read by prime, handed out by the first Next
+}
+
+// prime reads the first chunk, so that a failure before it is known at once.
+func (s *stream) prime() error {
+	data, err := s.Next()
+	if err != nil {
+		return err
+	}
+	s.first = data
+	return nil
 }
 
 // Next reads event-stream messages until one yields a chunk. Exceptions AWS sends inside
 // the stream end it with a *provider.Error; a stream that ends before messageStop was cut.
 func (s *stream) Next() ([]byte, error) {
+	if s.first != nil {
+		data := s.first
+		s.first = nil
+		return data, nil
+	}
 	for !s.done {
 		msg, err := s.events.next()
 		switch {
@@ -253,7 +269,7 @@ func (s *stream) Next() ([]byte, error) {
 }
 
 func (s *stream) Close() error {
-	s.done = true
+	s.done, s.first = true, nil
 	err := s.body.Close()
 	s.cancel()
 	return err

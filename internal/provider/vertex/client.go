@@ -135,9 +135,19 @@ func (c *Client) ChatCompletionStream(ctx context.Context, req *openai.ChatReque
 		cancel()
 		return nil, c.protocolError(fmt.Sprintf("streamGenerateContent was answered with content type %q, not text/event-stream", ct), nil)
 	}
-	return &stream{c: c, body: resp.Body, sse: openai.NewSSEReader(resp.Body), cancel: cancel,
+	s := &stream{c: c, body: resp.Body, sse: openai.NewSSEReader(resp.Body), cancel: cancel,
 		ch: chunker{id: "chatcmpl-" + callID(), model: c.opts.Model, created: c.opts.Now().Unix(),
-			includeUsage: req.StreamOptions != nil && req.StreamOptions.IncludeUsage}}, nil
+			includeUsage: req.StreamOptions != nil && req.StreamOptions.IncludeUsage}}
+	// Vertex can answer 200 and then send an error event first. Reading up to the first
+	// chunk here returns such an error from this call, where the router can still fall
+	// back, as provider.Provider promises.
+	first, err := s.Next()
+	if err != nil {
+		s.Close()
+		return nil, err
+	}
+	s.pending = append([][]byte{first}, s.pending...)
+	return s, nil
 }
 
 func (c *Client) withTimeout(ctx context.Context) (context.Context, context.CancelFunc) {

@@ -151,3 +151,23 @@ func TestStatusErrors(t *testing.T) {
 		})
 	}
 }
+
+// Vertex may answer 200 and send an error event first; that failure must come from
+// ChatCompletionStream, where the router can still fall back.
+func TestStreamFailureBeforeFirstChunk(t *testing.T) {
+	t.Parallel()
+	fake := providertest.NewVertexFake(t, providertest.NewScript(), "proj", "us-central1")
+	key := base64.StdEncoding.EncodeToString(fake.NewKey(t))
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		_, _ = w.Write([]byte(`data: {"error":{"code":429,"message":"Resource exhausted.","status":"RESOURCE_EXHAUSTED"}}` + "\r\n\r\n"))
+	}))
+	defer srv.Close()
+	p := newClient(t, srv.URL, func() (string, error) { return key, nil })
+	st, err := p.ChatCompletionStream(context.Background(), hello())
+	var pe *provider.Error
+	if st != nil || !errors.As(err, &pe) || pe.Kind != provider.KindRateLimited ||
+		err.Error() != `model "gemini": Vertex AI failed during the stream (RESOURCE_EXHAUSTED): Resource exhausted.` {
+		t.Fatalf("stream %v, error %v; want no stream and the upstream error", st, err)
+	}
+}

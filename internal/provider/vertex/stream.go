@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/semantic-router/semantic-router/internal/openai"
 	"github.com/semantic-router/semantic-router/internal/provider"
@@ -150,8 +151,15 @@ func (s *stream) Next() ([]byte, error) {
 		if errors.Is(err, errStreamError) {
 			s.done = true
 			status, detail := googleError(ev.Data)
-			return nil, &provider.Error{Kind: provider.KindUpstream, Model: s.c.opts.Name,
+			e := &provider.Error{Kind: provider.KindUpstream, Model: s.c.opts.Name,
 				Message: fmt.Sprintf("Vertex AI failed during the stream (%s): %s", status, detail)}
+			switch status {
+			case "RESOURCE_EXHAUSTED":
+				e.Kind, e.RetryAfter = provider.KindRateLimited, time.Second
+			case "INVALID_ARGUMENT", "FAILED_PRECONDITION":
+				e.Kind = provider.KindBadRequest
+			}
+			return nil, e
 		}
 		if err != nil {
 			s.done = true
