@@ -1,0 +1,383 @@
+package bedrock
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/semantic-router/semantic-router/internal/openai"
+)
+
+// The Converse API's request and response shapes, as far as the router uses them. Members
+// the router does not send are left out rather than sent empty: Converse rejects empty
+// blocks and unknown members.
+
+type converseRequest struct {
+	Messages        []message        `json:"messages"`
+	System          []systemBlock    `json:"system,omitempty"`
+	InferenceConfig *inferenceConfig `json:"inferenceConfig,omitempty"`
+	ToolConfig      *toolConfig      `json:"toolConfig,omitempty"`
+}
+
+type systemBlock struct {
+	Text string `json:"text"`
+}
+
+type inferenceConfig struct {
+	MaxTokens     *int     `json:"maxTokens,omitempty"`
+	Temperature   *float64 `json:"temperature,omitempty"`
+	TopP          *float64 `json:"topP,omitempty"`
+	StopSequences []string `json:"stopSequences,omitempty"`
+}
+
+type message struct {
+	Role    string  `json:"role"`
+	Content []block `json:"content"`
+}
+
+// block is a content block: exactly one member is set.
+type block struct {
+	Text       string      `json:"text,omitempty"`
+	Image      *imageBlock `json:"image,omitempty"`
+	ToolUse    *toolUse    `json:"toolUse,omitempty"`
+	ToolResult *toolResult `json:"toolResult,omitempty"`
+}
+
+type imageBlock struct {
+	Format string      `json:"format"`
+	Source imageSource `json:"source"`
+}
+
+type imageSource struct {
+	Bytes []byte `json:"bytes"` // base64 on the wire
+}
+
+type toolUse struct {
+	ToolUseID string          `json:"toolUseId"`
+	Name      string          `json:"name"`
+	Input     json.RawMessage `json:"input"`
+}
+
+type toolResult struct {
+	ToolUseID string              `json:"toolUseId"`
+	Content   []toolResultContent `json:"content"`
+}
+
+type toolResultContent struct {
+	Text string          `json:"text,omitempty"`
+	JSON json.RawMessage `json:"json,omitempty"`
+}
+
+type toolConfig struct {
+	Tools      []toolSpecEntry `json:"tools"`
+	ToolChoice map[string]any  `json:"toolChoice,omitempty"`
+}
+
+type toolSpecEntry struct {
+	ToolSpec toolSpec `json:"toolSpec"`
+}
+
+type toolSpec struct {
+	Name        string      `json:"name"`
+	Description string      `json:"description,omitempty"`
+	InputSchema inputSchema `json:"inputSchema"`
+}
+
+type inputSchema struct {
+	JSON json.RawMessage `json:"json"`
+}
+
+type converseResponse struct {
+	Output struct {
+		Message *message `json:"message"`
+	} `json:"output"`
+	StopReason string `json:"stopReason"`
+	Usage      *usage `json:"usage"`
+}
+
+type usage struct {
+	InputTokens  int `json:"inputTokens"`
+	OutputTokens int `json:"outputTokens"`
+	TotalTokens  int `json:"totalTokens"`
+}
+
+func (u *usage) openai() *openai.Usage {
+	if u == nil {
+		return nil
+	}
+	total := u.TotalTokens
+	if total == 0 {
+		total = u.InputTokens + u.OutputTokens
+	}
+	return &openai.Usage{PromptTokens: u.InputTokens, CompletionTokens: u.OutputTokens, TotalTokens: total}
+}
+
+// badRequest is a request the router can tell Bedrock would reject; its message is shown
+// to the client as a 400.
+type badRequest struct{ msg string }
+
+func (e *badRequest) Error() string { return e.msg }
+
+func badf(format string, args ...any) error { return &badRequest{fmt.Sprintf(format, args...)} }
+
+// toConverse translates an OpenAI chat request into a Converse request. Converse wants
+// strictly alternating user and assistant messages, so consecutive messages of one role
+// (a user turn after tool results, several tool results) are merged into one.
+func toConverse(req *openai.ChatRequest) (*converseRequest, error) {
+	out := &converseRequest{}
+	for i, m := range req.Messages {
+		var role string
+		var blocks []block
+		var err error
+		switch m.Role {
+		case "system", "developer":
+			if text := m.Content.String(); text != "" {
+				out.System = append(out.System, systemBlock{Text: text})
+			}
+			continue
+		case "user":
+			role = "user"
+			blocks, err = contentBlocks(m.Content)
+		case "assistant":
+			role = "assistant"
+			blocks, err = contentBlocks(m.Content)
+			for _, c := range m.ToolCalls {
+				input, ierr := toolInput(c.Function.Arguments)
+				if ierr != nil {
+					err = badf("tool call %q: arguments are not a JSON object", c.Function.Name)
+					break
+				}
+				blocks = append(blocks, block{ToolUse: &toolUse{ToolUseID: c.ID, Name: c.Function.Name, Input: input}})
+			}
+		case "tool":
+			// Converse carries tool results in the user's turn, linked by the call's id.
+			role = "user"
+			blocks = []block{{ToolResult: &toolResult{ToolUseID: m.ToolCallID, Content: []toolResultContent{resultContent(m.Content.String())}}}}
+		default:
+			err = badf("unsupported role %q", m.Role)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("messages[%d]: %w", i, err)
+		}
+		if len(blocks) == 0 {
+			continue // Converse rejects empty content; an empty turn carries nothing anyway
+		}
+		if n := len(out.Messages); n > 0 && out.Messages[n-1].Role == role {
+			out.Messages[n-1].Content = append(out.Messages[n-1].Content, blocks...)
+		} else {
+			out.Messages = append(out.Messages, message{Role: role, Content: blocks})
+		}
+	}
+	// max_completion_tokens replaced max_tokens in OpenAI's API; a client sending both
+	// means the newer one.
+	ic := inferenceConfig{Temperature: req.Temperature, TopP: req.TopP, StopSequences: req.Stop.Values}
+	ic.MaxTokens = req.MaxCompletionTokens
+	if ic.MaxTokens == nil {
+		ic.MaxTokens = req.MaxTokens
+	}
+	if ic.MaxTokens != nil || ic.Temperature != nil || ic.TopP != nil || len(ic.StopSequences) > 0 {
+		out.InferenceConfig = &ic
+	}
+	if len(req.Tools) > 0 {
+		tc := &toolConfig{}
+		for _, t := range req.Tools {
+			schema := t.Function.Parameters
+			// Converse requires an input schema; OpenAI allows a function without one.
+			if len(schema) == 0 {
+				schema = json.RawMessage(`{"type":"object","properties":{}}`)
+			}
+			tc.Tools = append(tc.Tools, toolSpecEntry{ToolSpec: toolSpec{Name: t.Function.Name,
+				Description: t.Function.Description, InputSchema: inputSchema{JSON: schema}}})
+		}
+		choice, err := toolChoice(req.ToolChoice)
+		if err != nil {
+			return nil, err
+		}
+		tc.ToolChoice = choice
+		out.ToolConfig = tc
+	}
+	return out, nil
+}
+
+// contentBlocks turns message content into text and image blocks.
+func contentBlocks(c openai.Content) ([]block, error) {
+	if !c.IsParts {
+		if c.Text == "" {
+			return nil, nil
+		}
+		return []block{{Text: c.Text}}, nil
+	}
+	var blocks []block
+	for j, p := range c.Parts {
+		switch p.Type {
+		case "text":
+			if p.Text != "" {
+				blocks = append(blocks, block{Text: p.Text})
+			}
+		case "image_url":
+			img, err := imageFromPart(p.Raw)
+			if err != nil {
+				return nil, fmt.Errorf("content[%d]: %w", j, err)
+			}
+			blocks = append(blocks, block{Image: img})
+		default:
+			return nil, badf("content[%d]: Bedrock Converse does not take %q parts", j, p.Type)
+		}
+	}
+	return blocks, nil
+}
+
+// imageFromPart reads an image_url part. Bedrock does not fetch URLs, so only inline
+// data: URLs of the formats Converse accepts can be sent.
+func imageFromPart(raw json.RawMessage) (*imageBlock, error) {
+	var part struct {
+		ImageURL struct {
+			URL string `json:"url"`
+		} `json:"image_url"`
+	}
+	if err := json.Unmarshal(raw, &part); err != nil {
+		return nil, badf("image_url part does not parse")
+	}
+	mime, data, ok := parseDataURL(part.ImageURL.URL)
+	if !ok {
+		return nil, badf("image_url must be a base64 data: URL; Bedrock does not fetch images from URLs")
+	}
+	format, ok := strings.CutPrefix(mime, "image/")
+	switch {
+	case !ok:
+		return nil, badf("image_url has media type %q, want image/png, image/jpeg, image/gif or image/webp", mime)
+	case format == "jpg":
+		format = "jpeg"
+	}
+	switch format {
+	case "png", "jpeg", "gif", "webp":
+	default:
+		return nil, badf("image_url has media type %q, want image/png, image/jpeg, image/gif or image/webp", mime)
+	}
+	b, err := base64.StdEncoding.DecodeString(data)
+	if err != nil {
+		return nil, badf("image_url data is not valid base64")
+	}
+	return &imageBlock{Format: format, Source: imageSource{Bytes: b}}, nil
+}
+
+// parseDataURL splits "data:<mime>;base64,<data>".
+func parseDataURL(u string) (mime, data string, ok bool) {
+	rest, ok := strings.CutPrefix(u, "data:")
+	if !ok {
+		return "", "", false
+	}
+	meta, data, ok := strings.Cut(rest, ",")
+	if !ok {
+		return "", "", false
+	}
+	mime, ok = strings.CutSuffix(meta, ";base64")
+	return mime, data, ok
+}
+
+// toolInput parses a call's arguments; Converse wants a JSON object, and an empty string
+// means no arguments.
+func toolInput(args string) (json.RawMessage, error) {
+	args = strings.TrimSpace(args)
+	if args == "" {
+		return json.RawMessage(`{}`), nil
+	}
+	if !json.Valid([]byte(args)) || args[0] != '{' {
+		return nil, errors.New("not a JSON object")
+	}
+	return json.RawMessage(args), nil
+}
+
+// resultContent sends a JSON object result as json (so the model sees structure) and
+// anything else as text.
+func resultContent(s string) toolResultContent {
+	t := strings.TrimSpace(s)
+	if t == "" {
+		// Converse rejects blank text; a tool that returned nothing returned an empty object.
+		return toolResultContent{JSON: json.RawMessage(`{}`)}
+	}
+	if len(t) > 0 && t[0] == '{' && json.Valid([]byte(t)) {
+		return toolResultContent{JSON: json.RawMessage(t)}
+	}
+	return toolResultContent{Text: s}
+}
+
+// toolChoice maps OpenAI's tool_choice: "auto", "required" (any tool), or a named function.
+// "none" is sent as auto: Converse has no way to forbid tools while keeping their specs,
+// which it needs to read earlier tool turns.
+func toolChoice(raw json.RawMessage) (map[string]any, error) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
+		return nil, nil
+	}
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		switch s {
+		case "auto", "none":
+			return map[string]any{"auto": map[string]any{}}, nil
+		case "required":
+			return map[string]any{"any": map[string]any{}}, nil
+		}
+		return nil, badf("tool_choice %q is not one of auto, none, required", s)
+	}
+	var named struct {
+		Function struct {
+			Name string `json:"name"`
+		} `json:"function"`
+	}
+	if err := json.Unmarshal(raw, &named); err != nil || named.Function.Name == "" {
+		return nil, badf("tool_choice must be a string or {\"type\":\"function\",\"function\":{\"name\":...}}")
+	}
+	return map[string]any{"tool": map[string]any{"name": named.Function.Name}}, nil
+}
+
+// finishReason maps a Converse stop reason to OpenAI's finish_reason.
+func finishReason(stop string) string {
+	switch stop {
+	case "max_tokens", "model_context_window_exceeded":
+		return "length"
+	case "tool_use":
+		return "tool_calls"
+	case "guardrail_intervened", "content_filtered":
+		return "content_filter"
+	default: // end_turn, stop_sequence
+		return "stop"
+	}
+}
+
+// fromConverse translates a Converse response into an OpenAI chat.completion body.
+func fromConverse(raw []byte, id, model string, created int64) ([]byte, *openai.Usage, error) {
+	var r converseResponse
+	if err := json.Unmarshal(raw, &r); err != nil {
+		return nil, nil, err
+	}
+	if r.Output.Message == nil {
+		return nil, nil, errors.New("no output.message")
+	}
+	msg := openai.Message{Role: "assistant"}
+	var text strings.Builder
+	for _, b := range r.Output.Message.Content {
+		switch {
+		case b.ToolUse != nil:
+			args := string(b.ToolUse.Input)
+			if args == "" || args == "null" {
+				args = "{}"
+			}
+			msg.ToolCalls = append(msg.ToolCalls, openai.ToolCall{ID: b.ToolUse.ToolUseID, Type: "function",
+				Function: openai.FunctionCall{Name: b.ToolUse.Name, Arguments: args}})
+		default:
+			text.WriteString(b.Text)
+		}
+	}
+	msg.Content = openai.TextContent(text.String())
+	if text.Len() == 0 && len(msg.ToolCalls) > 0 {
+		msg.Content = openai.Content{IsNull: true}
+	}
+	u := r.Usage.openai()
+	body, err := json.Marshal(openai.ChatResponse{ID: id, Object: openai.ObjectChatCompletion, Created: created,
+		Model: model, Choices: []openai.Choice{{Message: msg, FinishReason: finishReason(r.StopReason)}}, Usage: u})
+	return body, u, err
+}

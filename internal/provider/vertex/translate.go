@@ -1,0 +1,428 @@
+package vertex
+
+import (
+	"bytes"
+	"crypto/rand"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"mime"
+	"path"
+	"strings"
+
+	"github.com/semantic-router/semantic-router/internal/openai"
+)
+
+// Gemini's generateContent request and response shapes, as far as the router uses them.
+
+type generateRequest struct {
+	Contents          []content         `json:"contents"`
+	SystemInstruction *content          `json:"systemInstruction,omitempty"`
+	GenerationConfig  *generationConfig `json:"generationConfig,omitempty"`
+	Tools             []tool            `json:"tools,omitempty"`
+	ToolConfig        *toolConfig       `json:"toolConfig,omitempty"`
+}
+
+type content struct {
+	Role  string `json:"role,omitempty"`
+	Parts []part `json:"parts"`
+}
+
+// part holds exactly one member.
+type part struct {
+	Text             string            `json:"text,omitempty"`
+	Thought          bool              `json:"thought,omitempty"`
+	InlineData       *blob             `json:"inlineData,omitempty"`
+	FileData         *fileData         `json:"fileData,omitempty"`
+	FunctionCall     *functionCall     `json:"functionCall,omitempty"`
+	FunctionResponse *functionResponse `json:"functionResponse,omitempty"`
+}
+
+type blob struct {
+	MimeType string `json:"mimeType"`
+	Data     string `json:"data"`
+}
+
+type fileData struct {
+	MimeType string `json:"mimeType"`
+	FileURI  string `json:"fileUri"`
+}
+
+type functionCall struct {
+	Name string          `json:"name"`
+	Args json.RawMessage `json:"args,omitempty"`
+}
+
+type functionResponse struct {
+	Name     string          `json:"name"`
+	Response json.RawMessage `json:"response"`
+}
+
+type generationConfig struct {
+	MaxOutputTokens *int     `json:"maxOutputTokens,omitempty"`
+	Temperature     *float64 `json:"temperature,omitempty"`
+	TopP            *float64 `json:"topP,omitempty"`
+	StopSequences   []string `json:"stopSequences,omitempty"`
+	CandidateCount  *int     `json:"candidateCount,omitempty"`
+}
+
+type tool struct {
+	FunctionDeclarations []functionDeclaration `json:"functionDeclarations"`
+}
+
+type functionDeclaration struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description,omitempty"`
+	Parameters  json.RawMessage `json:"parameters,omitempty"`
+}
+
+type toolConfig struct {
+	FunctionCallingConfig functionCallingConfig `json:"functionCallingConfig"`
+}
+
+type functionCallingConfig struct {
+	Mode                 string   `json:"mode"`
+	AllowedFunctionNames []string `json:"allowedFunctionNames,omitempty"`
+}
+
+type generateResponse struct {
+	Candidates     []candidate    `json:"candidates"`
+	UsageMetadata  *usageMetadata `json:"usageMetadata"`
+	ResponseID     string         `json:"responseId"`
+	PromptFeedback *struct {
+		BlockReason string `json:"blockReason"`
+	} `json:"promptFeedback"`
+}
+
+type candidate struct {
+	Content      content `json:"content"`
+	FinishReason string  `json:"finishReason"`
+}
+
+type usageMetadata struct {
+	PromptTokenCount     int `json:"promptTokenCount"`
+	CandidatesTokenCount int `json:"candidatesTokenCount"`
+	ThoughtsTokenCount   int `json:"thoughtsTokenCount"`
+	TotalTokenCount      int `json:"totalTokenCount"`
+}
+
+// openai counts thinking tokens as completion tokens, as OpenAI does for reasoning models.
+func (u *usageMetadata) openai() *openai.Usage {
+	if u == nil {
+		return nil
+	}
+	completion := u.CandidatesTokenCount + u.ThoughtsTokenCount
+	total := u.TotalTokenCount
+	if total == 0 {
+		total = u.PromptTokenCount + completion
+	}
+	return &openai.Usage{PromptTokens: u.PromptTokenCount, CompletionTokens: completion, TotalTokens: total}
+}
+
+// badRequest is a request the router can tell Vertex would reject; shown as a 400.
+type badRequest struct{ msg string }
+
+func (e *badRequest) Error() string { return e.msg }
+
+func badf(format string, args ...any) error { return &badRequest{fmt.Sprintf(format, args...)} }
+
+// toGemini translates an OpenAI chat request. Gemini names the assistant "model", takes
+// tool results as functionResponse parts in a user turn, and links a result to its call by
+// function name, which is looked up from the call id in the earlier assistant message.
+func toGemini(req *openai.ChatRequest) (*generateRequest, error) {
+	out := &generateRequest{}
+	callNames := map[string]string{} // tool call id -> function name
+	var system []part
+	for i, m := range req.Messages {
+		var role string
+		var parts []part
+		var err error
+		switch m.Role {
+		case "system", "developer":
+			if text := m.Content.String(); text != "" {
+				system = append(system, part{Text: text})
+			}
+			continue
+		case "user":
+			role = "user"
+			parts, err = contentParts(m.Content)
+		case "assistant":
+			role = "model"
+			parts, err = contentParts(m.Content)
+			for _, c := range m.ToolCalls {
+				args, aerr := callArgs(c.Function.Arguments)
+				if aerr != nil {
+					err = badf("tool call %q: arguments are not a JSON object", c.Function.Name)
+					break
+				}
+				callNames[c.ID] = c.Function.Name
+				parts = append(parts, part{FunctionCall: &functionCall{Name: c.Function.Name, Args: args}})
+			}
+		case "tool":
+			role = "user"
+			name, ok := callNames[m.ToolCallID]
+			if !ok {
+				err = badf("tool_call_id %q does not match a tool call of an earlier assistant message", m.ToolCallID)
+				break
+			}
+			parts = []part{{FunctionResponse: &functionResponse{Name: name, Response: responseObject(m.Content.String())}}}
+		default:
+			err = badf("unsupported role %q", m.Role)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("messages[%d]: %w", i, err)
+		}
+		if len(parts) == 0 {
+			continue
+		}
+		if n := len(out.Contents); n > 0 && out.Contents[n-1].Role == role {
+			out.Contents[n-1].Parts = append(out.Contents[n-1].Parts, parts...)
+		} else {
+			out.Contents = append(out.Contents, content{Role: role, Parts: parts})
+		}
+	}
+	if len(system) > 0 {
+		out.SystemInstruction = &content{Parts: system}
+	}
+	// max_completion_tokens replaced max_tokens in OpenAI's API; a client sending both
+	// means the newer one. n maps to candidateCount; only a plain answer returns them all.
+	gc := generationConfig{Temperature: req.Temperature, TopP: req.TopP, StopSequences: req.Stop.Values, CandidateCount: req.N}
+	gc.MaxOutputTokens = req.MaxCompletionTokens
+	if gc.MaxOutputTokens == nil {
+		gc.MaxOutputTokens = req.MaxTokens
+	}
+	if gc.MaxOutputTokens != nil || gc.Temperature != nil || gc.TopP != nil || len(gc.StopSequences) > 0 || gc.CandidateCount != nil {
+		out.GenerationConfig = &gc
+	}
+	if len(req.Tools) > 0 {
+		var decls []functionDeclaration
+		for _, t := range req.Tools {
+			decls = append(decls, functionDeclaration{Name: t.Function.Name, Description: t.Function.Description, Parameters: openAPISchema(t.Function.Parameters)})
+		}
+		out.Tools = []tool{{FunctionDeclarations: decls}}
+		tc, err := toolChoice(req.ToolChoice)
+		if err != nil {
+			return nil, err
+		}
+		out.ToolConfig = tc
+	}
+	return out, nil
+}
+
+func contentParts(c openai.Content) ([]part, error) {
+	if !c.IsParts {
+		if c.Text == "" {
+			return nil, nil
+		}
+		return []part{{Text: c.Text}}, nil
+	}
+	var parts []part
+	for j, p := range c.Parts {
+		switch p.Type {
+		case "text":
+			if p.Text != "" {
+				parts = append(parts, part{Text: p.Text})
+			}
+		case "image_url":
+			img, err := imagePart(p.Raw)
+			if err != nil {
+				return nil, fmt.Errorf("content[%d]: %w", j, err)
+			}
+			parts = append(parts, img)
+		default:
+			return nil, badf("content[%d]: Vertex Gemini does not take %q parts from this router", j, p.Type)
+		}
+	}
+	return parts, nil
+}
+
+// imagePart sends a data: URL inline and any other URL (gs://, https://) as file data,
+// which Vertex fetches itself; the media type of a URL is guessed from its extension.
+func imagePart(raw json.RawMessage) (part, error) {
+	var p struct {
+		ImageURL struct {
+			URL string `json:"url"`
+		} `json:"image_url"`
+	}
+	if err := json.Unmarshal(raw, &p); err != nil || p.ImageURL.URL == "" {
+		return part{}, badf("image_url part has no url")
+	}
+	u := p.ImageURL.URL
+	if rest, ok := strings.CutPrefix(u, "data:"); ok {
+		meta, data, ok := strings.Cut(rest, ",")
+		mimeType, b64 := strings.CutSuffix(meta, ";base64")
+		if !ok || !b64 || mimeType == "" {
+			return part{}, badf("image_url data: URL must be data:<media type>;base64,<data>")
+		}
+		if _, err := base64.StdEncoding.DecodeString(data); err != nil {
+			return part{}, badf("image_url data is not valid base64")
+		}
+		return part{InlineData: &blob{MimeType: mimeType, Data: data}}, nil
+	}
+	mimeType := mime.TypeByExtension(path.Ext(strings.SplitN(u, "?", 2)[0]))
+	if mimeType == "" {
+		mimeType = "image/jpeg"
+	}
+	return part{FileData: &fileData{MimeType: mimeType, FileURI: u}}, nil
+}
+
+func callArgs(args string) (json.RawMessage, error) {
+	args = strings.TrimSpace(args)
+	if args == "" {
+		return json.RawMessage(`{}`), nil
+	}
+	if !json.Valid([]byte(args)) || args[0] != '{' {
+		return nil, errors.New("not a JSON object")
+	}
+	return json.RawMessage(args), nil
+}
+
+// responseObject wraps a tool result: Gemini wants an object, so anything but a JSON
+// object is sent as {"content": "..."}.
+func responseObject(s string) json.RawMessage {
+	t := strings.TrimSpace(s)
+	if len(t) > 0 && t[0] == '{' && json.Valid([]byte(t)) {
+		return json.RawMessage(t)
+	}
+	b, _ := json.Marshal(map[string]string{"content": s})
+	return b
+}
+
+func toolChoice(raw json.RawMessage) (*toolConfig, error) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
+		return nil, nil
+	}
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		switch s {
+		case "auto":
+			return &toolConfig{functionCallingConfig{Mode: "AUTO"}}, nil
+		case "none":
+			return &toolConfig{functionCallingConfig{Mode: "NONE"}}, nil
+		case "required":
+			return &toolConfig{functionCallingConfig{Mode: "ANY"}}, nil
+		}
+		return nil, badf("tool_choice %q is not one of auto, none, required", s)
+	}
+	var named struct {
+		Function struct {
+			Name string `json:"name"`
+		} `json:"function"`
+	}
+	if err := json.Unmarshal(raw, &named); err != nil || named.Function.Name == "" {
+		return nil, badf("tool_choice must be a string or {\"type\":\"function\",\"function\":{\"name\":...}}")
+	}
+	return &toolConfig{functionCallingConfig{Mode: "ANY", AllowedFunctionNames: []string{named.Function.Name}}}, nil
+}
+
+// finishReason maps Gemini's finishReason; a turn that called functions finishes with
+// tool_calls, as OpenAI clients expect, although Gemini says STOP.
+func finishReason(reason string, calls bool) string {
+	switch reason {
+	case "MAX_TOKENS":
+		return "length"
+	case "SAFETY", "RECITATION", "BLOCKLIST", "PROHIBITED_CONTENT", "SPII", "IMAGE_SAFETY":
+		return "content_filter"
+	}
+	if calls {
+		return "tool_calls"
+	}
+	return "stop"
+}
+
+// callID makes an OpenAI tool call id; Gemini has none, and the router only needs it to
+// find the function name again when the client sends the result back.
+func callID() string { return "call_" + rand.Text()[:16] }
+
+// fromGemini translates a generateContent response into an OpenAI chat.completion body.
+func fromGemini(raw []byte, id, model string, created int64) ([]byte, *openai.Usage, error) {
+	var r generateResponse
+	if err := json.Unmarshal(raw, &r); err != nil {
+		return nil, nil, err
+	}
+	if r.ResponseID != "" {
+		id = "chatcmpl-" + r.ResponseID
+	}
+	u := r.UsageMetadata.openai()
+	resp := openai.ChatResponse{ID: id, Object: openai.ObjectChatCompletion, Created: created, Model: model, Usage: u}
+	if len(r.Candidates) == 0 {
+		if r.PromptFeedback == nil || r.PromptFeedback.BlockReason == "" {
+			return nil, nil, errors.New("no candidates")
+		}
+		// A blocked prompt is an answer, not a failure: OpenAI reports it as a filter.
+		resp.Choices = []openai.Choice{{Message: openai.Message{Role: "assistant", Content: openai.Content{IsNull: true}}, FinishReason: "content_filter"}}
+	}
+	// Each candidate is one OpenAI choice; thinking parts are left out of the answer.
+	for i, c := range r.Candidates {
+		msg := openai.Message{Role: "assistant"}
+		var text strings.Builder
+		for _, p := range c.Content.Parts {
+			switch {
+			case p.Thought:
+			case p.FunctionCall != nil:
+				args := string(p.FunctionCall.Args)
+				if args == "" || args == "null" {
+					args = "{}"
+				}
+				msg.ToolCalls = append(msg.ToolCalls, openai.ToolCall{ID: callID(), Type: "function",
+					Function: openai.FunctionCall{Name: p.FunctionCall.Name, Arguments: args}})
+			default:
+				text.WriteString(p.Text)
+			}
+		}
+		msg.Content = openai.TextContent(text.String())
+		if text.Len() == 0 && len(msg.ToolCalls) > 0 {
+			msg.Content = openai.Content{IsNull: true}
+		}
+		resp.Choices = append(resp.Choices, openai.Choice{Index: i, Message: msg, FinishReason: finishReason(c.FinishReason, len(msg.ToolCalls) > 0)})
+	}
+	body, err := json.Marshal(resp)
+	return body, u, err
+}
+
+// openAPISchema adapts an OpenAI tool's JSON Schema to Gemini's parameters, an OpenAPI 3.0
+// subset that rejects some JSON Schema keywords with "Unknown name": "$schema" and the
+// "additionalProperties" that OpenAI's strict mode requires are dropped, at any depth. A
+// schema that is not JSON is passed on for Vertex to judge.
+func openAPISchema(raw json.RawMessage) json.RawMessage {
+	if len(raw) == 0 || !bytes.Contains(raw, []byte(`"$schema"`)) && !bytes.Contains(raw, []byte(`"additionalProperties"`)) {
+		return raw
+	}
+	var v any
+	if err := json.Unmarshal(raw, &v); err != nil {
+		return raw
+	}
+	var strip func(any)
+	strip = func(v any) {
+		switch x := v.(type) {
+		case map[string]any:
+			delete(x, "$schema")
+			delete(x, "additionalProperties")
+			for k, child := range x {
+				switch k {
+				case "properties":
+					// A map of property names, which may be any word, to schemas.
+					if props, ok := child.(map[string]any); ok {
+						for _, p := range props {
+							strip(p)
+						}
+					}
+				case "items", "anyOf", "allOf", "oneOf", "not":
+					strip(child)
+				}
+			}
+		case []any:
+			for _, e := range x {
+				strip(e)
+			}
+		}
+	}
+	strip(v)
+	out, err := json.Marshal(v)
+	if err != nil {
+		return raw
+	}
+	return out
+}

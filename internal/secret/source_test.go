@@ -1,0 +1,250 @@
+package secret
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// k8sSecretDir lays out a directory the way the kubelet mounts a Secret volume: the key is
+// a symlink into ..data, which points at a timestamped directory.
+type k8sSecretDir struct {
+	t   *testing.T
+	dir string
+	gen int
+}
+
+func newK8sSecretDir(t *testing.T, key, value string) *k8sSecretDir {
+	t.Helper()
+	d := &k8sSecretDir{t: t, dir: t.TempDir()}
+	d.write(key, value)
+	if err := os.Symlink(filepath.Join("..data", key), filepath.Join(d.dir, key)); err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+// write replaces the volume's content with one key.
+func (d *k8sSecretDir) write(key, value string) { d.writeAll(map[string]string{key: value}) }
+
+// writeAll does what the kubelet's atomic writer does: a new timestamped directory, a
+// temporary symlink to it, a rename over ..data, then removal of the old directory.
+func (d *k8sSecretDir) writeAll(data map[string]string) {
+	d.t.Helper()
+	d.gen++
+	ts := fmt.Sprintf("..2024_01_0%d_12_00_00.%d", d.gen, d.gen)
+	if err := os.Mkdir(filepath.Join(d.dir, ts), 0o755); err != nil {
+		d.t.Fatal(err)
+	}
+	for key, value := range data {
+		if err := os.WriteFile(filepath.Join(d.dir, ts, key), []byte(value+"\n"), 0o600); err != nil {
+			d.t.Fatal(err)
+		}
+	}
+	old, _ := os.Readlink(filepath.Join(d.dir, "..data"))
+	tmp := filepath.Join(d.dir, "..data_tmp")
+	if err := os.Symlink(ts, tmp); err != nil {
+		d.t.Fatal(err)
+	}
+	if err := os.Rename(tmp, filepath.Join(d.dir, "..data")); err != nil {
+		d.t.Fatal(err)
+	}
+	if old != "" {
+		if err := os.RemoveAll(filepath.Join(d.dir, old)); err != nil {
+			d.t.Fatal(err)
+		}
+	}
+}
+
+// waitFor polls cond until it holds or the deadline passes.
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+}
+
+func TestOpenErrors(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	empty := filepath.Join(dir, "empty")
+	if err := os.WriteFile(empty, []byte("\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name, ref, want string
+		notFound        bool
+	}{
+		{"unset env", "env.NOPE", "environment variable NOPE is not set (names are case-sensitive and must match the Secret key exactly): secret not found", true},
+		{"missing file", "file:" + dir + "/missing", "file " + dir + "/missing does not exist: secret not found", true},
+		{"empty file", "file:" + empty, "file " + empty + " is empty", false},
+		{"inline value is not echoed", "sk-live-123", `a credential must be a reference "env.VAR" or "file:/absolute/path"`, false},
+		{"relative file", "file:key", `a credential must be a reference "env.VAR" or "file:/absolute/path"`, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			_, err := Open(tt.ref, Options{LookupEnv: func(string) (string, bool) { return "", false }})
+			if err == nil || err.Error() != tt.want {
+				t.Fatalf("Open(%q) error = %v, want %q", tt.ref, err, tt.want)
+			}
+			if errors.Is(err, ErrNotFound) != tt.notFound {
+				t.Fatalf("errors.Is(ErrNotFound) = %v, want %v", !tt.notFound, tt.notFound)
+			}
+		})
+	}
+}
+
+func TestEnvIsReadOnce(t *testing.T) {
+	t.Parallel()
+	val := "first"
+	s, err := Open("env.KEY", Options{LookupEnv: func(name string) (string, bool) { return val, name == "KEY" }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	val = "second"
+	if got, _ := s.Value(); got != "first" {
+		t.Fatalf("Value() = %q, want the value read at Open", got)
+	}
+}
+
+func TestFileRotation(t *testing.T) {
+	t.Parallel()
+	for _, mode := range []struct {
+		name string
+		poll time.Duration
+	}{{"watch", 0}, {"poll", time.Millisecond}} {
+		t.Run(mode.name, func(t *testing.T) {
+			t.Parallel()
+			d := newK8sSecretDir(t, "api_key", "old-key")
+			var rotations atomic.Int32
+			var refs sync.Map
+			ref := "file:" + filepath.Join(d.dir, "api_key")
+			s, err := Open(ref, Options{PollInterval: mode.poll, OnRotate: func(r string) {
+				refs.Store(r, true)
+				rotations.Add(1)
+			}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			if got, _ := s.Value(); got != "old-key" {
+				t.Fatalf("Value() = %q, want old-key (trailing newline trimmed)", got)
+			}
+
+			d.write("api_key", "new-key")
+			waitFor(t, "the new key", func() bool { v, _ := s.Value(); return v == "new-key" })
+			waitFor(t, "the rotation hook", func() bool { return rotations.Load() == 1 })
+			if _, ok := refs.Load(ref); !ok {
+				t.Fatalf("OnRotate was not given the reference %q", ref)
+			}
+
+			// Rewriting the same value is no rotation.
+			d.write("api_key", "new-key")
+			d.write("api_key", "newest-key")
+			waitFor(t, "the newest key", func() bool { v, _ := s.Value(); return v == "newest-key" })
+			if n := rotations.Load(); n != 2 {
+				t.Fatalf("rotations = %d, want 2", n)
+			}
+			if err := s.Close(); err != nil {
+				t.Fatal(err)
+			}
+			if err := s.Close(); err != nil {
+				t.Fatalf("second Close: %v", err)
+			}
+		})
+	}
+}
+
+func TestRemovedFileKeepsValue(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "key")
+	if err := os.WriteFile(path, []byte("kept"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s, err := Open("file:"+path, Options{PollInterval: time.Nanosecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if err := os.Remove(path); err != nil {
+		t.Fatal(err)
+	}
+	for range 3 {
+		if v, err := s.Value(); v != "kept" || err != nil {
+			t.Fatalf("Value() = %q, %v; want the previous value", v, err)
+		}
+	}
+}
+
+// BenchmarkValue measures the hot path a provider pays per request.
+func BenchmarkValue(b *testing.B) {
+	dir := b.TempDir()
+	path := filepath.Join(dir, "key")
+	if err := os.WriteFile(path, []byte("k"), 0o600); err != nil {
+		b.Fatal(err)
+	}
+	s, err := Open("file:"+path, Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			_, _ = s.Value()
+		}
+	})
+}
+
+// The keys of one Secret come from one store: they are watched together and change
+// together, and closing one source leaves the others current.
+func TestStoreSharesADirectory(t *testing.T) {
+	t.Parallel()
+	d := newK8sSecretDir(t, "id", "id-1")
+	d.write("secret", "secret-1") // a second key in the same volume
+	if err := os.Symlink(filepath.Join("..data", "secret"), filepath.Join(d.dir, "secret")); err != nil {
+		t.Fatal(err)
+	}
+	d.writeAll(map[string]string{"id": "id-1", "secret": "secret-1"})
+	var rotations atomic.Int32
+	st := NewStore(Options{OnRotate: func(string) { rotations.Add(1) }})
+	defer st.Close()
+	id, err := st.Open("file:" + filepath.Join(d.dir, "id"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sec, err := st.Open("file:" + filepath.Join(d.dir, "secret"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(st.dirs); n != 1 {
+		t.Fatalf("%d directory watches, want 1", n)
+	}
+	d.writeAll(map[string]string{"id": "id-2", "secret": "secret-2"})
+	waitFor(t, "both new values", func() bool {
+		a, _ := id.Value()
+		b, _ := sec.Value()
+		return a == "id-2" && b == "secret-2"
+	})
+	waitFor(t, "two rotations", func() bool { return rotations.Load() == 2 })
+
+	if err := id.Close(); err != nil {
+		t.Fatal(err)
+	}
+	d.writeAll(map[string]string{"id": "id-3", "secret": "secret-3"})
+	waitFor(t, "the remaining source to follow", func() bool { v, _ := sec.Value(); return v == "secret-3" })
+	if v, _ := id.Value(); v != "id-2" {
+		t.Fatalf("closed source = %q, want its last value id-2", v)
+	}
+}
