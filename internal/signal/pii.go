@@ -184,7 +184,7 @@ var emailRE = regexp.MustCompile(`[A-Za-z0-9][A-Za-z0-9._%+\-]*@[A-Za-z0-9](?:[A
 func findEmails(text string) [][2]int {
 	var out [][2]int
 	for _, m := range emailRE.FindAllStringIndex(text, -1) {
-		local := text[m[0]:strings.IndexByte(text[m[0]:], '@')+m[0]]
+		local := text[m[0] : strings.IndexByte(text[m[0]:], '@')+m[0]]
 		if strings.Contains(local, "..") || strings.HasSuffix(local, ".") {
 			continue
 		}

@@ -9,16 +9,16 @@ import (
 // tokenREs match credential formats that are unambiguous by shape.
 var tokenREs = []*regexp.Regexp{
 	regexp.MustCompile(`\bsk-(?:proj-|ant-(?:api\d\d-)?|live-|svcacct-)?[A-Za-z0-9_\-]{20,}`), // OpenAI, Anthropic
-	regexp.MustCompile(`\b(?:AKIA|ASIA|AGPA|AIDA|AROA)[0-9A-Z]{16}\b`),                         // AWS access key IDs
-	regexp.MustCompile(`\bgh[pousr]_[A-Za-z0-9]{30,}\b`),                                       // GitHub
+	regexp.MustCompile(`\b(?:AKIA|ASIA|AGPA|AIDA|AROA)[0-9A-Z]{16}\b`),                        // AWS access key IDs
+	regexp.MustCompile(`\bgh[pousr]_[A-Za-z0-9]{30,}\b`),                                      // GitHub
 	regexp.MustCompile(`\bgithub_pat_[A-Za-z0-9_]{40,}\b`),
-	regexp.MustCompile(`\bglpat-[A-Za-z0-9_\-]{20,}\b`),                     // GitLab
-	regexp.MustCompile(`\bxox[abprse]-[A-Za-z0-9\-]{10,}`),                  // Slack
-	regexp.MustCompile(`\bAIza[0-9A-Za-z_\-]{35}\b`),                        // Google
-	regexp.MustCompile(`\b[rsp]k_(?:live|test)_[A-Za-z0-9]{16,}\b`),         // Stripe
-	regexp.MustCompile(`\bhf_[A-Za-z0-9]{30,}\b`),                           // Hugging Face
-	regexp.MustCompile(`\bnpm_[A-Za-z0-9]{36}\b`),                           // npm
-	regexp.MustCompile(`\bSG\.[A-Za-z0-9_\-]{16,}\.[A-Za-z0-9_\-]{16,}\b`), // SendGrid
+	regexp.MustCompile(`\bglpat-[A-Za-z0-9_\-]{20,}\b`),                                      // GitLab
+	regexp.MustCompile(`\bxox[abprse]-[A-Za-z0-9\-]{10,}`),                                   // Slack
+	regexp.MustCompile(`\bAIza[0-9A-Za-z_\-]{35}\b`),                                         // Google
+	regexp.MustCompile(`\b[rsp]k_(?:live|test)_[A-Za-z0-9]{16,}\b`),                          // Stripe
+	regexp.MustCompile(`\bhf_[A-Za-z0-9]{30,}\b`),                                            // Hugging Face
+	regexp.MustCompile(`\bnpm_[A-Za-z0-9]{36}\b`),                                            // npm
+	regexp.MustCompile(`\bSG\.[A-Za-z0-9_\-]{16,}\.[A-Za-z0-9_\-]{16,}\b`),                   // SendGrid
 	regexp.MustCompile(`\beyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}`), // JWT
 	regexp.MustCompile(`-----BEGIN (?:RSA |EC |OPENSSH |DSA )?PRIVATE KEY-----`),
 }
