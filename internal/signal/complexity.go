@@ -1,0 +1,91 @@
+package signal
+
+import (
+	"fmt"
+	"math"
+	"regexp"
+	"strings"
+)
+
+// ComplexityLevel buckets the reasoning need of a prompt.
+type ComplexityLevel string
+
+// Complexity levels.
+const (
+	ComplexityLow    ComplexityLevel = "low"
+	ComplexityMedium ComplexityLevel = "medium"
+	ComplexityHigh   ComplexityLevel = "high"
+)
+
+// ComplexityOptions configure a ComplexityScorer. Scores below Medium are
+// low, below High medium, the rest high; 0 means 0.3 and 0.6.
+type ComplexityOptions struct {
+	Medium, High float64
+}
+
+// ComplexityResult is the score in [0, 1], its level, and the parts that
+// made it up (for explanations and debugging).
+type ComplexityResult struct {
+	Score  float64
+	Level  ComplexityLevel
+	Length float64 // 0..1, from the estimated token count
+	Steps  float64 // 0..1, multi-step and reasoning cues
+	Math   float64 // 0..1, density of formulas and numbers
+	Code   float64 // 0..1, density of code
+}
+
+// ComplexityScorer estimates how much reasoning a prompt needs, so that
+// simple prompts can go to small models. It is safe for concurrent use.
+type ComplexityScorer struct {
+	medium, high float64
+}
+
+// NewComplexityScorer validates the thresholds.
+func NewComplexityScorer(opts ComplexityOptions) (*ComplexityScorer, error) {
+	c := &ComplexityScorer{medium: opts.Medium, high: opts.High}
+	if c.medium == 0 {
+		c.medium = 0.3
+	}
+	if c.high == 0 {
+		c.high = 0.6
+	}
+	if !(c.medium > 0 && c.medium < c.high && c.high <= 1) {
+		return nil, fmt.Errorf("complexity: thresholds medium %v, high %v: need 0 < medium < high <= 1", c.medium, c.high)
+	}
+	return c, nil
+}
+
+var (
+	stepCueRE = regexp.MustCompile(`(?i)\b(?:step[- ]by[- ]step|prove|proof|derive|derivation|show that|explain why|justify|analy[sz]e|analysis|compare|contrast|trade-?offs?|evaluate|design|architect|optimi[sz]e|implement|algorithm|debug|refactor|plan|strategy|calculate|compute|solve|estimate|first[, ].{0,80}then|multi-?step|in detail|pros and cons|what if|reason(?:ing)?|critique|demonstrate)\b|(?:paso a paso|étape par étape|schritt für schritt|пошагово|逐步|证明|推导)`)
+	listRE    = regexp.MustCompile(`(?m)^\s*(?:\d+[.)]|[-*•])\s+`)
+	mathRE    = regexp.MustCompile(`[=+*/^<>≤≥≠∑∫√∂πθλσ∞]|\\(?:frac|sum|int|sqrt|alpha|beta|lim)|\b(?:sin|cos|tan|log|ln|lim|dx|dy)\b|\d`)
+	codeRE    = regexp.MustCompile("```|[{};]|\\b(?:func|def|class|return|import|var|const|let|public|static|void|int|SELECT|FROM|WHERE|#include)\\b|=>|->|::|\\(\\)")
+)
+
+// Score rates text.
+func (c *ComplexityScorer) Score(text string) ComplexityResult {
+	tokens := float64(EstimateTokens(text))
+	r := ComplexityResult{
+		// log scale: 10 tokens ≈ 0.2, 60 ≈ 0.5, 500 and more = 1.
+		Length: math.Min(1, math.Log1p(tokens/8)/math.Log1p(500.0/8)),
+	}
+	steps := float64(len(stepCueRE.FindAllStringIndex(text, -1)))
+	steps += 0.5 * float64(len(listRE.FindAllStringIndex(text, -1)))
+	if q := strings.Count(text, "?"); q > 1 {
+		steps += float64(q - 1)
+	}
+	r.Steps = 1 - math.Exp(-steps/1.5)
+	chars := math.Max(1, float64(len([]rune(text))))
+	r.Math = math.Min(1, float64(len(mathRE.FindAllStringIndex(text, -1)))/chars*8)
+	r.Code = math.Min(1, float64(len(codeRE.FindAllStringIndex(text, -1)))/chars*25)
+	r.Score = math.Min(1, 0.35*r.Length+0.4*r.Steps+0.25*math.Max(r.Math, r.Code)+0.1*r.Length*r.Steps)
+	switch {
+	case r.Score >= c.high:
+		r.Level = ComplexityHigh
+	case r.Score >= c.medium:
+		r.Level = ComplexityMedium
+	default:
+		r.Level = ComplexityLow
+	}
+	return r
+}
