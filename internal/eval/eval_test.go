@@ -2,11 +2,11 @@ package eval
 
 import (
 	"bytes"
+	"context"
+	"errors"
 	"flag"
 	"os"
 	"path/filepath"
-	"context"
-	"errors"
 	"strings"
 	"testing"
 	"time"

@@ -71,8 +71,9 @@ func (d *PIIDetector) findNames(text string) [][2]int {
 			}
 		}
 		words := strings.Fields(text[s:e])
-		// Drop leading sentence words ("Send Ingrid ..." keeps "Ingrid").
-		for len(words) > 0 && notNameWords[strings.ToLower(words[0])] {
+		// Drop leading sentence words ("Send Ingrid ..." keeps "Ingrid",
+		// "Remind Aiko Varga" keeps "Aiko Varga").
+		for len(words) > 0 && (notNameWords[strings.ToLower(words[0])] || !d.givenNames[strings.ToLower(words[0])] && d.laterGivenName(words[1:])) {
 			s += strings.Index(text[s:], words[0]) + len(words[0])
 			s += len(text[s:]) - len(strings.TrimLeft(text[s:], " \t\n"))
 			words = words[1:]
@@ -103,6 +104,17 @@ func (d *PIIDetector) findNames(text string) [][2]int {
 	return out
 }
 
+// laterGivenName reports whether a known first name starts a name of at
+// least two words within words.
+func (d *PIIDetector) laterGivenName(words []string) bool {
+	for i, w := range words {
+		if d.givenNames[strings.ToLower(w)] && i+1 < len(words) {
+			return true
+		}
+	}
+	return false
+}
+
 func trimPossessive(w string) string {
 	w = strings.TrimSuffix(w, "'s")
 	return strings.TrimSuffix(w, "’s")
@@ -129,7 +141,7 @@ func (d *PIIDetector) isName(before string, words []string, after string) bool {
 	case titleCueRE.MatchString(tail), strongCueRE.MatchString(tail):
 		return true
 	case iamCueRE.MatchString(tail):
-		return d.givenNames[first]
+		return d.givenNames[first] || len(words) >= 2 && looksLikeSurname(words[len(words)-1])
 	case d.givenNames[first] && len(words) >= 2:
 		return true
 	case personCueRE.MatchString(tail) && len(words) >= 2 && !placeFollowsRE.MatchString(after):
