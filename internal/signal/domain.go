@@ -83,6 +83,7 @@ type DomainClassifier struct {
 	mean     []float32     // mean of all example vectors
 	keywords []map[string]bool
 	linear   *linearModel
+	bayes    *wordBayes
 	topK     int
 }
 
@@ -184,6 +185,11 @@ func NewDomainClassifier(ctx context.Context, opts DomainOptions) (*DomainClassi
 		}
 	}
 	c.linear = fitLinear(xs, ys, len(c.labels))
+	docs := make([][]string, len(cats))
+	for k, cat := range cats {
+		docs[k] = append(append([]string(nil), cat.Examples...), cat.Keywords...)
+	}
+	c.bayes = fitBayes(docs, len(cats))
 	return c, nil
 }
 
@@ -221,6 +227,7 @@ const (
 	domainCentroidW   = 0.5
 	domainKeywordStep = 1.0
 	domainTemperature = 0.05
+	domainBayesW      = 0.4
 	domainLinearW     = 0.7
 )
 
@@ -268,6 +275,11 @@ func (c *DomainClassifier) classifyVector(v []float32, text string) DomainResult
 	c.linear.probs(q, lin)
 	for i := range probs {
 		probs[i] = domainLinearW*lin[i] + (1-domainLinearW)*probs[i]
+	}
+	nb := make([]float64, len(c.labels))
+	c.bayes.probs(text, nb)
+	for i := range probs {
+		probs[i] = (1-domainBayesW)*probs[i] + domainBayesW*nb[i]
 	}
 	var sum float64
 	for i := range probs {
