@@ -22,7 +22,7 @@ var (
 	stateZipTailRE = regexp.MustCompile(`^,?\s*[A-Z]{2}\s+\d{5}(?:-\d{4})?\b`)
 	ukPostTailRE   = regexp.MustCompile(`^,?\s*[A-Z]{1,2}\d[A-Z\d]?\s*\d[A-Z]{2}\b`)
 	euPostTailRE   = regexp.MustCompile(`^,?\s*\d{4,5}\s+\p{Lu}[\p{L}\-]+\b`)
-	cityTailRE     = regexp.MustCompile(`^,\s*\p{Lu}[\p{L}\-']+(?:\s\p{Lu}[\p{L}\-']+){0,2}`)
+	cityTailRE     = regexp.MustCompile(`^,\s*\p{Lu}\p{Ll}[\p{L}\-']*(?:\s\p{Lu}\p{Ll}[\p{L}\-']*){0,2}`)
 )
 
 func findAddresses(text string) [][2]int {

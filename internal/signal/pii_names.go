@@ -31,7 +31,7 @@ var notNameWords = map[string]bool{}
 
 func init() {
 	for _, w := range strings.Fields(`the a an and or but if when what why how who which where this that these those is are
-	was were do does did can could should would will i we you he she it they my our your his her their please
+	was were do does did can could should would will i i'm i’m i've i'd i'll we you he she it they my our your his her their please
 	hi hello dear thanks thank yes no ok okay explain describe write draft compare give list tell find show help
 	monday tuesday wednesday thursday friday saturday sunday january february march april may june july august
 	september october november december street st avenue ave road rd lane drive court way place terrace boulevard
