@@ -78,7 +78,7 @@ func (c *ComplexityScorer) Score(text string) ComplexityResult {
 	chars := math.Max(1, float64(len([]rune(text))))
 	r.Math = math.Min(1, float64(len(mathRE.FindAllStringIndex(text, -1)))/chars*8)
 	r.Code = math.Min(1, float64(len(codeRE.FindAllStringIndex(text, -1)))/chars*25)
-	r.Score = math.Min(1, 0.35*r.Length+0.4*r.Steps+0.25*math.Max(r.Math, r.Code)+0.1*r.Length*r.Steps)
+	r.Score = math.Min(1, 0.3*r.Length+0.5*r.Steps+0.25*math.Max(r.Math, r.Code)+0.1*r.Length*r.Steps)
 	switch {
 	case r.Score >= c.high:
 		r.Level = ComplexityHigh
