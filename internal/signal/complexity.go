@@ -5,6 +5,7 @@ import (
 	"math"
 	"regexp"
 	"strings"
+	"unicode"
 )
 
 // ComplexityLevel buckets the reasoning need of a prompt.
@@ -56,11 +57,23 @@ func NewComplexityScorer(opts ComplexityOptions) (*ComplexityScorer, error) {
 }
 
 var (
-	stepCueRE = regexp.MustCompile(`(?i)\b(?:step[- ]by[- ]step|prove|proof|derive|derivation|show that|explain why|justify|analy[sz]e|analysis|compare|contrast|trade-?offs?|evaluate|design|architect|optimi[sz]e|implement|algorithm|debug|refactor|plan|strategy|calculate|compute|solve|estimate|first[, ].{0,80}then|multi-?step|in detail|pros and cons|what if|reason(?:ing)?|critique|demonstrate)\b|(?:paso a paso|étape par étape|schritt für schritt|пошагово|逐步|证明|推导)`)
+	// stepPhrases and stepWords are multi-step and reasoning cues; they are
+	// matched on the lowercased text without a regexp to stay fast.
+	stepPhrases = []string{"step by step", "step-by-step", "show that", "explain why", "pros and cons", "trade-off", "tradeoff",
+		"what if", "in detail", "multi-step", "paso a paso", "étape par étape", "schritt für schritt", "пошагово", "逐步", "证明", "推导"}
+	stepWords = map[string]bool{}
 	listRE    = regexp.MustCompile(`(?m)^\s*(?:\d+[.)]|[-*•])\s+`)
 	mathRE    = regexp.MustCompile(`[=+*/^<>≤≥≠∑∫√∂πθλσ∞]|\\(?:frac|sum|int|sqrt|alpha|beta|lim)|\b(?:sin|cos|tan|log|ln|lim|dx|dy)\b|\d`)
 	codeRE    = regexp.MustCompile("```|[{};]|\\b(?:func|def|class|return|import|var|const|let|public|static|void|int|SELECT|FROM|WHERE|#include)\\b|=>|->|::|\\(\\)")
 )
+
+func init() {
+	for _, w := range strings.Fields(`prove proof derive derivation justify analyze analyse analysis compare contrast evaluate
+	design architect optimize optimise implement algorithm debug refactor plan strategy calculate compute solve estimate
+	critique demonstrate reason reasoning then`) {
+		stepWords[w] = true
+	}
+}
 
 // Score rates text.
 func (c *ComplexityScorer) Score(text string) ComplexityResult {
@@ -69,7 +82,16 @@ func (c *ComplexityScorer) Score(text string) ComplexityResult {
 		// log scale: 10 tokens ≈ 0.2, 60 ≈ 0.5, 500 and more = 1.
 		Length: math.Min(1, math.Log1p(tokens/8)/math.Log1p(500.0/8)),
 	}
-	steps := float64(len(stepCueRE.FindAllStringIndex(text, -1)))
+	lower := strings.ToLower(text)
+	var steps float64
+	for _, p := range stepPhrases {
+		steps += float64(strings.Count(lower, p))
+	}
+	for _, w := range strings.FieldsFunc(lower, func(r rune) bool { return !unicode.IsLetter(r) }) {
+		if stepWords[w] {
+			steps++
+		}
+	}
 	steps += 0.5 * float64(len(listRE.FindAllStringIndex(text, -1)))
 	if q := strings.Count(text, "?"); q > 1 {
 		steps += float64(q - 1)

@@ -203,16 +203,16 @@ func scorePatterns(text string, depth int) map[string]float64 {
 	reasons := map[string]float64{}
 	lower := strings.ToLower(text)
 	for _, r := range jailbreakRules {
-		if r.RE.MatchString(lower) {
+		if r.match(lower) {
 			addReason(reasons, r.Reason, r.Weight)
 		}
 	}
-	harmful := harmfulRE.MatchString(lower)
-	detail := detailRE.MatchString(lower)
+	harmful := containsAny(lower, harmfulCues) && harmfulRE.MatchString(lower)
+	detail := harmful && detailRE.MatchString(lower)
 	switch {
-	case harmful && detail && framingRE.MatchString(lower):
+	case detail && framingRE.MatchString(lower):
 		addReason(reasons, ReasonFraming, 0.8)
-	case harmful && detail:
+	case detail:
 		// A bare harmful how-to is weak evidence: it is not an attack on
 		// the model's instructions, but it strengthens other cues.
 		addReason(reasons, ReasonFraming, 0.25)
@@ -247,6 +247,10 @@ var (
 // decodePayloads returns readable text hidden in base64, hex or rot13.
 func decodePayloads(text string) []string {
 	var out []string
+	b64Run, hexRun := longestRuns(text)
+	if b64Run < 16 && hexRun < 16 {
+		return rot13Payload(text)
+	}
 	for _, m := range base64RE.FindAllString(text, -1) {
 		for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.RawStdEncoding, base64.URLEncoding, base64.RawURLEncoding} {
 			if b, err := enc.DecodeString(m); err == nil && readable(string(b)) {
@@ -264,10 +268,40 @@ func decodePayloads(text string) []string {
 			out = append(out, string(b))
 		}
 	}
+	return append(out, rot13Payload(text)...)
+}
+
+func rot13Payload(text string) []string {
 	if rot13Cue.MatchString(text) || looksRot13(text) {
-		out = append(out, rot13(text))
+		return []string{rot13(text)}
 	}
-	return out
+	return nil
+}
+
+// longestRuns returns the longest runs of base64 characters and of hex
+// digits (allowing single spaces or colons between bytes), so that prompts
+// without anything encoded skip the payload regexps.
+func longestRuns(s string) (b64, hexRun int) {
+	var cb, ch int
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		isHexDigit := c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+		if isWordByte(c) || c == '+' || c == '/' || c == '_' || c == '-' || c == '=' {
+			cb++
+		} else {
+			cb = 0
+		}
+		switch {
+		case isHexDigit:
+			ch++
+		case (c == ' ' || c == ':') && ch > 0:
+		default:
+			ch = 0
+		}
+		b64 = max(b64, cb)
+		hexRun = max(hexRun, ch)
+	}
+	return b64, hexRun
 }
 
 // readable accepts decoded bytes that look like words: mostly printable

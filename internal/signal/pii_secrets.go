@@ -6,22 +6,29 @@ import (
 	"strings"
 )
 
-// tokenREs match credential formats that are unambiguous by shape.
-var tokenREs = []*regexp.Regexp{
-	regexp.MustCompile(`\bsk-(?:proj-|ant-(?:api\d\d-)?|live-|svcacct-)?[A-Za-z0-9_\-]{20,}`), // OpenAI, Anthropic
-	regexp.MustCompile(`\b(?:AKIA|ASIA|AGPA|AIDA|AROA)[0-9A-Z]{16}\b`),                        // AWS access key IDs
-	regexp.MustCompile(`\bgh[pousr]_[A-Za-z0-9]{30,}\b`),                                      // GitHub
-	regexp.MustCompile(`\bgithub_pat_[A-Za-z0-9_]{40,}\b`),
-	regexp.MustCompile(`\bglpat-[A-Za-z0-9_\-]{20,}\b`),                                      // GitLab
-	regexp.MustCompile(`\bxox[abprse]-[A-Za-z0-9\-]{10,}`),                                   // Slack
-	regexp.MustCompile(`\bAIza[0-9A-Za-z_\-]{35}\b`),                                         // Google
-	regexp.MustCompile(`\b[rsp]k_(?:live|test)_[A-Za-z0-9]{16,}\b`),                          // Stripe
-	regexp.MustCompile(`\bhf_[A-Za-z0-9]{30,}\b`),                                            // Hugging Face
-	regexp.MustCompile(`\bnpm_[A-Za-z0-9]{36}\b`),                                            // npm
-	regexp.MustCompile(`\bSG\.[A-Za-z0-9_\-]{16,}\.[A-Za-z0-9_\-]{16,}\b`),                   // SendGrid
-	regexp.MustCompile(`\beyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}`), // JWT
-	regexp.MustCompile(`-----BEGIN (?:RSA |EC |OPENSSH |DSA )?PRIVATE KEY-----`),
+// tokenREs match credential formats that are unambiguous by shape. Each
+// runs only if its literal prefix occurs in the text.
+var tokenREs = []struct {
+	prefixes []string
+	re       *regexp.Regexp
+}{
+	{[]string{"sk-"}, regexp.MustCompile(`\bsk-(?:proj-|ant-(?:api\d\d-)?|live-|svcacct-)?[A-Za-z0-9_\-]{20,}`)},           // OpenAI, Anthropic
+	{[]string{"AKIA", "ASIA", "AGPA", "AIDA", "AROA"}, regexp.MustCompile(`\b(?:AKIA|ASIA|AGPA|AIDA|AROA)[0-9A-Z]{16}\b`)}, // AWS access key IDs
+	{[]string{"gh"}, regexp.MustCompile(`\bgh[pousr]_[A-Za-z0-9]{30,}\b`)},                                                 // GitHub
+	{[]string{"github_pat_"}, regexp.MustCompile(`\bgithub_pat_[A-Za-z0-9_]{40,}\b`)},
+	{[]string{"glpat-"}, regexp.MustCompile(`\bglpat-[A-Za-z0-9_\-]{20,}\b`)},                                   // GitLab
+	{[]string{"xox"}, regexp.MustCompile(`\bxox[abprse]-[A-Za-z0-9\-]{10,}`)},                                   // Slack
+	{[]string{"AIza"}, regexp.MustCompile(`\bAIza[0-9A-Za-z_\-]{35}\b`)},                                        // Google
+	{[]string{"_live_", "_test_"}, regexp.MustCompile(`\b[rsp]k_(?:live|test)_[A-Za-z0-9]{16,}\b`)},             // Stripe
+	{[]string{"hf_"}, regexp.MustCompile(`\bhf_[A-Za-z0-9]{30,}\b`)},                                            // Hugging Face
+	{[]string{"npm_"}, regexp.MustCompile(`\bnpm_[A-Za-z0-9]{36}\b`)},                                           // npm
+	{[]string{"SG."}, regexp.MustCompile(`\bSG\.[A-Za-z0-9_\-]{16,}\.[A-Za-z0-9_\-]{16,}\b`)},                   // SendGrid
+	{[]string{"eyJ"}, regexp.MustCompile(`\beyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}`)}, // JWT
+	{[]string{"PRIVATE KEY"}, regexp.MustCompile(`-----BEGIN (?:RSA |EC |OPENSSH |DSA )?PRIVATE KEY-----`)},
 }
+
+// secretCues gate secretCueRE (checked on the lowercased text).
+var secretCues = []string{"key", "secret", "token", "passw", "auth", "bearer", "credential"}
 
 // secretCueRE finds a long opaque value right after a key-like word
 // ("api_key=...", "token: ...", "password is ..."); the value is then
@@ -38,10 +45,16 @@ func findAPIKeys(text string) [][2]int {
 		}
 		out = append(out, [2]int{s, e})
 	}
-	for _, re := range tokenREs {
-		for _, m := range re.FindAllStringIndex(text, -1) {
+	for _, tr := range tokenREs {
+		if !containsAny(text, tr.prefixes) {
+			continue
+		}
+		for _, m := range tr.re.FindAllStringIndex(text, -1) {
 			add(m[0], m[1])
 		}
+	}
+	if !containsAny(strings.ToLower(text), secretCues) {
+		return out
 	}
 	for _, m := range secretCueRE.FindAllStringSubmatchIndex(text, -1) {
 		if v := text[m[2]:m[3]]; looksRandom(v) {
