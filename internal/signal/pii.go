@@ -379,7 +379,10 @@ func mod97(iban string) bool {
 
 var (
 	ipv4RE = regexp.MustCompile(`\b\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}\b`)
-	ipv6RE = regexp.MustCompile(`[0-9A-Fa-f:]*:[0-9A-Fa-f:]*:[0-9A-Fa-f:.]*`)
+	// versionBeforeRE marks dotted numbers that are versions ("version
+	// 2.14.1.0", "v1.2.3.4").
+	versionBeforeRE = regexp.MustCompile(`(?i)(?:version|ver\.?|release|build|v)\s*$`)
+	ipv6RE          = regexp.MustCompile(`[0-9A-Fa-f:]*:[0-9A-Fa-f:]*:[0-9A-Fa-f:.]*`)
 )
 
 func findIPs(text string) [][2]int {
@@ -387,6 +390,9 @@ func findIPs(text string) [][2]int {
 	for _, m := range ipv4RE.FindAllStringIndex(text, -1) {
 		// 1.2.3.4.5 is a version string, not an address.
 		if m[0] > 0 && text[m[0]-1] == '.' || m[1]+1 < len(text) && text[m[1]] == '.' && isWordByte(text[m[1]+1]) {
+			continue
+		}
+		if versionBeforeRE.MatchString(text[max(0, m[0]-16):m[0]]) {
 			continue
 		}
 		if a, err := netip.ParseAddr(text[m[0]:m[1]]); err == nil && a.Is4() {

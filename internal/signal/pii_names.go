@@ -137,6 +137,9 @@ func (d *PIIDetector) isName(before string, words []string, after string) bool {
 		return false
 	}
 	tail := before[max(0, len(before)-40):]
+	if nameInNearbyEmail(words, after) {
+		return true
+	}
 	switch {
 	case titleCueRE.MatchString(tail), strongCueRE.MatchString(tail):
 		return true
@@ -158,6 +161,29 @@ var (
 	personVerbRE        = regexp.MustCompile(`^(?:,|\s)+(?:says|said|asked|wants|wrote|told|called|emailed|is|was|has|will|needs|thinks|who|from)\b`)
 	placeFollowsRE      = regexp.MustCompile(`^\s*(?:University|College|Street|Avenue|Road|City|County|Hospital|Inc|Ltd|Corp)\b`)
 )
+
+// nameInNearbyEmail accepts capitalised words that reappear in the local
+// part of an e-mail address right after them ("Alejandra Ruiz,
+// alejandra.ruiz@example.org").
+func nameInNearbyEmail(words []string, after string) bool {
+	if len(words) < 2 {
+		return false
+	}
+	after = after[:min(len(after), 80)]
+	at := strings.IndexByte(after, '@')
+	if at < 0 {
+		return false
+	}
+	start := strings.LastIndexAny(after[:at], " \t\n,;:(<") + 1
+	local := strings.ToLower(after[start:at])
+	for _, w := range words {
+		w = strings.ToLower(trimPossessive(w))
+		if len(w) >= 3 && strings.Contains(local, w) {
+			return true
+		}
+	}
+	return false
+}
 
 // looksLikeSurname accepts capitalised words that are not common English
 // words, judged crudely by length and letters.

@@ -39,7 +39,7 @@ rodrigo roger roman ronald rosa rose ruby ryan ryo sabine sakura salma samantha 
 sarah satoshi scott sean sebastian sergei sergio seun shanti sharon shirin simon sofia sophia sophie stefan
 stefano stephanie stephen steven susan sven takashi tamara tanvir tanya tatiana teresa thomas tiago tim timothy
 tobias tom tomas tomasz tony tyler ursula uwe valentina valeria vanessa vera veronica victor vikram vincent
-vladimir walter wei wendy william xavier xin yan yasmin yuki yusuf yuri zainab zara zhang zoe greta lars marek mirela oskar pavel radek sigrid soren ulrich wojciech zofia
+vladimir walter wei wendy william xavier xin yan yasmin yuki yusuf yuri zainab zara zhang zoe alejandra alejandro clara greta lars marek mirela oskar pavel radek sigrid soren ulrich wojciech zofia
 `
 
 func givenNameSet() map[string]bool {

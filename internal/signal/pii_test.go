@@ -70,6 +70,8 @@ func TestPIIDetect(t *testing.T) {
 		{"french street", "au 12 rue de la Paix demain", "street_address:12 rue de la Paix"},
 		{"po box", "P.O. Box 4410", "street_address:P.O. Box 4410"},
 		{"three apples is no address", "I ate 3 The Way apples", ""},
+		{"name repeated in email", "Contact card: Alejandro Quispe, aquispe@example.org", "person_name:Alejandro Quispe | email:aquispe@example.org"},
+		{"version is not an ip", "Version 2.14.1.0 broke the build", ""},
 		{"email beats name", "write to ingrid.halvorsen@example.com", "email:ingrid.halvorsen@example.com"},
 	}
 	for _, tt := range tests {
