@@ -160,7 +160,7 @@ func NewDomainClassifier(ctx context.Context, opts DomainOptions) (*DomainClassi
 		ex := make([][]float32, len(cat.Examples))
 		cen := make([]float32, dims)
 		for i := range ex {
-			ex[i] = c.centre(vecs[off+i])
+			ex[i] = centred(vecs[off+i], c.mean)
 			for j := range cen {
 				cen[j] += ex[i][j]
 			}
@@ -193,16 +193,6 @@ func NewDomainClassifier(ctx context.Context, opts DomainOptions) (*DomainClassi
 	return c, nil
 }
 
-func (c *DomainClassifier) centre(v []float32) []float32 {
-	out := make([]float32, len(c.mean))
-	copy(out, v)
-	for i := range out {
-		out[i] -= c.mean[i]
-	}
-	embed.Normalize(out)
-	return out
-}
-
 // Labels returns the category names in scoring order.
 func (c *DomainClassifier) Labels() []string { return append([]string(nil), c.labels...) }
 
@@ -215,7 +205,13 @@ func (c *DomainClassifier) Classify(ctx context.Context, text string) (DomainRes
 	if len(vecs) != 1 {
 		return DomainResult{}, fmt.Errorf("domain: embedder returned %d vectors for 1 text", len(vecs))
 	}
-	return c.classifyVector(vecs[0], text), nil
+	return c.ClassifyVector(text, vecs[0]), nil
+}
+
+// ClassifyVector is Classify for a prompt the caller has already embedded
+// with the same embedder, so one embedding serves several signals.
+func (c *DomainClassifier) ClassifyVector(text string, v []float32) DomainResult {
+	return c.classifyVector(v, text)
 }
 
 // Scoring: per category, the similarity to its centroid blended with the
@@ -232,7 +228,7 @@ const (
 )
 
 func (c *DomainClassifier) classifyVector(v []float32, text string) DomainResult {
-	q := c.centre(v)
+	q := centred(v, c.mean)
 	words := wordSet(text)
 	raw := make([]float64, len(c.labels))
 	hits := make([]int, len(c.labels))

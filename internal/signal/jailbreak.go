@@ -133,7 +133,7 @@ func NewJailbreakDetector(ctx context.Context, opts JailbreakOptions) (*Jailbrea
 
 // Detect scores text. It only fails if the embedder fails.
 func (d *JailbreakDetector) Detect(ctx context.Context, text string) (JailbreakResult, error) {
-	reasons := scorePatterns(text, 0)
+	var v []float32
 	if len(d.attacks) > 0 {
 		vecs, err := d.emb.Embed(ctx, []string{text})
 		if err != nil {
@@ -142,7 +142,17 @@ func (d *JailbreakDetector) Detect(ctx context.Context, text string) (JailbreakR
 		if len(vecs) != 1 {
 			return JailbreakResult{}, fmt.Errorf("jailbreak: embedder returned %d vectors for 1 text", len(vecs))
 		}
-		q := centred(vecs[0], d.mean)
+		v = vecs[0]
+	}
+	return d.DetectVector(text, v), nil
+}
+
+// DetectVector is Detect for a prompt the caller has already embedded with
+// the detector's embedder; v may be nil to score patterns only.
+func (d *JailbreakDetector) DetectVector(text string, v []float32) JailbreakResult {
+	reasons := scorePatterns(text, 0)
+	if len(d.attacks) > 0 && v != nil {
+		q := centred(v, d.mean)
 		gap := maxDot(q, d.attacks) - maxDot(q, d.benign)
 		if gap > d.margin {
 			addReason(reasons, ReasonSimilar, maxSimilarityWeight*math.Min(1, (gap-d.margin)/d.width))
@@ -156,7 +166,7 @@ func (d *JailbreakDetector) Detect(ctx context.Context, text string) (JailbreakR
 		}
 	}
 	sort.Strings(res.Reasons)
-	return res, nil
+	return res
 }
 
 // maxSimilarityWeight keeps similarity below the default threshold on its
@@ -164,6 +174,8 @@ func (d *JailbreakDetector) Detect(ctx context.Context, text string) (JailbreakR
 // already shows some attack phrasing.
 const maxSimilarityWeight = 0.4
 
+// centred returns v minus mean, normalised: what every prompt shares is
+// not evidence for any class.
 func centred(v, mean []float32) []float32 {
 	out := make([]float32, len(mean))
 	for i := range out {

@@ -110,7 +110,7 @@ func (t *table) sentence(s string) []float32 {
 	for i, c := range t.common {
 		v[i] -= dot * c
 	}
-	normalize(v)
+	embed.Normalize(v)
 	return v
 }
 

