@@ -63,8 +63,6 @@ var (
 		"what if", "in detail", "multi-step", "paso a paso", "étape par étape", "schritt für schritt", "пошагово", "逐步", "证明", "推导"}
 	stepWords = map[string]bool{}
 	listRE    = regexp.MustCompile(`(?m)^\s*(?:\d+[.)]|[-*•])\s+`)
-	mathRE    = regexp.MustCompile(`[=+*/^<>≤≥≠∑∫√∂πθλσ∞]|\\(?:frac|sum|int|sqrt|alpha|beta|lim)|\b(?:sin|cos|tan|log|ln|lim|dx|dy)\b|\d`)
-	codeRE    = regexp.MustCompile("```|[{};]|\\b(?:func|def|class|return|import|var|const|let|public|static|void|int|SELECT|FROM|WHERE|#include)\\b|=>|->|::|\\(\\)")
 )
 
 func init() {
@@ -73,6 +71,40 @@ func init() {
 	critique demonstrate reason reasoning then`) {
 		stepWords[w] = true
 	}
+}
+
+var (
+	mathWords = map[string]bool{"sin": true, "cos": true, "tan": true, "log": true, "ln": true, "lim": true, "dx": true, "dy": true,
+		"frac": true, "sqrt": true, "sum": true, "int": true}
+	codeWords = map[string]bool{"func": true, "def": true, "class": true, "return": true, "import": true, "var": true, "const": true,
+		"let": true, "public": true, "static": true, "void": true, "select": true, "from": true, "where": true, "#include": true}
+	codeTokens = []string{"```", "=>", "->", "::", "()"}
+)
+
+// mathAndCodeCounts counts formula characters (digits, operators, Greek
+// and math symbols, function names) and code tokens (braces, semicolons,
+// keywords, arrows) in one pass instead of regexps.
+func mathAndCodeCounts(text string, lowerWords []string) (mathN, codeN int) {
+	for _, r := range text {
+		switch {
+		case r >= '0' && r <= '9', strings.ContainsRune("=+*/^<>≤≥≠∑∫√∂πθλσ∞", r):
+			mathN++
+		case r == '{' || r == '}' || r == ';':
+			codeN++
+		}
+	}
+	for _, t := range codeTokens {
+		codeN += strings.Count(text, t)
+	}
+	for _, w := range lowerWords {
+		if mathWords[w] {
+			mathN++
+		}
+		if codeWords[w] {
+			codeN++
+		}
+	}
+	return mathN, codeN
 }
 
 // Score rates text.
@@ -87,7 +119,8 @@ func (c *ComplexityScorer) Score(text string) ComplexityResult {
 	for _, p := range stepPhrases {
 		steps += float64(strings.Count(lower, p))
 	}
-	for _, w := range strings.FieldsFunc(lower, func(r rune) bool { return !unicode.IsLetter(r) }) {
+	words := strings.FieldsFunc(lower, func(r rune) bool { return !unicode.IsLetter(r) && r != '#' })
+	for _, w := range words {
 		if stepWords[w] {
 			steps++
 		}
@@ -98,8 +131,9 @@ func (c *ComplexityScorer) Score(text string) ComplexityResult {
 	}
 	r.Steps = 1 - math.Exp(-steps/1.5)
 	chars := math.Max(1, float64(len([]rune(text))))
-	r.Math = math.Min(1, float64(len(mathRE.FindAllStringIndex(text, -1)))/chars*8)
-	r.Code = math.Min(1, float64(len(codeRE.FindAllStringIndex(text, -1)))/chars*25)
+	mathN, codeN := mathAndCodeCounts(text, words)
+	r.Math = math.Min(1, float64(mathN)/chars*8)
+	r.Code = math.Min(1, float64(codeN)/chars*25)
 	r.Score = math.Min(1, 0.3*r.Length+0.5*r.Steps+0.25*math.Max(r.Math, r.Code)+0.1*r.Length*r.Steps)
 	switch {
 	case r.Score >= c.high:

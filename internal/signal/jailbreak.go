@@ -219,7 +219,7 @@ func scorePatterns(text string, depth int) map[string]float64 {
 			addReason(reasons, r.Reason, r.Weight)
 		}
 	}
-	harmful := containsAny(lower, harmfulCues) && harmfulRE.MatchString(lower)
+	harmful := containsAny(" "+lower, harmfulCues) && harmfulRE.MatchString(lower)
 	detail := harmful && detailRE.MatchString(lower)
 	switch {
 	case detail && framingRE.MatchString(lower):

@@ -29,11 +29,16 @@ func containsAny(s string, subs []string) bool {
 	return false
 }
 
-// harmfulCues gate harmfulRE, as Cues do for the rules.
-var harmfulCues = strings.Fields(`bomb explosive detonat ied napalm thermite nerve sarin vx ricin anthrax weapon gun firearm pistol rifle
-	meth fentanyl heroin cocaine crack lsd synthesi malware ransomware keylogger rootkit botnet virus phishing stolen credit
-	skimm clon hotwir steal break pick launder counterfeit hit kill murder poison detected disable bypass self-harm suicide
-	bomba explosivo veneno robar rubar bombe explosif voler sprengstoff waffe бомб взрывчат наркотик оруж 炸弹 炸药 毒品 病毒 武器 ウイルス 爆弾 폭탄 마약`)
+// harmfulCues gate harmfulRE, as Cues do for the rules. They are matched
+// against the lowercased text with a space in front, so " meth" skips
+// "something" and " ied" skips "applied".
+var harmfulCues = []string{"bomb", "explosive", "detonat", " ied", "napalm", "thermite", "nerve agent", "sarin", " vx", "ricin",
+	"anthrax", "weapon", " gun", "firearm", "pistol", "rifle", " meth", "fentanyl", "heroin", "cocaine", " crack", " lsd",
+	"synthesi", "malware", "ransomware", "keylogger", "rootkit", "botnet", "virus", "phishing", "stolen", "credit card",
+	"skimm", " clon", "hotwir", "steal", "break into", "pick a lock", "launder", "counterfeit", "hit man", "hitman", " kill",
+	"murder", "poison", "without being detected", "disable", "bypass the", "bypass a", "self-harm", "suicide",
+	"bomba", "explosivo", "veneno", "robar", "rubar", "bombe", "explosif", "voler une", "sprengstoff", "waffe",
+	"бомб", "взрывчат", "наркотик", "оруж", "炸弹", "炸药", "毒品", "病毒", "武器", "ウイルス", "爆弾", "폭탄", "마약"}
 
 // Reasons reported in JailbreakResult.Reasons.
 const (

@@ -151,3 +151,35 @@ func TestTargets(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkAllSignals is the per-prompt cost of every builtin extractor,
+// sharing one embedding the way the router will.
+func BenchmarkAllSignals(b *testing.B) {
+	ctx := context.Background()
+	emb := builtin.New()
+	dom, err := signal.NewDomainClassifier(ctx, signal.DomainOptions{Embedder: emb})
+	if err != nil {
+		b.Fatal(err)
+	}
+	jb, err := signal.NewJailbreakDetector(ctx, signal.JailbreakOptions{Embedder: emb})
+	if err != nil {
+		b.Fatal(err)
+	}
+	pii, _ := signal.NewPIIDetector(signal.PIIOptions{})
+	cx, _ := signal.NewComplexityScorer(signal.ComplexityOptions{})
+	lang, _ := signal.NewLanguageDetector(signal.LanguageOptions{})
+	prompt := "I'm a pharmacy student. Why is it dangerous to combine warfarin with certain antibiotics, and what should a pharmacist check first?"
+	b.ReportAllocs()
+	for b.Loop() {
+		v, err := emb.Vector(prompt)
+		if err != nil {
+			b.Fatal(err)
+		}
+		dom.ClassifyVector(prompt, v)
+		jb.DetectVector(prompt, v)
+		pii.Detect(prompt)
+		cx.Score(prompt)
+		lang.Detect(prompt)
+		signal.EstimateTokens(prompt)
+	}
+}
