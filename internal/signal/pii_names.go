@@ -61,8 +61,25 @@ func init() {
 	}
 }
 
+// lowerNameRE catches names typed in lower case right after an explicit
+// cue ("my name is john smith"); without the cue lower-case words are
+// never names.
+var lowerNameRE = regexp.MustCompile(`(?i)\b(?:my name is|my name's|name\s*:|i am called|call me)\s+(\p{Ll}[\p{L}'\-]+(?:\s\p{Ll}[\p{L}'\-]+)?)`)
+
 func (d *PIIDetector) findNames(text string) [][2]int {
 	var out [][2]int
+	for _, m := range lowerNameRE.FindAllStringSubmatchIndex(text, -1) {
+		s, e := m[2], m[3]
+		words := strings.Fields(text[s:e])
+		// Keep only words that are not sentence words ("my name is john and").
+		if notNameWords[words[0]] || bayesStop[words[0]] {
+			continue
+		}
+		if len(words) == 2 && (notNameWords[words[1]] || bayesStop[words[1]]) {
+			e = s + len(words[0])
+		}
+		out = append(out, [2]int{s, e})
+	}
 	for _, m := range nameSeqRE.FindAllStringIndex(text, -1) {
 		s, e := m[0], m[1]
 		if s > 0 {
@@ -93,6 +110,9 @@ func (d *PIIDetector) findNames(text string) [][2]int {
 		if !d.isName(text[:s], words, text[e:]) {
 			continue
 		}
+		if overlapsSpan(out, s, e) {
+			continue
+		}
 		if strings.HasSuffix(text[s:e], "'s") || strings.HasSuffix(text[s:e], "’s") {
 			e -= len("'s")
 			if strings.HasSuffix(text[s:e+2], "’s") {
@@ -102,6 +122,15 @@ func (d *PIIDetector) findNames(text string) [][2]int {
 		out = append(out, [2]int{s, e})
 	}
 	return out
+}
+
+func overlapsSpan(spans [][2]int, s, e int) bool {
+	for _, o := range spans {
+		if s < o[1] && o[0] < e {
+			return true
+		}
+	}
+	return false
 }
 
 // laterGivenName reports whether a known first name starts a name of at

@@ -72,6 +72,9 @@ func TestPIIDetect(t *testing.T) {
 		{"three apples is no address", "I ate 3 The Way apples", ""},
 		{"name repeated in email", "Contact card: Alejandro Quispe, aquispe@example.org", "person_name:Alejandro Quispe | email:aquispe@example.org"},
 		{"version is not an ip", "Version 2.14.1.0 broke the build", ""},
+		{"lower-case name after cue", "hi my name is john smith and i need help", "person_name:john smith"},
+		{"lower-case single name", "my name is anna, thanks", "person_name:anna"},
+		{"lower-case cue without name", "my name is not important", ""},
 		{"email beats name", "write to ingrid.halvorsen@example.com", "email:ingrid.halvorsen@example.com"},
 	}
 	for _, tt := range tests {
