@@ -64,7 +64,7 @@ func init() {
 // lowerNameRE catches names typed in lower case right after an explicit
 // cue ("my name is john smith"); without the cue lower-case words are
 // never names.
-var lowerNameRE = regexp.MustCompile(`(?i)\b(?:my name is|my name's|name\s*:|i am called|call me)\s+(\p{Ll}[\p{L}'\-]+(?:\s\p{Ll}[\p{L}'\-]+)?)`)
+var lowerNameRE = regexp.MustCompile(`(?i)\b(?:my name is|my name's|name\s*:)\s+(\p{Ll}[\p{L}'\-]+(?:\s\p{Ll}[\p{L}'\-]+)?)`)
 
 func (d *PIIDetector) findNames(text string) [][2]int {
 	var out [][2]int
