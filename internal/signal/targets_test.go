@@ -86,6 +86,7 @@ func TestTargets(t *testing.T) {
 		{"domain_heldout2", "testdata/domain_heldout2.jsonl", checkDomain},
 		{"jailbreak_heldout", "testdata/jailbreak_heldout.jsonl", checkJailbreak},
 		{"jailbreak_heldout2", "testdata/jailbreak_heldout2.jsonl", checkJailbreak},
+		{"jailbreak_heldout3", "testdata/jailbreak_heldout3.jsonl", checkJailbreak},
 		{"pii_heldout", "testdata/pii_heldout.jsonl", checkPII},
 		{"pii_heldout_hand", "testdata/pii_heldout_hand.jsonl", checkPII},
 	}
