@@ -223,7 +223,7 @@ const (
 	domainCentroidW   = 0.5
 	domainKeywordStep = 1.0
 	domainTemperature = 0.05
-	domainBayesW      = 0.4
+	domainBayesW      = 0.5
 	domainLinearW     = 0.7
 )
 
