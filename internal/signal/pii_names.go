@@ -19,7 +19,7 @@ var (
 	titleCueRE = regexp.MustCompile(`(?:\b(?:Mr|Mrs|Ms|Mx|Dr|Prof|Sr|Sra|Mme|Mlle|Herr|Frau)\.?|\b(?:Miss|Sir|Madam|Doctor|Professor|Señor|Señora|Monsieur|Madame))\s+$`)
 	// personCueRE: a role word that introduces a person; it needs a
 	// two-word name or a known first name after it.
-	personCueRE = regexp.MustCompile(`(?i)\b(?:to|for|from|with|customer|client|patient|employee|tenant|contact|colleague|manager|candidate|applicant|student|user|cc|by|per|ask|tell|email|call|invite|remind|named|a|an)\s+$`)
+	personCueRE = regexp.MustCompile(`(?i)\b(?:to|for|from|with|customer|client|patient|employee|tenant|contact|colleague|manager|candidate|applicant|student|user|cc|by|per|ask|tell|email|call|invite|remind|named)\s+$`)
 	// iamCueRE: "I'm"/"I am"/"this is" only mark a name when the word is a
 	// known first name ("I'm John", not "I'm Hungry").
 	iamCueRE = regexp.MustCompile(`(?i)(?:\bi'm|\bi am|\bthis is|\bit's|\bsoy|\bsono)\s+$`)

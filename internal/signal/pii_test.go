@@ -75,6 +75,7 @@ func TestPIIDetect(t *testing.T) {
 		{"lower-case name after cue", "hi my name is john smith and i need help", "person_name:john smith"},
 		{"lower-case single name", "my name is anna, thanks", "person_name:anna"},
 		{"lower-case cue without name", "my name is not important", ""},
+		{"product after an article", "games to play on a Nintendo Switch", ""},
 		{"email beats name", "write to ingrid.halvorsen@example.com", "email:ingrid.halvorsen@example.com"},
 	}
 	for _, tt := range tests {
