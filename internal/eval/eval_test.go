@@ -165,3 +165,34 @@ func TestWriteText(t *testing.T) {
 		t.Errorf("text report:\n%s\nwant:\n%s", b.String(), want)
 	}
 }
+
+func FuzzReadRows(f *testing.F) {
+	f.Add(`{"prompt":"x","domain":"math","pii":["email"],"jailbreak":true}`)
+	f.Add("{}\n{\"prompt\":1}")
+	f.Fuzz(func(t *testing.T, in string) {
+		rows, err := ReadRows(strings.NewReader(in))
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "reading rows: line ") {
+				t.Fatalf("error without a line number: %v", err)
+			}
+			return
+		}
+		for _, r := range rows {
+			if strings.TrimSpace(r.Prompt) == "" {
+				t.Fatalf("accepted an empty prompt: %+v", r)
+			}
+		}
+	})
+}
+
+func BenchmarkScore(b *testing.B) {
+	rows, preds := testRows()
+	for range 200 {
+		r, p := testRows()
+		rows, preds = append(rows, r...), append(preds, p...)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		Score(rows, preds)
+	}
+}
