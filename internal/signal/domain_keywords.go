@@ -3,9 +3,10 @@ package signal
 import "strings"
 
 // builtinDomainKeywords are words that are strong evidence for one
-// built-in category. They only nudge the embedding scores (see
-// domainKeywordStep), so "cell phone plans" does not become biology
-// because of "cell". The lists are general subject vocabulary.
+// built-in category. A hit multiplies the category's probability by a
+// fixed factor (see domainKeywordStep) rather than deciding outright, so
+// "cell phone plans" does not become biology because of "cell". The lists
+// are general subject vocabulary.
 var builtinDomainKeywords = map[string][]string{
 	"biology": strings.Fields(`biology biological cell cells dna rna gene genes genetic genetics genome protein proteins enzyme
 		enzymes organism organisms species evolution evolutionary mitosis meiosis chromosome chromosomes ribosome ribosomes
