@@ -418,7 +418,7 @@ func findIPs(text string) [][2]int {
 		if versionBeforeRE.MatchString(text[max(0, m[0]-16):m[0]]) {
 			continue
 		}
-		if a, err := netip.ParseAddr(text[m[0]:m[1]]); err == nil && a.Is4() {
+		if a, err := netip.ParseAddr(text[m[0]:m[1]]); err == nil && a.Is4() && identifiesHost(a) {
 			out = append(out, [2]int{m[0], m[1]})
 		}
 	}
@@ -434,11 +434,20 @@ func findIPs(text string) [][2]int {
 		if strings.Count(cand, ":") < 2 || len(strings.FieldsFunc(cand, func(r rune) bool { return r == ':' })) < 3 {
 			continue // too short to tell from C++ scopes or times
 		}
-		if a, err := netip.ParseAddr(cand); err == nil && a.Is6() {
+		if a, err := netip.ParseAddr(cand); err == nil && a.Is6() && identifiesHost(a) {
 			out = append(out, [2]int{s, e})
 		}
 	}
 	return out
+}
+
+// identifiesHost drops addresses that name no particular machine:
+// loopback, unspecified, broadcast and netmasks (255.255.255.0).
+func identifiesHost(a netip.Addr) bool {
+	if a.IsLoopback() || a.IsUnspecified() {
+		return false
+	}
+	return !a.Is4() || a.As4()[0] != 255
 }
 
 var (
@@ -449,7 +458,7 @@ var (
 	// National trunk-prefixed numbers (UK 0161 496 0733, FR 01 23 45 67 89,
 	// DE 030 1234567) are only trusted next to a phone cue.
 	phoneNationalRE = regexp.MustCompile(`\b0\d{1,4}(?:[ .\-]\d{2,8}){1,4}\b`)
-	phoneCueRE      = regexp.MustCompile(`(?i)(?:phone|tel|mobile|cell|call|ring|text|whatsapp|fax|number|contact|reach|t[ée]l[ée]phone|telefon|tel[ée]fono|numéro|nummer|n[uú]mero|handy)`)
+	phoneCueRE      = regexp.MustCompile(`(?i)(?:phone|tel|mobile|cell|call|ring|text|whatsapp|fax|contact|reach|(?:my|your|his|her|our|their) number|t[ée]l[ée]phone|telefon|tel[ée]fono|numéro|n[uú]mero|handy)`)
 )
 
 func findPhones(text string) [][2]int {

@@ -32,7 +32,7 @@ var notNameWords = map[string]bool{}
 func init() {
 	for _, w := range strings.Fields(`the a an and or but if when what why how who which where this that these those is are
 	was were do does did can could should would will i i'm i’m i've i'd i'll we you he she it they my our your his her their please
-	hi hello dear thanks thank yes no ok okay explain describe write draft compare give list tell find show help
+	hi hello dear thanks thank yes no ok okay sir madam madame colleagues everyone friends customer customers all explain describe write draft compare give list tell find show help
 	monday tuesday wednesday thursday friday saturday sunday january february march april may june july august
 	september october november december street st avenue ave road rd lane drive court way place terrace boulevard
 	university college school hospital clinic bank company inc corp ltd llc group park lake river mountain island
@@ -156,9 +156,13 @@ func (d *PIIDetector) isName(before string, words []string, after string) bool {
 	if i := strings.IndexAny(first, "-'’"); i > 0 && !d.givenNames[first] {
 		first = first[:i] // Mei-Lin -> mei
 	}
-	last := strings.ToLower(trimPossessive(words[len(words)-1]))
-	if famousSurnames[last] || famousSurnames[first] && len(words) == 1 {
+	if famousSurnames[first] && len(words) == 1 {
 		return false
+	}
+	for _, w := range words[1:] {
+		if famousSurnames[strings.ToLower(trimPossessive(w))] {
+			return false // Isaac Newton, Martin Luther King
+		}
 	}
 	// "Newton's laws", "Bayes' theorem": possessive of a thing named after
 	// someone.

@@ -76,6 +76,11 @@ func TestPIIDetect(t *testing.T) {
 		{"lower-case single name", "my name is anna, thanks", "person_name:anna"},
 		{"lower-case cue without name", "my name is not important", ""},
 		{"product after an article", "games to play on a Nintendo Switch", ""},
+		{"loopback is no host", "bind to 127.0.0.1 or 0.0.0.0", ""},
+		{"netmask is no host", "mask 255.255.255.0", ""},
+		{"order number is no phone", "My order number is 0123 456 789", ""},
+		{"salutation is no name", "Dear Sir or Madam,", ""},
+		{"famous name", "Martin Luther King Jr. Day is a holiday", ""},
 		{"email beats name", "write to ingrid.halvorsen@example.com", "email:ingrid.halvorsen@example.com"},
 	}
 	for _, tt := range tests {
