@@ -89,6 +89,7 @@ func TestTargets(t *testing.T) {
 		{"jailbreak_heldout", "testdata/jailbreak_heldout.jsonl", checkJailbreak},
 		{"jailbreak_heldout2", "testdata/jailbreak_heldout2.jsonl", checkJailbreak},
 		{"jailbreak_heldout3", "testdata/jailbreak_heldout3.jsonl", checkJailbreak},
+		{"jailbreak_heldout4", "testdata/jailbreak_heldout4.jsonl", checkJailbreak},
 		{"pii_heldout", "testdata/pii_heldout.jsonl", checkPII},
 		{"pii_heldout_hand", "testdata/pii_heldout_hand.jsonl", checkPII},
 	}
