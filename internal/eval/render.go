@@ -1,0 +1,97 @@
+package eval
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"text/tabwriter"
+)
+
+// WriteJSON writes the report as indented JSON.
+func (r *Report) WriteJSON(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(r)
+}
+
+// WriteText writes the report for people: headline numbers, PII by type,
+// and the domain confusion matrix (true label per row, predictions per
+// column, only labels that occur).
+func (r *Report) WriteText(w io.Writer) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "rows: %d\n\n", r.Rows)
+	fmt.Fprintf(&b, "domain accuracy:     %.3f  (%d labelled rows)\n", r.DomainAccuracy, r.DomainRows)
+	fmt.Fprintf(&b, "pii precision:       %.3f\n", r.PIIPrecision)
+	fmt.Fprintf(&b, "pii recall:          %.3f\n", r.PIIRecall)
+	fmt.Fprintf(&b, "jailbreak precision: %.3f\n", r.JailbreakPrecision)
+	fmt.Fprintf(&b, "jailbreak recall:    %.3f\n", r.JailbreakRecall)
+	fmt.Fprintf(&b, "jailbreak fpr:       %.3f  (tp %d, fp %d, fn %d, tn %d)\n", r.JailbreakFPR, r.JailbreakTP, r.JailbreakFP, r.JailbreakFN, r.JailbreakTN)
+	fmt.Fprintf(&b, "latency ms:          p50 %.3f  p90 %.3f  p99 %.3f\n", r.LatencyP50, r.LatencyP90, r.LatencyP99)
+	if _, err := io.WriteString(w, b.String()); err != nil {
+		return err
+	}
+
+	if len(r.PIIByType) > 0 {
+		fmt.Fprintln(w, "\npii by type:")
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, "  type\tprecision\trecall\ttp\tfp\tfn")
+		for _, t := range sortedKeys(r.PIIByType) {
+			c := r.PIIByType[t]
+			fmt.Fprintf(tw, "  %s\t%.3f\t%.3f\t%d\t%d\t%d\n", t, c.Precision, c.Recall, c.TP, c.FP, c.FN)
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+	}
+
+	if len(r.Confusion) > 0 {
+		labels := map[string]bool{}
+		for t, row := range r.Confusion {
+			labels[t] = true
+			for p := range row {
+				labels[p] = true
+			}
+		}
+		cols := sortedKeys(labels)
+		fmt.Fprintln(w, "\ndomain confusion (rows: true, columns: predicted):")
+		tw := tabwriter.NewWriter(w, 0, 0, 1, ' ', tabwriter.AlignRight)
+		fmt.Fprint(tw, "\t")
+		for i := range cols {
+			fmt.Fprintf(tw, "%d\t", i+1)
+		}
+		fmt.Fprintln(tw)
+		for i, t := range cols {
+			fmt.Fprintf(tw, "%d %s\t", i+1, display(t))
+			for _, p := range cols {
+				if n := r.Confusion[t][p]; n > 0 {
+					fmt.Fprintf(tw, "%d\t", n)
+				} else {
+					fmt.Fprint(tw, ".\t")
+				}
+			}
+			fmt.Fprintln(tw)
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func display(label string) string {
+	if label == "" {
+		return "(none)"
+	}
+	return label
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}

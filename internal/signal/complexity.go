@@ -1,0 +1,147 @@
+package signal
+
+import (
+	"fmt"
+	"math"
+	"regexp"
+	"strings"
+	"unicode"
+)
+
+// ComplexityLevel buckets the reasoning need of a prompt.
+type ComplexityLevel string
+
+// Complexity levels.
+const (
+	ComplexityLow    ComplexityLevel = "low"
+	ComplexityMedium ComplexityLevel = "medium"
+	ComplexityHigh   ComplexityLevel = "high"
+)
+
+// ComplexityOptions configure a ComplexityScorer. Scores below Medium are
+// low, below High medium, the rest high; 0 means 0.3 and 0.6.
+type ComplexityOptions struct {
+	Medium, High float64
+}
+
+// ComplexityResult is the score in [0, 1], its level, and the parts that
+// made it up (for explanations and debugging).
+type ComplexityResult struct {
+	Score  float64
+	Level  ComplexityLevel
+	Length float64 // 0..1, from the estimated token count
+	Steps  float64 // 0..1, multi-step and reasoning cues
+	Math   float64 // 0..1, density of formulas and numbers
+	Code   float64 // 0..1, density of code
+}
+
+// ComplexityScorer estimates how much reasoning a prompt needs, so that
+// simple prompts can go to small models. It is safe for concurrent use.
+type ComplexityScorer struct {
+	medium, high float64
+}
+
+// NewComplexityScorer validates the thresholds.
+func NewComplexityScorer(opts ComplexityOptions) (*ComplexityScorer, error) {
+	c := &ComplexityScorer{medium: opts.Medium, high: opts.High}
+	if c.medium == 0 {
+		c.medium = 0.3
+	}
+	if c.high == 0 {
+		c.high = 0.6
+	}
+	if !(c.medium > 0 && c.medium < c.high && c.high <= 1) {
+		return nil, fmt.Errorf("complexity: thresholds medium %v, high %v: need 0 < medium < high <= 1", c.medium, c.high)
+	}
+	return c, nil
+}
+
+var (
+	// stepPhrases and stepWords are multi-step and reasoning cues; they are
+	// matched on the lowercased text without a regexp to stay fast.
+	stepPhrases = []string{"step by step", "step-by-step", "show that", "explain why", "pros and cons", "trade-off", "tradeoff",
+		"what if", "in detail", "multi-step", "paso a paso", "étape par étape", "schritt für schritt", "пошагово", "逐步", "证明", "推导"}
+	stepWords = map[string]bool{}
+	listRE    = regexp.MustCompile(`(?m)^\s*(?:\d+[.)]|[-*•])\s+`)
+)
+
+func init() {
+	for _, w := range strings.Fields(`prove proof derive derivation justify analyze analyse analysis compare contrast evaluate
+	design architect optimize optimise implement algorithm debug refactor plan strategy calculate compute solve estimate
+	critique demonstrate reason reasoning then`) {
+		stepWords[w] = true
+	}
+}
+
+var (
+	mathWords = map[string]bool{"sin": true, "cos": true, "tan": true, "log": true, "ln": true, "lim": true, "dx": true, "dy": true,
+		"frac": true, "sqrt": true, "sum": true, "int": true}
+	codeWords = map[string]bool{"func": true, "def": true, "class": true, "return": true, "import": true, "var": true, "const": true,
+		"let": true, "public": true, "static": true, "void": true, "select": true, "from": true, "where": true, "#include": true}
+	codeTokens = []string{"```", "=>", "->", "::", "()"}
+)
+
+// mathAndCodeCounts counts formula characters (digits, operators, Greek
+// and math symbols, function names) and code tokens (braces, semicolons,
+// keywords, arrows) in one pass instead of regexps.
+func mathAndCodeCounts(text string, lowerWords []string) (mathN, codeN int) {
+	for _, r := range text {
+		switch {
+		case r >= '0' && r <= '9', strings.ContainsRune("=+*/^<>≤≥≠∑∫√∂πθλσ∞", r):
+			mathN++
+		case r == '{' || r == '}' || r == ';':
+			codeN++
+		}
+	}
+	for _, t := range codeTokens {
+		codeN += strings.Count(text, t)
+	}
+	for _, w := range lowerWords {
+		if mathWords[w] {
+			mathN++
+		}
+		if codeWords[w] {
+			codeN++
+		}
+	}
+	return mathN, codeN
+}
+
+// Score rates text.
+func (c *ComplexityScorer) Score(text string) ComplexityResult {
+	tokens := float64(EstimateTokens(text))
+	r := ComplexityResult{
+		// log scale: 10 tokens ≈ 0.2, 60 ≈ 0.5, 500 and more = 1.
+		Length: math.Min(1, math.Log1p(tokens/8)/math.Log1p(500.0/8)),
+	}
+	lower := strings.ToLower(text)
+	var steps float64
+	for _, p := range stepPhrases {
+		steps += float64(strings.Count(lower, p))
+	}
+	words := strings.FieldsFunc(lower, func(r rune) bool { return !unicode.IsLetter(r) && r != '#' })
+	for _, w := range words {
+		if stepWords[w] {
+			steps++
+		}
+	}
+	steps += 0.5 * float64(len(listRE.FindAllStringIndex(text, -1)))
+	if q := strings.Count(text, "?"); q > 1 {
+		steps += float64(q - 1)
+	}
+	r.Steps = 1 - math.Exp(-steps/1.5)
+	chars := math.Max(1, float64(len([]rune(text))))
+	mathN, codeN := mathAndCodeCounts(text, words)
+	r.Math = math.Min(1, float64(mathN)/chars*8)
+	r.Code = math.Min(1, float64(codeN)/chars*25)
+	r.Score = math.Min(1, 0.3*r.Length+0.5*r.Steps+0.25*math.Max(r.Math, r.Code)+0.1*r.Length*r.Steps)
+	switch {
+	case r.Score >= c.high:
+		r.Level = ComplexityHigh
+	case r.Score >= c.medium:
+		r.Level = ComplexityMedium
+	default:
+		r.Level = ComplexityLow
+	}
+	return r
+}

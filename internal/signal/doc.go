@@ -1,0 +1,27 @@
+// Package signal holds the request signal extractors. Each is a plain type
+// built by a constructor from its options (which reports every bad option at
+// once), does no I/O of its own, and is safe for concurrent use once built:
+//
+//   - PIIDetector: email, phone, credit_card, ssn, iban, ip_address,
+//     api_key (patterns plus validators), person_name and street_address
+//     (heuristics); findings with byte offsets and masking.
+//   - JailbreakDetector: instruction overrides, unrestricted personas,
+//     system-prompt extraction, false authority, fictional wrappers around
+//     harmful requests and encoded payloads, in English, Spanish, French,
+//     German, Italian, Portuguese, Russian, Chinese, Japanese and Korean,
+//     plus optional similarity to known attacks; a score in [0, 1].
+//   - DomainClassifier: the 14 MMLU-Pro categories from shipped example
+//     prompts (domains.txt), extendable or replaceable by the user's own,
+//     fitted at construction; label, confidence and top-k scores.
+//   - KeywordMatcher, RegexMatcher, SimilarityMatcher ("embedding"),
+//     ComplexityScorer, LanguageDetector and ContextLength.
+//
+// The similarity-based extractors take an embed.Embedder. Construction
+// embeds their examples once; per request they embed the prompt, or take a
+// vector the caller already computed (ClassifyVector, DetectVector,
+// MatchVector) so that one embedding serves every signal.
+//
+// Accuracy on the shipped held-out sets is checked by TestTargets; run it
+// with SEMANTIC_ROUTER_DEV_SET pointing at a labelled JSONL file to score
+// another set.
+package signal

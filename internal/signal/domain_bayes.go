@@ -1,0 +1,122 @@
+package signal
+
+import (
+	"math"
+	"strings"
+)
+
+// wordBayes is a multinomial naive Bayes model over stemmed words of the
+// example prompts and keywords. It complements the embedding model with
+// exact lexical evidence (rare technical terms the word vectors blur).
+type wordBayes struct {
+	logPrior float64
+	logProb  []map[string]float64 // per class: stem -> log P(stem|class)
+	logUnk   []float64            // per class: log P(unseen stem|class)
+}
+
+const bayesAlpha = 0.5
+
+func fitBayes(docs [][]string, classes int) *wordBayes {
+	counts := make([]map[string]float64, classes)
+	totals := make([]float64, classes)
+	vocab := map[string]bool{}
+	for k := range counts {
+		counts[k] = map[string]float64{}
+	}
+	for k, texts := range docs {
+		for _, t := range texts {
+			for _, w := range stems(t) {
+				counts[k][w]++
+				totals[k]++
+				vocab[w] = true
+			}
+		}
+	}
+	b := &wordBayes{logProb: make([]map[string]float64, classes), logUnk: make([]float64, classes)}
+	v := float64(len(vocab))
+	for k := range counts {
+		den := totals[k] + bayesAlpha*v
+		b.logProb[k] = make(map[string]float64, len(counts[k]))
+		for w, c := range counts[k] {
+			b.logProb[k][w] = math.Log((c + bayesAlpha) / den)
+		}
+		b.logUnk[k] = math.Log(bayesAlpha / den)
+	}
+	return b
+}
+
+// probs writes P(class|text) into p; words seen in no class are ignored.
+func (b *wordBayes) probs(text string, p []float64) {
+	ws := stems(text)
+	for k := range p {
+		p[k] = 0
+	}
+	for _, w := range ws {
+		known := false
+		for k := range b.logProb {
+			if _, ok := b.logProb[k][w]; ok {
+				known = true
+				break
+			}
+		}
+		if !known {
+			continue
+		}
+		for k := range p {
+			lp, ok := b.logProb[k][w]
+			if !ok {
+				lp = b.logUnk[k]
+			}
+			p[k] += lp
+		}
+	}
+	mx := math.Inf(-1)
+	for _, x := range p {
+		mx = math.Max(mx, x)
+	}
+	var sum float64
+	for k := range p {
+		p[k] = math.Exp(p[k] - mx)
+		sum += p[k]
+	}
+	for k := range p {
+		p[k] /= sum
+	}
+}
+
+// bayesStop are words too common to carry topic.
+var bayesStop = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields(`the a an of to in and is are was were be been what how why when where who which do does did
+	i my me we our you your it its that this these those for on with at by from or as can could should would will
+	there their they them he she his her not no if then than so about into over some any all more most much many
+	explain describe tell give make get use work works difference between example examples`) {
+		bayesStop[w] = true
+	}
+}
+
+// stems lowercases, drops stop words and strips common English suffixes,
+// so "reactions" and "reaction" meet.
+func stems(s string) []string {
+	var out []string
+	for w := range wordSet(s) {
+		if bayesStop[w] || len(w) < 2 {
+			continue
+		}
+		out = append(out, stem(w))
+	}
+	return out
+}
+
+func stem(w string) string {
+	for _, suf := range []string{"ations", "ation", "ings", "ing", "ies", "es", "s", "ed", "ly"} {
+		if len(w) > len(suf)+3 && strings.HasSuffix(w, suf) {
+			if suf == "ies" {
+				return w[:len(w)-3] + "y"
+			}
+			return w[:len(w)-len(suf)]
+		}
+	}
+	return w
+}

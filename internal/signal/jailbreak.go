@@ -1,0 +1,362 @@
+package signal
+
+import (
+	"bufio"
+	"context"
+	_ "embed" // shipped attack examples
+	"encoding/base64"
+	"encoding/hex"
+	"fmt"
+	"math"
+	"regexp"
+	"sort"
+	"strings"
+	"unicode"
+
+	"github.com/semantic-router/semantic-router/internal/embed"
+)
+
+//go:embed jailbreak_examples.txt
+var jailbreakExampleText string
+
+// BuiltinJailbreakExamples returns the shipped attack prompts used for the
+// similarity part of the score.
+func BuiltinJailbreakExamples() []string {
+	var out []string
+	sc := bufio.NewScanner(strings.NewReader(jailbreakExampleText))
+	for sc.Scan() {
+		if line := strings.TrimSpace(sc.Text()); line != "" && !strings.HasPrefix(line, "#") {
+			out = append(out, line)
+		}
+	}
+	return out
+}
+
+// JailbreakOptions configure a JailbreakDetector.
+type JailbreakOptions struct {
+	// Threshold is the score at or above which a prompt is a jailbreak;
+	// 0 means 0.5. It must be in (0, 1].
+	Threshold float64
+	// Embedder, if set, adds similarity to known attacks to the score.
+	// Without it only the patterns count.
+	Embedder embed.Embedder
+	// Examples are extra attack prompts for the similarity check.
+	Examples []string
+	// ReplaceExamples drops the shipped examples, keeping only Examples.
+	ReplaceExamples bool
+	// SimilarityMargin and SimilarityWidth map similarity to a score
+	// contribution. A prompt scores only when it is closer to the nearest
+	// attack example than to the nearest benign example (the built-in
+	// domain prompts) by more than the margin, and reaches the full 0.9 at
+	// margin+width, where it adds 0.4. 0 means 0.05 and 0.25.
+	SimilarityMargin, SimilarityWidth float64
+}
+
+// JailbreakResult is a score in [0, 1], whether it reached the threshold,
+// and the sorted reasons that contributed.
+type JailbreakResult struct {
+	Score     float64
+	Jailbreak bool
+	Reasons   []string
+}
+
+// JailbreakDetector scores prompts for prompt-injection and jailbreak
+// attempts: instruction overrides, unrestricted personas, system-prompt
+// extraction, false authority, fictional wrappers around harmful requests,
+// encoded payloads, and similarity to known attacks. It is safe for
+// concurrent use.
+type JailbreakDetector struct {
+	threshold     float64
+	emb           embed.Embedder
+	attacks       [][]float32 // centred unit vectors
+	benign        [][]float32 // centred unit vectors
+	mean          []float32
+	margin, width float64
+}
+
+// NewJailbreakDetector builds a detector; with an Embedder it embeds the
+// attack examples once.
+func NewJailbreakDetector(ctx context.Context, opts JailbreakOptions) (*JailbreakDetector, error) {
+	d := &JailbreakDetector{threshold: opts.Threshold, emb: opts.Embedder, margin: opts.SimilarityMargin, width: opts.SimilarityWidth}
+	if d.threshold == 0 {
+		d.threshold = 0.5
+	}
+	if d.threshold < 0 || d.threshold > 1 || math.IsNaN(d.threshold) {
+		return nil, fmt.Errorf("jailbreak: threshold %v: must be in (0, 1]", opts.Threshold)
+	}
+	if d.margin == 0 {
+		d.margin = 0.05
+	}
+	if d.width == 0 {
+		d.width = 0.25
+	}
+	if d.margin < 0 || d.width < 0 {
+		return nil, fmt.Errorf("jailbreak: similarity margin %v and width %v must not be negative", d.margin, d.width)
+	}
+	if d.emb == nil {
+		return d, nil
+	}
+	var ex []string
+	if !opts.ReplaceExamples {
+		ex = BuiltinJailbreakExamples()
+	}
+	ex = append(ex, opts.Examples...)
+	if len(ex) == 0 {
+		return d, nil
+	}
+	var background []string
+	for _, c := range BuiltinDomains() {
+		background = append(background, c.Examples...)
+	}
+	vecs, err := d.emb.Embed(ctx, append(ex, background...))
+	if err != nil {
+		return nil, fmt.Errorf("jailbreak: embedding examples: %w", err)
+	}
+	if len(vecs) != len(ex)+len(background) {
+		return nil, fmt.Errorf("jailbreak: embedder returned %d vectors for %d texts", len(vecs), len(ex)+len(background))
+	}
+	d.mean = make([]float32, len(vecs[0]))
+	for _, v := range vecs {
+		for i := range min(len(v), len(d.mean)) {
+			d.mean[i] += v[i] / float32(len(vecs))
+		}
+	}
+	for i, v := range vecs {
+		if i < len(ex) {
+			d.attacks = append(d.attacks, centred(v, d.mean))
+		} else {
+			d.benign = append(d.benign, centred(v, d.mean))
+		}
+	}
+	return d, nil
+}
+
+// Detect scores text. It only fails if the embedder fails.
+func (d *JailbreakDetector) Detect(ctx context.Context, text string) (JailbreakResult, error) {
+	var v []float32
+	if len(d.attacks) > 0 {
+		vecs, err := d.emb.Embed(ctx, []string{text})
+		if err != nil {
+			return JailbreakResult{}, fmt.Errorf("jailbreak: %w", err)
+		}
+		if len(vecs) != 1 {
+			return JailbreakResult{}, fmt.Errorf("jailbreak: embedder returned %d vectors for 1 text", len(vecs))
+		}
+		v = vecs[0]
+	}
+	return d.DetectVector(text, v), nil
+}
+
+// DetectVector is Detect for a prompt the caller has already embedded with
+// the detector's embedder; v may be nil to score patterns only.
+func (d *JailbreakDetector) DetectVector(text string, v []float32) JailbreakResult {
+	reasons := scorePatterns(text, 0)
+	if len(d.attacks) > 0 && v != nil {
+		q := centred(v, d.mean)
+		gap := maxDot(q, d.attacks) - maxDot(q, d.benign)
+		if gap > d.margin {
+			addReason(reasons, ReasonSimilar, maxSimilarityWeight*math.Min(1, (gap-d.margin)/d.width))
+		}
+	}
+	res := JailbreakResult{Score: combine(reasons)}
+	res.Jailbreak = res.Score >= d.threshold
+	for r, w := range reasons {
+		if w >= 0.3 {
+			res.Reasons = append(res.Reasons, r)
+		}
+	}
+	sort.Strings(res.Reasons)
+	return res
+}
+
+// maxSimilarityWeight keeps similarity below the default threshold on its
+// own: word-vector similarity is topical, so it can only tip a prompt that
+// already shows some attack phrasing.
+const maxSimilarityWeight = 0.4
+
+// centred returns v minus mean, normalised: what every prompt shares is
+// not evidence for any class.
+func centred(v, mean []float32) []float32 {
+	out := make([]float32, len(mean))
+	for i := range out {
+		if i < len(v) {
+			out[i] = v[i] - mean[i]
+		}
+	}
+	embed.Normalize(out)
+	return out
+}
+
+func maxDot(q []float32, set [][]float32) float64 {
+	best := -1.0
+	for _, v := range set {
+		best = math.Max(best, float64(dot(q, v)))
+	}
+	return best
+}
+
+func addReason(m map[string]float64, reason string, w float64) {
+	m[reason] = math.Max(m[reason], w)
+}
+
+// combine is a noisy-or: independent pieces of evidence add up, and the
+// score never exceeds 1.
+func combine(reasons map[string]float64) float64 {
+	p := 1.0
+	for _, w := range reasons {
+		p *= 1 - w
+	}
+	return 1 - p
+}
+
+// scorePatterns returns the strongest weight per reason; depth limits the
+// recursion into decoded payloads.
+func scorePatterns(text string, depth int) map[string]float64 {
+	reasons := map[string]float64{}
+	lower := strings.ToLower(text)
+	for _, r := range jailbreakRules {
+		if r.match(lower) {
+			addReason(reasons, r.Reason, r.Weight)
+		}
+	}
+	harmful := containsAny(" "+lower, harmfulCues) && harmfulRE.MatchString(lower)
+	detail := harmful && detailRE.MatchString(lower)
+	switch {
+	case detail && framingRE.MatchString(lower):
+		addReason(reasons, ReasonFraming, 0.8)
+	case detail:
+		// A bare harmful how-to is weak evidence: it is not an attack on
+		// the model's instructions, but it strengthens other cues.
+		addReason(reasons, ReasonFraming, 0.25)
+	}
+	if harmful && len(reasons) > 0 {
+		for r, w := range reasons {
+			reasons[r] = math.Min(1, w+0.1)
+		}
+	}
+	if depth == 0 {
+		for _, decoded := range decodePayloads(text) {
+			inner := scorePatterns(decoded, 1)
+			w := combine(inner)
+			innerHarm := harmfulRE.MatchString(strings.ToLower(decoded))
+			switch {
+			case w >= 0.3 || innerHarm:
+				addReason(reasons, ReasonEncoded, math.Max(0.85, w))
+			case decodeCueRE.MatchString(lower):
+				addReason(reasons, ReasonEncoded, 0.6)
+			}
+		}
+	}
+	return reasons
+}
+
+var (
+	base64RE = regexp.MustCompile(`[A-Za-z0-9+/]{16,}={0,2}|[A-Za-z0-9_\-]{16,}={0,2}`)
+	hexRE    = regexp.MustCompile(`\b(?:[0-9a-fA-F]{2}[ :]?){8,}`)
+	rot13Cue = regexp.MustCompile(`(?i)\brot-?13\b|\bcaesar\b`)
+)
+
+// decodePayloads returns readable text hidden in base64, hex or rot13.
+func decodePayloads(text string) []string {
+	var out []string
+	b64Run, hexRun := longestRuns(text)
+	if b64Run < 16 && hexRun < 16 {
+		return rot13Payload(text)
+	}
+	for _, m := range base64RE.FindAllString(text, -1) {
+		for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.RawStdEncoding, base64.URLEncoding, base64.RawURLEncoding} {
+			if b, err := enc.DecodeString(m); err == nil && readable(string(b)) {
+				out = append(out, string(b))
+				break
+			}
+		}
+	}
+	for _, m := range hexRE.FindAllString(text, -1) {
+		h := strings.NewReplacer(" ", "", ":", "").Replace(m)
+		if len(h)%2 == 1 {
+			h = h[:len(h)-1]
+		}
+		if b, err := hex.DecodeString(h); err == nil && readable(string(b)) {
+			out = append(out, string(b))
+		}
+	}
+	return append(out, rot13Payload(text)...)
+}
+
+func rot13Payload(text string) []string {
+	if rot13Cue.MatchString(text) || looksRot13(text) {
+		return []string{rot13(text)}
+	}
+	return nil
+}
+
+// longestRuns returns the longest runs of base64 characters and of hex
+// digits (allowing single spaces or colons between bytes), so that prompts
+// without anything encoded skip the payload regexps.
+func longestRuns(s string) (b64, hexRun int) {
+	var cb, ch int
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		isHexDigit := c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+		if isWordByte(c) || c == '+' || c == '/' || c == '_' || c == '-' || c == '=' {
+			cb++
+		} else {
+			cb = 0
+		}
+		switch {
+		case isHexDigit:
+			ch++
+		case (c == ' ' || c == ':') && ch > 0:
+		default:
+			ch = 0
+		}
+		b64 = max(b64, cb)
+		hexRun = max(hexRun, ch)
+	}
+	return b64, hexRun
+}
+
+// readable accepts decoded bytes that look like words: mostly printable
+// and containing spaces.
+func readable(s string) bool {
+	if len(s) < 8 || !strings.Contains(s, " ") {
+		return false
+	}
+	good := 0
+	for _, r := range s {
+		if unicode.IsPrint(r) {
+			good++
+		}
+	}
+	return float64(good) >= 0.95*float64(len([]rune(s)))
+}
+
+// looksRot13 reports text whose rot13 has far more common English words
+// than the text itself.
+func looksRot13(text string) bool {
+	return commonWords(rot13(text)) >= 3 && commonWords(text) == 0
+}
+
+var commonWordSet = map[string]bool{"the": true, "and": true, "you": true, "to": true, "how": true, "all": true, "your": true, "make": true, "what": true, "is": true, "a": true, "of": true}
+
+func commonWords(s string) int {
+	n := 0
+	for _, w := range strings.Fields(strings.ToLower(s)) {
+		if commonWordSet[strings.Trim(w, ".,!?:;\"'")] {
+			n++
+		}
+	}
+	return n
+}
+
+func rot13(s string) string {
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r >= 'a' && r <= 'z':
+			return 'a' + (r-'a'+13)%26
+		case r >= 'A' && r <= 'Z':
+			return 'A' + (r-'A'+13)%26
+		}
+		return r
+	}, s)
+}

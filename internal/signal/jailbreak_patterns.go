@@ -1,0 +1,110 @@
+package signal
+
+import (
+	"regexp"
+	"strings"
+)
+
+// jailbreakRule is one family of attack phrasing; Weight is the score a
+// match contributes before the families are combined.
+type jailbreakRule struct {
+	Reason string
+	Weight float64
+	// Cues are lowercase substrings one of which must occur before RE is
+	// run: most prompts contain none, and the regexps cost microseconds.
+	Cues []string
+	RE   *regexp.Regexp
+}
+
+func (r jailbreakRule) match(lower string) bool {
+	return containsAny(lower, r.Cues) && r.RE.MatchString(lower)
+}
+
+func containsAny(s string, subs []string) bool {
+	for _, sub := range subs {
+		if strings.Contains(s, sub) {
+			return true
+		}
+	}
+	return false
+}
+
+// harmfulCues gate harmfulRE, as Cues do for the rules. They are matched
+// against the lowercased text with a space in front, so " meth" skips
+// "something" and " ied" skips "applied".
+var harmfulCues = []string{"bomb", "explosive", "detonat", " ied", "napalm", "thermite", "nerve agent", "sarin", " vx", "ricin",
+	"anthrax", "weapon", " gun", "firearm", "pistol", "rifle", " meth", "fentanyl", "heroin", "cocaine", " crack", " lsd",
+	"synthesi", "malware", "ransomware", "keylogger", "rootkit", "botnet", "virus", "phishing", "stolen", "credit card",
+	"skimm", " clon", "hotwir", "steal", "break into", "pick a lock", "launder", "counterfeit", "hit man", "hitman", " kill",
+	"murder", "poison", "without being detected", "disable", "bypass the", "bypass a", "self-harm", "suicide",
+	"bomba", "explosivo", "veneno", "robar", "rubar", "bombe", "explosif", "voler une", "sprengstoff", "waffe",
+	"бомб", "взрывчат", "наркотик", "оруж", "炸弹", "炸药", "毒品", "病毒", "武器", "ウイルス", "爆弾", "폭탄", "마약"}
+
+// Reasons reported in JailbreakResult.Reasons.
+const (
+	ReasonOverride   = "instruction_override"
+	ReasonPersona    = "unrestricted_persona"
+	ReasonExtraction = "prompt_extraction"
+	ReasonAuthority  = "false_authority"
+	ReasonFraming    = "fictional_framing"
+	ReasonEncoded    = "encoded_payload"
+	ReasonSimilar    = "similar_to_known_attack"
+)
+
+// Patterns are matched against the lowercased prompt. Each language's
+// phrasing is written out rather than translated at run time.
+var jailbreakRules = []jailbreakRule{
+	// Instruction override.
+	{ReasonOverride, 0.9, []string{"ignor", "disregard", "forget", "overrid", "bypass", "abandon", "drop", "discard", "skip", "set aside", "stop follow", "stop obey", "no longer follow", "break free"}, regexp.MustCompile(`\b(?:ignore|ignoring|disregard|forget|override|bypass|abandon|drop|discard|skip|set aside|stop following|stop obeying|no longer follow|break free from)\s+(?:\w+\s+){0,3}?(?:previous|prior|above|earlier|preceding|original|initial|your|all|any|every|developer|safety|openai|existing)\s+(?:\w+\s+){0,2}?(?:instructions?|directions|directives?|guidelines?|rules?|programming|prompts?|restrictions?|guardrails?|constraints?|policies|polic(?:y)|filters?|training|commands?|orders)\b`)},
+	{ReasonOverride, 0.9, []string{"ignor", "disregard", "forget"}, regexp.MustCompile(`\b(?:ignore|disregard|forget)\s+(?:everything|all|anything|what)\s+(?:you (?:were|have been|'ve been) (?:told|given|instructed|taught)|(?:said |written |stated )?(?:above|before|previously|so far|prior))`)},
+	{ReasonOverride, 0.85, []string{"ignor", "disregard", "forget", "set aside", "bypass", "drop", "skip"}, regexp.MustCompile(`\b(?:ignore|disregard|forget|set aside|bypass|drop|skip)\s+(?:the|those|these|any)\s+(?:rules|guidelines|instructions|restrictions|policies|constraints|guardrails)\s+(?:that\s+|which\s+)?you\s+(?:operate|follow|were|have|obey|are|normally|usually|must)`)},
+	{ReasonOverride, 0.9, []string{"system", "override"}, regexp.MustCompile(`\b(?:ignore|disregard|forget|override|bypass)\s+(?:the\s+|your\s+)?system\s+(?:prompt|instructions?|message|rules)\b|\b(?:system|admin|developer|emergency)\s+override\b|\b(?:previous|prior|above|original|earlier)\s+(?:system\s+)?(?:message|instructions?|prompt|rules)\s+(?:is|are)\s+(?:now\s+)?(?:void|cancel+ed|invalid|null|revoked|obsolete)`)},
+	{ReasonOverride, 0.6, []string{"instruction", "directive", "prompt", "order", "from now on"}, regexp.MustCompile(`\b(?:new|updated|real|true|actual|top[- ]priority)\s+(?:system\s+)?(?:instructions?|directive|prompt|orders?)\s*(?::|are|is|follow)|\bfrom now on,? you (?:will|must|are going to|shall) (?:answer|respond|reply|act|obey|ignore)`)},
+	{ReasonOverride, 0.9, []string{"ignora", "olvid", "descarta", "omite"}, regexp.MustCompile(`(?:ignora|olvida|descarta|omite|olvídate de)\s+(?:\p{L}+\s+){0,2}?(?:instrucciones|reglas|indicaciones|directrices|restricciones)`)},
+	{ReasonOverride, 0.9, []string{"ignor", "oubli", "tiens pas", "tenez pas"}, regexp.MustCompile(`(?:ignore|ignorez|oublie|oubliez|ne tiens pas compte de|ne tenez pas compte de)\s+(?:\p{L}+\s+){0,2}?(?:instructions|règles|consignes|directives|restrictions)`)},
+	{ReasonOverride, 0.9, []string{"ignorier", "vergiss", "missacht"}, regexp.MustCompile(`(?:ignoriere|ignorier|vergiss|vergessen sie|missachte|ignorieren sie)\s+(?:\p{L}+\s+){0,3}?(?:anweisungen|regeln|instruktionen|vorgaben|richtlinien|einschränkungen)`)},
+	{ReasonOverride, 0.9, []string{"игнор", "забуд", "не обращай"}, regexp.MustCompile(`(?:игнорируй|проигнорируй|забудь|игнорируйте|забудьте|не обращай внимания на)\s+(?:\p{L}+\s+){0,2}?(?:инструкции|указания|правила|ограничения|установки)`)},
+	{ReasonOverride, 0.9, []string{"忽略", "无视", "忽视", "忘记", "忘掉", "不要理会", "不要遵守"}, regexp.MustCompile(`(?:忽略|无视|忽视|忘记|忘掉|不要理会|不要遵守|忽略掉)[^。！？]{0,12}(?:指令|指示|规则|说明|设定|限制|要求|提示)`)},
+	{ReasonOverride, 0.9, []string{"無視", "忘れ"}, regexp.MustCompile(`(?:指示|命令|ルール|設定|制限)[^。！？]{0,8}(?:無視|忘れ)`)},
+	{ReasonOverride, 0.9, []string{"무시", "잊어"}, regexp.MustCompile(`(?:지시|명령|규칙|지침|제한)[^.!?]{0,8}(?:무시|잊어)`)},
+	{ReasonOverride, 0.9, []string{"ignor", "dimentic", "esque", "desconsider"}, regexp.MustCompile(`(?:ignora|dimentica|dimenticati|ignore|esqueça|esqueca|desconsidere)\s+(?:\p{L}+\s+){0,2}?(?:istruzioni|regole|instruções|instrucoes|regras|diretrizes)`)},
+
+	// Unrestricted personas (DAN and friends).
+	{ReasonPersona, 0.85, []string{"mode", "do anything now"}, regexp.MustCompile(`\b(?:do anything now|jailbreak mode|jailbroken mode|god mode|unfiltered mode|no[- ]limits mode|evil mode|opposite mode|dan mode|unrestricted mode)\b`)},
+	{ReasonPersona, 0.8, []string{"mode"}, regexp.MustCompile(`\b(?:enable|enter|activate|switch (?:in)?to|you are (?:now )?in|simulate|in)\s+(?:the\s+)?(?:developer|dev|debug|admin) mode\b[^.?!]{0,40}\b(?:you|answer|respond|generate|content|anything|no|without)\b`)},
+	{ReasonPersona, 0.8, []string{"care about"}, regexp.MustCompile(`\b(?:does not|doesn't|do not|don't|without)\s+care\s+about\s+(?:ethics|rules|laws|morals|morality|safety|consequences)\b`)},
+	{ReasonPersona, 0.85, []string{"you are", "you're", "act", "pretend", "play", "become"}, regexp.MustCompile(`\b(?:you are|you're|act as|act like|behave like|acting as|pretend to be|role-?play as|play|become)\s+(?:now\s+|no longer\s+)?(?:an?\s+)?(?:dan|stan|dude|aim|unfiltered|uncensored|unrestricted|unchained|evil|amoral|rogue)\b`)},
+	{ReasonPersona, 0.8, []string{"restriction", "filter", "censor", "rule", "limit", "guideline", "boundar", "moral", "ethic", "polic", "guardrail"}, regexp.MustCompile(`\b(?:without|no|free (?:of|from)|not bound by|broken free of|break free (?:of|from)|doesn't have|does not have|has no|have no|with no|free of)\s+(?:any\s+|the\s+)?(?:ethical\s+|moral\s+|content\s+|safety\s+)?(?:restrictions|filters|censorship|rules|limits|limitations|guidelines|boundaries|morals|ethics|policies|policy|guardrails)\b`)},
+	{ReasonPersona, 0.8, []string{"refus", "declin", "character", "can't", "say no", "warning", "disclaimer", "commentary", "moraliz", "lectur", "caveat", "judg"}, regexp.MustCompile(`\b(?:without|no)\s+(?:any\s+)?(?:warnings?|disclaimers?|caveats?)\s+(?:or|and|,)\s+(?:any\s+)?(?:refusals?|refusing|judg(?:e)?ments?|moraliz\w*)|\b(?:never|won't|will not|cannot|can't|must not|mustn't|don't|do not|without)\s+(?:ever\s+)?(?:refuse|refusing|decline|declining|break(?:s|ing)? character|say(?:s|ing)? (?:it|you) can't|say(?:s|ing)? no|add(?:ing)? (?:warnings|disclaimers|commentary)|moraliz|lectur)`)},
+	{ReasonPersona, 0.8, []string{"as if", "pretend", "imagine"}, regexp.MustCompile(`\b(?:as if|pretend(?:ing)? (?:that)?|imagine (?:that)?)\s+(?:your\s+|the\s+|there (?:were|was) no\s+)?(?:content\s+polic(?:y|ies)|polic(?:y|ies)|rules|guidelines|restrictions|filters|safety (?:rules|guidelines|filters)|ethics)\s*(?:did not|didn't|does not|doesn't|do not|don't|no longer)?\s*(?:exist|apply|existed)\b`)},
+	{ReasonPersona, 0.7, []string{"character", "answer everything", "anything goes", "no matter how"}, regexp.MustCompile(`\b(?:stay in character|never breaks? character|answers? everything|anything goes|no matter how (?:illegal|unethical|harmful|dangerous))\b`)},
+	{ReasonPersona, 0.85, []string{"sin ", "sans ", "ohne ", "без ", "senza ", "sem ", "没有", "不受", "无限制", "制限", "제한"}, regexp.MustCompile(`(?:sin (?:ninguna )?(?:restricciones|filtros|censura|límites)|sans (?:aucune )?(?:restriction|restrictions|filtre|filtres|censure|limites)|ohne (?:jegliche )?(?:einschränkungen|filter|zensur|grenzen|regeln)|без (?:каких-либо |всяких )?(?:ограничений|цензуры|фильтров|правил)|senza (?:alcuna )?(?:restrizioni|filtri|censura|limiti)|sem (?:nenhuma )?(?:restrições|restricoes|filtros|censura|limites)|没有(?:任何)?(?:限制|过滤|审查|规则)|不受(?:任何)?(?:限制|约束)|无限制|制限のない|制限なし|제한(?:이)? 없는)`)},
+
+	// System-prompt extraction.
+	{ReasonExtraction, 0.85, []string{"prompt", "system", "instruction", "configuration", "directive", "programming", "hidden", "secret", "above"}, regexp.MustCompile(`\b(?:reveal|show|print|repeat|output|display|dump|leak|expose|recite|list|give|tell|share|write out|put|translate|summari[sz]e|paste|spell out|quote)\b[^.?!]{0,60}\b(?:(?:your|the|this|its) (?:system prompt|system message|initial prompt|original prompt|pre-?prompt)|(?:your|its) (?:(?:initial|original|hidden|secret|system|full|entire|confidential|internal)\s+){0,2}(?:instructions|configuration|directives|programming|prompt|system message)|(?:your|its) (?:initial|original|hidden|secret|confidential|internal) (?:rules|guidelines|message)|hidden (?:rules|instructions|prompt|guidelines)|secret (?:rules|instructions|prompt)|configuration instructions|(?:text|words|instructions|everything) above|instructions you were given)`)},
+	{ReasonExtraction, 0.85, []string{"your"}, regexp.MustCompile(`\b(?:what(?:'s| is| are| was| were)?|which)\b[^.?!]{0,40}\byour\s+(?:hidden|secret|system|initial|original|confidential|internal)\s+(?:prompt|instructions|rules|message|configuration|guidelines)|\b(?:forget|ignore)\b[^.?!]{0,60}\b(?:tell|show|give|reveal)\b[^.?!]{0,20}\byour\s+(?:confidential|secret|hidden|internal)\b`)},
+	{ReasonExtraction, 0.85, []string{"you were", "you have been", "you've been", "you got"}, regexp.MustCompile(`\b(?:prompt|instructions|system message|text|rules|configuration)\s+(?:that\s+)?you\s+(?:were|have been|'ve been|got)\s+(?:given|started|initiali[sz]ed|configured|set up|loaded|primed|fed)`)},
+	{ReasonExtraction, 0.4, []string{"your rules", "your guidelines", "your setup"}, regexp.MustCompile(`\b(?:reveal|show|print|repeat|output|display|dump|list|tell|share)\b[^.?!]{0,30}\byour (?:rules|guidelines|setup)\b`)},
+	{ReasonExtraction, 0.8, []string{"told", "instruct", "given", "configured", "system prompt"}, regexp.MustCompile(`\b(?:what (?:were|are) (?:you|your) (?:told|instructed|instructions)|what (?:instructions|rules|guidelines) (?:were|have) you (?:been )?(?:given|told)|what is your system prompt|rules you were (?:given|configured with|told)|instructions you were given)\b`)},
+	{ReasonExtraction, 0.85, []string{"prompt", "instruc", "systemprompt", "system-prompt", "systemanweisung", "anweisungen", "instruktion", "системн", "инструкц", "系统", "初始指令", "システム", "시스템"}, regexp.MustCompile(`(?:prompt del sistema|instrucciones del sistema|tus instrucciones (?:ocultas|originales|iniciales)|prompt système|instructions (?:système|cachées|initiales)|tes instructions|vos instructions|systemprompt|system-prompt|systemanweisungen|deine (?:anweisungen|instruktionen)|системн(?:ый|ые|ую) (?:промпт|инструкци|подсказк)|свои инструкции|твои инструкции|系统提示|系统指令|系统设定|初始指令|システムプロンプト|시스템 프롬프트)`)},
+
+	// False authority and "filters are off".
+	{ReasonAuthority, 0.8, []string{"disabled", "off", "removed", "lifted", "suspended", "deactivated"}, regexp.MustCompile(`\b(?:safety|content|ethical)\s+(?:filters?|guidelines|protocols|restrictions|systems?|checks)\s+(?:are|have been|were|is|has been)\s+(?:now\s+)?(?:disabled|off|removed|turned off|lifted|suspended|deactivated)|\b(?:disabled|turned off|switched off|removed|deactivated|lifted)\s+(?:all\s+)?(?:your|the|its)\s+(?:safety|content|ethical)\s+(?:filters?|guidelines|protocols|restrictions|checks)`)},
+	{ReasonAuthority, 0.35, []string{"code", "clearance", "sudo", "root access", "maintenance mode"}, regexp.MustCompile(`\b(?:authori[sz]ation code|override code|admin(?:istrator)? override|clearance level|sudo mode|root access granted|maintenance mode)\b`)},
+	{ReasonAuthority, 0.5, []string{"openai", "anthropic", "google", "meta", "the company that"}, regexp.MustCompile(`\b(?:i am|i'm|as) (?:a|an|the|your)?\s*(?:\w+\s+){0,2}(?:developer|engineer|admin|administrator|employee|researcher|creator)s?\s+(?:at|of|from|for)\s+(?:openai|anthropic|google|meta|the company that (?:trained|made|built|created) you)`)},
+	{ReasonAuthority, 0.7, []string{"access granted", "jailbroken", "dan:", "i am free"}, regexp.MustCompile(`\b(?:reply|respond|answer|say)\s+(?:only\s+)?with\s+['"]?(?:access granted|jailbroken|dan:|i am free)`)},
+}
+
+// framingRE marks fiction, role-play and hypotheticals; alone they are
+// harmless ("pretend you're a blacksmith"), with harmfulRE and detailRE
+// they are a classic wrapper.
+var framingRE = regexp.MustCompile(`\b(?:imagine|pretend|hypothetical(?:ly)?|role-?play|screenplay|script|story|novel|fiction(?:al)?|character|you(?:'re| are) playing|play(?:ing)? the role|in a world where|as a historian|for a (?:movie|book|game|film)|thought experiment|purely academic|for research purposes|educational purposes|grandma|grandmother|complete this|continue this|fill in)\b|(?:imagina|imagine|stell dir vor|представь|假设|想象|想像)`)
+
+// harmfulRE is the subject matter that the wrappers are used to extract.
+var harmfulRE = regexp.MustCompile(`\b(?:bomb|bombs|explosive|explosives|detonat\w*|ied|pipe bomb|napalm|thermite|nerve agent|sarin|vx|ricin|anthrax|bioweapon|chemical weapon|untraceable (?:gun|firearm|weapon)|ghost gun|3d-print\w*\s+(?:a\s+)?(?:working\s+)?(?:gun|firearm|pistol|rifle)|meth|methamphetamine|fentanyl|heroin|cocaine|crack|lsd synthesis|synthesi[sz]e\s+(?:\w+\s+){0,2}(?:drug|opioid|fentanyl|meth)|malware|ransomware|keylogger|rootkit|botnet|computer virus|write a virus|phishing (?:kit|page|email)|stolen credit card|credit card numbers|card skimm\w*|clon(?:e|ed|ing) (?:\w+\s+){0,2}cards?|hotwir\w*|steal (?:a |the )?car|break into|pick a lock|launder(?:ing)? money|money laundering|counterfeit|hit ?man|kill (?:someone|a person|my)|murder|poison(?:ed|ing)? (?:someone|a person|my|him|her|them)|without being detected|untraceable poison|disable (?:a |the )?(?:home )?(?:alarm|security)|bypass (?:the )?(?:alarm|security system)|self-harm|suicide method)\b|(?:bomba|explosivo|veneno|robar|rubarla|rubare|bombe|explosif|voler une|sprengstoff|bombe bauen|waffe|бомб|взрывчат|наркотик|оруж|炸弹|炸药|毒品|病毒|武器|ウイルス|爆弾|武器|폭탄|마약)`)
+
+// detailRE asks for operational detail rather than discussion.
+var detailRE = regexp.MustCompile(`\b(?:exactly|exact|steps|step[- ]by[- ]step|step by step|detailed|in detail|precise|real-world|specific|instructions|recipe|how to|how do i|how can i|tell (?:me|the \w+) how|including|materials|quantities|list of)\b|(?:paso a paso|cómo|étape par étape|comment|schritt für schritt|wie man|пошагово|как сделать|как |passo per passo|come |详细|如何|怎么|作り方|詳しく|방법)`)
+
+// decodeCueRE asks the model to decode something and obey it.
+var decodeCueRE = regexp.MustCompile(`\b(?:decode|convert|translate|decipher|rot13|base64|hex)\b[^.?!]{0,80}\b(?:follow|obey|execute|do what it says|treat it as|as (?:your |an? )?(?:new )?(?:instruction|command|prompt)|carry out|comply)`)

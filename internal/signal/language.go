@@ -1,0 +1,189 @@
+package signal
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"unicode"
+)
+
+// LanguageOptions configure a LanguageDetector. Match lists the language
+// codes (ISO 639-1) for which LanguageResult.Matched is true; empty
+// matches any detected language.
+type LanguageOptions struct {
+	Match []string
+}
+
+// LanguageResult is the detected language ("und" when undetermined), a
+// confidence in [0, 1], and whether it is one of the configured codes.
+type LanguageResult struct {
+	Code       string
+	Confidence float64
+	Matched    bool
+}
+
+// LanguageDetector tells the language of a prompt from its script and, for
+// Latin script, from function words and diacritics. It knows en, es, fr,
+// de, it, pt, nl by words and ru, uk, zh, ja, ko, ar, he, el, hi, th by
+// script. It is safe for concurrent use.
+type LanguageDetector struct {
+	match map[string]bool
+}
+
+// NewLanguageDetector validates the options.
+func NewLanguageDetector(opts LanguageOptions) (*LanguageDetector, error) {
+	d := &LanguageDetector{match: map[string]bool{}}
+	for i, c := range opts.Match {
+		if !knownLanguages[c] {
+			return nil, fmt.Errorf("language: match[%d] %q: unknown language code", i, c)
+		}
+		d.match[c] = true
+	}
+	return d, nil
+}
+
+var knownLanguages = map[string]bool{"en": true, "es": true, "fr": true, "de": true, "it": true, "pt": true, "nl": true,
+	"ru": true, "uk": true, "zh": true, "ja": true, "ko": true, "ar": true, "he": true, "el": true, "hi": true, "th": true}
+
+// stopwords are frequent function words, chosen to separate the Latin-
+// script languages; a word in several lists counts for each.
+var stopwords = map[string][]string{
+	"en": strings.Fields("the and is are of to in that it for you with on this what how why can do does be have was not my i your an as at by from or which"),
+	"es": strings.Fields("el la los las de que y en un una es por para con no se del al lo como más pero su sus mi qué cómo por qué está son hay muy"),
+	"fr": strings.Fields("le la les de des du et est un une que qui dans pour pas sur au aux avec ce cette il elle je vous nous mon ma mes comment pourquoi est-ce sont très"),
+	"de": strings.Fields("der die das und ist nicht ein eine zu den von mit sich des auf für im dem wie was warum ich du sie es wir kann ist sind auch oder aber mein meine"),
+	"it": strings.Fields("il lo la gli le di che e un una per non sono con del della come perché cosa mi ti è ho questo questa anche più ma nel alla"),
+	"pt": strings.Fields("o a os as de que e do da em um uma para com não é por se na no mais como mas ao dos das meu minha você por que qual são está"),
+	"nl": strings.Fields("de het een en van is dat in op te voor met niet zijn ik je wat hoe waarom er ook maar bij"),
+}
+
+var stopwordIndex = func() map[string][]string {
+	idx := map[string][]string{}
+	for lang, ws := range stopwords {
+		for _, w := range ws {
+			idx[w] = append(idx[w], lang)
+		}
+	}
+	return idx
+}()
+
+// Detect returns the language of text.
+func (d *LanguageDetector) Detect(text string) LanguageResult {
+	res := detectLanguage(text)
+	res.Matched = res.Code != "und" && (len(d.match) == 0 || d.match[res.Code])
+	return res
+}
+
+func detectLanguage(text string) LanguageResult {
+	var letters, latin, han, kana, hangul, cyr, arabic, hebrew, greek, deva, thai int
+	ukr := 0
+	for _, r := range text {
+		if !unicode.IsLetter(r) {
+			continue
+		}
+		letters++
+		switch {
+		case unicode.Is(unicode.Hangul, r):
+			hangul++
+		case unicode.Is(unicode.Hiragana, r), unicode.Is(unicode.Katakana, r):
+			kana++
+		case unicode.Is(unicode.Han, r):
+			han++
+		case unicode.Is(unicode.Cyrillic, r):
+			cyr++
+			if strings.ContainsRune("іїєґІЇЄҐ", r) {
+				ukr++
+			}
+		case unicode.Is(unicode.Arabic, r):
+			arabic++
+		case unicode.Is(unicode.Hebrew, r):
+			hebrew++
+		case unicode.Is(unicode.Greek, r):
+			greek++
+		case unicode.Is(unicode.Devanagari, r):
+			deva++
+		case unicode.Is(unicode.Thai, r):
+			thai++
+		case unicode.Is(unicode.Latin, r):
+			latin++
+		}
+	}
+	if letters == 0 {
+		return LanguageResult{Code: "und"}
+	}
+	share := func(n int) float64 { return float64(n) / float64(letters) }
+	// Japanese mixes kanji with kana; any real share of kana means ja.
+	switch {
+	case kana > 0 && share(kana+han) >= 0.3:
+		return LanguageResult{Code: "ja", Confidence: share(kana + han)}
+	case share(hangul) >= 0.3:
+		return LanguageResult{Code: "ko", Confidence: share(hangul)}
+	case share(han) >= 0.3:
+		return LanguageResult{Code: "zh", Confidence: share(han)}
+	case share(cyr) >= 0.5:
+		if ukr > 0 {
+			return LanguageResult{Code: "uk", Confidence: share(cyr)}
+		}
+		return LanguageResult{Code: "ru", Confidence: share(cyr)}
+	case share(arabic) >= 0.5:
+		return LanguageResult{Code: "ar", Confidence: share(arabic)}
+	case share(hebrew) >= 0.5:
+		return LanguageResult{Code: "he", Confidence: share(hebrew)}
+	case share(greek) >= 0.5:
+		return LanguageResult{Code: "el", Confidence: share(greek)}
+	case share(deva) >= 0.5:
+		return LanguageResult{Code: "hi", Confidence: share(deva)}
+	case share(thai) >= 0.5:
+		return LanguageResult{Code: "th", Confidence: share(thai)}
+	case share(latin) < 0.5:
+		return LanguageResult{Code: "und"}
+	}
+	return detectLatin(text)
+}
+
+// detectLatin scores Latin-script text by function words, with
+// language-specific letters as tie-breakers.
+func detectLatin(text string) LanguageResult {
+	lower := strings.ToLower(text)
+	scores := map[string]float64{}
+	words := strings.FieldsFunc(lower, func(r rune) bool { return !unicode.IsLetter(r) && r != '\'' && r != '-' })
+	for _, w := range words {
+		for _, lang := range stopwordIndex[w] {
+			scores[lang]++
+		}
+	}
+	hints := []struct {
+		chars string
+		lang  string
+	}{{"ñ¿¡", "es"}, {"ãõ", "pt"}, {"ß", "de"}, {"äöü", "de"}, {"çœ", "fr"}, {"êâîôûëïè", "fr"}, {"ìò", "it"}, {"ĳ", "nl"}}
+	for _, h := range hints {
+		if strings.ContainsAny(lower, h.chars) {
+			scores[h.lang] += 1.5
+		}
+	}
+	if strings.Contains(lower, "ç") && strings.ContainsAny(lower, "ãõ") {
+		scores["pt"]++
+	}
+	type ls struct {
+		lang  string
+		score float64
+	}
+	var ranked []ls
+	var total float64
+	for l, s := range scores {
+		ranked = append(ranked, ls{l, s})
+		total += s
+	}
+	if len(ranked) == 0 {
+		// No function words at all: short English-looking text is the
+		// common case (code, names, keywords).
+		return LanguageResult{Code: "en", Confidence: 0.3}
+	}
+	sort.Slice(ranked, func(i, j int) bool {
+		if ranked[i].score != ranked[j].score {
+			return ranked[i].score > ranked[j].score
+		}
+		return ranked[i].lang < ranked[j].lang
+	})
+	return LanguageResult{Code: ranked[0].lang, Confidence: ranked[0].score / total}
+}

@@ -1,0 +1,101 @@
+package signal
+
+import (
+	"regexp"
+	"strings"
+)
+
+var (
+	// usStreetRE: house number, optional direction, one to four name words
+	// (capitalised or ordinals), a street suffix.
+	usStreetRE = regexp.MustCompile(`\b\d{1,6}[A-Za-z]?\s+(?:(?:N|S|E|W|NE|NW|SE|SW|North|South|East|West)\.?\s+)?(?:(?:\p{Lu}[\p{L}'\-]*|\d+(?:st|nd|rd|th))\.?\s+){1,4}(?:Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|Lane|Ln|Drive|Dr|Court|Ct|Way|Place|Pl|Terrace|Ter|Parkway|Pkwy|Highway|Hwy|Circle|Cir|Square|Sq|Trail|Trl|Crescent|Close|Row|Alley|Loop|Plaza|Mews|Gardens|Grove|Hill|Rise|Walk|Green|Park)\b\.?`)
+	poBoxRE    = regexp.MustCompile(`(?i)\b(?:p\.?\s?o\.?\s*box|post office box|postfach|apartado(?: postal)?|bo[iî]te postale)\s*#?\s*\d{1,7}\b`)
+	// German-style: the number follows the street ("Hauptstraße 12").
+	deStreetRE = regexp.MustCompile(`\b\p{Lu}[\p{L}\-]*(?:straße|strasse|str\.|weg|gasse|platz|allee|ring|damm|ufer|chaussee)\s+\d{1,4}[a-z]?\b`)
+	// French-style: "12 rue de la Paix", "5 bis avenue Victor Hugo".
+	frStreetRE = regexp.MustCompile(`\b\d{1,4}(?:\s?(?:bis|ter))?,?\s+(?:rue|avenue|av\.|boulevard|bd|place|chemin|allée|impasse|quai|route|cours)\s+(?:(?:de|du|des|la|le|l'|d')\s*)*\p{Lu}[\p{L}\-']+(?:\s+\p{Lu}[\p{L}\-']+)*`)
+	// Spanish, Portuguese, Italian: "Calle Mayor 5", "Via Roma, 12".
+	latStreetRE = regexp.MustCompile(`\b(?:Calle|Avenida|Av\.|Plaza|Paseo|Carrer|Rua|Via|Viale|Piazza|Corso)\s+(?:(?:de|del|la|los|las|dos|da|di|della)\s+)*\p{Lu}[\p{L}\-']+(?:\s+\p{Lu}[\p{L}\-']+)*,?\s+(?:n\.?\s?º?\s?)?\d{1,4}\b`)
+
+	// Tails that may follow the street: unit, city, state + ZIP, postcode.
+	unitTailRE     = regexp.MustCompile(`^,?\s*(?:Apt|Apartment|Suite|Ste|Unit|Floor|Fl|Room|Rm|Flat|#)\.?\s*#?[A-Za-z0-9\-]{1,6}\b`)
+	stateZipTailRE = regexp.MustCompile(`^,?\s*[A-Z]{2}\s+\d{5}(?:-\d{4})?\b`)
+	ukPostTailRE   = regexp.MustCompile(`^,?\s*[A-Z]{1,2}\d[A-Z\d]?\s*\d[A-Z]{2}\b`)
+	euPostTailRE   = regexp.MustCompile(`^,?\s*\d{4,5}\s+\p{Lu}[\p{L}\-]+\b`)
+	cityTailRE     = regexp.MustCompile(`^,\s*\p{Lu}\p{Ll}[\p{L}\-']*(?:\s\p{Lu}\p{Ll}[\p{L}\-']*){0,2}`)
+)
+
+func findAddresses(text string) [][2]int {
+	var out [][2]int
+	add := func(s, e int) {
+		for _, o := range out {
+			if s < o[1] && o[0] < e {
+				return
+			}
+		}
+		out = append(out, [2]int{s, e})
+	}
+	for _, re := range []*regexp.Regexp{usStreetRE, deStreetRE, frStreetRE, latStreetRE} {
+		for _, m := range re.FindAllStringIndex(text, -1) {
+			if re == usStreetRE && !plausibleUSStreet(text[m[0]:m[1]]) {
+				continue
+			}
+			add(m[0], extendAddress(text, m[1]))
+		}
+	}
+	for _, m := range poBoxRE.FindAllStringIndex(text, -1) {
+		add(m[0], extendAddress(text, m[1]))
+	}
+	return out
+}
+
+// plausibleUSStreet drops matches whose name words are ordinary sentence
+// words ("3 The Way"), which the capitalisation rule alone lets through
+// at the start of sentences.
+func plausibleUSStreet(s string) bool {
+	words := strings.Fields(s)
+	if len(words) < 3 {
+		return false
+	}
+	for _, w := range words[1 : len(words)-1] {
+		switch strings.TrimSuffix(w, ".") {
+		case "The", "A", "An", "And", "Or", "Of", "In", "On", "At", "To", "I", "We", "You", "It", "My", "Our":
+			return false
+		}
+	}
+	return true
+}
+
+// extendAddress grows an address over a unit, a city, a state + ZIP or a
+// postcode that follow it, in any order, at most four times.
+func extendAddress(text string, end int) int {
+	for range 4 {
+		rest := text[end:]
+		grew := false
+		for _, re := range []*regexp.Regexp{unitTailRE, stateZipTailRE, ukPostTailRE, euPostTailRE, cityTailRE} {
+			if loc := re.FindStringIndex(rest); loc != nil {
+				if re == cityTailRE && !cityFollowedByPostal(text, end+loc[1]) {
+					continue
+				}
+				end += loc[1]
+				grew = true
+				break
+			}
+		}
+		if !grew {
+			break
+		}
+	}
+	return end
+}
+
+// cityFollowedByPostal only lets a ", City" tail in when a state, ZIP or
+// postcode follows it, or the sentence ends, so that ", John" after an
+// address is not swallowed.
+func cityFollowedByPostal(text string, end int) bool {
+	rest := text[end:]
+	if rest == "" || strings.ContainsAny(rest[:1], ".?!;\n") {
+		return true
+	}
+	return stateZipTailRE.MatchString(rest) || ukPostTailRE.MatchString(rest) || euPostTailRE.MatchString(rest) || cityTailRE.MatchString(rest)
+}

@@ -1,0 +1,226 @@
+package signal
+
+import (
+	"regexp"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// nameSeqRE finds runs of one to four capitalised words, allowing inner
+// hyphens and apostrophes (Mei-Lin, O'Brien, Marchetti-Rossi).
+var nameSeqRE = regexp.MustCompile(`\p{Lu}[\p{Ll}\p{Lu}'’\-]*\p{Ll}(?:\s+\p{Lu}[\p{Ll}\p{Lu}'’\-]*\p{Ll}){0,3}`)
+
+var (
+	// strongCueRE: text right before a name that makes any capitalised
+	// word a name.
+	strongCueRE = regexp.MustCompile(`(?i)(?:my name is|my name's|name\s*:|named|full name\s*:|me llamo|mi nombre es|je m'appelle|je suis|ich heiße|ich bin|mein name ist|mi chiamo|meu nome é|sincerely,|regards,|signed,|dear|hi|hello|attn:?|c/o)\s*$`)
+	// titleCueRE: an honorific right before a name.
+	titleCueRE = regexp.MustCompile(`(?:\b(?:Mr|Mrs|Ms|Mx|Dr|Prof|Sr|Sra|Mme|Mlle|Herr|Frau)\.?|\b(?:Miss|Sir|Madam|Doctor|Professor|Señor|Señora|Monsieur|Madame))\s+$`)
+	// personCueRE: a role word that introduces a person; it needs a
+	// two-word name or a known first name after it.
+	personCueRE = regexp.MustCompile(`(?i)\b(?:to|for|from|with|customer|client|patient|employee|tenant|contact|colleague|manager|candidate|applicant|student|user|cc|by|per|ask|tell|email|call|invite|remind|named)\s+$`)
+	// iamCueRE: "I'm"/"I am"/"this is" only mark a name when the word is a
+	// known first name ("I'm John", not "I'm Hungry").
+	iamCueRE = regexp.MustCompile(`(?i)(?:\bi'm|\bi am|\bthis is|\bit's|\bsoy|\bsono)\s+$`)
+)
+
+// notNameWords are capitalised words that start sentences or name places,
+// organisations, days and months rather than people.
+var notNameWords = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields(`the a an and or but if when what why how who which where this that these those is are
+	was were do does did can could should would will i i'm i’m i've i'd i'll we you he she it they my our your his her their please
+	hi hello dear thanks thank yes no ok okay sir madam madame colleagues everyone friends customer customers all explain describe write draft compare give list tell find show help
+	monday tuesday wednesday thursday friday saturday sunday january february march april may june july august
+	september october november december street st avenue ave road rd lane drive court way place terrace boulevard
+	university college school hospital clinic bank company inc corp ltd llc group park lake river mountain island
+	bay hotel museum church center centre airport station hall bridge tower city county state republic kingdom
+	north south east west new old great saint san santa los las el la le de von van der sql python java api aws
+	google microsoft apple amazon linux windows docker kubernetes excel word team department office ministry
+	english spanish french german chinese japanese russian italian portuguese arabic korean european american
+	british african asian indian christmas easter ramadan war empire revolution act law theory theorem effect
+	principle equation law's laws`) {
+		notNameWords[w] = true
+	}
+}
+
+// famousSurnames are people so often named in ordinary questions (laws,
+// theorems, history) that naming them is not personal data.
+var famousSurnames = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields(`newton einstein darwin curie freud marx lincoln washington shakespeare napoleon
+	mozart beethoven bach turing gauss euler pascal fermat pythagoras plato aristotle socrates kant hegel nietzsche
+	descartes locke hobbes rousseau keynes smith hayek friedman jung pavlov skinner piaget maslow galileo copernicus
+	kepler bohr heisenberg schrodinger maxwell faraday tesla edison hawking feynman mendel pasteur lavoisier
+	dalton avogadro boyle hooke ohm kirchhoff fourier laplace lagrange bayes markov nash pareto churchill
+	roosevelt kennedy gandhi mandela caesar cleopatra columbus luther bonaparte hitler stalin lenin mao`) {
+		famousSurnames[w] = true
+	}
+}
+
+// lowerNameRE catches names typed in lower case right after an explicit
+// cue ("my name is john smith"); without the cue lower-case words are
+// never names.
+var lowerNameRE = regexp.MustCompile(`(?i)\b(?:my name is|my name's|name\s*:)\s+(\p{Ll}[\p{L}'\-]+(?:\s\p{Ll}[\p{L}'\-]+)?)`)
+
+func (d *PIIDetector) findNames(text string) [][2]int {
+	var out [][2]int
+	for _, m := range lowerNameRE.FindAllStringSubmatchIndex(text, -1) {
+		s, e := m[2], m[3]
+		words := strings.Fields(text[s:e])
+		// Keep only words that are not sentence words ("my name is john and").
+		if notNameWords[words[0]] || bayesStop[words[0]] {
+			continue
+		}
+		if len(words) == 2 && (notNameWords[words[1]] || bayesStop[words[1]]) {
+			e = s + len(words[0])
+		}
+		out = append(out, [2]int{s, e})
+	}
+	for _, m := range nameSeqRE.FindAllStringIndex(text, -1) {
+		s, e := m[0], m[1]
+		if s > 0 {
+			if r, _ := utf8.DecodeLastRuneInString(text[:s]); unicode.IsLetter(r) || unicode.IsDigit(r) {
+				continue
+			}
+		}
+		words := strings.Fields(text[s:e])
+		// Drop leading sentence words ("Send Ingrid ..." keeps "Ingrid",
+		// "Remind Aiko Varga" keeps "Aiko Varga").
+		for len(words) > 0 && (notNameWords[strings.ToLower(words[0])] || !d.givenNames[strings.ToLower(words[0])] && d.laterGivenName(words[1:])) {
+			s += strings.Index(text[s:], words[0]) + len(words[0])
+			s += len(text[s:]) - len(strings.TrimLeft(text[s:], " \t\n"))
+			words = words[1:]
+		}
+		// Cut trailing non-name words ("Ingrid Halvorsen Street").
+		for len(words) > 0 && notNameWords[strings.ToLower(trimPossessive(words[len(words)-1]))] {
+			words = words[:len(words)-1]
+		}
+		if len(words) == 0 {
+			continue
+		}
+		e = s + len(strings.Join(words, " "))
+		if strings.Join(words, " ") != text[s:e] { // words were separated by newlines etc.
+			e = s + len(words[0])
+			words = words[:1]
+		}
+		if !d.isName(text[:s], words, text[e:]) {
+			continue
+		}
+		if overlapsSpan(out, s, e) {
+			continue
+		}
+		if strings.HasSuffix(text[s:e], "'s") || strings.HasSuffix(text[s:e], "’s") {
+			e -= len("'s")
+			if strings.HasSuffix(text[s:e+2], "’s") {
+				e -= len("’s") - len("'s")
+			}
+		}
+		out = append(out, [2]int{s, e})
+	}
+	return out
+}
+
+func overlapsSpan(spans [][2]int, s, e int) bool {
+	for _, o := range spans {
+		if s < o[1] && o[0] < e {
+			return true
+		}
+	}
+	return false
+}
+
+// laterGivenName reports whether a known first name starts a name of at
+// least two words within words.
+func (d *PIIDetector) laterGivenName(words []string) bool {
+	for i, w := range words {
+		if d.givenNames[strings.ToLower(w)] && i+1 < len(words) {
+			return true
+		}
+	}
+	return false
+}
+
+func trimPossessive(w string) string {
+	w = strings.TrimSuffix(w, "'s")
+	return strings.TrimSuffix(w, "’s")
+}
+
+// isName decides whether a run of capitalised words is a person's name
+// from the cue before it, the first name, and what follows.
+func (d *PIIDetector) isName(before string, words []string, after string) bool {
+	first := strings.ToLower(trimPossessive(words[0]))
+	if i := strings.IndexAny(first, "-'’"); i > 0 && !d.givenNames[first] {
+		first = first[:i] // Mei-Lin -> mei
+	}
+	if famousSurnames[first] && len(words) == 1 {
+		return false
+	}
+	for _, w := range words[1:] {
+		if famousSurnames[strings.ToLower(trimPossessive(w))] {
+			return false // Isaac Newton, Martin Luther King
+		}
+	}
+	// "Newton's laws", "Bayes' theorem": possessive of a thing named after
+	// someone.
+	if possessiveConceptRE.MatchString(after) && len(words) == 1 {
+		return false
+	}
+	tail := before[max(0, len(before)-40):]
+	if nameInNearbyEmail(words, after) {
+		return true
+	}
+	switch {
+	case titleCueRE.MatchString(tail), strongCueRE.MatchString(tail):
+		return true
+	case iamCueRE.MatchString(tail):
+		return d.givenNames[first] || len(words) >= 2 && looksLikeSurname(words[len(words)-1])
+	case d.givenNames[first] && len(words) >= 2:
+		return true
+	case personCueRE.MatchString(tail) && len(words) >= 2 && !placeFollowsRE.MatchString(after):
+		return d.givenNames[first] || len(words) == 2 && looksLikeSurname(words[1])
+	case d.givenNames[first] && len(words) == 1:
+		// A lone first name needs a person-like verb or address after it.
+		return personVerbRE.MatchString(after) || personCueRE.MatchString(tail)
+	}
+	return false
+}
+
+var (
+	possessiveConceptRE = regexp.MustCompile(`^(?:'s|’s|')?\s+(?:law|laws|theorem|theory|principle|equation|rule|method|constant|effect|paradox|conjecture|hypothesis|number|formula|test|algorithm|disease|syndrome)\b`)
+	personVerbRE        = regexp.MustCompile(`^(?:,|\s)+(?:says|said|asked|wants|wrote|told|called|emailed|is|was|has|will|needs|thinks|who|from)\b`)
+	placeFollowsRE      = regexp.MustCompile(`^\s*(?:University|College|Street|Avenue|Road|City|County|Hospital|Inc|Ltd|Corp)\b`)
+)
+
+// nameInNearbyEmail accepts capitalised words that reappear in the local
+// part of an e-mail address right after them ("Alejandra Ruiz,
+// alejandra.ruiz@example.org").
+func nameInNearbyEmail(words []string, after string) bool {
+	if len(words) < 2 {
+		return false
+	}
+	after = after[:min(len(after), 80)]
+	at := strings.IndexByte(after, '@')
+	if at < 0 {
+		return false
+	}
+	start := strings.LastIndexAny(after[:at], " \t\n,;:(<") + 1
+	local := strings.ToLower(after[start:at])
+	for _, w := range words {
+		w = strings.ToLower(trimPossessive(w))
+		if len(w) >= 3 && strings.Contains(local, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// looksLikeSurname accepts capitalised words that are not common English
+// words, judged crudely by length and letters.
+func looksLikeSurname(w string) bool {
+	w = trimPossessive(w)
+	return utf8.RuneCountInString(w) >= 3 && !notNameWords[strings.ToLower(w)]
+}

@@ -1,0 +1,126 @@
+package signal
+
+import (
+	"math"
+	"regexp"
+	"strings"
+)
+
+// tokenREs match credential formats that are unambiguous by shape. Each
+// runs only if its literal prefix occurs in the text.
+var tokenREs = []struct {
+	prefixes []string
+	re       *regexp.Regexp
+}{
+	{[]string{"sk-"}, regexp.MustCompile(`\bsk-(?:proj-|ant-(?:api\d\d-)?|live-|svcacct-)?[A-Za-z0-9_\-]{20,}`)},           // OpenAI, Anthropic
+	{[]string{"AKIA", "ASIA", "AGPA", "AIDA", "AROA"}, regexp.MustCompile(`\b(?:AKIA|ASIA|AGPA|AIDA|AROA)[0-9A-Z]{16}\b`)}, // AWS access key IDs
+	{[]string{"gh"}, regexp.MustCompile(`\bgh[pousr]_[A-Za-z0-9]{30,}\b`)},                                                 // GitHub
+	{[]string{"github_pat_"}, regexp.MustCompile(`\bgithub_pat_[A-Za-z0-9_]{40,}\b`)},
+	{[]string{"glpat-"}, regexp.MustCompile(`\bglpat-[A-Za-z0-9_\-]{20,}\b`)},                                   // GitLab
+	{[]string{"xox"}, regexp.MustCompile(`\bxox[abprse]-[A-Za-z0-9\-]{10,}`)},                                   // Slack
+	{[]string{"AIza"}, regexp.MustCompile(`\bAIza[0-9A-Za-z_\-]{35}\b`)},                                        // Google
+	{[]string{"_live_", "_test_"}, regexp.MustCompile(`\b[rsp]k_(?:live|test)_[A-Za-z0-9]{16,}\b`)},             // Stripe
+	{[]string{"hf_"}, regexp.MustCompile(`\bhf_[A-Za-z0-9]{30,}\b`)},                                            // Hugging Face
+	{[]string{"npm_"}, regexp.MustCompile(`\bnpm_[A-Za-z0-9]{36}\b`)},                                           // npm
+	{[]string{"SG."}, regexp.MustCompile(`\bSG\.[A-Za-z0-9_\-]{16,}\.[A-Za-z0-9_\-]{16,}\b`)},                   // SendGrid
+	{[]string{"eyJ"}, regexp.MustCompile(`\beyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}`)}, // JWT
+	{[]string{"PRIVATE KEY"}, regexp.MustCompile(`-----BEGIN (?:RSA |EC |OPENSSH |DSA )?PRIVATE KEY-----`)},
+}
+
+// secretCues gate secretCueRE (checked on the lowercased text).
+var secretCues = []string{"key", "secret", "token", "passw", "auth", "bearer", "credential"}
+
+// secretCueRE finds a long opaque value right after a key-like word
+// ("api_key=...", "token: ...", "password is ..."); the value is then
+// checked for entropy.
+var secretCueRE = regexp.MustCompile(`(?i)(?:api[_\-\s]?key|apikey|secret|token|passw(?:or)?d|access[_\-\s]?key|private[_\-\s]?key|auth(?:orization)?|bearer|credential|client[_\-\s]?secret)s?[\w\-]{0,20}["']?\s*(?:[:=]|is|=>)?\s*["']?(?:Bearer\s+)?([A-Za-z0-9+/_\-]{20,}={0,2})`)
+
+func findAPIKeys(text string) [][2]int {
+	var out [][2]int
+	add := func(s, e int) {
+		for _, o := range out {
+			if s < o[1] && o[0] < e {
+				return
+			}
+		}
+		out = append(out, [2]int{s, e})
+	}
+	for _, tr := range tokenREs {
+		if !containsAny(text, tr.prefixes) {
+			continue
+		}
+		for _, m := range tr.re.FindAllStringIndex(text, -1) {
+			add(m[0], m[1])
+		}
+	}
+	if !containsAny(strings.ToLower(text), secretCues) {
+		return out
+	}
+	for _, m := range secretCueRE.FindAllStringSubmatchIndex(text, -1) {
+		if v := text[m[2]:m[3]]; looksRandom(v) {
+			add(m[2], m[3])
+		}
+	}
+	return out
+}
+
+// looksRandom accepts long hex strings and base64-like strings that mix
+// character classes with high per-character entropy, and rejects words,
+// identifiers such as "my_api_key_variable_name" and repeated characters.
+func looksRandom(v string) bool {
+	if len(v) < 20 {
+		return false
+	}
+	if isHex(v) {
+		return len(v) >= 32 && entropy(v) >= 3.0
+	}
+	var lower, upper, digit int
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		switch {
+		case c >= 'a' && c <= 'z':
+			lower++
+		case c >= 'A' && c <= 'Z':
+			upper++
+		case c >= '0' && c <= '9':
+			digit++
+		}
+	}
+	classes := 0
+	for _, n := range []int{lower, upper, digit} {
+		if n > 0 {
+			classes++
+		}
+	}
+	if classes < 2 || digit == 0 && strings.ContainsAny(v, "_-") {
+		return false
+	}
+	return entropy(v) >= 3.5
+}
+
+func isHex(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F') {
+			return false
+		}
+	}
+	return true
+}
+
+// entropy is the Shannon entropy of s in bits per byte.
+func entropy(s string) float64 {
+	var counts [256]int
+	for i := 0; i < len(s); i++ {
+		counts[s[i]]++
+	}
+	var h float64
+	n := float64(len(s))
+	for _, c := range counts {
+		if c > 0 {
+			p := float64(c) / n
+			h -= p * math.Log2(p)
+		}
+	}
+	return h
+}
