@@ -9,9 +9,8 @@ import (
 // example prompts and keywords. It complements the embedding model with
 // exact lexical evidence (rare technical terms the word vectors blur).
 type wordBayes struct {
-	logPrior float64
-	logProb  []map[string]float64 // per class: stem -> log P(stem|class)
-	logUnk   []float64            // per class: log P(unseen stem|class)
+	logProb []map[string]float64 // per class: stem -> log P(stem|class)
+	logUnk  []float64            // per class: log P(unseen stem|class)
 }
 
 const bayesAlpha = 0.5
