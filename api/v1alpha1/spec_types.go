@@ -23,7 +23,7 @@ type ImageSpec struct {
 }
 
 // ServiceAccountSpec chooses the pods' service account.
-// +kubebuilder:validation:XValidation:rule="!has(self.create) || self.create || (has(self.name) && self.name != ”)",message="serviceAccount.name is required when serviceAccount.create is false"
+// +kubebuilder:validation:XValidation:rule="!has(self.create) || self.create || (has(self.name) && size(self.name) > 0)",message="serviceAccount.name is required when serviceAccount.create is false"
 type ServiceAccountSpec struct {
 	// Create makes the operator own a ServiceAccount. Defaults to true.
 	// +optional
@@ -96,7 +96,7 @@ type EnvVar struct {
 }
 
 // AutoscalingSpec configures the HorizontalPodAutoscaler.
-// +kubebuilder:validation:XValidation:rule="self.minReplicas <= self.maxReplicas",message="autoscaling.minReplicas must be less than or equal to autoscaling.maxReplicas"
+// +kubebuilder:validation:XValidation:rule="!has(self.minReplicas) || !has(self.maxReplicas) || self.minReplicas <= self.maxReplicas",message="autoscaling.minReplicas must be less than or equal to autoscaling.maxReplicas"
 type AutoscalingSpec struct {
 	// +kubebuilder:default=false
 	// +optional
