@@ -38,6 +38,8 @@ var (
 	k8sClient client.Client
 	// restCfg is the test API server's admin config.
 	restCfg *rest.Config
+	// testEnv is the running control plane, for tests that add users.
+	testEnv *envtest.Environment
 	// envProblem says why the API server is not available; "" when it is.
 	envProblem string
 )
@@ -72,7 +74,7 @@ func runTests(m *testing.M) int {
 			fmt.Fprintln(os.Stderr, "stopping envtest:", err)
 		}
 	}()
-	restCfg = cfg
+	restCfg, testEnv = cfg, env
 	k8sClient, err = client.New(cfg, client.Options{Scheme: scheme})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "creating client:", err)
