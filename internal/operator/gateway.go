@@ -55,7 +55,7 @@ func (r *Reconciler) reconcileGateway(ctx context.Context, sr *vllmv1alpha1.Sema
 	gw.SetGroupVersionKind(gatewayGVK)
 	if err := r.Client.Get(ctx, types.NamespacedName{Namespace: ns, Name: ref.Name}, gw); err != nil {
 		if apierrors.IsNotFound(err) {
-			return "", fmt.Errorf("spec.gateway.existingRef: gateway %s/%s not found", ns, ref.Name)
+			return "", &missingDependencyError{fmt.Errorf("spec.gateway.existingRef: gateway %s/%s not found", ns, ref.Name)}
 		}
 		return "", fmt.Errorf("spec.gateway.existingRef: %w", err)
 	}

@@ -64,6 +64,15 @@ func gatewayCRD() *apiextensionsv1.CustomResourceDefinition {
 	}
 }
 
+// installGatewayCRD installs the stand-in Gateway CRD (again, harmlessly,
+// if a test before did) and waits until it is served.
+func installGatewayCRD(t *testing.T) {
+	t.Helper()
+	if _, err := envtest.InstallCRDs(restCfg, envtest.CRDInstallOptions{CRDs: []*apiextensionsv1.CustomResourceDefinition{gatewayCRD()}}); err != nil {
+		t.Fatalf("installing the Gateway CRD: %v", err)
+	}
+}
+
 // TestGatewayIntegration runs in order: first without the Gateway API (the
 // reference is recorded, not checked), then with it (a missing Gateway
 // fails the reconcile until it appears).
@@ -90,9 +99,7 @@ func TestGatewayIntegration(t *testing.T) {
 	})
 
 	t.Run("gateway API installed", func(t *testing.T) {
-		if _, err := envtest.InstallCRDs(restCfg, envtest.CRDInstallOptions{CRDs: []*apiextensionsv1.CustomResourceDefinition{gatewayCRD()}}); err != nil {
-			t.Fatalf("installing the Gateway CRD: %v", err)
-		}
+		installGatewayCRD(t)
 		createSR(t, ns, "checked", vllmv1alpha1.SemanticRouterSpec{Gateway: vllmv1alpha1.GatewaySpec{ExistingRef: ref}})
 		want := fmt.Sprintf("spec.gateway.existingRef: gateway %s/inference-gateway not found", ns)
 		eventually(t, "Degraded for the missing gateway", func(ctx context.Context) (bool, error) {

@@ -2,6 +2,7 @@ package operator
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -9,8 +10,11 @@ import (
 	"strings"
 	"testing"
 
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
+
+	vllmv1alpha1 "github.com/semantic-router/semantic-router/api/v1alpha1"
 )
 
 // The operations guides are followed with kubectl against the test API
@@ -178,7 +182,25 @@ func TestGuideStatusCommands(t *testing.T) {
 
 	// The autoscaling sample from the guide gets its HPA.
 	kubectl(t, nil, "get", "hpa", "semantic-router-hpa", "-n", ns)
-	gw := waitReconciled(t, ns, "semantic-router-gateway")
+
+	// The gateway sample names gateway-system/inference-gateway: with the
+	// Gateway API installed and no such Gateway, the reconcile says so;
+	// once it exists the router runs in gateway-integration mode.
+	installGatewayCRD(t)
+	const gwSR = "semantic-router-gateway"
+	updateSR(t, ns, gwSR, func(sr *vllmv1alpha1.SemanticRouter) { sr.Spec.Args = []string{"-v"} })
+	eventually(t, "Degraded for the missing gateway", func(ctx context.Context) (bool, error) {
+		sr, err := getSR(ctx, ns, gwSR)
+		if err != nil {
+			return false, err
+		}
+		c := meta.FindStatusCondition(sr.Status.Conditions, vllmv1alpha1.ConditionDegraded)
+		return c != nil && c.ObservedGeneration == sr.Generation &&
+			c.Message == "spec.gateway.existingRef: gateway gateway-system/inference-gateway not found", nil
+	})
+	kubectl(t, nil, "create", "namespace", "gateway-system")
+	kubectl(t, []byte("apiVersion: gateway.networking.k8s.io/v1\nkind: Gateway\nmetadata:\n  name: inference-gateway\n  namespace: gateway-system\n"), "apply", "-f", "-")
+	gw := waitReconciled(t, ns, gwSR)
 	if gw.Status.GatewayMode != "gateway-integration" {
 		t.Errorf("gateway sample gatewayMode = %q", gw.Status.GatewayMode)
 	}

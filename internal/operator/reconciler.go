@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
@@ -47,6 +48,11 @@ type Reconciler struct {
 	Client client.Client
 	// Recorder emits Events on the SemanticRouter.
 	Recorder events.EventRecorder
+	// DependencyRetry is how soon a reconcile that waits for an object the
+	// user must create (such as the referenced Gateway) runs again; zero
+	// means 30s. It replaces the exponential backoff, which would grow to
+	// many minutes while the user is fixing the cluster.
+	DependencyRetry time.Duration
 }
 
 // SetupWithManager registers the controller. It owns every object it
@@ -96,7 +102,12 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 	orig := sr.DeepCopy()
 	mode, dep, err := r.reconcileOwnedResources(ctx, sr)
 	if err != nil {
-		return ctrl.Result{}, r.reportFailure(ctx, orig, sr, err)
+		err = r.reportFailure(ctx, orig, sr, err)
+		var missing *missingDependencyError
+		if errors.As(err, &missing) && !errors.Is(err, errStatusUpdate) {
+			return ctrl.Result{RequeueAfter: r.dependencyRetry()}, nil
+		}
+		return ctrl.Result{}, err
 	}
 	sr.Status.GatewayMode = mode
 	setDeploymentStatus(&sr.Status, sr.Generation, dep)
@@ -115,7 +126,7 @@ func (r *Reconciler) reportFailure(ctx context.Context, orig, sr *vllmv1alpha1.S
 	r.Recorder.Eventf(sr, nil, corev1.EventTypeWarning, reasonReconcileFailed, "Reconcile", "%s", err.Error())
 	markDegraded(&sr.Status, sr.Generation, err)
 	if perr := r.Client.Status().Patch(ctx, sr, client.MergeFrom(orig)); perr != nil {
-		return errors.Join(err, fmt.Errorf("updating status: %w", perr))
+		return errors.Join(err, fmt.Errorf("%w: %w", errStatusUpdate, perr))
 	}
 	var spec *specError
 	if errors.As(err, &spec) {
@@ -123,6 +134,24 @@ func (r *Reconciler) reportFailure(ctx context.Context, orig, sr *vllmv1alpha1.S
 	}
 	return err
 }
+
+// errStatusUpdate marks a failure to record status; such a reconcile is
+// always retried with backoff.
+var errStatusUpdate = errors.New("updating status")
+
+func (r *Reconciler) dependencyRetry() time.Duration {
+	if r.DependencyRetry > 0 {
+		return r.DependencyRetry
+	}
+	return 30 * time.Second
+}
+
+// missingDependencyError marks a reconcile error that only the user can fix
+// by creating something (it is retried at DependencyRetry, not backoff).
+type missingDependencyError struct{ err error }
+
+func (e *missingDependencyError) Error() string { return e.err.Error() }
+func (e *missingDependencyError) Unwrap() error { return e.err }
 
 // specError marks a reconcile error caused by the spec, not the cluster.
 type specError struct{ err error }

@@ -98,7 +98,11 @@ func runTests(m *testing.M) int {
 		fmt.Fprintln(os.Stderr, "creating manager:", err)
 		return 1
 	}
-	r := &Reconciler{Client: mgr.GetClient(), Recorder: mgr.GetEventRecorder("semantic-router-operator")}
+	r := &Reconciler{
+		Client:          mgr.GetClient(),
+		Recorder:        mgr.GetEventRecorder("semantic-router-operator"),
+		DependencyRetry: 500 * time.Millisecond,
+	}
 	if err := r.SetupWithManager(mgr); err != nil {
 		fmt.Fprintln(os.Stderr, "setting up reconciler:", err)
 		return 1
