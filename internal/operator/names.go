@@ -67,8 +67,13 @@ func pvcName(sr *vllmv1alpha1.SemanticRouter) string {
 	if c := sr.Spec.Persistence.ExistingClaim; c != nil && *c != "" {
 		return *c
 	}
-	return sr.Name + "-data"
+	return ownedPVCName(sr)
 }
+
+// ownedPVCName is the claim the operator creates when no existing claim is
+// named. It may outlive a spec change to existingClaim or persistence off:
+// the operator never deletes a claim because of a spec edit.
+func ownedPVCName(sr *vllmv1alpha1.SemanticRouter) string { return sr.Name + "-data" }
 
 func serviceAccountName(sr *vllmv1alpha1.SemanticRouter) string {
 	if n := sr.Spec.ServiceAccount.Name; n != "" {

@@ -166,7 +166,9 @@ func (r *Reconciler) finalize(ctx context.Context, sr *vllmv1alpha1.SemanticRout
 	if !controllerutil.ContainsFinalizer(sr, vllmv1alpha1.Finalizer) {
 		return nil
 	}
-	if ownsPVC(sr) && retentionPolicy(sr) == vllmv1alpha1.RetentionRetain {
+	// The claim is orphaned whatever persistence says now: one created
+	// before persistence was turned off still holds data.
+	if retentionPolicy(sr) == vllmv1alpha1.RetentionRetain {
 		if err := r.orphanPVC(ctx, sr); err != nil {
 			return fmt.Errorf("finalizing: %w", err)
 		}
@@ -184,7 +186,7 @@ func (r *Reconciler) finalize(ctx context.Context, sr *vllmv1alpha1.SemanticRout
 // orphanPVC removes the SemanticRouter's owner reference from its claim.
 func (r *Reconciler) orphanPVC(ctx context.Context, sr *vllmv1alpha1.SemanticRouter) error {
 	pvc := &corev1.PersistentVolumeClaim{}
-	if err := r.Client.Get(ctx, client.ObjectKey{Namespace: sr.Namespace, Name: pvcName(sr)}, pvc); err != nil {
+	if err := r.Client.Get(ctx, client.ObjectKey{Namespace: sr.Namespace, Name: ownedPVCName(sr)}, pvc); err != nil {
 		return client.IgnoreNotFound(err)
 	}
 	if !metav1.IsControlledBy(pvc, sr) {
