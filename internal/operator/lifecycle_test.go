@@ -278,15 +278,30 @@ func TestPlaintextSecretRejected(t *testing.T) {
 func TestDeletionWithFinalizer(t *testing.T) {
 	requireAPIServer(t)
 	ctx := context.Background()
-	for _, policy := range []vllmv1alpha1.RetentionPolicy{vllmv1alpha1.RetentionRetain, vllmv1alpha1.RetentionDelete} {
-		t.Run(string(policy), func(t *testing.T) {
+	tests := []struct {
+		name           string
+		policy         vllmv1alpha1.RetentionPolicy
+		persistenceOff bool
+		wantStillOwned bool
+	}{
+		{name: "retain orphans the claim", policy: vllmv1alpha1.RetentionRetain},
+		{name: "retain after persistence off", policy: vllmv1alpha1.RetentionRetain, persistenceOff: true},
+		{name: "delete leaves it to the collector", policy: vllmv1alpha1.RetentionDelete, wantStillOwned: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
 			ns := newNamespace(t)
 			createSR(t, ns, "router", vllmv1alpha1.SemanticRouterSpec{
-				Persistence: vllmv1alpha1.PersistenceSpec{RetentionPolicy: policy}})
+				Persistence: vllmv1alpha1.PersistenceSpec{RetentionPolicy: tt.policy}})
 			sr := waitReconciled(t, ns, "router")
 			pvc := &corev1.PersistentVolumeClaim{ObjectMeta: key(ns, "router-data")}
 			waitFor(t, pvc, nil)
 			checkOwned(t, pvc, sr)
+			if tt.persistenceOff {
+				updateSR(t, ns, "router", func(sr *vllmv1alpha1.SemanticRouter) { sr.Spec.Persistence.Enabled = ptr.To(false) })
+				sr = waitReconciled(t, ns, "router")
+				waitFor(t, pvc, nil) // a spec edit never deletes a claim
+			}
 
 			if err := k8sClient.Delete(ctx, sr); err != nil {
 				t.Fatal(err)
@@ -296,9 +311,8 @@ func TestDeletionWithFinalizer(t *testing.T) {
 			// envtest runs no garbage collector, so what remains shows the
 			// owner references the collector would act on.
 			waitFor(t, pvc, nil)
-			owned := metav1.GetControllerOf(pvc) != nil
-			if want := policy == vllmv1alpha1.RetentionDelete; owned != want {
-				t.Errorf("pvc owned after delete = %t, want %t", owned, want)
+			if owned := metav1.GetControllerOf(pvc) != nil; owned != tt.wantStillOwned {
+				t.Errorf("pvc owned after delete = %t, want %t", owned, tt.wantStillOwned)
 			}
 		})
 	}
