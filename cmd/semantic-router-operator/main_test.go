@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -59,6 +60,24 @@ func TestRunHelp(t *testing.T) {
 	}
 }
 
+// lockedBuffer is a bytes.Buffer safe for concurrent writers and readers.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
 // freeAddr returns a loopback address with a port that was free just now.
 func freeAddr(t *testing.T) string {
 	t.Helper()
@@ -106,7 +125,8 @@ func TestRunReconcilesOnAPIServer(t *testing.T) {
 	probe := freeAddr(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	var stdout, stderr bytes.Buffer
+	// The manager may still log from its goroutines after Run returns.
+	var stdout, stderr lockedBuffer
 	done := make(chan error, 1)
 	go func() {
 		done <- Run(ctx, []string{"-kubeconfig", kubeconfig, "-metrics-bind-address", "0", "-health-probe-bind-address", probe,
@@ -158,6 +178,7 @@ func TestRunReconcilesOnAPIServer(t *testing.T) {
 	if !strings.Contains(stdout.String(), "semantic-router-operator: starting") {
 		t.Errorf("stdout = %q", stdout.String())
 	}
+	t.Logf("operator log:\n%s", stderr.String())
 	if !strings.Contains(stderr.String(), `"msg":"Starting Controller"`) {
 		t.Errorf("stderr lacks JSON controller logs:\n%s", stderr.String())
 	}
