@@ -66,6 +66,7 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.BoolVar(&o.leaderElect, "leader-elect", false, "elect a leader so only one replica reconciles")
 	fs.StringVar(&o.leaderElectNS, "leader-election-namespace", "", "namespace of the leader election Lease; empty means the pod's namespace")
 	fs.StringVar(&o.logLevel, "log-level", "info", "debug, info, warn or error")
+	// JSON by default: `kubectl logs` output goes to log collectors.
 	fs.BoolVar(&o.logJSON, "log-json", true, "log JSON lines (false: text)")
 	fs.StringVar(&o.watchNamespace, "watch-namespace", "", "reconcile only this namespace; empty means all")
 	if err := fs.Parse(args); err != nil {
@@ -92,6 +93,8 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if o.logJSON {
 		handler = slog.NewJSONHandler(stderr, hopts)
 	}
+	// controller-runtime logs through logr; the slog bridge keeps one
+	// handler for the operator's and the framework's lines.
 	logger := logr.FromSlogHandler(handler)
 	ctrl.SetLogger(logger)
 
@@ -114,6 +117,8 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		// Step down promptly on shutdown so a new leader takes over fast.
 		LeaderElectionReleaseOnCancel: true,
 	}
+	// Watching one namespace needs only a Role there, for clusters where a
+	// ClusterRole is not granted.
 	if o.watchNamespace != "" {
 		mopts.Cache.DefaultNamespaces = map[string]cache.Config{o.watchNamespace: {}}
 	}
