@@ -18,11 +18,12 @@ run:
 build:
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o bin/semantic-router ./cmd/semantic-router
 
-## test: every test, with the race detector, then a short run of each fuzz target
-test: test-unit fuzz
+## test: every test with the race detector (the operator's against a real kube-apiserver and
+## etcd, built once into the cache by envtest-assets), then a short run of each fuzz target
+test: envtest-assets test-unit fuzz
 
 test-unit:
-	$(GO) test -race -count=1 ./...
+	KUBEBUILDER_ASSETS="$$(hack/envtest.sh --print)" $(GO) test -race -count=1 ./...
 
 ## fuzz: run each fuzz target for FUZZTIME (default 10s)
 fuzz:

@@ -1,0 +1,207 @@
+package operator
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/utils/ptr"
+
+	vllmv1alpha1 "github.com/semantic-router/semantic-router/api/v1alpha1"
+)
+
+func newSR(spec vllmv1alpha1.SemanticRouterSpec) *vllmv1alpha1.SemanticRouter {
+	return &vllmv1alpha1.SemanticRouter{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "r"}, Spec: spec}
+}
+
+func TestRouterArgs(t *testing.T) {
+	tests := []struct {
+		mode vllmv1alpha1.GatewayMode
+		want []string
+	}{
+		{vllmv1alpha1.GatewayModeStandalone, []string{"-config", "/etc/semantic-router/config.yaml", "-gateway", "standalone", "-listener-address", "0.0.0.0"}},
+		{vllmv1alpha1.GatewayModeIntegration, []string{"-config", "/etc/semantic-router/config.yaml", "-gateway", "extproc"}},
+	}
+	for _, tt := range tests {
+		if got := routerArgs(tt.mode); !slices.Equal(got, tt.want) {
+			t.Errorf("routerArgs(%s) = %q, want %q", tt.mode, got, tt.want)
+		}
+	}
+}
+
+func TestImageRef(t *testing.T) {
+	digest := "sha256:" + fmt.Sprintf("%064x", 1)
+	tests := []struct {
+		name      string
+		img       vllmv1alpha1.ImageSpec
+		want, ver string
+	}{
+		{"default", vllmv1alpha1.ImageSpec{}, vllmv1alpha1.DefaultImageRepository + ":" + vllmv1alpha1.DefaultImageTag, vllmv1alpha1.DefaultImageTag},
+		{"tag", vllmv1alpha1.ImageSpec{Repository: "reg/sr", Tag: "v2"}, "reg/sr:v2", "v2"},
+		{"digest wins", vllmv1alpha1.ImageSpec{Repository: "reg/sr", Tag: "v2", Digest: digest}, "reg/sr@" + digest, "v2"},
+		{"digest only", vllmv1alpha1.ImageSpec{Digest: digest}, vllmv1alpha1.DefaultImageRepository + "@" + digest, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			sr := newSR(vllmv1alpha1.SemanticRouterSpec{Image: tt.img})
+			if got := imageRef(sr); got != tt.want {
+				t.Errorf("imageRef = %q, want %q", got, tt.want)
+			}
+			if got := objectLabels(sr)[labelVersion]; got != tt.ver {
+				t.Errorf("version label = %q, want %q", got, tt.ver)
+			}
+		})
+	}
+}
+
+func TestServicePorts(t *testing.T) {
+	sr := newSR(vllmv1alpha1.SemanticRouterSpec{Service: vllmv1alpha1.ServiceSpec{
+		HTTP:    vllmv1alpha1.PortSpec{Port: 80, Enabled: ptr.To(false)}, // http cannot be disabled
+		GRPC:    vllmv1alpha1.PortSpec{Enabled: ptr.To(false)},
+		Metrics: vllmv1alpha1.PortSpec{Port: 9090, TargetPort: 9191},
+	}})
+	var got []string
+	for _, p := range servicePorts(sr) {
+		got = append(got, fmt.Sprintf("%s:%d->%s/%s", p.Name, p.Port, p.TargetPort.String(), p.Protocol))
+	}
+	want := []string{"http:80->http/TCP", "api:8080->api/TCP", "metrics:9090->9191/TCP"}
+	if !slices.Equal(got, want) {
+		t.Errorf("ports = %v, want %v", got, want)
+	}
+}
+
+func TestServiceKeepsNodePorts(t *testing.T) {
+	sr := newSR(vllmv1alpha1.SemanticRouterSpec{Service: vllmv1alpha1.ServiceSpec{Type: corev1.ServiceTypeNodePort}})
+	svc := &corev1.Service{Spec: corev1.ServiceSpec{ClusterIP: "10.0.0.1", Ports: []corev1.ServicePort{{Name: "http", NodePort: 30001}}}}
+	mutateService(svc, sr)
+	if svc.Spec.Ports[0].NodePort != 30001 || svc.Spec.ClusterIP != "10.0.0.1" {
+		t.Errorf("service = %+v, want node port 30001 and cluster IP kept", svc.Spec)
+	}
+}
+
+func TestPodTemplate(t *testing.T) {
+	t.Run("overrides replace defaults", func(t *testing.T) {
+		probe := &corev1.Probe{ProbeHandler: corev1.ProbeHandler{Exec: &corev1.ExecAction{Command: []string{"true"}}}}
+		sr := newSR(vllmv1alpha1.SemanticRouterSpec{
+			LivenessProbe:      probe,
+			SecurityContext:    &corev1.SecurityContext{RunAsUser: ptr.To[int64](1000)},
+			PodSecurityContext: &corev1.PodSecurityContext{FSGroup: ptr.To[int64](2000)},
+			ServiceAccount:     vllmv1alpha1.ServiceAccountSpec{Create: ptr.To(false), Name: "shared"},
+			Persistence:        vllmv1alpha1.PersistenceSpec{ExistingClaim: ptr.To("models"), MountPath: "/models"},
+			PodAnnotations:     map[string]string{annotationConfigHash: "mine"},
+		})
+		tmpl := desiredPodTemplate(sr, "abc", vllmv1alpha1.GatewayModeStandalone)
+		c := tmpl.Spec.Containers[0]
+		if c.LivenessProbe != probe || c.ReadinessProbe.HTTPGet.Path != "/ready" {
+			t.Errorf("probes = %+v / %+v", c.LivenessProbe, c.ReadinessProbe)
+		}
+		if *c.SecurityContext.RunAsUser != 1000 || c.SecurityContext.Capabilities != nil {
+			t.Errorf("container securityContext = %+v, want the override as is", c.SecurityContext)
+		}
+		if tmpl.Spec.SecurityContext.RunAsNonRoot != nil {
+			t.Errorf("pod securityContext = %+v, want the override as is", tmpl.Spec.SecurityContext)
+		}
+		if tmpl.Spec.ServiceAccountName != "shared" {
+			t.Errorf("serviceAccountName = %q", tmpl.Spec.ServiceAccountName)
+		}
+		if tmpl.Annotations[annotationConfigHash] != "abc" {
+			t.Errorf("config hash = %q, want the operator's", tmpl.Annotations[annotationConfigHash])
+		}
+		mounts := map[string]string{}
+		for _, m := range c.VolumeMounts {
+			mounts[m.Name] = m.MountPath
+		}
+		if mounts["data"] != "/models" || tmpl.Spec.Volumes[1].PersistentVolumeClaim.ClaimName != "models" {
+			t.Errorf("mounts = %v, volumes = %+v", mounts, tmpl.Spec.Volumes)
+		}
+	})
+	t.Run("persistence off mounts no claim", func(t *testing.T) {
+		sr := newSR(vllmv1alpha1.SemanticRouterSpec{Persistence: vllmv1alpha1.PersistenceSpec{Enabled: ptr.To(false)}})
+		tmpl := desiredPodTemplate(sr, "abc", vllmv1alpha1.GatewayModeIntegration)
+		if len(tmpl.Spec.Volumes) != 1 || ownsPVC(sr) {
+			t.Errorf("volumes = %+v, ownsPVC = %t", tmpl.Spec.Volumes, ownsPVC(sr))
+		}
+		if !slices.Contains(tmpl.Spec.Containers[0].Args, "extproc") {
+			t.Errorf("args = %q, want extproc mode", tmpl.Spec.Containers[0].Args)
+		}
+	})
+}
+
+func TestMutateDeploymentReplicas(t *testing.T) {
+	tests := []struct {
+		name     string
+		spec     vllmv1alpha1.SemanticRouterSpec
+		existing *int32
+		want     int32
+	}{
+		{"fixed replicas", vllmv1alpha1.SemanticRouterSpec{Replicas: ptr.To[int32](3)}, ptr.To[int32](7), 3},
+		{"default replicas", vllmv1alpha1.SemanticRouterSpec{}, nil, 1},
+		{"hpa on create takes min", vllmv1alpha1.SemanticRouterSpec{Replicas: ptr.To[int32](3),
+			Autoscaling: vllmv1alpha1.AutoscalingSpec{Enabled: true, MinReplicas: 2}}, nil, 2},
+		{"hpa leaves a scaled deployment alone", vllmv1alpha1.SemanticRouterSpec{Replicas: ptr.To[int32](3),
+			Autoscaling: vllmv1alpha1.AutoscalingSpec{Enabled: true, MinReplicas: 2}}, ptr.To[int32](6), 6},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			sr := newSR(tt.spec)
+			dep := &appsv1.Deployment{Spec: appsv1.DeploymentSpec{Replicas: tt.existing}}
+			mutateDeployment(dep, sr, desiredPodTemplate(sr, "h", vllmv1alpha1.GatewayModeStandalone))
+			if *dep.Spec.Replicas != tt.want {
+				t.Errorf("replicas = %d, want %d", *dep.Spec.Replicas, tt.want)
+			}
+		})
+	}
+}
+
+func TestMutatePVC(t *testing.T) {
+	sr := newSR(vllmv1alpha1.SemanticRouterSpec{Persistence: vllmv1alpha1.PersistenceSpec{Size: ptr.To("20Gi"), StorageClassName: ptr.To("fast")}})
+	pvc := &corev1.PersistentVolumeClaim{}
+	if err := mutatePVC(pvc, sr); err != nil {
+		t.Fatal(err)
+	}
+	if got := pvc.Spec.Resources.Requests[corev1.ResourceStorage]; got.String() != "20Gi" || *pvc.Spec.StorageClassName != "fast" ||
+		pvc.Spec.AccessModes[0] != corev1.ReadWriteOnce {
+		t.Errorf("new claim = %+v", pvc.Spec)
+	}
+
+	// An existing claim keeps its (immutable) spec and only grows.
+	pvc.CreationTimestamp = metav1.Now()
+	sr.Spec.Persistence.Size = ptr.To("5Gi")
+	sr.Spec.Persistence.StorageClassName = ptr.To("slow")
+	if err := mutatePVC(pvc, sr); err != nil {
+		t.Fatal(err)
+	}
+	if got := pvc.Spec.Resources.Requests[corev1.ResourceStorage]; got.String() != "20Gi" || *pvc.Spec.StorageClassName != "fast" {
+		t.Errorf("shrunk or reclassed claim: %+v", pvc.Spec)
+	}
+	sr.Spec.Persistence.Size = ptr.To("30Gi")
+	_ = mutatePVC(pvc, sr)
+	if got := pvc.Spec.Resources.Requests[corev1.ResourceStorage]; got.Cmp(resource.MustParse("30Gi")) != 0 {
+		t.Errorf("size = %s, want grown to 30Gi", got.String())
+	}
+
+	sr.Spec.Persistence.Size = ptr.To("lots")
+	if err := mutatePVC(pvc, sr); err == nil || err.Error() != "spec.persistence.size: quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'" {
+		t.Errorf("err = %v", err)
+	}
+}
+
+func TestMutateRoute(t *testing.T) {
+	sr := newSR(vllmv1alpha1.SemanticRouterSpec{Route: vllmv1alpha1.RouteSpec{Enabled: true, TLSTermination: "edge"}})
+	u := &unstructured.Unstructured{Object: map[string]any{"spec": map[string]any{"host": "r-ns.apps.example"}}}
+	if err := mutateRoute(u, sr); err != nil {
+		t.Fatal(err)
+	}
+	host, _, _ := unstructured.NestedString(u.Object, "spec", "host")
+	to, _, _ := unstructured.NestedString(u.Object, "spec", "to", "name")
+	port, _, _ := unstructured.NestedString(u.Object, "spec", "port", "targetPort")
+	tls, _, _ := unstructured.NestedString(u.Object, "spec", "tls", "termination")
+	if host != "r-ns.apps.example" || to != "r" || port != "http" || tls != "edge" {
+		t.Errorf("route spec = %v", u.Object["spec"])
+	}
+}

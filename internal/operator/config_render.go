@@ -1,0 +1,165 @@
+package operator
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	"sigs.k8s.io/yaml"
+)
+
+// Tracing defaults applied when spec.config.observability.tracing is present
+// and leaves a field out.
+const (
+	defaultTracingProvider = "opentelemetry"
+	defaultTracingExporter = "otlp"
+	defaultTracingEndpoint = "jaeger:4317"
+	defaultTracingSampling = "always_on"
+)
+
+// credentialSuffixes mark a config key as holding a credential: the key is
+// lower-cased and stripped of '_' and '-', then matched by suffix, so
+// api_key, apiKey, hf_token and client_secret match while max_tokens does not.
+var credentialSuffixes = []string{
+	"apikey", "accesskey", "secretkey", "privatekey",
+	"secret", "token", "password", "passwd", "credentials",
+}
+
+// renderConfig turns spec.config into the config.yaml the router reads.
+// It is the one place the config is shaped on its way to the ConfigMap, so
+// validation against the config contract plugs in here.
+//
+// It fails, without returning any rendered bytes, if a credential is written
+// in plain text instead of an env.VAR or file:/path reference; the error
+// names every offending field path and never the value. A nil or empty
+// config renders as an empty mapping.
+func renderConfig(raw *apiextensionsv1.JSON) ([]byte, error) {
+	cfg := map[string]any{}
+	if raw != nil && len(raw.Raw) > 0 && !bytes.Equal(raw.Raw, []byte("null")) {
+		dec := json.NewDecoder(bytes.NewReader(raw.Raw))
+		// Numbers keep their literal text: no float rounding of large ints.
+		dec.UseNumber()
+		if err := dec.Decode(&cfg); err != nil {
+			return nil, fmt.Errorf("spec.config: %w", err)
+		}
+	}
+	if errs := findPlaintextSecrets("spec.config", cfg); len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	applyTracingDefaults(cfg)
+	out, err := yaml.Marshal(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("spec.config: rendering yaml: %w", err)
+	}
+	return out, nil
+}
+
+// configHash is a short, stable digest of the rendered config.
+func configHash(rendered []byte) string {
+	sum := sha256.Sum256(rendered)
+	return hex.EncodeToString(sum[:8])
+}
+
+// findPlaintextSecrets walks v and reports each credential-named key whose
+// value is a literal rather than a reference. Map keys are visited in sorted
+// order so the error text is stable.
+func findPlaintextSecrets(path string, v any) []error {
+	var errs []error
+	switch t := v.(type) {
+	case map[string]any:
+		keys := make([]string, 0, len(t))
+		for k := range t {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		for _, k := range keys {
+			p := path + "." + k
+			if isCredentialKey(k) && isPlaintext(t[k]) {
+				errs = append(errs, fmt.Errorf("%s: plaintext credential; use an env.VAR or file:/path reference", p))
+				continue
+			}
+			errs = append(errs, findPlaintextSecrets(p, t[k])...)
+		}
+	case []any:
+		for i, e := range t {
+			errs = append(errs, findPlaintextSecrets(fmt.Sprintf("%s[%d]", path, i), e)...)
+		}
+	}
+	return errs
+}
+
+func isCredentialKey(k string) bool {
+	n := strings.ToLower(strings.NewReplacer("_", "", "-", "").Replace(k))
+	for _, s := range credentialSuffixes {
+		if strings.HasSuffix(n, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// isPlaintext reports whether a credential value is a literal. Strings are
+// allowed only as env.VAR or file:/path references (or empty); numbers are
+// always literals; maps, lists, booleans and null are checked no further here.
+func isPlaintext(v any) bool {
+	switch t := v.(type) {
+	case string:
+		return t != "" && !strings.HasPrefix(t, "env.") && !strings.HasPrefix(t, "file:/")
+	case json.Number:
+		return true
+	default:
+		return false
+	}
+}
+
+// applyTracingDefaults fills config.observability.tracing when present:
+// provider, exporter type/endpoint/insecure and sampling type. A sampling
+// rate is kept as a string so no float formatting changes it.
+func applyTracingDefaults(cfg map[string]any) {
+	obs, ok := cfg["observability"].(map[string]any)
+	if !ok {
+		return
+	}
+	tr, ok := obs["tracing"].(map[string]any)
+	if !ok {
+		return
+	}
+	setDefault(tr, "provider", defaultTracingProvider)
+	exp := childMap(tr, "exporter")
+	setDefault(exp, "type", defaultTracingExporter)
+	setDefault(exp, "endpoint", defaultTracingEndpoint)
+	setDefault(exp, "insecure", true)
+	smp := childMap(tr, "sampling")
+	setDefault(smp, "type", defaultTracingSampling)
+	if n, ok := smp["rate"].(json.Number); ok {
+		smp["rate"] = n.String()
+	}
+}
+
+func setDefault(m map[string]any, key string, v any) {
+	if _, ok := m[key]; !ok {
+		m[key] = v
+	}
+}
+
+// childMap returns m[key] as a map, creating it when absent. A non-map value
+// is left alone and a detached map returned, so defaults never overwrite
+// what the user wrote (config validation reports the wrong type).
+func childMap(m map[string]any, key string) map[string]any {
+	switch c := m[key].(type) {
+	case map[string]any:
+		return c
+	case nil:
+		c2 := map[string]any{}
+		m[key] = c2
+		return c2
+	default:
+		return map[string]any{}
+	}
+}

@@ -1,0 +1,203 @@
+package operator
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	appsv1 "k8s.io/api/apps/v1"
+	autoscalingv2 "k8s.io/api/autoscaling/v2"
+	corev1 "k8s.io/api/core/v1"
+	networkingv1 "k8s.io/api/networking/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/client-go/tools/events"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/builder"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
+	"sigs.k8s.io/controller-runtime/pkg/log"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+
+	vllmv1alpha1 "github.com/semantic-router/semantic-router/api/v1alpha1"
+)
+
+// The RBAC below is all the operator needs; `make generate` turns it into
+// config/rbac/role.yaml.
+//
+// +kubebuilder:rbac:groups=vllm.ai,resources=semanticrouters,verbs=get;list;watch;update;patch
+// +kubebuilder:rbac:groups=vllm.ai,resources=semanticrouters/status,verbs=get;update;patch
+// +kubebuilder:rbac:groups=vllm.ai,resources=semanticrouters/finalizers,verbs=update
+// +kubebuilder:rbac:groups="",resources=serviceaccounts;configmaps;persistentvolumeclaims;services,verbs=get;list;watch;create;update;patch;delete
+// +kubebuilder:rbac:groups=apps,resources=deployments,verbs=get;list;watch;create;update;patch;delete
+// +kubebuilder:rbac:groups=autoscaling,resources=horizontalpodautoscalers,verbs=get;list;watch;create;update;patch;delete
+// +kubebuilder:rbac:groups=networking.k8s.io,resources=ingresses,verbs=get;list;watch;create;update;patch;delete
+// +kubebuilder:rbac:groups=route.openshift.io,resources=routes,verbs=get;list;watch;create;update;patch;delete
+// +kubebuilder:rbac:groups=gateway.networking.k8s.io,resources=gateways,verbs=get
+// +kubebuilder:rbac:groups=events.k8s.io,resources=events,verbs=create;patch
+
+// Event reasons for the reconcile as a whole.
+const (
+	reasonFinalized = "Finalized"
+)
+
+// Reconciler reconciles SemanticRouter resources.
+type Reconciler struct {
+	// Client reads through the manager's cache and writes to the API server.
+	Client client.Client
+	// Recorder emits Events on the SemanticRouter.
+	Recorder events.EventRecorder
+	// DependencyRetry is how soon a reconcile that waits for an object the
+	// user must create (such as the referenced Gateway) runs again; zero
+	// means 30s. It replaces the exponential backoff, which would grow to
+	// many minutes while the user is fixing the cluster.
+	DependencyRetry time.Duration
+}
+
+// SetupWithManager registers the controller. It owns every object it
+// creates, so an edit or delete of one triggers a reconcile that repairs it;
+// Routes are watched only where the Route API exists.
+func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
+	b := ctrl.NewControllerManagedBy(mgr).
+		For(&vllmv1alpha1.SemanticRouter{}).
+		Owns(&corev1.ServiceAccount{}).
+		Owns(&corev1.ConfigMap{}).
+		Owns(&corev1.PersistentVolumeClaim{}).
+		Owns(&appsv1.Deployment{}).
+		Owns(&corev1.Service{}).
+		Owns(&autoscalingv2.HorizontalPodAutoscaler{}).
+		Owns(&networkingv1.Ingress{})
+	served, err := r.served(routeGVK)
+	if err != nil {
+		return fmt.Errorf("looking up the Route API: %w", err)
+	}
+	if served {
+		route := &unstructured.Unstructured{}
+		route.SetGroupVersionKind(routeGVK)
+		b = b.Owns(route, builder.OnlyMetadata)
+	}
+	return b.Complete(r)
+}
+
+// Reconcile brings one SemanticRouter's owned objects to the desired state
+// and reports status. A failure sets Degraded (with the reason), emits a
+// Warning event and leaves observedGeneration at the last success.
+func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	sr := &vllmv1alpha1.SemanticRouter{}
+	if err := r.Client.Get(ctx, req.NamespacedName, sr); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	if !sr.DeletionTimestamp.IsZero() {
+		return ctrl.Result{}, r.finalize(ctx, sr)
+	}
+	if !controllerutil.ContainsFinalizer(sr, vllmv1alpha1.Finalizer) {
+		patch := client.MergeFromWithOptions(sr.DeepCopy(), client.MergeFromWithOptimisticLock{})
+		controllerutil.AddFinalizer(sr, vllmv1alpha1.Finalizer)
+		if err := r.Client.Patch(ctx, sr, patch); err != nil {
+			return ctrl.Result{}, fmt.Errorf("adding finalizer: %w", err)
+		}
+	}
+
+	orig := sr.DeepCopy()
+	mode, dep, err := r.reconcileOwnedResources(ctx, sr)
+	if err != nil {
+		err = r.reportFailure(ctx, orig, sr, err)
+		var missing *missingDependencyError
+		if errors.As(err, &missing) && !errors.Is(err, errStatusUpdate) {
+			return ctrl.Result{RequeueAfter: r.dependencyRetry()}, nil
+		}
+		return ctrl.Result{}, err
+	}
+	sr.Status.GatewayMode = mode
+	setDeploymentStatus(&sr.Status, sr.Generation, dep)
+	markReconciled(&sr.Status, sr.Generation)
+	if err := r.Client.Status().Patch(ctx, sr, client.MergeFrom(orig)); err != nil {
+		return ctrl.Result{}, fmt.Errorf("updating status: %w", err)
+	}
+	return ctrl.Result{}, nil
+}
+
+// reportFailure records err on the SemanticRouter and returns it. Errors in
+// the spec itself are terminal: retrying cannot fix them, and the next spec
+// change triggers a new reconcile anyway.
+func (r *Reconciler) reportFailure(ctx context.Context, orig, sr *vllmv1alpha1.SemanticRouter, err error) error {
+	log.FromContext(ctx).Error(err, "Failed to reconcile SemanticRouter")
+	r.Recorder.Eventf(sr, nil, corev1.EventTypeWarning, reasonReconcileFailed, "Reconcile", "%s", err.Error())
+	markDegraded(&sr.Status, sr.Generation, err)
+	if perr := r.Client.Status().Patch(ctx, sr, client.MergeFrom(orig)); perr != nil {
+		return errors.Join(err, fmt.Errorf("%w: %w", errStatusUpdate, perr))
+	}
+	var spec *specError
+	if errors.As(err, &spec) {
+		return reconcile.TerminalError(err)
+	}
+	return err
+}
+
+// errStatusUpdate marks a failure to record status; such a reconcile is
+// always retried with backoff.
+var errStatusUpdate = errors.New("updating status")
+
+func (r *Reconciler) dependencyRetry() time.Duration {
+	if r.DependencyRetry > 0 {
+		return r.DependencyRetry
+	}
+	return 30 * time.Second
+}
+
+// missingDependencyError marks a reconcile error that only the user can fix
+// by creating something (it is retried at DependencyRetry, not backoff).
+type missingDependencyError struct{ err error }
+
+func (e *missingDependencyError) Error() string { return e.err.Error() }
+func (e *missingDependencyError) Unwrap() error { return e.err }
+
+// specError marks a reconcile error caused by the spec, not the cluster.
+type specError struct{ err error }
+
+func (e *specError) Error() string { return e.err.Error() }
+func (e *specError) Unwrap() error { return e.err }
+
+// finalize applies the persistence retention policy and releases the
+// SemanticRouter. Owned objects are removed by the garbage collector through
+// their owner references; a retained claim is orphaned first so it stays.
+func (r *Reconciler) finalize(ctx context.Context, sr *vllmv1alpha1.SemanticRouter) error {
+	if !controllerutil.ContainsFinalizer(sr, vllmv1alpha1.Finalizer) {
+		return nil
+	}
+	// The claim is orphaned whatever persistence says now: one created
+	// before persistence was turned off still holds data.
+	if retentionPolicy(sr) == vllmv1alpha1.RetentionRetain {
+		if err := r.orphanPVC(ctx, sr); err != nil {
+			return fmt.Errorf("finalizing: %w", err)
+		}
+	}
+	patch := client.MergeFromWithOptions(sr.DeepCopy(), client.MergeFromWithOptimisticLock{})
+	controllerutil.RemoveFinalizer(sr, vllmv1alpha1.Finalizer)
+	if err := r.Client.Patch(ctx, sr, patch); err != nil {
+		return fmt.Errorf("removing finalizer: %w", client.IgnoreNotFound(err))
+	}
+	r.Recorder.Eventf(sr, nil, corev1.EventTypeNormal, reasonFinalized, "Delete",
+		"owned objects are left to garbage collection; persistence retention policy %s applied", retentionPolicy(sr))
+	return nil
+}
+
+// orphanPVC removes the SemanticRouter's owner reference from its claim.
+func (r *Reconciler) orphanPVC(ctx context.Context, sr *vllmv1alpha1.SemanticRouter) error {
+	pvc := &corev1.PersistentVolumeClaim{}
+	if err := r.Client.Get(ctx, client.ObjectKey{Namespace: sr.Namespace, Name: ownedPVCName(sr)}, pvc); err != nil {
+		return client.IgnoreNotFound(err)
+	}
+	if !metav1.IsControlledBy(pvc, sr) {
+		return nil
+	}
+	patch := client.MergeFromWithOptions(pvc.DeepCopy(), client.MergeFromWithOptimisticLock{})
+	if err := controllerutil.RemoveControllerReference(sr, pvc, r.Client.Scheme()); err != nil {
+		return fmt.Errorf("persistentvolumeclaim %s: %w", pvc.Name, err)
+	}
+	if err := r.Client.Patch(ctx, pvc, patch); err != nil {
+		return fmt.Errorf("persistentvolumeclaim %s: %w", pvc.Name, err)
+	}
+	return nil
+}

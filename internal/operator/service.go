@@ -1,0 +1,69 @@
+package operator
+
+import (
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/util/intstr"
+
+	vllmv1alpha1 "github.com/semantic-router/semantic-router/api/v1alpha1"
+)
+
+// servicePorts lists the router Service's ports: inference always, then api,
+// grpc and metrics unless disabled.
+func servicePorts(sr *vllmv1alpha1.SemanticRouter) []corev1.ServicePort {
+	s := sr.Spec.Service
+	specs := []struct {
+		name     string
+		def      int32
+		spec     vllmv1alpha1.PortSpec
+		optional bool
+	}{
+		{portNameHTTP, vllmv1alpha1.DefaultHTTPPort, s.HTTP, false},
+		{portNameAPI, vllmv1alpha1.DefaultAPIPort, s.API, true},
+		{portNameGRPC, vllmv1alpha1.DefaultGRPCPort, s.GRPC, true},
+		{portNameMetrics, vllmv1alpha1.DefaultMetricsPort, s.Metrics, true},
+	}
+	var ports []corev1.ServicePort
+	for _, p := range specs {
+		if p.optional && p.spec.Enabled != nil && !*p.spec.Enabled {
+			continue
+		}
+		port := p.spec.Port
+		if port == 0 {
+			port = p.def
+		}
+		target := intstr.FromString(p.name)
+		if p.spec.TargetPort != 0 {
+			target = intstr.FromInt32(p.spec.TargetPort)
+		}
+		proto := p.spec.Protocol
+		if proto == "" {
+			proto = corev1.ProtocolTCP
+		}
+		ports = append(ports, corev1.ServicePort{Name: p.name, Port: port, TargetPort: target, Protocol: proto})
+	}
+	return ports
+}
+
+// mutateService lays the desired state over svc, keeping the allocated
+// cluster IP and any node ports the cluster assigned to ports we keep.
+func mutateService(svc *corev1.Service, sr *vllmv1alpha1.SemanticRouter) {
+	svc.Labels = mergeLabels(svc.Labels, objectLabels(sr))
+	svc.Annotations = mergeLabels(svc.Annotations, sr.Spec.Service.Annotations)
+	typ := sr.Spec.Service.Type
+	if typ == "" {
+		typ = corev1.ServiceTypeClusterIP
+	}
+	assigned := map[string]int32{}
+	for _, p := range svc.Spec.Ports {
+		assigned[p.Name] = p.NodePort
+	}
+	ports := servicePorts(sr)
+	if typ != corev1.ServiceTypeClusterIP {
+		for i := range ports {
+			ports[i].NodePort = assigned[ports[i].Name]
+		}
+	}
+	svc.Spec.Type = typ
+	svc.Spec.Selector = selectorLabels(sr)
+	svc.Spec.Ports = ports
+}
