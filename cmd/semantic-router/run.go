@@ -22,6 +22,7 @@ import (
 	"github.com/semantic-router/semantic-router/examples"
 	"github.com/semantic-router/semantic-router/internal/config"
 	"github.com/semantic-router/semantic-router/internal/router"
+	"github.com/semantic-router/semantic-router/internal/secret"
 	"github.com/semantic-router/semantic-router/internal/server"
 	"github.com/semantic-router/semantic-router/internal/telemetry"
 )
@@ -201,6 +202,7 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("registering models:\n%w", err)
 	}
+	defer func() { _ = rt.Close() }()
 
 	srvs := []*namedServer{
 		{name: "inference", addr: f.listenerAddr, handler: server.NewInference(rt, log, metrics), drain: cfg.Server.ShutdownTimeout.D()},
@@ -216,12 +218,15 @@ func validate(cfg *config.Config, source string, err error, stdout io.Writer) er
 	}
 	fmt.Fprintf(stdout, "%s: valid, %d models, virtual model %q, default model %q\n",
 		source, len(cfg.Models), cfg.Routing.VirtualModel, cfg.Routing.DefaultModel)
+	secrets := secret.NewStore(secret.Options{PollInterval: time.Hour}) // read once, watch nothing
+	defer secrets.Close()
 	for _, m := range cfg.Models {
-		for _, ref := range []config.SecretRef{m.Provider.APIKey, m.Provider.CACertPEM} {
+		p := m.Provider
+		for _, ref := range []config.SecretRef{p.APIKey, p.CACertPEM, p.AccessKeyID, p.SecretAccessKey, p.SessionToken, p.ServiceAccountKey} {
 			if ref.IsZero() {
 				continue
 			}
-			if _, err := ref.Resolve(os.LookupEnv); err != nil {
+			if _, err := secrets.Open(string(ref)); err != nil {
 				fmt.Fprintf(stdout, "warning: model %q: %s: %v (the router will refuse to start where it is missing)\n", m.Name, ref, err)
 			}
 		}

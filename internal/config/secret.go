@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"regexp"
 	"strings"
 )
@@ -69,30 +68,3 @@ func (r SecretRef) MarshalJSON() ([]byte, error) { return json.Marshal(r.String(
 
 // MarshalYAML writes the reference, redacted if it is not a valid reference.
 func (r SecretRef) MarshalYAML() (any, error) { return r.String(), nil }
-
-// ErrSecretNotFound is returned when the referenced variable or file does not exist.
-var ErrSecretNotFound = errors.New("secret not found")
-
-// Resolve returns the referenced value. lookupEnv is os.LookupEnv in production. Errors name
-// the reference, never the value.
-func (r SecretRef) Resolve(lookupEnv func(string) (string, bool)) (string, error) {
-	if err := r.check(); err != nil {
-		return "", err
-	}
-	if name, ok := r.EnvVar(); ok {
-		v, found := lookupEnv(name)
-		if !found {
-			return "", fmt.Errorf("environment variable %s is not set (names are case-sensitive and must match the Secret key exactly): %w", name, ErrSecretNotFound)
-		}
-		return v, nil
-	}
-	path, _ := r.FilePath()
-	b, err := os.ReadFile(path)
-	if errors.Is(err, os.ErrNotExist) {
-		return "", fmt.Errorf("file %s does not exist: %w", path, ErrSecretNotFound)
-	}
-	if err != nil {
-		return "", fmt.Errorf("reading %s: %w", path, err)
-	}
-	return strings.TrimRight(string(b), "\r\n"), nil
-}

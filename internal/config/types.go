@@ -45,6 +45,8 @@ type Routing struct {
 // Provider types.
 const (
 	ProviderOpenAICompatible = "openai_compatible"
+	ProviderBedrock          = "bedrock"
+	ProviderVertex           = "vertex"
 	ProviderSim              = "sim"
 )
 
@@ -90,18 +92,39 @@ type Retry struct {
 func (m *Model) IsExposed() bool { return m.Exposed == nil || *m.Exposed }
 
 // Provider is the backend of a model. Fields not used by the type are rejected.
+//
+// Credentials are references: env.VAR is read at start-up (a changed Secret needs a restart,
+// as with any environment variable); file:/path is re-read when the file changes, so a
+// mounted Secret rotates without one.
 type Provider struct {
-	// Type is openai_compatible or sim.
+	// Type is openai_compatible, bedrock, vertex or sim.
 	Type string `yaml:"type" json:"type"`
-	// BaseURL is the OpenAI-compatible API root, e.g. http://vllm:8000/v1, without a
-	// trailing slash (openai_compatible).
+	// BaseURL is the API root without a trailing slash: for openai_compatible the
+	// OpenAI-compatible root such as http://vllm:8000/v1 (required); for bedrock and vertex
+	// an optional override of the public endpoint (a VPC endpoint, a proxy).
 	BaseURL string `yaml:"base_url,omitempty" json:"base_url,omitempty"`
 	// Model is the upstream model id; it defaults to the model's name.
 	Model string `yaml:"model,omitempty" json:"model,omitempty"`
-	// APIKey is a reference (env.VAR or file:/path) to the bearer token (openai_compatible).
+	// APIKey is a reference to the bearer token (openai_compatible).
 	APIKey SecretRef `yaml:"api_key,omitempty" json:"api_key,omitempty"`
 	// CACertPEM is a reference to a PEM bundle added to the system roots for this model.
 	CACertPEM SecretRef `yaml:"ca_cert_pem,omitempty" json:"ca_cert_pem,omitempty"`
+
+	// Region is the AWS region, such as us-east-1 (bedrock).
+	Region string `yaml:"region,omitempty" json:"region,omitempty"`
+	// AccessKeyID and SecretAccessKey reference the IAM access key (bedrock).
+	AccessKeyID     SecretRef `yaml:"access_key_id,omitempty" json:"access_key_id,omitempty"`
+	SecretAccessKey SecretRef `yaml:"secret_access_key,omitempty" json:"secret_access_key,omitempty"`
+	// SessionToken references the token of temporary credentials (bedrock, optional).
+	SessionToken SecretRef `yaml:"session_token,omitempty" json:"session_token,omitempty"`
+
+	// Project and Location place the model on Vertex AI, such as my-project and
+	// us-central1 (vertex).
+	Project  string `yaml:"project,omitempty" json:"project,omitempty"`
+	Location string `yaml:"location,omitempty" json:"location,omitempty"`
+	// ServiceAccountKey references the base64-encoded service-account key JSON (vertex).
+	ServiceAccountKey SecretRef `yaml:"service_account_key,omitempty" json:"service_account_key,omitempty"`
+
 	// Sim configures the in-process simulated backend (sim).
 	Sim *Sim `yaml:"sim,omitempty" json:"sim,omitempty"`
 }

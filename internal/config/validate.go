@@ -3,6 +3,7 @@ package config
 import (
 	"fmt"
 	"net/url"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -65,7 +66,13 @@ func (c *Config) validateServer(v *validator) {
 	}
 }
 
-var providerTypes = []string{ProviderOpenAICompatible, ProviderSim}
+var providerTypes = []string{ProviderOpenAICompatible, ProviderBedrock, ProviderVertex, ProviderSim}
+
+var (
+	awsRegionRE   = regexp.MustCompile(`^[a-z]{2}(-[a-z]+)+-\d+$`)
+	gcpLocationRE = regexp.MustCompile(`^([a-z]+-[a-z]+\d+|global)$`)
+	gcpProjectRE  = regexp.MustCompile(`^[a-z][a-z0-9-]{4,28}[a-z0-9]$`)
+)
 
 func (c *Config) validateModels(v *validator) {
 	if len(c.Models) == 0 {
@@ -139,17 +146,59 @@ func validateProvider(v *validator, p string, pr *Provider) {
 			v.add(p+"."+field, "is not used by provider type %s", pr.Type)
 		}
 	}
+	required := func(field string, r SecretRef) {
+		if r.IsZero() {
+			v.add(p+"."+field, "is required (an env.VAR or file:/path reference)")
+		}
+	}
+	isAWS := pr.Type == ProviderBedrock
+	isGCP := pr.Type == ProviderVertex
+	known := pr.Type == ProviderOpenAICompatible || isAWS || isGCP || pr.Type == ProviderSim
+	if known {
+		unused("region", !isAWS && pr.Region != "")
+		unused("access_key_id", !isAWS && !pr.AccessKeyID.IsZero())
+		unused("secret_access_key", !isAWS && !pr.SecretAccessKey.IsZero())
+		unused("session_token", !isAWS && !pr.SessionToken.IsZero())
+		unused("project", !isGCP && pr.Project != "")
+		unused("location", !isGCP && pr.Location != "")
+		unused("service_account_key", !isGCP && !pr.ServiceAccountKey.IsZero())
+		unused("api_key", pr.Type != ProviderOpenAICompatible && !pr.APIKey.IsZero())
+		unused("sim", pr.Type != ProviderSim && pr.Sim != nil)
+		for _, f := range []struct {
+			name string
+			ref  SecretRef
+		}{{"api_key", pr.APIKey}, {"ca_cert_pem", pr.CACertPEM}, {"access_key_id", pr.AccessKeyID},
+			{"secret_access_key", pr.SecretAccessKey}, {"session_token", pr.SessionToken}, {"service_account_key", pr.ServiceAccountKey}} {
+			validateRef(v, p+"."+f.name, f.ref)
+		}
+	}
 	switch pr.Type {
 	case "":
 		v.add(p+".type", "is required (one of %s)", strings.Join(providerTypes, ", "))
 	case ProviderOpenAICompatible:
 		validateBaseURL(v, p+".base_url", pr.BaseURL)
-		validateRef(v, p+".api_key", pr.APIKey)
-		validateRef(v, p+".ca_cert_pem", pr.CACertPEM)
-		unused("sim", pr.Sim != nil)
+	case ProviderBedrock:
+		if pr.BaseURL != "" {
+			validateBaseURL(v, p+".base_url", pr.BaseURL)
+		}
+		if !awsRegionRE.MatchString(pr.Region) {
+			v.add(p+".region", "must be an AWS region such as us-east-1, got %q", pr.Region)
+		}
+		required("access_key_id", pr.AccessKeyID)
+		required("secret_access_key", pr.SecretAccessKey)
+	case ProviderVertex:
+		if pr.BaseURL != "" {
+			validateBaseURL(v, p+".base_url", pr.BaseURL)
+		}
+		if !gcpProjectRE.MatchString(pr.Project) {
+			v.add(p+".project", "must be a Google Cloud project id such as my-project-123, got %q", pr.Project)
+		}
+		if !gcpLocationRE.MatchString(pr.Location) {
+			v.add(p+".location", "must be a Vertex AI location such as us-central1 or global, got %q", pr.Location)
+		}
+		required("service_account_key", pr.ServiceAccountKey)
 	case ProviderSim:
 		unused("base_url", pr.BaseURL != "")
-		unused("api_key", pr.APIKey != "")
 		unused("ca_cert_pem", pr.CACertPEM != "")
 		if s := pr.Sim; s != nil {
 			if s.FirstTokenLatency != nil && *s.FirstTokenLatency < 0 {

@@ -2,55 +2,94 @@ package router
 
 import (
 	"fmt"
-	"os"
 
 	"github.com/semantic-router/semantic-router/internal/config"
 	"github.com/semantic-router/semantic-router/internal/provider"
+	"github.com/semantic-router/semantic-router/internal/provider/bedrock"
 	"github.com/semantic-router/semantic-router/internal/provider/openaicompat"
 	"github.com/semantic-router/semantic-router/internal/provider/sim"
 	"github.com/semantic-router/semantic-router/internal/provider/transport"
+	"github.com/semantic-router/semantic-router/internal/provider/vertex"
+	"github.com/semantic-router/semantic-router/internal/secret"
 )
 
+// credential is a getter for a provider and the reference it reads, for error messages.
+type credential struct {
+	get func() (string, error)
+	ref string
+}
+
 // newProvider maps a model's configuration to its provider's own options: providers never see
-// the config package.
-func newProvider(m config.Model, lookupEnv func(string) (string, bool)) (provider.Provider, error) {
-	if lookupEnv == nil {
-		lookupEnv = os.LookupEnv
-	}
+// the config package. Credentials come from secrets, so a file: reference that changes is
+// picked up by the next request.
+func newProvider(m config.Model, secrets *secret.Store) (provider.Provider, error) {
 	p := m.Provider
-	switch p.Type {
-	case config.ProviderSim:
+	open := func(field string, ref config.SecretRef) (credential, error) {
+		if ref.IsZero() {
+			return credential{}, nil
+		}
+		src, err := secrets.Open(string(ref))
+		if err != nil {
+			return credential{}, fmt.Errorf("provider.%s %s: %w", field, ref, err)
+		}
+		return credential{get: src.Value, ref: src.Ref()}, nil
+	}
+	if p.Type == config.ProviderSim {
 		return sim.New(sim.Options{
 			Model:             p.Model,
 			FirstTokenLatency: p.Sim.FirstTokenLatency.D(),
 			TokenLatency:      p.Sim.TokenLatency.D(),
 			Reply:             p.Sim.Reply,
 		}), nil
+	}
+
+	topts := transport.Options{ConnectTimeout: m.ConnectTimeout.D()}
+	if ca, err := open("ca_cert_pem", p.CACertPEM); err != nil {
+		return nil, err
+	} else if ca.get != nil {
+		// The bundle is read once: a transport's roots are fixed when it is built.
+		pem, _ := ca.get()
+		topts.CACertPEM = []byte(pem)
+	}
+	t, err := transport.New(topts)
+	if err != nil {
+		return nil, fmt.Errorf("provider.%w", err)
+	}
+
+	switch p.Type {
 	case config.ProviderOpenAICompatible:
-		topts := transport.Options{ConnectTimeout: m.ConnectTimeout.D()}
-		if !p.CACertPEM.IsZero() {
-			pem, err := p.CACertPEM.Resolve(lookupEnv)
-			if err != nil {
-				return nil, fmt.Errorf("provider.ca_cert_pem %s: %w", p.CACertPEM, err)
-			}
-			topts.CACertPEM = []byte(pem)
-		}
-		t, err := transport.New(topts)
+		key, err := open("api_key", p.APIKey)
 		if err != nil {
-			return nil, fmt.Errorf("provider.%w", err)
+			return nil, err
 		}
-		o := openaicompat.Options{
+		return openaicompat.New(openaicompat.Options{
 			Name: m.Name, BaseURL: p.BaseURL, Model: p.Model, Timeout: m.Timeout.D(), Transport: t,
-		}
-		if !p.APIKey.IsZero() {
-			key, err := p.APIKey.Resolve(lookupEnv)
-			if err != nil {
-				return nil, fmt.Errorf("provider.api_key %s: %w", p.APIKey, err)
+			APIKey: key.get, APIKeySource: key.ref,
+		})
+	case config.ProviderBedrock:
+		var creds [3]credential
+		for i, f := range []struct {
+			name string
+			ref  config.SecretRef
+		}{{"access_key_id", p.AccessKeyID}, {"secret_access_key", p.SecretAccessKey}, {"session_token", p.SessionToken}} {
+			if creds[i], err = open(f.name, f.ref); err != nil {
+				return nil, err
 			}
-			o.APIKey = func() (string, error) { return key, nil }
-			o.APIKeySource = p.APIKey.String()
 		}
-		return openaicompat.New(o)
+		return bedrock.New(bedrock.Options{
+			Name: m.Name, Model: p.Model, Region: p.Region, BaseURL: p.BaseURL, Timeout: m.Timeout.D(), Transport: t,
+			AccessKeyID: creds[0].get, SecretAccessKey: creds[1].get, SessionToken: creds[2].get,
+			AccessKeyIDSource: creds[0].ref, SecretAccessKeySource: creds[1].ref, SessionTokenSource: creds[2].ref,
+		})
+	case config.ProviderVertex:
+		key, err := open("service_account_key", p.ServiceAccountKey)
+		if err != nil {
+			return nil, err
+		}
+		return vertex.New(vertex.Options{
+			Name: m.Name, Model: p.Model, Project: p.Project, Location: p.Location, BaseURL: p.BaseURL,
+			Timeout: m.Timeout.D(), Transport: t, ServiceAccountKey: key.get, ServiceAccountKeySource: key.ref,
+		})
 	default:
 		return nil, fmt.Errorf("provider type %q is not supported", p.Type)
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/semantic-router/semantic-router/internal/config"
 	"github.com/semantic-router/semantic-router/internal/openai"
 	"github.com/semantic-router/semantic-router/internal/provider"
+	"github.com/semantic-router/semantic-router/internal/secret"
 	"github.com/semantic-router/semantic-router/internal/telemetry"
 )
 
@@ -36,6 +37,7 @@ type Options struct {
 
 // Router routes chat requests to models. It is safe for concurrent use.
 type Router struct {
+	secrets *secret.Store
 	cfg     *config.Config
 	log     *slog.Logger
 	metrics *telemetry.Metrics
@@ -90,9 +92,14 @@ func New(cfg *config.Config, o Options) (*Router, error) {
 		o.Logger = slog.New(slog.DiscardHandler)
 	}
 	r := &Router{cfg: cfg, log: o.Logger, metrics: o.Metrics, models: make(map[string]*model, len(cfg.Models))}
+	r.secrets = secret.NewStore(secret.Options{LookupEnv: o.LookupEnv, Logger: o.Logger, OnRotate: func(ref string) {
+		if r.metrics != nil {
+			r.metrics.CredentialRotations.WithLabelValues(ref).Inc()
+		}
+	}})
 	var errs []error
 	for _, mc := range cfg.Models {
-		p, err := newProvider(mc, o.LookupEnv)
+		p, err := newProvider(mc, r.secrets)
 		registered := 1.0
 		if err != nil {
 			registered = 0
@@ -111,10 +118,14 @@ func New(cfg *config.Config, o Options) (*Router, error) {
 		r.order = append(r.order, m)
 	}
 	if len(errs) > 0 {
+		_ = r.secrets.Close()
 		return nil, errors.Join(errs...)
 	}
 	return r, nil
 }
+
+// Close stops watching credential files. Requests in flight are not affected.
+func (r *Router) Close() error { return r.secrets.Close() }
 
 // Config returns the configuration the router runs.
 func (r *Router) Config() *config.Config { return r.cfg }

@@ -32,6 +32,9 @@ type Metrics struct {
 	Retries *prometheus.CounterVec
 	// Fallbacks counts requests handed from one model to the next, by both and the reason.
 	Fallbacks *prometheus.CounterVec
+	// CredentialRotations counts credentials re-read after their file changed, by reference
+	// (such as file:/var/run/secrets/vllm/api-key), never by value.
+	CredentialRotations *prometheus.CounterVec
 	// BuildInfo is always 1; its labels carry the version.
 	BuildInfo *prometheus.GaugeVec
 }
@@ -83,12 +86,16 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 			Namespace: namespace, Name: "fallbacks_total",
 			Help: "Requests handed to a fallback model, by the failed model, the next one and the reason.",
 		}, []string{"from", "to", "reason"}),
+		CredentialRotations: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Namespace: namespace, Name: "credential_rotations_total",
+			Help: "Credentials re-read after their file changed, by reference.",
+		}, []string{"ref"}),
 		BuildInfo: prometheus.NewGaugeVec(prometheus.GaugeOpts{
 			Namespace: namespace, Name: "build_info",
 			Help: "Always 1; the labels carry the build's version.",
 		}, []string{"version"}),
 	}
 	reg.MustRegister(m.Requests, m.RequestDuration, m.UpstreamDuration, m.TimeToFirstToken,
-		m.InFlight, m.Errors, m.Tokens, m.ModelRegistered, m.Retries, m.Fallbacks, m.BuildInfo)
+		m.InFlight, m.Errors, m.Tokens, m.ModelRegistered, m.Retries, m.Fallbacks, m.CredentialRotations, m.BuildInfo)
 	return m
 }

@@ -243,7 +243,7 @@ func TestValidateFlag(t *testing.T) {
 		t.Errorf("valid config: exit %d\n%s", code, out)
 	}
 	code, out = runRouter(t, nil, "-validate", "-config", writeConfig(t, "models:\n  - model_name: x\n    provider: {type: vllm}\n"))
-	if code != 1 || !strings.Contains(out, `models[0].provider.type (line 3): unknown provider type "vllm" (one of openai_compatible, sim)`) {
+	if code != 1 || !strings.Contains(out, `models[0].provider.type (line 3): unknown provider type "vllm" (one of openai_compatible, bedrock, vertex, sim)`) {
 		t.Errorf("invalid config: exit %d\n%s", code, out)
 	}
 	code, out = runRouter(t, nil, "-validate")
