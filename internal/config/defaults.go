@@ -84,6 +84,8 @@ func (c *Config) ApplyDefaults() {
 			}
 		}
 	}
+	c.Signals.applyDefaults()
+	c.applyDecisionDefaults()
 	t := &c.Observability.Tracing
 	if t.Provider == "" {
 		t.Provider = DefaultTracingProvider

@@ -11,6 +11,10 @@ type Config struct {
 	Routing Routing `yaml:"routing,omitempty" json:"routing"`
 	// Models are the targets the router can call; at least one is required.
 	Models []Model `yaml:"models" json:"models"`
+	// Signals are the facts about a request that decisions test.
+	Signals Signals `yaml:"signals,omitempty" json:"signals"`
+	// Decisions choose the model for virtual-model requests and apply policies.
+	Decisions []Decision `yaml:"decisions,omitempty" json:"decisions,omitempty"`
 	// Observability configures tracing.
 	Observability Observability `yaml:"observability,omitempty" json:"observability"`
 
@@ -71,6 +75,9 @@ type Model struct {
 	StreamIdleTimeout Duration `yaml:"stream_idle_timeout,omitempty" json:"stream_idle_timeout,omitempty"`
 	// Retry says how often a failed call to this model is repeated before falling back.
 	Retry Retry `yaml:"retry,omitempty" json:"retry"`
+	// ReasoningFamily says how the model's server switches thinking on and off: qwen3,
+	// deepseek or openai (reasoning_effort). Empty: decisions do not touch reasoning.
+	ReasoningFamily string `yaml:"reasoning_family,omitempty" json:"reasoning_family,omitempty"`
 	// Fallbacks are the models tried, in order, when this one fails with a connection error,
 	// a timeout, a 5xx or a 429 after its retries. They may be hidden models.
 	Fallbacks []string `yaml:"fallbacks,omitempty" json:"fallbacks,omitempty"`

@@ -18,6 +18,8 @@ func (c *Config) Validate() error {
 	c.validateModels(v)
 	c.validateFallbacks(v)
 	c.validateRouting(v)
+	c.Signals.validate(v)
+	c.validateDecisions(v)
 	c.validateTracing(v)
 	if len(v.problems) == 0 {
 		return nil

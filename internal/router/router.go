@@ -13,9 +13,11 @@ import (
 	"time"
 
 	"github.com/semantic-router/semantic-router/internal/config"
+	"github.com/semantic-router/semantic-router/internal/decision"
 	"github.com/semantic-router/semantic-router/internal/openai"
 	"github.com/semantic-router/semantic-router/internal/provider"
 	"github.com/semantic-router/semantic-router/internal/secret"
+	"github.com/semantic-router/semantic-router/internal/signal"
 	"github.com/semantic-router/semantic-router/internal/telemetry"
 )
 
@@ -38,6 +40,12 @@ type Options struct {
 // Router routes chat requests to models. It is safe for concurrent use.
 type Router struct {
 	secrets *secret.Store
+	signals *signalSet
+	engine  *decision.Engine
+	// referenced are the signals the decisions use; policy those the decisions that apply
+	// to every request use (the only ones computed for a request naming a model).
+	referenced, policy map[string]bool
+	masker             *signal.PIIDetector
 	cfg     *config.Config
 	log     *slog.Logger
 	metrics *telemetry.Metrics
@@ -74,6 +82,10 @@ type Route struct {
 	Confidence float64
 	// FallbackFrom is the model that was chosen first when a fallback served the request.
 	FallbackFrom string
+	// Headers are the matched decision's extra response headers.
+	Headers map[string]string
+	// Signals are the computed signals, for the debug header.
+	Signals []SignalResult
 }
 
 // served records which model answered: m was chosen, got answered (or failed last).
@@ -116,6 +128,11 @@ func New(cfg *config.Config, o Options) (*Router, error) {
 		m := &model{cfg: mc, provider: p}
 		r.models[mc.Name] = m
 		r.order = append(r.order, m)
+	}
+	if len(errs) == 0 {
+		if err := r.buildDecisions(); err != nil {
+			errs = append(errs, err)
+		}
 	}
 	if len(errs) > 0 {
 		_ = r.secrets.Close()
@@ -164,27 +181,11 @@ func (r *Router) MetricModel(name string) string {
 	return "unknown"
 }
 
-// route picks the model for req. A request for the virtual model goes to the default model
-// until decisions are configured; a request for an exposed model goes to it directly.
-func (r *Router) route(req *openai.ChatRequest) (*model, Route, error) {
-	if req.Model == r.cfg.Routing.VirtualModel {
-		m := r.models[r.cfg.Routing.DefaultModel]
-		return m, Route{Model: m.cfg.Name, Decision: "default", Confidence: 1}, nil
-	}
-	m, ok := r.models[req.Model]
-	if !ok || !m.cfg.IsExposed() {
-		return nil, Route{}, &openai.APIError{
-			Status: http.StatusNotFound, Type: openai.TypeNotFound, Code: "model_not_found", Param: "model",
-			Message: fmt.Sprintf("the model %q does not exist; GET /v1/models lists the models you can use, or send %q to let the router choose",
-				req.Model, r.cfg.Routing.VirtualModel),
-		}
-	}
-	return m, Route{Model: m.cfg.Name}, nil
-}
-
 // Complete routes req and returns the whole answer, retrying and falling back as configured.
-func (r *Router) Complete(ctx context.Context, req *openai.ChatRequest) (*provider.Response, Route, error) {
-	m, rt, err := r.route(req)
+//
+// h is the request's headers, for header signals; it may be nil.
+func (r *Router) Complete(ctx context.Context, req *openai.ChatRequest, h http.Header) (*provider.Response, Route, error) {
+	m, req, rt, err := r.route(ctx, req, h)
 	if err != nil {
 		return nil, rt, err
 	}
@@ -212,8 +213,8 @@ func (r *Router) Complete(ctx context.Context, req *openai.ChatRequest) (*provid
 // returns, so that a model failing before its first byte can still be retried or replaced by
 // a fallback: the client has seen nothing yet. The returned stream's errors are
 // *openai.APIError.
-func (r *Router) Stream(ctx context.Context, req *openai.ChatRequest) (*Stream, Route, error) {
-	m, rt, err := r.route(req)
+func (r *Router) Stream(ctx context.Context, req *openai.ChatRequest, h http.Header) (*Stream, Route, error) {
+	m, req, rt, err := r.route(ctx, req, h)
 	if err != nil {
 		return nil, rt, err
 	}

@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/semantic-router/semantic-router/internal/openai"
@@ -24,6 +25,8 @@ const (
 	HeaderSelectedDecision   = "X-Vsr-Selected-Decision"
 	HeaderSelectedConfidence = "X-Vsr-Selected-Confidence"
 	HeaderFallbackFrom       = "X-Vsr-Fallback-From"
+	HeaderDebug              = "X-Vsr-Debug"
+	HeaderMatchedSignals     = "X-Vsr-Matched-Signals"
 )
 
 // Inference serves the OpenAI-compatible API.
@@ -97,9 +100,9 @@ func (h *Inference) chat(w http.ResponseWriter, r *http.Request) {
 		h.stream(w, r, req, info)
 		return
 	}
-	resp, rt, err := h.router.Complete(r.Context(), req)
+	resp, rt, err := h.router.Complete(r.Context(), req, r.Header)
 	info.selected = rt.Model
-	setRouteHeaders(w, rt)
+	setRouteHeaders(w, r, rt)
 	if err != nil {
 		writeError(w, err)
 		return
@@ -120,9 +123,9 @@ var (
 // is out the status is fixed, so a later failure is sent as an error event in the OpenAI
 // format and the stream ends without [DONE], which clients read as incomplete.
 func (h *Inference) stream(w http.ResponseWriter, r *http.Request, req *openai.ChatRequest, info *requestInfo) {
-	s, rt, err := h.router.Stream(r.Context(), req)
+	s, rt, err := h.router.Stream(r.Context(), req, r.Header)
 	info.selected = rt.Model
-	setRouteHeaders(w, rt)
+	setRouteHeaders(w, r, rt)
 	if err != nil {
 		writeError(w, err)
 		return
@@ -166,17 +169,31 @@ func (h *Inference) stream(w http.ResponseWriter, r *http.Request, req *openai.C
 	}
 }
 
-func setRouteHeaders(w http.ResponseWriter, rt router.Route) {
-	if rt.Model == "" {
-		return
-	}
+// setRouteHeaders explains the routing decision. With "x-vsr-debug: true" on the request it
+// also lists the signals that matched (names only: values such as PII findings stay out of
+// headers).
+func setRouteHeaders(w http.ResponseWriter, r *http.Request, rt router.Route) {
 	h := w.Header()
-	h.Set(HeaderSelectedModel, rt.Model)
+	for k, v := range rt.Headers {
+		h.Set(k, v)
+	}
+	if rt.Model != "" {
+		h.Set(HeaderSelectedModel, rt.Model)
+	}
 	if rt.FallbackFrom != "" {
 		h.Set(HeaderFallbackFrom, rt.FallbackFrom)
 	}
 	if rt.Decision != "" {
 		h.Set(HeaderSelectedDecision, rt.Decision)
 		h.Set(HeaderSelectedConfidence, strconv.FormatFloat(rt.Confidence, 'f', 2, 64))
+	}
+	if r.Header.Get(HeaderDebug) == "true" {
+		var matched []string
+		for _, s := range rt.Signals {
+			if s.Matched {
+				matched = append(matched, s.Name)
+			}
+		}
+		h.Set(HeaderMatchedSignals, strings.Join(matched, ","))
 	}
 }

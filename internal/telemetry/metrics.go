@@ -35,6 +35,12 @@ type Metrics struct {
 	// CredentialRotations counts credentials re-read after their file changed, by reference
 	// (such as file:/var/run/secrets/vllm/api-key), never by value.
 	CredentialRotations *prometheus.CounterVec
+	// SignalDuration is the time each signal took, by signal name and kind.
+	SignalDuration *prometheus.HistogramVec
+	// Decisions counts routing decisions taken, by decision ("default" when none matched).
+	Decisions *prometheus.CounterVec
+	// Blocks counts requests refused by a blocking decision, by decision.
+	Blocks *prometheus.CounterVec
 	// BuildInfo is always 1; its labels carry the version.
 	BuildInfo *prometheus.GaugeVec
 }
@@ -90,12 +96,25 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 			Namespace: namespace, Name: "credential_rotations_total",
 			Help: "Credentials re-read after their file changed, by reference.",
 		}, []string{"ref"}),
+		SignalDuration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Namespace: namespace, Name: "signal_duration_seconds",
+			Buckets: []float64{.00001, .000025, .00005, .0001, .00025, .0005, .001, .0025, .005, .01, .025, .1},
+			Help:    "Time each signal took for a request, by signal and kind.",
+		}, []string{"signal", "kind"}),
+		Decisions: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Namespace: namespace, Name: "decisions_total",
+			Help: "Routing decisions taken, by decision (default when none matched).",
+		}, []string{"decision"}),
+		Blocks: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Namespace: namespace, Name: "blocks_total",
+			Help: "Requests refused by a blocking decision, by decision.",
+		}, []string{"decision"}),
 		BuildInfo: prometheus.NewGaugeVec(prometheus.GaugeOpts{
 			Namespace: namespace, Name: "build_info",
 			Help: "Always 1; the labels carry the build's version.",
 		}, []string{"version"}),
 	}
 	reg.MustRegister(m.Requests, m.RequestDuration, m.UpstreamDuration, m.TimeToFirstToken,
-		m.InFlight, m.Errors, m.Tokens, m.ModelRegistered, m.Retries, m.Fallbacks, m.CredentialRotations, m.BuildInfo)
+		m.InFlight, m.Errors, m.Tokens, m.ModelRegistered, m.Retries, m.Fallbacks, m.CredentialRotations, m.SignalDuration, m.Decisions, m.Blocks, m.BuildInfo)
 	return m
 }

@@ -1,0 +1,191 @@
+package router
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"net/http"
+
+	"github.com/semantic-router/semantic-router/internal/config"
+	"github.com/semantic-router/semantic-router/internal/decision"
+	"github.com/semantic-router/semantic-router/internal/openai"
+	"github.com/semantic-router/semantic-router/internal/signal"
+)
+
+// buildDecisions builds the signal extractors and the decision engine. Building the domain
+// classifier and the jailbreak detector embeds their examples, a fraction of a second.
+func (r *Router) buildDecisions() error {
+	set, err := newSignalSet(context.Background(), &r.cfg.Signals, r.secrets)
+	if err != nil {
+		return fmt.Errorf("signals: %w", err)
+	}
+	r.signals = set
+	r.engine = decision.New(r.cfg.Decisions)
+	r.referenced = r.cfg.ReferencedSignals()
+	var policies []config.Decision
+	for _, d := range r.cfg.Decisions {
+		if d.AppliesTo == "all" {
+			policies = append(policies, d)
+		}
+	}
+	r.policy = (&config.Config{Decisions: policies}).ReferencedSignals()
+	for _, d := range r.cfg.Decisions {
+		if d.MaskPII {
+			if r.masker, err = signal.NewPIIDetector(signal.PIIOptions{}); err != nil {
+				return fmt.Errorf("pii masking: %w", err)
+			}
+			break
+		}
+	}
+	return nil
+}
+
+// route picks the model for req and returns the request to send, with the matched decision's
+// changes applied to a copy. A request for the virtual model goes through the signals and
+// decisions (the default model when none matches); a request naming an exposed model goes
+// to it, subject only to the decisions that apply to every request (policies).
+func (r *Router) route(ctx context.Context, req *openai.ChatRequest, h http.Header) (*model, *openai.ChatRequest, Route, error) {
+	direct := req.Model != r.cfg.Routing.VirtualModel
+	var m *model
+	if direct {
+		var ok bool
+		m, ok = r.models[req.Model]
+		if !ok || !m.cfg.IsExposed() {
+			return nil, nil, Route{}, &openai.APIError{
+				Status: http.StatusNotFound, Type: openai.TypeNotFound, Code: "model_not_found", Param: "model",
+				Message: fmt.Sprintf("the model %q does not exist; GET /v1/models lists the models you can use, or send %q to let the router choose",
+					req.Model, r.cfg.Routing.VirtualModel),
+			}
+		}
+	}
+	names := r.referenced
+	if direct {
+		names = r.policy
+	}
+	var rt Route
+	var res decision.Result
+	matched := false
+	if len(names) > 0 {
+		results, matches, err := r.signals.evaluate(ctx, r.inputOf(req, h), names)
+		if err != nil {
+			// Without signals the request still deserves an answer: the default route.
+			r.log.Warn("signals failed; using the default route", LogKeyError, err.Error())
+		} else {
+			r.observeSignals(results)
+			rt.Signals = results
+			res, matched = r.engine.Evaluate(matches, direct)
+		}
+	}
+	if matched {
+		d := res.Decision
+		rt.Decision, rt.Confidence, rt.Headers = d.Name, res.Confidence, d.Headers
+		r.countDecision(d.Name, d.Block != nil)
+		if d.Block != nil {
+			return nil, nil, rt, &openai.APIError{Status: d.Block.Status, Type: openai.TypeInvalidRequest,
+				Code: "blocked_by_policy", Message: d.Block.Message}
+		}
+		if !direct {
+			if name := decision.PickModel(d, nil); name != "" {
+				m = r.models[name]
+			}
+		}
+	} else if !direct {
+		rt.Decision, rt.Confidence = "default", 1
+		r.countDecision("default", false)
+	}
+	if m == nil {
+		m = r.models[r.cfg.Routing.DefaultModel]
+	}
+	rt.Model = m.cfg.Name
+	if matched {
+		req = r.apply(res.Decision, m, req)
+	}
+	return m, req, rt, nil
+}
+
+// inputOf collects the text the signals read.
+func (r *Router) inputOf(req *openai.ChatRequest, h http.Header) *input {
+	msgs := make([]string, len(req.Messages))
+	for i, m := range req.Messages {
+		msgs[i] = m.Content.String()
+	}
+	return inputOf(req.LastUserText(), msgs, h)
+}
+
+// apply returns req with the decision's changes, leaving req itself untouched: providers and
+// the caller may still read it.
+func (r *Router) apply(d *config.Decision, m *model, req *openai.ChatRequest) *openai.ChatRequest {
+	if !d.MaskPII && d.SystemPrompt == "" && (d.Reasoning == nil || m.cfg.ReasoningFamily == "") {
+		return req
+	}
+	out := *req
+	out.Messages = append([]openai.Message(nil), req.Messages...)
+	if d.MaskPII && r.masker != nil {
+		for i := range out.Messages {
+			out.Messages[i].Content = maskContent(r.masker, out.Messages[i].Content)
+		}
+	}
+	if d.SystemPrompt != "" {
+		sys := openai.Message{Role: "system", Content: openai.TextContent(d.SystemPrompt)}
+		if len(out.Messages) > 0 && out.Messages[0].Role == "system" {
+			out.Messages[0] = sys
+		} else {
+			out.Messages = append([]openai.Message{sys}, out.Messages...)
+		}
+	}
+	if rs := d.Reasoning; rs != nil {
+		kw := maps.Clone(out.ChatTemplateKwargs)
+		if kw == nil {
+			kw = map[string]any{}
+		}
+		switch m.cfg.ReasoningFamily {
+		case config.ReasoningQwen3:
+			kw["enable_thinking"] = rs.Enabled
+			out.ChatTemplateKwargs = kw
+		case config.ReasoningDeepSeek:
+			kw["thinking"] = rs.Enabled
+			out.ChatTemplateKwargs = kw
+		case config.ReasoningEffort:
+			out.ReasoningEffort = rs.Effort
+			if !rs.Enabled {
+				out.ReasoningEffort = "low"
+			}
+		}
+	}
+	return &out
+}
+
+func maskContent(det *signal.PIIDetector, c openai.Content) openai.Content {
+	if !c.IsParts {
+		c.Text = det.Mask(c.Text)
+		return c
+	}
+	parts := append([]openai.ContentPart(nil), c.Parts...)
+	for i := range parts {
+		if parts[i].Type == "text" {
+			parts[i].Text = det.Mask(parts[i].Text)
+			parts[i].Raw = nil // re-encoded from Text
+		}
+	}
+	c.Parts = parts
+	return c
+}
+
+func (r *Router) observeSignals(results []SignalResult) {
+	if r.metrics == nil {
+		return
+	}
+	for _, s := range results {
+		r.metrics.SignalDuration.WithLabelValues(s.Name, s.Kind).Observe(s.LatencyMs / 1000)
+	}
+}
+
+func (r *Router) countDecision(name string, blocked bool) {
+	if r.metrics == nil {
+		return
+	}
+	r.metrics.Decisions.WithLabelValues(name).Inc()
+	if blocked {
+		r.metrics.Blocks.WithLabelValues(name).Inc()
+	}
+}

@@ -1,0 +1,271 @@
+package router
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/semantic-router/semantic-router/internal/config"
+	"github.com/semantic-router/semantic-router/internal/decision"
+	"github.com/semantic-router/semantic-router/internal/embed"
+	"github.com/semantic-router/semantic-router/internal/embed/builtin"
+	"github.com/semantic-router/semantic-router/internal/embed/remote"
+	"github.com/semantic-router/semantic-router/internal/secret"
+	"github.com/semantic-router/semantic-router/internal/signal"
+)
+
+// SignalResult is one signal's outcome for a request, as the classification API and the
+// debug header report it.
+type SignalResult struct {
+	Name       string  `json:"name"`
+	Kind       string  `json:"kind"`
+	Matched    bool    `json:"matched"`
+	Confidence float64 `json:"confidence"`
+	// Value is the signal's detail: the domain and its scores, the PII findings, the
+	// jailbreak score and reasons, the complexity level, the language, the token estimate.
+	Value     any     `json:"value,omitempty"`
+	LatencyMs float64 `json:"latency_ms"`
+}
+
+// signalSet holds the extractors built from the configuration, one per signal, sharing the
+// expensive ones (the embedder, the domain classifier, the PII and jailbreak detectors).
+type signalSet struct {
+	embedder  embed.Embedder
+	extractor map[string]extractor
+	order     []string // configuration order
+	needsVec  map[string]bool
+}
+
+// input is what the signals read of a request.
+type input struct {
+	text   string // the last user message
+	all    string // every message, for the token estimate
+	header http.Header
+	vec    []float32 // the embedding of text, when a signal needs it
+}
+
+type extractor struct {
+	kind string
+	run  func(in *input) (matched bool, conf float64, value any)
+}
+
+func newSignalSet(ctx context.Context, s *config.Signals, secrets *secret.Store) (*signalSet, error) {
+	set := &signalSet{extractor: map[string]extractor{}, needsVec: map[string]bool{}}
+	if s.Embedder.Type == config.EmbedderRemote {
+		o := remote.Options{BaseURL: s.Embedder.BaseURL, Model: s.Embedder.Model}
+		if !s.Embedder.APIKey.IsZero() {
+			src, err := secrets.Open(string(s.Embedder.APIKey))
+			if err != nil {
+				return nil, fmt.Errorf("signals.embedder.api_key %s: %w", s.Embedder.APIKey, err)
+			}
+			// The remote client takes the key once; a rotated file: key needs a reload.
+			o.APIKey, _ = src.Value()
+		}
+		c, err := remote.New(o)
+		if err != nil {
+			return nil, fmt.Errorf("signals.embedder: %w", err)
+		}
+		set.embedder = c
+	} else {
+		set.embedder = builtin.New()
+	}
+	add := func(name, kind string, vec bool, run func(*input) (bool, float64, any)) {
+		set.extractor[name] = extractor{kind: kind, run: run}
+		set.order = append(set.order, name)
+		set.needsVec[name] = vec
+	}
+	exact := func(ok bool) float64 {
+		if ok {
+			return 1
+		}
+		return 0
+	}
+
+	for _, k := range s.Keywords {
+		m, err := signal.NewKeywordMatcher(signal.KeywordOptions{Keywords: k.Keywords, Mode: signal.KeywordMode(k.Operator),
+			CaseSensitive: k.CaseSensitive, MaxEdits: k.Fuzzy})
+		if err != nil {
+			return nil, fmt.Errorf("signal %q: %w", k.Name, err)
+		}
+		add(k.Name, "keyword", false, func(in *input) (bool, float64, any) {
+			r := m.Match(in.text)
+			return r.Matched, exact(r.Matched), r.Found
+		})
+	}
+	for _, x := range s.Regex {
+		m, err := signal.NewRegexMatcher(signal.RegexOptions{Patterns: x.Patterns, Mode: signal.KeywordMode(x.Operator), CaseInsensitive: x.CaseInsensitive})
+		if err != nil {
+			return nil, fmt.Errorf("signal %q: %w", x.Name, err)
+		}
+		add(x.Name, "regex", false, func(in *input) (bool, float64, any) {
+			r := m.Match(in.text)
+			return r.Matched, exact(r.Matched), nil
+		})
+	}
+	for _, e := range s.Embeddings {
+		m, err := signal.NewSimilarityMatcher(ctx, signal.SimilarityOptions{Embedder: set.embedder, Examples: e.Examples, Threshold: e.Threshold})
+		if err != nil {
+			return nil, fmt.Errorf("signal %q: %w", e.Name, err)
+		}
+		add(e.Name, "embedding", true, func(in *input) (bool, float64, any) {
+			r := m.MatchVector(in.vec)
+			return r.Matched, max(0, r.Score), map[string]any{"similarity": r.Score, "example": r.Example}
+		})
+	}
+	if len(s.Domains) > 0 {
+		var cats []signal.DomainCategory
+		for _, c := range s.DomainCategories {
+			cats = append(cats, signal.DomainCategory{Name: c.Name, Examples: c.Examples, Keywords: c.Keywords})
+		}
+		dc, err := signal.NewDomainClassifier(ctx, signal.DomainOptions{Embedder: set.embedder, Categories: cats, ReplaceBuiltin: s.ReplaceBuiltinDomains})
+		if err != nil {
+			return nil, fmt.Errorf("domain classifier: %w", err)
+		}
+		for _, d := range s.Domains {
+			add(d.Name, "domain", true, func(in *input) (bool, float64, any) {
+				r := dc.ClassifyVector(in.text, in.vec)
+				ok := slices.Contains(d.Categories, r.Label) && r.Confidence >= d.MinConfidence
+				return ok, r.Confidence, r
+			})
+		}
+	}
+	if len(s.PII) > 0 {
+		det, err := signal.NewPIIDetector(signal.PIIOptions{})
+		if err != nil {
+			return nil, fmt.Errorf("pii detector: %w", err)
+		}
+		for _, p := range s.PII {
+			add(p.Name, "pii", false, func(in *input) (bool, float64, any) {
+				r := det.Detect(in.text)
+				var types []string
+				for _, t := range r.Types() {
+					if len(p.Types) == 0 || slices.Contains(p.Types, string(t)) {
+						types = append(types, string(t))
+					}
+				}
+				return len(types) > 0, exact(len(types) > 0), map[string]any{"types": types, "count": len(r.Findings)}
+			})
+		}
+	}
+	if len(s.Jailbreak) > 0 {
+		det, err := signal.NewJailbreakDetector(ctx, signal.JailbreakOptions{Embedder: set.embedder})
+		if err != nil {
+			return nil, fmt.Errorf("jailbreak detector: %w", err)
+		}
+		for _, j := range s.Jailbreak {
+			add(j.Name, "jailbreak", true, func(in *input) (bool, float64, any) {
+				r := det.DetectVector(in.text, in.vec)
+				return r.Score >= j.Threshold, r.Score, r
+			})
+		}
+	}
+	if len(s.Complexity) > 0 {
+		sc, err := signal.NewComplexityScorer(signal.ComplexityOptions{})
+		if err != nil {
+			return nil, fmt.Errorf("complexity scorer: %w", err)
+		}
+		for _, c := range s.Complexity {
+			minLevel := slices.Index(config.ComplexityLevels, c.MinLevel)
+			add(c.Name, "complexity", false, func(in *input) (bool, float64, any) {
+				r := sc.Score(in.text)
+				return slices.Index(config.ComplexityLevels, string(r.Level)) >= minLevel, r.Score, r
+			})
+		}
+	}
+	if len(s.Language) > 0 {
+		ld, err := signal.NewLanguageDetector(signal.LanguageOptions{})
+		if err != nil {
+			return nil, fmt.Errorf("language detector: %w", err)
+		}
+		for _, l := range s.Language {
+			add(l.Name, "language", false, func(in *input) (bool, float64, any) {
+				r := ld.Detect(in.text)
+				return slices.Contains(l.Languages, r.Code), r.Confidence, r.Code
+			})
+		}
+	}
+	for _, c := range s.ContextLength {
+		add(c.Name, "context_length", false, func(in *input) (bool, float64, any) {
+			n := signal.EstimateTokens(in.all)
+			ok := n >= c.MinTokens && (c.MaxTokens == 0 || n <= c.MaxTokens)
+			return ok, exact(ok), n
+		})
+	}
+	for _, h := range s.Headers {
+		add(h.Name, "header", false, func(in *input) (bool, float64, any) {
+			vals := in.header.Values(h.Header)
+			ok := len(vals) > 0 && (len(h.Values) == 0 || slices.ContainsFunc(vals, func(v string) bool { return slices.Contains(h.Values, v) }))
+			return ok, exact(ok), nil
+		})
+	}
+	return set, nil
+}
+
+// evaluate computes the named signals (every signal when names is nil) concurrently and
+// returns their results in configuration order and the matches for the decision engine. The
+// prompt is embedded once, only if one of the signals needs the vector.
+func (s *signalSet) evaluate(ctx context.Context, in *input, names map[string]bool) ([]SignalResult, decision.Matches, error) {
+	var want []string
+	vec := false
+	for _, n := range s.order {
+		if names == nil || names[n] {
+			want = append(want, n)
+			vec = vec || s.needsVec[n]
+		}
+	}
+	results := make([]SignalResult, len(want))
+	if len(want) == 0 {
+		return nil, decision.Matches{}, nil
+	}
+	var embedErr error
+	var embedDone sync.WaitGroup
+	if vec {
+		embedDone.Add(1)
+		go func() {
+			defer embedDone.Done()
+			vs, err := s.embedder.Embed(ctx, []string{in.text})
+			if err != nil {
+				embedErr = err
+				return
+			}
+			in.vec = vs[0]
+		}()
+	}
+	var wg sync.WaitGroup
+	for i, n := range want {
+		ex := s.extractor[n]
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			start := time.Now()
+			if s.needsVec[n] {
+				embedDone.Wait()
+				if embedErr != nil {
+					results[i] = SignalResult{Name: n, Kind: ex.kind}
+					return
+				}
+			}
+			ok, conf, val := ex.run(in)
+			results[i] = SignalResult{Name: n, Kind: ex.kind, Matched: ok, Confidence: conf, Value: val,
+				LatencyMs: float64(time.Since(start).Microseconds()) / 1000}
+		}()
+	}
+	wg.Wait()
+	if embedErr != nil {
+		return nil, nil, fmt.Errorf("embedding the prompt: %w", embedErr)
+	}
+	m := make(decision.Matches, len(results))
+	for _, r := range results {
+		m[r.Name] = decision.Match{Matched: r.Matched, Confidence: r.Confidence}
+	}
+	return results, m, nil
+}
+
+// inputOf collects what the signals read from a request.
+func inputOf(lastUser string, msgs []string, h http.Header) *input {
+	return &input{text: lastUser, all: strings.Join(msgs, "\n"), header: h}
+}
