@@ -171,6 +171,9 @@ func loadConfig(path string) (*config.Config, string, error) {
 // Run is the whole program: it returns when ctx is done and every listener has drained, or at
 // the first error.
 func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) > 0 && args[0] == "eval" {
+		return runEval(ctx, args[1:], stdout, stderr)
+	}
 	f, err := parseFlags(args, stderr)
 	if err != nil {
 		return err

@@ -160,6 +160,53 @@ models:
 			}, "\n"),
 		},
 		{
+			name: "signals and decisions",
+			yaml: `
+models:
+  - model_name: general
+    provider: {type: sim}
+    reasoning_family: qwen
+signals:
+  domains:
+    - name: math_domain
+      categories: [math, maths]
+  keywords:
+    - name: Code
+      keywords: []
+  jailbreak:
+    - name: jb
+      threshold: 1.5
+  pii:
+    - name: math_domain
+      types: [passport]
+decisions:
+  - name: math
+    rules:
+      any:
+        - signal: mth_domain
+        - all: []
+    models: [{model: genral}]
+  - name: blocker
+    rules: {signal: jb, not: {signal: jb}}
+    block: {status: 200, message: ""}
+`,
+			want: strings.Join([]string{
+				`models[0].reasoning_family (line 5): unknown reasoning family "qwen"; did you mean "qwen3"?`,
+				`signals.domains[0].categories[1] (line 9): unknown domain category "maths"; did you mean "math"?`,
+				`signals.keywords[0].name (line 11): must be lower_snake_case (a-z, 0-9, _), got "Code"`,
+				`signals.keywords[0].keywords (line 12): at least one keyword is required`,
+				`signals.jailbreak[0].threshold (line 15): must be greater than 0 and at most 1, got 1.5`,
+				`signals.pii[0].name (line 17): duplicate signal name "math_domain" (first defined at signals.domains[0])`,
+				`signals.pii[0].types[0] (line 18): unknown PII type "passport" (one of api_key, credit_card, email, iban, ip_address, person_name, phone, ssn, street_address)`,
+				`decisions[0].rules.any[0].signal (line 23): unknown signal "mth_domain"; did you mean "math_domain"?`,
+				`decisions[0].rules.any[1].all (line 24): must not be empty`,
+				`decisions[0].models[0].model (line 25): unknown model "genral"; did you mean "general"?`,
+				`decisions[1].rules (line 27): must have exactly one of signal, all, any or not`,
+				`decisions[1].block.status (line 28): must be an HTTP error status (400-599), got 200`,
+				`decisions[1].block.message (line 28): is required: it is what the client reads`,
+			}, "\n"),
+		},
+		{
 			name: "tracing",
 			yaml: `
 models:

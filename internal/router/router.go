@@ -35,6 +35,9 @@ type Options struct {
 	Metrics *telemetry.Metrics
 	// LookupEnv resolves env.VAR references; default os.LookupEnv.
 	LookupEnv func(string) (string, bool)
+	// ClassifyOnly builds the signals and decisions but no provider, for tools that only
+	// classify (semantic-router eval): they need no model credentials.
+	ClassifyOnly bool
 }
 
 // Router routes chat requests to models. It is safe for concurrent use.
@@ -46,11 +49,11 @@ type Router struct {
 	// to every request use (the only ones computed for a request naming a model).
 	referenced, policy map[string]bool
 	masker             *signal.PIIDetector
-	cfg     *config.Config
-	log     *slog.Logger
-	metrics *telemetry.Metrics
-	models  map[string]*model
-	order   []*model // configuration order, for listings
+	cfg                *config.Config
+	log                *slog.Logger
+	metrics            *telemetry.Metrics
+	models             map[string]*model
+	order              []*model // configuration order, for listings
 }
 
 // model is one registered model.
@@ -111,6 +114,9 @@ func New(cfg *config.Config, o Options) (*Router, error) {
 	}})
 	var errs []error
 	for _, mc := range cfg.Models {
+		if o.ClassifyOnly {
+			break
+		}
 		p, err := newProvider(mc, r.secrets)
 		registered := 1.0
 		if err != nil {

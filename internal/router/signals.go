@@ -25,6 +25,10 @@ type SignalResult struct {
 	Kind       string  `json:"kind"`
 	Matched    bool    `json:"matched"`
 	Confidence float64 `json:"confidence"`
+	// Label is the domain, the language code or the complexity level.
+	Label string `json:"label,omitempty"`
+	// Types are the PII types found (those the signal looks for).
+	Types []string `json:"types,omitempty"`
 	// Value is the signal's detail: the domain and its scores, the PII findings, the
 	// jailbreak score and reasons, the complexity level, the language, the token estimate.
 	Value     any     `json:"value,omitempty"`
@@ -50,7 +54,8 @@ type input struct {
 
 type extractor struct {
 	kind string
-	run  func(in *input) (matched bool, conf float64, value any)
+	// run fills Matched, Confidence, Label, Types and Value.
+	run func(in *input) SignalResult
 }
 
 func newSignalSet(ctx context.Context, s *config.Signals, secrets *secret.Store) (*signalSet, error) {
@@ -73,7 +78,7 @@ func newSignalSet(ctx context.Context, s *config.Signals, secrets *secret.Store)
 	} else {
 		set.embedder = builtin.New()
 	}
-	add := func(name, kind string, vec bool, run func(*input) (bool, float64, any)) {
+	add := func(name, kind string, vec bool, run func(*input) SignalResult) {
 		set.extractor[name] = extractor{kind: kind, run: run}
 		set.order = append(set.order, name)
 		set.needsVec[name] = vec
@@ -91,9 +96,9 @@ func newSignalSet(ctx context.Context, s *config.Signals, secrets *secret.Store)
 		if err != nil {
 			return nil, fmt.Errorf("signal %q: %w", k.Name, err)
 		}
-		add(k.Name, "keyword", false, func(in *input) (bool, float64, any) {
+		add(k.Name, "keyword", false, func(in *input) SignalResult {
 			r := m.Match(in.text)
-			return r.Matched, exact(r.Matched), r.Found
+			return SignalResult{Matched: r.Matched, Confidence: exact(r.Matched), Value: r.Found}
 		})
 	}
 	for _, x := range s.Regex {
@@ -101,9 +106,9 @@ func newSignalSet(ctx context.Context, s *config.Signals, secrets *secret.Store)
 		if err != nil {
 			return nil, fmt.Errorf("signal %q: %w", x.Name, err)
 		}
-		add(x.Name, "regex", false, func(in *input) (bool, float64, any) {
+		add(x.Name, "regex", false, func(in *input) SignalResult {
 			r := m.Match(in.text)
-			return r.Matched, exact(r.Matched), nil
+			return SignalResult{Matched: r.Matched, Confidence: exact(r.Matched)}
 		})
 	}
 	for _, e := range s.Embeddings {
@@ -111,9 +116,9 @@ func newSignalSet(ctx context.Context, s *config.Signals, secrets *secret.Store)
 		if err != nil {
 			return nil, fmt.Errorf("signal %q: %w", e.Name, err)
 		}
-		add(e.Name, "embedding", true, func(in *input) (bool, float64, any) {
+		add(e.Name, "embedding", true, func(in *input) SignalResult {
 			r := m.MatchVector(in.vec)
-			return r.Matched, max(0, r.Score), map[string]any{"similarity": r.Score, "example": r.Example}
+			return SignalResult{Matched: r.Matched, Confidence: max(0, r.Score), Value: r}
 		})
 	}
 	if len(s.Domains) > 0 {
@@ -126,10 +131,10 @@ func newSignalSet(ctx context.Context, s *config.Signals, secrets *secret.Store)
 			return nil, fmt.Errorf("domain classifier: %w", err)
 		}
 		for _, d := range s.Domains {
-			add(d.Name, "domain", true, func(in *input) (bool, float64, any) {
+			add(d.Name, "domain", true, func(in *input) SignalResult {
 				r := dc.ClassifyVector(in.text, in.vec)
 				ok := slices.Contains(d.Categories, r.Label) && r.Confidence >= d.MinConfidence
-				return ok, r.Confidence, r
+				return SignalResult{Matched: ok, Confidence: r.Confidence, Label: r.Label, Value: r.Scores}
 			})
 		}
 	}
@@ -139,7 +144,7 @@ func newSignalSet(ctx context.Context, s *config.Signals, secrets *secret.Store)
 			return nil, fmt.Errorf("pii detector: %w", err)
 		}
 		for _, p := range s.PII {
-			add(p.Name, "pii", false, func(in *input) (bool, float64, any) {
+			add(p.Name, "pii", false, func(in *input) SignalResult {
 				r := det.Detect(in.text)
 				var types []string
 				for _, t := range r.Types() {
@@ -147,7 +152,7 @@ func newSignalSet(ctx context.Context, s *config.Signals, secrets *secret.Store)
 						types = append(types, string(t))
 					}
 				}
-				return len(types) > 0, exact(len(types) > 0), map[string]any{"types": types, "count": len(r.Findings)}
+				return SignalResult{Matched: len(types) > 0, Confidence: exact(len(types) > 0), Types: types}
 			})
 		}
 	}
@@ -157,9 +162,9 @@ func newSignalSet(ctx context.Context, s *config.Signals, secrets *secret.Store)
 			return nil, fmt.Errorf("jailbreak detector: %w", err)
 		}
 		for _, j := range s.Jailbreak {
-			add(j.Name, "jailbreak", true, func(in *input) (bool, float64, any) {
+			add(j.Name, "jailbreak", true, func(in *input) SignalResult {
 				r := det.DetectVector(in.text, in.vec)
-				return r.Score >= j.Threshold, r.Score, r
+				return SignalResult{Matched: r.Score >= j.Threshold, Confidence: r.Score, Value: r.Reasons}
 			})
 		}
 	}
@@ -170,9 +175,9 @@ func newSignalSet(ctx context.Context, s *config.Signals, secrets *secret.Store)
 		}
 		for _, c := range s.Complexity {
 			minLevel := slices.Index(config.ComplexityLevels, c.MinLevel)
-			add(c.Name, "complexity", false, func(in *input) (bool, float64, any) {
+			add(c.Name, "complexity", false, func(in *input) SignalResult {
 				r := sc.Score(in.text)
-				return slices.Index(config.ComplexityLevels, string(r.Level)) >= minLevel, r.Score, r
+				return SignalResult{Matched: slices.Index(config.ComplexityLevels, string(r.Level)) >= minLevel, Confidence: r.Score, Label: string(r.Level), Value: r}
 			})
 		}
 	}
@@ -182,24 +187,24 @@ func newSignalSet(ctx context.Context, s *config.Signals, secrets *secret.Store)
 			return nil, fmt.Errorf("language detector: %w", err)
 		}
 		for _, l := range s.Language {
-			add(l.Name, "language", false, func(in *input) (bool, float64, any) {
+			add(l.Name, "language", false, func(in *input) SignalResult {
 				r := ld.Detect(in.text)
-				return slices.Contains(l.Languages, r.Code), r.Confidence, r.Code
+				return SignalResult{Matched: slices.Contains(l.Languages, r.Code), Confidence: r.Confidence, Label: r.Code}
 			})
 		}
 	}
 	for _, c := range s.ContextLength {
-		add(c.Name, "context_length", false, func(in *input) (bool, float64, any) {
+		add(c.Name, "context_length", false, func(in *input) SignalResult {
 			n := signal.EstimateTokens(in.all)
 			ok := n >= c.MinTokens && (c.MaxTokens == 0 || n <= c.MaxTokens)
-			return ok, exact(ok), n
+			return SignalResult{Matched: ok, Confidence: exact(ok), Value: n}
 		})
 	}
 	for _, h := range s.Headers {
-		add(h.Name, "header", false, func(in *input) (bool, float64, any) {
+		add(h.Name, "header", false, func(in *input) SignalResult {
 			vals := in.header.Values(h.Header)
 			ok := len(vals) > 0 && (len(h.Values) == 0 || slices.ContainsFunc(vals, func(v string) bool { return slices.Contains(h.Values, v) }))
-			return ok, exact(ok), nil
+			return SignalResult{Matched: ok, Confidence: exact(ok)}
 		})
 	}
 	return set, nil
@@ -249,9 +254,10 @@ func (s *signalSet) evaluate(ctx context.Context, in *input, names map[string]bo
 					return
 				}
 			}
-			ok, conf, val := ex.run(in)
-			results[i] = SignalResult{Name: n, Kind: ex.kind, Matched: ok, Confidence: conf, Value: val,
-				LatencyMs: float64(time.Since(start).Microseconds()) / 1000}
+			res := ex.run(in)
+			res.Name, res.Kind = n, ex.kind
+			res.LatencyMs = float64(time.Since(start).Microseconds()) / 1000
+			results[i] = res
 		}()
 	}
 	wg.Wait()

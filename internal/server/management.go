@@ -46,13 +46,14 @@ func NewManagement(rt *router.Router, ready *Readiness, inferenceAddr string, lo
 		// else, so the effective config can be shown as is.
 		writeJSON(w, http.StatusOK, rt.Config())
 	})
+	mux.HandleFunc("POST /api/v1/classify", classify(rt))
 	mux.HandleFunc("/v1/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, openai.NotFound("wrong_port", fmt.Sprintf(
 			"%s is not served on the management API; inference is served on the OpenAI-compatible listener (%s, port 8801 by default)",
 			r.URL.Path, inferenceAddr)))
 	})
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
-		paths := []string{"/health", "/ready", "/api/v1/models", "/api/v1/config"}
+		paths := []string{"/health", "/ready", "/api/v1/models", "/api/v1/config", "POST /api/v1/classify"}
 		writeError(w, openai.NotFound("unknown_url", fmt.Sprintf("unknown path %s; the management API serves %s",
 			r.URL.Path, strings.Join(paths, ", "))))
 	})

@@ -103,11 +103,12 @@ func TestSDKAgainstTheDemoConfig(t *testing.T) {
 	if got := resp.Choices[0].Message.Content; !strings.Contains(got, "hello there") {
 		t.Errorf("content = %q, want the sim's echo of the prompt", got)
 	}
-	if got := httpResp.Header.Get("x-vsr-selected-model"); got != "general" {
-		t.Errorf("x-vsr-selected-model = %q, want general", got)
+	// A short greeting is small talk: the demo sends it to the small (hidden) model.
+	if got := httpResp.Header.Get("x-vsr-selected-model"); got != "small" {
+		t.Errorf("x-vsr-selected-model = %q, want small", got)
 	}
-	if got := httpResp.Header.Get("x-vsr-selected-decision"); got != "default" {
-		t.Errorf("x-vsr-selected-decision = %q, want default", got)
+	if got := httpResp.Header.Get("x-vsr-selected-decision"); got != "small_talk" {
+		t.Errorf("x-vsr-selected-decision = %q, want small_talk", got)
 	}
 	if httpResp.Header.Get("x-request-id") == "" {
 		t.Error("no x-request-id header")

@@ -1,0 +1,56 @@
+package router
+
+import (
+	"context"
+	"net/http"
+	"time"
+
+	"github.com/semantic-router/semantic-router/internal/openai"
+)
+
+// Classification explains what the router would do with a prompt, without calling a model.
+type Classification struct {
+	// Signals holds every configured signal, matched or not, with its value and time.
+	Signals []SignalResult `json:"signals"`
+	// Decision is the matched decision ("default" when none did).
+	Decision   string  `json:"decision"`
+	Confidence float64 `json:"confidence"`
+	// Model is the model the request would go to; empty when a decision blocks it.
+	Model string `json:"model,omitempty"`
+	// Blocked is the block's status and message, when a decision refuses the request.
+	Blocked *BlockInfo `json:"blocked,omitempty"`
+	// LatencyMs is the time the signals and the decision took.
+	LatencyMs float64 `json:"latency_ms"`
+}
+
+// BlockInfo is a refusal a decision would send.
+type BlockInfo struct {
+	Status  int    `json:"status"`
+	Message string `json:"message"`
+}
+
+// Classify computes every configured signal for a prompt and the decision a request for the
+// virtual model would get. It never calls a model and records no request metrics.
+func (r *Router) Classify(ctx context.Context, prompt string, h http.Header) (*Classification, error) {
+	start := time.Now()
+	req := &openai.ChatRequest{Model: r.cfg.Routing.VirtualModel,
+		Messages: []openai.Message{{Role: "user", Content: openai.TextContent(prompt)}}}
+	results, matches, err := r.signals.evaluate(ctx, r.inputOf(req, h), nil)
+	if err != nil {
+		return nil, err
+	}
+	c := &Classification{Signals: results, Decision: "default", Confidence: 1, Model: r.cfg.Routing.DefaultModel}
+	if res, ok := r.engine.Evaluate(matches, false); ok {
+		d := res.Decision
+		c.Decision, c.Confidence = d.Name, res.Confidence
+		switch {
+		case d.Block != nil:
+			c.Model, c.Blocked = "", &BlockInfo{Status: d.Block.Status, Message: d.Block.Message}
+		case len(d.Models) > 0:
+			// The first model of the decision: weighted picks vary per request.
+			c.Model = d.Models[0].Model
+		}
+	}
+	c.LatencyMs = float64(time.Since(start).Microseconds()) / 1000
+	return c, nil
+}
