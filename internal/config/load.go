@@ -76,6 +76,9 @@ func Parse(data []byte) (*Config, error) {
 	// walk reports unknown fields and badly typed values and drops them from the tree, so
 	// that the rest still decodes and validates: one run shows every problem.
 	var problems Problems
+	if n := countNodes(root, maxNodes); n > maxNodes {
+		return nil, Problems{{Message: fmt.Sprintf("the document expands to more than %d YAML nodes (aliases referring to aliases?); write it out", maxNodes)}}
+	}
 	walk(root, reflect.TypeFor[Config](), "", cfg.lines, &problems)
 	if err := root.Decode(cfg); err != nil {
 		// walk checked every field's type, so this is unexpected; report it rather than lose it.
@@ -116,6 +119,32 @@ func yamlSyntaxProblem(err error) Problem {
 		return Problem{Line: line, Message: "invalid YAML: " + m[2]}
 	}
 	return Problem{Message: "invalid YAML: " + strings.TrimPrefix(err.Error(), "yaml: ")}
+}
+
+// maxNodes bounds the YAML tree after alias expansion, so that a few nested aliases cannot
+// make loading take exponential time and memory. Real configurations have a few thousand.
+const maxNodes = 200_000
+
+// countNodes counts the nodes of the tree with aliases expanded, stopping past limit.
+func countNodes(n *yaml.Node, limit int) int {
+	count := 0
+	var visit func(*yaml.Node, int)
+	visit = func(n *yaml.Node, depth int) {
+		if count > limit || depth > 10_000 {
+			count = limit + 1
+			return
+		}
+		count++
+		if n.Kind == yaml.AliasNode && n.Alias != nil {
+			visit(n.Alias, depth+1)
+			return
+		}
+		for _, c := range n.Content {
+			visit(c, depth+1)
+		}
+	}
+	visit(n, 0)
+	return count
 }
 
 var unmarshalerType = reflect.TypeFor[yaml.Unmarshaler]()

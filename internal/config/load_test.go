@@ -112,6 +112,12 @@ models:
 			want: `line 2: invalid YAML: did not find expected key`,
 		},
 		{
+			name: "alias bomb",
+			yaml: "a: &a [x,x,x,x,x,x,x,x,x,x]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b,*b]\n" +
+				"d: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c,*c]\ne: &e [*d,*d,*d,*d,*d,*d,*d,*d,*d,*d]\nf: [*e,*e,*e]\n",
+			want: "the document expands to more than 200000 YAML nodes (aliases referring to aliases?); write it out",
+		},
+		{
 			name: "unknown default model",
 			yaml: `
 routing:

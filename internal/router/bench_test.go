@@ -1,0 +1,95 @@
+package router
+
+import (
+	"context"
+	"log/slog"
+	"strings"
+	"testing"
+
+	"github.com/semantic-router/semantic-router/internal/config"
+	"github.com/semantic-router/semantic-router/internal/openai"
+)
+
+// A prompt of about 200 tokens.
+var benchPrompt = strings.Repeat("My team is migrating a payment service from Python to Go and we need to keep "+
+	"the latency of card authorisations under fifty milliseconds while the database is replicated. ", 5)
+
+func benchRouter(b *testing.B, extraSignals string) *Router {
+	b.Helper()
+	cfg, err := config.Parse([]byte(`
+models:
+  - model_name: general
+    provider: {type: sim, sim: {first_token_latency: 0s, token_latency: 0s, reply: ok}}
+  - model_name: coder
+    provider: {type: sim, sim: {first_token_latency: 0s, token_latency: 0s, reply: ok}}
+signals:
+  keywords:
+    - name: code_words
+      keywords: [python, golang, go, rust]
+  domains:
+    - name: cs
+      categories: [computer science, engineering]
+  pii:
+    - name: pii
+` + extraSignals + `
+decisions:
+  - name: block_pii
+    priority: 100
+    rules: {signal: pii}
+    block: {message: no}
+  - name: code
+    rules:
+      any: [{signal: code_words}, {signal: cs}]
+    models: [{model: coder}]
+`))
+	if err != nil {
+		b.Fatal(err)
+	}
+	r, err := New(cfg, Options{Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { _ = r.Close() })
+	return r
+}
+
+func benchComplete(b *testing.B, r *Router, model string) {
+	req := &openai.ChatRequest{Model: model, Messages: []openai.Message{{Role: "user", Content: openai.TextContent(benchPrompt)}}}
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, _, err := r.Complete(ctx, req, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkCompleteRouted is a request for the virtual model with keyword, domain and PII
+// signals; BenchmarkCompleteDirect names the model and computes nothing. The difference is
+// what routing adds to a request (the simulated model answers at once in both).
+func BenchmarkCompleteRouted(b *testing.B) { benchComplete(b, benchRouter(b, ""), "auto") }
+func BenchmarkCompleteDirect(b *testing.B) { benchComplete(b, benchRouter(b, ""), "general") }
+
+// BenchmarkClassifyAllSignals computes the whole signal set on a 200-token prompt: keyword,
+// domain, PII, jailbreak, complexity, language, context length.
+func BenchmarkClassifyAllSignals(b *testing.B) {
+	r := benchRouter(b, `  jailbreak:
+    - name: jb
+  complexity:
+    - name: hard
+      min_level: high
+  language:
+    - name: en
+      languages: [en]
+  context_length:
+    - name: long
+      min_tokens: 1000
+`)
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := r.Classify(ctx, benchPrompt, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
