@@ -12,15 +12,18 @@ import (
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"sigs.k8s.io/yaml"
+
+	"github.com/semantic-router/semantic-router/internal/config"
 )
 
 // Tracing defaults applied when spec.config.observability.tracing is present
-// and leaves a field out.
+// and leaves a field out: the router's own, from the config contract, so the
+// ConfigMap shows what the router will do.
 const (
-	defaultTracingProvider = "opentelemetry"
-	defaultTracingExporter = "otlp"
-	defaultTracingEndpoint = "jaeger:4317"
-	defaultTracingSampling = "always_on"
+	defaultTracingProvider = config.DefaultTracingProvider
+	defaultTracingExporter = config.DefaultTracingExporter
+	defaultTracingEndpoint = config.DefaultTracingEndpoint
+	defaultTracingSampling = config.DefaultTracingSampling
 )
 
 // credentialSuffixes mark a config key as holding a credential: the key is

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+
+	"github.com/semantic-router/semantic-router/internal/config"
 )
 
 func TestRenderConfig(t *testing.T) {
@@ -86,5 +88,25 @@ func TestConfigHashStable(t *testing.T) {
 	c, _ := renderConfig(&apiextensionsv1.JSON{Raw: []byte(`{"x":1,"y":3}`)})
 	if configHash(a) == configHash(c) {
 		t.Error("different configs share a hash")
+	}
+}
+
+// TestRenderedConfigLoadsInTheRouter: what the operator writes to the ConfigMap must be a
+// config the router accepts, tracing defaults and all.
+func TestRenderedConfigLoadsInTheRouter(t *testing.T) {
+	out, err := renderConfig(&apiextensionsv1.JSON{Raw: []byte(`{
+		"models": [{"model_name": "qwen", "provider": {"type": "openai_compatible",
+			"base_url": "http://vllm-qwen.models.svc:8000/v1", "api_key": "env.OPENAI_API_KEY"}}],
+		"observability": {"tracing": {"enabled": true, "sampling": {"type": "probabilistic", "rate": 0.25}}}}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := config.Parse(out)
+	if err != nil {
+		t.Fatalf("the router rejects the rendered config:\n%s\n%v", out, err)
+	}
+	tr := cfg.Observability.Tracing
+	if !tr.Enabled || tr.Exporter.Endpoint != "jaeger:4317" || tr.Sampling.Rate != "0.25" {
+		t.Errorf("tracing = %+v", tr)
 	}
 }
