@@ -29,6 +29,7 @@ type Signals struct {
 	Language      []LanguageSignal      `yaml:"language,omitempty" json:"language,omitempty"`
 	ContextLength []ContextLengthSignal `yaml:"context_length,omitempty" json:"context_length,omitempty"`
 	Headers       []HeaderSignal        `yaml:"headers,omitempty" json:"headers,omitempty"`
+	Users         []UserSignal          `yaml:"users,omitempty" json:"users,omitempty"`
 }
 
 // Embedder types.
@@ -126,6 +127,12 @@ type HeaderSignal struct {
 	Values []string `yaml:"values,omitempty" json:"values,omitempty"`
 }
 
+// UserSignal matches when the request's "user" field is one of Users (any user when empty).
+type UserSignal struct {
+	Name  string   `yaml:"name" json:"name"`
+	Users []string `yaml:"users,omitempty" json:"users,omitempty"`
+}
+
 // Built-in vocabularies the validation checks against. The router's signal package holds the
 // same lists; a test keeps them in step.
 var (
@@ -164,6 +171,7 @@ func (s *Signals) entries() []signalEntry {
 	add("language", names(s.Language, func(x LanguageSignal) string { return x.Name }))
 	add("context_length", names(s.ContextLength, func(x ContextLengthSignal) string { return x.Name }))
 	add("headers", names(s.Headers, func(x HeaderSignal) string { return x.Name }))
+	add("users", names(s.Users, func(x UserSignal) string { return x.Name }))
 	return out
 }
 

@@ -109,7 +109,7 @@ func (r *Router) inputOf(req *openai.ChatRequest, h http.Header) *input {
 	for i, m := range req.Messages {
 		msgs[i] = m.Content.String()
 	}
-	return inputOf(req.LastUserText(), msgs, h)
+	return inputOf(req.LastUserText(), msgs, h, req.User)
 }
 
 // apply returns req with the decision's changes, leaving req itself untouched: providers and

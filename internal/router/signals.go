@@ -49,6 +49,7 @@ type input struct {
 	text   string // the last user message
 	all    string // every message, for the token estimate
 	header http.Header
+	user   string    // the request's "user" field
 	vec    []float32 // the embedding of text, when a signal needs it
 }
 
@@ -207,6 +208,12 @@ func newSignalSet(ctx context.Context, s *config.Signals, secrets *secret.Store)
 			return SignalResult{Matched: ok, Confidence: exact(ok)}
 		})
 	}
+	for _, u := range s.Users {
+		add(u.Name, "user", false, func(in *input) SignalResult {
+			ok := in.user != "" && (len(u.Users) == 0 || slices.Contains(u.Users, in.user))
+			return SignalResult{Matched: ok, Confidence: exact(ok)}
+		})
+	}
 	return set, nil
 }
 
@@ -272,6 +279,6 @@ func (s *signalSet) evaluate(ctx context.Context, in *input, names map[string]bo
 }
 
 // inputOf collects what the signals read from a request.
-func inputOf(lastUser string, msgs []string, h http.Header) *input {
-	return &input{text: lastUser, all: strings.Join(msgs, "\n"), header: h}
+func inputOf(lastUser string, msgs []string, h http.Header, user string) *input {
+	return &input{text: lastUser, all: strings.Join(msgs, "\n"), header: h, user: user}
 }
