@@ -65,7 +65,7 @@ signals:
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer r.Close()
+	defer func() { _ = r.Close() }()
 	tests := []struct {
 		prompt string
 		header http.Header
