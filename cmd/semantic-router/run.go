@@ -200,8 +200,24 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	metrics := telemetry.NewMetrics(reg)
 	metrics.BuildInfo.WithLabelValues(buildVersion()).Set(1)
 
+	tracing, err := telemetry.NewTracing(ctx, cfg.Observability.Tracing, buildVersion(), stdout)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if err := tracing.Shutdown(sctx); err != nil {
+			log.Warn("flushing traces", "error", err.Error())
+		}
+	}()
+	if cfg.Observability.Tracing.Enabled {
+		log.Info("tracing", "exporter", cfg.Observability.Tracing.Exporter.Type, "endpoint", cfg.Observability.Tracing.Exporter.Endpoint,
+			"sampling", cfg.Observability.Tracing.Sampling.Type)
+	}
+
 	var ready server.Readiness
-	rt, err := router.New(cfg, router.Options{Logger: log, Metrics: metrics, LookupEnv: os.LookupEnv})
+	rt, err := router.New(cfg, router.Options{Logger: log, Metrics: metrics, LookupEnv: os.LookupEnv, Tracing: tracing})
 	if err != nil {
 		return fmt.Errorf("registering models:\n%w", err)
 	}

@@ -3,6 +3,8 @@ package router
 import (
 	"fmt"
 
+	"go.opentelemetry.io/otel/propagation"
+
 	"github.com/semantic-router/semantic-router/internal/config"
 	"github.com/semantic-router/semantic-router/internal/provider"
 	"github.com/semantic-router/semantic-router/internal/provider/bedrock"
@@ -22,7 +24,7 @@ type credential struct {
 // newProvider maps a model's configuration to its provider's own options: providers never see
 // the config package. Credentials come from secrets, so a file: reference that changes is
 // picked up by the next request.
-func newProvider(m config.Model, secrets *secret.Store) (provider.Provider, error) {
+func newProvider(m config.Model, secrets *secret.Store, prop propagation.TextMapPropagator) (provider.Provider, error) {
 	p := m.Provider
 	open := func(field string, ref config.SecretRef) (credential, error) {
 		if ref.IsZero() {
@@ -51,10 +53,11 @@ func newProvider(m config.Model, secrets *secret.Store) (provider.Provider, erro
 		pem, _ := ca.get()
 		topts.CACertPEM = []byte(pem)
 	}
-	t, err := transport.New(topts)
+	pooled, err := transport.New(topts)
 	if err != nil {
 		return nil, fmt.Errorf("provider.%w", err)
 	}
+	t := transport.WithTracePropagation(pooled, prop)
 
 	switch p.Type {
 	case config.ProviderOpenAICompatible:

@@ -6,6 +6,10 @@ import (
 	"math/rand/v2"
 	"time"
 
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/codes"
+	"go.opentelemetry.io/otel/trace"
+
 	"github.com/semantic-router/semantic-router/internal/provider"
 )
 
@@ -37,8 +41,15 @@ func (r *Router) withRetries(ctx context.Context, m *model, call func(context.Co
 	for attempt := 1; ; attempt++ {
 		r.inFlight(m.cfg.Name, 1)
 		start := time.Now()
-		err := call(ctx, m)
+		actx, span := r.tracer.Start(ctx, "upstream", trace.WithSpanKind(trace.SpanKindClient),
+			trace.WithAttributes(attribute.String("vsr.model", m.cfg.Name), attribute.String("vsr.provider", m.cfg.Provider.Type),
+				attribute.Int("vsr.attempt", attempt)))
+		err := call(actx, m)
 		r.inFlight(m.cfg.Name, -1)
+		if err != nil {
+			span.SetStatus(codes.Error, reason(err))
+		}
+		span.End()
 		if err == nil {
 			return nil
 		}

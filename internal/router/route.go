@@ -6,6 +6,9 @@ import (
 	"maps"
 	"net/http"
 
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/codes"
+
 	"github.com/semantic-router/semantic-router/internal/config"
 	"github.com/semantic-router/semantic-router/internal/decision"
 	"github.com/semantic-router/semantic-router/internal/openai"
@@ -38,6 +41,20 @@ func (r *Router) buildDecisions() error {
 		}
 	}
 	return nil
+}
+
+// tracedRoute is route in a "route" span that records the decision.
+func (r *Router) tracedRoute(ctx context.Context, req *openai.ChatRequest, h http.Header) (*model, *openai.ChatRequest, Route, error) {
+	ctx, span := r.tracer.Start(ctx, "route")
+	defer span.End()
+	m, out, rt, err := r.route(ctx, req, h)
+	span.SetAttributes(attribute.String("vsr.requested_model", r.MetricModel(req.Model)),
+		attribute.String("vsr.selected_model", rt.Model), attribute.String("vsr.decision", rt.Decision),
+		attribute.Float64("vsr.confidence", rt.Confidence), attribute.Int("vsr.signals", len(rt.Signals)))
+	if err != nil {
+		span.SetStatus(codes.Error, "refused")
+	}
+	return m, out, rt, err
 }
 
 // route picks the model for req and returns the request to send, with the matched decision's

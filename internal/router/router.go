@@ -12,6 +12,9 @@ import (
 	"sort"
 	"time"
 
+	"go.opentelemetry.io/otel/propagation"
+	"go.opentelemetry.io/otel/trace"
+
 	"github.com/semantic-router/semantic-router/internal/config"
 	"github.com/semantic-router/semantic-router/internal/decision"
 	"github.com/semantic-router/semantic-router/internal/openai"
@@ -38,6 +41,8 @@ type Options struct {
 	// ClassifyOnly builds the signals and decisions but no provider, for tools that only
 	// classify (semantic-router eval): they need no model credentials.
 	ClassifyOnly bool
+	// Tracing traces requests and passes the trace context to backends; nil traces nothing.
+	Tracing *telemetry.Tracing
 }
 
 // Router routes chat requests to models. It is safe for concurrent use.
@@ -49,6 +54,8 @@ type Router struct {
 	// to every request use (the only ones computed for a request naming a model).
 	referenced, policy map[string]bool
 	masker             *signal.PIIDetector
+	tracer             trace.Tracer
+	prop               propagation.TextMapPropagator
 	cfg                *config.Config
 	log                *slog.Logger
 	metrics            *telemetry.Metrics
@@ -106,7 +113,13 @@ func New(cfg *config.Config, o Options) (*Router, error) {
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
 	}
-	r := &Router{cfg: cfg, log: o.Logger, metrics: o.Metrics, models: make(map[string]*model, len(cfg.Models))}
+	r := &Router{cfg: cfg, log: o.Logger, metrics: o.Metrics, models: make(map[string]*model, len(cfg.Models)),
+		tracer: o.Tracing.Tracer()}
+	var prop propagation.TextMapPropagator
+	if o.Tracing != nil {
+		prop = o.Tracing.Propagator
+	}
+	r.prop = prop
 	r.secrets = secret.NewStore(secret.Options{LookupEnv: o.LookupEnv, Logger: o.Logger, OnRotate: func(ref string) {
 		if r.metrics != nil {
 			r.metrics.CredentialRotations.WithLabelValues(ref).Inc()
@@ -117,7 +130,7 @@ func New(cfg *config.Config, o Options) (*Router, error) {
 		if o.ClassifyOnly {
 			break
 		}
-		p, err := newProvider(mc, r.secrets)
+		p, err := newProvider(mc, r.secrets, prop)
 		registered := 1.0
 		if err != nil {
 			registered = 0
@@ -149,6 +162,15 @@ func New(cfg *config.Config, o Options) (*Router, error) {
 
 // Close stops watching credential files. Requests in flight are not affected.
 func (r *Router) Close() error { return r.secrets.Close() }
+
+// StartRequestSpan starts the server span of a request, continuing the caller's trace when
+// its headers carry one (traceparent). The span is a no-op when tracing is off.
+func (r *Router) StartRequestSpan(ctx context.Context, name string, h http.Header) (context.Context, trace.Span) {
+	if r.prop != nil {
+		ctx = r.prop.Extract(ctx, propagation.HeaderCarrier(h))
+	}
+	return r.tracer.Start(ctx, name, trace.WithSpanKind(trace.SpanKindServer))
+}
 
 // Config returns the configuration the router runs.
 func (r *Router) Config() *config.Config { return r.cfg }
@@ -191,7 +213,7 @@ func (r *Router) MetricModel(name string) string {
 //
 // h is the request's headers, for header signals; it may be nil.
 func (r *Router) Complete(ctx context.Context, req *openai.ChatRequest, h http.Header) (*provider.Response, Route, error) {
-	m, req, rt, err := r.route(ctx, req, h)
+	m, req, rt, err := r.tracedRoute(ctx, req, h)
 	if err != nil {
 		return nil, rt, err
 	}
@@ -220,7 +242,7 @@ func (r *Router) Complete(ctx context.Context, req *openai.ChatRequest, h http.H
 // a fallback: the client has seen nothing yet. The returned stream's errors are
 // *openai.APIError.
 func (r *Router) Stream(ctx context.Context, req *openai.ChatRequest, h http.Header) (*Stream, Route, error) {
-	m, req, rt, err := r.route(ctx, req, h)
+	m, req, rt, err := r.tracedRoute(ctx, req, h)
 	if err != nil {
 		return nil, rt, err
 	}

@@ -74,6 +74,9 @@ var startTime = time.Now()
 
 func (h *Inference) chat(w http.ResponseWriter, r *http.Request) {
 	info := requestInfoFrom(r.Context())
+	ctx, span := h.router.StartRequestSpan(r.Context(), "POST /v1/chat/completions", r.Header)
+	info.span = span // ended by the middleware, which knows the final status
+	r = r.WithContext(ctx)
 	// Writing the answer while the request body may still be arriving is normal for
 	// streaming; without full duplex Go's server can cut such responses.
 	_ = http.NewResponseController(w).EnableFullDuplex()

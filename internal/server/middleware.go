@@ -13,6 +13,10 @@ import (
 	"strconv"
 	"time"
 
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/codes"
+	"go.opentelemetry.io/otel/trace"
+
 	"github.com/semantic-router/semantic-router/internal/openai"
 	"github.com/semantic-router/semantic-router/internal/router"
 	"github.com/semantic-router/semantic-router/internal/telemetry"
@@ -26,6 +30,7 @@ type requestInfo struct {
 	selected  string // the model that served it
 	stream    bool
 	streamErr error
+	span      trace.Span // the request's span, when the handler started one
 }
 
 type ctxKey struct{}
@@ -99,6 +104,18 @@ func finish(log *slog.Logger, m *telemetry.Metrics, endpoint string, r *http.Req
 	}
 	if info.streamErr != nil {
 		attrs = append(attrs, router.LogKeyError, info.streamErr.Error())
+	}
+	if info.span != nil {
+		if sc := info.span.SpanContext(); sc.HasTraceID() {
+			attrs = append(attrs, "trace_id", sc.TraceID().String())
+		}
+		info.span.SetAttributes(attribute.Int("http.response.status_code", status), attribute.String("vsr.request_id", info.id),
+			attribute.String("vsr.requested_model", info.model), attribute.String("vsr.selected_model", info.selected),
+			attribute.Bool("vsr.stream", info.stream))
+		if status >= 500 || info.streamErr != nil {
+			info.span.SetStatus(codes.Error, http.StatusText(status))
+		}
+		info.span.End()
 	}
 	level := slog.LevelInfo
 	if endpoint == "management" && status < 400 {
