@@ -21,6 +21,7 @@ import (
 
 	"github.com/semantic-router/semantic-router/examples"
 	"github.com/semantic-router/semantic-router/internal/config"
+	"github.com/semantic-router/semantic-router/internal/extproc"
 	"github.com/semantic-router/semantic-router/internal/router"
 	"github.com/semantic-router/semantic-router/internal/secret"
 	"github.com/semantic-router/semantic-router/internal/server"
@@ -190,9 +191,6 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	log := newLogger(f, stderr)
-	if f.gateway == "extproc" {
-		return errors.New("-gateway extproc is not yet supported by this build; use -gateway standalone")
-	}
 	log.Info("starting", "version", buildVersion(), "config", source, "gateway", f.gateway, "models", len(cfg.Models))
 
 	reg := prometheus.NewRegistry()
@@ -217,7 +215,10 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 
 	var ready server.Readiness
-	rt, err := router.New(cfg, router.Options{Logger: log, Metrics: metrics, LookupEnv: os.LookupEnv, Tracing: tracing})
+	// In extproc mode Envoy calls the models; the router only routes, so it needs no
+	// provider (nor its credentials).
+	extprocMode := f.gateway == "extproc"
+	rt, err := router.New(cfg, router.Options{Logger: log, Metrics: metrics, LookupEnv: os.LookupEnv, Tracing: tracing, ClassifyOnly: extprocMode})
 	if err != nil {
 		return fmt.Errorf("registering models:\n%w", err)
 	}
@@ -227,6 +228,14 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		{name: "inference", addr: f.listenerAddr, handler: server.NewInference(rt, log, metrics), drain: cfg.Server.ShutdownTimeout.D()},
 		{name: "management", addr: f.apiAddr, handler: server.NewManagement(rt, &ready, f.listenerAddr, log)},
 		{name: "metrics", addr: f.metricsAddr, handler: promhttp.HandlerFor(reg, promhttp.HandlerOpts{Registry: reg})},
+	}
+	if extprocMode {
+		stop, err := serveExtproc(log, f.grpcAddr, extproc.New(rt, log, int(cfg.Server.MaxRequestBodyBytes)), cfg.Server.ShutdownTimeout.D())
+		if err != nil {
+			return err
+		}
+		defer stop()
+		srvs = srvs[1:] // Envoy is the front door: no OpenAI listener of our own
 	}
 	return serve(ctx, log, srvs, cfg.Server.ReadHeaderTimeout.D(), &ready)
 }

@@ -206,3 +206,33 @@ func (r *Router) countDecision(name string, blocked bool) {
 		r.metrics.Blocks.WithLabelValues(name).Inc()
 	}
 }
+
+// Target says where a planned request goes, for a front door that forwards it itself (the
+// Envoy external processor): the router's model name, the upstream id and base URL.
+type Target struct {
+	Model         string
+	Provider      string
+	UpstreamModel string
+	BaseURL       string
+}
+
+// Plan routes req as Complete and Stream do, but calls no model: it returns the request to
+// forward (the decision's changes applied and the model set to the upstream id), the route
+// and the target. A blocking decision or an unknown model is an *openai.APIError.
+func (r *Router) Plan(ctx context.Context, req *openai.ChatRequest, h http.Header) (*openai.ChatRequest, Route, Target, error) {
+	m, out, rt, err := r.tracedRoute(ctx, req, h)
+	if err != nil {
+		return nil, rt, Target{}, err
+	}
+	up := *out
+	up.Model = m.cfg.Provider.Model
+	r.countDecisionTarget(m.cfg.Name)
+	return &up, rt, Target{Model: m.cfg.Name, Provider: m.cfg.Provider.Type, UpstreamModel: m.cfg.Provider.Model, BaseURL: m.cfg.Provider.BaseURL}, nil
+}
+
+// countDecisionTarget counts a planned request like a served one, by its model.
+func (r *Router) countDecisionTarget(model string) {
+	if r.metrics != nil {
+		r.metrics.Planned.WithLabelValues(model).Inc()
+	}
+}

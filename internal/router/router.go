@@ -38,8 +38,9 @@ type Options struct {
 	Metrics *telemetry.Metrics
 	// LookupEnv resolves env.VAR references; default os.LookupEnv.
 	LookupEnv func(string) (string, bool)
-	// ClassifyOnly builds the signals and decisions but no provider, for tools that only
-	// classify (semantic-router eval): they need no model credentials.
+	// ClassifyOnly builds the signals and decisions but no provider, for front doors and
+	// tools that route without calling models (extproc, where Envoy calls them; eval): they
+	// need no model credentials.
 	ClassifyOnly bool
 	// Tracing traces requests and passes the trace context to backends; nil traces nothing.
 	Tracing *telemetry.Tracing
@@ -127,8 +128,11 @@ func New(cfg *config.Config, o Options) (*Router, error) {
 	}})
 	var errs []error
 	for _, mc := range cfg.Models {
+		m := &model{cfg: mc}
+		r.models[mc.Name] = m
+		r.order = append(r.order, m)
 		if o.ClassifyOnly {
-			break
+			continue // routing needs the models, not their providers
 		}
 		p, err := newProvider(mc, r.secrets, prop)
 		registered := 1.0
@@ -144,9 +148,7 @@ func New(cfg *config.Config, o Options) (*Router, error) {
 		if r.metrics != nil {
 			r.metrics.ModelRegistered.WithLabelValues(mc.Name, mc.Provider.Type).Set(registered)
 		}
-		m := &model{cfg: mc, provider: p}
-		r.models[mc.Name] = m
-		r.order = append(r.order, m)
+		m.provider = p
 	}
 	if len(errs) == 0 {
 		if err := r.buildDecisions(); err != nil {

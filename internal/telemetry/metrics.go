@@ -41,6 +41,8 @@ type Metrics struct {
 	Decisions *prometheus.CounterVec
 	// Blocks counts requests refused by a blocking decision, by decision.
 	Blocks *prometheus.CounterVec
+	// Planned counts requests routed for Envoy to forward (extproc mode), by target model.
+	Planned *prometheus.CounterVec
 	// BuildInfo is always 1; its labels carry the version.
 	BuildInfo *prometheus.GaugeVec
 }
@@ -109,12 +111,16 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 			Namespace: namespace, Name: "blocks_total",
 			Help: "Requests refused by a blocking decision, by decision.",
 		}, []string{"decision"}),
+		Planned: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Namespace: namespace, Name: "planned_requests_total",
+			Help: "Requests routed for Envoy to forward (extproc mode), by target model.",
+		}, []string{"model"}),
 		BuildInfo: prometheus.NewGaugeVec(prometheus.GaugeOpts{
 			Namespace: namespace, Name: "build_info",
 			Help: "Always 1; the labels carry the build's version.",
 		}, []string{"version"}),
 	}
 	reg.MustRegister(m.Requests, m.RequestDuration, m.UpstreamDuration, m.TimeToFirstToken,
-		m.InFlight, m.Errors, m.Tokens, m.ModelRegistered, m.Retries, m.Fallbacks, m.CredentialRotations, m.SignalDuration, m.Decisions, m.Blocks, m.BuildInfo)
+		m.InFlight, m.Errors, m.Tokens, m.ModelRegistered, m.Retries, m.Fallbacks, m.CredentialRotations, m.SignalDuration, m.Decisions, m.Blocks, m.Planned, m.BuildInfo)
 	return m
 }

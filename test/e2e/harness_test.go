@@ -67,13 +67,21 @@ type router struct {
 	Inference string // http://127.0.0.1:port
 	API       string
 	Metrics   string
+	GRPC      string // host:port of the external processor, in extproc mode
 }
 
 // startRouter starts the binary with the given config (none: the embedded demo) and extra
 // environment, and waits until it is ready. It is stopped with SIGTERM at the end of the test.
 func startRouter(t *testing.T, configYAML string, env ...string) *router {
 	t.Helper()
-	args := []string{"-listener-address", "127.0.0.1:0", "-api-address", "127.0.0.1:0", "-metrics-address", "127.0.0.1:0"}
+	return startRouterWith(t, configYAML, nil, env...)
+}
+
+// startRouterWith is startRouter with extra command-line arguments.
+func startRouterWith(t *testing.T, configYAML string, extra []string, env ...string) *router {
+	t.Helper()
+	args := append([]string{"-listener-address", "127.0.0.1:0", "-api-address", "127.0.0.1:0", "-metrics-address", "127.0.0.1:0",
+		"-grpc-address", "127.0.0.1:0"}, extra...)
 	if configYAML != "" {
 		path := filepath.Join(t.TempDir(), "config.yaml")
 		if err := os.WriteFile(path, []byte(configYAML), 0o600); err != nil {
@@ -97,6 +105,7 @@ func startRouter(t *testing.T, configYAML string, env ...string) *router {
 		addrs := r.listening()
 		if len(addrs) == 3 && strings.Contains(r.logs.String(), `"msg":"ready"`) {
 			r.Inference, r.API, r.Metrics = "http://"+addrs["inference"], "http://"+addrs["management"], "http://"+addrs["metrics"]
+			r.GRPC = addrs["extproc"]
 			return r
 		}
 		select {

@@ -1,0 +1,39 @@
+package main
+
+import (
+	"fmt"
+	"log/slog"
+	"net"
+	"time"
+
+	extprocv3 "github.com/envoyproxy/go-control-plane/envoy/service/ext_proc/v3"
+	"google.golang.org/grpc"
+
+	"github.com/semantic-router/semantic-router/internal/extproc"
+)
+
+// serveExtproc serves Envoy's external processor on addr. The returned stop lets in-flight
+// streams finish for up to drain, then closes the rest.
+func serveExtproc(log *slog.Logger, addr string, p *extproc.Server, drain time.Duration) (stop func(), err error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("extproc listener: %w", err)
+	}
+	srv := grpc.NewServer()
+	extprocv3.RegisterExternalProcessorServer(srv, p)
+	log.Info("listening", "server", "extproc", "address", ln.Addr().String())
+	go func() {
+		if err := srv.Serve(ln); err != nil {
+			log.Error("extproc listener failed", "error", err.Error())
+		}
+	}()
+	return func() {
+		done := make(chan struct{})
+		go func() { srv.GracefulStop(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(drain):
+			srv.Stop()
+		}
+	}, nil
+}

@@ -1,0 +1,66 @@
+package e2e
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+
+	corev3 "github.com/envoyproxy/go-control-plane/envoy/config/core/v3"
+	extprocv3 "github.com/envoyproxy/go-control-plane/envoy/service/ext_proc/v3"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials/insecure"
+)
+
+// TestExtprocMode runs the binary as Envoy's external processor, as the operator does for a
+// SemanticRouter with spec.gateway.existingRef, and routes one request the way Envoy's
+// ext_proc filter presents it. No model credentials are needed: Envoy calls the model.
+func TestExtprocMode(t *testing.T) {
+	t.Parallel()
+	r := startRouterWith(t, `
+models:
+  - model_name: general
+    provider: {type: openai_compatible, base_url: http://vllm.models.svc:8000/v1, model: llama-8b, api_key: env.NOT_NEEDED_IN_EXTPROC}
+`, []string{"-gateway", "extproc"})
+	if r.GRPC == "" {
+		t.Fatalf("no extproc listener:\n%s", r.logs)
+	}
+	conn, err := grpc.NewClient(r.GRPC, grpc.WithTransportCredentials(insecure.NewCredentials()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = conn.Close() }()
+	s, err := extprocv3.NewExternalProcessorClient(conn).Process(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	send := func(req *extprocv3.ProcessingRequest) *extprocv3.ProcessingResponse {
+		t.Helper()
+		if err := s.Send(req); err != nil {
+			t.Fatal(err)
+		}
+		resp, err := s.Recv()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return resp
+	}
+	send(&extprocv3.ProcessingRequest{Request: &extprocv3.ProcessingRequest_RequestHeaders{RequestHeaders: &extprocv3.HttpHeaders{
+		Headers: &corev3.HeaderMap{Headers: []*corev3.HeaderValue{{Key: ":path", RawValue: []byte("/v1/chat/completions")}}}}}})
+	resp := send(&extprocv3.ProcessingRequest{Request: &extprocv3.ProcessingRequest_RequestBody{RequestBody: &extprocv3.HttpBody{
+		Body: []byte(`{"model":"auto","messages":[{"role":"user","content":"hi"}]}`), EndOfStream: true}}})
+	var body map[string]any
+	if err := json.Unmarshal(resp.GetRequestBody().GetResponse().GetBodyMutation().GetBody(), &body); err != nil || body["model"] != "llama-8b" {
+		t.Errorf("rewritten body %v (%v)", body, err)
+	}
+	got := map[string]string{}
+	for _, h := range resp.GetRequestBody().GetResponse().GetHeaderMutation().GetSetHeaders() {
+		got[h.GetHeader().GetKey()] = string(h.GetHeader().GetRawValue())
+	}
+	if got["x-vsr-selected-model"] != "general" || got["x-vsr-destination-endpoint"] != "vllm.models.svc:8000" {
+		t.Errorf("headers %v", got)
+	}
+	_ = s.CloseSend()
+	if resp, _ := do(t, "GET", r.API+"/ready", ""); resp.StatusCode != 200 {
+		t.Errorf("/ready = %d in extproc mode", resp.StatusCode)
+	}
+}
