@@ -72,7 +72,9 @@ func TestRunInProcess(t *testing.T) {
 			"-metrics-address", "127.0.0.1:0", "-log-level", "debug"}, io.Discard, logs)
 	}()
 	addrs := map[string]string{}
-	deadline := time.Now().Add(10 * time.Second)
+	// The demo config builds the domain classifier and the jailbreak detector at start-up,
+	// which takes seconds under the race detector on a small machine.
+	deadline := time.Now().Add(90 * time.Second)
 	for len(addrs) < 3 || !strings.Contains(logs.String(), `"msg":"ready"`) {
 		select {
 		case err := <-done:
