@@ -1,0 +1,14 @@
+# ONNX Runtime for the onnx embedder (internal/embed/onnx). The root
+# Makefile includes mk/*.mk.
+#
+#   make onnxruntime   fetch the shared library once into the cache (npm)
+#                      and print its path; tests read it from ONNXRUNTIME_LIB
+#   make test-onnx     the onnx embedder's tests against that library
+
+.PHONY: onnxruntime test-onnx
+
+onnxruntime:
+	@hack/onnxruntime.sh
+
+test-onnx: onnxruntime
+	ONNXRUNTIME_LIB="$$(hack/onnxruntime.sh)" go test -count=1 ./internal/embed/onnx/...
