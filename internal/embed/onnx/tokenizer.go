@@ -1,0 +1,395 @@
+package onnx
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
+)
+
+// Tokenizer is a WordPiece tokenizer read from a HuggingFace tokenizer.json,
+// the kind that BERT-family sentence-transformers models (MiniLM, BGE, E5,
+// mpnet's BERT relatives) ship. It is immutable after loading and safe for
+// concurrent use.
+type Tokenizer struct {
+	vocab        map[string]int64
+	unk          int64
+	cls, sep     int64
+	pad          int64
+	prefix       string // continuing-subword prefix, "##" for BERT
+	maxWordRunes int
+	normalize    []func(string) string
+	split        func(string) []string
+}
+
+// The parts of tokenizer.json that matter here. Pointers tell "absent" from
+// "false"; json.RawMessage defers sections whose shape depends on "type".
+type tokenizerFile struct {
+	Normalizer    *normalizerSpec    `json:"normalizer"`
+	PreTokenizer  *preTokenizerSpec  `json:"pre_tokenizer"`
+	PostProcessor *postProcessorSpec `json:"post_processor"`
+	Padding       *struct {
+		PadID int64 `json:"pad_id"`
+	} `json:"padding"`
+	Model *struct {
+		Type                    string           `json:"type"`
+		UnkToken                string           `json:"unk_token"`
+		ContinuingSubwordPrefix *string          `json:"continuing_subword_prefix"`
+		MaxInputCharsPerWord    int              `json:"max_input_chars_per_word"`
+		Vocab                   map[string]int64 `json:"vocab"`
+	} `json:"model"`
+}
+
+type normalizerSpec struct {
+	Type               string           `json:"type"`
+	CleanText          *bool            `json:"clean_text"`
+	HandleChineseChars *bool            `json:"handle_chinese_chars"`
+	StripAccents       *bool            `json:"strip_accents"`
+	Lowercase          *bool            `json:"lowercase"`
+	Normalizers        []normalizerSpec `json:"normalizers"`
+}
+
+type preTokenizerSpec struct {
+	Type          string             `json:"type"`
+	PreTokenizers []preTokenizerSpec `json:"pretokenizers"`
+}
+
+type postProcessorSpec struct {
+	Type string `json:"type"`
+	// BertProcessing: ["[CLS]", 101].
+	CLS []any `json:"cls"`
+	SEP []any `json:"sep"`
+}
+
+// LoadTokenizer reads a tokenizer.json. Errors name the JSON path of the
+// offending field.
+func LoadTokenizer(path string) (*Tokenizer, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	t, err := ParseTokenizer(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return t, nil
+}
+
+// ParseTokenizer parses the contents of a tokenizer.json.
+func ParseTokenizer(data []byte) (*Tokenizer, error) {
+	var f tokenizerFile
+	if err := json.Unmarshal(data, &f); err != nil {
+		var syn *json.SyntaxError
+		var typ *json.UnmarshalTypeError
+		switch {
+		case errors.As(err, &syn):
+			return nil, fmt.Errorf("invalid JSON at byte %d: %w", syn.Offset, err)
+		case errors.As(err, &typ):
+			return nil, fmt.Errorf("%s: %s is not %s", typ.Field, typ.Value, typ.Type)
+		}
+		return nil, err
+	}
+	if f.Model == nil {
+		return nil, errors.New("model: missing")
+	}
+	m := f.Model
+	if m.Type != "WordPiece" {
+		return nil, fmt.Errorf("model.type: %q is not supported (only WordPiece)", m.Type)
+	}
+	if len(m.Vocab) == 0 {
+		return nil, errors.New("model.vocab: empty")
+	}
+	t := &Tokenizer{vocab: m.Vocab, prefix: "##", maxWordRunes: 100}
+	if m.ContinuingSubwordPrefix != nil {
+		t.prefix = *m.ContinuingSubwordPrefix
+	}
+	if m.MaxInputCharsPerWord > 0 {
+		t.maxWordRunes = m.MaxInputCharsPerWord
+	}
+	var errs []error
+	lookup := func(field, tok string) int64 {
+		id, ok := m.Vocab[tok]
+		if !ok {
+			errs = append(errs, fmt.Errorf("%s: %q is not in model.vocab", field, tok))
+		}
+		return id
+	}
+	unk := m.UnkToken
+	if unk == "" {
+		unk = "[UNK]"
+	}
+	t.unk = lookup("model.unk_token", unk)
+	cls, sep := "[CLS]", "[SEP]"
+	clsField, sepField := "post_processor.cls", "post_processor.sep"
+	if pp := f.PostProcessor; pp != nil && pp.Type == "BertProcessing" {
+		if len(pp.CLS) > 0 {
+			cls, _ = pp.CLS[0].(string)
+		}
+		if len(pp.SEP) > 0 {
+			sep, _ = pp.SEP[0].(string)
+		}
+	} else {
+		// TemplateProcessing and no post-processor: BERT's own markers,
+		// which is what every WordPiece sentence-transformers model uses.
+		clsField, sepField = "model.vocab", "model.vocab"
+	}
+	t.cls = lookup(clsField, cls)
+	t.sep = lookup(sepField, sep)
+	if f.Padding != nil {
+		t.pad = f.Padding.PadID
+	} else if id, ok := m.Vocab["[PAD]"]; ok {
+		t.pad = id
+	}
+	if n, err := buildNormalizer(f.Normalizer, "normalizer"); err != nil {
+		errs = append(errs, err)
+	} else {
+		t.normalize = n
+	}
+	if s, err := buildSplitter(f.PreTokenizer, "pre_tokenizer"); err != nil {
+		errs = append(errs, err)
+	} else {
+		t.split = s
+	}
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+func buildNormalizer(spec *normalizerSpec, path string) ([]func(string) string, error) {
+	if spec == nil {
+		return nil, nil
+	}
+	on := func(b *bool, def bool) bool {
+		if b == nil {
+			return def
+		}
+		return *b
+	}
+	switch spec.Type {
+	case "BertNormalizer":
+		var steps []func(string) string
+		if on(spec.CleanText, true) {
+			steps = append(steps, cleanText)
+		}
+		if on(spec.HandleChineseChars, true) {
+			steps = append(steps, spaceChinese)
+		}
+		lower := on(spec.Lowercase, true)
+		// As in BERT: accents go with lowercasing unless said otherwise.
+		if on(spec.StripAccents, lower) {
+			steps = append(steps, stripAccents)
+		}
+		if lower {
+			steps = append(steps, strings.ToLower)
+		}
+		return steps, nil
+	case "Lowercase":
+		return []func(string) string{strings.ToLower}, nil
+	case "StripAccents":
+		return []func(string) string{stripMarks}, nil
+	case "NFD":
+		return []func(string) string{norm.NFD.String}, nil
+	case "NFKD":
+		return []func(string) string{norm.NFKD.String}, nil
+	case "NFC":
+		return []func(string) string{norm.NFC.String}, nil
+	case "NFKC":
+		return []func(string) string{norm.NFKC.String}, nil
+	case "Sequence":
+		var steps []func(string) string
+		for i := range spec.Normalizers {
+			s, err := buildNormalizer(&spec.Normalizers[i], fmt.Sprintf("%s.normalizers[%d]", path, i))
+			if err != nil {
+				return nil, err
+			}
+			steps = append(steps, s...)
+		}
+		return steps, nil
+	}
+	return nil, fmt.Errorf("%s.type: %q is not supported", path, spec.Type)
+}
+
+func buildSplitter(spec *preTokenizerSpec, path string) (func(string) []string, error) {
+	if spec == nil {
+		return splitBert, nil
+	}
+	switch spec.Type {
+	case "BertPreTokenizer", "Whitespace":
+		// Whitespace splits \w+|[^\w\s]+, which differs from BERT's split
+		// only on runs of punctuation; WordPiece vocabularies hold single
+		// punctuation marks, so BERT's rule is the safer one for them.
+		return splitBert, nil
+	case "WhitespaceSplit":
+		return strings.Fields, nil
+	case "Sequence":
+		if len(spec.PreTokenizers) == 1 {
+			return buildSplitter(&spec.PreTokenizers[0], path+".pretokenizers[0]")
+		}
+	}
+	return nil, fmt.Errorf("%s.type: %q is not supported", path, spec.Type)
+}
+
+// Encode turns text into token ids: [CLS], the word pieces, [SEP], at most
+// maxLen ids in all (the pieces are cut to fit; maxLen < 2 means no limit).
+func (t *Tokenizer) Encode(text string, maxLen int) []int64 {
+	for _, f := range t.normalize {
+		text = f(text)
+	}
+	ids := []int64{t.cls}
+	limit := -1
+	if maxLen >= 2 {
+		limit = maxLen - 1 // room for [SEP]
+	}
+	for _, w := range t.split(text) {
+		ids = t.appendWord(ids, w)
+		if limit >= 0 && len(ids) >= limit {
+			ids = ids[:limit]
+			break
+		}
+	}
+	return append(ids, t.sep)
+}
+
+// appendWord adds the WordPiece ids of one word: the longest vocabulary
+// entry at each point, later pieces with the continuation prefix. A word
+// that cannot be covered entirely becomes a single [UNK], as in BERT.
+func (t *Tokenizer) appendWord(ids []int64, w string) []int64 {
+	if utf8.RuneCountInString(w) > t.maxWordRunes {
+		return append(ids, t.unk)
+	}
+	start := len(ids)
+	var buf strings.Builder
+	for pos := 0; pos < len(w); {
+		end := len(w)
+		found := false
+		for end > pos {
+			piece := w[pos:end]
+			if pos > 0 {
+				buf.Reset()
+				buf.WriteString(t.prefix)
+				buf.WriteString(piece)
+				piece = buf.String()
+			}
+			if id, ok := t.vocab[piece]; ok {
+				ids = append(ids, id)
+				found = true
+				break
+			}
+			_, size := utf8.DecodeLastRuneInString(w[pos:end])
+			end -= size
+		}
+		if !found {
+			return append(ids[:start], t.unk)
+		}
+		pos = end
+	}
+	return ids
+}
+
+// PadID is the id that fills a batch's shorter rows.
+func (t *Tokenizer) PadID() int64 { return t.pad }
+
+// VocabSize is the number of vocabulary entries.
+func (t *Tokenizer) VocabSize() int { return len(t.vocab) }
+
+// splitBert splits on whitespace and makes each punctuation mark a word of
+// its own, as BERT's basic tokenizer does.
+func splitBert(s string) []string {
+	var words []string
+	start := -1
+	for i, r := range s {
+		switch {
+		case unicode.IsSpace(r):
+			if start >= 0 {
+				words = append(words, s[start:i])
+				start = -1
+			}
+		case isPunct(r):
+			if start >= 0 {
+				words = append(words, s[start:i])
+				start = -1
+			}
+			words = append(words, s[i:i+utf8.RuneLen(r)])
+		default:
+			if start < 0 {
+				start = i
+			}
+		}
+	}
+	if start >= 0 {
+		words = append(words, s[start:])
+	}
+	return words
+}
+
+// isPunct follows BERT: all non-alphanumeric ASCII symbols (so "$" and "^"
+// count) plus Unicode punctuation.
+func isPunct(r rune) bool {
+	if r >= 33 && r <= 47 || r >= 58 && r <= 64 || r >= 91 && r <= 96 || r >= 123 && r <= 126 {
+		return true
+	}
+	return unicode.IsPunct(r)
+}
+
+// cleanText drops NUL, U+FFFD and control characters and turns every kind
+// of whitespace into a plain space.
+func cleanText(s string) string {
+	var b bytes.Buffer
+	b.Grow(len(s))
+	for _, r := range s {
+		switch {
+		case r == 0 || r == utf8.RuneError:
+		case r == '\t' || r == '\n' || r == '\r' || unicode.IsSpace(r):
+			b.WriteByte(' ')
+		case unicode.IsControl(r) || unicode.Is(unicode.Cf, r):
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// spaceChinese puts spaces around CJK ideographs so that each becomes a word,
+// as BERT does (its vocabularies hold single ideographs).
+func spaceChinese(s string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	for _, r := range s {
+		if isCJK(r) {
+			b.WriteByte(' ')
+			b.WriteRune(r)
+			b.WriteByte(' ')
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+func isCJK(r rune) bool {
+	return r >= 0x4E00 && r <= 0x9FFF || r >= 0x3400 && r <= 0x4DBF ||
+		r >= 0x20000 && r <= 0x2A6DF || r >= 0x2A700 && r <= 0x2B73F ||
+		r >= 0x2B740 && r <= 0x2B81F || r >= 0x2B820 && r <= 0x2CEAF ||
+		r >= 0xF900 && r <= 0xFAFF || r >= 0x2F800 && r <= 0x2FA1F
+}
+
+// stripAccents decomposes (NFD) and drops the combining marks: "café" → "cafe".
+func stripAccents(s string) string { return stripMarks(norm.NFD.String(s)) }
+
+// stripMarks drops combining marks (category Mn) without decomposing first,
+// which is what the StripAccents normalizer does after an explicit NFD.
+func stripMarks(s string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.Is(unicode.Mn, r) {
+			return -1
+		}
+		return r
+	}, s)
+}
