@@ -21,7 +21,7 @@ import (
 // Files expected in Options.ModelDir, as optimum-cli writes them.
 const (
 	ModelFile     = "model.onnx"
-	TokenizerFile = "tokenizer.json"
+	TokenizerFile = "tokenizer.json" //nolint:gosec // G101: a file name, not a credential
 )
 
 // Pooling strategies for models whose output is per token.

@@ -211,7 +211,7 @@ func openSession(a *api, modelPath string, threads int) (*session, error) {
 	}
 	defer a.releaseSessionOptions(opts)
 	if threads > 0 {
-		if err := a.check(a.setIntraOpNumThreads(opts, int32(threads))); err != nil { //nolint:gosec // threads is a small count from the options
+		if err := a.check(a.setIntraOpNumThreads(opts, int32(threads))); err != nil {
 			return nil, err
 		}
 	}
@@ -385,5 +385,5 @@ func goString(p ptr) string {
 	for *(*byte)(unsafe.Add(p, n)) != 0 {
 		n++
 	}
-	return string(unsafe.Slice((*byte)(p), n))
+	return string(unsafe.Slice((*byte)(p), n)) //nolint:gosec // G103: the n bytes just walked
 }
