@@ -192,6 +192,11 @@ func testTokenizerJSON(t testing.TB) []byte {
 		"pre_tokenizer": map[string]any{"type": "BertPreTokenizer"},
 		"post_processor": map[string]any{
 			"type": "TemplateProcessing",
+			"single": []any{
+				map[string]any{"SpecialToken": map[string]any{"id": "[CLS]", "type_id": 0}},
+				map[string]any{"Sequence": map[string]any{"id": "A", "type_id": 0}},
+				map[string]any{"SpecialToken": map[string]any{"id": "[SEP]", "type_id": 0}},
+			},
 		},
 		"padding": map[string]any{"pad_id": 0, "pad_token": "[PAD]"},
 		"model": map[string]any{

@@ -20,9 +20,11 @@ import (
 type Tokenizer struct {
 	vocab        map[string]int64
 	unk          int64
-	cls, sep     int64
+	// prefix and suffix frame every text: [CLS] and [SEP] for BERT,
+	// <s> and </s> for MPNet, from the post-processor.
+	prefix, suffix []int64
 	pad          int64
-	prefix       string // continuing-subword prefix, "##" for BERT
+	contPrefix   string // continuing-subword prefix, "##" for BERT
 	maxWordRunes int
 	normalize    []func(string) string
 	split        func(string) []string
@@ -34,7 +36,11 @@ type tokenizerFile struct {
 	Normalizer    *normalizerSpec    `json:"normalizer"`
 	PreTokenizer  *preTokenizerSpec  `json:"pre_tokenizer"`
 	PostProcessor *postProcessorSpec `json:"post_processor"`
-	Padding       *struct {
+	AddedTokens   []struct {
+		ID      int64  `json:"id"`
+		Content string `json:"content"`
+	} `json:"added_tokens"`
+	Padding *struct {
 		PadID int64 `json:"pad_id"`
 	} `json:"padding"`
 	Model *struct {
@@ -62,9 +68,16 @@ type preTokenizerSpec struct {
 
 type postProcessorSpec struct {
 	Type string `json:"type"`
-	// BertProcessing: ["[CLS]", 101].
+	// BertProcessing and RobertaProcessing: ["[CLS]", 101].
 	CLS []any `json:"cls"`
 	SEP []any `json:"sep"`
+	// TemplateProcessing: the template for one sequence, a list of
+	// {"SpecialToken": {"id": "[CLS]"}} and {"Sequence": {"id": "A"}}.
+	Single []map[string]struct {
+		ID string `json:"id"`
+	} `json:"single"`
+	// Sequence of processors (a ByteLevel step and a template, say).
+	Processors []postProcessorSpec `json:"processors"`
 }
 
 // LoadTokenizer reads a tokenizer.json. Errors name the JSON path of the
@@ -105,16 +118,24 @@ func ParseTokenizer(data []byte) (*Tokenizer, error) {
 	if len(m.Vocab) == 0 {
 		return nil, errors.New("model.vocab: empty")
 	}
-	t := &Tokenizer{vocab: m.Vocab, prefix: "##", maxWordRunes: 100}
+	t := &Tokenizer{vocab: m.Vocab, contPrefix: "##", maxWordRunes: 100}
 	if m.ContinuingSubwordPrefix != nil {
-		t.prefix = *m.ContinuingSubwordPrefix
+		t.contPrefix = *m.ContinuingSubwordPrefix
 	}
 	if m.MaxInputCharsPerWord > 0 {
 		t.maxWordRunes = m.MaxInputCharsPerWord
 	}
 	var errs []error
+	// Special tokens may live in added_tokens rather than the vocabulary.
+	added := map[string]int64{}
+	for _, a := range f.AddedTokens {
+		added[a.Content] = a.ID
+	}
 	lookup := func(field, tok string) int64 {
 		id, ok := m.Vocab[tok]
+		if !ok {
+			id, ok = added[tok]
+		}
 		if !ok {
 			errs = append(errs, fmt.Errorf("%s: %q is not in model.vocab", field, tok))
 		}
@@ -125,22 +146,7 @@ func ParseTokenizer(data []byte) (*Tokenizer, error) {
 		unk = "[UNK]"
 	}
 	t.unk = lookup("model.unk_token", unk)
-	cls, sep := "[CLS]", "[SEP]"
-	clsField, sepField := "post_processor.cls", "post_processor.sep"
-	if pp := f.PostProcessor; pp != nil && pp.Type == "BertProcessing" {
-		if len(pp.CLS) > 0 {
-			cls, _ = pp.CLS[0].(string)
-		}
-		if len(pp.SEP) > 0 {
-			sep, _ = pp.SEP[0].(string)
-		}
-	} else {
-		// TemplateProcessing and no post-processor: BERT's own markers,
-		// which is what every WordPiece sentence-transformers model uses.
-		clsField, sepField = "model.vocab", "model.vocab"
-	}
-	t.cls = lookup(clsField, cls)
-	t.sep = lookup(sepField, sep)
+	t.prefix, t.suffix = frame(f.PostProcessor, "post_processor", lookup)
 	if f.Padding != nil {
 		t.pad = f.Padding.PadID
 	} else if id, ok := m.Vocab["[PAD]"]; ok {
@@ -160,6 +166,50 @@ func ParseTokenizer(data []byte) (*Tokenizer, error) {
 		return nil, err
 	}
 	return t, nil
+}
+
+// frame returns the ids that the post-processor puts before and after a
+// single text. Without one, BERT's [CLS] and [SEP] are assumed, which is
+// what WordPiece sentence-transformers models use.
+func frame(pp *postProcessorSpec, path string, lookup func(field, tok string) int64) (prefix, suffix []int64) {
+	marker := func(v []any, def string) string {
+		if len(v) > 0 {
+			if s, ok := v[0].(string); ok {
+				return s
+			}
+		}
+		return def
+	}
+	switch {
+	case pp == nil:
+	case pp.Type == "BertProcessing" || pp.Type == "RobertaProcessing":
+		return []int64{lookup(path+".cls", marker(pp.CLS, "[CLS]"))}, []int64{lookup(path+".sep", marker(pp.SEP, "[SEP]"))}
+	case pp.Type == "TemplateProcessing" && len(pp.Single) > 0:
+		seen := false
+		for i, item := range pp.Single {
+			if _, ok := item["Sequence"]; ok {
+				seen = true
+				continue
+			}
+			if tok, ok := item["SpecialToken"]; ok {
+				id := lookup(fmt.Sprintf("%s.single[%d].SpecialToken.id", path, i), tok.ID)
+				if seen {
+					suffix = append(suffix, id)
+				} else {
+					prefix = append(prefix, id)
+				}
+			}
+		}
+		return prefix, suffix
+	case pp.Type == "Sequence":
+		for i := range pp.Processors {
+			p := &pp.Processors[i]
+			if p.Type == "BertProcessing" || p.Type == "RobertaProcessing" || p.Type == "TemplateProcessing" {
+				return frame(p, fmt.Sprintf("%s.processors[%d]", path, i), lookup)
+			}
+		}
+	}
+	return []int64{lookup("model.vocab", "[CLS]")}, []int64{lookup("model.vocab", "[SEP]")}
 }
 
 func buildNormalizer(spec *normalizerSpec, path string) ([]func(string) string, error) {
@@ -237,15 +287,16 @@ func buildSplitter(spec *preTokenizerSpec, path string) (func(string) []string, 
 }
 
 // Encode turns text into token ids: [CLS], the word pieces, [SEP], at most
-// maxLen ids in all (the pieces are cut to fit; maxLen < 2 means no limit).
+// maxLen ids in all (the pieces are cut to fit; maxLen <= 0 means no limit,
+// and the markers are kept even when they alone exceed maxLen).
 func (t *Tokenizer) Encode(text string, maxLen int) []int64 {
 	for _, f := range t.normalize {
 		text = f(text)
 	}
-	ids := []int64{t.cls}
+	ids := append([]int64(nil), t.prefix...)
 	limit := -1
-	if maxLen >= 2 {
-		limit = maxLen - 1 // room for [SEP]
+	if maxLen > 0 {
+		limit = max(maxLen-len(t.suffix), len(t.prefix))
 	}
 	for _, w := range t.split(text) {
 		ids = t.appendWord(ids, w)
@@ -254,7 +305,7 @@ func (t *Tokenizer) Encode(text string, maxLen int) []int64 {
 			break
 		}
 	}
-	return append(ids, t.sep)
+	return append(ids, t.suffix...)
 }
 
 // appendWord adds the WordPiece ids of one word: the longest vocabulary
@@ -273,7 +324,7 @@ func (t *Tokenizer) appendWord(ids []int64, w string) []int64 {
 			piece := w[pos:end]
 			if pos > 0 {
 				buf.Reset()
-				buf.WriteString(t.prefix)
+				buf.WriteString(t.contPrefix)
 				buf.WriteString(piece)
 				piece = buf.String()
 			}

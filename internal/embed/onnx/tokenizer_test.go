@@ -83,6 +83,51 @@ func TestNormalizerVariants(t *testing.T) {
 	}
 }
 
+// TestPostProcessors covers the ways tokenizer.json names the markers
+// around a text.
+func TestPostProcessors(t *testing.T) {
+	t.Parallel()
+	// MPNet-style markers that only added_tokens knows.
+	added := []any{map[string]any{"id": 16, "content": "<s>"}, map[string]any{"id": 17, "content": "</s>"}}
+	tests := []struct {
+		name string
+		pp   any
+		want []int64
+	}{
+		{"none", nil, []int64{2, 5, 3}},
+		{"BertProcessing", map[string]any{"type": "BertProcessing", "cls": []any{"[CLS]", 2}, "sep": []any{"[SEP]", 3}}, []int64{2, 5, 3}},
+		{"RobertaProcessing", map[string]any{"type": "RobertaProcessing", "cls": []any{"<s>", 16}, "sep": []any{"</s>", 17}}, []int64{16, 5, 17}},
+		{"template with two closing markers", map[string]any{"type": "TemplateProcessing", "single": []any{
+			map[string]any{"SpecialToken": map[string]any{"id": "<s>"}},
+			map[string]any{"Sequence": map[string]any{"id": "A"}},
+			map[string]any{"SpecialToken": map[string]any{"id": "</s>"}},
+			map[string]any{"SpecialToken": map[string]any{"id": "</s>"}},
+		}}, []int64{16, 5, 17, 17}},
+		{"sequence holding a template", map[string]any{"type": "Sequence", "processors": []any{
+			map[string]any{"type": "ByteLevel"},
+			map[string]any{"type": "RobertaProcessing", "cls": []any{"<s>", 16}, "sep": []any{"</s>", 17}},
+		}}, []int64{16, 5, 17}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			tok, err := ParseTokenizer(editTokenizer(t, func(m map[string]any) {
+				m["post_processor"] = tc.pp
+				m["added_tokens"] = added
+			}))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := tok.Encode("cat", 0); !slices.Equal(got, tc.want) {
+				t.Errorf("Encode(cat) = %v, want %v", got, tc.want)
+			}
+			if got := tok.Encode("cat dog", 2); !slices.Equal(got, append(tc.want[:1:1], tc.want[2:]...)) {
+				t.Errorf("Encode(cat dog, 2) = %v: the markers must stay", got)
+			}
+		})
+	}
+}
+
 // editTokenizer returns the test tokenizer.json changed by edit.
 func editTokenizer(t testing.TB, edit func(map[string]any)) []byte {
 	t.Helper()
@@ -119,11 +164,18 @@ func TestParseTokenizerErrors(t *testing.T) {
 		{"unknown token and markers missing", editTokenizer(t, func(m map[string]any) {
 			model(m)["vocab"] = map[string]any{"cat": 0}
 		}), `model.unk_token: "[UNK]" is not in model.vocab` + "\n" +
-			`model.vocab: "[CLS]" is not in model.vocab` + "\n" +
-			`model.vocab: "[SEP]" is not in model.vocab`},
+			`post_processor.single[0].SpecialToken.id: "[CLS]" is not in model.vocab` + "\n" +
+			`post_processor.single[2].SpecialToken.id: "[SEP]" is not in model.vocab`},
 		{"BertProcessing names its markers", editTokenizer(t, func(m map[string]any) {
 			m["post_processor"] = map[string]any{"type": "BertProcessing", "cls": []any{"<s>", 0}, "sep": []any{"[SEP]", 3}}
 		}), `post_processor.cls: "<s>" is not in model.vocab`},
+		{"template marker missing", editTokenizer(t, func(m map[string]any) {
+			m["post_processor"].(map[string]any)["single"].([]any)[2] = map[string]any{"SpecialToken": map[string]any{"id": "</s>"}}
+		}), `post_processor.single[2].SpecialToken.id: "</s>" is not in model.vocab`},
+		{"no post-processor and no [CLS]", editTokenizer(t, func(m map[string]any) {
+			delete(m, "post_processor")
+			delete(model(m)["vocab"].(map[string]any), "[CLS]")
+		}), `model.vocab: "[CLS]" is not in model.vocab`},
 		{"unsupported normalizer in a sequence", editTokenizer(t, func(m map[string]any) {
 			m["normalizer"] = map[string]any{"type": "Sequence", "normalizers": []any{
 				map[string]any{"type": "NFD"}, map[string]any{"type": "Replace"},
