@@ -18,16 +18,16 @@ import (
 // mpnet's BERT relatives) ship. It is immutable after loading and safe for
 // concurrent use.
 type Tokenizer struct {
-	vocab        map[string]int64
-	unk          int64
+	vocab map[string]int64
+	unk   int64
 	// prefix and suffix frame every text: [CLS] and [SEP] for BERT,
 	// <s> and </s> for MPNet, from the post-processor.
 	prefix, suffix []int64
-	pad          int64
-	contPrefix   string // continuing-subword prefix, "##" for BERT
-	maxWordRunes int
-	normalize    []func(string) string
-	split        func(string) []string
+	pad            int64
+	contPrefix     string // continuing-subword prefix, "##" for BERT
+	maxWordRunes   int
+	normalize      []func(string) string
+	split          func(string) []string
 }
 
 // The parts of tokenizer.json that matter here. Pointers tell "absent" from
