@@ -4,6 +4,7 @@
 #   make onnxruntime   fetch the shared library once into the cache (npm)
 #                      and print its path; tests read it from ONNXRUNTIME_LIB
 #   make test-onnx     the onnx embedder's tests against that library
+#                      (-tags onnx compiles in the library loader)
 
 .PHONY: onnxruntime test-onnx
 
@@ -11,4 +12,4 @@ onnxruntime:
 	@hack/onnxruntime.sh
 
 test-onnx: onnxruntime
-	ONNXRUNTIME_LIB="$$(hack/onnxruntime.sh)" go test -count=1 ./internal/embed/onnx/...
+	ONNXRUNTIME_LIB="$$(hack/onnxruntime.sh)" go test -tags onnx -race -count=1 ./internal/embed/onnx/...

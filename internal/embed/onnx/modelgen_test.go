@@ -231,6 +231,7 @@ func writeModelDir(t testing.TB, model, tokenizer []byte) string {
 // CI=true, where a missing library is a broken setup rather than a choice.
 func libraryPath(t testing.TB) string {
 	t.Helper()
+	requireRuntime(t)
 	p := os.Getenv("ONNXRUNTIME_LIB")
 	if p == "" {
 		if os.Getenv("CI") == "true" {
@@ -239,4 +240,17 @@ func libraryPath(t testing.TB) string {
 		t.Skip("ONNXRUNTIME_LIB is not set; run `make onnxruntime` and export ONNXRUNTIME_LIB=<the path it prints>")
 	}
 	return p
+}
+
+// requireRuntime skips a test that loads a library when the build has no
+// ONNX Runtime support (no -tags onnx), failing instead when CI=true.
+func requireRuntime(t testing.TB) {
+	t.Helper()
+	if builtWithRuntime {
+		return
+	}
+	if os.Getenv("CI") == "true" {
+		t.Fatal("built without -tags onnx; CI must run the onnx tests (go test -tags onnx)")
+	}
+	t.Skip("built without -tags onnx; run go test -tags onnx with ONNXRUNTIME_LIB set (make test-onnx)")
 }

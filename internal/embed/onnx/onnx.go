@@ -1,10 +1,13 @@
 // Package onnx embeds text with a sentence-transformers model exported to
 // ONNX, run by the ONNX Runtime shared library loaded at run time.
 //
-// The library is opened with dlopen through purego, not cgo: the router stays
-// a static CGO_ENABLED=0 binary, and only a deployment that configures this
-// embedder needs libonnxruntime.so (hack/onnxruntime.sh fetches one). The
-// tokenizer is pure Go and reads the model's HuggingFace tokenizer.json.
+// The library is opened with dlopen through purego, not cgo, so no C
+// toolchain is needed, and only a deployment that configures this embedder
+// needs libonnxruntime.so (hack/onnxruntime.sh fetches one). Loading it is
+// compiled in only with the "onnx" build tag, because purego makes the binary
+// link libc dynamically; without the tag New reports how to rebuild. The
+// tokenizer is pure Go, always built, and reads the model's HuggingFace
+// tokenizer.json.
 package onnx
 
 import (

@@ -192,7 +192,6 @@ func TestEmbedAfterCloseAndCancel(t *testing.T) {
 // reported the same on a machine without ONNX Runtime.
 func TestNewErrors(t *testing.T) {
 	t.Setenv("ONNXRUNTIME_LIB", "")
-	good := writeModelDir(t, tokenModel(), testTokenizerJSON(t))
 	noModel := writeModelDir(t, nil, testTokenizerJSON(t))
 	noTokenizer := writeModelDir(t, tokenModel(), nil)
 	badTokenizer := writeModelDir(t, tokenModel(), []byte(`{"model": {"type": "WordPiece", "vocab": {"a": "b"}}}`))
@@ -213,10 +212,6 @@ func TestNewErrors(t *testing.T) {
 			"onnx embedder: tokenizer: open " + filepath.Join(noTokenizer, "tokenizer.json") + ": no such file or directory"},
 		{"bad tokenizer", Options{ModelDir: badTokenizer, LibraryPath: "/lib/libonnxruntime.so"},
 			"onnx embedder: tokenizer: " + filepath.Join(badTokenizer, "tokenizer.json") + ": model.vocab: string is not int64"},
-		{"missing library", Options{ModelDir: good, LibraryPath: "/nonexistent/libonnxruntime.so"},
-			"onnx embedder: cannot load ONNX Runtime: /nonexistent/libonnxruntime.so: cannot open shared object file: No such file or directory"},
-		{"not a library", Options{ModelDir: good, LibraryPath: filepath.Join(good, "model.onnx")},
-			"onnx embedder: cannot load ONNX Runtime: " + filepath.Join(good, "model.onnx") + ": invalid ELF header"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -225,6 +220,45 @@ func TestNewErrors(t *testing.T) {
 				t.Errorf("error = %v\nwant    %s", err, tc.want)
 			}
 		})
+	}
+}
+
+// TestLibraryErrors needs the onnx build tag but no library.
+func TestLibraryErrors(t *testing.T) {
+	t.Parallel()
+	requireRuntime(t)
+	good := writeModelDir(t, tokenModel(), testTokenizerJSON(t))
+	tests := []struct {
+		name, lib, want string
+	}{
+		{"missing library", "/nonexistent/libonnxruntime.so",
+			"onnx embedder: cannot load ONNX Runtime: /nonexistent/libonnxruntime.so: cannot open shared object file: No such file or directory"},
+		{"not a library", filepath.Join(good, "model.onnx"),
+			"onnx embedder: cannot load ONNX Runtime: " + filepath.Join(good, "model.onnx") + ": invalid ELF header"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			_, err := New(Options{ModelDir: good, LibraryPath: tc.lib})
+			if err == nil || err.Error() != tc.want {
+				t.Errorf("error = %v\nwant    %s", err, tc.want)
+			}
+		})
+	}
+}
+
+// TestBuiltWithoutRuntime checks what a router built without -tags onnx
+// says when configured for this embedder.
+func TestBuiltWithoutRuntime(t *testing.T) {
+	t.Parallel()
+	if builtWithRuntime {
+		t.Skip("built with -tags onnx")
+	}
+	dir := writeModelDir(t, tokenModel(), testTokenizerJSON(t))
+	_, err := New(Options{ModelDir: dir, LibraryPath: "/usr/lib/libonnxruntime.so"})
+	want := "onnx embedder: cannot load ONNX Runtime: this binary was built without ONNX Runtime support (build with -tags onnx, for linux, darwin or freebsd on amd64 or arm64)"
+	if err == nil || err.Error() != want {
+		t.Errorf("error = %v\nwant    %s", err, want)
 	}
 }
 

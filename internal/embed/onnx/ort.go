@@ -1,10 +1,17 @@
-//go:build (linux || darwin || freebsd) && (amd64 || arm64)
+//go:build onnx && (linux || darwin || freebsd) && (amd64 || arm64)
 
 package onnx
 
 // This file binds the few functions of the ONNX Runtime C API that the
-// embedder needs, through purego (dlopen without cgo), so that the router
-// stays a CGO_ENABLED=0 build and still loads the library when configured.
+// embedder needs, through purego (dlopen without cgo), so that a router with
+// ONNX support needs no C toolchain to build and cross-compiles like any Go
+// program.
+//
+// It is behind the "onnx" build tag because importing purego turns even a
+// CGO_ENABLED=0 binary into a dynamically linked one (it imports dlopen from
+// libc), which would not start on the router's scratch image. ONNX Runtime
+// needs glibc and libstdc++ anyway, so only an image that ships them should
+// carry a binary built with -tags onnx.
 //
 // The C API is one struct of function pointers (OrtApi) obtained from
 // OrtGetApiBase()->GetApi(version). The struct only ever grows at its end,
@@ -99,6 +106,9 @@ type api struct {
 	releaseValue              func(v ptr)
 	run                       func(s ptr, runOpts ptr, inNames **byte, in *ptr, nIn uintptr, outNames **byte, nOut uintptr, out *ptr) ptr
 }
+
+// builtWithRuntime tells the tests that this build can load the library.
+const builtWithRuntime = true
 
 // A library is loaded at most once per path and never unloaded: ONNX
 // Runtime keeps process-wide state (its environment and thread pools) that

@@ -1,20 +1,22 @@
-//go:build !((linux || darwin || freebsd) && (amd64 || arm64))
+//go:build !(onnx && (linux || darwin || freebsd) && (amd64 || arm64))
 
 package onnx
 
 import (
 	"errors"
 	"fmt"
-	"runtime"
 )
 
-// purego cannot load libraries on this platform, so the embedder reports
-// that instead of failing the build for everyone else.
+// Without the "onnx" build tag (see ort.go for why it is opt-in), or on a
+// platform purego cannot load libraries on, everything but loading the
+// library works, and New says what to rebuild with.
+
+const builtWithRuntime = false
 
 type api struct{}
 
 func loadAPI(string) (*api, error) {
-	return nil, fmt.Errorf("%w: not supported on %s/%s", errNoLibrary, runtime.GOOS, runtime.GOARCH)
+	return nil, fmt.Errorf("%w: this binary was built without ONNX Runtime support (build with -tags onnx, for linux, darwin or freebsd on amd64 or arm64)", errNoLibrary)
 }
 
 type session struct {
