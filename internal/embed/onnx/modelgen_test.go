@@ -84,6 +84,58 @@ func node(op string, inputs []string, output string) []byte {
 	return protowire.AppendString(b, op)
 }
 
+// withInts adds an INTS attribute to an encoded node.
+func withInts(n []byte, name string, values ...int64) []byte {
+	var a []byte
+	a = protowire.AppendTag(a, 1, protowire.BytesType) // name
+	a = protowire.AppendString(a, name)
+	for _, v := range values {
+		a = protowire.AppendTag(a, 8, protowire.VarintType) // ints
+		a = protowire.AppendVarint(a, uint64(v))
+	}
+	a = protowire.AppendTag(a, 20, protowire.VarintType) // type
+	a = protowire.AppendVarint(a, 7)                     // AttributeProto.INTS
+	n = protowire.AppendTag(n, 5, protowire.BytesType)   // NodeProto.attribute
+	return protowire.AppendBytes(n, a)
+}
+
+// withInt adds an INT attribute to an encoded node.
+func withInt(n []byte, name string, value int64) []byte {
+	var a []byte
+	a = protowire.AppendTag(a, 1, protowire.BytesType)
+	a = protowire.AppendString(a, name)
+	a = protowire.AppendTag(a, 3, protowire.VarintType) // i
+	a = protowire.AppendVarint(a, uint64(value))
+	a = protowire.AppendTag(a, 20, protowire.VarintType)
+	a = protowire.AppendVarint(a, 2) // AttributeProto.INT
+	n = protowire.AppendTag(n, 5, protowire.BytesType)
+	return protowire.AppendBytes(n, a)
+}
+
+// pooledModel has the two outputs of a sentence-transformers export that
+// kept its pooling layer: per-token states first, then sentence_embedding,
+// here the plain mean over all tokens scaled by 2 so that it cannot be
+// mistaken for the embedder's own pooling of the first output.
+func pooledModel() []byte {
+	mean := withInt(withInts(node("ReduceMean", []string{"last_hidden_state"}, "mean"), "axes", 1), "keepdims", 0)
+	return graph{
+		nodes: [][]byte{
+			node("Gather", []string{"table", "input_ids"}, "last_hidden_state"),
+			mean,
+			node("Add", []string{"mean", "mean"}, "sentence_embedding"),
+		},
+		initializers: [][]byte{floatTensor("table", testTable(), int64(len(testVocab)), testDim)},
+		inputs: [][]byte{
+			valueInfo("input_ids", onnxInt64, batchDim, seqDim),
+			valueInfo("attention_mask", onnxInt64, batchDim, seqDim),
+		},
+		outputs: [][]byte{
+			valueInfo("last_hidden_state", onnxFloat, batchDim, seqDim, dim{value: testDim}),
+			valueInfo("sentence_embedding", onnxFloat, batchDim, dim{value: testDim}),
+		},
+	}.model()
+}
+
 // graph holds the encoded parts of a GraphProto.
 type graph struct {
 	nodes, initializers, inputs, outputs [][]byte

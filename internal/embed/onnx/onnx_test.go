@@ -129,6 +129,25 @@ func TestEmbed(t *testing.T) {
 	}
 }
 
+// TestEmbedSentenceEmbeddingOutput checks that a model's own pooled output
+// wins over the per-token one, whatever Pooling says, and that a model
+// without token_type_ids is fed only what it declares.
+func TestEmbedSentenceEmbeddingOutput(t *testing.T) {
+	t.Parallel()
+	off := false
+	dir := writeModelDir(t, pooledModel(), testTokenizerJSON(t))
+	e := newTestEmbedder(t, Options{ModelDir: dir, Pooling: PoolingCLS, Normalize: &off})
+	got, err := e.Embed(context.Background(), []string{"The cat sat."})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := expected([]int64{2, 4, 5, 6, 13, 3}, false, false)
+	for d := range want {
+		want[d] *= 2
+	}
+	assertClose(t, "sentence_embedding", got[0], want)
+}
+
 // TestEmbedManyBatches crosses the batch size and runs concurrently, which
 // the race detector checks.
 func TestEmbedManyBatches(t *testing.T) {
