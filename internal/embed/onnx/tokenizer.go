@@ -1,7 +1,6 @@
 package onnx
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -9,14 +8,12 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
-
-	"golang.org/x/text/unicode/norm"
 )
 
-// Tokenizer is a WordPiece tokenizer read from a HuggingFace tokenizer.json,
-// the kind that BERT-family sentence-transformers models (MiniLM, BGE, E5,
-// mpnet's BERT relatives) ship. It is immutable after loading and safe for
-// concurrent use.
+// Tokenizer is a tokenizer read from a HuggingFace tokenizer.json: WordPiece,
+// which BERT-family sentence-transformers models (MiniLM, BGE, E5, MPNet)
+// ship, or byte-level BPE (RoBERTa, GPT-2). It is immutable after loading and
+// safe for concurrent use.
 type Tokenizer struct {
 	vocab map[string]int64
 	unk   int64
@@ -26,6 +23,7 @@ type Tokenizer struct {
 	pad            int64
 	contPrefix     string // continuing-subword prefix, "##" for BERT
 	maxWordRunes   int
+	bpe            *bpe // nil for WordPiece
 	normalize      []func(string) string
 	split          func(string) []string
 }
@@ -49,6 +47,7 @@ type tokenizerFile struct {
 		ContinuingSubwordPrefix *string          `json:"continuing_subword_prefix"`
 		MaxInputCharsPerWord    int              `json:"max_input_chars_per_word"`
 		Vocab                   map[string]int64 `json:"vocab"`
+		Merges                  json.RawMessage  `json:"merges"`
 	} `json:"model"`
 }
 
@@ -62,8 +61,10 @@ type normalizerSpec struct {
 }
 
 type preTokenizerSpec struct {
-	Type          string             `json:"type"`
-	PreTokenizers []preTokenizerSpec `json:"pretokenizers"`
+	Type           string             `json:"type"`
+	AddPrefixSpace bool               `json:"add_prefix_space"`
+	UseRegex       *bool              `json:"use_regex"`
+	PreTokenizers  []preTokenizerSpec `json:"pretokenizers"`
 }
 
 type postProcessorSpec struct {
@@ -112,8 +113,8 @@ func ParseTokenizer(data []byte) (*Tokenizer, error) {
 		return nil, errors.New("model: missing")
 	}
 	m := f.Model
-	if m.Type != "WordPiece" {
-		return nil, fmt.Errorf("model.type: %q is not supported (only WordPiece)", m.Type)
+	if m.Type != "WordPiece" && m.Type != "BPE" {
+		return nil, fmt.Errorf("model.type: %q is not supported (only WordPiece and BPE)", m.Type)
 	}
 	if len(m.Vocab) == 0 {
 		return nil, errors.New("model.vocab: empty")
@@ -141,15 +142,34 @@ func ParseTokenizer(data []byte) (*Tokenizer, error) {
 		}
 		return id
 	}
-	unk := m.UnkToken
-	if unk == "" {
-		unk = "[UNK]"
+	if m.Type == "BPE" {
+		t.bpe = &bpe{}
+		if ranks, err := parseMerges(m.Merges); err != nil {
+			errs = append(errs, err)
+		} else {
+			t.bpe.ranks = ranks
+		}
+		// Byte-level vocabularies cover every byte and often name no
+		// unknown token.
+		if m.UnkToken != "" {
+			t.bpe.unk, t.bpe.hasUnk = lookup("model.unk_token", m.UnkToken), true
+		}
+		if pt := f.PreTokenizer; pt == nil || pt.Type != "ByteLevel" {
+			errs = append(errs, errors.New(`pre_tokenizer.type: BPE is supported with the "ByteLevel" pre-tokenizer only`))
+		}
+	} else {
+		unk := m.UnkToken
+		if unk == "" {
+			unk = "[UNK]"
+		}
+		t.unk = lookup("model.unk_token", unk)
 	}
-	t.unk = lookup("model.unk_token", unk)
 	t.prefix, t.suffix = frame(f.PostProcessor, "post_processor", lookup)
 	if f.Padding != nil {
 		t.pad = f.Padding.PadID
 	} else if id, ok := m.Vocab["[PAD]"]; ok {
+		t.pad = id
+	} else if id, ok := m.Vocab["<pad>"]; ok {
 		t.pad = id
 	}
 	if n, err := buildNormalizer(f.Normalizer, "normalizer"); err != nil {
@@ -212,60 +232,6 @@ func frame(pp *postProcessorSpec, path string, lookup func(field, tok string) in
 	return []int64{lookup("model.vocab", "[CLS]")}, []int64{lookup("model.vocab", "[SEP]")}
 }
 
-func buildNormalizer(spec *normalizerSpec, path string) ([]func(string) string, error) {
-	if spec == nil {
-		return nil, nil
-	}
-	on := func(b *bool, def bool) bool {
-		if b == nil {
-			return def
-		}
-		return *b
-	}
-	switch spec.Type {
-	case "BertNormalizer":
-		var steps []func(string) string
-		if on(spec.CleanText, true) {
-			steps = append(steps, cleanText)
-		}
-		if on(spec.HandleChineseChars, true) {
-			steps = append(steps, spaceChinese)
-		}
-		lower := on(spec.Lowercase, true)
-		// As in BERT: accents go with lowercasing unless said otherwise.
-		if on(spec.StripAccents, lower) {
-			steps = append(steps, stripAccents)
-		}
-		if lower {
-			steps = append(steps, strings.ToLower)
-		}
-		return steps, nil
-	case "Lowercase":
-		return []func(string) string{strings.ToLower}, nil
-	case "StripAccents":
-		return []func(string) string{stripMarks}, nil
-	case "NFD":
-		return []func(string) string{norm.NFD.String}, nil
-	case "NFKD":
-		return []func(string) string{norm.NFKD.String}, nil
-	case "NFC":
-		return []func(string) string{norm.NFC.String}, nil
-	case "NFKC":
-		return []func(string) string{norm.NFKC.String}, nil
-	case "Sequence":
-		var steps []func(string) string
-		for i := range spec.Normalizers {
-			s, err := buildNormalizer(&spec.Normalizers[i], fmt.Sprintf("%s.normalizers[%d]", path, i))
-			if err != nil {
-				return nil, err
-			}
-			steps = append(steps, s...)
-		}
-		return steps, nil
-	}
-	return nil, fmt.Errorf("%s.type: %q is not supported", path, spec.Type)
-}
-
 func buildSplitter(spec *preTokenizerSpec, path string) (func(string) []string, error) {
 	if spec == nil {
 		return splitBert, nil
@@ -278,6 +244,8 @@ func buildSplitter(spec *preTokenizerSpec, path string) (func(string) []string, 
 		return splitBert, nil
 	case "WhitespaceSplit":
 		return strings.Fields, nil
+	case "ByteLevel":
+		return byteLevelSplitter(spec.AddPrefixSpace, spec.UseRegex == nil || *spec.UseRegex), nil
 	case "Sequence":
 		if len(spec.PreTokenizers) == 1 {
 			return buildSplitter(&spec.PreTokenizers[0], path+".pretokenizers[0]")
@@ -299,7 +267,11 @@ func (t *Tokenizer) Encode(text string, maxLen int) []int64 {
 		limit = max(maxLen-len(t.suffix), len(t.prefix))
 	}
 	for _, w := range t.split(text) {
-		ids = t.appendWord(ids, w)
+		if t.bpe != nil {
+			ids = t.bpe.appendWord(t.vocab, ids, w)
+		} else {
+			ids = t.appendWord(ids, w)
+		}
 		if limit >= 0 && len(ids) >= limit {
 			ids = ids[:limit]
 			break
@@ -387,60 +359,4 @@ func isPunct(r rune) bool {
 		return true
 	}
 	return unicode.IsPunct(r)
-}
-
-// cleanText drops NUL, U+FFFD and control characters and turns every kind
-// of whitespace into a plain space.
-func cleanText(s string) string {
-	var b bytes.Buffer
-	b.Grow(len(s))
-	for _, r := range s {
-		switch {
-		case r == 0 || r == utf8.RuneError:
-		case r == '\t' || r == '\n' || r == '\r' || unicode.IsSpace(r):
-			b.WriteByte(' ')
-		case unicode.IsControl(r) || unicode.Is(unicode.Cf, r):
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
-}
-
-// spaceChinese puts spaces around CJK ideographs so that each becomes a word,
-// as BERT does (its vocabularies hold single ideographs).
-func spaceChinese(s string) string {
-	var b strings.Builder
-	b.Grow(len(s))
-	for _, r := range s {
-		if isCJK(r) {
-			b.WriteByte(' ')
-			b.WriteRune(r)
-			b.WriteByte(' ')
-			continue
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
-}
-
-func isCJK(r rune) bool {
-	return r >= 0x4E00 && r <= 0x9FFF || r >= 0x3400 && r <= 0x4DBF ||
-		r >= 0x20000 && r <= 0x2A6DF || r >= 0x2A700 && r <= 0x2B73F ||
-		r >= 0x2B740 && r <= 0x2B81F || r >= 0x2B820 && r <= 0x2CEAF ||
-		r >= 0xF900 && r <= 0xFAFF || r >= 0x2F800 && r <= 0x2FA1F
-}
-
-// stripAccents decomposes (NFD) and drops the combining marks: "café" → "cafe".
-func stripAccents(s string) string { return stripMarks(norm.NFD.String(s)) }
-
-// stripMarks drops combining marks (category Mn) without decomposing first,
-// which is what the StripAccents normalizer does after an explicit NFD.
-func stripMarks(s string) string {
-	return strings.Map(func(r rune) rune {
-		if unicode.Is(unicode.Mn, r) {
-			return -1
-		}
-		return r
-	}, s)
 }

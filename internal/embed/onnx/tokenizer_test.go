@@ -157,8 +157,10 @@ func TestParseTokenizerErrors(t *testing.T) {
 			"model.vocab: array is not map[string]int64"},
 		{"vocab id of the wrong type", editTokenizer(t, func(m map[string]any) { model(m)["vocab"] = map[string]any{"a": "x"} }),
 			"model.vocab: string is not int64"},
-		{"BPE", editTokenizer(t, func(m map[string]any) { model(m)["type"] = "BPE" }),
-			`model.type: "BPE" is not supported (only WordPiece)`},
+		{"Unigram", editTokenizer(t, func(m map[string]any) { model(m)["type"] = "Unigram" }),
+			`model.type: "Unigram" is not supported (only WordPiece and BPE)`},
+		{"BPE without merges or ByteLevel", editTokenizer(t, func(m map[string]any) { model(m)["type"] = "BPE" }),
+			"model.merges: missing\n" + `pre_tokenizer.type: BPE is supported with the "ByteLevel" pre-tokenizer only`},
 		{"empty vocab", editTokenizer(t, func(m map[string]any) { model(m)["vocab"] = map[string]any{} }),
 			"model.vocab: empty"},
 		{"unknown token and markers missing", editTokenizer(t, func(m map[string]any) {
@@ -200,7 +202,7 @@ func TestLoadTokenizerNamesTheFile(t *testing.T) {
 	t.Parallel()
 	dir := writeModelDir(t, nil, []byte(`{"model": {"type": "Unigram"}}`))
 	_, err := LoadTokenizer(dir + "/" + TokenizerFile)
-	want := dir + `/tokenizer.json: model.type: "Unigram" is not supported (only WordPiece)`
+	want := dir + `/tokenizer.json: model.type: "Unigram" is not supported (only WordPiece and BPE)`
 	if err == nil || err.Error() != want {
 		t.Errorf("error = %v\nwant    %s", err, want)
 	}
