@@ -67,8 +67,9 @@ func buildNormalizer(spec *normalizerSpec, path string) ([]func(string) string, 
 	return nil, fmt.Errorf("%s.type: %q is not supported", path, spec.Type)
 }
 
-// cleanText drops NUL, U+FFFD and control characters and turns every kind
-// of whitespace into a plain space.
+// cleanText drops NUL, U+FFFD, control, format and private-use characters
+// (BERT drops every "C" category) and turns every kind of whitespace into a
+// plain space.
 func cleanText(s string) string {
 	var b bytes.Buffer
 	b.Grow(len(s))
@@ -77,7 +78,7 @@ func cleanText(s string) string {
 		case r == 0 || r == utf8.RuneError:
 		case r == '\t' || r == '\n' || r == '\r' || unicode.IsSpace(r):
 			b.WriteByte(' ')
-		case unicode.IsControl(r) || unicode.Is(unicode.Cf, r):
+		case unicode.IsControl(r) || unicode.Is(unicode.Cf, r) || unicode.Is(unicode.Co, r):
 		default:
 			b.WriteRune(r)
 		}

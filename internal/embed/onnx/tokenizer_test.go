@@ -34,7 +34,7 @@ func TestEncode(t *testing.T) {
 		{"unknown word is one UNK", "zebra cat", 256, []int64{2, 1, 5, 3}},
 		{"partly known word is one UNK", "catx", 256, []int64{2, 1, 3}},
 		{"each CJK ideograph is a word", "cat猫狗", 256, []int64{2, 5, 1, 1, 3}},
-		{"whitespace and control characters", "\tthe\u00a0cat\x00\u200b\nsat ", 256, []int64{2, 4, 5, 6, 3}},
+		{"whitespace and control characters", "\tthe\u00a0cat\x00\u200b\ue000\nsat ", 256, []int64{2, 4, 5, 6, 3}},
 		{"empty", "", 256, []int64{2, 3}},
 		{"only spaces", "   ", 256, []int64{2, 3}},
 		{"truncated with SEP kept", "the cat sat on the mat", 4, []int64{2, 4, 5, 3}},
