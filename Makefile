@@ -20,22 +20,28 @@ build:
 
 ## test: every test with the race detector (the operator's against a real kube-apiserver and
 ## etcd, built once into the cache by envtest-assets), then a short run of each fuzz target
-test: envtest-assets test-unit fuzz
+## The onnx build tag compiles the ONNX Runtime embedder, tested against the library that
+## onnxruntime fetches from npm into the cache.
+test: envtest-assets onnxruntime test-unit fuzz
 
 test-unit:
-	KUBEBUILDER_ASSETS="$$(hack/envtest.sh --print)" $(GO) test -race -count=1 ./...
+	KUBEBUILDER_ASSETS="$$(hack/envtest.sh --print)" ONNXRUNTIME_LIB="$$(hack/onnxruntime.sh)" $(GO) test -race -tags onnx -count=1 ./...
 
 ## fuzz: run each fuzz target for FUZZTIME (default 10s)
 fuzz:
 	$(GO) test ./internal/config -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./internal/openai -run '^$$' -fuzz '^FuzzParseChatRequest$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./internal/openai -run '^$$' -fuzz '^FuzzSSEReader$$' -fuzztime $(FUZZTIME)
+	$(GO) test -tags onnx ./internal/embed/onnx -run '^$$' -fuzz '^FuzzTokenizer$$' -fuzztime $(FUZZTIME)
+	$(GO) test -tags onnx ./internal/embed/onnx -run '^$$' -fuzz '^FuzzBPE$$' -fuzztime $(FUZZTIME)
 
 ## lint: gofmt, go vet and golangci-lint (pinned in tools/golangci-lint)
 lint:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); echo "gofmt: the files above need formatting"; exit 1; }
 	$(GO) vet ./...
+	$(GO) vet -tags onnx ./internal/embed/onnx
 	$(LINT) run ./...
+	$(LINT) run --build-tags onnx ./internal/embed/onnx/...
 
 fmt:
 	gofmt -w $$(git ls-files '*.go')

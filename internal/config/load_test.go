@@ -112,6 +112,22 @@ models:
 			want: `line 2: invalid YAML: did not find expected key`,
 		},
 		{
+			name: "embedder",
+			yaml: `
+models:
+  - model_name: a
+    provider: {type: sim}
+signals:
+  embedder: {type: onnx, pooling: max, max_length: 1, base_url: "http://x/v1"}
+`,
+			want: strings.Join([]string{
+				`signals.embedder.model_dir (line 6): is required for type onnx (a directory with model.onnx and tokenizer.json)`,
+				`signals.embedder.pooling (line 6): must be mean or cls, got "max"`,
+				`signals.embedder.max_length (line 6): must be at least 2 (0: the default 256), got 1`,
+				`signals.embedder (line 6): base_url, model and api_key are used only by type remote`,
+			}, "\n"),
+		},
+		{
 			name: "alias bomb",
 			yaml: "a: &a [x,x,x,x,x,x,x,x,x,x]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b,*b]\n" +
 				"d: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c,*c]\ne: &e [*d,*d,*d,*d,*d,*d,*d,*d,*d,*d]\nf: [*e,*e,*e]\n",

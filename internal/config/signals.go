@@ -36,15 +36,30 @@ type Signals struct {
 const (
 	EmbedderBuiltin = "builtin"
 	EmbedderRemote  = "remote"
+	EmbedderONNX    = "onnx"
 )
 
 // Embedder selects the embedding model: builtin (static word vectors shipped with the router,
-// the default) or remote (an OpenAI-compatible /v1/embeddings endpoint).
+// the default), remote (an OpenAI-compatible /v1/embeddings endpoint) or onnx (a
+// sentence-transformers model exported to ONNX, run in-process with ONNX Runtime; the router
+// must be built with -tags onnx, see docs/onnx.md).
 type Embedder struct {
-	Type    string    `yaml:"type,omitempty" json:"type"`
+	Type string `yaml:"type,omitempty" json:"type"`
+	// BaseURL, Model and APIKey locate a remote embedder.
 	BaseURL string    `yaml:"base_url,omitempty" json:"base_url,omitempty"`
 	Model   string    `yaml:"model,omitempty" json:"model,omitempty"`
 	APIKey  SecretRef `yaml:"api_key,omitempty" json:"api_key,omitempty"`
+	// ModelDir holds model.onnx and tokenizer.json (onnx).
+	ModelDir string `yaml:"model_dir,omitempty" json:"model_dir,omitempty"`
+	// Library is the ONNX Runtime shared library; empty means $ONNXRUNTIME_LIB (onnx).
+	Library string `yaml:"library,omitempty" json:"library,omitempty"`
+	// MaxLength caps the tokens per prompt (default 256); Pooling is mean (default) or cls;
+	// Normalize (default true) scales vectors to unit length; Threads caps ONNX Runtime's
+	// threads per run (0: its default).
+	MaxLength int    `yaml:"max_length,omitempty" json:"max_length,omitempty"`
+	Pooling   string `yaml:"pooling,omitempty" json:"pooling,omitempty"`
+	Normalize *bool  `yaml:"normalize,omitempty" json:"normalize,omitempty"`
+	Threads   int    `yaml:"threads,omitempty" json:"threads,omitempty"`
 }
 
 // DomainCategory is a domain defined by example prompts and, optionally, keywords.
@@ -230,21 +245,7 @@ func (s *Signals) validate(v *validator) {
 			seen[e.name] = e.path
 		}
 	}
-	e := s.Embedder
-	switch e.Type {
-	case EmbedderBuiltin:
-		if e.BaseURL != "" || e.Model != "" || !e.APIKey.IsZero() {
-			v.add("signals.embedder", "base_url, model and api_key are used only by type remote")
-		}
-	case EmbedderRemote:
-		validateBaseURL(v, "signals.embedder.base_url", e.BaseURL)
-		if e.Model == "" {
-			v.add("signals.embedder.model", "is required for type remote")
-		}
-		validateRef(v, "signals.embedder.api_key", e.APIKey)
-	default:
-		v.add("signals.embedder.type", "must be builtin or remote, got %q", e.Type)
-	}
+	s.Embedder.validate(v)
 	domains := slices.Clone(BuiltinDomains)
 	if s.ReplaceBuiltinDomains {
 		domains = nil
@@ -360,4 +361,43 @@ func unknownWord(what, got string, known []string) string {
 		return msg + fmt.Sprintf("; did you mean %q?", s)
 	}
 	return msg + fmt.Sprintf(" (one of %s)", strings.Join(known, ", "))
+}
+
+func (e *Embedder) validate(v *validator) {
+	const p = "signals.embedder"
+	remoteSet := e.BaseURL != "" || e.Model != "" || !e.APIKey.IsZero()
+	onnxSet := e.ModelDir != "" || e.Library != "" || e.MaxLength != 0 || e.Pooling != "" || e.Normalize != nil || e.Threads != 0
+	switch e.Type {
+	case EmbedderBuiltin:
+		if remoteSet || onnxSet {
+			v.add(p, "type builtin takes no other field")
+		}
+	case EmbedderRemote:
+		validateBaseURL(v, p+".base_url", e.BaseURL)
+		if e.Model == "" {
+			v.add(p+".model", "is required for type remote")
+		}
+		validateRef(v, p+".api_key", e.APIKey)
+		if onnxSet {
+			v.add(p, "model_dir, library, max_length, pooling, normalize and threads are used only by type onnx")
+		}
+	case EmbedderONNX:
+		if e.ModelDir == "" {
+			v.add(p+".model_dir", "is required for type onnx (a directory with model.onnx and tokenizer.json)")
+		}
+		if e.Pooling != "" && e.Pooling != "mean" && e.Pooling != "cls" {
+			v.add(p+".pooling", "must be mean or cls, got %q", e.Pooling)
+		}
+		if e.MaxLength == 1 || e.MaxLength < 0 {
+			v.add(p+".max_length", "must be at least 2 (0: the default 256), got %d", e.MaxLength)
+		}
+		if e.Threads < 0 {
+			v.add(p+".threads", "must not be negative")
+		}
+		if remoteSet {
+			v.add(p, "base_url, model and api_key are used only by type remote")
+		}
+	default:
+		v.add(p+".type", "must be builtin, remote or onnx, got %q", e.Type)
+	}
 }

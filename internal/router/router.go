@@ -162,8 +162,9 @@ func New(cfg *config.Config, o Options) (*Router, error) {
 	return r, nil
 }
 
-// Close stops watching credential files. Requests in flight are not affected.
-func (r *Router) Close() error { return r.secrets.Close() }
+// Close stops watching credential files and releases the embedder (an ONNX session). Call
+// it after the requests in flight have finished.
+func (r *Router) Close() error { return errors.Join(r.secrets.Close(), r.signals.close()) }
 
 // StartRequestSpan starts the server span of a request, continuing the caller's trace when
 // its headers carry one (traceparent). The span is a no-op when tracing is off.

@@ -13,6 +13,7 @@ import (
 	"github.com/semantic-router/semantic-router/internal/decision"
 	"github.com/semantic-router/semantic-router/internal/embed"
 	"github.com/semantic-router/semantic-router/internal/embed/builtin"
+	"github.com/semantic-router/semantic-router/internal/embed/onnx"
 	"github.com/semantic-router/semantic-router/internal/embed/remote"
 	"github.com/semantic-router/semantic-router/internal/secret"
 	"github.com/semantic-router/semantic-router/internal/signal"
@@ -39,6 +40,7 @@ type SignalResult struct {
 // expensive ones (the embedder, the domain classifier, the PII and jailbreak detectors).
 type signalSet struct {
 	embedder  embed.Embedder
+	closer    interface{ Close() error } // the embedder's resources (an ONNX session), if any
 	extractor map[string]extractor
 	order     []string // configuration order
 	needsVec  map[string]bool
@@ -61,24 +63,11 @@ type extractor struct {
 
 func newSignalSet(ctx context.Context, s *config.Signals, secrets *secret.Store) (*signalSet, error) {
 	set := &signalSet{extractor: map[string]extractor{}, needsVec: map[string]bool{}}
-	if s.Embedder.Type == config.EmbedderRemote {
-		o := remote.Options{BaseURL: s.Embedder.BaseURL, Model: s.Embedder.Model}
-		if !s.Embedder.APIKey.IsZero() {
-			src, err := secrets.Open(string(s.Embedder.APIKey))
-			if err != nil {
-				return nil, fmt.Errorf("signals.embedder.api_key %s: %w", s.Embedder.APIKey, err)
-			}
-			// The remote client takes the key once; a rotated file: key needs a reload.
-			o.APIKey, _ = src.Value()
-		}
-		c, err := remote.New(o)
-		if err != nil {
-			return nil, fmt.Errorf("signals.embedder: %w", err)
-		}
-		set.embedder = c
-	} else {
-		set.embedder = builtin.New()
+	emb, closer, err := newEmbedder(&s.Embedder, secrets)
+	if err != nil {
+		return nil, fmt.Errorf("signals.embedder: %w", err)
 	}
+	set.embedder, set.closer = emb, closer
 	add := func(name, kind string, vec bool, run func(*input) SignalResult) {
 		set.extractor[name] = extractor{kind: kind, run: run}
 		set.order = append(set.order, name)
@@ -217,6 +206,33 @@ func newSignalSet(ctx context.Context, s *config.Signals, secrets *secret.Store)
 	return set, nil
 }
 
+// newEmbedder builds the configured embedder; closer is non-nil when it holds resources.
+func newEmbedder(e *config.Embedder, secrets *secret.Store) (embed.Embedder, interface{ Close() error }, error) {
+	switch e.Type {
+	case config.EmbedderRemote:
+		o := remote.Options{BaseURL: e.BaseURL, Model: e.Model}
+		if !e.APIKey.IsZero() {
+			src, err := secrets.Open(string(e.APIKey))
+			if err != nil {
+				return nil, nil, fmt.Errorf("api_key %s: %w", e.APIKey, err)
+			}
+			// The remote client takes the key once; a rotated file: key needs a reload.
+			o.APIKey, _ = src.Value()
+		}
+		c, err := remote.New(o)
+		return c, nil, err
+	case config.EmbedderONNX:
+		c, err := onnx.New(onnx.Options{ModelDir: e.ModelDir, LibraryPath: e.Library, MaxLength: e.MaxLength,
+			Pooling: e.Pooling, Normalize: e.Normalize, Threads: e.Threads})
+		if err != nil {
+			return nil, nil, err
+		}
+		return c, c, nil
+	default:
+		return builtin.New(), nil, nil
+	}
+}
+
 // evaluate computes the named signals (every signal when names is nil) concurrently and
 // returns their results in configuration order and the matches for the decision engine. The
 // prompt is embedded once, only if one of the signals needs the vector.
@@ -281,4 +297,12 @@ func (s *signalSet) evaluate(ctx context.Context, in *input, names map[string]bo
 // inputOf collects what the signals read from a request.
 func inputOf(lastUser string, msgs []string, h http.Header, user string) *input {
 	return &input{text: lastUser, all: strings.Join(msgs, "\n"), header: h, user: user}
+}
+
+// close releases the embedder's resources. The set must not be used afterwards.
+func (s *signalSet) close() error {
+	if s == nil || s.closer == nil {
+		return nil
+	}
+	return s.closer.Close()
 }

@@ -102,3 +102,24 @@ signals:
 		t.Errorf("user signal: %+v %v", res, err)
 	}
 }
+
+// TestONNXEmbedderErrorsStopStartup: a router whose ONNX model cannot be loaded refuses to
+// start and says why (in a build without -tags onnx, that the support is missing).
+func TestONNXEmbedderErrorsStopStartup(t *testing.T) {
+	cfg, err := config.Parse([]byte(`
+models:
+  - model_name: m
+    provider: {type: sim}
+signals:
+  embedder: {type: onnx, model_dir: /nonexistent/minilm, library: /nonexistent/libonnxruntime.so.1}
+  embeddings:
+    - {name: billing, examples: ["update my credit card"]}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = New(cfg, Options{})
+	if err == nil || !strings.HasPrefix(err.Error(), "signals: signals.embedder: onnx embedder: ") {
+		t.Errorf("err = %v", err)
+	}
+}
