@@ -7,11 +7,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
 	"sort"
 	"time"
 
+	"github.com/semantic-router/semantic-router/internal/balancer"
 	"github.com/semantic-router/semantic-router/internal/config"
 	"github.com/semantic-router/semantic-router/internal/openai"
 	"github.com/semantic-router/semantic-router/internal/provider"
@@ -43,6 +45,7 @@ type Router struct {
 	metrics *telemetry.Metrics
 	models  map[string]*model
 	order   []*model // configuration order, for listings
+	access  *access
 }
 
 // model is one registered model.
@@ -61,6 +64,8 @@ type ModelInfo struct {
 	Registered   bool   `json:"registered"`
 	IsDefault    bool   `json:"default"`
 	VirtualModel bool   `json:"virtual,omitempty"`
+	// Endpoints are the states of a model's endpoints when it has endpoint health.
+	Endpoints []balancer.Status `json:"endpoints,omitempty"`
 }
 
 // Route is the routing decision for one request, explained to the client in x-vsr headers.
@@ -97,9 +102,12 @@ func New(cfg *config.Config, o Options) (*Router, error) {
 			r.metrics.CredentialRotations.WithLabelValues(ref).Inc()
 		}
 	}})
-	var errs []error
+	var (
+		errs []error
+		err  error
+	)
 	for _, mc := range cfg.Models {
-		p, err := newProvider(mc, r.secrets)
+		p, err := r.newProvider(mc)
 		registered := 1.0
 		if err != nil {
 			registered = 0
@@ -117,15 +125,26 @@ func New(cfg *config.Config, o Options) (*Router, error) {
 		r.models[mc.Name] = m
 		r.order = append(r.order, m)
 	}
+	if r.access, err = r.newAccess(cfg, o.LookupEnv); err != nil {
+		errs = append(errs, err)
+	}
 	if len(errs) > 0 {
-		_ = r.secrets.Close()
+		_ = r.Close()
 		return nil, errors.Join(errs...)
 	}
 	return r, nil
 }
 
-// Close stops watching credential files. Requests in flight are not affected.
-func (r *Router) Close() error { return r.secrets.Close() }
+// Close stops watching credential files and probing endpoints. Requests in flight are not
+// affected.
+func (r *Router) Close() error {
+	for _, m := range r.order {
+		if c, ok := m.provider.(io.Closer); ok {
+			_ = c.Close()
+		}
+	}
+	return errors.Join(r.access.close(), r.secrets.Close())
+}
 
 // Config returns the configuration the router runs.
 func (r *Router) Config() *config.Config { return r.cfg }
@@ -147,7 +166,7 @@ func (r *Router) Models() []ModelInfo {
 	for _, m := range r.order {
 		out = append(out, ModelInfo{
 			Name: m.cfg.Name, Exposed: m.cfg.IsExposed(), Provider: m.cfg.Provider.Type,
-			UpstreamID: m.cfg.Provider.Model, BaseURL: m.cfg.Provider.BaseURL,
+			UpstreamID: m.cfg.Provider.Model, BaseURL: describeEndpoints(m.cfg), Endpoints: endpointStatus(m.provider),
 			Registered: m.provider != nil, IsDefault: m.cfg.Name == r.cfg.Routing.DefaultModel,
 		})
 	}

@@ -26,6 +26,7 @@ type requestInfo struct {
 	selected  string // the model that served it
 	stream    bool
 	streamErr error
+	client    string // the API key's name, never the key
 }
 
 type ctxKey struct{}
@@ -96,6 +97,9 @@ func finish(log *slog.Logger, m *telemetry.Metrics, endpoint string, r *http.Req
 	}
 	if info.model != "" {
 		attrs = append(attrs, router.LogKeyModel, info.model, "selected_model", info.selected, "stream", info.stream)
+	}
+	if info.client != "" {
+		attrs = append(attrs, "client", info.client)
 	}
 	if info.streamErr != nil {
 		attrs = append(attrs, router.LogKeyError, info.streamErr.Error())

@@ -37,6 +37,8 @@ type Metrics struct {
 	CredentialRotations *prometheus.CounterVec
 	// BuildInfo is always 1; its labels carry the version.
 	BuildInfo *prometheus.GaugeVec
+	// Reliability are endpoint health, admission and reload metrics; see reliability.go.
+	*Reliability
 }
 
 // Latency buckets from 1 ms to 2 min: gateway overhead is milliseconds, model calls are
@@ -97,5 +99,6 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 	}
 	reg.MustRegister(m.Requests, m.RequestDuration, m.UpstreamDuration, m.TimeToFirstToken,
 		m.InFlight, m.Errors, m.Tokens, m.ModelRegistered, m.Retries, m.Fallbacks, m.CredentialRotations, m.BuildInfo)
+	m.Reliability = newReliability(reg)
 	return m
 }

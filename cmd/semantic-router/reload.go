@@ -1,0 +1,127 @@
+package main
+
+import (
+	"context"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/fsnotify/fsnotify"
+
+	"github.com/semantic-router/semantic-router/internal/config"
+	"github.com/semantic-router/semantic-router/internal/router"
+	"github.com/semantic-router/semantic-router/internal/telemetry"
+)
+
+// reloadDebounce gathers the several events of one change (a ConfigMap update creates a
+// directory, swaps the ..data symlink and removes the old one) into one reload.
+const reloadDebounce = 100 * time.Millisecond
+
+// reloader re-reads the config file on change, on SIGHUP and on POST /api/v1/config/reload.
+// A valid new config gets a new router, swapped in atomically; the old one serves its
+// requests to the end and is closed after the last. An invalid one is refused, logged with
+// every problem, and the old config keeps serving.
+type reloader struct {
+	path    string
+	holder  *router.Holder
+	opts    router.Options
+	log     *slog.Logger
+	metrics *telemetry.Metrics
+
+	mu   sync.Mutex // one reload at a time
+	last [32]byte   // hash of the file content now serving
+}
+
+func (rl *reloader) count(result string) {
+	rl.metrics.ConfigReloads.WithLabelValues(result).Inc()
+}
+
+// reload applies the file's current content; an unchanged file is no reload.
+func (rl *reloader) reload(_ context.Context) error {
+	rl.mu.Lock()
+	defer rl.mu.Unlock()
+	data, err := os.ReadFile(rl.path)
+	if err != nil {
+		rl.count("invalid")
+		rl.log.Error("config reload refused; the previous config keeps serving", "config", rl.path, "error", err.Error())
+		return fmt.Errorf("reading config: %w", err)
+	}
+	sum := sha256.Sum256(data)
+	if sum == rl.last {
+		rl.count("unchanged")
+		return nil
+	}
+	cfg, err := config.Parse(data)
+	if err == nil {
+		var rt *router.Router
+		if rt, err = router.New(cfg, rl.opts); err == nil {
+			drained := rl.holder.Swap(rt)
+			rl.last = sum
+			rl.count("applied")
+			rl.log.Info("config reloaded", "config", rl.path, "models", len(cfg.Models))
+			go func() {
+				<-drained
+				rl.log.Info("previous config drained and closed")
+			}()
+			return nil
+		}
+	}
+	rl.count("invalid")
+	var problems config.Problems
+	if errors.As(err, &problems) {
+		for _, p := range problems {
+			rl.log.Error("config problem", "config", rl.path, "problem", p.Error())
+		}
+	}
+	rl.log.Error("config reload refused; the previous config keeps serving", "config", rl.path, "error", err.Error())
+	return err
+}
+
+// watch reloads on every change in the config file's directory (the directory, because a
+// ConfigMap volume changes by swapping its ..data symlink, with no event on the file) and on
+// SIGHUP, until ctx ends.
+func (rl *reloader) watch(ctx context.Context) error {
+	w, err := fsnotify.NewWatcher()
+	if err != nil {
+		return err
+	}
+	defer func() { _ = w.Close() }()
+	if err := w.Add(filepath.Dir(rl.path)); err != nil {
+		return err
+	}
+	hup := make(chan os.Signal, 1)
+	signal.Notify(hup, syscall.SIGHUP)
+	defer signal.Stop(hup)
+	debounce := time.NewTimer(time.Hour)
+	debounce.Stop()
+	defer debounce.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-hup:
+			rl.log.Info("SIGHUP: reloading the config", "config", rl.path)
+			_ = rl.reload(ctx)
+		case _, ok := <-w.Events:
+			if !ok {
+				return nil
+			}
+			debounce.Reset(reloadDebounce)
+		case err, ok := <-w.Errors:
+			if !ok {
+				return nil
+			}
+			rl.log.Warn("watching the config", "config", rl.path, "error", err.Error())
+			debounce.Reset(reloadDebounce) // an overflow may have dropped the event that mattered
+		case <-debounce.C:
+			_ = rl.reload(ctx)
+		}
+	}
+}
