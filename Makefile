@@ -30,6 +30,7 @@ fuzz:
 	$(GO) test ./internal/config -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./internal/openai -run '^$$' -fuzz '^FuzzParseChatRequest$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./internal/openai -run '^$$' -fuzz '^FuzzSSEReader$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./internal/server -run '^$$' -fuzz '^FuzzBearerToken$$' -fuzztime $(FUZZTIME)
 
 ## lint: gofmt, go vet and golangci-lint (pinned in tools/golangci-lint)
 lint:

@@ -114,8 +114,8 @@ func (c *Config) applyReliabilityDefaults() {
 }
 
 func (c *Config) validateReliability(v *validator) {
-	if ka := c.Server.StreamKeepAlive; ka != nil && *ka != 0 && *ka < Duration(time.Second) {
-		v.add("server.stream_keepalive", "must be 0s (off) or at least 1s, got %s", *ka)
+	if ka := c.Server.StreamKeepAlive; ka != nil && *ka != 0 && *ka < Duration(100*time.Millisecond) {
+		v.add("server.stream_keepalive", "must be 0s (off) or at least 100ms, got %s", *ka)
 	}
 	c.validateAdmission(v)
 	c.validateManagement(v)

@@ -97,7 +97,7 @@ models:
 				`management.tokens[0].role (line 5): must be read or admin, got "root"`,
 				`management.tokens[1].name (line 6): duplicate name "ops" (first defined at tokens[0])`,
 				`management.tokens[1].token (line 6): the same reference as tokens[0]`,
-				`server.stream_keepalive (line 8): must be 0s (off) or at least 1s, got 10ms`,
+				`server.stream_keepalive (line 8): must be 0s (off) or at least 100ms, got 10ms`,
 			}, "\n"),
 		},
 	}
