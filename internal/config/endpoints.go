@@ -56,7 +56,7 @@ type OutlierDetection struct {
 type HealthCheck struct {
 	// Interval between probes of one endpoint; required.
 	Interval Duration `yaml:"interval" json:"interval"`
-	// Timeout bounds one probe. Default 2s.
+	// Timeout bounds one probe. Default 2s, or interval when that is shorter.
 	Timeout Duration `yaml:"timeout,omitempty" json:"timeout"`
 	// Path is appended to the endpoint's base_url. Default "/models".
 	Path string `yaml:"path,omitempty" json:"path"`
@@ -114,8 +114,8 @@ func (p *Provider) applyEndpointDefaults() {
 		}
 	}
 	if hc := p.HealthCheck; hc != nil {
-		if hc.Timeout == 0 {
-			hc.Timeout = Duration(DefaultHealthCheckTimeout)
+		if hc.Timeout == 0 && hc.Interval > 0 {
+			hc.Timeout = min(Duration(DefaultHealthCheckTimeout), hc.Interval)
 		}
 		if hc.Path == "" {
 			hc.Path = DefaultHealthCheckPath

@@ -37,7 +37,6 @@ models:
 				`models[0].provider.load_balancing (line 11): must be one of round_robin, least_in_flight, weighted, got "random"`,
 				`models[0].provider.outlier_detection.max_ejection_time (line 12): must be at least ejection_time (10s)`,
 				`models[0].provider.health_check.interval (line 13): must be at least 100ms, got 10ms`,
-				`models[0].provider.health_check.timeout (line 13): must be positive and at most interval`,
 				`models[0].provider.health_check.path (line 13): must start with /, got "models"`,
 				`models[1].provider.load_balancing (line 15): is not used by provider type sim`,
 			}, "\n"),
