@@ -52,7 +52,7 @@ type result struct {
 func run() error {
 	n := flag.Int("requests", 10000, "requests per run (the faulty run and the baseline each)")
 	rate := flag.Float64("failure-rate", 0.05, "share of the primary backend's answers that fail")
-	conc := flag.Int("concurrency", 16, "concurrent clients")
+	conc := flag.Int("concurrency", 4, "concurrent clients")
 	rounds := flag.Int("rounds", 4, "interleaved rounds")
 	flag.Parse()
 
