@@ -17,6 +17,7 @@ import (
 
 	"github.com/semantic-router/semantic-router/internal/config"
 	"github.com/semantic-router/semantic-router/internal/router"
+	"github.com/semantic-router/semantic-router/internal/secret"
 	"github.com/semantic-router/semantic-router/internal/telemetry"
 )
 
@@ -124,4 +125,24 @@ func (rl *reloader) watch(ctx context.Context) error {
 			_ = rl.reload(ctx)
 		}
 	}
+}
+
+// accessRefWarnings lists the client keys and management tokens whose references cannot be
+// read now, for -validate.
+func accessRefWarnings(cfg *config.Config, secrets *secret.Store) []string {
+	var out []string
+	check := func(what, name string, ref config.SecretRef) {
+		if _, err := secrets.Open(string(ref)); err != nil {
+			out = append(out, fmt.Sprintf("%s %q: %s: %v (the router will refuse to start where it is missing)", what, name, ref, err))
+		}
+	}
+	for _, k := range cfg.Admission.APIKeys {
+		check("admission.api_keys", k.Name, k.Key)
+	}
+	if m := cfg.Management; m != nil {
+		for _, t := range m.Tokens {
+			check("management.tokens", t.Name, t.Token)
+		}
+	}
+	return out
 }

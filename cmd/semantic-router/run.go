@@ -260,6 +260,9 @@ func validate(cfg *config.Config, source string, err error, stdout io.Writer) er
 			}
 		}
 	}
+	for _, w := range accessRefWarnings(cfg, secrets) {
+		fmt.Fprintln(stdout, "warning:", w)
+	}
 	return nil
 }
 

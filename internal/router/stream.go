@@ -142,6 +142,10 @@ func (r *Router) observeUsage(model string, data []byte) *openai.Usage {
 	return c.Usage
 }
 
+// Abort cancels the upstream call. Unlike Close it may be called while another goroutine is
+// in Next, which then returns an error; Close must still be called, after Next returned.
+func (s *Stream) Abort() { s.cancel() }
+
 // Close ends the stream, cancels the upstream call if it is still running, and records the
 // outcome. It is safe to call more than once.
 func (s *Stream) Close() error {

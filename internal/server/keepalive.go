@@ -14,15 +14,17 @@ var keepAliveComment = []byte(": keep-alive\n\n")
 // while it waits for the upstream's next event, so that proxies and load balancers with
 // idle timeouts do not cut a stream whose model is thinking. Clients ignore comments, and
 // events still arrive one at a time, in order: the reader asks for the next event only after
-// the previous one was handed over. stop must be called before s is closed; it lets the
-// reader goroutine exit.
+// the previous one was handed over. stop must be called before s is closed or its usage
+// read: it aborts the upstream call if the reader is still waiting on it, and returns once
+// the reader goroutine has exited, so that nothing touches s concurrently afterwards.
 func (h *Inference) withKeepAlive(ctx context.Context, w http.ResponseWriter, rc *http.ResponseController, s *router.Stream, interval time.Duration) (next func() ([]byte, error), stop func()) {
 	type result struct {
 		data []byte
 		err  error
 	}
-	want, got, done := make(chan struct{}), make(chan result), make(chan struct{})
+	want, got, done, exited := make(chan struct{}), make(chan result), make(chan struct{}), make(chan struct{})
 	go func() {
+		defer close(exited)
 		for {
 			select {
 			case <-want:
@@ -32,7 +34,7 @@ func (h *Inference) withKeepAlive(ctx context.Context, w http.ResponseWriter, rc
 			data, err := s.Next()
 			select {
 			case got <- result{data, err}:
-			case <-done: // the handler is gone; Close ends the upstream call
+			case <-done: // the handler is gone
 				return
 			}
 			if err != nil {
@@ -67,5 +69,9 @@ func (h *Inference) withKeepAlive(ctx context.Context, w http.ResponseWriter, rc
 			}
 		}
 	}
-	return next, func() { close(done) }
+	return next, func() {
+		close(done)
+		s.Abort() // a reader blocked in Next returns; one that is not ignores it
+		<-exited
+	}
 }
