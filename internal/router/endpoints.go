@@ -3,7 +3,6 @@ package router
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"net/http"
 	"sync"
@@ -236,14 +235,6 @@ func endpointStatus(p provider.Provider) []balancer.Status {
 		return b.pool.Status()
 	}
 	return nil
-}
-
-// describeEndpoints is the base_url shown for a model with several endpoints.
-func describeEndpoints(m config.Model) string {
-	if n := len(m.Provider.Endpoints); n > 0 {
-		return fmt.Sprintf("%d endpoints", n)
-	}
-	return m.Provider.BaseURL
 }
 
 var (

@@ -116,7 +116,7 @@ func New(cfg *config.Config, o Options) (*Router, error) {
 			r.log.Error("model registration failed", LogKeyModel, mc.Name, LogKeyProvider, mc.Provider.Type, LogKeyError, err.Error())
 		} else {
 			r.log.Info("model registered", LogKeyModel, mc.Name, LogKeyProvider, mc.Provider.Type,
-				"upstream_model", mc.Provider.Model, "base_url", mc.Provider.BaseURL, "exposed", mc.IsExposed())
+				"upstream_model", mc.Provider.Model, "base_url", mc.Provider.BaseURL, "endpoints", len(mc.Provider.Endpoints), "exposed", mc.IsExposed())
 		}
 		if r.metrics != nil {
 			r.metrics.ModelRegistered.WithLabelValues(mc.Name, mc.Provider.Type).Set(registered)
@@ -166,7 +166,7 @@ func (r *Router) Models() []ModelInfo {
 	for _, m := range r.order {
 		out = append(out, ModelInfo{
 			Name: m.cfg.Name, Exposed: m.cfg.IsExposed(), Provider: m.cfg.Provider.Type,
-			UpstreamID: m.cfg.Provider.Model, BaseURL: describeEndpoints(m.cfg), Endpoints: endpointStatus(m.provider),
+			UpstreamID: m.cfg.Provider.Model, BaseURL: m.cfg.Provider.BaseURL, Endpoints: endpointStatus(m.provider),
 			Registered: m.provider != nil, IsDefault: m.cfg.Name == r.cfg.Routing.DefaultModel,
 		})
 	}
