@@ -36,16 +36,23 @@ type reloader struct {
 	log     *slog.Logger
 	metrics *telemetry.Metrics
 
-	mu   sync.Mutex // one reload at a time
-	last [32]byte   // hash of the file content now serving
+	mu      sync.Mutex // one reload at a time
+	last    [32]byte   // hash of the file content now serving
+	refused [32]byte   // hash of the content last refused
 }
 
 func (rl *reloader) count(result string) {
 	rl.metrics.ConfigReloads.WithLabelValues(result).Inc()
 }
 
-// reload applies the file's current content; an unchanged file is no reload.
-func (rl *reloader) reload(_ context.Context) error {
+// reload applies the file's current content, as SIGHUP and the reload API ask: an unchanged
+// file is no reload, and a refused one is reported again.
+func (rl *reloader) reload(_ context.Context) error { return rl.apply(true) }
+
+// apply applies the file's current content. A change noticed by the watcher (explicit false)
+// that leads back to content already refused is not reported again: the kubelet's clean-up
+// after a ConfigMap update, or an editor's backup file, would repeat the same problems.
+func (rl *reloader) apply(explicit bool) error {
 	rl.mu.Lock()
 	defer rl.mu.Unlock()
 	data, err := os.ReadFile(rl.path)
@@ -55,7 +62,7 @@ func (rl *reloader) reload(_ context.Context) error {
 		return fmt.Errorf("reading config: %w", err)
 	}
 	sum := sha256.Sum256(data)
-	if sum == rl.last {
+	if sum == rl.last || (!explicit && sum == rl.refused) {
 		rl.count("unchanged")
 		return nil
 	}
@@ -75,6 +82,7 @@ func (rl *reloader) reload(_ context.Context) error {
 		}
 	}
 	rl.count("invalid")
+	rl.refused = sum
 	var problems config.Problems
 	if errors.As(err, &problems) {
 		for _, p := range problems {
@@ -109,7 +117,7 @@ func (rl *reloader) watch(ctx context.Context) error {
 			return nil
 		case <-hup:
 			rl.log.Info("SIGHUP: reloading the config", "config", rl.path)
-			_ = rl.reload(ctx)
+			_ = rl.apply(true)
 		case _, ok := <-w.Events:
 			if !ok {
 				return nil
@@ -122,7 +130,7 @@ func (rl *reloader) watch(ctx context.Context) error {
 			rl.log.Warn("watching the config", "config", rl.path, "error", err.Error())
 			debounce.Reset(reloadDebounce) // an overflow may have dropped the event that mattered
 		case <-debounce.C:
-			_ = rl.reload(ctx)
+			_ = rl.apply(false)
 		}
 	}
 }

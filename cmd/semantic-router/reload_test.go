@@ -214,6 +214,18 @@ func TestHotReload(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitUntil(t, "SIGHUP reloads", func() bool { return strings.Contains(r.logs.String(), `"msg":"SIGHUP: reloading the config"`) })
+	// A config that parses but whose model cannot be registered is refused too, and the
+	// registration gauge goes on describing the config that serves.
+	cm.publish(t, reloadConfig("ghostly")+"  - model_name: ghost\n    provider: {type: openai_compatible, base_url: http://x:1/v1, api_key: env.SR_TEST_UNSET_KEY}\n")
+	waitUntil(t, "the unregistrable config is refused", func() bool {
+		return strings.Contains(r.get(t, "metrics", "/metrics"), `semantic_router_config_reloads_total{result="invalid"} 4`)
+	})
+	if m := r.get(t, "metrics", "/metrics"); strings.Contains(m, `model="ghost"`) || !strings.Contains(m, `semantic_router_model_registered{model="general",provider="sim"} 1`) {
+		t.Errorf("the refused config touched the registration gauge:\n%s", grepLines(m, "model_registered"))
+	}
+	if !strings.Contains(r.logs.String(), `model \"ghost\": provider.api_key env.SR_TEST_UNSET_KEY: environment variable SR_TEST_UNSET_KEY is not set`) {
+		t.Errorf("the registration failure is not logged:\n%s", grepLines(r.logs.String(), "ghost"))
+	}
 	cm.publish(t, reloadConfig("fourth"))
 	waitUntil(t, "a valid config after an invalid one applies", func() bool {
 		return strings.Contains(r.get(t, "management", "/api/v1/config"), "fourth one two")

@@ -108,18 +108,13 @@ func New(cfg *config.Config, o Options) (*Router, error) {
 	)
 	for _, mc := range cfg.Models {
 		p, err := r.newProvider(mc)
-		registered := 1.0
 		if err != nil {
-			registered = 0
 			err = fmt.Errorf("model %q: %w", mc.Name, err)
 			errs = append(errs, err)
 			r.log.Error("model registration failed", LogKeyModel, mc.Name, LogKeyProvider, mc.Provider.Type, LogKeyError, err.Error())
 		} else {
 			r.log.Info("model registered", LogKeyModel, mc.Name, LogKeyProvider, mc.Provider.Type,
 				"upstream_model", mc.Provider.Model, "base_url", mc.Provider.BaseURL, "endpoints", len(mc.Provider.Endpoints), "exposed", mc.IsExposed())
-		}
-		if r.metrics != nil {
-			r.metrics.ModelRegistered.WithLabelValues(mc.Name, mc.Provider.Type).Set(registered)
 		}
 		m := &model{cfg: mc, provider: p}
 		r.models[mc.Name] = m
@@ -131,6 +126,15 @@ func New(cfg *config.Config, o Options) (*Router, error) {
 	if len(errs) > 0 {
 		_ = r.Close()
 		return nil, errors.Join(errs...)
+	}
+	if r.metrics != nil {
+		// Only a router that will serve reports its models: a reload that is refused must not
+		// touch the gauge of the configuration that goes on serving, and one that is applied
+		// drops the models it removed.
+		r.metrics.ModelRegistered.Reset()
+		for _, m := range r.order {
+			r.metrics.ModelRegistered.WithLabelValues(m.cfg.Name, m.cfg.Provider.Type).Set(1)
+		}
 	}
 	return r, nil
 }

@@ -26,7 +26,8 @@ type Metrics struct {
 	Errors *prometheus.CounterVec
 	// Tokens counts tokens reported by backends, by model and type (prompt, completion).
 	Tokens *prometheus.CounterVec
-	// ModelRegistered is 1 for each model registered at start-up, 0 for one that failed.
+	// ModelRegistered is 1 for each model of the configuration serving now (a start-up with a
+	// model that cannot be registered stops, and a reload with one is refused).
 	ModelRegistered *prometheus.GaugeVec
 	// Retries counts repeated calls to a model, by model and the reason of the failure.
 	Retries *prometheus.CounterVec
@@ -78,7 +79,7 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		}, []string{"model", "type"}),
 		ModelRegistered: prometheus.NewGaugeVec(prometheus.GaugeOpts{
 			Namespace: namespace, Name: "model_registered",
-			Help: "1 for each configured model registered at start-up, 0 for one that failed.",
+			Help: "1 for each model of the configuration serving now.",
 		}, []string{"model", "provider"}),
 		Retries: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Namespace: namespace, Name: "retries_total",
