@@ -114,6 +114,9 @@ func (h *Inference) chat(w http.ResponseWriter, r *http.Request) {
 		writeError(w, err)
 		return
 	}
+	// The slot is freed even if serving panics; the Done calls below, with the usage, come
+	// first, and Done acts once.
+	defer ticket.Done(nil)
 	if req.Stream {
 		h.stream(w, r, rt, ticket, req, info)
 		return
