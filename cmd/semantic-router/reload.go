@@ -47,24 +47,24 @@ func (rl *reloader) count(result string) {
 
 // reload applies the file's current content, as SIGHUP and the reload API ask: an unchanged
 // file is no reload, and a refused one is reported again.
-func (rl *reloader) reload(_ context.Context) error { return rl.apply(true) }
+func (rl *reloader) reload(_ context.Context) (bool, error) { return rl.apply(true) }
 
 // apply applies the file's current content. A change noticed by the watcher (explicit false)
 // that leads back to content already refused is not reported again: the kubelet's clean-up
 // after a ConfigMap update, or an editor's backup file, would repeat the same problems.
-func (rl *reloader) apply(explicit bool) error {
+func (rl *reloader) apply(explicit bool) (applied bool, err error) {
 	rl.mu.Lock()
 	defer rl.mu.Unlock()
 	data, err := os.ReadFile(rl.path)
 	if err != nil {
 		rl.count("invalid")
 		rl.log.Error("config reload refused; the previous config keeps serving", "config", rl.path, "error", err.Error())
-		return fmt.Errorf("reading config: %w", err)
+		return false, fmt.Errorf("reading config: %w", err)
 	}
 	sum := sha256.Sum256(data)
 	if sum == rl.last || (!explicit && sum == rl.refused) {
 		rl.count("unchanged")
-		return nil
+		return false, nil
 	}
 	cfg, err := config.Parse(data)
 	if err == nil {
@@ -78,7 +78,7 @@ func (rl *reloader) apply(explicit bool) error {
 				<-drained
 				rl.log.Info("previous config drained and closed")
 			}()
-			return nil
+			return true, nil
 		}
 	}
 	rl.count("invalid")
@@ -90,7 +90,7 @@ func (rl *reloader) apply(explicit bool) error {
 		}
 	}
 	rl.log.Error("config reload refused; the previous config keeps serving", "config", rl.path, "error", err.Error())
-	return err
+	return false, err
 }
 
 // watch reloads on every change in the config file's directory (the directory, because a
@@ -117,7 +117,7 @@ func (rl *reloader) watch(ctx context.Context) error {
 			return nil
 		case <-hup:
 			rl.log.Info("SIGHUP: reloading the config", "config", rl.path)
-			_ = rl.apply(true)
+			_, _ = rl.apply(true)
 		case _, ok := <-w.Events:
 			if !ok {
 				return nil
@@ -130,7 +130,7 @@ func (rl *reloader) watch(ctx context.Context) error {
 			rl.log.Warn("watching the config", "config", rl.path, "error", err.Error())
 			debounce.Reset(reloadDebounce) // an overflow may have dropped the event that mattered
 		case <-debounce.C:
-			_ = rl.apply(false)
+			_, _ = rl.apply(false)
 		}
 	}
 }

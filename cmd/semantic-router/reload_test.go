@@ -244,3 +244,71 @@ func grepLines(s, sub string) string {
 	}
 	return strings.Join(out, "\n")
 }
+
+// TestTokensThroughRun checks the wiring of client keys and management tokens in the program:
+// probes open, everything else behind its token, and the reload API for admins only.
+func TestTokensThroughRun(t *testing.T) {
+	t.Setenv("SR_TEST_ADMIN_TOKEN", "admin-tok-123456")
+	t.Setenv("SR_TEST_CLIENT_KEY", "sk-client-123456")
+	path := filepath.Join(t.TempDir(), "config.yaml")
+	cfg := `admission:
+  api_keys: [{name: app, key: env.SR_TEST_CLIENT_KEY}]
+management:
+  tokens: [{name: ops, token: env.SR_TEST_ADMIN_TOKEN, role: admin}]
+models:
+  - model_name: general
+    provider: {type: sim}
+`
+	if err := os.WriteFile(path, []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r := start(t, "-config", path)
+	send := func(method, server, path, token string) (int, string) {
+		t.Helper()
+		req, _ := http.NewRequest(method, "http://"+r.addrs[server]+path, nil)
+		if token != "" {
+			req.Header.Set("Authorization", "Bearer "+token)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b)
+	}
+	for _, tt := range []struct {
+		method, server, path, token string
+		want                        int
+		body                        string
+	}{
+		{"GET", "management", "/health", "", 200, `"ok"`},
+		{"GET", "management", "/ready", "", 200, `"ready"`},
+		{"GET", "management", "/api/v1/models", "", 401, "invalid_token"},
+		{"GET", "management", "/api/v1/models", "sk-client-123456", 401, "invalid_token"},
+		{"GET", "management", "/api/v1/models", "admin-tok-123456", 200, `"name":"general"`},
+		{"POST", "management", "/api/v1/config/reload", "admin-tok-123456", 200, `{"status":"unchanged"}`},
+		{"GET", "inference", "/v1/models", "", 401, "invalid_api_key"},
+		{"GET", "inference", "/v1/models", "admin-tok-123456", 401, "invalid_api_key"},
+		{"GET", "inference", "/v1/models", "sk-client-123456", 200, `"id":"general"`},
+	} {
+		if code, body := send(tt.method, tt.server, tt.path, tt.token); code != tt.want || !strings.Contains(body, tt.body) {
+			t.Errorf("%s %s %s with %q: %d %s, want %d with %s", tt.method, tt.server, tt.path, tt.token, code, body, tt.want, tt.body)
+		}
+	}
+	if err := os.WriteFile(path, []byte(strings.Replace(cfg, "type: sim", "type: sim, sim: {reply: changed}", 1)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	// The watcher may get there first; either way the change is applied exactly once.
+	code, body := send("POST", "management", "/api/v1/config/reload", "admin-tok-123456")
+	if code != 200 || (body != `{"status":"applied"}`+"\n" && body != `{"status":"unchanged"}`+"\n") {
+		t.Errorf("reload after a change: %d %s", code, body)
+	}
+	waitUntil(t, "the change serves", func() bool {
+		_, body := send("GET", "management", "/api/v1/config", "admin-tok-123456")
+		return strings.Contains(body, `"reply":"changed"`)
+	})
+	if logs := r.logs.String(); strings.Contains(logs, "admin-tok-123456") || strings.Contains(logs, "sk-client-123456") {
+		t.Error("a token or key appears in the logs")
+	}
+}

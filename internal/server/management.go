@@ -23,9 +23,10 @@ func (r *Readiness) Set(ready bool) { r.ready.Store(ready) }
 // Ready reports the state.
 func (r *Readiness) Ready() bool { return r.ready.Load() }
 
-// Reloader reloads the configuration, as SIGHUP does; the error lists every problem of a
-// refused configuration.
-type Reloader func(context.Context) error
+// Reloader reloads the configuration, as SIGHUP does. It reports whether a new configuration
+// was applied (false: the file had not changed); the error lists every problem of a refused
+// one.
+type Reloader func(context.Context) (applied bool, err error)
 
 // NewManagement returns the handler of the management API: /health, /ready,
 // /api/v1/models, /api/v1/config and, when reload is not nil, POST /api/v1/config/reload.
@@ -61,12 +62,17 @@ func NewManagement(src *router.Holder, ready *Readiness, inferenceAddr string, l
 				Message: "the router runs the embedded demo config; start it with -config to reload a file"})
 			return
 		}
-		if err := reload(r.Context()); err != nil {
+		applied, err := reload(r.Context())
+		if err != nil {
 			writeError(w, &openai.APIError{Status: http.StatusUnprocessableEntity, Type: openai.TypeInvalidRequest, Code: "invalid_config",
 				Message: "the new configuration was refused and the old one keeps serving:\n" + err.Error()})
 			return
 		}
-		writeJSON(w, http.StatusOK, map[string]string{"status": "reloaded"})
+		status := "unchanged"
+		if applied {
+			status = "applied"
+		}
+		writeJSON(w, http.StatusOK, map[string]string{"status": status})
 	}))
 	mux.HandleFunc("/v1/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, openai.NotFound("wrong_port", fmt.Sprintf(
