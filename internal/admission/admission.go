@@ -97,6 +97,18 @@ func (b *Bucket) Take(n float64) (bool, time.Duration) {
 	return false, b.wait(n)
 }
 
+// Return gives back n units taken by a request that was refused later on, up to the full
+// bucket.
+func (b *Bucket) Return(n float64) {
+	if b == nil || !b.hasLimit {
+		return
+	}
+	b.mu.Lock()
+	b.refill()
+	b.level = math.Min(b.perMin, b.level+n)
+	b.mu.Unlock()
+}
+
 // Positive reports whether the bucket is above zero, else how long until it is.
 func (b *Bucket) Positive() (bool, time.Duration) {
 	if b == nil || !b.hasLimit {

@@ -52,6 +52,14 @@ func TestBucket(t *testing.T) {
 	if ok, _ := b.Take(1); !ok {
 		t.Error("refilled unit refused")
 	}
+	b.Return(1)
+	if ok, _ := b.Take(1); !ok {
+		t.Error("a returned unit refused")
+	}
+	b.Return(1000)
+	if ok, _ := b.Take(61); ok {
+		t.Error("Return filled the bucket past one minute's worth")
+	}
 
 	tokens := NewBucket(600, clock)
 	tokens.Spend(900) // an answer overdraws the budget

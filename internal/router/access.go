@@ -188,6 +188,13 @@ func (r *Router) Admit(ctx context.Context, c Client, model string) (*Ticket, er
 	if l := a.models[model]; l != nil {
 		limits = append(limits, l)
 	}
+	// A request refused by a later limit, or by the gate, gives back what earlier ones took.
+	taken := 0
+	refund := func() {
+		for _, l := range limits[:taken] {
+			l.requests.Return(1)
+		}
+	}
 	for i, l := range limits {
 		whose := fmt.Sprintf("model %q", model)
 		reason := "model_rate_limited"
@@ -195,19 +202,23 @@ func (r *Router) Admit(ctx context.Context, c Client, model string) (*Ticket, er
 			whose, reason = fmt.Sprintf("API key %q", c.policy.name), "key_rate_limited"
 		}
 		if ok, wait := l.tokens.Positive(); !ok {
+			refund()
 			r.reject(reason)
 			return nil, rateLimited(fmt.Sprintf("%s has used its %d tokens per minute", whose, l.cfg.TokensPerMinute), wait)
 		}
 		if ok, wait := l.requests.Take(1); !ok {
+			refund()
 			r.reject(reason)
 			return nil, rateLimited(fmt.Sprintf("%s has sent its %d requests per minute", whose, l.cfg.RequestsPerMinute), wait)
 		}
+		taken++
 	}
 	release, waited, err := a.gate.Enter(ctx)
 	if a.gate != nil && r.metrics != nil && err == nil {
 		r.metrics.QueueWait.Observe(waited.Seconds())
 	}
 	if err != nil {
+		refund()
 		if ctx.Err() != nil {
 			return nil, &openai.APIError{Status: StatusClientClosed, Type: openai.TypeInvalidRequest, Code: "client_closed_request", Message: "the client went away", Err: err}
 		}

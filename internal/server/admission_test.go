@@ -150,3 +150,23 @@ models:
 		t.Errorf("after the slot freed: %d %s", r.status, r.body)
 	}
 }
+
+// TestRefusedRequestsGiveBack: a request the model's limit refuses does not use up the
+// key's budget.
+func TestRefusedRequestsGiveBack(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, `
+admission:
+  api_keys: [{name: app, key: env.K, requests_per_minute: 2}]
+  model_limits: [{model: general, requests_per_minute: 1}]
+`+simModels, map[string]string{"K": teamKey})
+	url := f.inference + "/v1/chat/completions"
+	for i, tt := range []struct {
+		model string
+		want  int
+	}{{"general", 200}, {"general", 429}, {"general", 429}, {"reasoning", 200}, {"reasoning", 429}} {
+		if r := do(t, "POST", url, "Bearer "+teamKey, chat(tt.model, false)); r.status != tt.want {
+			t.Errorf("request %d for %s: %d %s, want %d", i, tt.model, r.status, r.body, tt.want)
+		}
+	}
+}
