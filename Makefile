@@ -6,7 +6,7 @@ LINT      = $(GO) tool -modfile=tools/golangci-lint/go.mod golangci-lint
 VERSION  ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS   = -s -w -X main.version=$(VERSION)
 
-.PHONY: all run build test test-unit fuzz lint fmt bench clean
+.PHONY: all run build test test-unit fuzz lint fmt bench bench-faults clean
 
 all: build
 
@@ -34,6 +34,7 @@ fuzz:
 	$(GO) test ./internal/openai -run '^$$' -fuzz '^FuzzSSEReader$$' -fuzztime $(FUZZTIME)
 	$(GO) test -tags onnx ./internal/embed/onnx -run '^$$' -fuzz '^FuzzTokenizer$$' -fuzztime $(FUZZTIME)
 	$(GO) test -tags onnx ./internal/embed/onnx -run '^$$' -fuzz '^FuzzBPE$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./internal/server -run '^$$' -fuzz '^FuzzBearerToken$$' -fuzztime $(FUZZTIME)
 
 ## lint: gofmt, go vet and golangci-lint (pinned in tools/golangci-lint)
 lint:
@@ -49,6 +50,11 @@ fmt:
 ## bench: the load harness; results go to docs/benchmarks.md
 bench:
 	$(GO) run ./bench/cmd/loadbench
+
+## bench-faults: 10,000 requests with 5 % injected backend failures and a fallback; zero
+## client-visible errors and the fallback's added latency (docs/benchmarks.md)
+bench-faults:
+	$(GO) run ./bench/cmd/faultload -requests 10000 -failure-rate 0.05
 
 clean:
 	rm -rf bin

@@ -31,7 +31,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		fmt.Fprintln(stderr, "usage: semantic-router eval [-config C] -data F.jsonl [-o text|json]")
 		return errUsage
 	}
-	cfg, _, err := loadConfig(*cfgPath)
+	cfg, _, _, err := loadConfig(*cfgPath)
 	if err != nil {
 		return err
 	}

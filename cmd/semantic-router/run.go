@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"crypto/sha256"
 	"errors"
 	"flag"
 	"fmt"
@@ -156,17 +157,25 @@ func buildVersion() string {
 	return "dev"
 }
 
-// loadConfig reads the -config file, or the embedded demo configuration.
-func loadConfig(path string) (*config.Config, string, error) {
+// loadConfig reads the -config file, or the embedded demo configuration, and returns the
+// bytes it read too: the reloader compares later contents with them.
+func loadConfig(path string) (*config.Config, string, []byte, error) {
 	if path == "" {
 		cfg, err := config.Parse(examples.Demo)
 		if err != nil {
-			return nil, "", fmt.Errorf("embedded demo config:\n%w", err)
+			return nil, "", nil, fmt.Errorf("embedded demo config:\n%w", err)
 		}
-		return cfg, "embedded demo config (examples/demo.yaml)", nil
+		return cfg, "embedded demo config (examples/demo.yaml)", examples.Demo, nil
 	}
-	cfg, err := config.Load(path)
-	return cfg, path, err
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return nil, path, nil, fmt.Errorf("reading config: %w", err)
+	}
+	cfg, err := config.Parse(raw)
+	if err != nil {
+		return nil, path, nil, fmt.Errorf("config %s:\n%w", path, err)
+	}
+	return cfg, path, raw, nil
 }
 
 // Run is the whole program: it returns when ctx is done and every listener has drained, or at
@@ -183,7 +192,7 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintln(stdout, "semantic-router", buildVersion())
 		return nil
 	}
-	cfg, source, err := loadConfig(f.config)
+	cfg, source, raw, err := loadConfig(f.config)
 	if f.validate {
 		return validate(cfg, source, err, stdout)
 	}
@@ -218,19 +227,39 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	// In extproc mode Envoy calls the models; the router only routes, so it needs no
 	// provider (nor its credentials).
 	extprocMode := f.gateway == "extproc"
-	rt, err := router.New(cfg, router.Options{Logger: log, Metrics: metrics, LookupEnv: os.LookupEnv, Tracing: tracing, ClassifyOnly: extprocMode})
+	ropts := router.Options{Logger: log, Metrics: metrics, LookupEnv: os.LookupEnv, Tracing: tracing, ClassifyOnly: extprocMode}
+	rt, err := router.New(cfg, ropts)
 	if err != nil {
 		return fmt.Errorf("registering models:\n%w", err)
 	}
-	defer func() { _ = rt.Close() }()
+	holder := router.NewHolder(rt)
+	defer func() { _ = holder.Close() }()
+	if cfg.Management == nil {
+		log.Warn("the management API is open to anyone who reaches it; add a management section with tokens, or say management: {auth: disabled}")
+	}
+
+	var reload server.Reloader
+	if f.config != "" { // the embedded demo config has no file to watch
+		rl := &reloader{path: f.config, holder: holder, opts: ropts, log: log, metrics: metrics, last: sha256.Sum256(raw)}
+		reload = rl.reload
+		wctx, stopWatch := context.WithCancel(ctx)
+		watched := make(chan struct{})
+		go func() {
+			defer close(watched)
+			if err := rl.watch(wctx); err != nil {
+				log.Warn("not watching the config file; reload with SIGHUP or POST /api/v1/config/reload", "config", f.config, "error", err.Error())
+			}
+		}()
+		defer func() { stopWatch(); <-watched }()
+	}
 
 	srvs := []*namedServer{
-		{name: "inference", addr: f.listenerAddr, handler: server.NewInference(rt, log, metrics), drain: cfg.Server.ShutdownTimeout.D()},
-		{name: "management", addr: f.apiAddr, handler: server.NewManagement(rt, &ready, f.listenerAddr, log)},
+		{name: "inference", addr: f.listenerAddr, handler: server.NewInference(holder, log, metrics), drain: cfg.Server.ShutdownTimeout.D()},
+		{name: "management", addr: f.apiAddr, handler: server.NewManagement(holder, &ready, f.listenerAddr, log, reload)},
 		{name: "metrics", addr: f.metricsAddr, handler: promhttp.HandlerFor(reg, promhttp.HandlerOpts{Registry: reg})},
 	}
 	if extprocMode {
-		stop, err := serveExtproc(log, f.grpcAddr, extproc.New(rt, log, int(cfg.Server.MaxRequestBodyBytes)), cfg.Server.ShutdownTimeout.D())
+		stop, err := serveExtproc(log, f.grpcAddr, extproc.New(currentPlanner{holder}, log, int(cfg.Server.MaxRequestBodyBytes)), cfg.Server.ShutdownTimeout.D())
 		if err != nil {
 			return err
 		}
@@ -258,6 +287,9 @@ func validate(cfg *config.Config, source string, err error, stdout io.Writer) er
 				fmt.Fprintf(stdout, "warning: model %q: %s: %v (the router will refuse to start where it is missing)\n", m.Name, ref, err)
 			}
 		}
+	}
+	for _, w := range accessRefWarnings(cfg, secrets) {
+		fmt.Fprintln(stdout, "warning:", w)
 	}
 	return nil
 }

@@ -68,6 +68,7 @@ func (c *Config) ApplyDefaults() {
 		if m.Provider.Model == "" {
 			m.Provider.Model = m.Name
 		}
+		m.Provider.applyEndpointDefaults()
 		if m.Provider.Type == ProviderSim {
 			if m.Provider.Sim == nil {
 				m.Provider.Sim = &Sim{}
@@ -86,6 +87,7 @@ func (c *Config) ApplyDefaults() {
 	}
 	c.Signals.applyDefaults()
 	c.applyDecisionDefaults()
+	c.applyReliabilityDefaults()
 	t := &c.Observability.Tracing
 	if t.Provider == "" {
 		t.Provider = DefaultTracingProvider

@@ -17,6 +17,10 @@ type Config struct {
 	Decisions []Decision `yaml:"decisions,omitempty" json:"decisions,omitempty"`
 	// Observability configures tracing.
 	Observability Observability `yaml:"observability,omitempty" json:"observability"`
+	// Admission says who may send requests and how many; see admission.go.
+	Admission Admission `yaml:"admission,omitempty" json:"admission"`
+	// Management secures the management API; see management.go.
+	Management *Management `yaml:"management,omitempty" json:"management,omitempty"`
 
 	// lines maps field paths to YAML lines, for Validate's messages; nil when the config was
 	// not read from YAML.
@@ -32,6 +36,10 @@ type Server struct {
 	ShutdownTimeout Duration `yaml:"shutdown_timeout,omitempty" json:"shutdown_timeout"`
 	// ReadHeaderTimeout bounds reading request headers. Default 10s.
 	ReadHeaderTimeout Duration `yaml:"read_header_timeout,omitempty" json:"read_header_timeout"`
+	// StreamKeepAlive is how often a ": keep-alive" SSE comment is sent while a stream waits
+	// for its next upstream event, so that proxies do not close a silent stream. Default 15s;
+	// "0s" turns it off.
+	StreamKeepAlive *Duration `yaml:"stream_keepalive,omitempty" json:"stream_keepalive"`
 }
 
 // Routing configures the virtual model that triggers semantic routing.
@@ -134,6 +142,10 @@ type Provider struct {
 
 	// Sim configures the in-process simulated backend (sim).
 	Sim *Sim `yaml:"sim,omitempty" json:"sim,omitempty"`
+
+	// Balancing holds endpoints, load_balancing, outlier_detection and health_check
+	// (openai_compatible), written in this block; see endpoints.go.
+	Balancing `yaml:",inline"`
 }
 
 // Sim configures the in-process simulated backend used by the demo config and tests.

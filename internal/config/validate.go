@@ -21,6 +21,7 @@ func (c *Config) Validate() error {
 	c.Signals.validate(v)
 	c.validateDecisions(v)
 	c.validateTracing(v)
+	c.validateReliability(v)
 	if len(v.problems) == 0 {
 		return nil
 	}
@@ -166,6 +167,9 @@ func validateProvider(v *validator, p string, pr *Provider) {
 		unused("service_account_key", !isGCP && !pr.ServiceAccountKey.IsZero())
 		unused("api_key", pr.Type != ProviderOpenAICompatible && !pr.APIKey.IsZero())
 		unused("sim", pr.Type != ProviderSim && pr.Sim != nil)
+		if pr.Type != ProviderOpenAICompatible {
+			validateEndpoints(v, p, pr)
+		}
 		for _, f := range []struct {
 			name string
 			ref  SecretRef
@@ -178,7 +182,9 @@ func validateProvider(v *validator, p string, pr *Provider) {
 	case "":
 		v.add(p+".type", "is required (one of %s)", strings.Join(providerTypes, ", "))
 	case ProviderOpenAICompatible:
-		validateBaseURL(v, p+".base_url", pr.BaseURL)
+		if validateEndpoints(v, p, pr) {
+			validateBaseURL(v, p+".base_url", pr.BaseURL)
+		}
 	case ProviderBedrock:
 		if pr.BaseURL != "" {
 			validateBaseURL(v, p+".base_url", pr.BaseURL)

@@ -30,7 +30,7 @@ const (
 // lower-cased and stripped of '_' and '-', then matched by suffix, so
 // api_key, apiKey, hf_token and client_secret match while max_tokens does not.
 var credentialSuffixes = []string{
-	"apikey", "accesskey", "secretkey", "privatekey",
+	"key", "keyid", // api_key, service_account_key, admission.api_keys[].key, access_key_id
 	"secret", "token", "password", "passwd", "credentials",
 }
 

@@ -110,3 +110,23 @@ func TestRenderedConfigLoadsInTheRouter(t *testing.T) {
 		t.Errorf("tracing = %+v", tr)
 	}
 }
+
+// TestRenderConfigRejectsEveryInlineCredentialField covers the credential fields of the
+// config contract by name, including those whose names do not say "secret".
+func TestRenderConfigRejectsEveryInlineCredentialField(t *testing.T) {
+	_, err := renderConfig(&apiextensionsv1.JSON{Raw: []byte(`{
+		"admission": {"api_keys": [{"name": "team-a", "key": "sk-team-a-inline"}]},
+		"management": {"tokens": [{"name": "ops", "token": "mgmt-inline"}]},
+		"models": [{"model_name": "c", "provider": {"type": "bedrock", "access_key_id": "AKIAINLINE", "secret_access_key": "inline"}},
+		           {"model_name": "g", "provider": {"type": "vertex", "service_account_key": "eyJpbmxpbmUi", "api_key": "env.OK"}}]}`)})
+	want := strings.Join([]string{
+		"spec.config.admission.api_keys[0].key: plaintext credential; use an env.VAR or file:/path reference",
+		"spec.config.management.tokens[0].token: plaintext credential; use an env.VAR or file:/path reference",
+		"spec.config.models[0].provider.access_key_id: plaintext credential; use an env.VAR or file:/path reference",
+		"spec.config.models[0].provider.secret_access_key: plaintext credential; use an env.VAR or file:/path reference",
+		"spec.config.models[1].provider.service_account_key: plaintext credential; use an env.VAR or file:/path reference",
+	}, "\n")
+	if err == nil || err.Error() != want {
+		t.Errorf("err =\n%v\nwant\n%s", err, want)
+	}
+}

@@ -2,8 +2,7 @@ package router
 
 import (
 	"fmt"
-
-	"go.opentelemetry.io/otel/propagation"
+	"net/http"
 
 	"github.com/semantic-router/semantic-router/internal/config"
 	"github.com/semantic-router/semantic-router/internal/provider"
@@ -12,7 +11,6 @@ import (
 	"github.com/semantic-router/semantic-router/internal/provider/sim"
 	"github.com/semantic-router/semantic-router/internal/provider/transport"
 	"github.com/semantic-router/semantic-router/internal/provider/vertex"
-	"github.com/semantic-router/semantic-router/internal/secret"
 )
 
 // credential is a getter for a provider and the reference it reads, for error messages.
@@ -24,7 +22,8 @@ type credential struct {
 // newProvider maps a model's configuration to its provider's own options: providers never see
 // the config package. Credentials come from secrets, so a file: reference that changes is
 // picked up by the next request.
-func newProvider(m config.Model, secrets *secret.Store, prop propagation.TextMapPropagator) (provider.Provider, error) {
+func (r *Router) newProvider(m config.Model) (provider.Provider, error) {
+	secrets := r.secrets
 	p := m.Provider
 	open := func(field string, ref config.SecretRef) (credential, error) {
 		if ref.IsZero() {
@@ -57,7 +56,7 @@ func newProvider(m config.Model, secrets *secret.Store, prop propagation.TextMap
 	if err != nil {
 		return nil, fmt.Errorf("provider.%w", err)
 	}
-	t := transport.WithTracePropagation(pooled, prop)
+	t := transport.WithTracePropagation(pooled, r.prop)
 
 	switch p.Type {
 	case config.ProviderOpenAICompatible:
@@ -65,10 +64,16 @@ func newProvider(m config.Model, secrets *secret.Store, prop propagation.TextMap
 		if err != nil {
 			return nil, err
 		}
-		return openaicompat.New(openaicompat.Options{
-			Name: m.Name, BaseURL: p.BaseURL, Model: p.Model, Timeout: m.Timeout.D(), Transport: t,
-			APIKey: key.get, APIKeySource: key.ref,
-		})
+		build := func(baseURL string) (provider.Provider, error) {
+			return openaicompat.New(openaicompat.Options{
+				Name: m.Name, BaseURL: baseURL, Model: p.Model, Timeout: m.Timeout.D(), Transport: t,
+				APIKey: key.get, APIKeySource: key.ref,
+			})
+		}
+		if p.OutlierDetection == nil { // one base_url, no endpoint health
+			return build(p.BaseURL)
+		}
+		return r.newBalanced(m, build, healthProbe{client: &http.Client{Transport: t}, apiKey: key.get})
 	case config.ProviderBedrock:
 		var creds [3]credential
 		for i, f := range []struct {

@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
 	"sort"
@@ -15,6 +16,7 @@ import (
 	"go.opentelemetry.io/otel/propagation"
 	"go.opentelemetry.io/otel/trace"
 
+	"github.com/semantic-router/semantic-router/internal/balancer"
 	"github.com/semantic-router/semantic-router/internal/config"
 	"github.com/semantic-router/semantic-router/internal/decision"
 	"github.com/semantic-router/semantic-router/internal/openai"
@@ -62,6 +64,7 @@ type Router struct {
 	metrics            *telemetry.Metrics
 	models             map[string]*model
 	order              []*model // configuration order, for listings
+	access             *access
 }
 
 // model is one registered model.
@@ -80,6 +83,8 @@ type ModelInfo struct {
 	Registered   bool   `json:"registered"`
 	IsDefault    bool   `json:"default"`
 	VirtualModel bool   `json:"virtual,omitempty"`
+	// Endpoints are the states of a model's endpoints when it has endpoint health.
+	Endpoints []balancer.Status `json:"endpoints,omitempty"`
 }
 
 // Route is the routing decision for one request, explained to the client in x-vsr headers.
@@ -126,7 +131,10 @@ func New(cfg *config.Config, o Options) (*Router, error) {
 			r.metrics.CredentialRotations.WithLabelValues(ref).Inc()
 		}
 	}})
-	var errs []error
+	var (
+		errs []error
+		err  error
+	)
 	for _, mc := range cfg.Models {
 		m := &model{cfg: mc}
 		r.models[mc.Name] = m
@@ -134,19 +142,14 @@ func New(cfg *config.Config, o Options) (*Router, error) {
 		if o.ClassifyOnly {
 			continue // routing needs the models, not their providers
 		}
-		p, err := newProvider(mc, r.secrets, prop)
-		registered := 1.0
+		p, err := r.newProvider(mc)
 		if err != nil {
-			registered = 0
 			err = fmt.Errorf("model %q: %w", mc.Name, err)
 			errs = append(errs, err)
 			r.log.Error("model registration failed", LogKeyModel, mc.Name, LogKeyProvider, mc.Provider.Type, LogKeyError, err.Error())
 		} else {
 			r.log.Info("model registered", LogKeyModel, mc.Name, LogKeyProvider, mc.Provider.Type,
-				"upstream_model", mc.Provider.Model, "base_url", mc.Provider.BaseURL, "exposed", mc.IsExposed())
-		}
-		if r.metrics != nil {
-			r.metrics.ModelRegistered.WithLabelValues(mc.Name, mc.Provider.Type).Set(registered)
+				"upstream_model", mc.Provider.Model, "base_url", mc.Provider.BaseURL, "endpoints", len(mc.Provider.Endpoints), "exposed", mc.IsExposed())
 		}
 		m.provider = p
 	}
@@ -155,16 +158,35 @@ func New(cfg *config.Config, o Options) (*Router, error) {
 			errs = append(errs, err)
 		}
 	}
+	if r.access, err = r.newAccess(cfg, o.LookupEnv); err != nil {
+		errs = append(errs, err)
+	}
 	if len(errs) > 0 {
-		_ = r.secrets.Close()
+		_ = r.Close()
 		return nil, errors.Join(errs...)
+	}
+	if r.metrics != nil {
+		// Only a router that will serve reports its models: a reload that is refused must not
+		// touch the gauge of the configuration that goes on serving, and one that is applied
+		// drops the models it removed.
+		r.metrics.ModelRegistered.Reset()
+		for _, m := range r.order {
+			r.metrics.ModelRegistered.WithLabelValues(m.cfg.Name, m.cfg.Provider.Type).Set(1)
+		}
 	}
 	return r, nil
 }
 
-// Close stops watching credential files and releases the embedder (an ONNX session). Call
-// it after the requests in flight have finished.
-func (r *Router) Close() error { return errors.Join(r.secrets.Close(), r.signals.close()) }
+// Close stops watching credential files, probing endpoints, and releases the embedder (an
+// ONNX session). Call it after the requests in flight have finished.
+func (r *Router) Close() error {
+	for _, m := range r.order {
+		if c, ok := m.provider.(io.Closer); ok {
+			_ = c.Close()
+		}
+	}
+	return errors.Join(r.access.close(), r.secrets.Close(), r.signals.close())
+}
 
 // StartRequestSpan starts the server span of a request, continuing the caller's trace when
 // its headers carry one (traceparent). The span is a no-op when tracing is off.
@@ -195,7 +217,7 @@ func (r *Router) Models() []ModelInfo {
 	for _, m := range r.order {
 		out = append(out, ModelInfo{
 			Name: m.cfg.Name, Exposed: m.cfg.IsExposed(), Provider: m.cfg.Provider.Type,
-			UpstreamID: m.cfg.Provider.Model, BaseURL: m.cfg.Provider.BaseURL,
+			UpstreamID: m.cfg.Provider.Model, BaseURL: m.cfg.Provider.BaseURL, Endpoints: endpointStatus(m.provider),
 			Registered: m.provider != nil, IsDefault: m.cfg.Name == r.cfg.Routing.DefaultModel,
 		})
 	}

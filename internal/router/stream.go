@@ -34,7 +34,12 @@ type Stream struct {
 
 	closed sync.Once
 	err    error
+	usage  *openai.Usage // from the chunk that carried it
 }
+
+// Usage returns the token usage the stream reported (with stream_options.include_usage), or
+// nil.
+func (s *Stream) Usage() *openai.Usage { return s.usage }
 
 var usageKey = []byte(`"usage":{`)
 
@@ -73,7 +78,7 @@ func (r *Router) openStream(ctx context.Context, m *model, req *openai.ChatReque
 		return nil, timedOut(err)
 	default:
 		st.first = first
-		r.observeUsage(m.cfg.Name, first)
+		st.usage = r.observeUsage(m.cfg.Name, first)
 	}
 	if r.metrics != nil {
 		r.metrics.TimeToFirstToken.WithLabelValues(m.cfg.Name).Observe(time.Since(start).Seconds())
@@ -115,23 +120,31 @@ func (s *Stream) Next() ([]byte, error) {
 		s.err = err
 		return nil, s.r.apiError(s.model, err)
 	}
-	s.r.observeUsage(s.model, data)
+	if u := s.r.observeUsage(s.model, data); u != nil {
+		s.usage = u
+	}
 	return data, nil
 }
 
 // observeUsage counts the tokens of a chunk that carries usage (the last one, with
 // stream_options.include_usage); other chunks are not decoded.
-func (r *Router) observeUsage(model string, data []byte) {
+func (r *Router) observeUsage(model string, data []byte) *openai.Usage {
 	if !bytes.Contains(data, usageKey) {
-		return
+		return nil
 	}
 	var c struct {
 		Usage *openai.Usage `json:"usage"`
 	}
-	if json.Unmarshal(data, &c) == nil {
-		r.countTokens(model, c.Usage)
+	if json.Unmarshal(data, &c) != nil {
+		return nil
 	}
+	r.countTokens(model, c.Usage)
+	return c.Usage
 }
+
+// Abort cancels the upstream call. Unlike Close it may be called while another goroutine is
+// in Next, which then returns an error; Close must still be called, after Next returned.
+func (s *Stream) Abort() { s.cancel() }
 
 // Close ends the stream, cancels the upstream call if it is still running, and records the
 // outcome. It is safe to call more than once.

@@ -23,8 +23,10 @@ const maxClassifyBatch = 100
 
 // classify answers with every signal's value, the decision and the model for each prompt,
 // without calling a model.
-func classify(rt *router.Router) http.HandlerFunc {
+func classify(src *router.Holder) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
+		rt, release := src.Acquire()
+		defer release()
 		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, rt.Config().Server.MaxRequestBodyBytes))
 		if err != nil {
 			var tooLarge *http.MaxBytesError

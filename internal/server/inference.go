@@ -31,15 +31,15 @@ const (
 
 // Inference serves the OpenAI-compatible API.
 type Inference struct {
-	router  *router.Router
+	src     *router.Holder
 	log     *slog.Logger
 	metrics *telemetry.Metrics
-	maxBody int64
 }
 
-// NewInference returns the handler of the inference listener.
-func NewInference(r *router.Router, log *slog.Logger, m *telemetry.Metrics) http.Handler {
-	h := &Inference{router: r, log: log, metrics: m, maxBody: r.Config().Server.MaxRequestBodyBytes}
+// NewInference returns the handler of the inference listener. Each request is served by the
+// router src holds when it starts, to its end, whatever reloads happen meanwhile.
+func NewInference(src *router.Holder, log *slog.Logger, m *telemetry.Metrics) http.Handler {
+	h := &Inference{src: src, log: log, metrics: m}
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /v1/chat/completions", h.chat)
 	mux.HandleFunc("GET /v1/models", h.models)
@@ -60,8 +60,14 @@ func methodNotAllowed(allowed string) http.HandlerFunc {
 	}
 }
 
-func (h *Inference) models(w http.ResponseWriter, _ *http.Request) {
-	names := h.router.ExposedModels()
+func (h *Inference) models(w http.ResponseWriter, r *http.Request) {
+	rt, release := h.src.Acquire()
+	defer release()
+	if _, err := rt.Authenticate(bearerToken(r.Header.Get("Authorization"))); err != nil {
+		writeError(w, err)
+		return
+	}
+	names := rt.ExposedModels()
 	list := openai.ModelList{Object: openai.ObjectList, Data: make([]openai.Model, len(names))}
 	created := startTime.Unix()
 	for i, n := range names {
@@ -74,19 +80,29 @@ var startTime = time.Now()
 
 func (h *Inference) chat(w http.ResponseWriter, r *http.Request) {
 	info := requestInfoFrom(r.Context())
-	ctx, span := h.router.StartRequestSpan(r.Context(), "POST /v1/chat/completions", r.Header)
+	rt, release := h.src.Acquire()
+	defer release()
+	ctx, span := rt.StartRequestSpan(r.Context(), "POST /v1/chat/completions", r.Header)
 	info.span = span // ended by the middleware, which knows the final status
 	r = r.WithContext(ctx)
+	// Who is asking is settled before the body is read: a stranger's 10 MiB is not read.
+	client, err := rt.Authenticate(bearerToken(r.Header.Get("Authorization")))
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	info.client = client.Name()
 	// Writing the answer while the request body may still be arriving is normal for
 	// streaming; without full duplex Go's server can cut such responses.
 	_ = http.NewResponseController(w).EnableFullDuplex()
 
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, h.maxBody))
+	maxBody := rt.Config().Server.MaxRequestBodyBytes
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBody))
 	if err != nil {
 		var tooLarge *http.MaxBytesError
 		if errors.As(err, &tooLarge) {
 			writeError(w, &openai.APIError{Status: http.StatusRequestEntityTooLarge, Type: openai.TypeInvalidRequest,
-				Code: "request_too_large", Message: fmt.Sprintf("the request body is larger than %d bytes (server.max_request_body_bytes)", h.maxBody)})
+				Code: "request_too_large", Message: fmt.Sprintf("the request body is larger than %d bytes (server.max_request_body_bytes)", maxBody)})
 			return
 		}
 		writeError(w, openai.BadRequest("", "reading the request body: "+err.Error()))
@@ -97,19 +113,29 @@ func (h *Inference) chat(w http.ResponseWriter, r *http.Request) {
 		writeError(w, apiErr)
 		return
 	}
-	info.model = h.router.MetricModel(req.Model)
+	info.model = rt.MetricModel(req.Model)
 	info.stream = req.Stream
-	if req.Stream {
-		h.stream(w, r, req, info)
-		return
-	}
-	resp, rt, err := h.router.Complete(r.Context(), req, r.Header)
-	info.selected = rt.Model
-	setRouteHeaders(w, r, rt)
+	ticket, err := rt.Admit(r.Context(), client, req.Model)
 	if err != nil {
 		writeError(w, err)
 		return
 	}
+	// The slot is freed even if serving panics; the Done calls below, with the usage, come
+	// first, and Done acts once.
+	defer ticket.Done(nil)
+	if req.Stream {
+		h.stream(w, r, rt, ticket, req, info)
+		return
+	}
+	resp, route, err := rt.Complete(r.Context(), req, r.Header)
+	info.selected = route.Model
+	setRouteHeaders(w, r, route)
+	if err != nil {
+		ticket.Done(nil)
+		writeError(w, err)
+		return
+	}
+	ticket.Done(resp.Usage)
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Content-Length", strconv.Itoa(len(resp.Body)))
 	w.WriteHeader(http.StatusOK)
@@ -125,14 +151,16 @@ var (
 // stream relays the answer event by event, flushing each as it arrives. Once the first byte
 // is out the status is fixed, so a later failure is sent as an error event in the OpenAI
 // format and the stream ends without [DONE], which clients read as incomplete.
-func (h *Inference) stream(w http.ResponseWriter, r *http.Request, req *openai.ChatRequest, info *requestInfo) {
-	s, rt, err := h.router.Stream(r.Context(), req, r.Header)
-	info.selected = rt.Model
-	setRouteHeaders(w, r, rt)
+func (h *Inference) stream(w http.ResponseWriter, r *http.Request, rt *router.Router, ticket *router.Ticket, req *openai.ChatRequest, info *requestInfo) {
+	s, route, err := rt.Stream(r.Context(), req, r.Header)
+	info.selected = route.Model
+	setRouteHeaders(w, r, route)
 	if err != nil {
+		ticket.Done(nil)
 		writeError(w, err)
 		return
 	}
+	defer func() { ticket.Done(s.Usage()) }()
 	defer s.Close()
 	hd := w.Header()
 	hd.Set("Content-Type", "text/event-stream")
@@ -141,8 +169,14 @@ func (h *Inference) stream(w http.ResponseWriter, r *http.Request, req *openai.C
 	w.WriteHeader(http.StatusOK)
 	rc := http.NewResponseController(w)
 	_ = rc.Flush()
+	next := s.Next
+	if ka := rt.Config().Server.StreamKeepAlive; ka != nil && *ka > 0 {
+		var stop func()
+		next, stop = h.withKeepAlive(r.Context(), w, rc, s, ka.D())
+		defer stop()
+	}
 	for {
-		data, err := s.Next()
+		data, err := next()
 		if errors.Is(err, io.EOF) {
 			_, _ = w.Write(doneEvent)
 			_ = rc.Flush()

@@ -1,12 +1,14 @@
 package server
 
 import (
+	"context"
 	"fmt"
 	"log/slog"
 	"net/http"
 	"strings"
 	"sync/atomic"
 
+	"github.com/semantic-router/semantic-router/internal/config"
 	"github.com/semantic-router/semantic-router/internal/openai"
 	"github.com/semantic-router/semantic-router/internal/router"
 )
@@ -21,9 +23,16 @@ func (r *Readiness) Set(ready bool) { r.ready.Store(ready) }
 // Ready reports the state.
 func (r *Readiness) Ready() bool { return r.ready.Load() }
 
+// Reloader reloads the configuration, as SIGHUP does. It reports whether a new configuration
+// was applied (false: the file had not changed); the error lists every problem of a refused
+// one.
+type Reloader func(context.Context) (applied bool, err error)
+
 // NewManagement returns the handler of the management API: /health, /ready,
-// /api/v1/models and /api/v1/config. It never serves completions.
-func NewManagement(rt *router.Router, ready *Readiness, inferenceAddr string, log *slog.Logger) http.Handler {
+// /api/v1/models, /api/v1/config and, when reload is not nil, POST /api/v1/config/reload.
+// It never serves completions. With management auth configured every path but the probes
+// needs a token: read for GET, admin for the reload.
+func NewManagement(src *router.Holder, ready *Readiness, inferenceAddr string, log *slog.Logger, reload Reloader) http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /health", func(w http.ResponseWriter, _ *http.Request) {
 		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
@@ -35,25 +44,44 @@ func NewManagement(rt *router.Router, ready *Readiness, inferenceAddr string, lo
 		}
 		writeJSON(w, http.StatusOK, map[string]string{"status": "ready"})
 	})
-	mux.HandleFunc("GET /api/v1/models", func(w http.ResponseWriter, _ *http.Request) {
+	mux.HandleFunc("GET /api/v1/models", requireRole(src, config.RoleRead, func(w http.ResponseWriter, _ *http.Request) {
+		rt := src.Current()
 		writeJSON(w, http.StatusOK, map[string]any{
 			"virtual_model": rt.Config().Routing.VirtualModel,
 			"models":        rt.Models(),
 		})
-	})
-	mux.HandleFunc("GET /api/v1/config", func(w http.ResponseWriter, _ *http.Request) {
+	}))
+	mux.HandleFunc("GET /api/v1/config", requireRole(src, config.RoleRead, func(w http.ResponseWriter, _ *http.Request) {
 		// Credentials are references (env.VAR, file:/path) and SecretRef redacts anything
 		// else, so the effective config can be shown as is.
-		writeJSON(w, http.StatusOK, rt.Config())
-	})
-	mux.HandleFunc("POST /api/v1/classify", classify(rt))
+		writeJSON(w, http.StatusOK, src.Current().Config())
+	}))
+	mux.HandleFunc("POST /api/v1/config/reload", requireRole(src, config.RoleAdmin, func(w http.ResponseWriter, r *http.Request) {
+		if reload == nil {
+			writeError(w, &openai.APIError{Status: http.StatusConflict, Type: openai.TypeInvalidRequest, Code: "nothing_to_reload",
+				Message: "the router runs the embedded demo config; start it with -config to reload a file"})
+			return
+		}
+		applied, err := reload(r.Context())
+		if err != nil {
+			writeError(w, &openai.APIError{Status: http.StatusUnprocessableEntity, Type: openai.TypeInvalidRequest, Code: "invalid_config",
+				Message: "the new configuration was refused and the old one keeps serving:\n" + err.Error()})
+			return
+		}
+		status := "unchanged"
+		if applied {
+			status = "applied"
+		}
+		writeJSON(w, http.StatusOK, map[string]string{"status": status})
+	}))
+	mux.HandleFunc("POST /api/v1/classify", requireRole(src, config.RoleRead, classify(src)))
 	mux.HandleFunc("/v1/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, openai.NotFound("wrong_port", fmt.Sprintf(
 			"%s is not served on the management API; inference is served on the OpenAI-compatible listener (%s, port 8801 by default)",
 			r.URL.Path, inferenceAddr)))
 	})
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
-		paths := []string{"/health", "/ready", "/api/v1/models", "/api/v1/config", "POST /api/v1/classify"}
+		paths := []string{"/health", "/ready", "/api/v1/models", "/api/v1/config", "POST /api/v1/classify", "POST /api/v1/config/reload"}
 		writeError(w, openai.NotFound("unknown_url", fmt.Sprintf("unknown path %s; the management API serves %s",
 			r.URL.Path, strings.Join(paths, ", "))))
 	})

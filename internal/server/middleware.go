@@ -31,6 +31,7 @@ type requestInfo struct {
 	stream    bool
 	streamErr error
 	span      trace.Span // the request's span, when the handler started one
+	client    string     // the API key's name, never the key
 }
 
 type ctxKey struct{}
@@ -101,6 +102,9 @@ func finish(log *slog.Logger, m *telemetry.Metrics, endpoint string, r *http.Req
 	}
 	if info.model != "" {
 		attrs = append(attrs, router.LogKeyModel, info.model, "selected_model", info.selected, "stream", info.stream)
+	}
+	if info.client != "" {
+		attrs = append(attrs, "client", info.client)
 	}
 	if info.streamErr != nil {
 		attrs = append(attrs, router.LogKeyError, info.streamErr.Error())

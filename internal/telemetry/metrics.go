@@ -26,7 +26,8 @@ type Metrics struct {
 	Errors *prometheus.CounterVec
 	// Tokens counts tokens reported by backends, by model and type (prompt, completion).
 	Tokens *prometheus.CounterVec
-	// ModelRegistered is 1 for each model registered at start-up, 0 for one that failed.
+	// ModelRegistered is 1 for each model of the configuration serving now (a start-up with a
+	// model that cannot be registered stops, and a reload with one is refused).
 	ModelRegistered *prometheus.GaugeVec
 	// Retries counts repeated calls to a model, by model and the reason of the failure.
 	Retries *prometheus.CounterVec
@@ -45,6 +46,8 @@ type Metrics struct {
 	Planned *prometheus.CounterVec
 	// BuildInfo is always 1; its labels carry the version.
 	BuildInfo *prometheus.GaugeVec
+	// Reliability are endpoint health, admission and reload metrics; see reliability.go.
+	*Reliability
 }
 
 // Latency buckets from 1 ms to 2 min: gateway overhead is milliseconds, model calls are
@@ -84,7 +87,7 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		}, []string{"model", "type"}),
 		ModelRegistered: prometheus.NewGaugeVec(prometheus.GaugeOpts{
 			Namespace: namespace, Name: "model_registered",
-			Help: "1 for each configured model registered at start-up, 0 for one that failed.",
+			Help: "1 for each model of the configuration serving now.",
 		}, []string{"model", "provider"}),
 		Retries: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Namespace: namespace, Name: "retries_total",
@@ -122,5 +125,6 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 	}
 	reg.MustRegister(m.Requests, m.RequestDuration, m.UpstreamDuration, m.TimeToFirstToken,
 		m.InFlight, m.Errors, m.Tokens, m.ModelRegistered, m.Retries, m.Fallbacks, m.CredentialRotations, m.SignalDuration, m.Decisions, m.Blocks, m.Planned, m.BuildInfo)
+	m.Reliability = newReliability(reg)
 	return m
 }

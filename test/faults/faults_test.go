@@ -149,7 +149,7 @@ func startRouter(t *testing.T, models string) (*httptest.Server, *prometheus.Reg
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := httptest.NewServer(server.NewInference(rt, log, metrics))
+	s := httptest.NewServer(server.NewInference(router.NewHolder(rt), log, metrics))
 	t.Cleanup(s.Close)
 	return s, reg
 }

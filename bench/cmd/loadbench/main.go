@@ -156,7 +156,7 @@ models:
 	if err != nil {
 		return "", err
 	}
-	return listen(server.NewInference(rt, log, metrics))
+	return listen(server.NewInference(router.NewHolder(rt), log, metrics))
 }
 
 // once sends one request; for a stream it returns the time to the first data event and reads

@@ -1,0 +1,156 @@
+package main
+
+import (
+	"context"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/fsnotify/fsnotify"
+
+	"github.com/semantic-router/semantic-router/internal/config"
+	"github.com/semantic-router/semantic-router/internal/router"
+	"github.com/semantic-router/semantic-router/internal/secret"
+	"github.com/semantic-router/semantic-router/internal/telemetry"
+)
+
+// reloadDebounce gathers the several events of one change (a ConfigMap update creates a
+// directory, swaps the ..data symlink and removes the old one) into one reload.
+const reloadDebounce = 100 * time.Millisecond
+
+// reloader re-reads the config file on change, on SIGHUP and on POST /api/v1/config/reload.
+// A valid new config gets a new router, swapped in atomically; the old one serves its
+// requests to the end and is closed after the last. An invalid one is refused, logged with
+// every problem, and the old config keeps serving.
+type reloader struct {
+	path    string
+	holder  *router.Holder
+	opts    router.Options
+	log     *slog.Logger
+	metrics *telemetry.Metrics
+
+	mu      sync.Mutex // one reload at a time
+	last    [32]byte   // hash of the file content now serving
+	refused [32]byte   // hash of the content last refused
+}
+
+func (rl *reloader) count(result string) {
+	rl.metrics.ConfigReloads.WithLabelValues(result).Inc()
+}
+
+// reload applies the file's current content, as SIGHUP and the reload API ask: an unchanged
+// file is no reload, and a refused one is reported again.
+func (rl *reloader) reload(_ context.Context) (bool, error) { return rl.apply(true) }
+
+// apply applies the file's current content. A change noticed by the watcher (explicit false)
+// that leads back to content already refused is not reported again: the kubelet's clean-up
+// after a ConfigMap update, or an editor's backup file, would repeat the same problems.
+func (rl *reloader) apply(explicit bool) (applied bool, err error) {
+	rl.mu.Lock()
+	defer rl.mu.Unlock()
+	data, err := os.ReadFile(rl.path)
+	if err != nil {
+		rl.count("invalid")
+		rl.log.Error("config reload refused; the previous config keeps serving", "config", rl.path, "error", err.Error())
+		return false, fmt.Errorf("reading config: %w", err)
+	}
+	sum := sha256.Sum256(data)
+	if sum == rl.last || (!explicit && sum == rl.refused) {
+		rl.count("unchanged")
+		return false, nil
+	}
+	cfg, err := config.Parse(data)
+	if err == nil {
+		var rt *router.Router
+		if rt, err = router.New(cfg, rl.opts); err == nil {
+			drained := rl.holder.Swap(rt)
+			rl.last = sum
+			rl.count("applied")
+			rl.log.Info("config reloaded", "config", rl.path, "models", len(cfg.Models))
+			go func() {
+				<-drained
+				rl.log.Info("previous config drained and closed")
+			}()
+			return true, nil
+		}
+	}
+	rl.count("invalid")
+	rl.refused = sum
+	var problems config.Problems
+	if errors.As(err, &problems) {
+		for _, p := range problems {
+			rl.log.Error("config problem", "config", rl.path, "problem", p.Error())
+		}
+	}
+	rl.log.Error("config reload refused; the previous config keeps serving", "config", rl.path, "error", err.Error())
+	return false, err
+}
+
+// watch reloads on every change in the config file's directory (the directory, because a
+// ConfigMap volume changes by swapping its ..data symlink, with no event on the file) and on
+// SIGHUP, until ctx ends.
+func (rl *reloader) watch(ctx context.Context) error {
+	w, err := fsnotify.NewWatcher()
+	if err != nil {
+		return err
+	}
+	defer func() { _ = w.Close() }()
+	if err := w.Add(filepath.Dir(rl.path)); err != nil {
+		return err
+	}
+	hup := make(chan os.Signal, 1)
+	signal.Notify(hup, syscall.SIGHUP)
+	defer signal.Stop(hup)
+	debounce := time.NewTimer(time.Hour)
+	debounce.Stop()
+	defer debounce.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-hup:
+			rl.log.Info("SIGHUP: reloading the config", "config", rl.path)
+			_, _ = rl.apply(true)
+		case _, ok := <-w.Events:
+			if !ok {
+				return nil
+			}
+			debounce.Reset(reloadDebounce)
+		case err, ok := <-w.Errors:
+			if !ok {
+				return nil
+			}
+			rl.log.Warn("watching the config", "config", rl.path, "error", err.Error())
+			debounce.Reset(reloadDebounce) // an overflow may have dropped the event that mattered
+		case <-debounce.C:
+			_, _ = rl.apply(false)
+		}
+	}
+}
+
+// accessRefWarnings lists the client keys and management tokens whose references cannot be
+// read now, for -validate.
+func accessRefWarnings(cfg *config.Config, secrets *secret.Store) []string {
+	var out []string
+	check := func(what, name string, ref config.SecretRef) {
+		if _, err := secrets.Open(string(ref)); err != nil {
+			out = append(out, fmt.Sprintf("%s %q: %s: %v (the router will refuse to start where it is missing)", what, name, ref, err))
+		}
+	}
+	for _, k := range cfg.Admission.APIKeys {
+		check("admission.api_keys", k.Name, k.Key)
+	}
+	if m := cfg.Management; m != nil {
+		for _, t := range m.Tokens {
+			check("management.tokens", t.Name, t.Token)
+		}
+	}
+	return out
+}

@@ -1,0 +1,314 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// running is the program started in-process by start.
+type running struct {
+	addrs map[string]string
+	logs  *lockedBuffer
+}
+
+// start runs the program with args plus loopback addresses until the test ends.
+func start(t *testing.T, args ...string) *running {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	r := &running{addrs: map[string]string{}, logs: &lockedBuffer{}}
+	done := make(chan error, 1)
+	go func() {
+		done <- Run(ctx, append([]string{"-listener-address", "127.0.0.1:0", "-api-address", "127.0.0.1:0",
+			"-metrics-address", "127.0.0.1:0"}, args...), io.Discard, r.logs)
+	}()
+	t.Cleanup(func() {
+		cancel()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Errorf("Run: %v", err)
+			}
+		case <-time.After(10 * time.Second):
+			t.Error("Run did not return after cancel")
+		}
+	})
+	waitUntil(t, "ready", func() bool {
+		select {
+		case err := <-done:
+			t.Fatalf("Run returned early: %v\n%s", err, r.logs)
+		default:
+		}
+		for _, line := range strings.Split(r.logs.String(), "\n") {
+			var l struct{ Msg, Server, Address string }
+			if json.Unmarshal([]byte(line), &l) == nil && l.Msg == "listening" {
+				r.addrs[l.Server] = l.Address
+			}
+		}
+		return len(r.addrs) == 3 && strings.Contains(r.logs.String(), `"msg":"ready"`)
+	})
+	return r
+}
+
+func waitUntil(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(15 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting until %s", what)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+func (r *running) get(t *testing.T, server, path string) string {
+	t.Helper()
+	resp, err := http.Get("http://" + r.addrs[server] + path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return string(b)
+}
+
+// configMap writes config files the way the kubelet does: each version in its own
+// directory, ..data a symlink to the current one, config.yaml a symlink through ..data.
+type configMap struct {
+	dir string
+	n   int
+}
+
+func (c *configMap) publish(t *testing.T, content string) {
+	t.Helper()
+	c.n++
+	version := fmt.Sprintf("..v%d", c.n)
+	if err := os.Mkdir(filepath.Join(c.dir, version), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(c.dir, version, "config.yaml"), []byte(content), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	tmp := filepath.Join(c.dir, "..data_tmp")
+	if err := os.Symlink(version, tmp); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(tmp, filepath.Join(c.dir, "..data")); err != nil { // the atomic swap
+		t.Fatal(err)
+	}
+	if c.n == 1 {
+		if err := os.Symlink("..data/config.yaml", filepath.Join(c.dir, "config.yaml")); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func reloadConfig(reply string) string {
+	return fmt.Sprintf(`management: {auth: disabled}
+models:
+  - model_name: general
+    provider:
+      type: sim
+      sim: {first_token_latency: 1ms, token_latency: 3ms, reply: "%s one two three four five six seven eight"}
+`, reply)
+}
+
+// TestHotReload swaps a ConfigMap-style config under constant traffic of plain and streamed
+// requests: the valid change is applied with no failed request (streams that started on the
+// old config finish on it), the invalid one is refused, counted and logged, and the old
+// config keeps serving; SIGHUP and the reload API do the same on demand.
+func TestHotReload(t *testing.T) {
+	cm := &configMap{dir: t.TempDir()}
+	cm.publish(t, reloadConfig("first"))
+	r := start(t, "-config", filepath.Join(cm.dir, "config.yaml"))
+	url := "http://" + r.addrs["inference"] + "/v1/chat/completions"
+
+	var (
+		stop     atomic.Bool
+		wg       sync.WaitGroup
+		mu       sync.Mutex
+		failures []string
+		sawNew   atomic.Bool
+		requests atomic.Int64
+	)
+	for i := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for !stop.Load() {
+				stream := i%2 == 0
+				resp, err := http.Post(url, "application/json", strings.NewReader(
+					fmt.Sprintf(`{"model":"general","stream":%t,"messages":[{"role":"user","content":"hi"}]}`, stream)))
+				if err != nil {
+					mu.Lock()
+					failures = append(failures, err.Error())
+					mu.Unlock()
+					continue
+				}
+				b, _ := io.ReadAll(resp.Body)
+				resp.Body.Close()
+				requests.Add(1)
+				if resp.StatusCode != 200 || (stream && !strings.HasSuffix(string(b), "data: [DONE]\n\n")) {
+					mu.Lock()
+					failures = append(failures, fmt.Sprintf("%d %s", resp.StatusCode, b))
+					mu.Unlock()
+				}
+				if strings.Contains(string(b), "second") {
+					sawNew.Store(true)
+				}
+			}
+		}()
+	}
+	waitUntil(t, "traffic flows", func() bool { return requests.Load() > 20 })
+	cm.publish(t, reloadConfig("second"))
+	waitUntil(t, "the new config serves", sawNew.Load)
+	waitUntil(t, "the old config drained", func() bool { return strings.Contains(r.logs.String(), "previous config drained and closed") })
+
+	cm.publish(t, reloadConfig("third")+"    timeout: soon\n  - model_name: general\n    provider: {type: sim}\n")
+	metric := func(result string) bool {
+		return strings.Contains(r.get(t, "metrics", "/metrics"), fmt.Sprintf(`semantic_router_config_reloads_total{result=%q} `, result))
+	}
+	waitUntil(t, "the invalid config is counted", func() bool { return metric("invalid") })
+	before := requests.Load()
+	waitUntil(t, "traffic goes on", func() bool { return requests.Load() > before+20 })
+	stop.Store(true)
+	wg.Wait()
+	if len(failures) > 0 {
+		t.Errorf("%d of %d requests failed during the reloads, first: %s", len(failures), requests.Load(), failures[0])
+	}
+	if body := r.get(t, "management", "/api/v1/config"); !strings.Contains(body, "second one two") {
+		t.Errorf("the old config does not serve after the refused reload: %s", body)
+	}
+	logs := r.logs.String()
+	for _, want := range []string{
+		`"msg":"config problem","config":"` + filepath.Join(cm.dir, "config.yaml") + `","problem":"models[0].timeout (line 7): must be a duration such as \"30s\", not \"soon\""`,
+		`"problem":"models[1].model_name (line 8): duplicate model_name \"general\" (first defined at models[0])"`,
+		`"msg":"config reload refused; the previous config keeps serving"`,
+	} {
+		if !strings.Contains(logs, want) {
+			t.Errorf("logs lack %s", want)
+		}
+	}
+
+	// On demand: the API answers with every problem; SIGHUP reloads (and refuses) too.
+	resp, err := http.Post("http://"+r.addrs["management"]+"/api/v1/config/reload", "", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 422 || !strings.Contains(string(b), `the new configuration was refused and the old one keeps serving:\nmodels[0].timeout (line 7)`) {
+		t.Errorf("reload API: %d %s", resp.StatusCode, b)
+	}
+	if err := syscall.Kill(os.Getpid(), syscall.SIGHUP); err != nil {
+		t.Fatal(err)
+	}
+	waitUntil(t, "SIGHUP reloads", func() bool { return strings.Contains(r.logs.String(), `"msg":"SIGHUP: reloading the config"`) })
+	// A config that parses but whose model cannot be registered is refused too, and the
+	// registration gauge goes on describing the config that serves.
+	cm.publish(t, reloadConfig("ghostly")+"  - model_name: ghost\n    provider: {type: openai_compatible, base_url: http://x:1/v1, api_key: env.SR_TEST_UNSET_KEY}\n")
+	waitUntil(t, "the unregistrable config is refused", func() bool {
+		return strings.Contains(r.get(t, "metrics", "/metrics"), `semantic_router_config_reloads_total{result="invalid"} 4`)
+	})
+	if m := r.get(t, "metrics", "/metrics"); strings.Contains(m, `model="ghost"`) || !strings.Contains(m, `semantic_router_model_registered{model="general",provider="sim"} 1`) {
+		t.Errorf("the refused config touched the registration gauge:\n%s", grepLines(m, "model_registered"))
+	}
+	if !strings.Contains(r.logs.String(), `model \"ghost\": provider.api_key env.SR_TEST_UNSET_KEY: environment variable SR_TEST_UNSET_KEY is not set`) {
+		t.Errorf("the registration failure is not logged:\n%s", grepLines(r.logs.String(), "ghost"))
+	}
+	cm.publish(t, reloadConfig("fourth"))
+	waitUntil(t, "a valid config after an invalid one applies", func() bool {
+		return strings.Contains(r.get(t, "management", "/api/v1/config"), "fourth one two")
+	})
+	if m := r.get(t, "metrics", "/metrics"); !strings.Contains(m, `semantic_router_config_reloads_total{result="applied"} 2`) {
+		t.Errorf("applied reloads not counted:\n%s", grepLines(m, "config_reloads"))
+	}
+}
+
+func grepLines(s, sub string) string {
+	var out []string
+	for _, l := range strings.Split(s, "\n") {
+		if strings.Contains(l, sub) {
+			out = append(out, l)
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
+// TestTokensThroughRun checks the wiring of client keys and management tokens in the program:
+// probes open, everything else behind its token, and the reload API for admins only.
+func TestTokensThroughRun(t *testing.T) {
+	t.Setenv("SR_TEST_ADMIN_TOKEN", "admin-tok-123456")
+	t.Setenv("SR_TEST_CLIENT_KEY", "sk-client-123456")
+	path := filepath.Join(t.TempDir(), "config.yaml")
+	cfg := `admission:
+  api_keys: [{name: app, key: env.SR_TEST_CLIENT_KEY}]
+management:
+  tokens: [{name: ops, token: env.SR_TEST_ADMIN_TOKEN, role: admin}]
+models:
+  - model_name: general
+    provider: {type: sim}
+`
+	if err := os.WriteFile(path, []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r := start(t, "-config", path)
+	send := func(method, server, path, token string) (int, string) {
+		t.Helper()
+		req, _ := http.NewRequest(method, "http://"+r.addrs[server]+path, nil)
+		if token != "" {
+			req.Header.Set("Authorization", "Bearer "+token)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b)
+	}
+	for _, tt := range []struct {
+		method, server, path, token string
+		want                        int
+		body                        string
+	}{
+		{"GET", "management", "/health", "", 200, `"ok"`},
+		{"GET", "management", "/ready", "", 200, `"ready"`},
+		{"GET", "management", "/api/v1/models", "", 401, "invalid_token"},
+		{"GET", "management", "/api/v1/models", "sk-client-123456", 401, "invalid_token"},
+		{"GET", "management", "/api/v1/models", "admin-tok-123456", 200, `"name":"general"`},
+		{"POST", "management", "/api/v1/config/reload", "admin-tok-123456", 200, `{"status":"unchanged"}`},
+		{"GET", "inference", "/v1/models", "", 401, "invalid_api_key"},
+		{"GET", "inference", "/v1/models", "admin-tok-123456", 401, "invalid_api_key"},
+		{"GET", "inference", "/v1/models", "sk-client-123456", 200, `"id":"general"`},
+	} {
+		if code, body := send(tt.method, tt.server, tt.path, tt.token); code != tt.want || !strings.Contains(body, tt.body) {
+			t.Errorf("%s %s %s with %q: %d %s, want %d with %s", tt.method, tt.server, tt.path, tt.token, code, body, tt.want, tt.body)
+		}
+	}
+	if err := os.WriteFile(path, []byte(strings.Replace(cfg, "type: sim", "type: sim, sim: {reply: changed}", 1)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	// The watcher may get there first; either way the change is applied exactly once.
+	code, body := send("POST", "management", "/api/v1/config/reload", "admin-tok-123456")
+	if code != 200 || (body != `{"status":"applied"}`+"\n" && body != `{"status":"unchanged"}`+"\n") {
+		t.Errorf("reload after a change: %d %s", code, body)
+	}
+	waitUntil(t, "the change serves", func() bool {
+		_, body := send("GET", "management", "/api/v1/config", "admin-tok-123456")
+		return strings.Contains(body, `"reply":"changed"`)
+	})
+	if logs := r.logs.String(); strings.Contains(logs, "admin-tok-123456") || strings.Contains(logs, "sk-client-123456") {
+		t.Error("a token or key appears in the logs")
+	}
+}
