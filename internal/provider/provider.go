@@ -5,6 +5,7 @@ package provider
 
 import (
 	"context"
+	"time"
 
 	"github.com/semantic-router/semantic-router/internal/openai"
 )
@@ -37,4 +38,13 @@ type Stream interface {
 	Next() ([]byte, error)
 	// Close releases the stream; it is safe to call more than once and after io.EOF.
 	Close() error
+}
+
+// WithTimeout bounds ctx by d when d is positive, and otherwise only makes it cancelable: the
+// per-call timeout every provider applies, zero meaning no limit.
+func WithTimeout(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc) {
+	if d > 0 {
+		return context.WithTimeout(ctx, d)
+	}
+	return context.WithCancel(ctx)
 }

@@ -160,10 +160,7 @@ func (c *Client) ChatCompletionStream(ctx context.Context, req *openai.ChatReque
 }
 
 func (c *Client) withTimeout(ctx context.Context) (context.Context, context.CancelFunc) {
-	if c.opts.Timeout > 0 {
-		return context.WithTimeout(ctx, c.opts.Timeout)
-	}
-	return context.WithCancel(ctx)
+	return provider.WithTimeout(ctx, c.opts.Timeout)
 }
 
 // post sends a signed Converse or ConverseStream request and returns a 200 response.

@@ -218,7 +218,7 @@ func contentBlocks(c openai.Content) ([]block, error) {
 				blocks = append(blocks, block{Text: p.Text})
 			}
 		case "image_url":
-			img, err := imageFromPart(p.Raw)
+			img, err := imageFromPart(p)
 			if err != nil {
 				return nil, fmt.Errorf("content[%d]: %w", j, err)
 			}
@@ -232,16 +232,12 @@ func contentBlocks(c openai.Content) ([]block, error) {
 
 // imageFromPart reads an image_url part. Bedrock does not fetch URLs, so only inline
 // data: URLs of the formats Converse accepts can be sent.
-func imageFromPart(raw json.RawMessage) (*imageBlock, error) {
-	var part struct {
-		ImageURL struct {
-			URL string `json:"url"`
-		} `json:"image_url"`
+func imageFromPart(p openai.ContentPart) (*imageBlock, error) {
+	u, err := p.ImageURL()
+	if err != nil {
+		return nil, badf("%v", err)
 	}
-	if err := json.Unmarshal(raw, &part); err != nil {
-		return nil, badf("image_url part does not parse")
-	}
-	mime, data, ok := parseDataURL(part.ImageURL.URL)
+	mime, data, ok := openai.DataURL(u)
 	if !ok {
 		return nil, badf("image_url must be a base64 data: URL; Bedrock does not fetch images from URLs")
 	}
@@ -262,20 +258,6 @@ func imageFromPart(raw json.RawMessage) (*imageBlock, error) {
 		return nil, badf("image_url data is not valid base64")
 	}
 	return &imageBlock{Format: format, Source: imageSource{Bytes: b}}, nil
-}
-
-// parseDataURL splits "data:<mime>;base64,<data>".
-func parseDataURL(u string) (mime, data string, ok bool) {
-	rest, ok := strings.CutPrefix(u, "data:")
-	if !ok {
-		return "", "", false
-	}
-	meta, data, ok := strings.Cut(rest, ",")
-	if !ok {
-		return "", "", false
-	}
-	mime, ok = strings.CutSuffix(meta, ";base64")
-	return mime, data, ok
 }
 
 // toolInput parses a call's arguments; Converse wants a JSON object, and an empty string

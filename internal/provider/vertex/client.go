@@ -151,10 +151,7 @@ func (c *Client) ChatCompletionStream(ctx context.Context, req *openai.ChatReque
 }
 
 func (c *Client) withTimeout(ctx context.Context) (context.Context, context.CancelFunc) {
-	if c.opts.Timeout > 0 {
-		return context.WithTimeout(ctx, c.opts.Timeout)
-	}
-	return context.WithCancel(ctx)
+	return provider.WithTimeout(ctx, c.opts.Timeout)
 }
 
 func (c *Client) post(ctx context.Context, req *openai.ChatRequest, stream bool) (*http.Response, error) {

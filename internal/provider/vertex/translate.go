@@ -225,7 +225,7 @@ func contentParts(c openai.Content) ([]part, error) {
 				parts = append(parts, part{Text: p.Text})
 			}
 		case "image_url":
-			img, err := imagePart(p.Raw)
+			img, err := imagePart(p)
 			if err != nil {
 				return nil, fmt.Errorf("content[%d]: %w", j, err)
 			}
@@ -239,20 +239,14 @@ func contentParts(c openai.Content) ([]part, error) {
 
 // imagePart sends a data: URL inline and any other URL (gs://, https://) as file data,
 // which Vertex fetches itself; the media type of a URL is guessed from its extension.
-func imagePart(raw json.RawMessage) (part, error) {
-	var p struct {
-		ImageURL struct {
-			URL string `json:"url"`
-		} `json:"image_url"`
+func imagePart(p openai.ContentPart) (part, error) {
+	u, err := p.ImageURL()
+	if err != nil {
+		return part{}, badf("%v", err)
 	}
-	if err := json.Unmarshal(raw, &p); err != nil || p.ImageURL.URL == "" {
-		return part{}, badf("image_url part has no url")
-	}
-	u := p.ImageURL.URL
-	if rest, ok := strings.CutPrefix(u, "data:"); ok {
-		meta, data, ok := strings.Cut(rest, ",")
-		mimeType, b64 := strings.CutSuffix(meta, ";base64")
-		if !ok || !b64 || mimeType == "" {
+	if strings.HasPrefix(u, "data:") {
+		mimeType, data, ok := openai.DataURL(u)
+		if !ok {
 			return part{}, badf("image_url data: URL must be data:<media type>;base64,<data>")
 		}
 		if _, err := base64.StdEncoding.DecodeString(data); err != nil {
