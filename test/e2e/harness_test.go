@@ -100,7 +100,7 @@ func startRouterWith(t *testing.T, configYAML string, extra []string, env ...str
 	go func() { r.exitErr = r.cmd.Wait(); close(r.exited) }()
 	t.Cleanup(func() { r.Stop() })
 
-	deadline := time.Now().Add(20 * time.Second)
+	deadline := time.Now().Add(60 * time.Second)
 	for {
 		addrs := r.listening()
 		if len(addrs) == 3 && strings.Contains(r.logs.String(), `"msg":"ready"`) {
@@ -114,7 +114,7 @@ func startRouterWith(t *testing.T, configYAML string, extra []string, env ...str
 		case <-time.After(10 * time.Millisecond):
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("router not ready in 20s; logs:\n%s", r.logs)
+			t.Fatalf("router not ready in 60s; logs:\n%s", r.logs)
 		}
 	}
 }
