@@ -5,6 +5,8 @@ package provider
 
 import (
 	"context"
+	"net/http"
+	"strconv"
 	"time"
 
 	"github.com/semantic-router/semantic-router/internal/openai"
@@ -47,4 +49,20 @@ func WithTimeout(ctx context.Context, d time.Duration) (context.Context, context
 		return context.WithTimeout(ctx, d)
 	}
 	return context.WithCancel(ctx)
+}
+
+// RetryAfter reads a Retry-After header value, seconds or an HTTP date, and returns def when
+// it is absent or unreadable. Cloud APIs often send none on throttling; def then gives clients
+// a first step to back off by.
+func RetryAfter(v string, def time.Duration) time.Duration {
+	if v == "" {
+		return def
+	}
+	if secs, err := strconv.Atoi(v); err == nil && secs >= 0 {
+		return time.Duration(secs) * time.Second
+	}
+	if t, err := http.ParseTime(v); err == nil {
+		return max(0, time.Until(t))
+	}
+	return def
 }

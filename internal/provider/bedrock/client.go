@@ -286,10 +286,7 @@ func (c *Client) statusError(resp *http.Response, creds aws.Credentials) *provid
 		e.Kind = provider.KindRateLimited
 		// Bedrock sends no Retry-After; a second is the first step of the backoff the AWS
 		// SDKs use, so clients get a hint they can act on.
-		e.RetryAfter = time.Second
-		if v, err := strconv.Atoi(resp.Header.Get("Retry-After")); err == nil && v >= 0 {
-			e.RetryAfter = time.Duration(v) * time.Second
-		}
+		e.RetryAfter = provider.RetryAfter(resp.Header.Get("Retry-After"), time.Second)
 		e.Message = fmt.Sprintf("Bedrock is throttling (%s); retry after %s", label, e.RetryAfter)
 	case code >= 500:
 		e.Kind = provider.KindUpstream

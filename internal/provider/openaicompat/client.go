@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"strconv"
 	"strings"
 	"time"
 
@@ -170,7 +169,7 @@ func (c *Client) statusError(resp *http.Response) *provider.Error {
 	case code == http.StatusTooManyRequests:
 		e.Kind = provider.KindRateLimited
 		e.Message = fmt.Sprintf("%s is rate limiting (429)", c.opts.BaseURL)
-		e.RetryAfter = retryAfter(resp.Header.Get("Retry-After"))
+		e.RetryAfter = provider.RetryAfter(resp.Header.Get("Retry-After"), 0)
 	case code >= 500:
 		e.Kind = provider.KindUpstream
 		e.Message = fmt.Sprintf("%s failed with %d", c.opts.BaseURL, code)
@@ -221,19 +220,6 @@ func upstreamMessage(raw []byte) string {
 		s = s[:200] + "…"
 	}
 	return s
-}
-
-func retryAfter(v string) time.Duration {
-	if v == "" {
-		return 0
-	}
-	if secs, err := strconv.Atoi(v); err == nil && secs >= 0 {
-		return time.Duration(secs) * time.Second
-	}
-	if t, err := http.ParseTime(v); err == nil {
-		return max(0, time.Until(t))
-	}
-	return 0
 }
 
 type stream struct {

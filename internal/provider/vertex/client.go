@@ -304,10 +304,7 @@ func (c *Client) statusError(resp *http.Response) *provider.Error {
 	case code == http.StatusTooManyRequests:
 		e.Kind = provider.KindRateLimited
 		// Vertex sends no Retry-After on quota errors; a second starts a client's backoff.
-		e.RetryAfter = time.Second
-		if v, err := strconv.Atoi(resp.Header.Get("Retry-After")); err == nil && v >= 0 {
-			e.RetryAfter = time.Duration(v) * time.Second
-		}
+		e.RetryAfter = provider.RetryAfter(resp.Header.Get("Retry-After"), time.Second)
 		e.Message = fmt.Sprintf("Vertex AI quota exhausted (%s); retry after %s", label, e.RetryAfter)
 	case code >= 500:
 		e.Kind = provider.KindUpstream
