@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"sync"
 	"time"
 
 	extprocv3 "github.com/envoyproxy/go-control-plane/envoy/service/ext_proc/v3"
@@ -19,6 +20,18 @@ import (
 // currentPlanner plans with the router that serves now, so a reloaded config applies to
 // Envoy's requests as it does to the HTTP listener's.
 type currentPlanner struct{ h *router.Holder }
+
+// AdmitBearer admits on the current router and keeps it from being closed until done.
+func (p currentPlanner) AdmitBearer(ctx context.Context, authorization, model string) (func(*openai.Usage), error) {
+	rt, release := p.h.Acquire()
+	done, err := rt.AdmitBearer(ctx, authorization, model)
+	if err != nil {
+		release()
+		return nil, err
+	}
+	var once sync.Once
+	return func(u *openai.Usage) { once.Do(func() { done(u); release() }) }, nil
+}
 
 func (p currentPlanner) Plan(ctx context.Context, req *openai.ChatRequest, h http.Header) (*openai.ChatRequest, router.Route, router.Target, error) {
 	rt, release := p.h.Acquire()

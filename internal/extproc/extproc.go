@@ -39,8 +39,10 @@ const (
 	HeaderConfidence    = "x-vsr-selected-confidence"
 )
 
-// Planner is what the processor needs of the router.
+// Planner is what the processor needs of the router: admission (client keys, rate limits,
+// the in-flight cap) and the routing plan.
 type Planner interface {
+	AdmitBearer(ctx context.Context, authorization, model string) (done func(*openai.Usage), err error)
 	Plan(ctx context.Context, req *openai.ChatRequest, h http.Header) (*openai.ChatRequest, router.Route, router.Target, error)
 }
 
@@ -63,11 +65,19 @@ type stream struct {
 	path   string
 	route  router.Route
 	routed bool
+	done   func(*openai.Usage) // releases the admission slot; nil until admitted
 }
 
 // Process handles one HTTP request's messages, in order, until Envoy closes the stream.
 func (s *Server) Process(srv extprocv3.ExternalProcessor_ProcessServer) error {
 	st := &stream{header: http.Header{}}
+	// Envoy ends the exchange after the last phase it sends (the response headers), or when
+	// the HTTP request ends early: either way the request no longer holds its slot.
+	defer func() {
+		if st.done != nil {
+			st.done(nil)
+		}
+	}()
 	for {
 		req, err := srv.Recv()
 		if errors.Is(err, io.EOF) {
@@ -142,14 +152,15 @@ func (s *Server) requestBody(ctx context.Context, st *stream, body []byte) *extp
 	if apiErr != nil {
 		return immediate(apiErr)
 	}
+	done, err := s.planner.AdmitBearer(ctx, st.header.Get("authorization"), chat.Model)
+	if err != nil {
+		return immediate(asAPIError(err))
+	}
+	st.done = done
 	out, rt, target, err := s.planner.Plan(ctx, chat, st.header)
 	st.route, st.routed = rt, true
 	if err != nil {
-		var e *openai.APIError
-		if !errors.As(err, &e) {
-			e = &openai.APIError{Status: http.StatusInternalServerError, Type: openai.TypeServer, Message: "internal error", Err: err}
-		}
-		resp := immediate(e)
+		resp := immediate(asAPIError(err))
 		resp.GetImmediateResponse().Headers.SetHeaders = append(resp.GetImmediateResponse().Headers.SetHeaders, routeHeaders(rt)...)
 		return resp
 	}
@@ -169,6 +180,14 @@ func (s *Server) requestBody(ctx context.Context, st *stream, body []byte) *extp
 			BodyMutation:    &extprocv3.BodyMutation{Mutation: &extprocv3.BodyMutation_Body{Body: newBody}},
 			ClearRouteCache: true, // the route may depend on the headers just set
 		}}}}
+}
+
+func asAPIError(err error) *openai.APIError {
+	var e *openai.APIError
+	if !errors.As(err, &e) {
+		e = &openai.APIError{Status: http.StatusInternalServerError, Type: openai.TypeServer, Message: "internal error", Err: err}
+	}
+	return e
 }
 
 func hostPort(u *url.URL) string {

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"net"
 	"strconv"
+	"strings"
 	"testing"
 
 	corev3 "github.com/envoyproxy/go-control-plane/envoy/config/core/v3"
@@ -44,11 +45,16 @@ decisions:
 // envoy is a client that speaks to the processor the way Envoy's ext_proc filter does.
 func envoy(t *testing.T) extprocv3.ExternalProcessorClient {
 	t.Helper()
-	cfg, err := config.Parse([]byte(testConfig))
+	return envoyWith(t, testConfig, nil)
+}
+
+func envoyWith(t *testing.T, yaml string, env map[string]string) extprocv3.ExternalProcessorClient {
+	t.Helper()
+	cfg, err := config.Parse([]byte(yaml))
 	if err != nil {
 		t.Fatal(err)
 	}
-	rt, err := router.New(cfg, router.Options{})
+	rt, err := router.New(cfg, router.Options{LookupEnv: func(k string) (string, bool) { v, ok := env[k]; return v, ok }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,15 +77,15 @@ func envoy(t *testing.T) extprocv3.ExternalProcessorClient {
 
 // exchange sends request headers and body, then response headers, and returns the three
 // answers (the last is nil when the body got an immediate response).
-func exchange(t *testing.T, c extprocv3.ExternalProcessorClient, path, body string) []*extprocv3.ProcessingResponse {
+func exchange(t *testing.T, c extprocv3.ExternalProcessorClient, path, body string, extra ...*corev3.HeaderValue) []*extprocv3.ProcessingResponse {
 	t.Helper()
 	s, err := c.Process(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
-	hdrs := &corev3.HeaderMap{Headers: []*corev3.HeaderValue{
+	hdrs := &corev3.HeaderMap{Headers: append([]*corev3.HeaderValue{
 		{Key: ":method", RawValue: []byte("POST")}, {Key: ":path", RawValue: []byte(path)},
-		{Key: "content-type", RawValue: []byte("application/json")}}}
+		{Key: "content-type", RawValue: []byte("application/json")}}, extra...)}
 	msgs := []*extprocv3.ProcessingRequest{
 		{Request: &extprocv3.ProcessingRequest_RequestHeaders{RequestHeaders: &extprocv3.HttpHeaders{Headers: hdrs}}},
 		{Request: &extprocv3.ProcessingRequest_RequestBody{RequestBody: &extprocv3.HttpBody{Body: []byte(body), EndOfStream: true}}},
@@ -174,5 +180,30 @@ func TestProcessorPassesOtherPaths(t *testing.T) {
 	resps := exchange(t, c, "/v1/embeddings", `{"model":"x","input":"y"}`)
 	if len(resps) != 3 || resps[1].GetRequestBody().GetResponse().GetBodyMutation() != nil {
 		t.Errorf("other paths must pass untouched: %v", resps)
+	}
+}
+
+// TestProcessorAdmitsClients: with client keys configured, Envoy's requests need one too.
+func TestProcessorAdmitsClients(t *testing.T) {
+	c := envoyWith(t, `
+models:
+  - model_name: general
+    provider: {type: openai_compatible, base_url: http://vllm:8000/v1}
+admission:
+  api_keys:
+    - {name: team-a, key: env.TEAM_A_KEY, models: [general]}
+`, map[string]string{"TEAM_A_KEY": "sk-team-a-123"})
+	body := `{"model":"general","messages":[{"role":"user","content":"hi"}]}`
+	resps := exchange(t, c, "/v1/chat/completions", body)
+	imm := resps[len(resps)-1].GetImmediateResponse()
+	if imm == nil || imm.GetStatus().GetCode() != 401 {
+		t.Fatalf("without a key: %v", resps[len(resps)-1])
+	}
+	if strings.Contains(string(imm.GetBody()), "sk-team-a") {
+		t.Error("the refusal shows the key")
+	}
+	resps = exchange(t, c, "/v1/chat/completions", body, &corev3.HeaderValue{Key: "authorization", RawValue: []byte("Bearer sk-team-a-123")})
+	if len(resps) != 3 || resps[1].GetRequestBody().GetResponse().GetBodyMutation() == nil {
+		t.Errorf("with the key: %v", resps)
 	}
 }

@@ -236,3 +236,19 @@ func (r *Router) countDecisionTarget(model string) {
 		r.metrics.Planned.WithLabelValues(model).Inc()
 	}
 }
+
+// AdmitBearer is admission for a front door that routes but does not serve (extproc): it
+// authenticates an Authorization header value and admits a request for model under the
+// client's and the model's limits. done releases the slot, with the usage when it is known.
+// Errors are *openai.APIError (401, 403, 429, 503).
+func (r *Router) AdmitBearer(ctx context.Context, authorization, model string) (done func(*openai.Usage), err error) {
+	client, err := r.Authenticate(openai.BearerToken(authorization))
+	if err != nil {
+		return nil, err
+	}
+	ticket, err := r.Admit(ctx, client, model)
+	if err != nil {
+		return nil, err
+	}
+	return ticket.Done, nil
+}

@@ -2,33 +2,11 @@ package server
 
 import (
 	"net/http"
-	"strings"
 
 	"github.com/semantic-router/semantic-router/internal/config"
 	"github.com/semantic-router/semantic-router/internal/openai"
 	"github.com/semantic-router/semantic-router/internal/router"
 )
-
-// bearerToken returns the token of an "Authorization: Bearer <token>" header value, or ""
-// when the value is not one. The scheme is case-insensitive (RFC 9110); the token is one run
-// of visible ASCII characters with no spaces, so stray whitespace cannot smuggle a second
-// value in.
-func bearerToken(header string) string {
-	scheme, token, ok := strings.Cut(strings.TrimSpace(header), " ")
-	if !ok || !strings.EqualFold(scheme, "Bearer") {
-		return ""
-	}
-	token = strings.TrimLeft(token, " ")
-	if token == "" || len(token) > 4096 {
-		return ""
-	}
-	for i := range len(token) {
-		if c := token[i]; c < 0x21 || c > 0x7e {
-			return ""
-		}
-	}
-	return token
-}
 
 // requireRole wraps a management handler: with management auth on, the request must carry a
 // token whose role is at least role. A read token may read; an admin token may do anything.
@@ -39,7 +17,7 @@ func requireRole(src *router.Holder, role string, next http.HandlerFunc) http.Ha
 			next(w, r)
 			return
 		}
-		name, got, ok := rt.ManagementRole(bearerToken(r.Header.Get("Authorization")))
+		name, got, ok := rt.ManagementRole(openai.BearerToken(r.Header.Get("Authorization")))
 		if !ok {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="semantic-router management"`)
 			writeError(w, &openai.APIError{Status: http.StatusUnauthorized, Type: openai.TypeAuthentication, Code: "invalid_token",

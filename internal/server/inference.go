@@ -63,7 +63,7 @@ func methodNotAllowed(allowed string) http.HandlerFunc {
 func (h *Inference) models(w http.ResponseWriter, r *http.Request) {
 	rt, release := h.src.Acquire()
 	defer release()
-	if _, err := rt.Authenticate(bearerToken(r.Header.Get("Authorization"))); err != nil {
+	if _, err := rt.Authenticate(openai.BearerToken(r.Header.Get("Authorization"))); err != nil {
 		writeError(w, err)
 		return
 	}
@@ -86,7 +86,7 @@ func (h *Inference) chat(w http.ResponseWriter, r *http.Request) {
 	info.span = span // ended by the middleware, which knows the final status
 	r = r.WithContext(ctx)
 	// Who is asking is settled before the body is read: a stranger's 10 MiB is not read.
-	client, err := rt.Authenticate(bearerToken(r.Header.Get("Authorization")))
+	client, err := rt.Authenticate(openai.BearerToken(r.Header.Get("Authorization")))
 	if err != nil {
 		writeError(w, err)
 		return

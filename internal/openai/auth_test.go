@@ -1,4 +1,4 @@
-package server
+package openai
 
 import (
 	"strings"
@@ -22,8 +22,8 @@ func TestBearerToken(t *testing.T) {
 		{"Bearer " + strings.Repeat("a", 4097), ""},
 	}
 	for _, tt := range tests {
-		if got := bearerToken(tt.header); got != tt.want {
-			t.Errorf("bearerToken(%q) = %q, want %q", tt.header, got, tt.want)
+		if got := BearerToken(tt.header); got != tt.want {
+			t.Errorf("BearerToken(%q) = %q, want %q", tt.header, got, tt.want)
 		}
 	}
 }
@@ -35,7 +35,7 @@ func FuzzBearerToken(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, header string) {
-		tok := bearerToken(header)
+		tok := BearerToken(header)
 		if tok == "" {
 			return
 		}
@@ -47,7 +47,7 @@ func FuzzBearerToken(f *testing.F) {
 				t.Fatalf("token %q has byte %#x", tok, c)
 			}
 		}
-		if got := bearerToken("Bearer " + tok); got != tok {
+		if got := BearerToken("Bearer " + tok); got != tok {
 			t.Fatalf("round trip of %q gave %q", tok, got)
 		}
 	})
