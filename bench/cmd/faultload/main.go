@@ -14,9 +14,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"log/slog"
 	"math/rand/v2"
-	"net"
 	"net/http"
 	"os"
 	"runtime"
@@ -26,13 +24,8 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/prometheus/client_golang/prometheus"
-
-	"github.com/semantic-router/semantic-router/internal/config"
+	"github.com/semantic-router/semantic-router/bench/internal/harness"
 	"github.com/semantic-router/semantic-router/internal/provider/sim"
-	"github.com/semantic-router/semantic-router/internal/router"
-	"github.com/semantic-router/semantic-router/internal/server"
-	"github.com/semantic-router/semantic-router/internal/telemetry"
 )
 
 func main() {
@@ -61,7 +54,7 @@ func run() error {
 	faulty := faultyHandler(healthy, *rate, &injected)
 	urls := map[string]string{}
 	for name, h := range map[string]http.Handler{"healthy": healthy, "faulty": faulty, "backup": healthy} {
-		u, err := listen(h)
+		u, err := harness.Listen(h)
 		if err != nil {
 			return err
 		}
@@ -123,20 +116,10 @@ func faultyHandler(next http.Handler, rate float64, injected *atomic.Int64) http
 	})
 }
 
-func listen(h http.Handler) (string, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return "", err
-	}
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, ErrorLog: slog.NewLogLogger(slog.DiscardHandler, slog.LevelError)}
-	go func() { _ = srv.Serve(ln) }()
-	return "http://" + ln.Addr().String(), nil
-}
-
 // routerFor serves the router's inference handler with "primary" on primary and its
 // fallback "backup" on backup. No retries: a failure goes to the fallback at once.
 func routerFor(primary, backup string) (string, error) {
-	cfg, err := config.Parse(fmt.Appendf(nil, `
+	return harness.Router(fmt.Appendf(nil, `
 models:
   - model_name: primary
     provider: {type: openai_compatible, base_url: %s/v1, model: mock}
@@ -145,16 +128,6 @@ models:
     exposed: false
     provider: {type: openai_compatible, base_url: %s/v1, model: mock}
 `, primary, backup))
-	if err != nil {
-		return "", err
-	}
-	log := slog.New(slog.DiscardHandler)
-	metrics := telemetry.NewMetrics(prometheus.NewRegistry())
-	rt, err := router.New(cfg, router.Options{Logger: log, Metrics: metrics})
-	if err != nil {
-		return "", err
-	}
-	return listen(server.NewInference(router.NewHolder(rt), log, metrics))
 }
 
 // load sends n requests from conc clients, every fourth one streamed.

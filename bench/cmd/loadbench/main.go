@@ -18,8 +18,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"log/slog"
-	"net"
 	"net/http"
 	"net/http/httputil"
 	"net/url"
@@ -31,13 +29,8 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/prometheus/client_golang/prometheus"
-
-	"github.com/semantic-router/semantic-router/internal/config"
+	"github.com/semantic-router/semantic-router/bench/internal/harness"
 	"github.com/semantic-router/semantic-router/internal/provider/sim"
-	"github.com/semantic-router/semantic-router/internal/router"
-	"github.com/semantic-router/semantic-router/internal/server"
-	"github.com/semantic-router/semantic-router/internal/telemetry"
 )
 
 func main() {
@@ -59,7 +52,7 @@ func run() error {
 	dur := flag.Duration("duration", 4*time.Second, "duration of each throughput round per path")
 	flag.Parse()
 
-	backend, err := listen(sim.Handler(sim.Options{Model: "mock", Reply: "ok, here is a short answer"}))
+	backend, err := harness.Listen(sim.Handler(sim.Options{Model: "mock", Reply: "ok, here is a short answer"}))
 	if err != nil {
 		return err
 	}
@@ -111,16 +104,6 @@ func run() error {
 	return nil
 }
 
-func listen(h http.Handler) (string, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return "", err
-	}
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
-	go func() { _ = srv.Serve(ln) }()
-	return "http://" + ln.Addr().String(), nil
-}
-
 // plainProxy is the baseline: the standard library's reverse proxy with the same pool size as
 // the router's transport, flushing streamed responses at once. Without full duplex, Go's
 // server can cut a response that is written while the request body is still being read,
@@ -133,7 +116,7 @@ func plainProxy(backend string) (string, error) {
 	p := httputil.NewSingleHostReverseProxy(u)
 	p.FlushInterval = -1
 	p.Transport = &http.Transport{MaxIdleConns: 2048, MaxIdleConnsPerHost: 512, IdleConnTimeout: 90 * time.Second, DisableCompression: true}
-	return listen(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	return harness.Listen(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		_ = http.NewResponseController(w).EnableFullDuplex()
 		p.ServeHTTP(w, r)
 	}))
@@ -142,21 +125,11 @@ func plainProxy(backend string) (string, error) {
 // routerFor serves the router's real inference handler with one openai_compatible model on
 // the backend.
 func routerFor(backend string) (string, error) {
-	cfg, err := config.Parse(fmt.Appendf(nil, `
+	return harness.Router(fmt.Appendf(nil, `
 models:
   - model_name: bench
     provider: {type: openai_compatible, base_url: %s/v1, model: mock}
 `, backend))
-	if err != nil {
-		return "", err
-	}
-	log := slog.New(slog.DiscardHandler)
-	metrics := telemetry.NewMetrics(prometheus.NewRegistry())
-	rt, err := router.New(cfg, router.Options{Logger: log, Metrics: metrics})
-	if err != nil {
-		return "", err
-	}
-	return listen(server.NewInference(router.NewHolder(rt), log, metrics))
 }
 
 // once sends one request; for a stream it returns the time to the first data event and reads
