@@ -41,9 +41,11 @@ func (r *Router) withRetries(ctx context.Context, m *model, call func(context.Co
 	for attempt := 1; ; attempt++ {
 		r.inFlight(m.cfg.Name, 1)
 		start := time.Now()
-		actx, span := r.tracer.Start(ctx, "upstream", trace.WithSpanKind(trace.SpanKindClient),
-			trace.WithAttributes(attribute.String("vsr.model", m.cfg.Name), attribute.String("vsr.provider", m.cfg.Provider.Type),
-				attribute.Int("vsr.attempt", attempt)))
+		actx, span := r.tracer.Start(ctx, "upstream", trace.WithSpanKind(trace.SpanKindClient))
+		if span.IsRecording() {
+			span.SetAttributes(attribute.String("vsr.model", m.cfg.Name), attribute.String("vsr.provider", m.cfg.Provider.Type),
+				attribute.Int("vsr.attempt", attempt))
+		}
 		err := call(actx, m)
 		r.inFlight(m.cfg.Name, -1)
 		if err != nil {

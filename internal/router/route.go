@@ -48,6 +48,9 @@ func (r *Router) tracedRoute(ctx context.Context, req *openai.ChatRequest, h htt
 	ctx, span := r.tracer.Start(ctx, "route")
 	defer span.End()
 	m, out, rt, err := r.route(ctx, req, h)
+	if !span.IsRecording() { // tracing off or not sampled: build no attributes
+		return m, out, rt, err
+	}
 	span.SetAttributes(attribute.String("vsr.requested_model", r.MetricModel(req.Model)),
 		attribute.String("vsr.selected_model", rt.Model), attribute.String("vsr.decision", rt.Decision),
 		attribute.Float64("vsr.confidence", rt.Confidence), attribute.Int("vsr.signals", len(rt.Signals)))
@@ -120,13 +123,10 @@ func (r *Router) route(ctx context.Context, req *openai.ChatRequest, h http.Head
 	return m, req, rt, nil
 }
 
-// inputOf collects the text the signals read.
+// inputOf collects what the signals read. Nothing is copied: the conversation is read only
+// when a signal needs it.
 func (r *Router) inputOf(req *openai.ChatRequest, h http.Header) *input {
-	msgs := make([]string, len(req.Messages))
-	for i, m := range req.Messages {
-		msgs[i] = m.Content.String()
-	}
-	return inputOf(req.LastUserText(), msgs, h, req.User)
+	return &input{text: req.LastUserText(), msgs: req.Messages, header: h, user: req.User}
 }
 
 // apply returns req with the decision's changes, leaving req itself untouched: providers and

@@ -75,14 +75,13 @@ type model struct {
 
 // ModelInfo describes a configured model for the management API.
 type ModelInfo struct {
-	Name         string `json:"name"`
-	Exposed      bool   `json:"exposed"`
-	Provider     string `json:"provider"`
-	UpstreamID   string `json:"upstream_model"`
-	BaseURL      string `json:"base_url,omitempty"`
-	Registered   bool   `json:"registered"`
-	IsDefault    bool   `json:"default"`
-	VirtualModel bool   `json:"virtual,omitempty"`
+	Name       string `json:"name"`
+	Exposed    bool   `json:"exposed"`
+	Provider   string `json:"provider"`
+	UpstreamID string `json:"upstream_model"`
+	BaseURL    string `json:"base_url,omitempty"`
+	Registered bool   `json:"registered"`
+	IsDefault  bool   `json:"default"`
 	// Endpoints are the states of a model's endpoints when it has endpoint health.
 	Endpoints []balancer.Status `json:"endpoints,omitempty"`
 }

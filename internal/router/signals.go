@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
-	"strings"
 	"sync"
 	"time"
 
@@ -15,6 +14,7 @@ import (
 	"github.com/semantic-router/semantic-router/internal/embed/builtin"
 	"github.com/semantic-router/semantic-router/internal/embed/onnx"
 	"github.com/semantic-router/semantic-router/internal/embed/remote"
+	"github.com/semantic-router/semantic-router/internal/openai"
 	"github.com/semantic-router/semantic-router/internal/secret"
 	"github.com/semantic-router/semantic-router/internal/signal"
 )
@@ -48,8 +48,8 @@ type signalSet struct {
 
 // input is what the signals read of a request.
 type input struct {
-	text   string // the last user message
-	all    string // every message, for the token estimate
+	text   string           // the last user message
+	msgs   []openai.Message // the conversation, read only by the token estimate
 	header http.Header
 	user   string    // the request's "user" field
 	vec    []float32 // the embedding of text, when a signal needs it
@@ -185,7 +185,10 @@ func newSignalSet(ctx context.Context, s *config.Signals, secrets *secret.Store)
 	}
 	for _, c := range s.ContextLength {
 		add(c.Name, "context_length", false, func(in *input) SignalResult {
-			n := signal.EstimateTokens(in.all)
+			n := 0
+			for _, m := range in.msgs {
+				n += signal.EstimateTokens(m.Content.String())
+			}
 			ok := n >= c.MinTokens && (c.MaxTokens == 0 || n <= c.MaxTokens)
 			return SignalResult{Matched: ok, Confidence: exact(ok), Value: n}
 		})
@@ -292,11 +295,6 @@ func (s *signalSet) evaluate(ctx context.Context, in *input, names map[string]bo
 		m[r.Name] = decision.Match{Matched: r.Matched, Confidence: r.Confidence}
 	}
 	return results, m, nil
-}
-
-// inputOf collects what the signals read from a request.
-func inputOf(lastUser string, msgs []string, h http.Header, user string) *input {
-	return &input{text: lastUser, all: strings.Join(msgs, "\n"), header: h, user: user}
 }
 
 // close releases the embedder's resources. The set must not be used afterwards.

@@ -4,6 +4,7 @@
 package server
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -186,7 +187,7 @@ func (h *Inference) stream(w http.ResponseWriter, r *http.Request, rt *router.Ro
 			info.streamErr = err
 			var apiErr *openai.APIError
 			if errors.As(err, &apiErr) {
-				if b, merr := jsonMarshal(apiErr.Envelope()); merr == nil {
+				if b, merr := json.Marshal(apiErr.Envelope()); merr == nil {
 					_, _ = w.Write(dataPrefix)
 					_, _ = w.Write(b)
 					_, _ = w.Write(eventEnd)

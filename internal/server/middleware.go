@@ -113,11 +113,13 @@ func finish(log *slog.Logger, m *telemetry.Metrics, endpoint string, r *http.Req
 		if sc := info.span.SpanContext(); sc.HasTraceID() {
 			attrs = append(attrs, "trace_id", sc.TraceID().String())
 		}
-		info.span.SetAttributes(attribute.Int("http.response.status_code", status), attribute.String("vsr.request_id", info.id),
-			attribute.String("vsr.requested_model", info.model), attribute.String("vsr.selected_model", info.selected),
-			attribute.Bool("vsr.stream", info.stream))
-		if status >= 500 || info.streamErr != nil {
-			info.span.SetStatus(codes.Error, http.StatusText(status))
+		if info.span.IsRecording() {
+			info.span.SetAttributes(attribute.Int("http.response.status_code", status), attribute.String("vsr.request_id", info.id),
+				attribute.String("vsr.requested_model", info.model), attribute.String("vsr.selected_model", info.selected),
+				attribute.Bool("vsr.stream", info.stream))
+			if status >= 500 || info.streamErr != nil {
+				info.span.SetStatus(codes.Error, http.StatusText(status))
+			}
 		}
 		info.span.End()
 	}
@@ -169,8 +171,6 @@ func writeError(w http.ResponseWriter, err error) {
 	}
 	openai.WriteError(w, apiErr)
 }
-
-func jsonMarshal(v any) ([]byte, error) { return json.Marshal(v) }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {
 	b, err := json.Marshal(v)
