@@ -90,10 +90,10 @@ func (rep *Report) judge() {
 		return ratio(rep.med(key{kindThroughput, target, "short"}, rps), rep.med(key{kindThroughput, proxy, "short"}, rps))
 	}
 	judge("no signals: added p50", "≤ 1.0× proxy", addedRatio(kindLatency, routerPlain, "short"), 1.0, true)
-	judge("no signals: throughput at c=32", "≥ 1.0× proxy", rpsRatio(routerPlain), 1.0, false)
+	judge(fmt.Sprintf("no signals: throughput at c=%d", rep.Options.Concurrency), "≥ 1.0× proxy", rpsRatio(routerPlain), 1.0, false)
 	judge("no signals: added SSE time to first byte", "≤ 1.0× proxy", addedRatio(kindTTFB, routerPlain, "short"), 1.0, true)
 	judge("full signals, 7-word prompt: added p50", "≤ 1.5× proxy", addedRatio(kindLatency, routerSignals, "short"), 1.5, true)
-	judge("full signals, 7-word prompt: throughput at c=32", "≥ 0.8× proxy", rpsRatio(routerSignals), 0.8, false)
+	judge(fmt.Sprintf("full signals, 7-word prompt: throughput at c=%d", rep.Options.Concurrency), "≥ 0.8× proxy", rpsRatio(routerSignals), 0.8, false)
 	judge("full signals, 200-token prompt: added p50", "≤ 3.0× proxy", addedRatio(kindLatency, routerSignals, "long"), 3.0, true)
 
 	for _, s := range rep.Streams {
@@ -133,7 +133,7 @@ func (rep *Report) Markdown(w io.Writer) {
 		"%s at concurrency %d per throughput cell, %d uncounted warm-up requests before each. Times in µs.\n\n",
 		o.Rounds, o.LatencyN, o.TTFBN, o.Duration, o.Concurrency, o.Warmup)
 
-	fmt.Fprintln(w, "| target | prompt | p50 | p99 | added p50 | added p99 | added p50 × proxy | req/s at c=32 | × proxy | SSE TTFB p50 | added TTFB | added TTFB × proxy |")
+	fmt.Fprintf(w, "| target | prompt | p50 | p99 | added p50 | added p99 | added p50 × proxy | req/s at c=%d | × proxy | SSE TTFB p50 | added TTFB | added TTFB × proxy |\n", o.Concurrency)
 	fmt.Fprintln(w, "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
 	names := map[string]string{direct: "mock backend alone", proxy: "bare ReverseProxy", routerPlain: "router, one model, no signals",
 		routerSignals: "router, all builtin signals, 4 decisions"}
@@ -166,7 +166,7 @@ func (rep *Report) Markdown(w io.Writer) {
 	}
 
 	fmt.Fprintf(w, "\nEnvoy external processor (`-gateway extproc`), one gRPC stream per request carrying request headers, buffered body and response headers:\n\n")
-	fmt.Fprintln(w, "| router config | exchange p50 | exchange p99 | exchanges/s at c=32 |")
+	fmt.Fprintf(w, "| router config | exchange p50 | exchange p99 | exchanges/s at c=%d |\n", o.Concurrency)
 	fmt.Fprintln(w, "|---|---:|---:|---:|")
 	for _, t := range []struct{ target, name string }{{extprocPlain, "one model, no signals"}, {extprocSignals, "all builtin signals, 4 decisions"}} {
 		lk := key{kindLatency, t.target, "short"}
