@@ -48,8 +48,13 @@ func (rep *Report) med(k key, f func(measure.Result) float64) float64 {
 // added is the median over rounds of (target − backend alone) for the same kind and prompt,
 // each difference taken within its round.
 func (rep *Report) added(kind, target, prompt string, f func(measure.Result) float64) float64 {
+	return rep.addedOver(kind, target, direct, prompt, f)
+}
+
+// addedOver is added against another baseline than the backend alone.
+func (rep *Report) addedOver(kind, target, base, prompt string, f func(measure.Result) float64) float64 {
 	t := rep.series(key{kind, target, prompt}, f)
-	d := rep.series(key{kind, direct, prompt}, f)
+	d := rep.series(key{kind, base, prompt}, f)
 	var diffs []float64
 	for i := range min(len(t), len(d)) {
 		diffs = append(diffs, t[i]-d[i])
@@ -165,12 +170,24 @@ func (rep *Report) Markdown(w io.Writer) {
 		}
 	}
 
-	fmt.Fprintf(w, "\nEnvoy external processor (`-gateway extproc`), one gRPC stream per request carrying request headers, buffered body and response headers:\n\n")
-	fmt.Fprintf(w, "| router config | exchange p50 | exchange p99 | exchanges/s at c=%d |\n", o.Concurrency)
-	fmt.Fprintln(w, "|---|---:|---:|---:|")
-	for _, t := range []struct{ target, name string }{{extprocPlain, "one model, no signals"}, {extprocSignals, "all builtin signals, 4 decisions"}} {
+	fmt.Fprintf(w, "\nEnvoy external processor (`-gateway extproc`), one gRPC stream per request carrying request headers, buffered body and response headers; "+
+		"\"added\" is over a pass-through processor (bench/cmd/noopextproc) within each round:\n\n")
+	fmt.Fprintf(w, "| processor | exchange p50 | exchange p99 | added p50 | added p99 | exchanges/s at c=%d | × pass-through |\n", o.Concurrency)
+	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---:|")
+	noopRPS := rep.med(key{kindThroughput, extprocNoop, "short"}, rps)
+	for _, t := range []struct{ target, name string }{{extprocNoop, "pass-through (no work)"},
+		{extprocPlain, "router: one model, no signals"}, {extprocSignals, "router: all builtin signals, 4 decisions"}} {
 		lk := key{kindLatency, t.target, "short"}
-		fmt.Fprintf(w, "| %s | %s | %s | %.0f |\n", t.name, us(rep.med(lk, p50)), us(rep.med(lk, p99)), rep.med(key{kindThroughput, t.target, "short"}, rps))
+		cells := []string{t.name, us(rep.med(lk, p50)), us(rep.med(lk, p99))}
+		if t.target == extprocNoop {
+			cells = append(cells, "–", "–")
+		} else {
+			cells = append(cells, signedUS(rep.addedOver(kindLatency, t.target, extprocNoop, "short", p50)),
+				signedUS(rep.addedOver(kindLatency, t.target, extprocNoop, "short", p99)))
+		}
+		tput := rep.med(key{kindThroughput, t.target, "short"}, rps)
+		cells = append(cells, fmt.Sprintf("%.0f", tput), times(ratio(tput, noopRPS)))
+		fmt.Fprintf(w, "| %s |\n", strings.Join(cells, " | "))
 	}
 
 	if len(rep.Streams) > 0 {

@@ -3,6 +3,8 @@ package oop
 import (
 	"context"
 	"fmt"
+	"strconv"
+	"time"
 
 	"github.com/semantic-router/semantic-router/bench/internal/measure"
 )
@@ -15,6 +17,7 @@ const (
 	routerSignals  = "router-signals"  // configs (b), (c): every builtin signal, four decisions
 	extprocPlain   = "extproc-plain"   // config (a) with -gateway extproc
 	extprocSignals = "extproc-signals" // configs (b) with -gateway extproc
+	extprocNoop    = "extproc-noop"    // a pass-through external processor, the ext_proc baseline
 )
 
 // Kinds of measurement.
@@ -51,13 +54,14 @@ func plan(round int) []step {
 	add(kindLatency, "long", "long", http)
 	add(kindTTFB, "short", "short-stream", http)
 	add(kindThroughput, "short", "short", http)
-	add(kindLatency, "short", "short", []string{extprocPlain, extprocSignals})
-	add(kindThroughput, "short", "short", []string{extprocPlain, extprocSignals})
+	extproc := []string{extprocNoop, extprocPlain, extprocSignals}
+	add(kindLatency, "short", "short", extproc)
+	add(kindThroughput, "short", "short", extproc)
 	return steps
 }
 
-// rounds starts one mock backend, the bare proxy and four routers in front of it, and runs
-// every round's plan.
+// rounds starts one mock backend, the bare proxy and four routers in front of it, and a
+// pass-through external processor, and runs every round's plan.
 func (r *runner) rounds(ctx context.Context, rep *Report) error {
 	_, backendURL, err := r.startBackend(ctx, "mock backend", false)
 	if err != nil {
@@ -84,6 +88,11 @@ func (r *runner) rounds(ctx context.Context, rep *Report) error {
 			urls[rt.target] = "http://" + p.Addr("inference")
 		}
 	}
+	noop, err := r.ps.start(ctx, "no-op ext_proc", 30*time.Second, r.b.noop, "-address", "127.0.0.1:0")
+	if err != nil {
+		return err
+	}
+	addrs[extprocNoop] = noop.Addr("extproc")
 	rep.Results = map[key][]measure.Result{}
 	for round := range r.o.Rounds {
 		r.say("round %d of %d", round+1, r.o.Rounds)
@@ -103,10 +112,11 @@ func (r *runner) measure(ctx context.Context, s step, urls, addrs map[string]str
 	body := r.bodies[s.body]
 	warm := itoa(o.Warmup)
 	if addr, ok := addrs[s.target]; ok {
+		rewrite := "-expect-rewrite=" + strconv.FormatBool(s.target != extprocNoop)
 		if s.kind == kindThroughput {
-			return r.tool(ctx, r.b.extproc, "-mode", "throughput", "-addr", addr, "-body", body, "-c", itoa(o.Concurrency), "-d", o.Duration.String(), "-warmup", warm)
+			return r.tool(ctx, r.b.extproc, "-mode", "throughput", "-addr", addr, "-body", body, "-c", itoa(o.Concurrency), "-d", o.Duration.String(), "-warmup", warm, rewrite)
 		}
-		return r.tool(ctx, r.b.extproc, "-mode", "latency", "-addr", addr, "-body", body, "-n", itoa(o.LatencyN), "-warmup", warm)
+		return r.tool(ctx, r.b.extproc, "-mode", "latency", "-addr", addr, "-body", body, "-n", itoa(o.LatencyN), "-warmup", warm, rewrite)
 	}
 	url := urls[s.target]
 	switch s.kind {

@@ -61,16 +61,17 @@ const (
 )
 
 // bin names the built binaries.
-type bins struct{ router, proxy, backend, loadgen, extproc string }
+type bins struct{ router, proxy, backend, loadgen, extproc, noop string }
 
-// build compiles the five programs into dir, the router as `make build` does.
+// build compiles the six programs into dir, the router as `make build` does.
 func build(ctx context.Context, root, dir string) (bins, error) {
 	b := bins{
 		router: filepath.Join(dir, "semantic-router"), proxy: filepath.Join(dir, "bareproxy"),
 		backend: filepath.Join(dir, "mockbackend"), loadgen: filepath.Join(dir, "loadgen"), extproc: filepath.Join(dir, "extprocload"),
+		noop: filepath.Join(dir, "noopextproc"),
 	}
 	cmd := exec.CommandContext(ctx, "go", "build", "-trimpath", "-ldflags", "-s -w", "-o", dir+"/",
-		"./cmd/semantic-router", "./bench/cmd/bareproxy", "./bench/cmd/mockbackend", "./bench/cmd/loadgen", "./bench/cmd/extprocload")
+		"./cmd/semantic-router", "./bench/cmd/bareproxy", "./bench/cmd/mockbackend", "./bench/cmd/loadgen", "./bench/cmd/extprocload", "./bench/cmd/noopextproc")
 	cmd.Dir = root
 	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
 	if out, err := cmd.CombinedOutput(); err != nil {
