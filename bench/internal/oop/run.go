@@ -26,6 +26,8 @@ type Options struct {
 	Duration    time.Duration // duration of each throughput measurement
 	Streams     int           // concurrent streams of the streams run
 	Settle      time.Duration // longest wait for the "after" sample to stop changing
+	// Quick marks a run whose counts are too small to judge the goals on.
+	Quick bool
 	// Command is the command line printed in the report.
 	Command string
 	// Progress receives one line per step; nil discards them.
@@ -41,7 +43,7 @@ func Full() Options {
 // Quick proves the harness works in about a minute; its numbers are not for reporting.
 func Quick() Options {
 	return Options{Rounds: 5, LatencyN: 200, TTFBN: 100, Warmup: 20, Concurrency: 32, Duration: 500 * time.Millisecond,
-		Streams: 500, Settle: 5 * time.Second}
+		Streams: 500, Settle: 5 * time.Second, Quick: true}
 }
 
 // Prompts of the benchmark: a 7-word question and a ~200-token one, neither of which any
