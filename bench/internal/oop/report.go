@@ -80,7 +80,7 @@ func (rep *Report) judge() {
 		case rep.Options.Quick:
 			g.Verdict = "not judged (quick run)"
 		case !enough:
-			g.Verdict = fmt.Sprintf("not judged (%d rounds)", rep.Options.Rounds)
+			g.Verdict = "not judged (fewer than 5 rounds)"
 		case value == 0:
 			g.Verdict = "not judged (the proxy added nothing measurable)"
 		case ok:
