@@ -13,6 +13,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -28,7 +29,7 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
-	if err != nil {
+	if err != nil && !errors.Is(err, flag.ErrHelp) {
 		fmt.Fprintln(os.Stderr, "loadbench:", err)
 		os.Exit(1)
 	}
@@ -46,6 +47,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	conc := fs.Int("concurrency", 0, fmt.Sprintf("concurrency of the throughput cells (default %d)", full.Concurrency))
 	streams := fs.Int("streams", 0, fmt.Sprintf("concurrent streams of the streams run (default %d, quick %d)", full.Streams, q.Streams))
 	warmup := fs.Int("warmup", 0, fmt.Sprintf("uncounted requests before each cell (default %d, quick %d)", full.Warmup, q.Warmup))
+	settle := fs.Duration("settle", 0, fmt.Sprintf("longest wait for the sample after the streams to stop changing (default %s, quick %s)", full.Settle, q.Settle))
 	doc := fs.String("doc", "", "Markdown file whose generated section receives the report (default docs/benchmarks.md for a full run, none with -quick; \"-\" for none)")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -64,6 +66,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	if *dur > 0 {
 		o.Duration = *dur
+	}
+	if *settle > 0 {
+		o.Settle = *settle
 	}
 	o.Command = strings.TrimSpace("go run ./bench/cmd/loadbench " + strings.Join(args, " "))
 	if len(args) == 0 {
