@@ -47,9 +47,10 @@ lint:
 fmt:
 	gofmt -w $$(git ls-files '*.go')
 
-## bench: the load harness; results go to docs/benchmarks.md
+## bench: the router, a bare reverse proxy and a mock backend, each its own process, under a
+## separate load generator; the report goes to docs/benchmarks.md (BENCHFLAGS=-quick: a short run)
 bench:
-	$(GO) run ./bench/cmd/loadbench
+	$(GO) run ./bench/cmd/loadbench $(BENCHFLAGS)
 
 ## bench-faults: 10,000 requests with 5 % injected backend failures and a fallback; zero
 ## client-visible errors and the fallback's added latency (docs/benchmarks.md)

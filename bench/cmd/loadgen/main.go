@@ -1,0 +1,231 @@
+// Command loadgen is the load generator of the out-of-process benchmark: one measurement of
+// one OpenAI-compatible target per run, printed as one JSON line (measure.Result) on stdout.
+//
+//	loadgen -mode latency    -url U -body F -n N            # sequential requests: p50, p99 of the whole answer
+//	loadgen -mode ttfb       -url U -body F -n N            # sequential streams: p50, p99 of the first SSE event
+//	loadgen -mode throughput -url U -body F -c 32 -d 3s     # completed requests per second at concurrency c
+//	loadgen -mode streams    -url U -body F -n 5000         # N streams open at once, then all finished
+//
+// Each run first sends -warmup requests that are not counted. In streams mode it prints
+// {"event":"held",...} once every stream has its first event (or has failed), then waits for
+// the backend to release them (see mockbackend -hold) and counts the streams that end with
+// [DONE]. Every run is bounded by -timeout.
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"os/signal"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"github.com/semantic-router/semantic-router/bench/internal/measure"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	err := run(ctx, os.Args[1:])
+	stop()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "loadgen:", err)
+		os.Exit(1)
+	}
+}
+
+type options struct {
+	mode, url    string
+	body         []byte
+	n, c, warmup int
+	openConc     int
+	dur, timeout time.Duration
+}
+
+func run(ctx context.Context, args []string) error {
+	fs := flag.NewFlagSet("loadgen", flag.ContinueOnError)
+	var o options
+	var bodyFile string
+	fs.StringVar(&o.mode, "mode", "latency", "latency, ttfb, throughput or streams")
+	fs.StringVar(&o.url, "url", "", "base URL of the target; requests go to URL/v1/chat/completions")
+	fs.StringVar(&bodyFile, "body", "", "file holding the JSON request body")
+	fs.IntVar(&o.n, "n", 1000, "requests (latency, ttfb) or concurrent streams (streams)")
+	fs.IntVar(&o.c, "c", 32, "concurrency of a throughput run")
+	fs.IntVar(&o.warmup, "warmup", 50, "requests sent first and not counted")
+	fs.IntVar(&o.openConc, "open-concurrency", 256, "streams being opened at once in a streams run")
+	fs.DurationVar(&o.dur, "d", 3*time.Second, "duration of a throughput run")
+	fs.DurationVar(&o.timeout, "timeout", 3*time.Minute, "bound of the whole run")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if o.url == "" || bodyFile == "" {
+		return errors.New("-url and -body are required")
+	}
+	var err error
+	if o.body, err = os.ReadFile(bodyFile); err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(ctx, o.timeout)
+	defer cancel()
+
+	conns := 1
+	switch o.mode {
+	case "throughput":
+		conns = o.c
+	case "streams":
+		conns = o.n
+	}
+	tr := &http.Transport{MaxIdleConns: conns, MaxIdleConnsPerHost: conns, IdleConnTimeout: time.Minute, DisableCompression: true}
+	defer tr.CloseIdleConnections()
+	c := &client{http: &http.Client{Transport: tr}, url: o.url + "/v1/chat/completions", body: o.body}
+
+	var res measure.Result
+	switch o.mode {
+	case "latency", "ttfb":
+		res, err = sequential(ctx, c, o)
+	case "throughput":
+		res, err = throughput(ctx, c, o)
+	case "streams":
+		res, err = streams(ctx, c, o, os.Stdout)
+	default:
+		return fmt.Errorf("-mode: unknown mode %q", o.mode)
+	}
+	if err != nil {
+		return err
+	}
+	return measure.Print(os.Stdout, res)
+}
+
+// client sends one body to one target.
+type client struct {
+	http *http.Client
+	url  string
+	body []byte
+}
+
+// do sends the request and reads the whole answer. It returns the time to the whole answer,
+// or for a stream to its first data event, and fails on a non-200 status or a stream without
+// [DONE]. onFirst, if set, runs when a stream's first event arrives.
+func (c *client) do(ctx context.Context, onFirst func()) (time.Duration, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.url, bytes.NewReader(c.body))
+	if err != nil {
+		return 0, err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	start := time.Now()
+	resp, err := c.http.Do(req)
+	if err != nil {
+		return 0, err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		b, _ := io.ReadAll(io.LimitReader(resp.Body, 4096))
+		return 0, fmt.Errorf("status %d: %s", resp.StatusCode, bytes.TrimSpace(b))
+	}
+	if !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
+		if _, err := io.Copy(io.Discard, resp.Body); err != nil {
+			return 0, err
+		}
+		return time.Since(start), nil
+	}
+	br := bufio.NewReader(resp.Body)
+	var first time.Duration
+	for {
+		line, err := br.ReadSlice('\n')
+		if first == 0 && bytes.HasPrefix(line, []byte("data: ")) {
+			first = time.Since(start)
+			if onFirst != nil {
+				onFirst()
+			}
+		}
+		if bytes.HasPrefix(line, []byte("data: [DONE]")) {
+			_, _ = io.Copy(io.Discard, br)
+			return first, nil
+		}
+		if err != nil && !errors.Is(err, bufio.ErrBufferFull) {
+			if errors.Is(err, io.EOF) {
+				return 0, errors.New("stream ended without data: [DONE]")
+			}
+			return 0, err
+		}
+	}
+}
+
+// sequential sends n requests one after another (concurrency 1).
+func sequential(ctx context.Context, c *client, o options) (measure.Result, error) {
+	for range o.warmup {
+		if _, err := c.do(ctx, nil); err != nil {
+			return measure.Result{}, fmt.Errorf("warm-up: %w", err)
+		}
+	}
+	ds := make([]time.Duration, 0, o.n)
+	var res measure.Result
+	for range o.n {
+		d, err := c.do(ctx, nil)
+		if err != nil {
+			if ctx.Err() != nil {
+				return res, ctx.Err()
+			}
+			res.Errors++
+			if res.FirstError == "" {
+				res.FirstError = err.Error()
+			}
+			continue
+		}
+		ds = append(ds, d)
+	}
+	res.Requests = len(ds)
+	res.P50, res.P99 = measure.Percentile(ds, .5), measure.Percentile(ds, .99)
+	return res, nil
+}
+
+// throughput keeps c requests in flight for the run's duration.
+func throughput(ctx context.Context, c *client, o options) (measure.Result, error) {
+	var wg sync.WaitGroup
+	for range o.c { // warm every connection of the pool
+		wg.Go(func() {
+			for range max(1, o.warmup/o.c) {
+				_, _ = c.do(ctx, nil)
+			}
+		})
+	}
+	wg.Wait()
+	var done, failed atomic.Int64
+	var firstErr atomic.Value
+	// Requests in flight when the time is up finish and count: cutting them would turn
+	// the end of the run into errors.
+	var stop atomic.Bool
+	start := time.Now()
+	stopper := time.AfterFunc(o.dur, func() { stop.Store(true) })
+	defer stopper.Stop()
+	for range o.c {
+		wg.Go(func() {
+			for !stop.Load() && ctx.Err() == nil {
+				if _, err := c.do(ctx, nil); err != nil {
+					failed.Add(1)
+					firstErr.CompareAndSwap(nil, err.Error())
+					continue
+				}
+				done.Add(1)
+			}
+		})
+	}
+	wg.Wait()
+	elapsed := time.Since(start)
+	if ctx.Err() != nil {
+		return measure.Result{}, ctx.Err()
+	}
+	res := measure.Result{Requests: int(done.Load()), Errors: int(failed.Load()), RPS: float64(done.Load()) / elapsed.Seconds()}
+	if s, ok := firstErr.Load().(string); ok {
+		res.FirstError = s
+	}
+	return res, nil
+}

@@ -1,0 +1,226 @@
+package oop
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/semantic-router/semantic-router/bench/internal/measure"
+)
+
+// Report is a finished run: the per-round results, the streams runs and the goals judged on
+// their medians.
+type Report struct {
+	Options Options
+	Machine Machine
+	Command string
+	Results map[key][]measure.Result // one per round, in round order
+	Streams []StreamRun
+	Goals   []Goal
+}
+
+// Goal is one goal of the performance issue, judged on this run.
+type Goal struct {
+	Name     string
+	Limit    string
+	Measured string
+	Verdict  string // "met", "not met" or "not judged (...)"
+}
+
+// series returns f of each round's result for k.
+func (rep *Report) series(k key, f func(measure.Result) float64) []float64 {
+	var out []float64
+	for _, r := range rep.Results[k] {
+		out = append(out, f(r))
+	}
+	return out
+}
+
+func p50(r measure.Result) float64 { return r.P50 }
+func p99(r measure.Result) float64 { return r.P99 }
+func rps(r measure.Result) float64 { return r.RPS }
+
+// med is the median over rounds of f for k.
+func (rep *Report) med(k key, f func(measure.Result) float64) float64 {
+	return measure.Median(rep.series(k, f))
+}
+
+// added is the median over rounds of (target − backend alone) for the same kind and prompt,
+// each difference taken within its round.
+func (rep *Report) added(kind, target, prompt string, f func(measure.Result) float64) float64 {
+	return rep.addedOver(kind, target, direct, prompt, f)
+}
+
+// addedOver is added against another baseline than the backend alone.
+func (rep *Report) addedOver(kind, target, base, prompt string, f func(measure.Result) float64) float64 {
+	t := rep.series(key{kind, target, prompt}, f)
+	d := rep.series(key{kind, base, prompt}, f)
+	var diffs []float64
+	for i := range min(len(t), len(d)) {
+		diffs = append(diffs, t[i]-d[i])
+	}
+	return measure.Median(diffs)
+}
+
+// ratio is a/b, or 0 when b is not positive (a proxy that added nothing measurable).
+func ratio(a, b float64) float64 {
+	if b <= 0 {
+		return 0
+	}
+	return a / b
+}
+
+// judge sets Goals from the results. A goal is judged only on 5 or more rounds (and the
+// memory goal only with 5,000 or more streams), and none on a quick run.
+func (rep *Report) judge() {
+	enough := rep.Options.Rounds >= 5
+	judge := func(name, limit string, value, bound float64, atMost bool) {
+		g := Goal{Name: name, Limit: limit, Measured: fmt.Sprintf("%.2f×", value)}
+		switch ok := (atMost && value <= bound) || (!atMost && value >= bound); {
+		case rep.Options.Quick:
+			g.Verdict = "not judged (quick run)"
+		case !enough:
+			g.Verdict = "not judged (fewer than 5 rounds)"
+		case value == 0:
+			g.Verdict = "not judged (the proxy added nothing measurable)"
+		case ok:
+			g.Verdict = "met"
+		default:
+			g.Verdict = "not met"
+		}
+		rep.Goals = append(rep.Goals, g)
+	}
+	addedRatio := func(kind, target, prompt string) float64 {
+		return ratio(rep.added(kind, target, prompt, p50), rep.added(kind, proxy, prompt, p50))
+	}
+	rpsRatio := func(target string) float64 {
+		return ratio(rep.med(key{kindThroughput, target, "short"}, rps), rep.med(key{kindThroughput, proxy, "short"}, rps))
+	}
+	judge("no signals: added p50", "≤ 1.0× proxy", addedRatio(kindLatency, routerPlain, "short"), 1.0, true)
+	judge(fmt.Sprintf("no signals: throughput at c=%d", rep.Options.Concurrency), "≥ 1.0× proxy", rpsRatio(routerPlain), 1.0, false)
+	judge("no signals: added SSE time to first byte", "≤ 1.0× proxy", addedRatio(kindTTFB, routerPlain, "short"), 1.0, true)
+	judge("full signals, 7-word prompt: added p50", "≤ 1.5× proxy", addedRatio(kindLatency, routerSignals, "short"), 1.5, true)
+	judge(fmt.Sprintf("full signals, 7-word prompt: throughput at c=%d", rep.Options.Concurrency), "≥ 0.8× proxy", rpsRatio(routerSignals), 0.8, false)
+	judge("full signals, 200-token prompt: added p50", "≤ 3.0× proxy", addedRatio(kindLatency, routerSignals, "long"), 3.0, true)
+
+	for _, s := range rep.Streams {
+		if s.Target != routerPlain {
+			continue
+		}
+		g := Goal{Name: fmt.Sprintf("%d concurrent streams: router peak RSS, every stream complete", s.Streams), Limit: "≤ 200 MB",
+			Measured: fmt.Sprintf("%.0f MB, %d of %d complete", mb(s.After.PeakRSSKB), s.Complete, s.Streams)}
+		switch {
+		case rep.Options.Quick:
+			g.Verdict = "not judged (quick run)"
+		case s.Streams < 5000:
+			g.Verdict = fmt.Sprintf("not judged (%d streams)", s.Streams)
+		case mb(s.After.PeakRSSKB) <= 200 && s.Complete == s.Streams:
+			g.Verdict = "met"
+		default:
+			g.Verdict = "not met"
+		}
+		rep.Goals = append(rep.Goals, g)
+		back := Goal{Name: "after the streams: router goroutines and sockets back to the baseline", Limit: "within 16 of before",
+			Measured: fmt.Sprintf("goroutines %d → %d, sockets %d → %d", s.Before.Goroutines, s.After.Goroutines, s.Before.Sockets, s.After.Sockets)}
+		back.Verdict = "not met"
+		if rep.Options.Quick {
+			back.Verdict = "not judged (quick run)"
+		} else if s.After.Goroutines-s.Before.Goroutines <= 16 && s.After.Sockets-s.Before.Sockets <= 16 {
+			back.Verdict = "met"
+		}
+		rep.Goals = append(rep.Goals, back)
+	}
+}
+
+func mb(kb int64) float64 { return float64(kb) / 1024 }
+
+// Markdown writes the report: how it was run, the tables, and the goals.
+func (rep *Report) Markdown(w io.Writer) {
+	o := rep.Options
+	m := rep.Machine
+	fmt.Fprintf(w, "Command: `%s`\n\n", rep.Command)
+	fmt.Fprintf(w, "Machine: %d CPUs (%s), %s, load average %s at the start, %s.\n\n", m.CPUs, m.CPUModel, m.GoVersion, m.LoadAvg, m.Date)
+	fmt.Fprintf(w, "Medians over %d interleaved rounds; each round: %d requests at concurrency 1 per latency cell, %d streams per time-to-first-byte cell, "+
+		"%s at concurrency %d per throughput cell, %d uncounted warm-up requests before each. Times in µs.\n\n",
+		o.Rounds, o.LatencyN, o.TTFBN, o.Duration, o.Concurrency, o.Warmup)
+
+	fmt.Fprintf(w, "| target | prompt | p50 | p99 | added p50 | added p99 | added p50 × proxy | req/s at c=%d | × proxy | SSE TTFB p50 | added TTFB | added TTFB × proxy |\n", o.Concurrency)
+	fmt.Fprintln(w, "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+	names := map[string]string{direct: "mock backend alone", proxy: "bare ReverseProxy", routerPlain: "router, one model, no signals",
+		routerSignals: "router, all builtin signals, 4 decisions"}
+	prompts := map[string]string{"short": "7 words", "long": "~200 tokens"}
+	for _, prompt := range []string{"short", "long"} {
+		for _, t := range []string{direct, proxy, routerPlain, routerSignals} {
+			lk := key{kindLatency, t, prompt}
+			addP50, addP99 := rep.added(kindLatency, t, prompt, p50), rep.added(kindLatency, t, prompt, p99)
+			cells := []string{names[t], prompts[prompt], us(rep.med(lk, p50)), us(rep.med(lk, p99))}
+			if t == direct {
+				cells = append(cells, "–", "–", "–")
+			} else {
+				cells = append(cells, signedUS(addP50), signedUS(addP99), times(ratio(addP50, rep.added(kindLatency, proxy, prompt, p50))))
+			}
+			if prompt == "short" {
+				tput := rep.med(key{kindThroughput, t, prompt}, rps)
+				ttfb := rep.med(key{kindTTFB, t, prompt}, p50)
+				cells = append(cells, fmt.Sprintf("%.0f", tput), times(ratio(tput, rep.med(key{kindThroughput, proxy, prompt}, rps))), us(ttfb))
+				if t == direct {
+					cells = append(cells, "–", "–")
+				} else {
+					addT := rep.added(kindTTFB, t, prompt, p50)
+					cells = append(cells, signedUS(addT), times(ratio(addT, rep.added(kindTTFB, proxy, prompt, p50))))
+				}
+			} else {
+				cells = append(cells, "–", "–", "–", "–", "–")
+			}
+			fmt.Fprintf(w, "| %s |\n", strings.Join(cells, " | "))
+		}
+	}
+
+	fmt.Fprintf(w, "\nEnvoy external processor (`-gateway extproc`), one gRPC stream per request carrying request headers, buffered body and response headers; "+
+		"\"added\" is over a pass-through processor (bench/cmd/noopextproc) within each round:\n\n")
+	fmt.Fprintf(w, "| processor | exchange p50 | exchange p99 | added p50 | added p99 | exchanges/s at c=%d | × pass-through |\n", o.Concurrency)
+	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---:|")
+	noopRPS := rep.med(key{kindThroughput, extprocNoop, "short"}, rps)
+	for _, t := range []struct{ target, name string }{{extprocNoop, "pass-through (no work)"},
+		{extprocPlain, "router: one model, no signals"}, {extprocSignals, "router: all builtin signals, 4 decisions"}} {
+		lk := key{kindLatency, t.target, "short"}
+		cells := []string{t.name, us(rep.med(lk, p50)), us(rep.med(lk, p99))}
+		if t.target == extprocNoop {
+			cells = append(cells, "–", "–")
+		} else {
+			cells = append(cells, signedUS(rep.addedOver(kindLatency, t.target, extprocNoop, "short", p50)),
+				signedUS(rep.addedOver(kindLatency, t.target, extprocNoop, "short", p99)))
+		}
+		tput := rep.med(key{kindThroughput, t.target, "short"}, rps)
+		cells = append(cells, fmt.Sprintf("%.0f", tput), times(ratio(tput, noopRPS)))
+		fmt.Fprintf(w, "| %s |\n", strings.Join(cells, " | "))
+	}
+
+	if len(rep.Streams) > 0 {
+		fmt.Fprintf(w, "\nConcurrent streams (fresh processes, config (a); each stream is held open by the backend after its first event until all are open, then released):\n\n")
+		fmt.Fprintln(w, "| process | streams | complete | peak RSS MB | RSS MB before / during / after | goroutines before / during / after | sockets before / during / after |")
+		fmt.Fprintln(w, "|---|---:|---:|---:|---|---|---|")
+		for _, s := range rep.Streams {
+			fmt.Fprintf(w, "| %s | %d | %d | %.0f | %.0f / %.0f / %.0f | %d / %d / %d | %d / %d / %d |\n", names[s.Target], s.Streams, s.Complete,
+				mb(s.After.PeakRSSKB), mb(s.Before.RSSKB), mb(s.During.RSSKB), mb(s.After.RSSKB),
+				s.Before.Goroutines, s.During.Goroutines, s.After.Goroutines, s.Before.Sockets, s.During.Sockets, s.After.Sockets)
+		}
+	}
+
+	fmt.Fprintf(w, "\nGoals (ratios of medians against the bare proxy in this run):\n\n")
+	fmt.Fprintln(w, "| goal | limit | measured | verdict |")
+	fmt.Fprintln(w, "|---|---|---|---|")
+	for _, g := range rep.Goals {
+		fmt.Fprintf(w, "| %s | %s | %s | %s |\n", g.Name, g.Limit, g.Measured, g.Verdict)
+	}
+}
+
+func us(v float64) string       { return fmt.Sprintf("%.0f", v) }
+func signedUS(v float64) string { return fmt.Sprintf("%+.0f", v) }
+
+func times(v float64) string {
+	if v == 0 {
+		return "–"
+	}
+	return fmt.Sprintf("%.2f", v)
+}

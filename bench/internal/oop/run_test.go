@@ -1,0 +1,154 @@
+package oop
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/semantic-router/semantic-router/internal/config"
+)
+
+// TestConfigsLoad checks that every router configuration of the benchmark loads, with the
+// backend's URL filled in as the harness does. (The harness also runs the router's -validate
+// on each before it starts the router; TestRunQuick goes through that.)
+func TestConfigsLoad(t *testing.T) {
+	t.Parallel()
+	files, err := filepath.Glob("../../configs/*.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) != 2 {
+		t.Fatalf("bench/configs holds %d configurations, want 2 (plain, signals): %v", len(files), files)
+	}
+	for _, f := range files {
+		raw, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg, err := config.Parse([]byte(strings.ReplaceAll(string(raw), "{{backend}}", "http://127.0.0.1:9")))
+		if err != nil {
+			t.Errorf("%s: %v", filepath.Base(f), err)
+			continue
+		}
+		if filepath.Base(f) == "signals.yaml" && len(cfg.Decisions) != 4 {
+			t.Errorf("signals.yaml has %d decisions, want 4", len(cfg.Decisions))
+		}
+	}
+}
+
+// TestRunQuick runs the whole benchmark with tiny counts: every binary built, every server its
+// own process, every measurement taken, and a report with every row. It asserts nothing about
+// the numbers.
+func TestRunQuick(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
+	defer cancel()
+	var progress bytes.Buffer
+	rep, err := Run(ctx, Options{Rounds: 2, LatencyN: 20, TTFBN: 10, Warmup: 2, Concurrency: 4, Duration: 200 * time.Millisecond,
+		Streams: 50, Settle: 2 * time.Second, Command: "go test ./bench/...", Progress: &progress})
+	if err != nil {
+		t.Fatalf("%v\nprogress:\n%s", err, progress.String())
+	}
+	var md bytes.Buffer
+	rep.Markdown(&md)
+	out := md.String()
+	for _, want := range []string{
+		"| mock backend alone | 7 words |",
+		"| bare ReverseProxy | 7 words |",
+		"| router, one model, no signals | 7 words |",
+		"| router, all builtin signals, 4 decisions | 7 words |",
+		"| mock backend alone | ~200 tokens |",
+		"| bare ReverseProxy | ~200 tokens |",
+		"| router, one model, no signals | ~200 tokens |",
+		"| router, all builtin signals, 4 decisions | ~200 tokens |",
+		"| pass-through (no work) |",
+		"| router: one model, no signals | ",
+		"| router: all builtin signals, 4 decisions | ",
+		"req/s at c=4 |",
+		"| router, one model, no signals | 50 | 50 |",
+		"| bare ReverseProxy | 50 | 50 |",
+		"| no signals: added p50 | ≤ 1.0× proxy |",
+		"| no signals: throughput at c=4 | ≥ 1.0× proxy |",
+		"| no signals: added SSE time to first byte | ≤ 1.0× proxy |",
+		"| full signals, 7-word prompt: added p50 | ≤ 1.5× proxy |",
+		"| full signals, 7-word prompt: throughput at c=4 | ≥ 0.8× proxy |",
+		"| full signals, 200-token prompt: added p50 | ≤ 3.0× proxy |",
+		"| 50 concurrent streams: router peak RSS, every stream complete | ≤ 200 MB | ",
+		"| after the streams: router goroutines and sockets back to the baseline |",
+		"not judged (fewer than 5 rounds)",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the report has no %q:\n%s", want, out)
+		}
+	}
+	for k, rs := range rep.Results {
+		if len(rs) != 2 {
+			t.Errorf("%v: %d results, want one per round", k, len(rs))
+		}
+	}
+}
+
+func TestWriteDoc(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name, doc, want, wantErr string
+	}{
+		{
+			name: "replaces the generated section only",
+			doc:  "# B\n\nintro\n\n" + beginMarker + "\n\nold\n\n" + endMarker + "\n\n## Other\n",
+			want: "# B\n\nintro\n\n" + beginMarker + "\n\n| new |\n\n" + endMarker + "\n\n## Other\n",
+		},
+		{
+			name:    "refuses a file without the markers",
+			doc:     "# B\n",
+			wantErr: "no generated section (the markers " + beginMarker + " and " + endMarker + ")",
+		},
+	} {
+		path := filepath.Join(dir, strings.ReplaceAll(tc.name, " ", "-")+".md")
+		if err := os.WriteFile(path, []byte(tc.doc), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		err := WriteDoc(path, []byte("\n| new |\n"))
+		if tc.wantErr != "" {
+			if err == nil || err.Error() != path+": "+tc.wantErr {
+				t.Errorf("%s: error %v, want %q", tc.name, err, path+": "+tc.wantErr)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		got, _ := os.ReadFile(path)
+		if string(got) != tc.want {
+			t.Errorf("%s: got\n%s\nwant\n%s", tc.name, got, tc.want)
+		}
+	}
+}
+
+func TestDecodeResult(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name, out, wantErr string
+		wantP50            float64
+	}{
+		{name: "the last line is the result", out: "{\"event\":\"held\",\"held\":3}\n{\"requests\":3,\"p50_us\":120}\n", wantP50: 120},
+		{name: "a failed request fails the measurement", out: "{\"requests\":9,\"errors\":1,\"first_error\":\"status 502: bad gateway\"}\n",
+			wantErr: "1 of 10 requests failed, the first with: status 502: bad gateway"},
+		{name: "output that is not a result", out: "panic\n", wantErr: "load generator output \"panic\\n\": invalid character 'p' looking for beginning of value"},
+	} {
+		res, err := decodeResult([]byte(tc.out))
+		switch {
+		case tc.wantErr != "" && (err == nil || err.Error() != tc.wantErr):
+			t.Errorf("%s: error %v, want %q", tc.name, err, tc.wantErr)
+		case tc.wantErr == "" && err != nil:
+			t.Errorf("%s: %v", tc.name, err)
+		case tc.wantErr == "" && res.P50 != tc.wantP50:
+			t.Errorf("%s: p50 %v, want %v", tc.name, res.P50, tc.wantP50)
+		}
+	}
+}

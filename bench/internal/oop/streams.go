@@ -1,0 +1,132 @@
+package oop
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os/exec"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/semantic-router/semantic-router/bench/internal/measure"
+)
+
+// StreamRun is the streams run of one server process.
+type StreamRun struct {
+	Target                string
+	Streams, Held, Failed int
+	Complete              int
+	FirstError            string
+	Before, During, After Sample
+}
+
+// streams starts a mock backend that holds streams, then a fresh router (config (a)) and a
+// fresh bare proxy in front of it, and for each in turn opens o.Streams streams at once,
+// samples the server while all are held, releases them, and samples it again once it has
+// settled.
+func (r *runner) streams(ctx context.Context, rep *Report) error {
+	_, backendURL, err := r.startBackend(ctx, "holding mock backend", true)
+	if err != nil {
+		return err
+	}
+	rt, err := r.startRouter(ctx, "router (streams)", "plain", backendURL, "standalone")
+	if err != nil {
+		return err
+	}
+	px, err := r.startProxy(ctx, "bare proxy (streams)", backendURL)
+	if err != nil {
+		return err
+	}
+	for _, t := range []struct {
+		target string
+		p      *Process
+	}{{routerPlain, rt}, {proxy, px}} {
+		r.say("%d concurrent streams through %s", r.o.Streams, t.p.Name)
+		run, err := r.streamRun(ctx, t.p, backendURL)
+		if err != nil {
+			return fmt.Errorf("streams through %s: %w", t.p.Name, err)
+		}
+		run.Target = t.target
+		rep.Streams = append(rep.Streams, run)
+		r.ps.stop(t.p, 5*time.Second)
+	}
+	return nil
+}
+
+func (r *runner) streamRun(ctx context.Context, p *Process, backendURL string) (StreamRun, error) {
+	run := StreamRun{Streams: r.o.Streams}
+	metrics := "http://" + p.Addr("metrics") + "/metrics"
+	var err error
+	if run.Before, err = sample(ctx, p.Pid(), metrics); err != nil {
+		return run, err
+	}
+	cmd := exec.CommandContext(ctx, r.b.loadgen, "-mode", "streams", "-url", "http://"+p.Addr("inference"),
+		"-body", r.bodies["short-stream"], "-n", itoa(r.o.Streams))
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return run, err
+	}
+	if err := cmd.Start(); err != nil {
+		return run, err
+	}
+	lines := bufio.NewScanner(stdout)
+	var last string
+	for lines.Scan() {
+		last = lines.Text()
+		var ev measure.HeldEvent
+		if json.Unmarshal([]byte(last), &ev) != nil || ev.Event != "held" {
+			continue
+		}
+		run.Held, run.Failed = ev.Held, ev.Failed
+		if run.During, err = sample(ctx, p.Pid(), metrics); err != nil {
+			break
+		}
+		err = release(ctx, backendURL)
+		if err != nil {
+			break
+		}
+	}
+	_, _ = io.Copy(io.Discard, stdout)
+	if werr := cmd.Wait(); werr != nil && err == nil {
+		err = fmt.Errorf("load generator: %w: %s", werr, strings.TrimSpace(stderr.String()))
+	}
+	if err != nil {
+		return run, err
+	}
+	var res measure.Result
+	if jerr := json.Unmarshal([]byte(last), &res); jerr != nil {
+		return run, fmt.Errorf("load generator output %q: %w", last, jerr)
+	}
+	run.Complete, run.FirstError = res.Requests, res.FirstError
+	run.Failed = res.Errors
+	if run.After, err = settled(ctx, p.Pid(), metrics, r.o.Settle); err != nil {
+		return run, err
+	}
+	return run, nil
+}
+
+// release tells the holding backend to let its held streams finish.
+func release(ctx context.Context, backendURL string) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, backendURL+"/release", nil)
+	if err != nil {
+		return err
+	}
+	resp, err := metricsClient.Do(req)
+	if err != nil {
+		return fmt.Errorf("releasing the held streams: %w", err)
+	}
+	defer resp.Body.Close()
+	_, _ = io.Copy(io.Discard, resp.Body)
+	if resp.StatusCode != http.StatusOK {
+		return errors.New("releasing the held streams: status " + resp.Status)
+	}
+	return nil
+}
