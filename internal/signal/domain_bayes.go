@@ -44,9 +44,9 @@ func fitBayes(docs [][]string, classes int) *wordBayes {
 	return b
 }
 
-// probs writes P(class|text) into p; words seen in no class are ignored.
-func (b *wordBayes) probs(text string, p []float64) {
-	ws := stems(text)
+// probsStems writes P(class|text) into p, for text already split by
+// stems; words seen in no class are ignored.
+func (b *wordBayes) probsStems(ws []string, p []float64) {
 	for k := range p {
 		p[k] = 0
 	}
