@@ -14,10 +14,10 @@ import (
 	"unicode"
 )
 
-// leakJaccard is the word-Jaccard similarity at which an evaluation prompt
+// domainLeakJaccard is the word-Jaccard similarity at which an evaluation prompt
 // counts as seen in training: a reworded copy of a training example
 // measures memory, not generalisation.
-const leakJaccard = 0.5
+const domainLeakJaccard = 0.5
 
 const (
 	domainTestSplit  = "testdata/domain/test.jsonl"
@@ -33,8 +33,8 @@ func domainDevSetPath() string {
 	return filepath.Join("..", "..", "..", "shared", "eval", "dev.jsonl")
 }
 
-// readPrompts returns the "prompt" field of every JSONL row in path.
-func readPrompts(path string) ([]string, error) {
+// readDomainPrompts returns the "prompt" field of every JSONL row in path.
+func readDomainPrompts(path string) ([]string, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -58,16 +58,16 @@ func readPrompts(path string) ([]string, error) {
 	return out, sc.Err()
 }
 
-// evalPrompts returns the prompts the domain classifier is measured on:
+// domainEvalPrompts returns the prompts the domain classifier is measured on:
 // the test split and, when it is readable, the shared dev set. Under
 // CI=true the dev set must exist.
-func evalPrompts(t *testing.T) []string {
+func domainEvalPrompts(t *testing.T) []string {
 	t.Helper()
-	test, err := readPrompts(domainTestSplit)
+	test, err := readDomainPrompts(domainTestSplit)
 	if err != nil {
 		t.Fatal(err)
 	}
-	dev, err := readPrompts(domainDevSetPath())
+	dev, err := readDomainPrompts(domainDevSetPath())
 	switch {
 	case errors.Is(err, fs.ErrNotExist) && os.Getenv("CI") != "true":
 		t.Logf("dev set not found at %s; checking the test split only (set SEMANTIC_ROUTER_DEV_SET)", domainDevSetPath())
@@ -77,24 +77,24 @@ func evalPrompts(t *testing.T) []string {
 	return append(test, dev...)
 }
 
-// trainingPrompts returns every prompt the shipped classifier learns
+// domainTrainingPrompts returns every prompt the shipped classifier learns
 // from: the built-in examples and the train split.
-func trainingPrompts(t *testing.T) []string {
+func domainTrainingPrompts(t *testing.T) []string {
 	t.Helper()
 	var out []string
 	for _, c := range BuiltinDomains() {
 		out = append(out, c.Examples...)
 	}
-	train, err := readPrompts(domainTrainSplit)
+	train, err := readDomainPrompts(domainTrainSplit)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return append(out, train...)
 }
 
-// leakWords are the lowercased letter and digit runs of s: every word
+// domainLeakWords are the lowercased letter and digit runs of s: every word
 // counts, so two prompts that differ only in their subject still collide.
-func leakWords(s string) map[string]bool {
+func domainLeakWords(s string) map[string]bool {
 	out := map[string]bool{}
 	for _, w := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
 		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
@@ -104,7 +104,7 @@ func leakWords(s string) map[string]bool {
 	return out
 }
 
-func jaccard(a, b map[string]bool) float64 {
+func domainJaccard(a, b map[string]bool) float64 {
 	inter := 0
 	for w := range a {
 		if b[w] {
@@ -118,19 +118,19 @@ func jaccard(a, b map[string]bool) float64 {
 	return float64(inter) / float64(union)
 }
 
-// nearPairs lists each evaluation prompt within leakJaccard of a training
+// domainNearPairs lists each evaluation prompt within domainLeakJaccard of a training
 // prompt, with the closest one.
-func nearPairs(evals, train []string) []string {
+func domainNearPairs(evals, train []string) []string {
 	tw := make([]map[string]bool, len(train))
 	for i, s := range train {
-		tw[i] = leakWords(s)
+		tw[i] = domainLeakWords(s)
 	}
 	var out []string
 	for _, e := range evals {
-		ew := leakWords(e)
+		ew := domainLeakWords(e)
 		best, bestJ := -1, 0.0
 		for i, w := range tw {
-			if j := jaccard(ew, w); j >= leakJaccard && j > bestJ {
+			if j := domainJaccard(ew, w); j >= domainLeakJaccard && j > bestJ {
 				best, bestJ = i, j
 			}
 		}
@@ -141,19 +141,19 @@ func nearPairs(evals, train []string) []string {
 	return out
 }
 
-// liftedKeywords lists keywords that occur in evaluation prompts but in no
+// liftedDomainKeywords lists keywords that occur in evaluation prompts but in no
 // training prompt and in no category's WordNet vocabulary: words that can
 // only have come from reading the evaluation rows. Words are compared by
 // stem, so "ribosomes" is vocabulary when WordNet has "ribosome".
-func liftedKeywords(keywords map[string][]string, evals, train []string, vocab map[string]domainVocab) []string {
+func liftedDomainKeywords(keywords map[string][]string, evals, train []string, vocab map[string]domainVocab) []string {
 	seen := map[string]bool{}
 	add := func(set map[string]bool, ws ...string) {
 		for _, w := range ws {
-			set[leakStem(w)] = true
+			set[domainLeakStem(w)] = true
 		}
 	}
 	for _, s := range train {
-		for w := range leakWords(s) {
+		for w := range domainLeakWords(s) {
 			add(seen, w)
 		}
 	}
@@ -163,14 +163,14 @@ func liftedKeywords(keywords map[string][]string, evals, train []string, vocab m
 	}
 	inEval := map[string]bool{}
 	for _, s := range evals {
-		for w := range leakWords(s) {
+		for w := range domainLeakWords(s) {
 			add(inEval, w)
 		}
 	}
 	var out []string
 	for cat, ws := range keywords {
 		for _, k := range ws {
-			if st := leakStem(k); inEval[st] && !seen[st] {
+			if st := domainLeakStem(k); inEval[st] && !seen[st] {
 				out = append(out, cat+": "+k)
 			}
 		}
@@ -179,21 +179,21 @@ func liftedKeywords(keywords map[string][]string, evals, train []string, vocab m
 	return out
 }
 
-// leakStem folds a word to the naive-Bayes stem without a final "e", so
+// domainLeakStem folds a word to the naive-Bayes stem without a final "e", so
 // "ribosome" and "ribosomes" meet.
-func leakStem(w string) string { return strings.TrimSuffix(stem(strings.ToLower(w)), "e") }
+func domainLeakStem(w string) string { return strings.TrimSuffix(stem(strings.ToLower(w)), "e") }
 
 // TestDomainLeakage fails when an evaluation prompt (test split, dev set)
 // is within word-Jaccard 0.5 of a training example, or a keyword list
 // holds a word that only evaluation prompts use.
 func TestDomainLeakage(t *testing.T) {
 	t.Parallel()
-	evals, train := evalPrompts(t), trainingPrompts(t)
-	if near := nearPairs(evals, train); len(near) > 0 {
+	evals, train := domainEvalPrompts(t), domainTrainingPrompts(t)
+	if near := domainNearPairs(evals, train); len(near) > 0 {
 		t.Errorf("%d evaluation prompts are within word-Jaccard %.1f of a training example:\n%s",
-			len(near), leakJaccard, strings.Join(near, "\n"))
+			len(near), domainLeakJaccard, strings.Join(near, "\n"))
 	}
-	if lifted := liftedKeywords(builtinDomainKeywords, evals, train, builtinDomainVocab()); len(lifted) > 0 {
+	if lifted := liftedDomainKeywords(builtinDomainKeywords, evals, train, builtinDomainVocab()); len(lifted) > 0 {
 		t.Errorf("keywords found only in evaluation prompts:\n%s", strings.Join(lifted, "\n"))
 	}
 }
@@ -203,11 +203,11 @@ func TestDomainLeakage(t *testing.T) {
 // planted as a keyword, are both reported.
 func TestDomainLeakageCatchesPlantedOverlap(t *testing.T) {
 	t.Parallel()
-	evals, train := evalPrompts(t), trainingPrompts(t)
+	evals, train := domainEvalPrompts(t), domainTrainingPrompts(t)
 	victim := evals[0]
 	ws := strings.Fields(victim)
 	planted := strings.Join(append(ws[:len(ws)-1:len(ws)-1], "indeed?"), " ") // last word swapped
-	near := nearPairs(evals, append(train[:len(train):len(train)], planted))
+	near := domainNearPairs(evals, append(train[:len(train):len(train)], planted))
 	found := false
 	for _, n := range near {
 		found = found || strings.Contains(n, fmt.Sprintf("%q ~ %q", victim, planted))
@@ -219,8 +219,8 @@ func TestDomainLeakageCatchesPlantedOverlap(t *testing.T) {
 	const word = "zqxjvortle"
 	evalsWithWord := append(evals[:len(evals):len(evals)], "What does "+word+" mean?")
 	kw := map[string][]string{"biology": {"cell", word}}
-	got := liftedKeywords(kw, evalsWithWord, train, builtinDomainVocab())
+	got := liftedDomainKeywords(kw, evalsWithWord, train, builtinDomainVocab())
 	if want := []string{"biology: " + word}; strings.Join(got, ",") != strings.Join(want, ",") {
-		t.Errorf("liftedKeywords = %v, want %v", got, want)
+		t.Errorf("liftedDomainKeywords = %v, want %v", got, want)
 	}
 }
