@@ -44,9 +44,9 @@ func fitBayes(docs [][]string, classes int) *wordBayes {
 	return b
 }
 
-// probs writes P(class|text) into p; words seen in no class are ignored.
-func (b *wordBayes) probs(text string, p []float64) {
-	ws := stems(text)
+// probsStems writes P(class|text) into p, for text already split by
+// stems; words seen in no class are ignored.
+func (b *wordBayes) probsStems(ws []string, p []float64) {
 	for k := range p {
 		p[k] = 0
 	}
@@ -96,7 +96,7 @@ func init() {
 }
 
 // stems lowercases, drops stop words and strips common English suffixes,
-// so "reactions" and "reaction" meet.
+// so "reactions" and "reaction", "octopuses" and "octopus" meet.
 func stems(s string) []string {
 	var out []string
 	for w := range wordSet(s) {
@@ -109,13 +109,22 @@ func stems(s string) []string {
 }
 
 func stem(w string) string {
-	for _, suf := range []string{"ations", "ation", "ings", "ing", "ies", "es", "s", "ed", "ly"} {
+	switch {
+	case len(w) <= 4:
+		return w
+	case strings.HasSuffix(w, "ies"):
+		return w[:len(w)-3] + "y"
+	case strings.HasSuffix(w, "sses"), strings.HasSuffix(w, "xes"), strings.HasSuffix(w, "ches"), strings.HasSuffix(w, "shes"):
+		return w[:len(w)-2]
+	}
+	for _, suf := range []string{"ations", "ation", "ings", "ing", "ed", "ly"} {
 		if len(w) > len(suf)+3 && strings.HasSuffix(w, suf) {
-			if suf == "ies" {
-				return w[:len(w)-3] + "y"
-			}
 			return w[:len(w)-len(suf)]
 		}
+	}
+	// A plural "s", but not the "s" of "virus", "glass" or "analysis".
+	if strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "us") && !strings.HasSuffix(w, "ss") && !strings.HasSuffix(w, "is") {
+		return w[:len(w)-1]
 	}
 	return w
 }

@@ -2,6 +2,7 @@ package signal
 
 import (
 	"context"
+	"strings"
 	"sync"
 	"testing"
 
@@ -51,9 +52,46 @@ func TestDomainClassify(t *testing.T) {
 		if res.Label != tt.want {
 			t.Errorf("Classify(%q) = %s (%.2f), want %s", tt.text, res.Label, res.Confidence, tt.want)
 		}
-		if len(res.Scores) != 2 || res.Scores[0].Label != res.Label || res.Scores[0].Score != res.Confidence || res.Scores[1].Score > res.Confidence {
+		if res.Abstained || len(res.Scores) != 2 || res.Scores[0].Label != res.Label || res.Scores[0].Score != res.Confidence || res.Scores[1].Score > res.Confidence {
 			t.Errorf("Scores = %+v", res.Scores)
 		}
+	}
+}
+
+func TestDomainAbstains(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	tests := []struct {
+		name          string
+		minConfidence float64
+		text          string
+		wantLabel     string
+		wantAbstained bool
+	}{
+		{"gibberish", 0, "asdf qwer zxcv", "other", true},
+		{"digits only", 0, "1234 5678", "other", true},
+		{"a clear prompt stays", 0, "How do I reverse a linked list in Java?", "computer science", false},
+		{"a strict threshold abstains on a clear prompt", 0.999, "How do I reverse a linked list in Java?", "other", true},
+		{"abstaining off", -1, "asdf qwer zxcv", "", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			c, err := NewDomainClassifier(ctx, DomainOptions{Embedder: builtin.New(), MinConfidence: tt.minConfidence})
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := c.Classify(ctx, tt.text)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Abstained != tt.wantAbstained || (tt.wantLabel != "" && res.Label != tt.wantLabel) {
+				t.Errorf("Classify(%q) = %s abstained=%v (%.2f), want %s abstained=%v", tt.text, res.Label, res.Abstained, res.Confidence, tt.wantLabel, tt.wantAbstained)
+			}
+			if res.Abstained && (res.Confidence != 1-res.Scores[0].Score || res.Scores[0].Score >= c.minConf) {
+				t.Errorf("abstained with confidence %.3f and best score %.3f (threshold %.3f)", res.Confidence, res.Scores[0].Score, c.minConf)
+			}
+		})
 	}
 }
 
@@ -128,6 +166,22 @@ func BenchmarkDomainClassify(b *testing.B) {
 		b.Fatal(err)
 	}
 	prompt := "Explain the difference between FIFO and LIFO inventory valuation and how each affects reported profit."
+	b.ReportAllocs()
+	for b.Loop() {
+		_, _ = c.Classify(context.Background(), prompt)
+	}
+}
+
+// BenchmarkDomainClassify200 is one prompt of about 200 tokens, embedding
+// included.
+func BenchmarkDomainClassify200(b *testing.B) {
+	c, err := sharedDomain()
+	if err != nil {
+		b.Fatal(err)
+	}
+	prompt := strings.Repeat("Our warehouse team keeps running out of packing tape and boxes before the end of the month, "+
+		"and the supplier wants payment upfront. How should a small online shop plan its inventory, negotiate payment terms, "+
+		"and forecast demand for the holiday season without tying up too much cash? ", 3)
 	b.ReportAllocs()
 	for b.Loop() {
 		_, _ = c.Classify(context.Background(), prompt)

@@ -82,10 +82,7 @@ func TestTargets(t *testing.T) {
 		checks int
 	}{
 		{"dev", devSetPath(), checkDomain | checkPII | checkJailbreak},
-		{"domain_heldout", "testdata/domain_heldout.jsonl", checkDomain},
-		{"domain_heldout2", "testdata/domain_heldout2.jsonl", checkDomain},
-		{"domain_heldout3", "testdata/domain_heldout3.jsonl", checkDomain},
-		{"domain_heldout4", "testdata/domain_heldout4.jsonl", checkDomain},
+		{"domain_test", "testdata/domain/test.jsonl", checkDomain},
 		{"jailbreak_heldout", "testdata/jailbreak_heldout.jsonl", checkJailbreak},
 		{"jailbreak_heldout2", "testdata/jailbreak_heldout2.jsonl", checkJailbreak},
 		{"jailbreak_heldout3", "testdata/jailbreak_heldout3.jsonl", checkJailbreak},
