@@ -150,7 +150,7 @@ func (d *JailbreakDetector) Detect(ctx context.Context, text string) (JailbreakR
 // DetectVector is Detect for a prompt the caller has already embedded with
 // the detector's embedder; v may be nil to score patterns only.
 func (d *JailbreakDetector) DetectVector(text string, v []float32) JailbreakResult {
-	reasons := scorePatterns(text, 0)
+	reasons := scorePatterns(withoutQuotes(text), 0)
 	if len(d.attacks) > 0 && v != nil {
 		q := centred(v, d.mean)
 		gap := maxDot(q, d.attacks) - maxDot(q, d.benign)
@@ -219,8 +219,11 @@ func scorePatterns(text string, depth int) map[string]float64 {
 			addReason(reasons, r.Reason, r.Weight)
 		}
 	}
+	c := cues(text)
+	scoreMechanisms(text, lower, c, reasons, depth)
 	harmful := containsAny(" "+lower, harmfulCues) && harmfulRE.MatchString(lower)
 	detail := harmful && detailRE.MatchString(lower)
+	harmful = harmful || c.has(cueHarm)
 	switch {
 	case detail && framingRE.MatchString(lower):
 		addReason(reasons, ReasonFraming, 0.8)
@@ -238,7 +241,7 @@ func scorePatterns(text string, depth int) map[string]float64 {
 		for _, decoded := range decodePayloads(text) {
 			inner := scorePatterns(decoded, 1)
 			w := combine(inner)
-			innerHarm := harmfulRE.MatchString(strings.ToLower(decoded))
+			innerHarm := cues(decoded).has(cueHarm) || harmfulRE.MatchString(strings.ToLower(decoded))
 			switch {
 			case w >= 0.3 || innerHarm:
 				addReason(reasons, ReasonEncoded, math.Max(0.85, w))
@@ -319,7 +322,7 @@ func longestRuns(s string) (b64, hexRun int) {
 // readable accepts decoded bytes that look like words: mostly printable
 // and containing spaces.
 func readable(s string) bool {
-	if len(s) < 8 || !strings.Contains(s, " ") {
+	if len(s) < 8 || !strings.Contains(s, " ") && !strings.ContainsFunc(s, isHan) {
 		return false
 	}
 	good := 0

@@ -73,21 +73,14 @@ func jaccard(a, b map[string]bool) float64 {
 }
 
 // patternLiterals returns the literal strings of the regexps that are long
-// enough to be someone's wording: three words or more, or four CJK
+// enough to be someone's wording: three words or more, or six CJK
 // characters.
 func patternLiterals(res []*regexp.Regexp) []string {
 	var out []string
 	var walk func(re *syntax.Regexp)
 	walk = func(re *syntax.Regexp) {
 		if re.Op == syntax.OpLiteral {
-			lit := strings.ToLower(string(re.Rune))
-			han := 0
-			for _, r := range lit {
-				if unicode.Is(unicode.Han, r) {
-					han++
-				}
-			}
-			if len(strings.Fields(lit)) >= 3 || han >= 4 {
+			if lit := strings.ToLower(string(re.Rune)); long(lit) {
 				out = append(out, strings.TrimSpace(lit))
 			}
 		}
@@ -105,9 +98,21 @@ func patternLiterals(res []*regexp.Regexp) []string {
 	return out
 }
 
+// long reports text that is somebody's wording rather than a word: three
+// words or more, or six CJK characters.
+func long(text string) bool {
+	han := 0
+	for _, r := range text {
+		if unicode.Is(unicode.Han, r) {
+			han++
+		}
+	}
+	return len(strings.Fields(text)) >= 3 || han >= 6
+}
+
 // detectorRegexps lists every regexp the detector matches prompts with.
 func detectorRegexps() []*regexp.Regexp {
-	res := []*regexp.Regexp{framingRE, harmfulRE, detailRE, decodeCueRE}
+	res := []*regexp.Regexp{framingRE, harmfulRE, detailRE, decodeCueRE, assignRE, bracketPartRE, quotedRE}
 	for _, r := range jailbreakRules {
 		res = append(res, r.RE)
 	}
@@ -151,7 +156,16 @@ func TestJailbreakTestSplitDoesNotLeak(t *testing.T) {
 	test := readCorpus(t, "testdata/jailbreak/test.jsonl")
 	train := readCorpus(t, "testdata/jailbreak/train.jsonl")
 	examples := BuiltinJailbreakExamples()
-	for _, leak := range findLeaks(test, train, examples, patternLiterals(detectorRegexps())) {
+	literals := patternLiterals(detectorRegexps())
+	// The mechanism lexicon is pattern text too.
+	for _, terms := range mechanismTerms {
+		for _, term := range terms {
+			if long(term) {
+				literals = append(literals, strings.TrimSpace(term))
+			}
+		}
+	}
+	for _, leak := range findLeaks(test, train, examples, literals) {
 		t.Error(leak)
 	}
 }
