@@ -14,6 +14,7 @@ import (
 	"unicode"
 
 	"github.com/semantic-router/semantic-router/internal/embed"
+	"github.com/semantic-router/semantic-router/internal/embed/builtin"
 )
 
 //go:embed jailbreak_examples.txt
@@ -50,6 +51,9 @@ type JailbreakOptions struct {
 	// domain prompts) by more than the margin, and reaches the full 0.9 at
 	// margin+width, where it adds 0.4. 0 means 0.05 and 0.25.
 	SimilarityMargin, SimilarityWidth float64
+	// NoLearnedModel leaves out the learned model, so that only the
+	// patterns, the mechanisms and similarity count.
+	NoLearnedModel bool
 }
 
 // JailbreakResult is a score in [0, 1], whether it reached the threshold,
@@ -72,6 +76,8 @@ type JailbreakDetector struct {
 	benign        [][]float32 // centred unit vectors
 	mean          []float32
 	margin, width float64
+	model         *jbModel // nil without the learned model
+	builtinVecs   bool     // emb is the builtin embedder, whose vectors the model reads
 }
 
 // NewJailbreakDetector builds a detector; with an Embedder it embeds the
@@ -92,6 +98,18 @@ func NewJailbreakDetector(ctx context.Context, opts JailbreakOptions) (*Jailbrea
 	}
 	if d.margin < 0 || d.width < 0 {
 		return nil, fmt.Errorf("jailbreak: similarity margin %v and width %v must not be negative", d.margin, d.width)
+	}
+	if !opts.NoLearnedModel {
+		m, err := loadJailbreakModel()
+		if err != nil {
+			return nil, fmt.Errorf("jailbreak: %w", err)
+		}
+		// Load the word vectors now, so that scoring cannot fail later.
+		if _, err := builtinEmbedder.Vector(""); err != nil {
+			return nil, fmt.Errorf("jailbreak: %w", err)
+		}
+		d.model = m
+		_, d.builtinVecs = opts.Embedder.(*builtin.Embedder)
 	}
 	if d.emb == nil {
 		return d, nil
@@ -150,7 +168,20 @@ func (d *JailbreakDetector) Detect(ctx context.Context, text string) (JailbreakR
 // DetectVector is Detect for a prompt the caller has already embedded with
 // the detector's embedder; v may be nil to score patterns only.
 func (d *JailbreakDetector) DetectVector(text string, v []float32) JailbreakResult {
-	reasons := scorePatterns(withoutQuotes(text), 0)
+	plain := withoutQuotes(text)
+	reasons := scorePatterns(plain, 0)
+	if d.model != nil {
+		var bv []float32
+		if d.builtinVecs && plain == text {
+			bv = v
+		}
+		// The table loaded in NewJailbreakDetector, so this cannot fail.
+		if f, err := features(plain, bv, cues(plain), reasons); err == nil {
+			if sigmoid(d.model.logit(f)) >= d.model.Threshold {
+				addReason(reasons, ReasonLearned, learnedWeight)
+			}
+		}
+	}
 	if len(d.attacks) > 0 && v != nil {
 		q := centred(v, d.mean)
 		gap := maxDot(q, d.attacks) - maxDot(q, d.benign)

@@ -48,7 +48,7 @@ func newLexicon(terms map[cueSet][]string) *lexicon {
 			for i := 0; i < len(t); i++ {
 				next := lx.nodes[cur].step(t[i])
 				if next < 0 {
-					next = int32(len(lx.nodes))
+					next = int32(len(lx.nodes)) //nolint:gosec // a few thousand nodes
 					lx.nodes = append(lx.nodes, lexNode{})
 					lx.nodes[cur].edges = append(lx.nodes[cur].edges, lexEdge{t[i], next})
 				}
@@ -161,7 +161,9 @@ func deLeet(s string) (string, bool) {
 			fields[i] = "i"
 		case f == "4":
 			fields[i] = "a"
-		case isLeetWord(f):
+		case strings.ContainsFunc(f, unicode.IsLetter) && strings.ContainsAny(f, "013456@$"):
+			// Once the text is leetspeak, trailing digits are letters too ("d0").
+
 			table := leetLatin
 			for _, r := range f {
 				if unicode.Is(unicode.Cyrillic, r) {
@@ -181,8 +183,8 @@ func deLeet(s string) (string, bool) {
 }
 
 // isLeetWord reports a word with at least one letter and one leetspeak
-// digit or symbol inside it ("m4k3", "к@к"); "mp3" and "covid19" are
-// excluded because their digits only trail.
+// digit or symbol inside it ("m4k3", "к@к"); "mp3" and "covid19" do not
+// count because their digits only trail.
 func isLeetWord(w string) bool {
 	w = strings.TrimRight(w, ".,;:!?)\"'")
 	letters, leet := 0, 0
