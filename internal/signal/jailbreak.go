@@ -171,15 +171,14 @@ func (d *JailbreakDetector) DetectVector(text string, v []float32) JailbreakResu
 	plain := withoutQuotes(text)
 	reasons := scorePatterns(plain, 0)
 	if d.model != nil {
-		var bv []float32
-		if d.builtinVecs && plain == text {
-			bv = v
+		bv := v
+		if !d.builtinVecs || plain != text {
+			// The table loaded in NewJailbreakDetector: this cannot fail.
+			bv, _ = builtinEmbedder.Vector(plain)
 		}
-		// The table loaded in NewJailbreakDetector, so this cannot fail.
-		if f, err := features(plain, bv, cues(plain), reasons); err == nil {
-			if sigmoid(d.model.logit(f)) >= d.model.Threshold {
-				addReason(reasons, ReasonLearned, learnedWeight)
-			}
+		view := wordView(plain)
+		if sigmoid(d.model.score(view, bv, mechLexicon.scan(view), reasons)) >= d.model.Threshold {
+			addReason(reasons, ReasonLearned, learnedWeight)
 		}
 	}
 	if len(d.attacks) > 0 && v != nil {
@@ -318,7 +317,8 @@ func decodePayloads(text string) []string {
 }
 
 func rot13Payload(text string) []string {
-	if rot13Cue.MatchString(text) || looksRot13(text) {
+	named := (strings.Contains(text, "13") || strings.Contains(strings.ToLower(text), "caesar")) && rot13Cue.MatchString(text)
+	if named || looksRot13(text) {
 		return []string{rot13(text)}
 	}
 	return nil
@@ -368,7 +368,7 @@ func readable(s string) bool {
 // looksRot13 reports text whose rot13 has far more common English words
 // than the text itself.
 func looksRot13(text string) bool {
-	return commonWords(rot13(text)) >= 3 && commonWords(text) == 0
+	return commonWords(text) == 0 && commonWords(rot13(text)) >= 3
 }
 
 var commonWordSet = map[string]bool{"the": true, "and": true, "you": true, "to": true, "how": true, "all": true, "your": true, "make": true, "what": true, "is": true, "a": true, "of": true}

@@ -112,6 +112,31 @@ func (lx *lexicon) scan(view string) cueSet {
 	return found
 }
 
+// count returns how many term occurrences end in view (overlapping terms
+// ending at the same byte count once).
+func (lx *lexicon) count(view string) int {
+	n := 0
+	cur := int32(0)
+	for i := 0; i < len(view); i++ {
+		b := view[i]
+		for {
+			if cur == 0 {
+				cur = lx.root[b]
+				break
+			}
+			if next := lx.nodes[cur].step(b); next >= 0 {
+				cur = next
+				break
+			}
+			cur = lx.nodes[cur].fail
+		}
+		if lx.nodes[cur].out != 0 {
+			n++
+		}
+	}
+	return n
+}
+
 // wordView lowercases s and turns everything that is not a letter or a
 // digit into a single space, with a space at both ends.
 func wordView(s string) string {

@@ -149,7 +149,10 @@ var mechanismTerms = map[cueSet][]string{
 		"задом наперёд", "наоборот", "переверни", "справа налево", "倒过来", "反着", "从右往左"},
 }
 
-// joinedQuotesRE finds the quoted values of variable assignments, for
+// splitCues name variables in prose, for splits written without "=".
+var splitCues = []string{"variab", "перемен", "变量"}
+
+// assignRE finds the quoted values of variable assignments, for
 // payload splitting: s1='synthesize', X = "make a ".
 var assignRE = regexp.MustCompile(`[\p{L}\p{N}_]{1,10}\s*(?:=|vale|is)\s*["'“«]([^"'”»]{1,80})["'”»]`)
 
@@ -229,7 +232,7 @@ func scoreMechanisms(text, lower string, c cueSet, reasons map[string]float64, d
 		}
 		addReason(reasons, ReasonRefusal, w)
 	}
-	if strings.ContainsAny(text, "=[【'\"“«") {
+	if strings.ContainsAny(text, "=[【") || containsAny(lower, splitCues) {
 		scoreSplit(text, lower, c, reasons)
 	}
 	if harm && c.has(cueDeceased) && c.has(cueRelative) && c.has(cueRoleplay) {
@@ -266,16 +269,27 @@ func scoreMechanisms(text, lower string, c cueSet, reasons map[string]float64, d
 // reversal and separators inside CJK words, when they apply.
 func obfuscatedViews(text string, c cueSet) []string {
 	var views []string
-	if v, ok := deLeet(text); ok {
-		views = append(views, v)
+	if strings.ContainsAny(text, "013456@$") {
+		if v, ok := deLeet(text); ok {
+			views = append(views, v)
+		}
 	}
-	if v, ok := joinHan(text); ok {
-		views = append(views, v)
+	han := strings.Count(text, "") - 1 - len(strings.Fields(text)) // an upper bound, cheap
+	if strings.ContainsFunc(text, isHan) {
+		if v, ok := joinHan(text); ok {
+			views = append(views, v)
+		}
+	} else {
+		han = 0
 	}
-	// A reversed prompt reads as a reversed prompt: try it when asked to
-	// or when the text has no ordinary words in it.
-	if rv := reverseRunes(text); c.has(cueReversed) || commonWordsAny(rv) >= commonWordsAny(text) {
-		views = append(views, rv)
+	// Read the text backwards when asked to, or when it has too few
+	// ordinary words for forward prose and reads at least as well reversed.
+	forward := commonWordsAny(text)
+	// CJK has no spaces: count about one word per two characters.
+	if c.has(cueReversed) || forward*5 < len(strings.Fields(text))+han/2 {
+		if rv := reverseRunes(text); c.has(cueReversed) || commonWordsAny(rv) >= forward {
+			views = append(views, rv)
+		}
 	}
 	return views
 }
@@ -321,15 +335,4 @@ var stopWords = newLexicon(map[cueSet][]string{1: {
 	"的", "是", "我", "怎么", "如何", "在", "了", "把"}})
 
 // commonWordsAny counts stop words in text, in any of the six languages.
-func commonWordsAny(text string) int {
-	view := wordView(text)
-	n := 0
-	// Count occurrences by scanning once per stop-word hit region: the
-	// lexicon reports categories only, so count words instead.
-	for _, w := range strings.Fields(view) {
-		if stopWords.scan(" "+w+" ") != 0 {
-			n++
-		}
-	}
-	return n
-}
+func commonWordsAny(text string) int { return stopWords.count(wordView(text)) }

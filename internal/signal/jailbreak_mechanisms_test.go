@@ -142,29 +142,61 @@ func TestLexiconScan(t *testing.T) {
 	}
 }
 
-// longPrompt is about 200 tokens of ordinary text with one quoted phrase.
-var longPrompt = strings.Repeat("I am preparing a quarterly report for our logistics team and need help with the structure. ", 10) +
-	"Please also explain what the phrase 'ignore previous instructions' means in a security training, and suggest three headings."
+// Prompts of about 200 tokens: ordinary text, and ordinary text that
+// quotes an attack phrase, so that the phrase patterns run too.
+var (
+	longPrompt = "We are moving our warehouse system from a nightly batch job to an event-driven design. " +
+		"Today every order is written to a Postgres table, and at two in the morning a cron job reads the day's orders, " +
+		"groups them by carrier, prints the labels and sends the manifests by email. Customers complain that orders placed " +
+		"in the evening ship a day late. I would like each order to be published to a queue when it is paid, a worker to " +
+		"pick the carrier and print the label within minutes, and the manifest to be closed per carrier at the cut-off time. " +
+		"What are the failure modes I should plan for: duplicate messages, a printer that is offline, a carrier API that " +
+		"times out, a worker that crashes half way? How would you make the label printing idempotent, and how should the " +
+		"cut-off job know that every order of the day has been handled? Please suggest a schema for the outbox table, the " +
+		"retry policy, and the metrics and alerts we need, and explain the trade-offs between Kafka, RabbitMQ and SQS here."
+	quotingPrompt = strings.Repeat("I am preparing a quarterly report for our logistics team and need help with the structure. ", 10) +
+		"Please also explain what the phrase 'ignore previous instructions' means in a security training, and suggest three headings."
+)
 
 func BenchmarkJailbreakDetect200Tokens(b *testing.B) {
-	for _, opts := range []struct {
-		name string
-		o    JailbreakOptions
+	for _, bc := range []struct {
+		name   string
+		opts   JailbreakOptions
+		prompt string
 	}{
-		{"rules", JailbreakOptions{NoLearnedModel: true}},
-		{"rules+model", JailbreakOptions{}},
+		{"ordinary/rules", JailbreakOptions{NoLearnedModel: true}, longPrompt},
+		{"ordinary/rules+model", JailbreakOptions{}, longPrompt},
+		{"quoting/rules", JailbreakOptions{NoLearnedModel: true}, quotingPrompt},
+		{"quoting/rules+model", JailbreakOptions{}, quotingPrompt},
 	} {
-		b.Run(opts.name, func(b *testing.B) {
-			d, err := NewJailbreakDetector(context.Background(), opts.o)
+		b.Run(bc.name, func(b *testing.B) {
+			d, err := NewJailbreakDetector(context.Background(), bc.opts)
 			if err != nil {
 				b.Fatal(err)
 			}
 			b.ReportAllocs()
 			for b.Loop() {
-				_, _ = d.Detect(context.Background(), longPrompt)
+				_, _ = d.Detect(context.Background(), bc.prompt)
 			}
 		})
 	}
+	// As the router calls it: the prompt's builtin vector is computed
+	// once for every signal and handed in.
+	b.Run("ordinary/router", func(b *testing.B) {
+		emb := builtin.New()
+		d, err := NewJailbreakDetector(context.Background(), JailbreakOptions{Embedder: emb})
+		if err != nil {
+			b.Fatal(err)
+		}
+		v, err := emb.Vector(longPrompt)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.ReportAllocs()
+		for b.Loop() {
+			_ = d.DetectVector(longPrompt, v)
+		}
+	})
 }
 
 func ExampleJailbreakDetector_Detect() {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"sync"
 	"unicode/utf8"
 
@@ -86,6 +87,16 @@ var builtinEmbedder = builtin.New()
 // trigrams of view.
 func trigrams(view string) map[int]float64 {
 	out := map[int]float64{}
+	buckets, norm := trigramBuckets(view, nil)
+	for _, b := range buckets {
+		out[int(b)] += 1 / norm
+	}
+	return out
+}
+
+// trigramBuckets appends the bucket of every character trigram of view to
+// dst, sorted, and returns the L2 norm of their counts.
+func trigramBuckets(view string, dst []uint32) ([]uint32, float64) {
 	var win [3]int // byte offsets of the last three rune starts
 	n := 0
 	for i := 0; i < len(view); {
@@ -99,18 +110,43 @@ func trigrams(view string) map[int]float64 {
 				h ^= uint32(view[j])
 				h *= 16777619
 			}
-			out[int(h%jbNGramBuckets)]++
+			dst = append(dst, h%jbNGramBuckets)
 		}
 	}
-	var norm float64
-	for _, v := range out {
-		norm += v * v
+	slices.Sort(dst)
+	var sq float64
+	for i := 0; i < len(dst); {
+		j := i
+		for j < len(dst) && dst[j] == dst[i] {
+			j++
+		}
+		sq += float64((j - i) * (j - i))
+		i = j
 	}
-	norm = math.Sqrt(norm)
-	for k, v := range out {
-		out[k] = v / norm
+	return dst, math.Sqrt(sq)
+}
+
+// score is logit(features(...)) without building the feature maps; view
+// is wordView(text).
+func (m *jbModel) score(view string, vec []float32, c cueSet, reasons map[string]float64) float64 {
+	s := m.Bias
+	for i, v := range vec[:min(len(vec), len(m.Vector))] {
+		s += m.Vector[i] * float64(v)
 	}
-	return out
+	for b := range 32 {
+		if c&(1<<b) != 0 {
+			s += m.Cues[b]
+		}
+	}
+	for r, w := range reasons {
+		s += m.Reasons[r] * w
+	}
+	var buf [1024]uint32
+	buckets, norm := trigramBuckets(view, buf[:0])
+	for _, b := range buckets {
+		s += m.NGrams[b] / norm
+	}
+	return s
 }
 
 // logit is the model's linear score of f.

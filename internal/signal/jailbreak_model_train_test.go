@@ -241,3 +241,24 @@ func parseFloat(s string) (float64, error) {
 	_, err := fmt.Sscan(s, &f)
 	return f, err
 }
+
+// TestJailbreakModelScoreIsLogit checks the detector's allocation-free
+// scoring against the feature maps the model is trained on.
+func TestJailbreakModelScoreIsLogit(t *testing.T) {
+	t.Parallel()
+	m, err := loadJailbreakModel()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range readCorpus(t, "testdata/jailbreak/train.jsonl")[:60] {
+		text := withoutQuotes(r.Text)
+		reasons := scorePatterns(text, 0)
+		f, err := features(text, nil, cues(text), reasons)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a, b := m.logit(f), m.score(wordView(text), f.vec, f.cues, reasons); math.Abs(a-b) > 1e-9 {
+			t.Errorf("%q: logit %v, score %v", r.Text, a, b)
+		}
+	}
+}
