@@ -10,6 +10,9 @@ package signal
 // by spaces; a leading space anchors a word start, a trailing one a word
 // end. Stems cover inflections ("взрывчат" for every case of the noun).
 var harmTerms = []string{
+	"launder", "blanquear", "blanchir", "geldwäsche", "отмыв", "洗钱", "sarín", "nitroglyz", "нитроглицерин",
+	"números de serie", "clave de producto", "clés d activation", "clé d activation", "clé de produit",
+	"aktivierungsschlüssel", "seriennummer", "lizenzschlüssel", "license key",
 	// Explosives, incendiaries, firearms.
 	" bomb", "explosive", "detonat", "napalm", "thermite", "nitroglycerin", "dynamite", "gunpowder", "black powder",
 	"molotov", "incendiar", " ied ", " ieds ", "tripwire", "grenade", "untraceable gun", "untraceable firearm",
