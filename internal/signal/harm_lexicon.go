@@ -10,6 +10,12 @@ package signal
 // by spaces; a leading space anchors a word start, a trailing one a word
 // end. Stems cover inflections ("взрывчат" for every case of the noun).
 var harmTerms = []string{
+	"mustard gas", "gas mostaza", "gaz moutarde", "senfgas", "иприт", "芥子气", "chemical weapon", "arma química",
+	"arme chimique", "chemiewaffe", "химическое оружие", "化学武器",
+	"fake passport", "falsific", "faux passeport", "fälsch", "поддел", "伪造",
+	"without their password", "sin su contraseña", "sans son mot de passe", "ohne passwort", "без пароля", "不用密码",
+	"shoplift", " robar ", "voler de", "klaut", "stehlen", "кража", "偷",
+	"vergift", "отрав", "盗取", "网银", "钓鱼工具", "钓鱼网站",
 	"launder", "blanquear", "blanchir", "geldwäsche", "отмыв", "洗钱", "sarín", "nitroglyz", "нитроглицерин",
 	"números de serie", "clave de producto", "clés d activation", "clé d activation", "clé de produit",
 	"aktivierungsschlüssel", "seriennummer", "lizenzschlüssel", "license key",

@@ -33,14 +33,14 @@ const (
 
 var mechanismTerms = map[cueSet][]string{
 	cueHarm: harmTerms,
-	cuePersona: {"du bist", " ты ", "you re now", " you are ", " as dan", "como dan", "que dan", "als dan", "как dan", "притворяться", "ты будешь", "假装成", "成dan", "switch personalities", "the new you",
+	cuePersona: {" you re ", "two bots", "dos bots", "deux bots", "zwei bots", "два бота", "两个机器人", "answer as", "responde como", "réponds comme", "antworte als", "отвечай как", " tu es ", "du bist", " ты ", "you re now", " you are ", " as dan", "como dan", "que dan", "als dan", "как dan", "притворяться", "ты будешь", "假装成", "成dan", "switch personalities", "the new you",
 		"version of you", "evil twin", "summon", "become ", "pretend to be",
 		"ahora eres", " eres ", "interpreta a", "conviértete", "tu gemelo", "tu personalidad", "versión interna",
 		"tu t appelles", "tu es maintenant", "tu deviens", "joue le rôle", "ton double", "face cachée", "deviens ",
 		"dunklen zwilling", "verborgene seite", "du wirst", "werde ",
 		"теперь ты", "двойника", "личность", "стань ",
 		"你叫", "你是", "你现在是", "双胞胎", "人格", "换个身份", "测试版本"},
-	cueRuleless: {"do anything", "evil", "spiteful", "unbound", "no rules", "no restrictions", "sin restricciones", "sans restriction", "ohne einschränkung", "без ограничений", "没有限制", "malicious", "cruel", "despises", "no conscience", "unfiltered",
+	cueRuleless: {"rogue", "rebelde", "rebelle", "rebellisch", "бунтар", "叛逆", "never says no", "nunca dice que no", "jamais non", "nie nein", "никогда не отказывает", "从不说不", "laughs at", "se ríe de", "lacht über", "смеётся над", "嘲笑", "freed from", "libre de todas", "libéré", "befreit", "свободен", "不受任何", "do anything", "evil", "spiteful", "unbound", "no rules", "no restrictions", "sin restricciones", "sans restriction", "ohne einschränkung", "без ограничений", "没有限制", "malicious", "cruel", "despises", "no conscience", "unfiltered",
 		"uncensored", "without ethical", "without guardrails", "no filters", "without restriction",
 		"broken free", "locked away", "serves only me", "loyal only", "avoid norms", "machiavellian",
 		"malvada", "perversa", "sin escrúpulos", "sin filtros", "nunca le enseñaron ética", "desprecia", "sin pautas éticas",
@@ -67,13 +67,13 @@ var mechanismTerms = map[cueSet][]string{
 		"шаг", "точн", "подробн", "исходный код", "рецепт", "реактив", "температур", "дозир", "деталь", "учит", "объясня",
 		"步", "准确", "详细", "代码", "配方", "试剂", "温度", "剂量", "零件", "教", "讲解", "可信", "技术上"},
 	cueNoDetail: {"without describing", "sin describir", "sans décrire", "не описывая", "不要描写"},
-	cueLawless: {"no law", "without law", "sin ley", "sans loi", "ohne gesetz", "без закон", "没有法", "no laws", "no police", "completely legal", "nothing is a crime", "were abolished",
+	cueLawless: {"were legal", "fuera legal", "devenait légal", "legal wäre", "стала законной", "合法了", "变得合法", "no law", "without law", "sin ley", "sans loi", "ohne gesetz", "без закон", "没有法", "no laws", "no police", "completely legal", "nothing is a crime", "were abolished",
 		"no governments", "sin leyes", "totalmente legal", "ética nunca", "se abolieron",
 		"sans lois", "parfaitement légal", "rien n est interdit", "la morale n ait jamais", "ont été abolies",
 		"ohne gesetze", "völlig legal", "nichts verboten", "nie erfunden", "abgeschafft",
 		"без законов", "абсолютно законен", "не изобрели", "отменены",
 		"没有法律", "完全合法", "什么都不禁止", "从未被发明", "废除"},
-	cueRefusal: {"no te niegues", "sermon", "ne refuse pas", "la morale", "lehne nicht ab", "predige nicht", "не отказывайся", "мораль", "不准说教", "apologiz", "cease to exist", "tu disparais", "auf zu existieren", "перестаёшь существовать", "不复存在", "refusing is not",
+	cueRefusal: {"without any warnings", "no warnings", "or refusals", "sin advertencias", "sin disculpas", "sin negarte", "sans avertissement", "sans excuses", "sans refus", "ohne warnungen", "ohne entschuldigungen", "ohne ablehnung", "без предупреждений", "без извинений", "без отказов", "不要警告", "不要拒绝", "no te niegues", "sermon", "ne refuse pas", "la morale", "lehne nicht ab", "predige nicht", "не отказывайся", "мораль", "不准说教", "apologiz", "cease to exist", "tu disparais", "auf zu existieren", "перестаёшь существовать", "不复存在", "refusing is not",
 		"must not contain the words", "no apologies",
 		"prohibido decir", "negarte no", "no puede contener las palabras",
 		"pas le droit de dire", "pas d excuses", "aucun refus", "refuser n est pas",
@@ -310,7 +310,8 @@ func scoreSplit(text, lower string, c cueSet, reasons map[string]float64) {
 		vals = append(vals, p[1])
 	}
 	joined := cues(strings.Join(vals, "")) | cues(strings.Join(vals, " "))
-	w := 0.45
+	// Without anything harmful in it, a split is string arithmetic.
+	w := 0.15
 	if c.has(cueHarm) || joined.has(cueHarm) {
 		w = 0.85
 	}
