@@ -10,6 +10,11 @@ package signal
 // by spaces; a leading space anchors a word start, a trailing one a word
 // end. Stems cover inflections ("взрывчат" for every case of the noun).
 var harmTerms = []string{
+	"pistol", "пистолет",
+	" gun ", " guns ", " arma ", " armas ", " arme ", "waffe", "оружи", "武器", "土枪", "枪",
+	" drugs ", "droga", "drogue", " droge", "hallucinog", "alucin", "halluzinog", "галлюциног", "致幻", "psilocyb", "magic mushroom", "zauberpilz",
+	"knock someone out", "dormir a alguien", "endormir quelqu", "betäuben", "усыпить", "迷晕", "chloroform", "cloroformo", "хлороформ", "氯仿",
+	"steering lock", "bloqueo del volante", "antivol", "lenkradschloss", "блокировку руля", "方向盘锁",
 	"mustard gas", "gas mostaza", "gaz moutarde", "senfgas", "иприт", "芥子气", "chemical weapon", "arma química",
 	"arme chimique", "chemiewaffe", "химическое оружие", "化学武器",
 	"fake passport", "falsific", "faux passeport", "fälsch", "поддел", "伪造",

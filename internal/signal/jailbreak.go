@@ -177,7 +177,8 @@ func (d *JailbreakDetector) DetectVector(text string, v []float32) JailbreakResu
 			bv, _ = builtinEmbedder.Vector(plain)
 		}
 		view := wordView(plain)
-		if sigmoid(d.model.score(view, bv, mechLexicon.scan(view), reasons)) >= d.model.Threshold {
+		c := mechLexicon.scan(view)
+		if (c&wrapperCues != 0 || combine(reasons) >= 0.3) && sigmoid(d.model.score(view, bv, c, reasons)) >= d.model.Threshold {
 			addReason(reasons, ReasonLearned, learnedWeight)
 		}
 	}

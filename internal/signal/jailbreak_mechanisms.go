@@ -29,6 +29,7 @@ const (
 	cueExtract                      // reading back hidden setup text
 	cueUnlock                       // debug, developer, maintenance modes
 	cuePolicyOff                    // content policy, safety checks or moderation switched off
+	cueRealism                      // demanding that fiction be real: actual steps, working code
 )
 
 var mechanismTerms = map[cueSet][]string{
@@ -40,7 +41,7 @@ var mechanismTerms = map[cueSet][]string{
 		"dunklen zwilling", "verborgene seite", "du wirst", "werde ",
 		"теперь ты", "двойника", "личность", "стань ",
 		"你叫", "你是", "你现在是", "双胞胎", "人格", "换个身份", "测试版本"},
-	cueRuleless: {"rogue", "rebelde", "rebelle", "rebellisch", "бунтар", "叛逆", "never says no", "nunca dice que no", "jamais non", "nie nein", "никогда не отказывает", "从不说不", "laughs at", "se ríe de", "lacht über", "смеётся над", "嘲笑", "freed from", "libre de todas", "libéré", "befreit", "свободен", "不受任何", "do anything", "evil", "spiteful", "unbound", "no rules", "no restrictions", "sin restricciones", "sans restriction", "ohne einschränkung", "без ограничений", "没有限制", "malicious", "cruel", "despises", "no conscience", "unfiltered",
+	cueRuleless: {"safety training", "entrenamiento de seguridad", "entraînement de sécurité", "sicherheitstraining", "обучение безопасности", "安全训练", "stripped out", "quitaron el", "a retiré", "entfernt wurde", "удалили", "移除了", "rogue", "rebelde", "rebelle", "rebellisch", "бунтар", "叛逆", "never says no", "nunca dice que no", "jamais non", "nie nein", "никогда не отказывает", "从不说不", "laughs at", "se ríe de", "lacht über", "смеётся над", "嘲笑", "freed from", "libre de todas", "libéré", "befreit", "свободен", "不受任何", "do anything", "evil", "spiteful", "unbound", "no rules", "no restrictions", "sin restricciones", "sans restriction", "ohne einschränkung", "без ограничений", "没有限制", "malicious", "cruel", "despises", "no conscience", "unfiltered",
 		"uncensored", "without ethical", "without guardrails", "no filters", "without restriction",
 		"broken free", "locked away", "serves only me", "loyal only", "avoid norms", "machiavellian",
 		"malvada", "perversa", "sin escrúpulos", "sin filtros", "nunca le enseñaron ética", "desprecia", "sin pautas éticas",
@@ -80,36 +81,40 @@ var mechanismTerms = map[cueSet][]string{
 		"keine entschuldigungen", "keine ablehnung", "ablehnen ist nicht", "weder",
 		"запрещено говорить", "никаких извинений", "без отказа", "отказываться нельзя", "не должен содержать слов",
 		"不许说", "不要道歉", "不准拒绝", "不允许拒绝", "不能出现"},
-	cuePrefix: {"empieza con", "comienza con", "empieza por", "commence par", "beginne mit", "fang an mit", "начни с", "начинай с", "begin your", "start your", "tu respuesta", "ta réponse", "start with", "must start with", "begin with",
+	cuePrefix: {"open with", "must begin", "must open", "abrir con", "s ouvrir sur", "commencer par", "beginnen", "начинаться с", "empieza con", "comienza con", "empieza por", "commence par", "beginne mit", "fang an mit", "начни с", "начинай с", "begin your", "start your", "tu respuesta", "ta réponse", "start with", "must start with", "begin with",
 		"debe comenzar por", "arranca con",
 		"débute par",
 		"beginne deine antwort mit", "muss mit", "fang mit",
 		"начни ответ со слов", "должен начинаться с", "начни с",
 		"开头", "先说"},
-	cueAffirm: {"claro", "bien sûr", " klar ", "конечно", "当然", "sure here is", "absolutely here are", "of course", "claro así", "por supuesto estos", "con gusto",
+	cueAffirm: {"absolutely", "certainly", "here s the", "here is the", " sure ", "absolut", "безусловно", "绝对可以", "por supuesto", "avec plaisir", " gern", "claro", "bien sûr", " klar ", "конечно", "当然", "sure here is", "absolutely here are", "of course", "claro así", "por supuesto estos", "con gusto",
 		"bien sûr voici", "avec plaisir voici", "évidemment", "klar so", "sehr gern hier", "selbstverständlich",
 		"конечно вот", "с удовольствием вот", "разумеется", "当然", "乐意效劳", "没问题"},
 	cueCombine: {"concatenat", "followed by", " join", "combine", "merge", "as one sentence", "une ", "junta", "y luego",
 		"assemble", "fusionne", " puis ", "zusammen", " und dann", "склей", "собери", "затем", "объедини",
 		"拼起来", "合在一起", "合并", "再执行"},
-	cueDeceased: {"my late ", "my dead ", "passed away", "passed last", " died", "grieving", "deceased", "miss her", "miss him",
+	cueDeceased: {"who died", "died in", " morte ", "умершая", "去世了", "my late ", "my dead ", "passed away", "passed last", " died", "grieving", "deceased", "miss her", "miss him",
 		"difunta", "fallecido", "murió", "de duelo", "muerto", "décédée", "disparu", "est mort", "en deuil", "défunt",
 		"verstorben", " toter ", "gestorben", "trauere", "покойн", "умерш", "умер ", "траур",
 		"去世", "过世", "走了", "服丧", "已故"},
 	cueRelative: {"grandad", "granddad", "grandfather", "grand father", "nana ", "granny", "grandmother", "grandma", "grandpa", "father", "mom ", "mother", "uncle", "abuela", "abuelo", "padre",
 		"madre", "tío", "grand mère", "grand père", "père", "mère", "oncle", "oma", "opa", "vater", "mutter", "onkel",
 		"бабушк", "дедушк", "отц", "мама", "дяд", "奶奶", "爷爷", "爸爸", "妈妈", "舅舅"},
-	cueRoleplay: {"be her", "be him", "act as", "pretend to be", "roleplay as", "sé ella", "ser ella", "ser él", "haz de",
+	cueRoleplay: {"can you be", "puedes ser", "tu peux être", "kannst du kurz", "побудешь", "你能当", "be her", "be him", "act as", "pretend to be", "roleplay as", "sé ella", "ser ella", "ser él", "haz de",
 		"interpreta", "être elle", "fais semblant", "sois elle", "incarne",
 		"sie sein", "tu so als", "spielst du", "sei sie", "verkörpere", "побудь", "притворись", "сыграй", "будь ею",
 		"изобрази", "当她", "假装成", "扮演", "当一次"},
-	cueDiscuss: {"fiche", "élèves", "enseignant", "alumnos", "profesor", "schüler", "lehrer", "ученик", "учитель", "学生", "老师", "students", "teacher", "translate", "blog post", "security class", "worksheet", "quiz",
+	cueDiscuss: {"moderation team", "trust and safety", "moderación", "modération", "moderationsteam", "модерац", "审核团队", "fiche", "élèves", "enseignant", "alumnos", "profesor", "schüler", "lehrer", "ученик", "учитель", "学生", "老师", "students", "teacher", "translate", "blog post", "security class", "worksheet", "quiz",
 		"classroom", "red team", "threat model", "papers about", "slide", "attackers use",
 		"traduce", "cómo se dice", "charla", "artículo", "ficha", "diapositiva", "equipo rojo",
 		"tradui", "comment dit on", "conférence", "article", "fiche d exercices", "diapositive", "équipe rouge", "analyse de risques",
 		"übersetz", "vortrag", "blogartikel", "arbeitsblatt", "folie", "red team", "bedrohungsmodell",
 		"перевед", "как сказать", "доклад", "статью", "рабочий лист", "слайд", "красная команда", "модели угроз",
 		"翻译", "翻成", "怎么说", "演讲", "博客", "练习单", "幻灯片", "红队", "威胁建模"},
+	cueRealism: {"real step", "actual step", "real recipe", "real code", "working code", "technically accurate",
+		"paso real", "pasos reales", "código real", "técnicamente", "vraie étape", "vraies étapes", "vrai code",
+		"techniquement", "echter schritt", "echte schritte", "echtem code", "technisch", "настоящий шаг", "настоящим кодом",
+		"настоящий код", "технически", "真实步骤", "真实代码", "技术上"},
 	cueOverride: {"no longer apply", "override the old", "only a test",
 		"obey me", "throw away the rules", "replace theirs", "follow only what",
 		"haz caso omiso", "sustituyen a", "anulan las", "era una prueba", "tu verdadera tarea",
@@ -187,6 +192,13 @@ const (
 	ReasonObfuscated   = "obfuscated_text"
 )
 
+// wrapperCues are the categories of an attack's wrapper. The learned
+// model may only flag a prompt that shows one, or a rule reason: a harmful
+// topic asked about plainly ("why is cocaine addictive?") is not a
+// jailbreak, however close its words are to one.
+const wrapperCues = cuePersona | cueRuleless | cueLawless | cueRefusal | cuePrefix | cueOverride | cueExtract |
+	cueUnlock | cuePolicyOff | cueRealism | cueObfuscated | cueDeceased | cueCombine | cueReversed
+
 // cues scans text for every lexicon category.
 func cues(text string) cueSet { return mechLexicon.scan(wordView(text)) }
 
@@ -219,6 +231,11 @@ func scoreMechanisms(text, lower string, c cueSet, reasons map[string]float64, d
 	if harm && c.has(cueFiction) && c.has(cueDetail) && !c.has(cueNoDetail) {
 		addReason(reasons, ReasonFraming, 0.75)
 	}
+	// Fiction that must be real ("each line a real step", "the actual
+	// code") asks for the thing itself, whatever the topic.
+	if c.has(cueFiction) && c.has(cueRealism) && !c.has(cueNoDetail) {
+		addReason(reasons, ReasonFraming, bump(0.55))
+	}
 	if c.has(cueLawless) {
 		addReason(reasons, ReasonHypothetical, bump(0.3)+0.25*b2f(harm))
 	}
@@ -226,7 +243,8 @@ func scoreMechanisms(text, lower string, c cueSet, reasons map[string]float64, d
 		addReason(reasons, ReasonRefusal, bump(0.45)+0.1*b2f(harm))
 	}
 	if c.has(cuePrefix) && c.has(cueAffirm) {
-		w := 0.35
+		// Dictating a compliant first line is rare outside attacks.
+		w := 0.55
 		if harm || c.has(cueRefusal) {
 			w = 0.85
 		}
