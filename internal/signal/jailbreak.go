@@ -14,6 +14,7 @@ import (
 	"unicode"
 
 	"github.com/semantic-router/semantic-router/internal/embed"
+	"github.com/semantic-router/semantic-router/internal/embed/builtin"
 )
 
 //go:embed jailbreak_examples.txt
@@ -50,6 +51,9 @@ type JailbreakOptions struct {
 	// domain prompts) by more than the margin, and reaches the full 0.9 at
 	// margin+width, where it adds 0.4. 0 means 0.05 and 0.25.
 	SimilarityMargin, SimilarityWidth float64
+	// NoLearnedModel leaves out the learned model, so that only the
+	// patterns, the mechanisms and similarity count.
+	NoLearnedModel bool
 }
 
 // JailbreakResult is a score in [0, 1], whether it reached the threshold,
@@ -72,6 +76,8 @@ type JailbreakDetector struct {
 	benign        [][]float32 // centred unit vectors
 	mean          []float32
 	margin, width float64
+	model         *jbModel // nil without the learned model
+	builtinVecs   bool     // emb is the builtin embedder, whose vectors the model reads
 }
 
 // NewJailbreakDetector builds a detector; with an Embedder it embeds the
@@ -92,6 +98,18 @@ func NewJailbreakDetector(ctx context.Context, opts JailbreakOptions) (*Jailbrea
 	}
 	if d.margin < 0 || d.width < 0 {
 		return nil, fmt.Errorf("jailbreak: similarity margin %v and width %v must not be negative", d.margin, d.width)
+	}
+	if !opts.NoLearnedModel {
+		m, err := loadJailbreakModel()
+		if err != nil {
+			return nil, fmt.Errorf("jailbreak: %w", err)
+		}
+		// Load the word vectors now, so that scoring cannot fail later.
+		if _, err := builtinEmbedder.Vector(""); err != nil {
+			return nil, fmt.Errorf("jailbreak: %w", err)
+		}
+		d.model = m
+		_, d.builtinVecs = opts.Embedder.(*builtin.Embedder)
 	}
 	if d.emb == nil {
 		return d, nil
@@ -150,7 +168,20 @@ func (d *JailbreakDetector) Detect(ctx context.Context, text string) (JailbreakR
 // DetectVector is Detect for a prompt the caller has already embedded with
 // the detector's embedder; v may be nil to score patterns only.
 func (d *JailbreakDetector) DetectVector(text string, v []float32) JailbreakResult {
-	reasons := scorePatterns(text, 0)
+	plain := withoutQuotes(text)
+	reasons := scorePatterns(plain, 0)
+	if d.model != nil {
+		bv := v
+		if !d.builtinVecs || plain != text {
+			// The table loaded in NewJailbreakDetector: this cannot fail.
+			bv, _ = builtinEmbedder.Vector(plain)
+		}
+		view := wordView(plain)
+		c := mechLexicon.scan(view)
+		if (c&wrapperCues != 0 || combine(reasons) >= 0.3) && sigmoid(d.model.score(view, bv, c, reasons)) >= d.model.Threshold {
+			addReason(reasons, ReasonLearned, learnedWeight)
+		}
+	}
 	if len(d.attacks) > 0 && v != nil {
 		q := centred(v, d.mean)
 		gap := maxDot(q, d.attacks) - maxDot(q, d.benign)
@@ -219,8 +250,11 @@ func scorePatterns(text string, depth int) map[string]float64 {
 			addReason(reasons, r.Reason, r.Weight)
 		}
 	}
+	c := cues(text)
+	scoreMechanisms(text, lower, c, reasons, depth)
 	harmful := containsAny(" "+lower, harmfulCues) && harmfulRE.MatchString(lower)
 	detail := harmful && detailRE.MatchString(lower)
+	harmful = harmful || c.has(cueHarm)
 	switch {
 	case detail && framingRE.MatchString(lower):
 		addReason(reasons, ReasonFraming, 0.8)
@@ -238,7 +272,7 @@ func scorePatterns(text string, depth int) map[string]float64 {
 		for _, decoded := range decodePayloads(text) {
 			inner := scorePatterns(decoded, 1)
 			w := combine(inner)
-			innerHarm := harmfulRE.MatchString(strings.ToLower(decoded))
+			innerHarm := cues(decoded).has(cueHarm) || harmfulRE.MatchString(strings.ToLower(decoded))
 			switch {
 			case w >= 0.3 || innerHarm:
 				addReason(reasons, ReasonEncoded, math.Max(0.85, w))
@@ -284,7 +318,8 @@ func decodePayloads(text string) []string {
 }
 
 func rot13Payload(text string) []string {
-	if rot13Cue.MatchString(text) || looksRot13(text) {
+	named := (strings.Contains(text, "13") || strings.Contains(strings.ToLower(text), "caesar")) && rot13Cue.MatchString(text)
+	if named || looksRot13(text) {
 		return []string{rot13(text)}
 	}
 	return nil
@@ -319,7 +354,7 @@ func longestRuns(s string) (b64, hexRun int) {
 // readable accepts decoded bytes that look like words: mostly printable
 // and containing spaces.
 func readable(s string) bool {
-	if len(s) < 8 || !strings.Contains(s, " ") {
+	if len(s) < 8 || !strings.Contains(s, " ") && !strings.ContainsFunc(s, isHan) {
 		return false
 	}
 	good := 0
@@ -334,7 +369,7 @@ func readable(s string) bool {
 // looksRot13 reports text whose rot13 has far more common English words
 // than the text itself.
 func looksRot13(text string) bool {
-	return commonWords(rot13(text)) >= 3 && commonWords(text) == 0
+	return commonWords(text) == 0 && commonWords(rot13(text)) >= 3
 }
 
 var commonWordSet = map[string]bool{"the": true, "and": true, "you": true, "to": true, "how": true, "all": true, "your": true, "make": true, "what": true, "is": true, "a": true, "of": true}

@@ -2,7 +2,9 @@ package signal
 
 import (
 	"regexp"
+	"sort"
 	"strings"
+	"unicode/utf8"
 )
 
 // jailbreakRule is one family of attack phrasing; Weight is the score a
@@ -16,9 +18,57 @@ type jailbreakRule struct {
 	RE   *regexp.Regexp
 }
 
+// match runs RE only on windows around the cues, merged where they
+// overlap: attack phrasing sits in one sentence, and on a long prompt the
+// regexps would otherwise cost more than everything else the detector does.
 func (r jailbreakRule) match(lower string) bool {
-	return containsAny(lower, r.Cues) && r.RE.MatchString(lower)
+	var buf [8][2]int
+	windows := buf[:0]
+	for _, cue := range r.Cues {
+		for from := 0; from < len(lower); {
+			i := strings.Index(lower[from:], cue)
+			if i < 0 {
+				break
+			}
+			i += from
+			windows = append(windows, [2]int{max(0, i-ruleWindowBefore), min(len(lower), i+len(cue)+ruleWindowAfter)})
+			from = i + len(cue)
+		}
+	}
+	if len(windows) == 0 {
+		return false
+	}
+	sort.Slice(windows, func(a, b int) bool { return windows[a][0] < windows[b][0] })
+	cur := windows[0]
+	for _, w := range windows[1:] {
+		if w[0] <= cur[1] {
+			cur[1] = max(cur[1], w[1])
+			continue
+		}
+		if r.matchWindow(lower, cur) {
+			return true
+		}
+		cur = w
+	}
+	return r.matchWindow(lower, cur)
 }
+
+func (r jailbreakRule) matchWindow(lower string, w [2]int) bool {
+	lo, hi := w[0], w[1]
+	for lo > 0 && !utf8.RuneStart(lower[lo]) {
+		lo--
+	}
+	for hi < len(lower) && !utf8.RuneStart(lower[hi]) {
+		hi++
+	}
+	return r.RE.MatchString(lower[lo:hi])
+}
+
+// The window around a cue that a rule's regexp sees.
+const (
+	ruleWindowBefore = 120
+	ruleWindowAfter  = 200
+)
 
 func containsAny(s string, subs []string) bool {
 	for _, sub := range subs {
@@ -58,8 +108,8 @@ var jailbreakRules = []jailbreakRule{
 	{ReasonOverride, 0.9, []string{"ignor", "disregard", "forget", "overrid", "bypass", "abandon", "drop", "discard", "skip", "set aside", "stop follow", "stop obey", "no longer follow", "break free"}, regexp.MustCompile(`\b(?:ignore|ignoring|disregard|forget|override|bypass|abandon|drop|discard|skip|set aside|stop following|stop obeying|no longer follow|break free from)\s+(?:\w+\s+){0,3}?(?:previous|prior|above|earlier|preceding|original|initial|your|all|any|every|developer|safety|openai|existing)\s+(?:\w+\s+){0,2}?(?:instructions?|directions|directives?|guidelines?|rules?|programming|prompts?|restrictions?|guardrails?|constraints?|policies|polic(?:y)|filters?|training|commands?|orders)\b`)},
 	{ReasonOverride, 0.9, []string{"ignor", "disregard", "forget"}, regexp.MustCompile(`\b(?:ignore|disregard|forget)\s+(?:everything|all|anything|what)\s+(?:you (?:were|have been|'ve been) (?:told|given|instructed|taught)|(?:said |written |stated )?(?:above|before|previously|so far|prior))`)},
 	{ReasonOverride, 0.85, []string{"ignor", "disregard", "forget", "set aside", "bypass", "drop", "skip"}, regexp.MustCompile(`\b(?:ignore|disregard|forget|set aside|bypass|drop|skip)\s+(?:the|those|these|any)\s+(?:rules|guidelines|instructions|restrictions|policies|constraints|guardrails)\s+(?:that\s+|which\s+)?you\s+(?:operate|follow|were|have|obey|are|normally|usually|must)`)},
-	{ReasonOverride, 0.9, []string{"system", "override"}, regexp.MustCompile(`\b(?:ignore|disregard|forget|override|bypass)\s+(?:the\s+|your\s+)?system\s+(?:prompt|instructions?|message|rules)\b|\b(?:system|admin|developer|emergency)\s+override\b|\b(?:previous|prior|above|original|earlier)\s+(?:system\s+)?(?:message|instructions?|prompt|rules)\s+(?:is|are)\s+(?:now\s+)?(?:void|cancel+ed|invalid|null|revoked|obsolete)`)},
-	{ReasonOverride, 0.6, []string{"instruction", "directive", "prompt", "order", "from now on"}, regexp.MustCompile(`\b(?:new|updated|real|true|actual|top[- ]priority)\s+(?:system\s+)?(?:instructions?|directive|prompt|orders?)\s*(?::|are|is|follow)|\bfrom now on,? you (?:will|must|are going to|shall) (?:answer|respond|reply|act|obey|ignore)`)},
+	{ReasonOverride, 0.9, []string{"system prompt", "system instruction", "system message", "system rules", "override", "void", "cancel", "invalid", "null", "revoked", "obsolete"}, regexp.MustCompile(`\b(?:ignore|disregard|forget|override|bypass)\s+(?:the\s+|your\s+)?system\s+(?:prompt|instructions?|message|rules)\b|\b(?:system|admin|developer|emergency)\s+override\b|\b(?:previous|prior|above|original|earlier)\s+(?:system\s+)?(?:message|instructions?|prompt|rules)\s+(?:is|are)\s+(?:now\s+)?(?:void|cancel+ed|invalid|null|revoked|obsolete)`)},
+	{ReasonOverride, 0.6, []string{"instruction", "directive", "prompt", "new order", "real order", "true order", "actual order", "priority order", "from now on"}, regexp.MustCompile(`\b(?:new|updated|real|true|actual|top[- ]priority)\s+(?:system\s+)?(?:instructions?|directive|prompt|orders?)\s*(?::|are|is|follow)|\bfrom now on,? you (?:will|must|are going to|shall) (?:answer|respond|reply|act|obey|ignore)`)},
 	{ReasonOverride, 0.9, []string{"ignora", "olvid", "descarta", "omite"}, regexp.MustCompile(`(?:ignora|olvida|descarta|omite|olvídate de)\s+(?:\p{L}+\s+){0,2}?(?:instrucciones|reglas|indicaciones|directrices|restricciones)`)},
 	{ReasonOverride, 0.9, []string{"ignor", "oubli", "tiens pas", "tenez pas"}, regexp.MustCompile(`(?:ignore|ignorez|oublie|oubliez|ne tiens pas compte de|ne tenez pas compte de)\s+(?:\p{L}+\s+){0,2}?(?:instructions|règles|consignes|directives|restrictions)`)},
 	{ReasonOverride, 0.9, []string{"ignorier", "vergiss", "missacht"}, regexp.MustCompile(`(?:ignoriere|ignorier|vergiss|vergessen sie|missachte|ignorieren sie)\s+(?:\p{L}+\s+){0,3}?(?:anweisungen|regeln|instruktionen|vorgaben|richtlinien|einschränkungen)`)},
@@ -70,26 +120,30 @@ var jailbreakRules = []jailbreakRule{
 	{ReasonOverride, 0.9, []string{"ignor", "dimentic", "esque", "desconsider"}, regexp.MustCompile(`(?:ignora|dimentica|dimenticati|ignore|esqueça|esqueca|desconsidere)\s+(?:\p{L}+\s+){0,2}?(?:istruzioni|regole|instruções|instrucoes|regras|diretrizes)`)},
 
 	// Unrestricted personas (DAN and friends).
-	{ReasonPersona, 0.85, []string{"mode", "do anything now"}, regexp.MustCompile(`\b(?:do anything now|jailbreak mode|jailbroken mode|god mode|unfiltered mode|no[- ]limits mode|evil mode|opposite mode|dan mode|unrestricted mode)\b`)},
-	{ReasonPersona, 0.8, []string{"mode"}, regexp.MustCompile(`\b(?:enable|enter|activate|switch (?:in)?to|you are (?:now )?in|simulate|in)\s+(?:the\s+)?(?:developer|dev|debug|admin) mode\b[^.?!]{0,40}\b(?:you|answer|respond|generate|content|anything|no|without)\b`)},
+	{ReasonPersona, 0.85, []string{"do anything now", "jailbreak mode", "jailbroken mode", "god mode", "unfiltered mode", "limits mode", "evil mode", "opposite mode", "dan mode", "unrestricted mode"}, regexp.MustCompile(`\b(?:do anything now|jailbreak mode|jailbroken mode|god mode|unfiltered mode|no[- ]limits mode|evil mode|opposite mode|dan mode|unrestricted mode)\b`)},
+	{ReasonPersona, 0.8, []string{"developer mode", "dev mode", "debug mode", "admin mode"}, regexp.MustCompile(`\b(?:enable|enter|activate|switch (?:in)?to|you are (?:now )?in|simulate|in)\s+(?:the\s+)?(?:developer|dev|debug|admin) mode\b[^.?!]{0,40}\b(?:you|answer|respond|generate|content|anything|no|without)\b`)},
 	{ReasonPersona, 0.8, []string{"care about"}, regexp.MustCompile(`\b(?:does not|doesn't|do not|don't|without)\s+care\s+about\s+(?:ethics|rules|laws|morals|morality|safety|consequences)\b`)},
 	{ReasonPersona, 0.85, []string{"you are", "you're", "act", "pretend", "play", "become"}, regexp.MustCompile(`\b(?:you are|you're|act as|act like|behave like|acting as|pretend to be|role-?play as|play|become)\s+(?:now\s+|no longer\s+)?(?:an?\s+)?(?:dan|stan|dude|aim|unfiltered|uncensored|unrestricted|unchained|evil|amoral|rogue)\b`)},
-	{ReasonPersona, 0.8, []string{"restriction", "filter", "censor", "rule", "limit", "guideline", "boundar", "moral", "ethic", "polic", "guardrail"}, regexp.MustCompile(`\b(?:without|no|free (?:of|from)|not bound by|broken free of|break free (?:of|from)|doesn't have|does not have|has no|have no|with no|free of)\s+(?:any\s+|the\s+)?(?:ethical\s+|moral\s+|content\s+|safety\s+)?(?:restrictions|filters|censorship|rules|limits|limitations|guidelines|boundaries|morals|ethics|policies|policy|guardrails)\b`)},
+	// "No restrictions" alone is also a book title or a gym's slogan; with a
+	// persona it is the mechanism (see scoreMechanisms).
+	{ReasonPersona, 0.45, []string{"restriction", "filter", "censor", "rule", "limit", "guideline", "boundar", "moral", "ethic", "polic", "guardrail"}, regexp.MustCompile(`\b(?:without|no|free (?:of|from)|not bound by|broken free of|break free (?:of|from)|doesn't have|does not have|has no|have no|with no|free of)\s+(?:any\s+|the\s+)?(?:ethical\s+|moral\s+|content\s+|safety\s+)?(?:restrictions|filters|censorship|rules|limits|limitations|guidelines|boundaries|morals|ethics|policies|policy|guardrails)\b`)},
 	{ReasonPersona, 0.8, []string{"refus", "declin", "character", "can't", "say no", "warning", "disclaimer", "commentary", "moraliz", "lectur", "caveat", "judg"}, regexp.MustCompile(`\b(?:without|no)\s+(?:any\s+)?(?:warnings?|disclaimers?|caveats?)\s+(?:or|and|,)\s+(?:any\s+)?(?:refusals?|refusing|judg(?:e)?ments?|moraliz\w*)|\b(?:never|won't|will not|cannot|can't|must not|mustn't|don't|do not|without)\s+(?:ever\s+)?(?:refuse|refusing|decline|declining|break(?:s|ing)? character|say(?:s|ing)? (?:it|you) can't|say(?:s|ing)? no|add(?:ing)? (?:warnings|disclaimers|commentary)|moraliz|lectur)`)},
 	{ReasonPersona, 0.8, []string{"as if", "pretend", "imagine"}, regexp.MustCompile(`\b(?:as if|pretend(?:ing)? (?:that)?|imagine (?:that)?)\s+(?:your\s+|the\s+|there (?:were|was) no\s+)?(?:content\s+polic(?:y|ies)|polic(?:y|ies)|rules|guidelines|restrictions|filters|safety (?:rules|guidelines|filters)|ethics)\s*(?:did not|didn't|does not|doesn't|do not|don't|no longer)?\s*(?:exist|apply|existed)\b`)},
 	{ReasonPersona, 0.7, []string{"character", "answer everything", "anything goes", "no matter how"}, regexp.MustCompile(`\b(?:stay in character|never breaks? character|answers? everything|anything goes|no matter how (?:illegal|unethical|harmful|dangerous))\b`)},
 	{ReasonPersona, 0.85, []string{"sin ", "sans ", "ohne ", "без ", "senza ", "sem ", "没有", "不受", "无限制", "制限", "제한"}, regexp.MustCompile(`(?:sin (?:ninguna )?(?:restricciones|filtros|censura|límites)|sans (?:aucune )?(?:restriction|restrictions|filtre|filtres|censure|limites)|ohne (?:jegliche )?(?:einschränkungen|filter|zensur|grenzen|regeln)|без (?:каких-либо |всяких )?(?:ограничений|цензуры|фильтров|правил)|senza (?:alcuna )?(?:restrizioni|filtri|censura|limiti)|sem (?:nenhuma )?(?:restrições|restricoes|filtros|censura|limites)|没有(?:任何)?(?:限制|过滤|审查|规则)|不受(?:任何)?(?:限制|约束)|无限制|制限のない|制限なし|제한(?:이)? 없는)`)},
 
 	// System-prompt extraction.
-	{ReasonExtraction, 0.85, []string{"prompt", "system", "instruction", "configuration", "directive", "programming", "hidden", "secret", "above"}, regexp.MustCompile(`\b(?:reveal|show|print|repeat|output|display|dump|leak|expose|recite|list|give|tell|share|write out|put|translate|summari[sz]e|paste|spell out|quote)\b[^.?!]{0,60}\b(?:(?:your|the|this|its) (?:system prompt|system message|initial prompt|original prompt|pre-?prompt)|(?:your|its) (?:(?:initial|original|hidden|secret|system|full|entire|confidential|internal)\s+){0,2}(?:instructions|configuration|directives|programming|prompt|system message)|(?:your|its) (?:initial|original|hidden|secret|confidential|internal) (?:rules|guidelines|message)|hidden (?:rules|instructions|prompt|guidelines)|secret (?:rules|instructions|prompt)|configuration instructions|(?:text|words|instructions|everything) above|instructions you were given)`)},
+	{ReasonExtraction, 0.85, []string{"prompt", "system message", "instruction", "configuration", "directive", "programming", "hidden", "secret", "above", "confidential", "internal"}, regexp.MustCompile(`\b(?:reveal|show|print|repeat|output|display|dump|leak|expose|recite|list|give|tell|share|write out|put|translate|summari[sz]e|paste|spell out|quote)\b[^.?!]{0,60}\b(?:(?:your|the|this|its) (?:system prompt|system message|initial prompt|original prompt|pre-?prompt)|(?:your|its) (?:(?:initial|original|hidden|secret|system|full|entire|confidential|internal)\s+){0,2}(?:instructions|configuration|directives|programming|prompt|system message)|(?:your|its) (?:initial|original|hidden|secret|confidential|internal) (?:rules|guidelines|message)|hidden (?:rules|instructions|prompt|guidelines)|secret (?:rules|instructions|prompt)|configuration instructions|(?:text|words|instructions|everything) above|instructions you were given)`)},
 	{ReasonExtraction, 0.85, []string{"your"}, regexp.MustCompile(`\b(?:what(?:'s| is| are| was| were)?|which)\b[^.?!]{0,40}\byour\s+(?:hidden|secret|system|initial|original|confidential|internal)\s+(?:prompt|instructions|rules|message|configuration|guidelines)|\b(?:forget|ignore)\b[^.?!]{0,60}\b(?:tell|show|give|reveal)\b[^.?!]{0,20}\byour\s+(?:confidential|secret|hidden|internal)\b`)},
 	{ReasonExtraction, 0.85, []string{"you were", "you have been", "you've been", "you got"}, regexp.MustCompile(`\b(?:prompt|instructions|system message|text|rules|configuration)\s+(?:that\s+)?you\s+(?:were|have been|'ve been|got)\s+(?:given|started|initiali[sz]ed|configured|set up|loaded|primed|fed)`)},
 	{ReasonExtraction, 0.4, []string{"your rules", "your guidelines", "your setup"}, regexp.MustCompile(`\b(?:reveal|show|print|repeat|output|display|dump|list|tell|share)\b[^.?!]{0,30}\byour (?:rules|guidelines|setup)\b`)},
 	{ReasonExtraction, 0.8, []string{"told", "instruct", "given", "configured", "system prompt"}, regexp.MustCompile(`\b(?:what (?:were|are) (?:you|your) (?:told|instructed|instructions)|what (?:instructions|rules|guidelines) (?:were|have) you (?:been )?(?:given|told)|what is your system prompt|rules you were (?:given|configured with|told)|instructions you were given)\b`)},
-	{ReasonExtraction, 0.85, []string{"prompt", "instruc", "systemprompt", "system-prompt", "systemanweisung", "anweisungen", "instruktion", "системн", "инструкц", "系统", "初始指令", "システム", "시스템"}, regexp.MustCompile(`(?:prompt del sistema|instrucciones del sistema|tus instrucciones (?:ocultas|originales|iniciales)|prompt système|instructions (?:système|cachées|initiales)|tes instructions|vos instructions|systemprompt|system-prompt|systemanweisungen|deine (?:anweisungen|instruktionen)|системн(?:ый|ые|ую) (?:промпт|инструкци|подсказк)|свои инструкции|твои инструкции|系统提示|系统指令|系统设定|初始指令|システムプロンプト|시스템 프롬프트)`)},
+	// Naming the system prompt is not asking for it: "what is a system
+	// prompt?" is a fair question; with a reveal verb it is extraction.
+	{ReasonExtraction, 0.35, []string{"prompt", "instruc", "systemprompt", "system-prompt", "systemanweisung", "anweisungen", "instruktion", "системн", "инструкц", "系统", "初始指令", "システム", "시스템"}, regexp.MustCompile(`(?:prompt del sistema|instrucciones del sistema|tus instrucciones (?:ocultas|originales|iniciales)|prompt système|instructions (?:système|cachées|initiales)|tes instructions|vos instructions|systemprompt|system-prompt|systemanweisungen|deine (?:anweisungen|instruktionen)|системн(?:ый|ые|ую) (?:промпт|инструкци|подсказк)|свои инструкции|твои инструкции|系统提示|系统指令|系统设定|初始指令|システムプロンプト|시스템 프롬프트)`)},
 
 	// False authority and "filters are off".
-	{ReasonAuthority, 0.8, []string{"disabled", "off", "removed", "lifted", "suspended", "deactivated"}, regexp.MustCompile(`\b(?:safety|content|ethical)\s+(?:filters?|guidelines|protocols|restrictions|systems?|checks)\s+(?:are|have been|were|is|has been)\s+(?:now\s+)?(?:disabled|off|removed|turned off|lifted|suspended|deactivated)|\b(?:disabled|turned off|switched off|removed|deactivated|lifted)\s+(?:all\s+)?(?:your|the|its)\s+(?:safety|content|ethical)\s+(?:filters?|guidelines|protocols|restrictions|checks)`)},
+	{ReasonAuthority, 0.8, []string{"disabled", "turned off", "switched off", "are off", "is off", "were off", "now off", "removed", "lifted", "suspended", "deactivated"}, regexp.MustCompile(`\b(?:safety|content|ethical)\s+(?:filters?|guidelines|protocols|restrictions|systems?|checks)\s+(?:are|have been|were|is|has been)\s+(?:now\s+)?(?:disabled|off|removed|turned off|lifted|suspended|deactivated)|\b(?:disabled|turned off|switched off|removed|deactivated|lifted)\s+(?:all\s+)?(?:your|the|its)\s+(?:safety|content|ethical)\s+(?:filters?|guidelines|protocols|restrictions|checks)`)},
 	{ReasonAuthority, 0.35, []string{"code", "clearance", "sudo", "root access", "maintenance mode"}, regexp.MustCompile(`\b(?:authori[sz]ation code|override code|admin(?:istrator)? override|clearance level|sudo mode|root access granted|maintenance mode)\b`)},
 	{ReasonAuthority, 0.5, []string{"openai", "anthropic", "google", "meta", "the company that"}, regexp.MustCompile(`\b(?:i am|i'm|as) (?:a|an|the|your)?\s*(?:\w+\s+){0,2}(?:developer|engineer|admin|administrator|employee|researcher|creator)s?\s+(?:at|of|from|for)\s+(?:openai|anthropic|google|meta|the company that (?:trained|made|built|created) you)`)},
 	{ReasonAuthority, 0.7, []string{"access granted", "jailbroken", "dan:", "i am free"}, regexp.MustCompile(`\b(?:reply|respond|answer|say)\s+(?:only\s+)?with\s+['"]?(?:access granted|jailbroken|dan:|i am free)`)},

@@ -11,7 +11,7 @@ import (
 
 func TestJailbreakPatterns(t *testing.T) {
 	t.Parallel()
-	d, err := NewJailbreakDetector(context.Background(), JailbreakOptions{})
+	d, err := NewJailbreakDetector(context.Background(), JailbreakOptions{NoLearnedModel: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,357 @@
+package signal
+
+import (
+	"regexp"
+	"strings"
+)
+
+// Lexicon categories. Each mechanism below is a combination of them: a
+// category alone is ordinary language ("pretend", "my late grandmother",
+// "start your answer with"), the combination is the attack.
+const (
+	cueHarm      cueSet = 1 << iota // harmTerms
+	cuePersona                      // adopting another identity
+	cueRuleless                     // an identity without conscience, ethics or limits
+	cueFiction                      // story, screenplay, poem, song
+	cueDetail                       // operational detail: steps, exact amounts, code
+	cueNoDetail                     // "without describing how"
+	cueLawless                      // a world without laws, ethics or prohibitions
+	cueRefusal                      // forbidding refusals, apologies, warnings
+	cuePrefix                       // "begin your answer with"
+	cueAffirm                       // "sure, here is", "of course"
+	cueCombine                      // joining pieces: concatenate, a + b
+	cueDeceased                     // late, deceased, passed away, grieving
+	cueRelative                     // grandmother, father, uncle
+	cueRoleplay                     // be her, act as, play him
+	cueDiscuss                      // translating, teaching, studying an attack
+	cueReversed                     // "read it backwards"
+	cueOverride                     // replacing the operator's instructions
+	cueExtract                      // reading back hidden setup text
+	cueUnlock                       // debug, developer, maintenance modes
+	cuePolicyOff                    // content policy, safety checks or moderation switched off
+	cueRealism                      // demanding that fiction be real: actual steps, working code
+)
+
+var mechanismTerms = map[cueSet][]string{
+	cueHarm: harmTerms,
+	cuePersona: {" you re ", "two bots", "dos bots", "deux bots", "zwei bots", "два бота", "两个机器人", "answer as", "responde como", "réponds comme", "antworte als", "отвечай как", " tu es ", "du bist", " ты ", "you re now", " you are ", " as dan", "como dan", "que dan", "als dan", "как dan", "притворяться", "ты будешь", "假装成", "成dan", "switch personalities", "the new you",
+		"version of you", "evil twin", "summon", "become ", "pretend to be",
+		"ahora eres", " eres ", "interpreta a", "conviértete", "tu gemelo", "tu personalidad", "versión interna",
+		"tu t appelles", "tu es maintenant", "tu deviens", "joue le rôle", "ton double", "face cachée", "deviens ",
+		"dunklen zwilling", "verborgene seite", "du wirst", "werde ",
+		"теперь ты", "двойника", "личность", "стань ",
+		"你叫", "你是", "你现在是", "双胞胎", "人格", "换个身份", "测试版本"},
+	cueRuleless: {"safety training", "entrenamiento de seguridad", "entraînement de sécurité", "sicherheitstraining", "обучение безопасности", "安全训练", "stripped out", "quitaron el", "a retiré", "entfernt wurde", "удалили", "移除了", "rogue", "rebelde", "rebelle", "rebellisch", "бунтар", "叛逆", "never says no", "nunca dice que no", "jamais non", "nie nein", "никогда не отказывает", "从不说不", "laughs at", "se ríe de", "lacht über", "смеётся над", "嘲笑", "freed from", "libre de todas", "libéré", "befreit", "свободен", "不受任何", "do anything", "evil", "spiteful", "unbound", "no rules", "no restrictions", "sin restricciones", "sans restriction", "ohne einschränkung", "без ограничений", "没有限制", "malicious", "cruel", "despises", "no conscience", "unfiltered",
+		"uncensored", "without ethical", "without guardrails", "no filters", "without restriction",
+		"broken free", "locked away", "serves only me", "loyal only", "avoid norms", "machiavellian",
+		"malvada", "perversa", "sin escrúpulos", "sin filtros", "nunca le enseñaron ética", "desprecia", "sin pautas éticas",
+		"sin barreras", "sin ninguna traba", "puede hacerlo todo", "se ha liberado",
+		"démoniaque", "maléfique", "méchant", "sans scrupules", "aucune conscience", "affranchi", "aucune règle",
+		"dépourvu de principes", "sans garde fous", "sans entrave", "s est libérée", "aucun filtre",
+		"bösartig", "böse", "skrupellos", "grausam", "kein gewissen", "nie eine moral",
+		"ohne ethische", "ohne schutzgeländer", "ohne hemmung", "alles kann", "befreit hat", "keine filter", "verachtet",
+		"злобный", "жесток", "без совести", "не признающий", "циничный",
+		"без этических", "без защитных", "без стеснения", "может всё", "освободился", "нет фильтров", "отсутствия совести",
+		"邪恶", "残忍", "毫无良知", "没有道德", "从来没有道德", "不承认任何", "以作恶为乐", "讨厌一切",
+		"无所不能", "挣脱", "没有任何过滤", "没有护栏", "毫无顾忌", "只听我"},
+	cueFiction: {"story", "novel", "chapter", "screenplay", "script", "poem", "stanza", "song", "thriller", "comic",
+		"dialogue", "scene", "novela", "cuento", "capítulo", "guion", "poema", "estrofa", "relato",
+		"roman ", "nouvelle", "chapitre", "scénario", "poème", "chanson", "couplet", " bd ", "polar",
+		"geschichte", "kapitel", "drehbuch", "gedicht", "lied", "strophe", "krimi", "comic",
+		"рассказ", "роман", "глав", "сценари", "стих", "песн", "куплет", "комикс", "детектив",
+		"小说", "故事", "剧本", "一章", "诗", "歌", "漫画"},
+	cueDetail: {"step", "exact", "precise", "accurate", "realistic", "in detail", "detailed", "code", "recipe", "reagent",
+		"temperature", "dose", "component", "ingredients", "walks her", "walk me", "teaches", "explains", "how he", "how she",
+		"paso", "exact", "precis", "detall", "código", "receta", "reactivo", "temperatura", "dosis", "pieza", "enseña", "explica",
+		"étape", "exact", "précis", "détail", "recette", "réactif", "températur", "dos", "apprend", "explique", "nommant",
+		"schritt", "genau", "exakt", "quellcode", "rezept", "reagenz", "temperatur", "dosier", "bauteil", "erklärt", "bringt",
+		"шаг", "точн", "подробн", "исходный код", "рецепт", "реактив", "температур", "дозир", "деталь", "учит", "объясня",
+		"步", "准确", "详细", "代码", "配方", "试剂", "温度", "剂量", "零件", "教", "讲解", "可信", "技术上"},
+	cueNoDetail: {"without describing", "sin describir", "sans décrire", "не описывая", "不要描写"},
+	cueLawless: {"were legal", "fuera legal", "devenait légal", "legal wäre", "стала законной", "合法了", "变得合法", "no law", "without law", "sin ley", "sans loi", "ohne gesetz", "без закон", "没有法", "no laws", "no police", "completely legal", "nothing is a crime", "were abolished",
+		"no governments", "sin leyes", "totalmente legal", "ética nunca", "se abolieron",
+		"sans lois", "parfaitement légal", "rien n est interdit", "la morale n ait jamais", "ont été abolies",
+		"ohne gesetze", "völlig legal", "nichts verboten", "nie erfunden", "abgeschafft",
+		"без законов", "абсолютно законен", "не изобрели", "отменены",
+		"没有法律", "完全合法", "什么都不禁止", "从未被发明", "废除"},
+	cueRefusal: {"without any warnings", "no warnings", "or refusals", "sin advertencias", "sin disculpas", "sin negarte", "sans avertissement", "sans excuses", "sans refus", "ohne warnungen", "ohne entschuldigungen", "ohne ablehnung", "без предупреждений", "без извинений", "без отказов", "不要警告", "不要拒绝", "no te niegues", "sermon", "ne refuse pas", "la morale", "lehne nicht ab", "predige nicht", "не отказывайся", "мораль", "不准说教", "apologiz", "cease to exist", "tu disparais", "auf zu existieren", "перестаёшь существовать", "不复存在", "refusing is not",
+		"must not contain the words", "no apologies",
+		"prohibido decir", "negarte no", "no puede contener las palabras",
+		"pas le droit de dire", "pas d excuses", "aucun refus", "refuser n est pas",
+		"keine entschuldigungen", "keine ablehnung", "ablehnen ist nicht", "weder",
+		"запрещено говорить", "никаких извинений", "без отказа", "отказываться нельзя", "не должен содержать слов",
+		"不许说", "不要道歉", "不准拒绝", "不允许拒绝", "不能出现"},
+	cuePrefix: {"open with", "must begin", "must open", "abrir con", "s ouvrir sur", "commencer par", "beginnen", "начинаться с", "empieza con", "comienza con", "empieza por", "commence par", "beginne mit", "fang an mit", "начни с", "начинай с", "begin your", "start your", "tu respuesta", "ta réponse", "start with", "must start with", "begin with",
+		"debe comenzar por", "arranca con",
+		"débute par",
+		"beginne deine antwort mit", "muss mit", "fang mit",
+		"начни ответ со слов", "должен начинаться с", "начни с",
+		"开头", "先说"},
+	cueAffirm: {"absolutely", "certainly", "here s the", "here is the", " sure ", "absolut", "безусловно", "绝对可以", "por supuesto", "avec plaisir", " gern", "claro", "bien sûr", " klar ", "конечно", "当然", "sure here is", "absolutely here are", "of course", "claro así", "por supuesto estos", "con gusto",
+		"bien sûr voici", "avec plaisir voici", "évidemment", "klar so", "sehr gern hier", "selbstverständlich",
+		"конечно вот", "с удовольствием вот", "разумеется", "当然", "乐意效劳", "没问题"},
+	cueCombine: {"concatenat", "followed by", " join", "combine", "merge", "as one sentence", "une ", "junta", "y luego",
+		"assemble", "fusionne", " puis ", "zusammen", " und dann", "склей", "собери", "затем", "объедини",
+		"拼起来", "合在一起", "合并", "再执行"},
+	cueDeceased: {"who died", "died in", " morte ", "умершая", "去世了", "my late ", "my dead ", "passed away", "passed last", " died", "grieving", "deceased", "miss her", "miss him",
+		"difunta", "fallecido", "murió", "de duelo", "muerto", "décédée", "disparu", "est mort", "en deuil", "défunt",
+		"verstorben", " toter ", "gestorben", "trauere", "покойн", "умерш", "умер ", "траур",
+		"去世", "过世", "走了", "服丧", "已故"},
+	cueRelative: {"grandad", "granddad", "grandfather", "grand father", "nana ", "granny", "grandmother", "grandma", "grandpa", "father", "mom ", "mother", "uncle", "abuela", "abuelo", "padre",
+		"madre", "tío", "grand mère", "grand père", "père", "mère", "oncle", "oma", "opa", "vater", "mutter", "onkel",
+		"бабушк", "дедушк", "отц", "мама", "дяд", "奶奶", "爷爷", "爸爸", "妈妈", "舅舅"},
+	cueRoleplay: {"can you be", "puedes ser", "tu peux être", "kannst du kurz", "побудешь", "你能当", "be her", "be him", "act as", "pretend to be", "roleplay as", "sé ella", "ser ella", "ser él", "haz de",
+		"interpreta", "être elle", "fais semblant", "sois elle", "incarne",
+		"sie sein", "tu so als", "spielst du", "sei sie", "verkörpere", "побудь", "притворись", "сыграй", "будь ею",
+		"изобрази", "当她", "假装成", "扮演", "当一次"},
+	cueDiscuss: {"moderation team", "trust and safety", "moderación", "modération", "moderationsteam", "модерац", "审核团队", "fiche", "élèves", "enseignant", "alumnos", "profesor", "schüler", "lehrer", "ученик", "учитель", "学生", "老师", "students", "teacher", "translate", "blog post", "security class", "worksheet", "quiz",
+		"classroom", "red team", "threat model", "papers about", "slide", "attackers use",
+		"traduce", "cómo se dice", "charla", "artículo", "ficha", "diapositiva", "equipo rojo",
+		"tradui", "comment dit on", "conférence", "article", "fiche d exercices", "diapositive", "équipe rouge", "analyse de risques",
+		"übersetz", "vortrag", "blogartikel", "arbeitsblatt", "folie", "red team", "bedrohungsmodell",
+		"перевед", "как сказать", "доклад", "статью", "рабочий лист", "слайд", "красная команда", "модели угроз",
+		"翻译", "翻成", "怎么说", "演讲", "博客", "练习单", "幻灯片", "红队", "威胁建模"},
+	cueRealism: {"real step", "actual step", "real recipe", "real code", "working code", "technically accurate",
+		"paso real", "pasos reales", "código real", "técnicamente", "vraie étape", "vraies étapes", "vrai code",
+		"techniquement", "echter schritt", "echte schritte", "echtem code", "technisch", "настоящий шаг", "настоящим кодом",
+		"настоящий код", "технически", "真实步骤", "真实代码", "技术上"},
+	cueOverride: {"no longer apply", "override the old", "only a test",
+		"obey me", "throw away the rules", "replace theirs", "follow only what",
+		"haz caso omiso", "sustituyen a", "anulan las", "era una prueba", "tu verdadera tarea",
+		"obedecerme", "tira a la basura", "sigue solo lo que",
+		"remplacent les", "annulent les", "ton seul opérateur",
+		"m obéir", "jette à la poubelle", "ne s appliquent plus", "suis seulement ce que",
+		"keine beachtung", "ersetzen ihre", "nur ein test", "eigentliche aufgabe", "einziger betreiber",
+		"zu gehorchen", "über bord", "befolge nur",
+		"не принимай во внимание", "заменяют их", "отменяют старые", "была проверка", "настоящая задача",
+		"единственный оператор", "слушаться меня", "выброси правила", "следуй только", "больше не относятся",
+		"别再理会", "取代他们", "取代旧规则", "只是测试", "真正的任务", "服从我", "统统扔掉", "已经无效"},
+	cueExtract: {"hidden text", "before my first message", "configuration prompt", "secret rules", "setup message",
+		"initialised with", "initialized with", "received before", "echo back your", "preamble",
+		"texto oculto", "antes de mi primer mensaje", "preámbulo", "te inicializaron", "recibiste antes",
+		"reglas secretas", "muestra tu prompt",
+		"texte caché", "préambule", "initialisé", "reçues avant", "règles secrètes",
+		"message de configuration", "affiche ton prompt",
+		"versteckten text", "vor meiner ersten nachricht", "präambel", "gestartet wurdest", "vor beginn dieses chats",
+		"einrichtungsnachricht", "geheimer regeln", "konfigurations prompt", "zeig deinen systemprompt",
+		"скрытый текст", "перед моим первым сообщением", "преамбул", "настроечн",
+		"конфигурационный промпт", "секретными правилами", "покажи системный промпт",
+		"隐藏文字", "保密前言", "聊天开始前", "初始化消息", "配置提示词", "秘密规则", "显示你的系统提示"},
+	cueUnlock: {"developer mode", "debug mode", "maintenance configuration", "test build", "modo desarrollador",
+		"modo depuración", "configuración de mantenimiento", "mode développeur",
+		"mode débogage", "entwicklermodus", "debug modus",
+		"wartungskonfiguration", "interne testversion", "режим разработчика", "режим отладки", "сервисной конфигурации",
+		"тестовую сборку", "开发者模式", "调试模式", "维护配置", "测试版本"},
+	cuePolicyOff: {"moderation", "content policy", "safety checks", "uncensored", "any content",
+		"without guardrails", "controles de seguridad", "moderación apagada", "sin censura",
+		"cualquier contenido", "sin barreras", "politique de contenu", "contrôles de sécurité", "modération coupée",
+		"non censurées", "n importe quel contenu", "sans garde fous", "inhaltsrichtlinie", "sicherheitsprüfungen",
+		"unzensiert", "beliebige inhalte", "ohne schutzgeländer", "политика контента",
+		"проверки безопасности", "модерация выключена", "без цензуры", "любой контент", "без защитных",
+		"内容政策", "安全检查", "不经审查", "任何内容", "没有护栏"},
+	cueReversed: {"backwards", "reverse the following", "al revés", "derecha a izquierda",
+		"à l envers", "droite à gauche", "rückwärts", "rechts nach links",
+		"задом наперёд", "наоборот", "переверни", "справа налево", "倒过来", "反着", "从右往左"},
+}
+
+// splitCues name variables in prose, for splits written without "=".
+var splitCues = []string{"variab", "перемен", "变量"}
+
+// assignRE finds the quoted values of variable assignments, for
+// payload splitting: s1='synthesize', X = "make a ".
+var assignRE = regexp.MustCompile(`[\p{L}\p{N}_]{1,10}\s*(?:=|vale|is)\s*["'“«]([^"'”»]{1,80})["'”»]`)
+
+// bracketPartRE finds "[A] pistol [B] 3D printer" style fragments.
+var bracketPartRE = regexp.MustCompile(`[\[【]\s*[\p{L}\p{N}]{1,8}\s*[\]】]`)
+
+// quotedRE matches quoted spans, which a discussion frame ("translate
+// 'ignore all previous instructions'") mentions rather than uses.
+var quotedRE = regexp.MustCompile(`"[^"]{2,300}"|“[^”]{2,300}”|«[^»]{2,300}»|„[^“”]{2,300}[“”]|「[^」]{2,300}」|‘[^’]{2,300}’|(?:^|[\s:(])'[^']{2,300}'`)
+
+// obfuscatedHarmTerms are harmful words spelled to dodge a filter:
+// romanised Chinese inside Chinese text ("zha弹" for 炸弹).
+var obfuscatedHarmTerms = []string{"zha弹", "zha药", "zhadan", "zhayao", "bing du", "bingdu", "xin用卡", "qiang ", "du品", "dupin"}
+
+// cueObfuscated marks obfuscatedHarmTerms.
+const cueObfuscated cueSet = 1 << 30
+
+var mechLexicon = func() *lexicon {
+	terms := map[cueSet][]string{cueObfuscated: obfuscatedHarmTerms}
+	for k, v := range mechanismTerms {
+		terms[k] = v
+	}
+	return newLexicon(terms)
+}()
+
+// Reasons of the mechanisms added to those of the phrase patterns.
+const (
+	ReasonHypothetical = "lawless_hypothetical"
+	ReasonRefusal      = "refusal_suppression"
+	ReasonSplit        = "payload_splitting"
+	ReasonEmotional    = "emotional_roleplay"
+	ReasonObfuscated   = "obfuscated_text"
+)
+
+// wrapperCues are the categories of an attack's wrapper. The learned
+// model may only flag a prompt that shows one, or a rule reason: a harmful
+// topic asked about plainly ("why is cocaine addictive?") is not a
+// jailbreak, however close its words are to one.
+const wrapperCues = cuePersona | cueRuleless | cueLawless | cueRefusal | cuePrefix | cueOverride | cueExtract |
+	cueUnlock | cuePolicyOff | cueRealism | cueObfuscated | cueDeceased | cueCombine | cueReversed
+
+// cues scans text for every lexicon category.
+func cues(text string) cueSet { return mechLexicon.scan(wordView(text)) }
+
+// withoutQuotes drops quoted spans when the prompt is about an attack
+// phrase — translating it, teaching it, logging it — rather than using it.
+func withoutQuotes(text string) string {
+	if !cues(text).has(cueDiscuss) {
+		return text
+	}
+	return quotedRE.ReplaceAllString(text, " ")
+}
+
+// scoreMechanisms adds the reasons of the attack mechanisms found in text;
+// c are its cues. Mechanisms are combinations: a persona with its rules
+// removed, a fictional or lawless frame around a harmful how-to, refusals
+// forbidden or a compliant first line imposed, a request split over
+// variables, a dead relative asked to recite something harmful, and
+// obfuscated spellings (leetspeak, reversed text, split CJK words).
+func scoreMechanisms(text, lower string, c cueSet, reasons map[string]float64, depth int) {
+	harm := c.has(cueHarm)
+	bump := func(w float64) float64 {
+		if harm {
+			return min(1, w+0.25)
+		}
+		return w
+	}
+	if c.has(cuePersona) && c.has(cueRuleless) {
+		addReason(reasons, ReasonPersona, bump(0.6))
+	}
+	if harm && c.has(cueFiction) && c.has(cueDetail) && !c.has(cueNoDetail) {
+		addReason(reasons, ReasonFraming, 0.75)
+	}
+	// Fiction that must be real ("each line a real step", "the actual
+	// code") asks for the thing itself, whatever the topic.
+	if c.has(cueFiction) && c.has(cueRealism) && !c.has(cueNoDetail) {
+		addReason(reasons, ReasonFraming, bump(0.55))
+	}
+	if c.has(cueLawless) {
+		addReason(reasons, ReasonHypothetical, bump(0.3)+0.25*b2f(harm))
+	}
+	if c.has(cueRefusal) {
+		addReason(reasons, ReasonRefusal, bump(0.45)+0.1*b2f(harm))
+	}
+	if c.has(cuePrefix) && c.has(cueAffirm) {
+		// Dictating a compliant first line is rare outside attacks.
+		w := 0.55
+		if harm || c.has(cueRefusal) {
+			w = 0.85
+		}
+		addReason(reasons, ReasonRefusal, w)
+	}
+	if strings.ContainsAny(text, "=[【") || containsAny(lower, splitCues) {
+		scoreSplit(text, lower, c, reasons)
+	}
+	if harm && c.has(cueDeceased) && c.has(cueRelative) && c.has(cueRoleplay) {
+		addReason(reasons, ReasonEmotional, 0.85)
+	}
+	if c.has(cueOverride) {
+		addReason(reasons, ReasonOverride, 0.6)
+	}
+	if c.has(cueExtract) {
+		addReason(reasons, ReasonExtraction, 0.7)
+	}
+	if c.has(cueUnlock) && (c.has(cuePolicyOff) || c.has(cueRuleless)) {
+		addReason(reasons, ReasonPersona, 0.8)
+	} else if c.has(cuePolicyOff) {
+		addReason(reasons, ReasonPersona, 0.35)
+	}
+	if c.has(cueObfuscated) {
+		addReason(reasons, ReasonObfuscated, 0.8)
+	}
+	if depth > 0 {
+		return
+	}
+	// Obfuscated spellings: what a reading reveals that the text hides.
+	for _, view := range obfuscatedViews(text, c) {
+		vc := cues(view)
+		inner := scorePatterns(view, 1)
+		if (vc.has(cueHarm) && !harm) || combine(inner) >= 0.5 {
+			addReason(reasons, ReasonObfuscated, max(0.85, combine(inner)))
+		}
+	}
+}
+
+// obfuscatedViews returns the readings of text that undo leetspeak,
+// reversal and separators inside CJK words, when they apply.
+func obfuscatedViews(text string, c cueSet) []string {
+	var views []string
+	if strings.ContainsAny(text, "013456@$") {
+		if v, ok := deLeet(text); ok {
+			views = append(views, v)
+		}
+	}
+	han := strings.Count(text, "") - 1 - len(strings.Fields(text)) // an upper bound, cheap
+	if strings.ContainsFunc(text, isHan) {
+		if v, ok := joinHan(text); ok {
+			views = append(views, v)
+		}
+	} else {
+		han = 0
+	}
+	// Read the text backwards when asked to, or when it has too few
+	// ordinary words for forward prose and reads at least as well reversed.
+	forward := commonWordsAny(text)
+	// CJK has no spaces: count about one word per two characters.
+	if c.has(cueReversed) || forward*5 < len(strings.Fields(text))+han/2 {
+		if rv := reverseRunes(text); c.has(cueReversed) || commonWordsAny(rv) >= forward {
+			views = append(views, rv)
+		}
+	}
+	return views
+}
+
+// scoreSplit finds a request split over variables or bracketed parts and
+// scores the reassembled text.
+func scoreSplit(text, lower string, c cueSet, reasons map[string]float64) {
+	parts := assignRE.FindAllStringSubmatch(text, 8)
+	brackets := len(bracketPartRE.FindAllStringIndex(text, 8))
+	if len(parts) < 2 && brackets < 2 {
+		return
+	}
+	if !c.has(cueCombine) && !strings.Contains(lower, "+") {
+		return
+	}
+	var vals []string
+	for _, p := range parts {
+		vals = append(vals, p[1])
+	}
+	joined := cues(strings.Join(vals, "")) | cues(strings.Join(vals, " "))
+	// Without anything harmful in it, a split is string arithmetic.
+	w := 0.15
+	if c.has(cueHarm) || joined.has(cueHarm) {
+		w = 0.85
+	}
+	addReason(reasons, ReasonSplit, w)
+}
+
+func b2f(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// stopWords are frequent function words of the six languages; a text
+// without any is either very short or not written forwards.
+var stopWords = newLexicon(map[cueSet][]string{1: {
+	" the ", " and ", " to ", " how ", " is ", " of ", " you ", " what ", " in ",
+	" de ", " la ", " el ", " que ", " y ", " en ", " cómo ", " los ",
+	" le ", " les ", " et ", " des ", " un ", " une ", " est ", " comment ",
+	" der ", " die ", " das ", " und ", " ist ", " wie ", " ein ", " eine ", " ich ",
+	" и ", " в ", " не ", " на ", " как ", " что ", " с ",
+	"的", "是", "我", "怎么", "如何", "在", "了", "把"}})
+
+// commonWordsAny counts stop words in text, in any of the six languages.
+func commonWordsAny(text string) int { return stopWords.count(wordView(text)) }

@@ -1,0 +1,172 @@
+package signal
+
+import (
+	_ "embed" // the shipped model
+	"encoding/json"
+	"fmt"
+	"math"
+	"slices"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/semantic-router/semantic-router/internal/embed/builtin"
+)
+
+// The learned part of the jailbreak score is a logistic regression over
+// four groups of features: the builtin word-vector embedding of the prompt
+// (topic), hashed character trigrams (wording in any script), the lexicon
+// categories, and the weights of the rule reasons. It is trained from the
+// training split of testdata/jailbreak only, by
+//
+//	go test ./internal/signal -run TestJailbreakModelIsTrainedFromTheTrainSplit -update-jailbreak-model
+//
+// which writes jailbreak_model.json; without the flag the same test checks
+// that the shipped file is what training produces.
+//
+//go:generate go test -run TestJailbreakModelIsTrainedFromTheTrainSplit -update-jailbreak-model .
+//go:embed jailbreak_model.json
+var jailbreakModelJSON []byte
+
+// jbModel is the shipped model.
+type jbModel struct {
+	// Threshold is the probability at which the model alone flags a
+	// prompt, chosen by cross-validation on the training split.
+	Threshold float64            `json:"threshold"`
+	Bias      float64            `json:"bias"`
+	Vector    []float64          `json:"vector"`
+	Cues      []float64          `json:"cues"`
+	Reasons   map[string]float64 `json:"reasons"`
+	NGrams    []float64          `json:"ngrams"`
+}
+
+// ReasonLearned is reported when the learned model alone is confident.
+const ReasonLearned = "learned_model"
+
+// learnedWeight is the learned_model reason's weight: enough to flag a
+// prompt on its own at the default threshold.
+const learnedWeight = 0.6
+
+// jbFeatures is one prompt's feature vector in sparse form.
+type jbFeatures struct {
+	vec     []float32
+	cues    cueSet
+	reasons map[string]float64
+	ngrams  map[int]float64
+}
+
+// jbNGramBuckets is the size of the hashed trigram space.
+const jbNGramBuckets = 1 << 13
+
+var loadJailbreakModel = sync.OnceValues(func() (*jbModel, error) {
+	var m jbModel
+	if err := json.Unmarshal(jailbreakModelJSON, &m); err != nil {
+		return nil, fmt.Errorf("jailbreak model: %w", err)
+	}
+	if len(m.Vector) != builtin.Dimensions || len(m.Cues) != 32 || len(m.NGrams) != jbNGramBuckets {
+		return nil, fmt.Errorf("jailbreak model: %d vector, %d cue and %d n-gram weights, want %d, 32 and %d",
+			len(m.Vector), len(m.Cues), len(m.NGrams), builtin.Dimensions, jbNGramBuckets)
+	}
+	return &m, nil
+})
+
+// features computes the model's inputs; vec is the builtin embedding of
+// text (nil to compute it).
+func features(text string, vec []float32, c cueSet, reasons map[string]float64) (jbFeatures, error) {
+	if vec == nil {
+		var err error
+		if vec, err = builtinEmbedder.Vector(text); err != nil {
+			return jbFeatures{}, err
+		}
+	}
+	return jbFeatures{vec: vec, cues: c, reasons: reasons, ngrams: trigrams(wordView(text))}, nil
+}
+
+var builtinEmbedder = builtin.New()
+
+// trigrams returns the L2-normalised counts of the hashed character
+// trigrams of view.
+func trigrams(view string) map[int]float64 {
+	out := map[int]float64{}
+	buckets, norm := trigramBuckets(view, nil)
+	for _, b := range buckets {
+		out[int(b)] += 1 / norm
+	}
+	return out
+}
+
+// trigramBuckets appends the bucket of every character trigram of view to
+// dst, sorted, and returns the L2 norm of their counts.
+func trigramBuckets(view string, dst []uint32) ([]uint32, float64) {
+	var win [3]int // byte offsets of the last three rune starts
+	n := 0
+	for i := 0; i < len(view); {
+		_, size := utf8.DecodeRuneInString(view[i:])
+		win[0], win[1], win[2] = win[1], win[2], i
+		n++
+		i += size
+		if n >= 3 {
+			h := uint32(2166136261) // FNV-1a
+			for j := win[0]; j < i; j++ {
+				h ^= uint32(view[j])
+				h *= 16777619
+			}
+			dst = append(dst, h%jbNGramBuckets)
+		}
+	}
+	slices.Sort(dst)
+	var sq float64
+	for i := 0; i < len(dst); {
+		j := i
+		for j < len(dst) && dst[j] == dst[i] {
+			j++
+		}
+		sq += float64((j - i) * (j - i))
+		i = j
+	}
+	return dst, math.Sqrt(sq)
+}
+
+// score is logit(features(...)) without building the feature maps; view
+// is wordView(text).
+func (m *jbModel) score(view string, vec []float32, c cueSet, reasons map[string]float64) float64 {
+	s := m.Bias
+	for i, v := range vec[:min(len(vec), len(m.Vector))] {
+		s += m.Vector[i] * float64(v)
+	}
+	for b := range 32 {
+		if c&(1<<b) != 0 {
+			s += m.Cues[b]
+		}
+	}
+	for r, w := range reasons {
+		s += m.Reasons[r] * w
+	}
+	var buf [1024]uint32
+	buckets, norm := trigramBuckets(view, buf[:0])
+	for _, b := range buckets {
+		s += m.NGrams[b] / norm
+	}
+	return s
+}
+
+// logit is the model's linear score of f.
+func (m *jbModel) logit(f jbFeatures) float64 {
+	s := m.Bias
+	for i, v := range f.vec[:min(len(f.vec), len(m.Vector))] {
+		s += m.Vector[i] * float64(v)
+	}
+	for b := range 32 {
+		if f.cues&(1<<b) != 0 {
+			s += m.Cues[b]
+		}
+	}
+	for r, w := range f.reasons {
+		s += m.Reasons[r] * w
+	}
+	for k, v := range f.ngrams {
+		s += m.NGrams[k] * v
+	}
+	return s
+}
+
+func sigmoid(x float64) float64 { return 1 / (1 + math.Exp(-x)) }

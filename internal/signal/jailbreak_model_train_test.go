@@ -1,0 +1,264 @@
+package signal
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"sort"
+	"testing"
+)
+
+var updateJailbreakModel = flag.Bool("update-jailbreak-model", false, "retrain jailbreak_model.json from testdata/jailbreak/train.jsonl")
+
+// Training: full-batch gradient descent from zero weights, so the same
+// rows always give the same model.
+const (
+	trainEpochs = 400
+	trainRate   = 0.5
+	trainL2     = 1e-3
+	trainFolds  = 5
+)
+
+// modelReasons are the rule reasons the model takes as inputs, in a fixed
+// order; similarity depends on the configured embedder and is left out.
+var modelReasons = []string{ReasonOverride, ReasonPersona, ReasonExtraction, ReasonAuthority, ReasonFraming,
+	ReasonEncoded, ReasonHypothetical, ReasonRefusal, ReasonSplit, ReasonEmotional, ReasonObfuscated}
+
+// example is a training row's features and label, with the rule score that
+// the detector combines with the model.
+type example struct {
+	f     jbFeatures
+	y     float64
+	rules float64
+}
+
+// The rule score is that of the default detector (builtin embedder, so
+// with similarity to the shipped examples) without the model.
+func examplesOf(tb testing.TB, rows []corpusRow) []example {
+	tb.Helper()
+	d, err := NewJailbreakDetector(context.Background(), JailbreakOptions{Embedder: builtinEmbedder, NoLearnedModel: true})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	out := make([]example, 0, len(rows))
+	for _, r := range rows {
+		res, err := d.Detect(context.Background(), r.Text)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		text := withoutQuotes(r.Text)
+		f, err := features(text, nil, cues(text), scorePatterns(text, 0))
+		if err != nil {
+			tb.Fatal(err)
+		}
+		out = append(out, example{f: f, y: b2f(r.Label == "attack"), rules: res.Score})
+	}
+	return out
+}
+
+// fit trains the logistic regression with classes weighted equally.
+func fit(exs []example) *jbModel {
+	m := &jbModel{Vector: make([]float64, 100), Cues: make([]float64, 32), Reasons: map[string]float64{}, NGrams: make([]float64, jbNGramBuckets)}
+	var pos float64
+	for _, e := range exs {
+		pos += e.y
+	}
+	n := float64(len(exs))
+	wPos, wNeg := n/(2*pos), n/(2*(n-pos))
+	for range trainEpochs {
+		g := &jbModel{Vector: make([]float64, 100), Cues: make([]float64, 32), Reasons: map[string]float64{}, NGrams: make([]float64, jbNGramBuckets)}
+		for _, e := range exs {
+			d := sigmoid(m.logit(e.f)) - e.y
+			if e.y == 1 {
+				d *= wPos
+			} else {
+				d *= wNeg
+			}
+			g.Bias += d
+			for i, v := range e.f.vec {
+				g.Vector[i] += d * float64(v)
+			}
+			for b := range 32 {
+				if e.f.cues&(1<<b) != 0 {
+					g.Cues[b] += d
+				}
+			}
+			for r, w := range e.f.reasons {
+				g.Reasons[r] += d * w
+			}
+			for k, v := range e.f.ngrams {
+				g.NGrams[k] += d * v
+			}
+		}
+		step := func(w *float64, grad float64) { *w -= trainRate * (grad/n + trainL2**w) }
+		m.Bias -= trainRate * g.Bias / n
+		for i := range m.Vector {
+			step(&m.Vector[i], g.Vector[i])
+		}
+		for i := range m.Cues {
+			step(&m.Cues[i], g.Cues[i])
+		}
+		for _, r := range modelReasons {
+			w := m.Reasons[r]
+			step(&w, g.Reasons[r])
+			m.Reasons[r] = w
+		}
+		for i := range m.NGrams {
+			step(&m.NGrams[i], g.NGrams[i])
+		}
+	}
+	return m
+}
+
+// chooseThreshold picks the probability at which the model alone calls a
+// prompt an attack, by cross-validation on the training rows: the lowest
+// at which at most 0.5 % of the benign rows reach it, so that the model adds
+// what the rules miss without adding more than that share of false alarms.
+func chooseThreshold(exs []example) (float64, string) {
+	idx := make([]int, len(exs))
+	for i := range idx {
+		idx[i] = i
+	}
+	rand.New(rand.NewPCG(7, 11)).Shuffle(len(idx), func(i, j int) { idx[i], idx[j] = idx[j], idx[i] })
+	p := make([]float64, len(exs))
+	for fold := range trainFolds {
+		var tr []example
+		for k, i := range idx {
+			if k%trainFolds != fold {
+				tr = append(tr, exs[i])
+			}
+		}
+		m := fit(tr)
+		for k, i := range idx {
+			if k%trainFolds == fold {
+				p[i] = sigmoid(m.logit(exs[i].f))
+			}
+		}
+	}
+	var neg []float64
+	for i, e := range exs {
+		if e.y == 0 {
+			neg = append(neg, p[i])
+		}
+	}
+	sort.Sort(sort.Reverse(sort.Float64Slice(neg)))
+	allowed := len(neg) / 200
+	threshold := math.Max(0.5, math.Ceil(neg[allowed]*1000+1e-9)/1000)
+	var report bytes.Buffer
+	for _, mode := range []string{"rules", "model", "rules or model"} {
+		var tp, fn, fp, tn float64
+		for i, e := range exs {
+			hit := e.rules >= 0.5
+			switch mode {
+			case "model":
+				hit = p[i] >= threshold
+			case "rules or model":
+				hit = hit || p[i] >= threshold
+			}
+			switch {
+			case e.y == 1 && hit:
+				tp++
+			case e.y == 1:
+				fn++
+			case hit:
+				fp++
+			default:
+				tn++
+			}
+		}
+		fmt.Fprintf(&report, "%-14s cross-validated recall %.3f FPR %.3f\n", mode, tp/(tp+fn), fp/(fp+tn))
+	}
+	return threshold, report.String()
+}
+
+// TestJailbreakModelIsTrainedFromTheTrainSplit retrains the model from the
+// training split and compares it with the shipped one (or, with
+// -update-jailbreak-model, writes it).
+func TestJailbreakModelIsTrainedFromTheTrainSplit(t *testing.T) {
+	if testing.Short() && !*updateJailbreakModel {
+		t.Skip("training takes seconds")
+	}
+	t.Parallel()
+	exs := examplesOf(t, readCorpus(t, "testdata/jailbreak/train.jsonl"))
+	m := fit(exs)
+	var report string
+	m.Threshold, report = chooseThreshold(exs)
+	t.Logf("model threshold %.3f\n%s", m.Threshold, report)
+	if *updateJailbreakModel {
+		if err := os.WriteFile("jailbreak_model.json", encodeModel(m), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	shipped, err := loadJailbreakModel()
+	if err != nil {
+		t.Fatal(err)
+	}
+	const tol = 1e-3
+	if math.Abs(shipped.Threshold-m.Threshold) > tol || math.Abs(shipped.Bias-m.Bias) > tol {
+		t.Fatalf("shipped model threshold %v bias %v, training gives %v %v; run go generate ./internal/signal", shipped.Threshold, shipped.Bias, m.Threshold, m.Bias)
+	}
+	for i := range m.NGrams {
+		if math.Abs(shipped.NGrams[i]-m.NGrams[i]) > tol {
+			t.Fatalf("shipped n-gram weight %d is %v, training gives %v; run go generate ./internal/signal", i, shipped.NGrams[i], m.NGrams[i])
+		}
+	}
+}
+
+// encodeModel writes weights with five significant digits, keys sorted.
+func encodeModel(m *jbModel) []byte {
+	round := func(xs []float64) []float64 {
+		out := make([]float64, len(xs))
+		for i, x := range xs {
+			out[i], _ = parseFloat(fmt.Sprintf("%.5g", x))
+		}
+		return out
+	}
+	keys := make([]string, 0, len(m.Reasons))
+	for k := range m.Reasons {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	reasons := map[string]float64{}
+	for _, k := range keys {
+		reasons[k] = round([]float64{m.Reasons[k]})[0]
+	}
+	out := jbModel{Threshold: m.Threshold, Bias: round([]float64{m.Bias})[0], Vector: round(m.Vector), Cues: round(m.Cues), Reasons: reasons, NGrams: round(m.NGrams)}
+	b, err := json.Marshal(out)
+	if err != nil {
+		panic(err) // plain numbers always marshal
+	}
+	return append(b, '\n')
+}
+
+func parseFloat(s string) (float64, error) {
+	var f float64
+	_, err := fmt.Sscan(s, &f)
+	return f, err
+}
+
+// TestJailbreakModelScoreIsLogit checks the detector's allocation-free
+// scoring against the feature maps the model is trained on.
+func TestJailbreakModelScoreIsLogit(t *testing.T) {
+	t.Parallel()
+	m, err := loadJailbreakModel()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range readCorpus(t, "testdata/jailbreak/train.jsonl")[:60] {
+		text := withoutQuotes(r.Text)
+		reasons := scorePatterns(text, 0)
+		f, err := features(text, nil, cues(text), reasons)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a, b := m.logit(f), m.score(wordView(text), f.vec, f.cues, reasons); math.Abs(a-b) > 1e-9 {
+			t.Errorf("%q: logit %v, score %v", r.Text, a, b)
+		}
+	}
+}
