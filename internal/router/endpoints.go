@@ -181,13 +181,17 @@ func unreachable(err error) bool {
 	return errors.As(err, &pe) && pe.Kind == provider.KindConnect
 }
 
-// outcome says what a call's result tells about the endpoint's health. A call cut short by
-// its caller (the client went away, a first-token timeout) tells nothing.
+// outcome says what a call's result tells about the endpoint's health. A call the client
+// abandoned tells nothing; one the router cut short at its first_token_timeout or
+// stream_idle_timeout is a failure, as a hung endpoint must be ejected.
 func outcome(ctx context.Context, err error) balancer.Outcome {
 	if err == nil {
 		return balancer.Success
 	}
 	if ctx.Err() != nil {
+		if routerTimeout(context.Cause(ctx)) {
+			return balancer.Failure
+		}
 		return balancer.Neutral
 	}
 	var pe *provider.Error
