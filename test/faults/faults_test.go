@@ -205,7 +205,9 @@ type outcome struct {
 	from     string // x-vsr-fallback-from
 	body     string
 	events   []string
-	finished bool // a stream that ended with [DONE]
+	finished bool   // a stream that ended with [DONE]
+	retry    string // Retry-After
+	id       string // X-Request-Id
 }
 
 // call sends one request with a hard deadline, so a hang fails the test instead of stalling it.
@@ -220,7 +222,8 @@ func call(t *testing.T, base string, stream bool) outcome {
 		t.Fatalf("request failed (a hang ends here): %v", err)
 	}
 	defer resp.Body.Close()
-	o := outcome{status: resp.StatusCode, served: resp.Header.Get("X-Vsr-Selected-Model"), from: resp.Header.Get("X-Vsr-Fallback-From")}
+	o := outcome{status: resp.StatusCode, served: resp.Header.Get("X-Vsr-Selected-Model"), from: resp.Header.Get("X-Vsr-Fallback-From"),
+		retry: resp.Header.Get("Retry-After"), id: resp.Header.Get("X-Request-Id")}
 	if !stream || resp.StatusCode != 200 {
 		b, err := io.ReadAll(resp.Body)
 		if err != nil {

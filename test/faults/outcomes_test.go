@@ -22,6 +22,7 @@ func TestFaultOutcomes(t *testing.T) {
 		wantInBody   string // part of the body (or the last event of a stream)
 		wantFinished bool
 		wantEvents   int
+		wantRetry    string // Retry-After to the client
 	}{
 		{name: "connection refused falls back", refused: true, fallback: true,
 			wantStatus: 200, wantServed: "backup", wantInBody: "one two three four"},
@@ -34,7 +35,7 @@ func TestFaultOutcomes(t *testing.T) {
 		{name: "429 honours Retry-After, then succeeds", script: []fault{status429, ok}, extra: "    retry: {max_attempts: 2, initial_backoff: 1ms}\n",
 			wantStatus: 200, wantServed: "primary", wantCalls: 2, wantInBody: "one two three four"},
 		{name: "429 without retries or fallback keeps the status", script: []fault{status429},
-			wantStatus: 429, wantServed: "primary", wantCalls: 1, wantInBody: "answered 429 Too Many Requests (request id "},
+			wantStatus: 429, wantServed: "primary", wantCalls: 1, wantInBody: "answered 429 Too Many Requests (request id ", wantRetry: "1"},
 		{name: "hang hits the timeout and falls back", script: []fault{hang}, extra: "    timeout: 200ms\n", fallback: true,
 			wantStatus: 200, wantServed: "backup", wantCalls: 1, wantInBody: "one two three four"},
 		{name: "hang without fallback is a 504", script: []fault{hang}, extra: "    timeout: 200ms\n",
@@ -60,6 +61,26 @@ func TestFaultOutcomes(t *testing.T) {
 			wantStatus: 504, wantServed: "primary", wantCalls: 1, wantInBody: "sent no first event in time (request id "},
 		{name: "stream: not SSE at all falls back", script: []fault{notSSE}, fallback: true, stream: true,
 			wantStatus: 200, wantServed: "backup", wantCalls: 1, wantFinished: true, wantEvents: 6},
+		{name: "429 with a Retry-After over max_retry_after falls back at once", script: []fault{status429Long},
+			extra: "    retry: {max_attempts: 3, initial_backoff: 1ms}\n", fallback: true,
+			wantStatus: 200, wantServed: "backup", wantCalls: 1, wantInBody: "one two three four"},
+		{name: "429 with a Retry-After over max_retry_after and no fallback is a 429 at once", script: []fault{status429Long},
+			extra:      "    retry: {max_attempts: 3, initial_backoff: 1ms}\n",
+			wantStatus: 429, wantServed: "primary", wantCalls: 1, wantInBody: "answered 429 Too Many Requests", wantRetry: "300"},
+		{name: "503's Retry-After over max_retry_after falls back at once", script: []fault{status503},
+			extra: "    retry: {max_attempts: 3, initial_backoff: 1ms, max_retry_after: 500ms}\n", fallback: true,
+			wantStatus: 200, wantServed: "backup", wantCalls: 1, wantInBody: "one two three four"},
+		{name: "503 honours Retry-After, then succeeds", script: []fault{status503, ok}, extra: "    retry: {max_attempts: 2, initial_backoff: 1ms}\n",
+			wantStatus: 200, wantServed: "primary", wantCalls: 2, wantInBody: "one two three four"},
+		{name: "503 without retries or fallback passes its Retry-After on", script: []fault{status503},
+			wantStatus: 502, wantServed: "primary", wantCalls: 1, wantInBody: "answered 503 Service Unavailable", wantRetry: "1"},
+
+		{name: "stream: an event that is not JSON ends with an error event", script: []fault{notJSON}, fallback: true, stream: true,
+			wantStatus: 200, wantServed: "primary", wantCalls: 1, wantEvents: 2, wantInBody: `sent a malformed stream (request id `},
+		{name: "stream: a first event that is not JSON falls back", script: []fault{notJSONFirst}, fallback: true, stream: true,
+			wantStatus: 200, wantServed: "backup", wantCalls: 1, wantFinished: true, wantEvents: 6},
+		{name: "stream: a first event that is not JSON without fallback is a 502", script: []fault{notJSONFirst}, stream: true,
+			wantStatus: 502, wantServed: "primary", wantCalls: 1, wantInBody: `sent a malformed stream (request id `},
 		{name: "stream: 500 is retried, then streams", script: []fault{status500, ok}, extra: "    retry: {max_attempts: 2, initial_backoff: 1ms}\n", stream: true,
 			wantStatus: 200, wantServed: "primary", wantCalls: 2, wantFinished: true, wantEvents: 6},
 	}
@@ -100,6 +121,9 @@ func TestFaultOutcomes(t *testing.T) {
 				if len(o.events) > 0 {
 					got = o.events[len(o.events)-1]
 				}
+			}
+			if o.retry != tt.wantRetry {
+				t.Errorf("Retry-After = %q, want %q", o.retry, tt.wantRetry)
 			}
 			if !strings.Contains(got, tt.wantInBody) {
 				t.Errorf("body %q lacks %q", got, tt.wantInBody)
