@@ -2,9 +2,12 @@ package router
 
 import (
 	"encoding/base64"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/semantic-router/semantic-router/internal/config"
 	"github.com/semantic-router/semantic-router/internal/redact"
@@ -55,5 +58,35 @@ models:
 		if got := red.String(in); got != want {
 			t.Errorf("String(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// TestRotatedCredentialIsRedacted: a file: credential that rotates is redacted in its new
+// value at once, and its old value stays redacted.
+func TestRotatedCredentialIsRedacted(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "key")
+	if err := os.WriteFile(path, []byte("sk-old-value-0001\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := config.Parse([]byte("models:\n  - model_name: a\n    provider: {type: openai_compatible, base_url: http://x/v1, api_key: \"file:" + path + "\"}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	red := redact.New()
+	rd := newRedaction(cfg, red, nil)
+	defer func() { _ = rd.close() }()
+	if err := os.WriteFile(path, []byte("sk-new-value-0002\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for red.String("sk-new-value-0002") != "[redacted]" {
+		if time.Now().After(deadline) {
+			t.Fatal("the rotated value is not redacted")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if got := red.String("sk-old-value-0001"); got != "[redacted]" {
+		t.Errorf("the old value after rotation: %q", got)
 	}
 }
