@@ -212,6 +212,7 @@ type balancedStream struct {
 	i      int
 	ctx    context.Context
 	result balancer.Outcome
+	failed bool
 	once   sync.Once
 }
 
@@ -227,9 +228,18 @@ func (s *balancedStream) Next() ([]byte, error) {
 	return data, err
 }
 
+// fail records that the router refused what the endpoint sent (an event that is not JSON):
+// a failure, whatever the stream's end looks like.
+func (s *balancedStream) fail() { s.failed = true }
+
 func (s *balancedStream) Close() error {
 	err := s.Stream.Close()
-	s.once.Do(func() { s.b.pool.Done(s.i, s.result) })
+	s.once.Do(func() {
+		if s.failed {
+			s.result = balancer.Failure
+		}
+		s.b.pool.Done(s.i, s.result)
+	})
 	return err
 }
 

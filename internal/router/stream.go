@@ -96,6 +96,9 @@ func (r *Router) openStream(ctx context.Context, m *model, req *openai.ChatReque
 		err = malformed(m.cfg.Name, fmt.Sprintf("the first stream event is not JSON: %.80q", first))
 	}
 	if err != nil {
+		if errors.Is(err, errMalformedStream) {
+			blame(s)
+		}
 		_ = s.Close()
 		cancel(nil)
 		return nil, timedOut(err)
@@ -106,6 +109,14 @@ func (r *Router) openStream(ctx context.Context, m *model, req *openai.ChatReque
 	}
 	r.inFlight(m.cfg.Name, 1) // for the stream's life; Close takes it back
 	return st, nil
+}
+
+// blame tells an endpoint's stream that the router refused what it sent, so that outlier
+// detection counts it as a failure.
+func blame(s provider.Stream) {
+	if f, ok := s.(interface{ fail() }); ok {
+		f.fail()
+	}
 }
 
 func malformed(model, msg string) *provider.Error {
@@ -119,6 +130,7 @@ func (s *Stream) Next() ([]byte, error) {
 		data, err := s.pull()
 		if err == nil && !json.Valid(data) {
 			err = malformed(s.model, fmt.Sprintf("a stream event is not JSON: %.80q", data))
+			blame(s.s)
 		}
 		if err != nil {
 			if errors.Is(err, io.EOF) {

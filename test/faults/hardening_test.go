@@ -72,8 +72,9 @@ func startHarness(t *testing.T, yaml string, env map[string]string) *harness {
 }
 
 // TestHungEndpointIsEjected: an endpoint that the router gives up on at first_token_timeout
-// or stream_idle_timeout is failing, not merely slow to a client that left: after the
-// configured consecutive failures it is ejected and gets no more calls.
+// or stream_idle_timeout is failing, not merely slow to a client that left, and so is one
+// whose events the router refuses: after the configured consecutive failures it is ejected
+// and gets no more calls.
 func TestHungEndpointIsEjected(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
@@ -85,6 +86,8 @@ func TestHungEndpointIsEjected(t *testing.T) {
 	}{
 		{"no first event", hang, "first_token_timeout: 150ms", 504, "sent no first event in time"},
 		{"silent mid-stream", silentAfter, "stream_idle_timeout: 150ms", 200, "stopped sending events in the middle of the stream"},
+		{"an event that is not JSON", notJSON, "timeout: 10s", 200, "sent a malformed stream"},
+		{"a first event that is not JSON", notJSONFirst, "timeout: 10s", 502, "sent a malformed stream"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -109,10 +112,10 @@ models:
 			}
 			o := call(t, h.inference, true)
 			if o.status != 502 || !strings.Contains(o.body, `every endpoint of model \"primary\" is ejected after consecutive failures`) {
-				t.Errorf("after two timeouts: %d %s, want 502 naming the ejection", o.status, o.body)
+				t.Errorf("after two failures: %d %s, want 502 naming the ejection", o.status, o.body)
 			}
 			if n := be.calls.Load(); n != 2 {
-				t.Errorf("the hung endpoint got %d calls, want 2", n)
+				t.Errorf("the failing endpoint got %d calls, want 2", n)
 			}
 			if models := get(t, h.management+"/api/v1/models"); !strings.Contains(models, `"ejected":true`) {
 				t.Errorf("/api/v1/models does not show the ejection: %s", models)
