@@ -89,3 +89,28 @@ func TestHandler(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkString is the cost per log attribute or relayed text with ten registered values:
+// the common case finds none and must not allocate.
+func BenchmarkString(b *testing.B) {
+	r := New()
+	var vals []string
+	for i := range 10 {
+		vals = append(vals, strings.Repeat("k", 20)+string(rune('a'+i)))
+	}
+	r.NewSet().Replace(vals)
+	clean := strings.Repeat("upstream model server answered 500 Internal Server Error ", 4)
+	dirty := clean + vals[3]
+	b.Run("none found", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			_ = r.String(clean)
+		}
+	})
+	b.Run("one found", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			_ = r.String(dirty)
+		}
+	})
+}

@@ -84,7 +84,7 @@ func TestHungEndpointIsEjected(t *testing.T) {
 		wantFirst int    // the status of the calls that reach the endpoint
 		wantIn    string // in their body or last event
 	}{
-		{"no first event", hang, "first_token_timeout: 150ms", 504, "sent no first event in time"},
+		{"no first event", hang, "first_token_timeout: 500ms", 504, "sent no first event in time"},
 		{"silent mid-stream", silentAfter, "stream_idle_timeout: 150ms", 200, "stopped sending events in the middle of the stream"},
 		{"an event that is not JSON", notJSON, "timeout: 10s", 200, "sent a malformed stream"},
 		{"a first event that is not JSON", notJSONFirst, "timeout: 10s", 502, "sent a malformed stream"},
