@@ -30,6 +30,7 @@ test-unit:
 ## fuzz: run each fuzz target for FUZZTIME (default 10s)
 fuzz:
 	$(GO) test ./internal/config -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./internal/config -run '^$$' -fuzz '^FuzzRedactURL$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./internal/openai -run '^$$' -fuzz '^FuzzParseChatRequest$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./internal/openai -run '^$$' -fuzz '^FuzzSSEReader$$' -fuzztime $(FUZZTIME)
 	$(GO) test -tags onnx ./internal/embed/onnx -run '^$$' -fuzz '^FuzzTokenizer$$' -fuzztime $(FUZZTIME)

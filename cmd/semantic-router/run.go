@@ -23,6 +23,7 @@ import (
 	"github.com/semantic-router/semantic-router/examples"
 	"github.com/semantic-router/semantic-router/internal/config"
 	"github.com/semantic-router/semantic-router/internal/extproc"
+	"github.com/semantic-router/semantic-router/internal/redact"
 	"github.com/semantic-router/semantic-router/internal/router"
 	"github.com/semantic-router/semantic-router/internal/secret"
 	"github.com/semantic-router/semantic-router/internal/server"
@@ -199,7 +200,9 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	log := newLogger(f, stderr)
+	// Every credential value the routers hold is redacted from every log line.
+	redactor := redact.New()
+	log := slog.New(redact.Handler(newLogger(f, stderr).Handler(), redactor))
 	log.Info("starting", "version", buildVersion(), "config", source, "gateway", f.gateway, "models", len(cfg.Models))
 
 	reg := prometheus.NewRegistry()
@@ -227,7 +230,7 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	// In extproc mode Envoy calls the models; the router only routes, so it needs no
 	// provider (nor its credentials).
 	extprocMode := f.gateway == "extproc"
-	ropts := router.Options{Logger: log, Metrics: metrics, LookupEnv: os.LookupEnv, Tracing: tracing, ClassifyOnly: extprocMode}
+	ropts := router.Options{Logger: log, Metrics: metrics, LookupEnv: os.LookupEnv, Tracing: tracing, ClassifyOnly: extprocMode, Redactor: redactor}
 	rt, err := router.New(cfg, ropts)
 	if err != nil {
 		return fmt.Errorf("registering models:\n%w", err)
@@ -289,6 +292,9 @@ func validate(cfg *config.Config, source string, err error, stdout io.Writer) er
 		}
 	}
 	for _, w := range accessRefWarnings(cfg, secrets) {
+		fmt.Fprintln(stdout, "warning:", w)
+	}
+	for _, w := range cfg.Warnings() {
 		fmt.Fprintln(stdout, "warning:", w)
 	}
 	return nil

@@ -14,6 +14,7 @@ const (
 	DefaultRetryAttempts       = 1
 	DefaultInitialBackoff      = 100 * time.Millisecond
 	DefaultMaxBackoff          = 2 * time.Second
+	DefaultMaxRetryAfter       = 10 * time.Second
 	DefaultSimFirstToken       = 20 * time.Millisecond
 	DefaultSimTokenLatency     = 5 * time.Millisecond
 	DefaultSimReply            = "This is {model} answering: {prompt}"
@@ -64,6 +65,9 @@ func (c *Config) ApplyDefaults() {
 		}
 		if m.Retry.MaxBackoff == 0 {
 			m.Retry.MaxBackoff = Duration(DefaultMaxBackoff)
+		}
+		if m.Retry.MaxRetryAfter == 0 {
+			m.Retry.MaxRetryAfter = Duration(DefaultMaxRetryAfter)
 		}
 		if m.Provider.Model == "" {
 			m.Provider.Model = m.Name

@@ -52,6 +52,12 @@ type Routing struct {
 	// RequestBudget bounds one client request across every retry and fallback. No retry or
 	// fallback starts when the remaining budget cannot cover its back-off. Default 600s.
 	RequestBudget Duration `yaml:"request_budget,omitempty" json:"request_budget"`
+	// ExposeUpstreamErrors adds the cause of an upstream failure (the base URL, the
+	// credential reference to check, the upstream's own message, credential values
+	// redacted) to the message clients get. For development: by default (false) clients get
+	// the kind of failure, the model and the request id, and the log line with that request
+	// id, like GET /api/v1/models, has the cause.
+	ExposeUpstreamErrors bool `yaml:"expose_upstream_errors,omitempty" json:"expose_upstream_errors,omitempty"`
 }
 
 // Provider types.
@@ -101,6 +107,10 @@ type Retry struct {
 	InitialBackoff Duration `yaml:"initial_backoff,omitempty" json:"initial_backoff"`
 	// MaxBackoff caps the delay. Default 2s.
 	MaxBackoff Duration `yaml:"max_backoff,omitempty" json:"max_backoff"`
+	// MaxRetryAfter is the longest Retry-After (of a 429 or a 503) the router waits before
+	// calling the model again; a longer one sends the request to the next fallback at once,
+	// or back to the client with the backend's Retry-After. Default 10s.
+	MaxRetryAfter Duration `yaml:"max_retry_after,omitempty" json:"max_retry_after"`
 }
 
 // IsExposed reports whether the model is listed and directly addressable.

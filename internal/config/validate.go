@@ -117,6 +117,9 @@ func (c *Config) validateModels(v *validator) {
 		if m.Retry.InitialBackoff < 0 || m.Retry.MaxBackoff < m.Retry.InitialBackoff {
 			v.add(p+".retry", "initial_backoff must not be negative and max_backoff must be at least initial_backoff")
 		}
+		if m.Retry.MaxRetryAfter < 0 {
+			v.add(p+".retry.max_retry_after", "must not be negative")
+		}
 		validateProvider(v, p+".provider", &m.Provider)
 	}
 }
@@ -227,23 +230,99 @@ func validateProvider(v *validator, p string, pr *Provider) {
 	}
 }
 
+// validateBaseURL checks a base URL. Credentials are looked for first, and no message
+// echoes a URL with its userinfo, query values or fragment: they may hold a key, and these
+// messages reach logs and the reload API's answer.
 func validateBaseURL(v *validator, p, raw string) {
 	const want = "must be an absolute http(s) URL without a trailing slash, as in http://vllm:8000/v1"
 	if raw == "" {
 		v.add(p, "is required")
 		return
 	}
+	shown := RedactURL(raw)
 	u, err := url.Parse(raw)
 	switch {
+	case hasUserinfo(raw) || (err == nil && u.User != nil):
+		v.add(p, "must not carry credentials; use api_key with an env.VAR reference, got %q", shown)
+	case err == nil && credentialQuery(u.Query()):
+		v.add(p, "must not carry credentials in its query; use api_key with an env.VAR reference, got %q", shown)
 	case err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "":
-		v.add(p, "%s, got %q", want, raw)
+		v.add(p, "%s, got %q", want, shown)
+	case u.RawQuery != "" || u.Fragment != "" || strings.Contains(raw, "?") || strings.Contains(raw, "#"):
+		v.add(p, "must not have a query or fragment, got %q", shown)
 	case strings.HasSuffix(raw, "/"):
-		v.add(p, "%s, got %q", want, raw)
-	case u.RawQuery != "" || u.Fragment != "":
-		v.add(p, "must not have a query or fragment, got %q", raw)
-	case u.User != nil:
-		v.add(p, "must not carry credentials; use api_key with an env.VAR reference")
+		v.add(p, "%s, got %q", want, shown)
 	}
+}
+
+// credentialKeys are the query parameter names (lower case, without - and _) that carry
+// credentials in the URLs of the services the router calls.
+var credentialKeys = []string{"apikey", "key", "token", "accesstoken", "secret", "password", "sig", "signature", "auth", "code"}
+
+func credentialQuery(q url.Values) bool {
+	for k := range q {
+		norm := strings.NewReplacer("-", "", "_", "").Replace(strings.ToLower(k))
+		for _, c := range credentialKeys {
+			if norm == c || strings.HasSuffix(norm, c) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// hasUserinfo reports whether raw has an "@" in its authority, parsable or not.
+func hasUserinfo(raw string) bool {
+	_, rest, ok := strings.Cut(raw, "://")
+	if !ok {
+		rest = raw
+	}
+	authority, _, _ := strings.Cut(rest, "/")
+	authority, _, _ = strings.Cut(authority, "?")
+	authority, _, _ = strings.Cut(authority, "#")
+	return strings.Contains(authority, "@")
+}
+
+// RedactURL returns raw fit to print: the userinfo, each query value and the fragment
+// replaced by [redacted]. It works on the text, so that a URL that does not parse is
+// redacted too.
+func RedactURL(raw string) string {
+	const mask = "[redacted]"
+	rest, _, hasFrag := strings.Cut(raw, "#")
+	rest, query, hasQuery := strings.Cut(rest, "?")
+	scheme, after, hasScheme := strings.Cut(rest, "://")
+	if !hasScheme {
+		scheme, after = "", rest
+	}
+	authority, path, hasPath := strings.Cut(after, "/")
+	if i := strings.LastIndex(authority, "@"); i >= 0 {
+		authority = mask + authority[i:]
+	}
+	var b strings.Builder
+	if hasScheme {
+		b.WriteString(scheme + "://")
+	}
+	b.WriteString(authority)
+	if hasPath {
+		b.WriteString("/" + path)
+	}
+	if hasQuery {
+		b.WriteString("?")
+		for i, kv := range strings.Split(query, "&") {
+			if i > 0 {
+				b.WriteString("&")
+			}
+			if k, _, ok := strings.Cut(kv, "="); ok {
+				b.WriteString(k + "=" + mask)
+			} else if kv != "" {
+				b.WriteString(mask)
+			}
+		}
+	}
+	if hasFrag {
+		b.WriteString("#" + mask)
+	}
+	return b.String()
 }
 
 func validateRef(v *validator, p string, r SecretRef) {
@@ -313,4 +392,23 @@ func (c *Config) modelNames() []string {
 		names[i] = m.Name
 	}
 	return names
+}
+
+// Warnings lists what is valid but probably not meant, one line each with the field path:
+// -validate prints them and the router logs them at start and on reload. It expects
+// ApplyDefaults to have run.
+func (c *Config) Warnings() []string {
+	var out []string
+	budget := c.Routing.RequestBudget
+	for i, m := range c.Models {
+		if budget > 0 && m.Timeout > budget {
+			out = append(out, fmt.Sprintf("models[%d].timeout: %s is longer than routing.request_budget (%s), which cuts every call of model %q, streams included, at %s",
+				i, m.Timeout, budget, m.Name, budget))
+		}
+		if budget > 0 && m.Retry.MaxRetryAfter > budget {
+			out = append(out, fmt.Sprintf("models[%d].retry.max_retry_after: %s is longer than routing.request_budget (%s); a Retry-After the budget cannot cover is not waited for",
+				i, m.Retry.MaxRetryAfter, budget))
+		}
+	}
+	return out
 }

@@ -181,13 +181,17 @@ func unreachable(err error) bool {
 	return errors.As(err, &pe) && pe.Kind == provider.KindConnect
 }
 
-// outcome says what a call's result tells about the endpoint's health. A call cut short by
-// its caller (the client went away, a first-token timeout) tells nothing.
+// outcome says what a call's result tells about the endpoint's health. A call the client
+// abandoned tells nothing; one the router cut short at its first_token_timeout or
+// stream_idle_timeout is a failure, as a hung endpoint must be ejected.
 func outcome(ctx context.Context, err error) balancer.Outcome {
 	if err == nil {
 		return balancer.Success
 	}
 	if ctx.Err() != nil {
+		if routerTimeout(context.Cause(ctx)) {
+			return balancer.Failure
+		}
 		return balancer.Neutral
 	}
 	var pe *provider.Error
@@ -208,6 +212,7 @@ type balancedStream struct {
 	i      int
 	ctx    context.Context
 	result balancer.Outcome
+	failed bool
 	once   sync.Once
 }
 
@@ -223,9 +228,18 @@ func (s *balancedStream) Next() ([]byte, error) {
 	return data, err
 }
 
+// fail records that the router refused what the endpoint sent (an event that is not JSON):
+// a failure, whatever the stream's end looks like.
+func (s *balancedStream) fail() { s.failed = true }
+
 func (s *balancedStream) Close() error {
 	err := s.Stream.Close()
-	s.once.Do(func() { s.b.pool.Done(s.i, s.result) })
+	s.once.Do(func() {
+		if s.failed {
+			s.result = balancer.Failure
+		}
+		s.b.pool.Done(s.i, s.result)
+	})
 	return err
 }
 

@@ -1,10 +1,13 @@
 package router
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/http"
+	"time"
 
+	"github.com/semantic-router/semantic-router/internal/balancer"
 	"github.com/semantic-router/semantic-router/internal/openai"
 	"github.com/semantic-router/semantic-router/internal/provider"
 )
@@ -12,49 +15,142 @@ import (
 // StatusClientClosed is the status recorded when the client went away first (as nginx does).
 const StatusClientClosed = 499
 
+// Failure is a model's last upstream failure in full, for operators: GET /api/v1/models
+// shows it, and the log line with the same request id says the same.
+type Failure struct {
+	Time      time.Time `json:"time"`
+	RequestID string    `json:"request_id,omitempty"`
+	// Kind is the failure's kind, as in the error metrics' reason label.
+	Kind string `json:"kind"`
+	// Status is the upstream HTTP status, when there was an answer.
+	Status int `json:"upstream_status,omitempty"`
+	// Detail is what the provider found: the base URL, the credential reference to check,
+	// the upstream's own message, with every credential value redacted.
+	Detail string `json:"detail"`
+}
+
+// failureClass is how one kind of upstream failure reaches a client: a status, a type and
+// code, and a sentence that names the model and the kind of failure, nothing else (no base
+// URL, credential reference or upstream text: those go to the log line and to Failure).
+type failureClass struct {
+	status   int // 0: the upstream status, or orStatus when there is none
+	orStatus int
+	typ      string
+	code     string
+	sentence func(model string, pe *provider.Error) string
+}
+
+// server phrases a failure of a model's server.
+func server(what string) func(string, *provider.Error) string {
+	return func(model string, _ *provider.Error) string {
+		return fmt.Sprintf("upstream model server for model %q %s", model, what)
+	}
+}
+
+// answered says which status the server answered, or what otherwise happened.
+func answered(otherwise string) func(string, *provider.Error) string {
+	return func(model string, pe *provider.Error) string {
+		if pe.Status > 0 {
+			return fmt.Sprintf("upstream model server for model %q answered %d %s", model, pe.Status, http.StatusText(pe.Status))
+		}
+		return server(otherwise)(model, pe)
+	}
+}
+
+// kindClasses maps each provider kind.
+var kindClasses = map[provider.Kind]failureClass{
+	provider.KindConnect:     {status: http.StatusBadGateway, typ: openai.TypeUpstream, code: "upstream_unreachable", sentence: server("could not be reached")},
+	provider.KindTLS:         {status: http.StatusBadGateway, typ: openai.TypeUpstream, code: "upstream_tls_error", sentence: server("failed the TLS handshake")},
+	provider.KindTimeout:     {status: http.StatusGatewayTimeout, typ: openai.TypeTimeout, code: "upstream_timeout", sentence: server("did not answer in time")},
+	provider.KindCanceled:    {status: StatusClientClosed, typ: openai.TypeInvalidRequest, code: "client_closed_request", sentence: server("was not waited for: the client went away")},
+	provider.KindAuth:        {orStatus: http.StatusUnauthorized, typ: openai.TypeAuthentication, code: "upstream_auth_failed", sentence: answered("could not be sent the router's credentials")},
+	provider.KindNotFound:    {status: http.StatusBadGateway, typ: openai.TypeUpstream, code: "upstream_model_not_found", sentence: answered("does not know the model")},
+	provider.KindBadRequest:  {orStatus: http.StatusBadRequest, typ: openai.TypeInvalidRequest, code: "upstream_rejected_request", sentence: answered("rejected the request")},
+	provider.KindRateLimited: {status: http.StatusTooManyRequests, typ: openai.TypeRateLimit, code: "upstream_rate_limited", sentence: answered("is rate limiting")},
+	provider.KindUpstream:    {status: http.StatusBadGateway, typ: openai.TypeUpstream, code: "upstream_error", sentence: answered("failed during the stream")},
+	provider.KindProtocol:    {status: http.StatusBadGateway, typ: openai.TypeUpstream, code: "upstream_error", sentence: server("sent an answer that is not the OpenAI protocol")},
+}
+
+// causeClasses come before the kind: failures whose cause tells the client more precisely
+// what happened. The first that matches wins; a new typed cause gets an entry here.
+var causeClasses = []struct {
+	is    func(error) bool
+	class failureClass
+}{
+	{func(err error) bool { return errors.Is(err, balancer.ErrAllEjected) },
+		failureClass{status: http.StatusBadGateway, typ: openai.TypeUpstream, code: "upstream_unreachable",
+			sentence: func(model string, _ *provider.Error) string {
+				return fmt.Sprintf("every endpoint of model %q is ejected after consecutive failures", model)
+			}}},
+	{func(err error) bool { return errors.Is(err, errFirstTokenTimeout) },
+		failureClass{status: http.StatusGatewayTimeout, typ: openai.TypeTimeout, code: "upstream_timeout", sentence: server("sent no first event in time")}},
+	{func(err error) bool { return errors.Is(err, errStreamIdleTimeout) },
+		failureClass{status: http.StatusGatewayTimeout, typ: openai.TypeTimeout, code: "upstream_timeout", sentence: server("stopped sending events in the middle of the stream")}},
+	{func(err error) bool { return errors.Is(err, errMalformedStream) },
+		failureClass{status: http.StatusBadGateway, typ: openai.TypeUpstream, code: "upstream_error", sentence: server("sent a malformed stream")}},
+}
+
+func classOf(err error, pe *provider.Error) failureClass {
+	for _, c := range causeClasses {
+		if c.is(err) {
+			return c.class
+		}
+	}
+	if c, ok := kindClasses[pe.Kind]; ok {
+		return c
+	}
+	return failureClass{status: http.StatusInternalServerError, typ: openai.TypeServer,
+		sentence: func(model string, _ *provider.Error) string {
+			return fmt.Sprintf("internal error calling model %q", model)
+		}}
+}
+
 // apiError turns a provider failure into the error a client sees: a status that says whose
-// fault it is and a message that names the model and the likely cause.
-func (r *Router) apiError(model string, err error) *openai.APIError {
+// fault it is and a message with the kind of failure, the model and the request id. The
+// cause in full goes to the log line with that request id and to the model's last Failure;
+// with routing.expose_upstream_errors the message carries it too, redacted.
+func (r *Router) apiError(ctx context.Context, model string, err error) *openai.APIError {
+	id := RequestID(ctx)
 	var pe *provider.Error
 	if !errors.As(err, &pe) {
-		r.log.Error("unexpected backend error", LogKeyModel, model, LogKeyError, err.Error())
+		r.log.Error("unexpected backend error", LogKeyRequestID, id, LogKeyModel, model, LogKeyError, err.Error())
 		return &openai.APIError{Status: http.StatusInternalServerError, Type: openai.TypeServer,
-			Message: fmt.Sprintf("model %q: internal error", model), Err: err}
+			Message: withRequestID(fmt.Sprintf("internal error calling model %q", model), id), Err: err}
 	}
-	msg := pe.Message
-	if pe.Model == "" {
-		pe.Model = model
+	c := classOf(err, pe)
+	e := &openai.APIError{Status: c.status, Type: c.typ, Code: c.code, RetryAfter: pe.RetryAfter, Err: err}
+	if e.Status == 0 {
+		e.Status = pe.Status
+		if e.Status == 0 {
+			e.Status = c.orStatus
+		}
 	}
-	e := &openai.APIError{Message: fmt.Sprintf("model %q: %s", model, msg), Err: err, RetryAfter: pe.RetryAfter}
-	switch pe.Kind {
-	case provider.KindConnect:
-		e.Status, e.Type, e.Code = http.StatusBadGateway, openai.TypeUpstream, "upstream_unreachable"
-	case provider.KindTLS:
-		e.Status, e.Type, e.Code = http.StatusBadGateway, openai.TypeUpstream, "upstream_tls_error"
-	case provider.KindTimeout:
-		e.Status, e.Type, e.Code = http.StatusGatewayTimeout, openai.TypeTimeout, "upstream_timeout"
-	case provider.KindCanceled:
-		e.Status, e.Type, e.Code = StatusClientClosed, openai.TypeInvalidRequest, "client_closed_request"
-	case provider.KindAuth:
-		// The guide's operators look for a 401 when the router's key for the backend is
-		// wrong; the message says it is the backend credential, not the client's.
-		e.Status, e.Type, e.Code = pe.Status, openai.TypeAuthentication, "upstream_auth_failed"
-		if e.Status == 0 {
-			e.Status = http.StatusUnauthorized
-		}
-	case provider.KindNotFound:
-		e.Status, e.Type, e.Code = http.StatusBadGateway, openai.TypeUpstream, "upstream_model_not_found"
-	case provider.KindBadRequest:
-		e.Status, e.Type, e.Code = pe.Status, openai.TypeInvalidRequest, "upstream_rejected_request"
-		if e.Status == 0 {
-			e.Status = http.StatusBadRequest
-		}
-	case provider.KindRateLimited:
-		e.Status, e.Type, e.Code = http.StatusTooManyRequests, openai.TypeRateLimit, "upstream_rate_limited"
-	case provider.KindUpstream, provider.KindProtocol:
-		e.Status, e.Type, e.Code = http.StatusBadGateway, openai.TypeUpstream, "upstream_error"
-	default:
-		e.Status, e.Type = http.StatusInternalServerError, openai.TypeServer
+	msg := c.sentence(model, pe)
+	if r.cfg.Routing.ExposeUpstreamErrors {
+		msg += ": " + pe.Message
+	}
+	e.Message = r.redactor.String(withRequestID(msg, id))
+	if pe.Kind == provider.KindCanceled {
+		return e // nobody is listening, and nothing is wrong upstream
+	}
+	attrs := []any{LogKeyRequestID, id, LogKeyModel, model, "kind", pe.Kind.String(), "status", e.Status, LogKeyError, pe.Message}
+	if pe.Status > 0 {
+		attrs = append(attrs, "upstream_status", pe.Status)
+	}
+	if pe.Err != nil {
+		attrs = append(attrs, "cause", pe.Err.Error())
+	}
+	r.log.Warn("upstream failure", attrs...)
+	if m := r.models[model]; m != nil {
+		m.lastFailure.Store(&Failure{Time: time.Now().UTC(), RequestID: id, Kind: pe.Kind.String(), Status: pe.Status,
+			Detail: r.redactor.String(pe.Message)})
 	}
 	return e
+}
+
+func withRequestID(msg, id string) string {
+	if id == "" {
+		return msg
+	}
+	return fmt.Sprintf("%s (request id %s)", msg, id)
 }

@@ -1,51 +1,98 @@
 package router
 
 import (
+	"bytes"
+	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/semantic-router/semantic-router/internal/balancer"
+	"github.com/semantic-router/semantic-router/internal/config"
 	"github.com/semantic-router/semantic-router/internal/openai"
 	"github.com/semantic-router/semantic-router/internal/provider"
+	"github.com/semantic-router/semantic-router/internal/redact"
 )
 
+func testRouter(expose bool) (*Router, *bytes.Buffer) {
+	var buf bytes.Buffer
+	red := redact.New()
+	red.NewSet().Replace([]string{"sk-secret-value"})
+	r := &Router{log: slog.New(redact.Handler(slog.NewJSONHandler(&buf, nil), red)), redactor: red,
+		cfg: &config.Config{Routing: config.Routing{ExposeUpstreamErrors: expose}}, models: map[string]*model{"m": {}}}
+	return r, &buf
+}
+
 func TestAPIErrorMapsEveryKind(t *testing.T) {
-	r := &Router{log: slog.New(slog.DiscardHandler)}
+	t.Parallel()
 	tests := []struct {
-		kind   provider.Kind
-		status int // upstream status
-		want   int
-		code   string
+		kind    provider.Kind
+		status  int // upstream status
+		cause   error
+		want    int
+		code    string
+		message string
 	}{
-		{provider.KindConnect, 0, http.StatusBadGateway, "upstream_unreachable"},
-		{provider.KindTLS, 0, http.StatusBadGateway, "upstream_tls_error"},
-		{provider.KindTimeout, 0, http.StatusGatewayTimeout, "upstream_timeout"},
-		{provider.KindCanceled, 0, StatusClientClosed, "client_closed_request"},
-		{provider.KindAuth, 403, http.StatusForbidden, "upstream_auth_failed"},
-		{provider.KindAuth, 0, http.StatusUnauthorized, "upstream_auth_failed"},
-		{provider.KindNotFound, 404, http.StatusBadGateway, "upstream_model_not_found"},
-		{provider.KindBadRequest, 422, http.StatusUnprocessableEntity, "upstream_rejected_request"},
-		{provider.KindRateLimited, 429, http.StatusTooManyRequests, "upstream_rate_limited"},
-		{provider.KindUpstream, 503, http.StatusBadGateway, "upstream_error"},
-		{provider.KindProtocol, 200, http.StatusBadGateway, "upstream_error"},
-		{provider.KindInternal, 0, http.StatusInternalServerError, ""},
+		{provider.KindConnect, 0, nil, http.StatusBadGateway, "upstream_unreachable", `upstream model server for model "m" could not be reached`},
+		{provider.KindConnect, 0, &balancer.AllEjectedError{}, http.StatusBadGateway, "upstream_unreachable", `every endpoint of model "m" is ejected after consecutive failures`},
+		{provider.KindTLS, 0, nil, http.StatusBadGateway, "upstream_tls_error", `upstream model server for model "m" failed the TLS handshake`},
+		{provider.KindTimeout, 0, nil, http.StatusGatewayTimeout, "upstream_timeout", `upstream model server for model "m" did not answer in time`},
+		{provider.KindTimeout, 0, errFirstTokenTimeout, http.StatusGatewayTimeout, "upstream_timeout", `upstream model server for model "m" sent no first event in time`},
+		{provider.KindTimeout, 0, errStreamIdleTimeout, http.StatusGatewayTimeout, "upstream_timeout", `upstream model server for model "m" stopped sending events in the middle of the stream`},
+		{provider.KindCanceled, 0, nil, StatusClientClosed, "client_closed_request", `upstream model server for model "m" was not waited for: the client went away`},
+		{provider.KindAuth, 403, nil, http.StatusForbidden, "upstream_auth_failed", `upstream model server for model "m" answered 403 Forbidden`},
+		{provider.KindAuth, 0, nil, http.StatusUnauthorized, "upstream_auth_failed", `upstream model server for model "m" could not be sent the router's credentials`},
+		{provider.KindNotFound, 404, nil, http.StatusBadGateway, "upstream_model_not_found", `upstream model server for model "m" answered 404 Not Found`},
+		{provider.KindBadRequest, 422, nil, http.StatusUnprocessableEntity, "upstream_rejected_request", `upstream model server for model "m" answered 422 Unprocessable Entity`},
+		{provider.KindRateLimited, 429, nil, http.StatusTooManyRequests, "upstream_rate_limited", `upstream model server for model "m" answered 429 Too Many Requests`},
+		{provider.KindUpstream, 503, nil, http.StatusBadGateway, "upstream_error", `upstream model server for model "m" answered 503 Service Unavailable`},
+		{provider.KindUpstream, 0, nil, http.StatusBadGateway, "upstream_error", `upstream model server for model "m" failed during the stream`},
+		{provider.KindProtocol, 200, nil, http.StatusBadGateway, "upstream_error", `upstream model server for model "m" sent an answer that is not the OpenAI protocol`},
+		{provider.KindProtocol, 200, errMalformedStream, http.StatusBadGateway, "upstream_error", `upstream model server for model "m" sent a malformed stream`},
+		{provider.KindInternal, 0, nil, http.StatusInternalServerError, "", `internal error calling model "m"`},
 	}
 	for _, tt := range tests {
-		t.Run(tt.kind.String(), func(t *testing.T) {
-			cause := &provider.Error{Kind: tt.kind, Status: tt.status, Message: "what happened", RetryAfter: time.Second}
-			e := r.apiError("m", cause)
-			if e.Status != tt.want || e.Code != tt.code || e.Message != `model "m": what happened` || e.RetryAfter != time.Second {
-				t.Errorf("got %d %q %q %v", e.Status, e.Code, e.Message, e.RetryAfter)
+		t.Run(fmt.Sprintf("%s %d %v", tt.kind, tt.status, tt.cause), func(t *testing.T) {
+			t.Parallel()
+			r, logs := testRouter(false)
+			cause := &provider.Error{Kind: tt.kind, Status: tt.status, Message: "http://10.0.0.7:8000/v1 rejected env.VLLM_KEY: upstream says sk-secret-value",
+				RetryAfter: time.Second, Err: tt.cause}
+			e := r.apiError(WithRequestID(context.Background(), "req-1"), "m", cause)
+			if e.Status != tt.want || e.Code != tt.code || e.Message != tt.message+" (request id req-1)" || e.RetryAfter != time.Second {
+				t.Errorf("got %d %q %q %v\nwant %d %q %q", e.Status, e.Code, e.Message, e.RetryAfter, tt.want, tt.code, tt.message)
 			}
 			if !errors.Is(e, cause) {
 				t.Error("the cause is not kept")
 			}
+			if tt.kind == provider.KindCanceled {
+				return
+			}
+			if !strings.Contains(logs.String(), `"request_id":"req-1"`) || !strings.Contains(logs.String(), `"error":"http://10.0.0.7:8000/v1 rejected env.VLLM_KEY: upstream says [redacted]"`) {
+				t.Errorf("the log line lacks the request id or the cause: %s", logs)
+			}
+			if f := r.models["m"].lastFailure.Load(); f == nil || f.RequestID != "req-1" || f.Detail != "http://10.0.0.7:8000/v1 rejected env.VLLM_KEY: upstream says [redacted]" {
+				t.Errorf("last failure = %+v", f)
+			}
 		})
 	}
-	e := r.apiError("m", errors.New("boom"))
-	if e.Status != 500 || e.Message != `model "m": internal error` || e.Type != openai.TypeServer {
+	r, _ := testRouter(false)
+	e := r.apiError(context.Background(), "m", errors.New("boom"))
+	if e.Status != 500 || e.Message != `internal error calling model "m"` || e.Type != openai.TypeServer {
 		t.Errorf("unexpected error: %+v", e)
+	}
+}
+
+func TestAPIErrorExposesTheCauseRedacted(t *testing.T) {
+	t.Parallel()
+	r, _ := testRouter(true)
+	e := r.apiError(WithRequestID(context.Background(), "req-2"), "m", &provider.Error{Kind: provider.KindAuth, Status: 401,
+		Message: "http://vllm:8000/v1 rejected the API key with 401: check env.VLLM_KEY: echo Bearer sk-secret-value"})
+	want := `upstream model server for model "m" answered 401 Unauthorized: http://vllm:8000/v1 rejected the API key with 401: check env.VLLM_KEY: echo Bearer [redacted] (request id req-2)`
+	if e.Message != want {
+		t.Errorf("message\n got %s\nwant %s", e.Message, want)
 	}
 }

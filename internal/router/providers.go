@@ -56,7 +56,7 @@ func (r *Router) newProvider(m config.Model) (provider.Provider, error) {
 	if err != nil {
 		return nil, fmt.Errorf("provider.%w", err)
 	}
-	t := transport.WithTracePropagation(pooled, r.prop)
+	t := noteRetryAfter(transport.WithTracePropagation(pooled, r.prop))
 
 	switch p.Type {
 	case config.ProviderOpenAICompatible:

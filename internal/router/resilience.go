@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"math/rand/v2"
+	"net/http"
+	"sync/atomic"
 	"time"
 
 	"go.opentelemetry.io/otel/attribute"
@@ -25,7 +27,7 @@ func (r *Router) withFallbacks(ctx context.Context, chosen *model, call func(con
 			return m, err
 		}
 		next := r.models[chosen.cfg.Fallbacks[i]]
-		r.log.Warn("falling back", LogKeyModel, m.cfg.Name, "fallback", next.cfg.Name, LogKeyError, err.Error())
+		r.log.Warn("falling back", LogKeyRequestID, RequestID(ctx), LogKeyModel, m.cfg.Name, "fallback", next.cfg.Name, LogKeyError, err.Error())
 		if r.metrics != nil {
 			r.metrics.Fallbacks.WithLabelValues(m.cfg.Name, next.cfg.Name, reason(err)).Inc()
 		}
@@ -35,13 +37,16 @@ func (r *Router) withFallbacks(ctx context.Context, chosen *model, call func(con
 
 // withRetries calls call up to the model's retry.max_attempts times while the failure is one
 // a repeat may cure, waiting an exponential back-off with full jitter, or the backend's
-// Retry-After when it is longer. It gives up early when the wait would outlast ctx.
+// Retry-After (of a 429 or a 503) when it is longer. It gives up early when the wait would
+// outlast ctx, or when Retry-After is longer than retry.max_retry_after: a fallback may
+// answer now, and a client told to come back later may rather decide for itself.
 func (r *Router) withRetries(ctx context.Context, m *model, call func(context.Context, *model) error) error {
 	rc := m.cfg.Retry
 	for attempt := 1; ; attempt++ {
 		r.inFlight(m.cfg.Name, 1)
 		start := time.Now()
-		actx, span := r.tracer.Start(ctx, "upstream", trace.WithSpanKind(trace.SpanKindClient))
+		note := &retryAfterNote{}
+		actx, span := r.tracer.Start(context.WithValue(ctx, retryAfterKey{}, note), "upstream", trace.WithSpanKind(trace.SpanKindClient))
 		if span.IsRecording() {
 			span.SetAttributes(attribute.String("vsr.model", m.cfg.Name), attribute.String("vsr.provider", m.cfg.Provider.Type),
 				attribute.Int("vsr.attempt", attempt))
@@ -56,12 +61,20 @@ func (r *Router) withRetries(ctx context.Context, m *model, call func(context.Co
 			return nil
 		}
 		r.observeUpstream(m.cfg.Name, start, err)
+		var pe *provider.Error
+		if errors.As(err, &pe) && pe.RetryAfter == 0 && pe.Status == http.StatusServiceUnavailable {
+			pe.RetryAfter = note.get()
+		}
 		if attempt >= rc.MaxAttempts || !retryable(err) {
 			return err
 		}
 		wait := backoff(rc.InitialBackoff.D(), rc.MaxBackoff.D(), attempt)
-		var pe *provider.Error
-		if errors.As(err, &pe) && pe.RetryAfter > wait {
+		if pe != nil && pe.RetryAfter > wait {
+			if pe.RetryAfter > rc.MaxRetryAfter.D() {
+				r.log.Info("not waiting for Retry-After longer than retry.max_retry_after", LogKeyRequestID, RequestID(ctx), LogKeyModel, m.cfg.Name,
+					"retry_after_ms", pe.RetryAfter.Milliseconds(), "max_retry_after_ms", rc.MaxRetryAfter.D().Milliseconds())
+				return err
+			}
 			wait = pe.RetryAfter
 		}
 		if dl, ok := ctx.Deadline(); ok && time.Until(dl) < wait {
@@ -70,7 +83,7 @@ func (r *Router) withRetries(ctx context.Context, m *model, call func(context.Co
 		if r.metrics != nil {
 			r.metrics.Retries.WithLabelValues(m.cfg.Name, reason(err)).Inc()
 		}
-		r.log.Info("retrying", LogKeyModel, m.cfg.Name, "attempt", attempt+1, "wait_ms", wait.Milliseconds(), LogKeyError, err.Error())
+		r.log.Info("retrying", LogKeyRequestID, RequestID(ctx), LogKeyModel, m.cfg.Name, "attempt", attempt+1, "wait_ms", wait.Milliseconds(), LogKeyError, err.Error())
 		t := time.NewTimer(wait)
 		select {
 		case <-ctx.Done():
@@ -113,3 +126,31 @@ func fallbackWorthy(err error) bool {
 	var pe *provider.Error
 	return retryable(err) || (errors.As(err, &pe) && pe.Kind == provider.KindProtocol)
 }
+
+// retryAfterKey carries a retryAfterNote in an upstream call's context.
+type retryAfterKey struct{}
+
+// retryAfterNote is where the transport notes a 503's Retry-After for the call's context:
+// providers read Retry-After of 429s only, and a 503 that says when to come back is to be
+// honoured the same way.
+type retryAfterNote struct{ d atomic.Int64 }
+
+func (n *retryAfterNote) get() time.Duration { return time.Duration(n.d.Load()) }
+
+// noteRetryAfter wraps t to note the Retry-After of each 503 answer in the request context's
+// retryAfterNote, when it has one.
+func noteRetryAfter(t http.RoundTripper) http.RoundTripper {
+	return roundTripFunc(func(req *http.Request) (*http.Response, error) {
+		resp, err := t.RoundTrip(req)
+		if err == nil && resp.StatusCode == http.StatusServiceUnavailable {
+			if n, ok := req.Context().Value(retryAfterKey{}).(*retryAfterNote); ok {
+				n.d.Store(int64(provider.RetryAfter(resp.Header.Get("Retry-After"), 0)))
+			}
+		}
+		return resp, err
+	})
+}
+
+type roundTripFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripFunc) RoundTrip(req *http.Request) (*http.Response, error) { return f(req) }

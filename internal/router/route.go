@@ -118,7 +118,8 @@ func (r *Router) route(ctx context.Context, req *openai.ChatRequest, h http.Head
 	}
 	rt.Model = m.cfg.Name
 	if matched {
-		req = r.apply(res.Decision, m, req)
+		req = r.apply(res.Decision, req)
+		rt.reasoning = res.Decision.Reasoning
 	}
 	return m, req, rt, nil
 }
@@ -129,10 +130,11 @@ func (r *Router) inputOf(req *openai.ChatRequest, h http.Header) *input {
 	return &input{text: req.LastUserText(), msgs: req.Messages, header: h, user: req.User}
 }
 
-// apply returns req with the decision's changes, leaving req itself untouched: providers and
-// the caller may still read it.
-func (r *Router) apply(d *config.Decision, m *model, req *openai.ChatRequest) *openai.ChatRequest {
-	if !d.MaskPII && d.SystemPrompt == "" && (d.Reasoning == nil || m.cfg.ReasoningFamily == "") {
+// apply returns req with the decision's changes that hold for every model (masking, the
+// system prompt), leaving req itself untouched: providers and the caller may still read it.
+// The reasoning switch depends on the model; forModel applies it to each model tried.
+func (r *Router) apply(d *config.Decision, req *openai.ChatRequest) *openai.ChatRequest {
+	if !d.MaskPII && d.SystemPrompt == "" {
 		return req
 	}
 	out := *req
@@ -150,23 +152,33 @@ func (r *Router) apply(d *config.Decision, m *model, req *openai.ChatRequest) *o
 			out.Messages = append([]openai.Message{sys}, out.Messages...)
 		}
 	}
-	if rs := d.Reasoning; rs != nil {
+	return &out
+}
+
+// forModel returns req with the decision's reasoning switch rs in m's dialect, leaving req
+// untouched: a fallback of another family gets its own switch and nothing of the first
+// model's.
+func (r *Router) forModel(rs *config.Reasoning, m *model, req *openai.ChatRequest) *openai.ChatRequest {
+	if rs == nil || m.cfg.ReasoningFamily == "" {
+		return req
+	}
+	out := *req
+	switch m.cfg.ReasoningFamily {
+	case config.ReasoningQwen3, config.ReasoningDeepSeek:
 		kw := maps.Clone(out.ChatTemplateKwargs)
 		if kw == nil {
 			kw = map[string]any{}
 		}
-		switch m.cfg.ReasoningFamily {
-		case config.ReasoningQwen3:
-			kw["enable_thinking"] = rs.Enabled
-			out.ChatTemplateKwargs = kw
-		case config.ReasoningDeepSeek:
-			kw["thinking"] = rs.Enabled
-			out.ChatTemplateKwargs = kw
-		case config.ReasoningEffort:
-			out.ReasoningEffort = rs.Effort
-			if !rs.Enabled {
-				out.ReasoningEffort = "low"
-			}
+		key := "enable_thinking"
+		if m.cfg.ReasoningFamily == config.ReasoningDeepSeek {
+			key = "thinking"
+		}
+		kw[key] = rs.Enabled
+		out.ChatTemplateKwargs = kw
+	case config.ReasoningEffort:
+		out.ReasoningEffort = rs.Effort
+		if !rs.Enabled {
+			out.ReasoningEffort = "low"
 		}
 	}
 	return &out
@@ -224,7 +236,7 @@ func (r *Router) Plan(ctx context.Context, req *openai.ChatRequest, h http.Heade
 	if err != nil {
 		return nil, rt, Target{}, err
 	}
-	up := *out
+	up := *r.forModel(rt.reasoning, m, out)
 	up.Model = m.cfg.Provider.Model
 	r.countDecisionTarget(m.cfg.Name)
 	return &up, rt, Target{Model: m.cfg.Name, Provider: m.cfg.Provider.Type, UpstreamModel: m.cfg.Provider.Model, BaseURL: m.cfg.Provider.BaseURL}, nil

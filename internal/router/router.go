@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"net/http"
 	"sort"
+	"sync/atomic"
 	"time"
 
 	"go.opentelemetry.io/otel/propagation"
@@ -21,6 +22,7 @@ import (
 	"github.com/semantic-router/semantic-router/internal/decision"
 	"github.com/semantic-router/semantic-router/internal/openai"
 	"github.com/semantic-router/semantic-router/internal/provider"
+	"github.com/semantic-router/semantic-router/internal/redact"
 	"github.com/semantic-router/semantic-router/internal/secret"
 	"github.com/semantic-router/semantic-router/internal/signal"
 	"github.com/semantic-router/semantic-router/internal/telemetry"
@@ -46,6 +48,10 @@ type Options struct {
 	ClassifyOnly bool
 	// Tracing traces requests and passes the trace context to backends; nil traces nothing.
 	Tracing *telemetry.Tracing
+	// Redactor receives every credential value of the configuration, for as long as the
+	// router runs, and redacts the text the router relays to clients. The program wraps its
+	// log handler with the same one (redact.Handler). Nil: the router uses one of its own.
+	Redactor *redact.Redactor
 }
 
 // Router routes chat requests to models. It is safe for concurrent use.
@@ -65,12 +71,15 @@ type Router struct {
 	models             map[string]*model
 	order              []*model // configuration order, for listings
 	access             *access
+	redactor           *redact.Redactor
+	redaction          *redaction
 }
 
 // model is one registered model.
 type model struct {
-	cfg      config.Model
-	provider provider.Provider
+	cfg         config.Model
+	provider    provider.Provider
+	lastFailure atomic.Pointer[Failure]
 }
 
 // ModelInfo describes a configured model for the management API.
@@ -84,6 +93,8 @@ type ModelInfo struct {
 	IsDefault  bool   `json:"default"`
 	// Endpoints are the states of a model's endpoints when it has endpoint health.
 	Endpoints []balancer.Status `json:"endpoints,omitempty"`
+	// LastFailure is the model's last upstream failure that reached a client, in full.
+	LastFailure *Failure `json:"last_failure,omitempty"`
 }
 
 // Route is the routing decision for one request, explained to the client in x-vsr headers.
@@ -101,6 +112,10 @@ type Route struct {
 	Headers map[string]string
 	// Signals are the computed signals, for the debug header.
 	Signals []SignalResult
+
+	// reasoning is the matched decision's thinking switch, applied to each model tried in
+	// its own family's dialect.
+	reasoning *config.Reasoning
 }
 
 // served records which model answered: m was chosen, got answered (or failed last).
@@ -118,8 +133,13 @@ func New(cfg *config.Config, o Options) (*Router, error) {
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
 	}
+	if o.Redactor == nil {
+		o.Redactor = redact.New()
+	}
 	r := &Router{cfg: cfg, log: o.Logger, metrics: o.Metrics, models: make(map[string]*model, len(cfg.Models)),
-		tracer: o.Tracing.Tracer()}
+		tracer: o.Tracing.Tracer(), redactor: o.Redactor}
+	// Registered first, so that a value is redacted before anything could log it.
+	r.redaction = newRedaction(cfg, o.Redactor, o.LookupEnv)
 	var prop propagation.TextMapPropagator
 	if o.Tracing != nil {
 		prop = o.Tracing.Propagator
@@ -164,6 +184,9 @@ func New(cfg *config.Config, o Options) (*Router, error) {
 		_ = r.Close()
 		return nil, errors.Join(errs...)
 	}
+	for _, w := range cfg.Warnings() {
+		r.log.Warn("config warning", "warning", w)
+	}
 	if r.metrics != nil {
 		// Only a router that will serve reports its models: a reload that is refused must not
 		// touch the gauge of the configuration that goes on serving, and one that is applied
@@ -184,7 +207,7 @@ func (r *Router) Close() error {
 			_ = c.Close()
 		}
 	}
-	return errors.Join(r.access.close(), r.secrets.Close(), r.signals.close())
+	return errors.Join(r.access.close(), r.secrets.Close(), r.signals.close(), r.redaction.close())
 }
 
 // StartRequestSpan starts the server span of a request, continuing the caller's trace when
@@ -217,7 +240,7 @@ func (r *Router) Models() []ModelInfo {
 		out = append(out, ModelInfo{
 			Name: m.cfg.Name, Exposed: m.cfg.IsExposed(), Provider: m.cfg.Provider.Type,
 			UpstreamID: m.cfg.Provider.Model, BaseURL: m.cfg.Provider.BaseURL, Endpoints: endpointStatus(m.provider),
-			Registered: m.provider != nil, IsDefault: m.cfg.Name == r.cfg.Routing.DefaultModel,
+			Registered: m.provider != nil, IsDefault: m.cfg.Name == r.cfg.Routing.DefaultModel, LastFailure: m.lastFailure.Load(),
 		})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
@@ -247,7 +270,7 @@ func (r *Router) Complete(ctx context.Context, req *openai.ChatRequest, h http.H
 	served, err := r.withFallbacks(ctx, m, func(ctx context.Context, m *model) error {
 		start := time.Now()
 		var err error
-		resp, err = m.provider.ChatCompletion(ctx, req)
+		resp, err = m.provider.ChatCompletion(ctx, r.forModel(rt.reasoning, m, req))
 		if err == nil {
 			r.observeUpstream(m.cfg.Name, start, nil)
 			r.countTokens(m.cfg.Name, resp.Usage)
@@ -256,8 +279,10 @@ func (r *Router) Complete(ctx context.Context, req *openai.ChatRequest, h http.H
 	})
 	rt.served(m, served)
 	if err != nil {
-		return nil, rt, r.apiError(served.cfg.Name, err)
+		return nil, rt, r.apiError(ctx, served.cfg.Name, err)
 	}
+	// A backend may echo what it was sent; no credential leaves in an answer either.
+	resp.Body = r.redactor.Bytes(resp.Body)
 	return resp, rt, nil
 }
 
@@ -270,19 +295,33 @@ func (r *Router) Stream(ctx context.Context, req *openai.ChatRequest, h http.Hea
 	if err != nil {
 		return nil, rt, err
 	}
+	// Token limits need every stream's usage: the backend is always asked for it, and the
+	// usage chunk is passed on only to a client that asked too.
+	clientUsage := req.StreamOptions != nil && req.StreamOptions.IncludeUsage
+	if !clientUsage {
+		up := *req
+		so := openai.StreamOptions{}
+		if req.StreamOptions != nil {
+			so = *req.StreamOptions
+		}
+		so.IncludeUsage = true
+		up.StreamOptions = &so
+		req = &up
+	}
 	// The budget outlives this call: the stream's Close cancels it.
 	ctx, cancel := context.WithTimeout(ctx, r.cfg.Routing.RequestBudget.D())
 	var st *Stream
 	served, err := r.withFallbacks(ctx, m, func(ctx context.Context, m *model) error {
 		var err error
-		st, err = r.openStream(ctx, m, req)
+		st, err = r.openStream(ctx, m, r.forModel(rt.reasoning, m, req))
 		return err
 	})
 	rt.served(m, served)
 	if err != nil {
 		cancel()
-		return nil, rt, r.apiError(served.cfg.Name, err)
+		return nil, rt, r.apiError(ctx, served.cfg.Name, err)
 	}
+	st.clientUsage = clientUsage
 	st.budgetCancel = cancel
 	return st, rt, nil
 }

@@ -15,18 +15,39 @@ import (
 	"github.com/semantic-router/semantic-router/internal/provider"
 )
 
+// Causes of the calls the router cuts short itself. A call ended with one of them counts as
+// a failure of the endpoint for outlier detection, unlike one the client abandoned.
+var (
+	errFirstTokenTimeout = errors.New("first_token_timeout passed")
+	errStreamIdleTimeout = errors.New("stream_idle_timeout passed")
+)
+
+// errMalformedStream marks a stream the router refused to pass on: no event at all, or an
+// event that is not JSON. (An end with neither a finish_reason nor [DONE] is the provider's
+// to tell: only it sees the [DONE].)
+var errMalformedStream = errors.New("malformed stream")
+
+// routerTimeout reports whether cause is a time limit of the router's own.
+func routerTimeout(cause error) bool {
+	return errors.Is(cause, errFirstTokenTimeout) || errors.Is(cause, errStreamIdleTimeout)
+}
+
 // Stream is a routed streamed answer whose first chunk has already arrived. It enforces the
-// model's stream_idle_timeout, records the upstream time and token usage, and its errors are
-// *openai.APIError. It is not safe for concurrent use, except Close.
+// model's stream_idle_timeout, records the upstream time and token usage, checks that every
+// event is JSON, and its errors are *openai.APIError. It is not safe for concurrent use, except Close and Abort.
 type Stream struct {
 	r            *Router
+	ctx          context.Context // the request's, for its id
 	model        string
 	s            provider.Stream
 	start        time.Time
-	cancel       context.CancelFunc // cancels this model's call
-	budgetCancel context.CancelFunc // cancels the request budget; set by Router.Stream
-	first        []byte             // the first chunk, not yet returned
-	eof          bool               // the upstream ended before its first chunk
+	cancel       context.CancelCauseFunc // cancels this model's call
+	budgetCancel context.CancelFunc      // cancels the request budget; set by Router.Stream
+	first        []byte                  // the first chunk, not yet returned
+
+	// clientUsage is whether the client asked for the usage chunk; the backend is always
+	// asked, and the chunk is dropped for a client that did not.
+	clientUsage bool
 
 	idle      time.Duration
 	idleTimer *time.Timer
@@ -37,8 +58,7 @@ type Stream struct {
 	usage  *openai.Usage // from the chunk that carried it
 }
 
-// Usage returns the token usage the stream reported (with stream_options.include_usage), or
-// nil.
+// Usage returns the token usage the stream reported, or nil.
 func (s *Stream) Usage() *openai.Usage { return s.usage }
 
 var usageKey = []byte(`"usage":{`)
@@ -47,39 +67,43 @@ var usageKey = []byte(`"usage":{`)
 // first_token_timeout when one is set.
 func (r *Router) openStream(ctx context.Context, m *model, req *openai.ChatRequest) (*Stream, error) {
 	start := time.Now()
-	ctx, cancel := context.WithCancel(ctx)
+	reqCtx := ctx
+	ctx, cancel := context.WithCancelCause(ctx)
 	// The first-token clock runs from the request: a backend that never sends its headers
 	// is as late as one that sends no event.
 	var ttftFired atomic.Bool
 	if ttft := m.cfg.FirstTokenTimeout.D(); ttft > 0 {
-		t := time.AfterFunc(ttft, func() { ttftFired.Store(true); cancel() })
+		t := time.AfterFunc(ttft, func() { ttftFired.Store(true); cancel(errFirstTokenTimeout) })
 		defer t.Stop()
 	}
 	timedOut := func(err error) error {
 		if !ttftFired.Load() {
 			return err
 		}
-		return &provider.Error{Kind: provider.KindTimeout, Model: m.cfg.Name, Err: err,
+		return &provider.Error{Kind: provider.KindTimeout, Model: m.cfg.Name, Err: fmt.Errorf("%w: %w", errFirstTokenTimeout, err),
 			Message: fmt.Sprintf("no first event within %s (first_token_timeout)", m.cfg.FirstTokenTimeout)}
 	}
 	s, err := m.provider.ChatCompletionStream(ctx, req)
 	if err != nil {
-		cancel()
+		cancel(nil)
 		return nil, timedOut(err)
 	}
-	st := &Stream{r: r, model: m.cfg.Name, s: s, start: start, cancel: cancel, idle: m.cfg.StreamIdleTimeout.D()}
+	st := &Stream{r: r, ctx: reqCtx, model: m.cfg.Name, s: s, start: start, cancel: cancel, idle: m.cfg.StreamIdleTimeout.D()}
 	first, err := s.Next()
-	switch {
-	case errors.Is(err, io.EOF):
-		st.eof = true
-	case err != nil:
-		_ = s.Close()
-		cancel()
-		return nil, timedOut(err)
-	default:
-		st.first = first
-		st.usage = r.observeUsage(m.cfg.Name, first)
+	if errors.Is(err, io.EOF) {
+		err = malformed(m.cfg.Name, "the stream ended without a single event")
+	} else if err == nil && !json.Valid(first) {
+		err = malformed(m.cfg.Name, fmt.Sprintf("the first stream event is not JSON: %.80q", first))
 	}
+	if err != nil {
+		if errors.Is(err, errMalformedStream) {
+			blame(s)
+		}
+		_ = s.Close()
+		cancel(nil)
+		return nil, timedOut(err)
+	}
+	st.first = first
 	if r.metrics != nil {
 		r.metrics.TimeToFirstToken.WithLabelValues(m.cfg.Name).Observe(time.Since(start).Seconds())
 	}
@@ -87,19 +111,54 @@ func (r *Router) openStream(ctx context.Context, m *model, req *openai.ChatReque
 	return st, nil
 }
 
-// Next returns the next chunk's JSON, valid until the next call, or io.EOF at the end.
+// blame tells an endpoint's stream that the router refused what it sent, so that outlier
+// detection counts it as a failure.
+func blame(s provider.Stream) {
+	if f, ok := s.(interface{ fail() }); ok {
+		f.fail()
+	}
+}
+
+func malformed(model, msg string) *provider.Error {
+	return &provider.Error{Kind: provider.KindProtocol, Model: model, Message: msg, Err: errMalformedStream}
+}
+
+// Next returns the next chunk's JSON, valid until the next call, or io.EOF at the end. An
+// event that is not JSON ends the stream with an error instead of reaching the client.
 func (s *Stream) Next() ([]byte, error) {
+	for {
+		data, err := s.pull()
+		if err == nil && !json.Valid(data) {
+			err = malformed(s.model, fmt.Sprintf("a stream event is not JSON: %.80q", data))
+			blame(s.s)
+		}
+		if err != nil {
+			if errors.Is(err, io.EOF) {
+				return nil, io.EOF
+			}
+			s.err = err
+			return nil, s.r.apiError(s.ctx, s.model, err)
+		}
+		if u, usageOnly := s.r.observeUsage(s.model, data); u != nil {
+			s.usage = u
+			if usageOnly && !s.clientUsage {
+				continue // counted, not asked for
+			}
+		}
+		return s.r.redactor.Bytes(data), nil
+	}
+}
+
+// pull returns the next chunk from the upstream, enforcing the idle timeout.
+func (s *Stream) pull() ([]byte, error) {
 	if s.first != nil {
 		first := s.first
 		s.first = nil
 		return first, nil
 	}
-	if s.eof {
-		return nil, io.EOF
-	}
 	if s.idle > 0 {
 		if s.idleTimer == nil {
-			s.idleTimer = time.AfterFunc(s.idle, func() { s.idleFired.Store(true); s.cancel() })
+			s.idleTimer = time.AfterFunc(s.idle, func() { s.idleFired.Store(true); s.cancel(errStreamIdleTimeout) })
 		} else {
 			s.idleTimer.Reset(s.idle)
 		}
@@ -108,43 +167,34 @@ func (s *Stream) Next() ([]byte, error) {
 	if s.idleTimer != nil {
 		s.idleTimer.Stop()
 	}
-	if err != nil {
-		if errors.Is(err, io.EOF) {
-			s.eof = true
-			return nil, io.EOF
-		}
-		if s.idleFired.Load() {
-			err = &provider.Error{Kind: provider.KindTimeout, Model: s.model, Err: err,
-				Message: fmt.Sprintf("no event for %s (stream_idle_timeout)", s.idle)}
-		}
-		s.err = err
-		return nil, s.r.apiError(s.model, err)
+	if err != nil && !errors.Is(err, io.EOF) && s.idleFired.Load() {
+		err = &provider.Error{Kind: provider.KindTimeout, Model: s.model, Err: fmt.Errorf("%w: %w", errStreamIdleTimeout, err),
+			Message: fmt.Sprintf("no event for %s (stream_idle_timeout)", s.idle)}
 	}
-	if u := s.r.observeUsage(s.model, data); u != nil {
-		s.usage = u
-	}
-	return data, nil
+	return data, err
 }
 
 // observeUsage counts the tokens of a chunk that carries usage (the last one, with
-// stream_options.include_usage); other chunks are not decoded.
-func (r *Router) observeUsage(model string, data []byte) *openai.Usage {
+// stream_options.include_usage), and says whether it carries nothing else; other chunks are
+// not decoded.
+func (r *Router) observeUsage(model string, data []byte) (u *openai.Usage, usageOnly bool) {
 	if !bytes.Contains(data, usageKey) {
-		return nil
+		return nil, false
 	}
 	var c struct {
-		Usage *openai.Usage `json:"usage"`
+		Usage   *openai.Usage     `json:"usage"`
+		Choices []json.RawMessage `json:"choices"`
 	}
 	if json.Unmarshal(data, &c) != nil {
-		return nil
+		return nil, false
 	}
 	r.countTokens(model, c.Usage)
-	return c.Usage
+	return c.Usage, c.Usage != nil && len(c.Choices) == 0
 }
 
 // Abort cancels the upstream call. Unlike Close it may be called while another goroutine is
 // in Next, which then returns an error; Close must still be called, after Next returned.
-func (s *Stream) Abort() { s.cancel() }
+func (s *Stream) Abort() { s.cancel(nil) }
 
 // Close ends the stream, cancels the upstream call if it is still running, and records the
 // outcome. It is safe to call more than once.
@@ -155,7 +205,7 @@ func (s *Stream) Close() error {
 			s.idleTimer.Stop()
 		}
 		err = s.s.Close()
-		s.cancel()
+		s.cancel(nil)
 		if s.budgetCancel != nil {
 			s.budgetCancel()
 		}

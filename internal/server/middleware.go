@@ -88,7 +88,7 @@ func withRequestContext(next http.Handler, log *slog.Logger, m *telemetry.Metric
 			}
 			finish(log, m, endpoint, r, rec.status, info, time.Since(start))
 		}()
-		next.ServeHTTP(rec, r.WithContext(context.WithValue(r.Context(), ctxKey{}, info)))
+		next.ServeHTTP(rec, r.WithContext(router.WithRequestID(context.WithValue(r.Context(), ctxKey{}, info), info.id)))
 	})
 }
 

@@ -46,13 +46,17 @@ func TestStreamCutUpstreamEndsWithAnErrorEvent(t *testing.T) {
 	if len(events) != 3 || !strings.Contains(events[0], "part0") || !strings.Contains(events[1], "part1") {
 		t.Fatalf("events: %q", events)
 	}
-	want := `data: {"error":{"message":"model \"chat\": ` + be.URL + `/v1: the stream was cut in the middle of an event","type":"upstream_error","param":null,"code":"upstream_error"}}`
+	id := resp.Header.Get("X-Request-Id")
+	want := `data: {"error":{"message":"upstream model server for model \"chat\" sent an answer that is not the OpenAI protocol (request id ` + id + `)","type":"upstream_error","param":null,"code":"upstream_error"}}`
 	if events[2] != want {
 		t.Errorf("last event\n got %s\nwant %s", events[2], want)
 	}
-	// The failure is logged with the request, at warning level.
+	// The failure is logged with the request at warning level, and its cause with the id.
+	if line := logLine(r, id, "upstream failure"); !strings.Contains(line, be.URL+"/v1: the stream was cut in the middle of an event") {
+		t.Errorf("the log line lacks the cause: %s", line)
+	}
 	r.Stop()
-	if !strings.Contains(r.logs.String(), `"level":"WARN","msg":"request"`) || !strings.Contains(r.logs.String(), "the stream was cut") {
+	if !strings.Contains(r.logs.String(), `"level":"WARN","msg":"request"`) {
 		t.Errorf("the cut stream is not in the access log:\n%s", r.logs)
 	}
 }

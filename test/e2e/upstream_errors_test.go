@@ -65,7 +65,10 @@ func certPEM(c *x509.Certificate) string {
 	return string(pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: c.Raw}))
 }
 
-func TestUpstreamErrorsNameTheModelAndTheCause(t *testing.T) {
+// TestUpstreamErrorsTellTheKindAndLogTheCause: a client learns the kind of failure, the
+// model and the request id, never the backend's address, the credential reference or the
+// upstream's own text; the log line with that request id has the cause in full.
+func TestUpstreamErrorsTellTheKindAndLogTheCause(t *testing.T) {
 	t.Parallel()
 	tlsBackend := newTLSBackend(t)
 	tlsPort := tlsBackend.Listener.Addr().(*net.TCPAddr).Port
@@ -78,47 +81,54 @@ func TestUpstreamErrorsNameTheModelAndTheCause(t *testing.T) {
 		env     []string
 		status  int
 		code    string
-		message string
+		client  string // the client's message, before " (request id ...)"
+		cause   string // part of the log line's error
 		retry   string
 	}{
 		{
 			name: "connection refused", baseURL: down, status: 502, code: "upstream_unreachable",
-			message: fmt.Sprintf(`model "chat": connection refused at base_url %s/v1: check that the server is running and the scheme, host and port are right`, down),
+			client: `upstream model server for model "chat" could not be reached`,
+			cause:  fmt.Sprintf(`connection refused at base_url %s/v1: check that the server is running and the scheme, host and port are right`, down),
 		},
 		{
 			name: "unknown authority", baseURL: tlsBackend.URL, status: 502, code: "upstream_tls_error",
-			message: fmt.Sprintf(`model "chat": TLS: the certificate of %s/v1 is signed by an unknown authority; set provider.ca_cert_pem to a reference to the CA bundle`, tlsBackend.URL),
+			client: `upstream model server for model "chat" failed the TLS handshake`,
+			cause:  fmt.Sprintf(`TLS: the certificate of %s/v1 is signed by an unknown authority; set provider.ca_cert_pem to a reference to the CA bundle`, tlsBackend.URL),
 		},
 		{
 			name: "name not in the certificate", baseURL: fmt.Sprintf("https://localhost:%d", tlsPort),
 			env: []string{"CHAT_CA=" + certPEM(tlsBackend.Certificate())}, status: 502, code: "upstream_tls_error",
-			message: fmt.Sprintf(`model "chat": TLS: the certificate of https://localhost:%d/v1 is not valid for host "localhost" (its subject alternative names: %s)`,
+			client: `upstream model server for model "chat" failed the TLS handshake`,
+			cause: fmt.Sprintf(`TLS: the certificate of https://localhost:%d/v1 is not valid for host \"localhost\" (its subject alternative names: %s)`,
 				tlsPort, strings.Join(tlsBackend.Certificate().DNSNames, ", ")),
 		},
 		{
-			name: "401 names the env reference", baseURL: statusBackend(t, 401).URL, keyRef: "env.CHAT_API_KEY",
+			name: "401 names the env reference in the log only", baseURL: statusBackend(t, 401).URL, keyRef: "env.CHAT_API_KEY",
 			env: []string{"CHAT_API_KEY=sk-wrong-0000"}, status: 401, code: "upstream_auth_failed",
-			message: "rejected the API key with 401: check that env.CHAT_API_KEY holds a current key for this server (env.VAR names are case-sensitive; restart after changing an env Secret): upstream says 401",
+			client: `upstream model server for model "chat" answered 401 Unauthorized`,
+			cause:  "rejected the API key with 401: check that env.CHAT_API_KEY holds a current key for this server (env.VAR names are case-sensitive; restart after changing an env Secret): upstream says 401",
 		},
 		{
 			name: "401 without a key", baseURL: statusBackend(t, 401).URL, status: 401, code: "upstream_auth_failed",
-			message: "rejected the request with 401 and no api_key is configured for this model; set provider.api_key to an env.VAR or file: reference: upstream says 401",
+			client: `upstream model server for model "chat" answered 401 Unauthorized`,
+			cause:  "rejected the request with 401 and no api_key is configured for this model; set provider.api_key to an env.VAR or file: reference: upstream says 401",
 		},
 		{
 			name: "404 model", baseURL: statusBackend(t, 404).URL, status: 502, code: "upstream_model_not_found",
-			message: `answered 404 for upstream model "upstream/chat-8b": check provider.model and that base_url ends in the API root (such as /v1): upstream says 404`,
+			client: `upstream model server for model "chat" answered 404 Not Found`,
+			cause:  `answered 404 for upstream model \"upstream/chat-8b\": check provider.model and that base_url ends in the API root (such as /v1): upstream says 404`,
 		},
 		{
 			name: "429 keeps Retry-After", baseURL: statusBackend(t, 429, "Retry-After", "7").URL, status: 429, code: "upstream_rate_limited",
-			message: "is rate limiting (429): upstream says 429", retry: "7",
+			client: `upstream model server for model "chat" answered 429 Too Many Requests`, cause: "is rate limiting (429): upstream says 429", retry: "7",
 		},
 		{
 			name: "500", baseURL: statusBackend(t, 500).URL, status: 502, code: "upstream_error",
-			message: "failed with 500: upstream says 500",
+			client: `upstream model server for model "chat" answered 500 Internal Server Error`, cause: "failed with 500: upstream says 500",
 		},
 		{
-			name: "400 passes through", baseURL: statusBackend(t, 400).URL, status: 400, code: "upstream_rejected_request",
-			message: "rejected the request with 400: upstream says 400",
+			name: "400 keeps its status", baseURL: statusBackend(t, 400).URL, status: 400, code: "upstream_rejected_request",
+			client: `upstream model server for model "chat" answered 400 Bad Request`, cause: "rejected the request with 400: upstream says 400",
 		},
 	}
 	for _, tt := range tests {
@@ -129,23 +139,48 @@ func TestUpstreamErrorsNameTheModelAndTheCause(t *testing.T) {
 				cfg = strings.Replace(cfg, "model: upstream/chat-8b", "model: upstream/chat-8b\n      ca_cert_pem: env.CHAT_CA", 1)
 			}
 			r := startRouter(t, cfg, tt.env...)
-			resp, body := do(t, "POST", r.Inference+"/v1/chat/completions", chatBody)
-			msg, _, code := errorEnvelope(t, resp, body)
-			if resp.StatusCode != tt.status || code != tt.code || !strings.Contains(msg, tt.message) {
-				t.Errorf("got %d %q %q\nwant %d %q containing %q", resp.StatusCode, code, msg, tt.status, tt.code, tt.message)
-			}
-			if !strings.HasPrefix(msg, `model "chat": `) {
-				t.Errorf("message does not name the model: %q", msg)
-			}
-			if got := resp.Header.Get("Retry-After"); got != tt.retry {
-				t.Errorf("Retry-After = %q, want %q", got, tt.retry)
-			}
-			// A streaming request fails the same way, before any byte is sent.
-			resp, body = do(t, "POST", r.Inference+"/v1/chat/completions", strings.Replace(chatBody, `"model"`, `"stream":true,"model"`, 1))
-			if smsg, _, _ := errorEnvelope(t, resp, body); resp.StatusCode != tt.status || smsg != msg {
-				t.Errorf("streaming: %d %q, want %d %q", resp.StatusCode, smsg, tt.status, msg)
+			for _, stream := range []bool{false, true} {
+				body := chatBody
+				if stream { // a streaming request fails the same way, before any byte is sent
+					body = strings.Replace(chatBody, `"model"`, `"stream":true,"model"`, 1)
+				}
+				resp, raw := do(t, "POST", r.Inference+"/v1/chat/completions", body)
+				msg, _, code := errorEnvelope(t, resp, raw)
+				id := resp.Header.Get("X-Request-Id")
+				want := fmt.Sprintf("%s (request id %s)", tt.client, id)
+				if resp.StatusCode != tt.status || code != tt.code || msg != want || id == "" {
+					t.Errorf("stream %v: got %d %q %q\nwant %d %q %q", stream, resp.StatusCode, code, msg, tt.status, tt.code, want)
+				}
+				for _, internal := range []string{"127.0.0.1", "localhost", "env.", "upstream says"} {
+					if strings.Contains(string(raw), internal) {
+						t.Errorf("stream %v: the client's error reveals %q: %s", stream, internal, raw)
+					}
+				}
+				if got := resp.Header.Get("Retry-After"); got != tt.retry {
+					t.Errorf("Retry-After = %q, want %q", got, tt.retry)
+				}
+				if line := logLine(r, id, "upstream failure"); !strings.Contains(line, tt.cause) {
+					t.Errorf("stream %v: the log line of request %s lacks the cause %q: %s", stream, id, tt.cause, line)
+				}
 			}
 		})
+	}
+}
+
+// logLine waits for the log line with msg and the request id, and returns it.
+func logLine(r *router, id, msg string) string {
+	r.t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		for _, line := range strings.Split(r.logs.String(), "\n") {
+			if strings.Contains(line, `"request_id":"`+id+`"`) && strings.Contains(line, `"msg":"`+msg+`"`) {
+				return line
+			}
+		}
+		if time.Now().After(deadline) {
+			r.t.Fatalf("no log line %q for request %s:\n%s", msg, id, r.logs)
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 }
 

@@ -41,6 +41,16 @@ const (
 	silentAfter   fault = "silent-after"   // one event, then silence
 	notSSE        fault = "not-sse"        // text/event-stream that holds no event at all
 	malformedJSON fault = "malformed-json" // 200 with a body that is not a chat completion
+	status503     fault = "503"            // 503 with Retry-After: 1
+	status429Long fault = "429-long"       // 429 with Retry-After: 300
+	echo400       fault = "echo-400"       // 400 whose message echoes the Authorization header
+	echo401       fault = "echo-401"       // 401 whose message echoes the Authorization header
+	echo500       fault = "echo-500"       // 500 whose message echoes the Authorization header
+	echoStream    fault = "echo-stream"    // an event, then an error event that echoes the Authorization header
+	echoAnswer    fault = "echo-answer"    // 200 whose answer (JSON or SSE) echoes the Authorization header
+	noFinish      fault = "no-finish"      // two events, then the end: neither finish_reason nor [DONE]
+	notJSON       fault = "not-json"       // an event, then "data: {not json"
+	notJSONFirst  fault = "not-json-first" // "data: {not json" as the first event
 )
 
 // badBackend answers each request with the next fault of its script (the last one repeats)
@@ -80,14 +90,45 @@ func (b *badBackend) serve(w http.ResponseWriter, r *http.Request) {
 		b.good.ServeHTTP(w, r)
 	case hang:
 		<-r.Context().Done()
-	case status500, status429:
-		if f == status429 {
+	case status500, status429, status503, status429Long:
+		switch f {
+		case status429, status503:
 			w.Header().Set("Retry-After", "1")
+		case status429Long:
+			w.Header().Set("Retry-After", "300")
 		}
 		w.Header().Set("Content-Type", "application/json")
-		code := map[fault]int{status500: 500, status429: 429}[f]
+		code := map[fault]int{status500: 500, status429: 429, status503: 503, status429Long: 429}[f]
 		w.WriteHeader(code)
 		fmt.Fprintf(w, `{"error":{"message":"injected %d"}}`, code)
+	case echo400, echo401, echo500:
+		code := map[fault]int{echo400: 400, echo401: 401, echo500: 500}[f]
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(code)
+		fmt.Fprintf(w, `{"error":{"message":"you sent Authorization: %s"}}`, r.Header.Get("Authorization"))
+	case echoStream:
+		w.Header().Set("Content-Type", "text/event-stream")
+		event(0)
+		fmt.Fprintf(w, "data: {\"error\":{\"message\":\"you sent Authorization: %s\"}}\n\n", r.Header.Get("Authorization"))
+	case echoAnswer:
+		if strings.Contains(string(body), `"stream":true`) {
+			w.Header().Set("Content-Type", "text/event-stream")
+			fmt.Fprintf(w, "data: {\"id\":\"c\",\"object\":\"chat.completion.chunk\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"you sent %s\"},\"finish_reason\":\"stop\"}]}\n\ndata: [DONE]\n\n", r.Header.Get("Authorization"))
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprintf(w, `{"id":"c","object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant","content":"you sent %s"},"finish_reason":"stop"}]}`, r.Header.Get("Authorization"))
+	case noFinish:
+		w.Header().Set("Content-Type", "text/event-stream")
+		event(0)
+		event(1)
+	case notJSON, notJSONFirst:
+		w.Header().Set("Content-Type", "text/event-stream")
+		if f == notJSON {
+			event(0)
+		}
+		_, _ = io.WriteString(w, "data: {not json\n\n")
+		flush()
 	case cutBefore:
 		w.Header().Set("Content-Type", "text/event-stream")
 		w.WriteHeader(200)
@@ -114,7 +155,7 @@ func (b *badBackend) serve(w http.ResponseWriter, r *http.Request) {
 			case <-time.After(30 * time.Millisecond):
 			}
 		}
-		_, _ = io.WriteString(w, "data: [DONE]\n\n")
+		_, _ = io.WriteString(w, "data: {\"id\":\"c\",\"object\":\"chat.completion.chunk\",\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}]}\n\ndata: [DONE]\n\n")
 	case notSSE:
 		w.Header().Set("Content-Type", "text/event-stream")
 		_, _ = io.WriteString(w, "this is not server-sent events\n")
@@ -164,7 +205,9 @@ type outcome struct {
 	from     string // x-vsr-fallback-from
 	body     string
 	events   []string
-	finished bool // a stream that ended with [DONE]
+	finished bool   // a stream that ended with [DONE]
+	retry    string // Retry-After
+	id       string // X-Request-Id
 }
 
 // call sends one request with a hard deadline, so a hang fails the test instead of stalling it.
@@ -179,7 +222,8 @@ func call(t *testing.T, base string, stream bool) outcome {
 		t.Fatalf("request failed (a hang ends here): %v", err)
 	}
 	defer resp.Body.Close()
-	o := outcome{status: resp.StatusCode, served: resp.Header.Get("X-Vsr-Selected-Model"), from: resp.Header.Get("X-Vsr-Fallback-From")}
+	o := outcome{status: resp.StatusCode, served: resp.Header.Get("X-Vsr-Selected-Model"), from: resp.Header.Get("X-Vsr-Fallback-From"),
+		retry: resp.Header.Get("Retry-After"), id: resp.Header.Get("X-Request-Id")}
 	if !stream || resp.StatusCode != 200 {
 		b, err := io.ReadAll(resp.Body)
 		if err != nil {

@@ -1,0 +1,30 @@
+package config
+
+import (
+	"strings"
+	"testing"
+)
+
+// FuzzRedactURL: whatever the URL looks like, parsable or not, the userinfo, the query values
+// and the fragment never survive RedactURL.
+func FuzzRedactURL(f *testing.F) {
+	f.Add("http", "user:pass", "vllm:8000", "v1", "api-key", "hunter2", "frag")
+	f.Add("https", "a@b", "[::1]:1", "", "k", "v=w", "")
+	f.Fuzz(func(t *testing.T, scheme, userinfo, host, path, key, value, frag string) {
+		// The parts must not hold the separators that delimit them, or they are other parts.
+		for _, p := range []string{scheme, userinfo, host, path, key, value, frag} {
+			if strings.ContainsAny(p, "/?#&@") {
+				return
+			}
+		}
+		if strings.Contains(key, "=") {
+			return
+		}
+		raw := scheme + "://" + userinfo + "@" + host + "/" + path + "?" + key + "=" + value + "#" + frag
+		got := RedactURL(raw)
+		want := scheme + "://[redacted]@" + host + "/" + path + "?" + key + "=[redacted]#[redacted]"
+		if got != want {
+			t.Errorf("RedactURL(%q) = %q, want %q", raw, got, want)
+		}
+	})
+}

@@ -1,0 +1,159 @@
+// Package redact removes credential values from text before it leaves the process: log
+// lines, errors relayed to clients, stream error events. The router registers every value it
+// holds (backend keys, client keys, management tokens, cloud credentials) and replaces them
+// when they rotate; anything that goes out passes through a Redactor.
+package redact
+
+import (
+	"bytes"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+)
+
+// Mask replaces each credential value.
+const Mask = "[redacted]"
+
+// MinLength is the shortest value that is redacted. Shorter values would match ordinary words
+// everywhere, and a credential that short protects nothing anyway.
+const MinLength = 6
+
+// Redactor replaces registered values with Mask. The zero value and nil redact nothing. It is
+// safe for concurrent use: String costs a substring search per value and allocates only when
+// a value is found.
+type Redactor struct {
+	mu   sync.Mutex
+	sets map[*Set][]string
+
+	cur atomic.Pointer[table]
+}
+
+// table is an immutable snapshot of every registered value, longest first so that a value
+// that contains another is replaced whole.
+type table struct {
+	values []string
+	bvals  [][]byte // values, for Bytes without a conversion per call
+	rep    *strings.Replacer
+}
+
+// New returns an empty Redactor.
+func New() *Redactor { return &Redactor{} }
+
+// Set is one owner's values (one configuration generation, one secret store): replacing them
+// on rotation leaves the other owners' values in place.
+type Set struct {
+	r *Redactor
+}
+
+// NewSet returns an empty set of values registered with r. On a nil Redactor it returns a set
+// whose methods do nothing.
+func (r *Redactor) NewSet() *Set {
+	return &Set{r: r}
+}
+
+// Replace makes values the set's values. Empty and too short values are ignored.
+func (s *Set) Replace(values []string) {
+	if s == nil || s.r == nil {
+		return
+	}
+	var keep []string
+	for _, v := range values {
+		if len(v) >= MinLength {
+			keep = append(keep, v)
+		}
+	}
+	r := s.r
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.sets == nil {
+		r.sets = map[*Set][]string{}
+	}
+	r.sets[s] = keep
+	r.rebuild()
+}
+
+// Close removes the set's values.
+func (s *Set) Close() {
+	if s == nil || s.r == nil {
+		return
+	}
+	r := s.r
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	delete(r.sets, s)
+	r.rebuild()
+}
+
+// rebuild publishes a new table; r.mu is held.
+func (r *Redactor) rebuild() {
+	seen := map[string]bool{}
+	var all []string
+	for _, vs := range r.sets {
+		for _, v := range vs {
+			if !seen[v] {
+				seen[v] = true
+				all = append(all, v)
+			}
+		}
+	}
+	if len(all) == 0 {
+		r.cur.Store(nil)
+		return
+	}
+	slices.SortFunc(all, func(a, b string) int { return len(b) - len(a) })
+	pairs := make([]string, 0, 2*len(all))
+	bvals := make([][]byte, len(all))
+	for i, v := range all {
+		pairs = append(pairs, v, Mask)
+		bvals[i] = []byte(v)
+	}
+	r.cur.Store(&table{values: all, bvals: bvals, rep: strings.NewReplacer(pairs...)})
+}
+
+// String returns s with every registered value replaced by Mask.
+func (r *Redactor) String(s string) string {
+	if r == nil {
+		return s
+	}
+	t := r.cur.Load()
+	if t == nil || !t.containsIn(s) {
+		return s
+	}
+	return t.rep.Replace(s)
+}
+
+// Bytes returns b with every registered value replaced by Mask: b itself when it holds none,
+// else a new slice.
+func (r *Redactor) Bytes(b []byte) []byte {
+	if r == nil {
+		return b
+	}
+	t := r.cur.Load()
+	if t == nil {
+		return b
+	}
+	found := false
+	for _, v := range t.bvals {
+		if bytes.Contains(b, v) {
+			found = true
+			break
+		}
+	}
+	if !found {
+		return b
+	}
+	return []byte(t.rep.Replace(string(b)))
+}
+
+// Active reports whether any value is registered.
+func (r *Redactor) Active() bool { return r != nil && r.cur.Load() != nil }
+
+func (t *table) containsIn(s string) bool {
+	for _, v := range t.values {
+		if strings.Contains(s, v) {
+			return true
+		}
+	}
+	return false
+}

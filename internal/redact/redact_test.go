@@ -1,0 +1,116 @@
+package redact
+
+import (
+	"bytes"
+	"errors"
+	"log/slog"
+	"strings"
+	"testing"
+)
+
+func TestString(t *testing.T) {
+	t.Parallel()
+	r := New()
+	r.NewSet().Replace([]string{"sk-backend-1234", "sk-backend-1234-long", "short", ""})
+	r.NewSet().Replace([]string{"client-key-9876"})
+	tests := []struct {
+		name, in, want string
+	}{
+		{"no value", "nothing to hide here", "nothing to hide here"},
+		{"one value", "Bearer sk-backend-1234 was rejected", "Bearer [redacted] was rejected"},
+		{"the longer value wins", "key sk-backend-1234-long", "key [redacted]"},
+		{"values of two sets", "sk-backend-1234 and client-key-9876", "[redacted] and [redacted]"},
+		{"too short to redact", "a short word", "a short word"},
+		{"every occurrence", "client-key-9876client-key-9876", "[redacted][redacted]"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			if got := r.String(tt.in); got != tt.want {
+				t.Errorf("String(%q) = %q, want %q", tt.in, got, tt.want)
+			}
+			if got := string(r.Bytes([]byte(tt.in))); got != tt.want {
+				t.Errorf("Bytes(%q) = %q, want %q", tt.in, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestRotationAndClose(t *testing.T) {
+	t.Parallel()
+	r := New()
+	s := r.NewSet()
+	s.Replace([]string{"old-secret-value"})
+	s.Replace([]string{"new-secret-value"})
+	if got := r.String("old-secret-value new-secret-value"); got != "old-secret-value [redacted]" {
+		t.Errorf("after rotation: %q", got)
+	}
+	s.Close()
+	if got := r.String("new-secret-value"); got != "new-secret-value" || r.Active() {
+		t.Errorf("after Close: %q, active %v", got, r.Active())
+	}
+	var nilR *Redactor
+	if nilR.String("x-secret-x") != "x-secret-x" || nilR.Active() {
+		t.Error("a nil Redactor must redact nothing")
+	}
+	nilR.NewSet().Replace([]string{"anything"}) // must not panic
+}
+
+type stringer struct{}
+
+func (stringer) String() string { return "stringer holds sk-backend-1234" }
+
+func TestHandler(t *testing.T) {
+	t.Parallel()
+	r := New()
+	r.NewSet().Replace([]string{"sk-backend-1234"})
+	var buf bytes.Buffer
+	log := slog.New(Handler(slog.NewJSONHandler(&buf, nil), r))
+	log.With("bound", "sk-backend-1234").WithGroup("g").Info("message sk-backend-1234",
+		"s", "upstream said sk-backend-1234",
+		"err", errors.New("error sk-backend-1234"),
+		"str", stringer{},
+		"bytes", []byte("bytes sk-backend-1234"),
+		"any", map[string]string{"k": "sk-backend-1234"},
+		"clean", map[string]int{"n": 1},
+		slog.Group("inner", "v", "sk-backend-1234"),
+		"n", 42)
+	got := buf.String()
+	if strings.Contains(got, "sk-backend-1234") {
+		t.Fatalf("a secret was logged: %s", got)
+	}
+	for _, want := range []string{
+		`"msg":"message [redacted]"`, `"bound":"[redacted]"`, `"s":"upstream said [redacted]"`, `"err":"error [redacted]"`,
+		`"str":"stringer holds [redacted]"`, `"bytes":"bytes [redacted]"`, `"any":"{\"k\":\"[redacted]\"}"`,
+		`"clean":{"n":1}`, `"inner":{"v":"[redacted]"}`, `"n":42`,
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("log line lacks %s: %s", want, got)
+		}
+	}
+}
+
+// BenchmarkString is the cost per log attribute or relayed text with ten registered values:
+// the common case finds none and must not allocate.
+func BenchmarkString(b *testing.B) {
+	r := New()
+	var vals []string
+	for i := range 10 {
+		vals = append(vals, strings.Repeat("k", 20)+string(rune('a'+i)))
+	}
+	r.NewSet().Replace(vals)
+	clean := strings.Repeat("upstream model server answered 500 Internal Server Error ", 4)
+	dirty := clean + vals[3]
+	b.Run("none found", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			_ = r.String(clean)
+		}
+	})
+	b.Run("one found", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			_ = r.String(dirty)
+		}
+	})
+}

@@ -1,0 +1,82 @@
+package redact
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+)
+
+// Handler wraps h so that every record's message and attribute values pass through r before
+// h sees them: strings, errors and Stringers (as their text), groups recursively, and any
+// other value whose JSON form holds a credential (then logged as that JSON, redacted).
+// Attributes bound with WithAttrs are redacted when they are bound, with the values
+// registered then; request-scoped loggers live too briefly for a rotation to matter.
+func Handler(h slog.Handler, r *Redactor) slog.Handler {
+	return &handler{inner: h, r: r}
+}
+
+type handler struct {
+	inner slog.Handler
+	r     *Redactor
+}
+
+func (h *handler) Enabled(ctx context.Context, l slog.Level) bool { return h.inner.Enabled(ctx, l) }
+
+func (h *handler) Handle(ctx context.Context, rec slog.Record) error {
+	if !h.r.Active() {
+		return h.inner.Handle(ctx, rec)
+	}
+	out := slog.NewRecord(rec.Time, rec.Level, h.r.String(rec.Message), rec.PC)
+	rec.Attrs(func(a slog.Attr) bool {
+		out.AddAttrs(h.attr(a))
+		return true
+	})
+	return h.inner.Handle(ctx, out)
+}
+
+func (h *handler) WithAttrs(as []slog.Attr) slog.Handler {
+	red := make([]slog.Attr, len(as))
+	for i, a := range as {
+		red[i] = h.attr(a)
+	}
+	return &handler{inner: h.inner.WithAttrs(red), r: h.r}
+}
+
+func (h *handler) WithGroup(name string) slog.Handler {
+	return &handler{inner: h.inner.WithGroup(name), r: h.r}
+}
+
+// attr returns a with its value redacted.
+func (h *handler) attr(a slog.Attr) slog.Attr {
+	v := a.Value.Resolve()
+	switch v.Kind() {
+	case slog.KindString:
+		a.Value = slog.StringValue(h.r.String(v.String()))
+	case slog.KindGroup:
+		g := v.Group()
+		red := make([]slog.Attr, len(g))
+		for i, ga := range g {
+			red[i] = h.attr(ga)
+		}
+		a.Value = slog.GroupValue(red...)
+	case slog.KindAny:
+		switch x := v.Any().(type) {
+		case error:
+			a.Value = slog.StringValue(h.r.String(x.Error()))
+		case fmt.Stringer:
+			a.Value = slog.StringValue(h.r.String(x.String()))
+		case []byte:
+			a.Value = slog.StringValue(h.r.String(string(x)))
+		default:
+			if b, err := json.Marshal(x); err == nil {
+				if s := string(b); h.r.String(s) != s {
+					a.Value = slog.StringValue(h.r.String(s))
+				}
+			}
+		}
+	default:
+		a.Value = v
+	}
+	return a
+}
