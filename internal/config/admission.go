@@ -118,7 +118,7 @@ func (c *Config) validateReliability(v *validator) {
 	if ka := c.Server.StreamKeepAlive; ka != nil && *ka != 0 && *ka < Duration(100*time.Millisecond) {
 		v.add("server.stream_keepalive", "must be 0s (off) or at least 100ms, got %s", *ka)
 	}
-	c.Server.validateLimits(v)
+	c.validateServerLimits(v)
 	c.validateAdmission(v)
 	c.validateManagement(v)
 }

@@ -47,6 +47,15 @@ func (s *ServerLimits) applyDefaults() {
 	}
 }
 
+func (c *Config) validateServerLimits(v *validator) {
+	c.Server.validateLimits(v)
+	// A request waits for its in-flight slot before its body is read, and the wait counts
+	// against read_timeout.
+	if q, r := c.Admission.QueueTimeout, c.Server.ReadTimeout; r > 0 && q >= r {
+		v.add("admission.queue_timeout", "must be shorter than server.read_timeout (%s), which the wait for a slot counts against, got %s", r, q)
+	}
+}
+
 func (s *Server) validateLimits(v *validator) {
 	for _, d := range []struct {
 		path string
