@@ -1,11 +1,18 @@
 package server
 
 import (
+	"bytes"
+	"errors"
 	"fmt"
+	"net/http"
+	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/semantic-router/semantic-router/internal/config"
 )
 
 // shortLimits sets every server limit far below the tests' waitLimit.
@@ -171,4 +178,53 @@ func asciiLower(s string) string {
 		}
 	}
 	return string(b)
+}
+
+// TestWriteTimeout: a client that does not read a plain answer is cut off at write_timeout,
+// while a stream that outlasts write_timeout is not.
+func TestWriteTimeout(t *testing.T) {
+	t.Parallel()
+	limits := config.Server{ReadHeaderTimeout: config.Duration(time.Second),
+		ServerLimits: config.ServerLimits{ReadTimeout: config.Duration(time.Second), WriteTimeout: config.Duration(200 * time.Millisecond),
+			IdleTimeout: config.Duration(time.Second), MaxHeaderBytes: config.DefaultMaxHeaderBytes}}
+	plainErr := make(chan error, 1)
+	addr := listen(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/stream" {
+			w.Header().Set("Content-Type", "text/event-stream")
+			rc := http.NewResponseController(w)
+			for i := range 3 {
+				if i > 0 {
+					time.Sleep(200 * time.Millisecond) // the model thinking, as long as write_timeout each time
+				}
+				_, _ = fmt.Fprintf(w, "data: %d\n\n", i)
+				_ = rc.Flush()
+			}
+			return
+		}
+		// Far more than the socket buffers hold: the write blocks on a client that does not read.
+		chunk := bytes.Repeat([]byte("x"), 1<<20)
+		w.Header().Set("Content-Type", "application/json")
+		for range 1024 {
+			if _, err := w.Write(chunk); err != nil {
+				plainErr <- err
+				return
+			}
+		}
+		plainErr <- nil
+	}), limits)
+
+	c, br := dial(t, addr, "GET /stream HTTP/1.1\r\nHost: x\r\n\r\n")
+	if r := readReply(t, c, br); r.status != 200 || r.body != "data: 0\n\ndata: 1\n\ndata: 2\n\n" {
+		t.Errorf("the stream was cut: %d %q", r.status, r.body)
+	}
+
+	dial(t, addr, "GET /plain HTTP/1.1\r\nHost: x\r\n\r\n") // and never read
+	select {
+	case err := <-plainErr:
+		if !errors.Is(err, os.ErrDeadlineExceeded) {
+			t.Errorf("writing to a client that does not read: %v, want a deadline error", err)
+		}
+	case <-time.After(waitLimit):
+		t.Fatalf("the write to a client that does not read was not cut off within %s", waitLimit)
+	}
 }
