@@ -228,3 +228,18 @@ func TestWriteTimeout(t *testing.T) {
 		t.Fatalf("the write to a client that does not read was not cut off within %s", waitLimit)
 	}
 }
+
+// BenchmarkFramingScanner is the cost of watching a connection's framing, per byte read: a
+// request's headers and a 64 KiB body of pretty-printed JSON (one line per 32 bytes).
+func BenchmarkFramingScanner(b *testing.B) {
+	in := []byte("POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 65536\r\n\r\n" +
+		strings.Repeat(`  "content": "some words here",`+"\n", 2048))
+	b.SetBytes(int64(len(in)))
+	b.ReportAllocs()
+	for b.Loop() {
+		var s framingScanner
+		for i := 0; i < len(in); i += 4096 {
+			s.feed(in[i:min(i+4096, len(in))])
+		}
+	}
+}
