@@ -36,6 +36,7 @@ fuzz:
 	$(GO) test -tags onnx ./internal/embed/onnx -run '^$$' -fuzz '^FuzzTokenizer$$' -fuzztime $(FUZZTIME)
 	$(GO) test -tags onnx ./internal/embed/onnx -run '^$$' -fuzz '^FuzzBPE$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./internal/openai -run '^$$' -fuzz '^FuzzBearerToken$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./internal/server -run '^$$' -fuzz '^FuzzFramingScanner$$' -fuzztime $(FUZZTIME)
 
 ## lint: gofmt, go vet and golangci-lint (pinned in tools/golangci-lint)
 lint:

@@ -269,7 +269,7 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		defer stop()
 		srvs = srvs[1:] // Envoy is the front door: no OpenAI listener of our own
 	}
-	return serve(ctx, log, srvs, cfg.Server.ReadHeaderTimeout.D(), &ready)
+	return serve(ctx, log, srvs, cfg.Server, &ready)
 }
 
 func validate(cfg *config.Config, source string, err error, stdout io.Writer) error {
@@ -305,13 +305,13 @@ type namedServer struct {
 	addr    string
 	handler http.Handler
 	drain   time.Duration
-	srv     *http.Server
+	srv     *server.HTTPServer
 	ln      net.Listener
 }
 
 // serve listens on every address, marks the router ready, and on ctx.Done shuts down: not
 // ready first, then the inference listener drains its in-flight requests and streams.
-func serve(ctx context.Context, log *slog.Logger, srvs []*namedServer, readHeader time.Duration, ready *server.Readiness) error {
+func serve(ctx context.Context, log *slog.Logger, srvs []*namedServer, limits config.Server, ready *server.Readiness) error {
 	for _, s := range srvs {
 		ln, err := net.Listen("tcp", s.addr)
 		if err != nil {
@@ -323,7 +323,7 @@ func serve(ctx context.Context, log *slog.Logger, srvs []*namedServer, readHeade
 			return fmt.Errorf("%s listener: %w", s.name, err)
 		}
 		s.ln = ln
-		s.srv = &http.Server{Handler: s.handler, ReadHeaderTimeout: readHeader, ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
+		s.srv = server.NewHTTPServer(s.handler, limits, log)
 	}
 	errc := make(chan error, len(srvs))
 	for _, s := range srvs {

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"net"
 	"net/http"
 	"strings"
 	"sync"
@@ -137,6 +138,10 @@ func TestRunInProcess(t *testing.T) {
 			t.Errorf("metrics lack %s", want)
 		}
 	}
+	// The listeners are the router's own servers: no redirect for a dot-segment path.
+	if r := rawGet(t, addrs["inference"], "/../../etc/passwd"); !strings.HasPrefix(r, "HTTP/1.1 404 ") || strings.Contains(r, "Location:") {
+		t.Errorf("GET /../../etc/passwd answered:\n%s", r)
+	}
 	cancel()
 	select {
 	case err := <-done:
@@ -149,4 +154,20 @@ func TestRunInProcess(t *testing.T) {
 	if !strings.Contains(logs.String(), `"msg":"stopped"`) {
 		t.Errorf("no stopped log line:\n%s", logs)
 	}
+}
+
+// rawGet sends GET path over a plain connection, as written, and returns the raw answer.
+func rawGet(t *testing.T, addr, path string) string {
+	t.Helper()
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = c.Close() }()
+	_ = c.SetDeadline(time.Now().Add(10 * time.Second))
+	if _, err := io.WriteString(c, "GET "+path+" HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(c)
+	return string(b)
 }

@@ -95,6 +95,7 @@ type ManagementToken struct {
 func (m *Management) AuthEnabled() bool { return m != nil && m.Auth != ManagementAuthDisabled }
 
 func (c *Config) applyReliabilityDefaults() {
+	c.Server.applyDefaults()
 	if c.Server.StreamKeepAlive == nil {
 		c.Server.StreamKeepAlive = ptr(Duration(DefaultStreamKeepAlive))
 	}
@@ -117,6 +118,7 @@ func (c *Config) validateReliability(v *validator) {
 	if ka := c.Server.StreamKeepAlive; ka != nil && *ka != 0 && *ka < Duration(100*time.Millisecond) {
 		v.add("server.stream_keepalive", "must be 0s (off) or at least 100ms, got %s", *ka)
 	}
+	c.validateServerLimits(v)
 	c.validateAdmission(v)
 	c.validateManagement(v)
 }

@@ -40,6 +40,8 @@ type Server struct {
 	// for its next upstream event, so that proxies do not close a silent stream. Default 15s;
 	// "0s" turns it off.
 	StreamKeepAlive *Duration `yaml:"stream_keepalive,omitempty" json:"stream_keepalive"`
+	// ServerLimits bound what a client may hold: see server_limits.go.
+	ServerLimits `yaml:",inline"`
 }
 
 // Routing configures the virtual model that triggers semantic routing.

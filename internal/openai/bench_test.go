@@ -72,3 +72,14 @@ func BenchmarkSSEReader(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkCheckKeys is the part of BenchmarkParseChatRequest that looks for smuggled keys.
+func BenchmarkCheckKeys(b *testing.B) {
+	b.ReportAllocs()
+	b.SetBytes(int64(len(benchBody)))
+	for b.Loop() {
+		if err := checkKeys(benchBody); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package openai
 
 import (
+	"bytes"
 	"encoding/json"
 	"reflect"
 	"testing"
@@ -84,6 +85,10 @@ func FuzzParseChatRequest(f *testing.F) {
 	f.Add([]byte(`{"model":"auto","messages":[{"role":"user","content":"hi"}]}`))
 	f.Add([]byte(`{"model":"m","messages":[{"role":"user","content":[{"type":"text","text":"a"}]}],"stream":true,"stop":["x"],"x":{"y":[1,2]}}`))
 	f.Add([]byte(`{"model":"m","messages":[{"role":"assistant","content":null,"tool_calls":[{"id":"1","function":{"name":"f","arguments":"{}"}}]}]}`))
+	f.Add([]byte(`{"model":"ok","Model":"other","messages":[{"role":"user","content":"hi"}]}`))
+	f.Add([]byte(`{"model":"m","messages":[{"role":"user","content":[{"type":"text","text":"a","Text":"b"}]}],"model":"n"}`))
+	f.Add([]byte(`{"model":"m","messages":[{"role":"assistant","tool_calls":[{"id":"1","function":{"name":"f","arguments":"{}","Name":"g"}}]}],"tools":[{"type":"function","function":{"name":"f"}}]}`))
+	f.Add([]byte(`{"model":"m","messages":[{"role":"user","content":"hi","\u0063ontent":"x"}],"stream":true,"stream_options":{"include_usage":true}}`))
 	f.Fuzz(func(t *testing.T, body []byte) {
 		req, apiErr := ParseChatRequest(body)
 		if apiErr != nil {
@@ -91,6 +96,10 @@ func FuzzParseChatRequest(f *testing.F) {
 				t.Fatalf("rejection %d %q", apiErr.Status, apiErr.Message)
 			}
 			return
+		}
+		// Nothing the router reads may hide a second spelling of itself.
+		if k := smuggled(t, bytes.TrimSpace(body), requestShape); k != "" {
+			t.Fatalf("accepted a request with the smuggled key %q: %s", k, body)
 		}
 		out, err := json.Marshal(req)
 		if err != nil {

@@ -19,6 +19,9 @@ func ParseChatRequest(body []byte) (*ChatRequest, *APIError) {
 	if body[0] != '{' {
 		return nil, BadRequest("", "the request body must be a JSON object")
 	}
+	if apiErr := checkKeys(body); apiErr != nil {
+		return nil, apiErr
+	}
 	var req ChatRequest
 	if err := json.Unmarshal(body, &req); err != nil {
 		return nil, decodeError(err)

@@ -69,6 +69,9 @@ func (r *Router) newAccess(cfg *config.Config, lookupEnv func(string) (string, b
 		if t.src == nil {
 			return // still opening: open reads the current value itself
 		}
+		if r.metrics != nil {
+			r.metrics.CredentialRotations.WithLabelValues(ref).Inc()
+		}
 		if v, err := t.src.Value(); err == nil {
 			t.keys.Set(t.name, v)
 		}
@@ -153,6 +156,7 @@ func (r *Router) Authenticate(token string) (Client, error) {
 // Ticket is an admitted request. Done must be called once when it ends.
 type Ticket struct {
 	release func()
+	client  Client
 	limits  []*limit
 	once    sync.Once
 }
@@ -170,55 +174,40 @@ func (t *Ticket) Done(u *openai.Usage) {
 	})
 }
 
-// Admit decides whether c may send a request for model now: the key must allow the model,
-// the key's and the model's rate limits must have room, and an in-flight slot must be free
-// (or free up within the queue timeout). Errors are *openai.APIError: 403, 429 with
-// Retry-After, or 503.
+// Admit decides whether c may send a request for model now: AdmitClient, then
+// AdmitModel. Errors are *openai.APIError: 403, 429 with Retry-After, or 503.
 func (r *Router) Admit(ctx context.Context, c Client, model string) (*Ticket, error) {
+	t, err := r.AdmitClient(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	if err := r.AdmitModel(t, model); err != nil {
+		t.Done(nil)
+		return nil, err
+	}
+	return t, nil
+}
+
+// AdmitClient is the part of admission that needs only the request's headers, so that it
+// runs before the body is read: the key's rate limits must have room and an in-flight slot
+// must be free (or free up within the queue timeout). A request refused here never has its
+// body read, so slow or large bodies cannot get past max_in_flight. Errors are
+// *openai.APIError: 429 with Retry-After, or 503.
+func (r *Router) AdmitClient(ctx context.Context, c Client) (*Ticket, error) {
 	a := r.access
-	var limits []*limit
+	t := &Ticket{client: c}
 	if p := c.policy; p != nil {
-		if p.models != nil && !p.models[model] {
-			r.reject("model_not_allowed")
-			return nil, &openai.APIError{Status: http.StatusForbidden, Type: openai.TypePermission, Code: "model_not_allowed", Param: "model",
-				Message: fmt.Sprintf("the API key %q may not use model %q", p.name, model)}
+		if err := r.take(p.limit, fmt.Sprintf("API key %q", p.name), "key_rate_limited"); err != nil {
+			return nil, err
 		}
-		limits = append(limits, p.limit)
-	}
-	if l := a.models[model]; l != nil {
-		limits = append(limits, l)
-	}
-	// A request refused by a later limit, or by the gate, gives back what earlier ones took.
-	taken := 0
-	refund := func() {
-		for _, l := range limits[:taken] {
-			l.requests.Return(1)
-		}
-	}
-	for i, l := range limits {
-		whose := fmt.Sprintf("model %q", model)
-		reason := "model_rate_limited"
-		if i == 0 && c.policy != nil {
-			whose, reason = fmt.Sprintf("API key %q", c.policy.name), "key_rate_limited"
-		}
-		if ok, wait := l.tokens.Positive(); !ok {
-			refund()
-			r.reject(reason)
-			return nil, rateLimited(fmt.Sprintf("%s has used its %d tokens per minute", whose, l.cfg.TokensPerMinute), wait)
-		}
-		if ok, wait := l.requests.Take(1); !ok {
-			refund()
-			r.reject(reason)
-			return nil, rateLimited(fmt.Sprintf("%s has sent its %d requests per minute", whose, l.cfg.RequestsPerMinute), wait)
-		}
-		taken++
+		t.limits = append(t.limits, p.limit)
 	}
 	release, waited, err := a.gate.Enter(ctx)
 	if a.gate != nil && r.metrics != nil && err == nil {
 		r.metrics.QueueWait.Observe(waited.Seconds())
 	}
 	if err != nil {
-		refund()
+		t.refund()
 		if ctx.Err() != nil {
 			return nil, &openai.APIError{Status: StatusClientClosed, Type: openai.TypeInvalidRequest, Code: "client_closed_request", Message: "the client went away", Err: err}
 		}
@@ -226,7 +215,57 @@ func (r *Router) Admit(ctx context.Context, c Client, model string) (*Ticket, er
 		return nil, &openai.APIError{Status: http.StatusServiceUnavailable, Type: openai.TypeServer, Code: "overloaded", RetryAfter: time.Second, Err: err,
 			Message: fmt.Sprintf("the router is serving its maximum of %d requests (admission.max_in_flight) and %v; retry shortly", a.maxFlight, err)}
 	}
-	return &Ticket{release: release, limits: limits}, nil
+	t.release = release
+	return t, nil
+}
+
+// AdmitModel is the part of admission that needs the parsed body: the client's key must
+// allow model, and the model's rate limits must have room. A refusal gives back the
+// request the key's limit counted; the caller still calls t.Done to free the slot. Errors
+// are *openai.APIError: 403, or 429 with Retry-After.
+func (r *Router) AdmitModel(t *Ticket, model string) error {
+	if p := t.client.policy; p != nil && p.models != nil && !p.models[model] {
+		t.refund()
+		r.reject("model_not_allowed")
+		return &openai.APIError{Status: http.StatusForbidden, Type: openai.TypePermission, Code: "model_not_allowed", Param: "model",
+			Message: fmt.Sprintf("the API key %q may not use model %q", p.name, model)}
+	}
+	if l := r.access.models[model]; l != nil {
+		if err := r.take(l, fmt.Sprintf("model %q", model), "model_rate_limited"); err != nil {
+			t.refund()
+			return err
+		}
+		t.limits = append(t.limits, l)
+	}
+	return nil
+}
+
+// take counts one request against l, or refuses it when l's requests or tokens per minute
+// are spent.
+func (r *Router) take(l *limit, whose, reason string) error {
+	if ok, wait := l.tokens.Positive(); !ok {
+		r.reject(reason)
+		return rateLimited(fmt.Sprintf("%s has used its %d tokens per minute", whose, l.cfg.TokensPerMinute), wait)
+	}
+	if ok, wait := l.requests.Take(1); !ok {
+		r.reject(reason)
+		return rateLimited(fmt.Sprintf("%s has sent its %d requests per minute", whose, l.cfg.RequestsPerMinute), wait)
+	}
+	return nil
+}
+
+// refund gives back the requests counted for a request refused later on.
+func (t *Ticket) refund() {
+	for _, l := range t.limits {
+		l.requests.Return(1)
+	}
+	t.limits = nil
+}
+
+// Allows reports whether the client's key may use model (always, on an open listener or
+// for a key without a models list).
+func (c Client) Allows(model string) bool {
+	return c.policy == nil || c.policy.models == nil || c.policy.models[model]
 }
 
 func rateLimited(msg string, wait time.Duration) *openai.APIError {

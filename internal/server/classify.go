@@ -3,9 +3,7 @@ package server
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"net/http"
 
 	"github.com/semantic-router/semantic-router/internal/openai"
@@ -27,15 +25,9 @@ func classify(src *router.Holder) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		rt, release := src.Acquire()
 		defer release()
-		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, rt.Config().Server.MaxRequestBodyBytes))
-		if err != nil {
-			var tooLarge *http.MaxBytesError
-			if errors.As(err, &tooLarge) {
-				writeError(w, &openai.APIError{Status: http.StatusRequestEntityTooLarge, Type: openai.TypeInvalidRequest,
-					Code: "request_too_large", Message: fmt.Sprintf("the request body is larger than %d bytes", tooLarge.Limit)})
-				return
-			}
-			writeError(w, openai.BadRequest("", "reading the request body: "+err.Error()))
+		body, apiErr := readBody(w, r, rt.Config().Server.MaxRequestBodyBytes)
+		if apiErr != nil {
+			writeError(w, apiErr)
 			return
 		}
 		var req classifyRequest
@@ -64,6 +56,7 @@ func classify(src *router.Holder) http.HandlerFunc {
 		}
 		out := make([]*router.Classification, len(req.Texts))
 		for i, t := range req.Texts {
+			var err error
 			if out[i], err = rt.Classify(r.Context(), t, r.Header); err != nil {
 				writeError(w, classifyError(err))
 				return

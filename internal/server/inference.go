@@ -41,38 +41,30 @@ type Inference struct {
 // router src holds when it starts, to its end, whatever reloads happen meanwhile.
 func NewInference(src *router.Holder, log *slog.Logger, m *telemetry.Metrics) http.Handler {
 	h := &Inference{src: src, log: log, metrics: m}
-	mux := http.NewServeMux()
-	mux.HandleFunc("POST /v1/chat/completions", h.chat)
-	mux.HandleFunc("GET /v1/models", h.models)
-	mux.HandleFunc("/v1/chat/completions", methodNotAllowed("POST"))
-	mux.HandleFunc("/v1/models", methodNotAllowed("GET"))
-	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+	rs := newRoutes(func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, openai.NotFound("unknown_url",
-			fmt.Sprintf("unknown path %s %s; this listener serves POST /v1/chat/completions and GET /v1/models", r.Method, r.URL.Path)))
+			fmt.Sprintf("unknown path %s %s; this listener serves POST /v1/chat/completions and GET /v1/models", clip(r.Method), clip(r.URL.Path))))
 	})
-	return withRequestContext(mux, log, m, "inference")
-}
-
-func methodNotAllowed(allowed string) http.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Allow", allowed)
-		writeError(w, &openai.APIError{Status: http.StatusMethodNotAllowed, Type: openai.TypeInvalidRequest,
-			Message: fmt.Sprintf("method %s is not allowed on %s; use %s", r.Method, r.URL.Path, allowed)})
-	}
+	rs.handle(http.MethodPost, "/v1/chat/completions", h.chat)
+	rs.handle(http.MethodGet, "/v1/models", h.models)
+	return withRequestContext(rs, log, m, "inference")
 }
 
 func (h *Inference) models(w http.ResponseWriter, r *http.Request) {
 	rt, release := h.src.Acquire()
 	defer release()
-	if _, err := rt.Authenticate(openai.BearerToken(r.Header.Get("Authorization"))); err != nil {
+	client, err := rt.Authenticate(openai.BearerToken(r.Header.Get("Authorization")))
+	if err != nil {
 		writeError(w, err)
 		return
 	}
-	names := rt.ExposedModels()
-	list := openai.ModelList{Object: openai.ObjectList, Data: make([]openai.Model, len(names))}
+	// A key limited to some models sees only those.
+	list := openai.ModelList{Object: openai.ObjectList, Data: []openai.Model{}}
 	created := startTime.Unix()
-	for i, n := range names {
-		list.Data[i] = openai.Model{ID: n, Object: openai.ObjectModel, Created: created, OwnedBy: "semantic-router"}
+	for _, n := range rt.ExposedModels() {
+		if client.Allows(n) {
+			list.Data = append(list.Data, openai.Model{ID: n, Object: openai.ObjectModel, Created: created, OwnedBy: "semantic-router"})
+		}
 	}
 	writeJSON(w, http.StatusOK, list)
 }
@@ -93,20 +85,24 @@ func (h *Inference) chat(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	info.client = client.Name()
+	// The key's rate limit and an in-flight slot too: a request over the limits is refused
+	// before its body is read, so slow bodies do not get past max_in_flight. The model's
+	// limits need the body.
+	ticket, err := rt.AdmitClient(r.Context(), client)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	// The slot is freed even if serving panics; the Done calls below, with the usage, come
+	// first, and Done acts once.
+	defer ticket.Done(nil)
 	// Writing the answer while the request body may still be arriving is normal for
 	// streaming; without full duplex Go's server can cut such responses.
 	_ = http.NewResponseController(w).EnableFullDuplex()
 
-	maxBody := rt.Config().Server.MaxRequestBodyBytes
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBody))
-	if err != nil {
-		var tooLarge *http.MaxBytesError
-		if errors.As(err, &tooLarge) {
-			writeError(w, &openai.APIError{Status: http.StatusRequestEntityTooLarge, Type: openai.TypeInvalidRequest,
-				Code: "request_too_large", Message: fmt.Sprintf("the request body is larger than %d bytes (server.max_request_body_bytes)", maxBody)})
-			return
-		}
-		writeError(w, openai.BadRequest("", "reading the request body: "+err.Error()))
+	body, apiErr := readBody(w, r, rt.Config().Server.MaxRequestBodyBytes)
+	if apiErr != nil {
+		writeError(w, apiErr)
 		return
 	}
 	req, apiErr := openai.ParseChatRequest(body)
@@ -116,14 +112,10 @@ func (h *Inference) chat(w http.ResponseWriter, r *http.Request) {
 	}
 	info.model = rt.MetricModel(req.Model)
 	info.stream = req.Stream
-	ticket, err := rt.Admit(r.Context(), client, req.Model)
-	if err != nil {
+	if err := rt.AdmitModel(ticket, req.Model); err != nil {
 		writeError(w, err)
 		return
 	}
-	// The slot is freed even if serving panics; the Done calls below, with the usage, come
-	// first, and Done acts once.
-	defer ticket.Done(nil)
 	if req.Stream {
 		h.stream(w, r, rt, ticket, req, info)
 		return

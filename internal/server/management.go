@@ -33,30 +33,34 @@ type Reloader func(context.Context) (applied bool, err error)
 // It never serves completions. With management auth configured every path but the probes
 // needs a token: read for GET, admin for the reload.
 func NewManagement(src *router.Holder, ready *Readiness, inferenceAddr string, log *slog.Logger, reload Reloader) http.Handler {
-	mux := http.NewServeMux()
-	mux.HandleFunc("GET /health", func(w http.ResponseWriter, _ *http.Request) {
+	mux := newRoutes(func(w http.ResponseWriter, r *http.Request) {
+		paths := []string{"/health", "/ready", "/api/v1/models", "/api/v1/config", "POST /api/v1/classify", "POST /api/v1/config/reload"}
+		writeError(w, openai.NotFound("unknown_url", fmt.Sprintf("unknown path %s; the management API serves %s",
+			clip(r.URL.Path), strings.Join(paths, ", "))))
+	})
+	mux.handle(http.MethodGet, "/health", func(w http.ResponseWriter, _ *http.Request) {
 		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
 	})
-	mux.HandleFunc("GET /ready", func(w http.ResponseWriter, _ *http.Request) {
+	mux.handle(http.MethodGet, "/ready", func(w http.ResponseWriter, _ *http.Request) {
 		if !ready.Ready() {
 			writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "not ready"})
 			return
 		}
 		writeJSON(w, http.StatusOK, map[string]string{"status": "ready"})
 	})
-	mux.HandleFunc("GET /api/v1/models", requireRole(src, config.RoleRead, func(w http.ResponseWriter, _ *http.Request) {
+	mux.handle(http.MethodGet, "/api/v1/models", requireRole(src, config.RoleRead, func(w http.ResponseWriter, _ *http.Request) {
 		rt := src.Current()
 		writeJSON(w, http.StatusOK, map[string]any{
 			"virtual_model": rt.Config().Routing.VirtualModel,
 			"models":        rt.Models(),
 		})
 	}))
-	mux.HandleFunc("GET /api/v1/config", requireRole(src, config.RoleRead, func(w http.ResponseWriter, _ *http.Request) {
+	mux.handle(http.MethodGet, "/api/v1/config", requireRole(src, config.RoleRead, func(w http.ResponseWriter, _ *http.Request) {
 		// Credentials are references (env.VAR, file:/path) and SecretRef redacts anything
 		// else, so the effective config can be shown as is.
 		writeJSON(w, http.StatusOK, src.Current().Config())
 	}))
-	mux.HandleFunc("POST /api/v1/config/reload", requireRole(src, config.RoleAdmin, func(w http.ResponseWriter, r *http.Request) {
+	mux.handle(http.MethodPost, "/api/v1/config/reload", requireRole(src, config.RoleAdmin, func(w http.ResponseWriter, r *http.Request) {
 		if reload == nil {
 			writeError(w, &openai.APIError{Status: http.StatusConflict, Type: openai.TypeInvalidRequest, Code: "nothing_to_reload",
 				Message: "the router runs the embedded demo config; start it with -config to reload a file"})
@@ -74,16 +78,11 @@ func NewManagement(src *router.Holder, ready *Readiness, inferenceAddr string, l
 		}
 		writeJSON(w, http.StatusOK, map[string]string{"status": status})
 	}))
-	mux.HandleFunc("POST /api/v1/classify", requireRole(src, config.RoleRead, classify(src)))
-	mux.HandleFunc("/v1/", func(w http.ResponseWriter, r *http.Request) {
+	mux.handle(http.MethodPost, "/api/v1/classify", requireRole(src, config.RoleRead, classify(src)))
+	mux.handlePrefix("/v1/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, openai.NotFound("wrong_port", fmt.Sprintf(
 			"%s is not served on the management API; inference is served on the OpenAI-compatible listener (%s, port 8801 by default)",
-			r.URL.Path, inferenceAddr)))
-	})
-	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
-		paths := []string{"/health", "/ready", "/api/v1/models", "/api/v1/config", "POST /api/v1/classify", "POST /api/v1/config/reload"}
-		writeError(w, openai.NotFound("unknown_url", fmt.Sprintf("unknown path %s; the management API serves %s",
-			r.URL.Path, strings.Join(paths, ", "))))
+			clip(r.URL.Path), inferenceAddr)))
 	})
 	return withRequestContext(mux, log, nil, "management")
 }
