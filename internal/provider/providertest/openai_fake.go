@@ -1,6 +1,7 @@
 package providertest
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -44,6 +45,10 @@ func (f *OpenAIFake) SetKeys(keys ...string) {
 }
 
 func (f *OpenAIFake) serve(w http.ResponseWriter, r *http.Request) {
+	if r.URL.Path == FollowedPath {
+		serveFollowed(w, f.script)
+		return
+	}
 	if r.Method != http.MethodPost || r.URL.Path != "/v1/chat/completions" {
 		openai.WriteError(w, openai.NotFound("", "no route "+r.URL.Path))
 		return
@@ -69,7 +74,13 @@ func (f *OpenAIFake) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	seen.Credential, seen.Model = key, req.Model
 	reply := f.script.Answer(seen)
+	if serveCommon(w, r, f.script, reply) {
+		return
+	}
 	switch {
+	case reply.Misbehave == EchoCredentials:
+		openai.WriteError(w, &openai.APIError{Status: cmp.Or(reply.Status, 500), Type: openai.TypeServer, Message: echoed(r)})
+		return
 	case reply.Hang:
 		<-r.Context().Done()
 		return
@@ -121,6 +132,19 @@ func (f *OpenAIFake) serve(w http.ResponseWriter, r *http.Request) {
 		send(delta(openai.Delta{Content: word}))
 		if i == 0 && reply.HoldAfterFirst {
 			f.script.Hold(r.Context().Done())
+		}
+		if i > 0 {
+			continue
+		}
+		switch reply.Misbehave {
+		case StreamCut:
+			return
+		case StreamGarbage:
+			fmt.Fprint(w, "data: {not json\n\n")
+		case EchoInStream:
+			b, _ := json.Marshal(map[string]any{"error": map[string]any{"message": echoed(r), "type": "server_error"}})
+			fmt.Fprintf(w, "data: %s\n\n", b)
+			return
 		}
 	}
 	end := delta(openai.Delta{})

@@ -68,6 +68,10 @@ type Reply struct {
 	// HoldAfterFirst makes a streaming upstream wait, after flushing its first text event,
 	// until Script.Release (or 5s), to prove the provider passes events on as they arrive.
 	HoldAfterFirst bool
+	// Misbehave, if set, is one of the misbehaviours (EchoCredentials, Redirect307, ...).
+	Misbehave string
+	// BodyBytes is the size of a HugeBody answer.
+	BodyBytes int64
 }
 
 // FailureMessage is the message a scripted failure carries; providers must surface it.
@@ -80,6 +84,10 @@ type Script struct {
 	reply   Reply
 	seen    []Seen
 	release chan struct{}
+
+	followed    bool  // a request followed a scripted redirect
+	hugeWritten int64 // bytes of a HugeBody answer written
+	hungUp      bool  // the client hung up on a HugeBody answer
 }
 
 // NewScript returns a script answering "Hello from the fake." with small usage.

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -42,7 +43,7 @@ type Factory func(t *testing.T, c Config) Setup
 
 // Run runs every behaviour of the suite against the providers that f builds.
 func Run(t *testing.T, f Factory) {
-	for _, tc := range cases {
+	for _, tc := range slices.Concat(cases, hardeningCases) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			c := Config{Script: NewScript(), Timeout: tc.timeout, WrongCredential: tc.wrongCred}

@@ -2,6 +2,7 @@ package providertest
 
 import (
 	"bytes"
+	"cmp"
 	"crypto"
 	"crypto/rand"
 	"crypto/rsa"
@@ -162,6 +163,10 @@ func (f *VertexFake) serve(w http.ResponseWriter, r *http.Request) {
 		f.serveToken(w, r)
 		return
 	}
+	if r.URL.Path == FollowedPath {
+		serveFollowed(w, f.script)
+		return
+	}
 	prefix := fmt.Sprintf("/v1/projects/%s/locations/%s/publishers/google/models/", f.Project, f.Location)
 	rest, ok := strings.CutPrefix(r.URL.Path, prefix)
 	model, method, ok2 := strings.Cut(rest, ":")
@@ -189,7 +194,14 @@ func (f *VertexFake) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	seen.Stream, seen.Credential, seen.Model = stream, token, model
 	reply := f.script.Answer(seen)
+	if serveCommon(w, r, f.script, reply) {
+		return
+	}
 	switch {
+	case reply.Misbehave == EchoCredentials:
+		status := cmp.Or(reply.Status, 500)
+		googleFail(w, status, googleStatus(status), echoed(r))
+		return
 	case reply.Hang:
 		<-r.Context().Done()
 		return
@@ -247,6 +259,19 @@ func (f *VertexFake) serve(w http.ResponseWriter, r *http.Request) {
 		send(ev)
 		if i == 0 && reply.HoldAfterFirst {
 			f.script.Hold(r.Context().Done())
+		}
+		if i > 0 {
+			continue
+		}
+		switch reply.Misbehave {
+		case StreamCut:
+			return
+		case StreamGarbage:
+			fmt.Fprint(w, "data: {not json\r\n\r\n")
+		case EchoInStream:
+			b, _ := json.Marshal(map[string]any{"error": map[string]any{"code": 500, "message": echoed(r), "status": "INTERNAL"}})
+			fmt.Fprintf(w, "data: %s\r\n\r\n", b)
+			return
 		}
 	}
 }
