@@ -118,6 +118,7 @@ func (c *Config) validateModels(v *validator) {
 			v.add(p+".retry", "initial_backoff must not be negative and max_backoff must be at least initial_backoff")
 		}
 		validateProvider(v, p+".provider", &m.Provider)
+		m.validateLimits(v, p)
 	}
 }
 
