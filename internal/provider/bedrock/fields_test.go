@@ -5,6 +5,7 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/semantic-router/semantic-router/internal/openai"
 	"github.com/semantic-router/semantic-router/internal/provider"
 )
 
@@ -57,4 +58,28 @@ func TestRequestFields(t *testing.T) {
 			}
 		})
 	}
+}
+
+// FuzzToConverse translates arbitrary chat requests: it never panics, and what it refuses
+// is a 400 (a *badRequest).
+func FuzzToConverse(f *testing.F) {
+	f.Add(fullRequest)
+	f.Add(`{"model":"m","messages":[{"role":"user","content":"Hi"}],"response_format":{"type":"json_schema","json_schema":{"schema":{}}},"top_k":3,"n":2}`)
+	f.Add(`{"model":"m","messages":[{"role":"tool","content":"x"}],"seed":1}`)
+	f.Fuzz(func(t *testing.T, body string) {
+		var req openai.ChatRequest
+		if json.Unmarshal([]byte(body), &req) != nil {
+			return
+		}
+		conv, err := toConverse(&req)
+		var bad *badRequest
+		switch {
+		case err != nil && !errors.As(err, &bad):
+			t.Fatalf("error %T %v, want a *badRequest", err, err)
+		case err == nil:
+			if _, err := json.Marshal(conv); err != nil {
+				t.Fatalf("the Converse request does not encode: %v", err)
+			}
+		}
+	})
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/semantic-router/semantic-router/internal/openai"
 	"github.com/semantic-router/semantic-router/internal/provider"
 )
 
@@ -81,4 +82,27 @@ func TestLogprobsAnswer(t *testing.T) {
 	if got := string(resp.Choices[0].Logprobs); got != want {
 		t.Fatalf("logprobs\n%s\nwant\n%s", got, want)
 	}
+}
+
+// FuzzToGemini translates arbitrary chat requests, plain and streamed: it never panics, and
+// what it refuses is a 400 (a *badRequest).
+func FuzzToGemini(f *testing.F) {
+	f.Add(`{"model":"m","messages":[{"role":"user","content":"Hi"}],"response_format":{"type":"json_schema","json_schema":{"schema":{"type":"object"}}},"seed":1,"logprobs":true,"top_logprobs":2,"n":2}`, true)
+	f.Add(`{"model":"m","messages":[{"role":"user","content":"Hi"}],"frequency_penalty":"x"}`, false)
+	f.Fuzz(func(t *testing.T, body string, stream bool) {
+		var req openai.ChatRequest
+		if json.Unmarshal([]byte(body), &req) != nil {
+			return
+		}
+		g, err := toGemini(&req, stream)
+		var bad *badRequest
+		switch {
+		case err != nil && !errors.As(err, &bad):
+			t.Fatalf("error %T %v, want a *badRequest", err, err)
+		case err == nil:
+			if _, err := json.Marshal(g); err != nil {
+				t.Fatalf("the Gemini request does not encode: %v", err)
+			}
+		}
+	})
 }
