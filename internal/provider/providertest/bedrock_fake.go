@@ -323,7 +323,19 @@ func seenFromConverse(body []byte) (Seen, error) {
 			} `json:"tools"`
 			ToolChoice json.RawMessage `json:"toolChoice"`
 		} `json:"toolConfig"`
-		AdditionalModelRequestFields json.RawMessage `json:"additionalModelRequestFields"`
+		AdditionalModelRequestFields map[string]json.RawMessage `json:"additionalModelRequestFields"`
+		OutputConfig                 *struct {
+			TextFormat struct {
+				Type      string `json:"type"`
+				Structure struct {
+					JSONSchema struct {
+						Schema      string `json:"schema"`
+						Name        string `json:"name"`
+						Description string `json:"description"`
+					} `json:"jsonSchema"`
+				} `json:"structure"`
+			} `json:"textFormat"`
+		} `json:"outputConfig"`
 	}
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields() // Converse rejects members it does not define
@@ -396,6 +408,16 @@ func seenFromConverse(body []byte) (Seen, error) {
 			}
 		}
 		s.Turns = append(s.Turns, turn)
+	}
+	for name, raw := range req.AdditionalModelRequestFields {
+		s.setField(name, raw)
+	}
+	if oc := req.OutputConfig; oc != nil {
+		schema := oc.TextFormat.Structure.JSONSchema.Schema
+		if oc.TextFormat.Type != "json_schema" || !json.Valid([]byte(schema)) {
+			return Seen{}, fmt.Errorf("outputConfig.textFormat: type must be json_schema with a JSON schema string")
+		}
+		s.setField("response_format", json.RawMessage(schema))
 	}
 	return s, nil
 }

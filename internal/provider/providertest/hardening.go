@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -161,4 +162,49 @@ func checkRedacted(t *testing.T, s Setup, sc *Script, errs []error) {
 			}
 		}
 	}
+}
+
+// fieldCases are request fields beyond messages, sampling and tools; each provider sends
+// them on in its service's terms or refuses them (Setup.Refuses), never drops them.
+var fieldCases = []struct {
+	name, field, value, seen string
+}{
+	{"seed", "seed", `42`, `42`},
+	{"presence_penalty", "presence_penalty", `0.5`, `0.5`},
+	{"frequency_penalty", "frequency_penalty", `-0.25`, `-0.25`},
+	{"logprobs", "logprobs", `true`, `true`},
+	{"top_logprobs", "top_logprobs", `2`, `2`},
+	{"n", "n", `2`, `2`},
+	{"top_k", "top_k", `40`, `40`},
+	{"json_object", "response_format", `{"type":"json_object"}`, `"json_object"`},
+	{"json_schema", "response_format", `{"type":"json_schema","json_schema":{"name":"a","schema":{"type":"object","properties":{"a":{"type":"string"}}}}}`,
+		`{"properties":{"a":{"type":"string"}},"type":"object"}`},
+}
+
+func init() {
+	hardeningCases = append(hardeningCases, suiteCase{name: "request fields are sent or refused", run: func(t *testing.T, s Setup, sc *Script) {
+		for _, fc := range fieldCases {
+			var req openai.ChatRequest
+			mustUnmarshal(t, `{"model":"m","messages":[{"role":"user","content":"Hi"}],"`+fc.field+`":`+fc.value+`}`, &req)
+			before := len(sc.Seen())
+			_, err := s.Provider.ChatCompletion(context.Background(), &req)
+			if slices.Contains(s.Refuses, fc.name) {
+				var pe *provider.Error
+				if !errors.As(err, &pe) || pe.Kind != provider.KindBadRequest || pe.Param != fc.field ||
+					!strings.Contains(pe.Message, fc.field) || !errors.Is(err, provider.ErrUnsupportedField) {
+					t.Fatalf("%s: error %v, want a bad request about %q", fc.name, err, fc.field)
+				}
+				if len(sc.Seen()) != before {
+					t.Fatalf("%s: a refused request reached the upstream", fc.name)
+				}
+				continue
+			}
+			if err != nil {
+				t.Fatalf("%s: %v", fc.name, err)
+			}
+			if got := last(t, sc).Fields[fc.field]; got != fc.seen {
+				t.Fatalf("%s: upstream saw %s = %q, want %q", fc.name, fc.field, got, fc.seen)
+			}
+		}
+	}})
 }

@@ -162,6 +162,30 @@ func seenFromOpenAI(req *openai.ChatRequest) (Seen, error) {
 	if req.MaxTokens != nil {
 		s.MaxTokens = *req.MaxTokens
 	}
+	if req.N != nil {
+		s.setField("n", *req.N)
+	}
+	for name, raw := range req.Extra {
+		if name != "response_format" {
+			s.setField(name, raw)
+			continue
+		}
+		var rf struct {
+			Type       string `json:"type"`
+			JSONSchema struct {
+				Schema json.RawMessage `json:"schema"`
+			} `json:"json_schema"`
+		}
+		if err := json.Unmarshal(raw, &rf); err != nil {
+			return Seen{}, fmt.Errorf("response_format: %w", err)
+		}
+		switch rf.Type {
+		case "json_object":
+			s.setField(name, "json_object")
+		case "json_schema":
+			s.setField(name, rf.JSONSchema.Schema)
+		}
+	}
 	for _, t := range req.Tools {
 		s.Tools = append(s.Tools, t.Function.Name)
 	}

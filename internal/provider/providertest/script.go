@@ -6,6 +6,7 @@
 package providertest
 
 import (
+	"encoding/json"
 	"slices"
 	"sync"
 	"time"
@@ -50,6 +51,28 @@ type Seen struct {
 	// Credential is the credential the request carried (an API key, an access key id, the
 	// bearer token), for rotation tests.
 	Credential string
+	// Fields are the request fields beyond the above, by their OpenAI names, each as
+	// canonical JSON: seed, presence_penalty, frequency_penalty, logprobs, top_logprobs, n,
+	// top_k, and response_format as the schema (or "json_object"). Nil when there is none.
+	Fields map[string]string
+}
+
+// setField records a field the upstream received, its value made canonical JSON.
+func (s *Seen) setField(name string, v any) {
+	b, err := json.Marshal(v)
+	if raw, ok := v.(json.RawMessage); ok {
+		var x any
+		if json.Unmarshal(raw, &x) == nil {
+			b, err = json.Marshal(x)
+		}
+	}
+	if err != nil {
+		return
+	}
+	if s.Fields == nil {
+		s.Fields = map[string]string{}
+	}
+	s.Fields[name] = string(b)
 }
 
 // Reply says how the upstream answers.

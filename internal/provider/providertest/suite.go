@@ -35,6 +35,9 @@ type Setup struct {
 	CredentialRef string
 	// Secrets are credential values that must never appear in an error.
 	Secrets []string
+	// Refuses names the request fields (the names of fieldCases) that the provider's
+	// service has no equivalent for: the provider refuses them with a bad request.
+	Refuses []string
 }
 
 // Factory starts a fake upstream for c.Script and returns a provider pointed at it. It

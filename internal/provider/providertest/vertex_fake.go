@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -392,6 +393,15 @@ func seenFromGemini(r *http.Request) (Seen, error) {
 			TopP            *float64 `json:"topP"`
 			StopSequences   []string `json:"stopSequences"`
 			CandidateCount  int      `json:"candidateCount"`
+			// Request fields beyond the typed ones, recorded in Seen.Fields.
+			Seed             *int64          `json:"seed"`
+			PresencePenalty  *float64        `json:"presencePenalty"`
+			FrequencyPenalty *float64        `json:"frequencyPenalty"`
+			ResponseLogprobs *bool           `json:"responseLogprobs"`
+			Logprobs         *int            `json:"logprobs"`
+			TopK             *float64        `json:"topK"`
+			ResponseMimeType string          `json:"responseMimeType"`
+			ResponseSchema   json.RawMessage `json:"responseSchema"`
 		} `json:"generationConfig"`
 		Tools []struct {
 			FunctionDeclarations []struct {
@@ -415,6 +425,8 @@ func seenFromGemini(r *http.Request) (Seen, error) {
 	}
 	if gc := req.GenerationConfig; gc != nil {
 		s.MaxTokens, s.Temperature, s.Stop = gc.MaxOutputTokens, gc.Temperature, gc.StopSequences
+		geminiFields(&s, gc.CandidateCount, gc.Seed, gc.PresencePenalty, gc.FrequencyPenalty, gc.ResponseLogprobs, gc.Logprobs, gc.TopK,
+			gc.ResponseMimeType, gc.ResponseSchema)
 	}
 	for _, t := range req.Tools {
 		for _, d := range t.FunctionDeclarations {
@@ -474,4 +486,24 @@ func seenFromGemini(r *http.Request) (Seen, error) {
 		s.Turns = append(s.Turns, turn)
 	}
 	return s, nil
+}
+
+// geminiFields records the generationConfig members that carry OpenAI request fields.
+func geminiFields(s *Seen, n int, seed *int64, presence, frequency *float64, logprobs *bool, top *int, topK *float64,
+	mime string, schema json.RawMessage) {
+	if n != 0 {
+		s.setField("n", n)
+	}
+	for name, v := range map[string]any{"seed": seed, "presence_penalty": presence, "frequency_penalty": frequency,
+		"logprobs": logprobs, "top_logprobs": top, "top_k": topK} {
+		if !reflect.ValueOf(v).IsNil() {
+			s.setField(name, v)
+		}
+	}
+	switch {
+	case len(schema) > 0:
+		s.setField("response_format", schema)
+	case mime == "application/json":
+		s.setField("response_format", "json_object")
+	}
 }
