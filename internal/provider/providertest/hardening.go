@@ -61,6 +61,7 @@ var hardeningCases = []suiteCase{
 		if !hungUp || written >= size {
 			t.Fatalf("backend wrote %d of %d bytes, hung up %v: want the client to hang up early", written, size, hungUp)
 		}
+		t.Logf("the backend wrote %d of %d bytes before the router hung up", written, size)
 	}},
 	{name: "a stream cut without its end is an error", run: func(t *testing.T, s Setup, sc *Script) {
 		sc.SetReply(Reply{Text: "One two three.", Misbehave: StreamCut})
