@@ -180,6 +180,22 @@ management: {auth: disabled}
 	if code, model, body := post("general", "hello there"); code != http.StatusOK || model != "general" {
 		t.Fatalf("direct request after the embedder went down = %d %q %s", code, model, body)
 	}
+	// A reload while it is down is refused; the running config keeps serving and ready.
+	if err := os.WriteFile(cfg, []byte(strings.Replace(yaml, "default_model: general", "default_model: friendly", 1)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	resp, err := http.Post("http://"+addrs["management"]+"/api/v1/config/reload", "application/json", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode == http.StatusOK || !strings.Contains(string(b), "remote embedder") {
+		t.Fatalf("reload while the embedder is down = %d %s, want it refused naming the embedder", resp.StatusCode, b)
+	}
+	if code, body := get(ready); code != http.StatusOK {
+		t.Fatalf("/ready after a refused reload = %d %s", code, body)
+	}
 	cancel()
 	if err := <-done; err != nil {
 		t.Fatalf("Run: %v", err)
