@@ -61,6 +61,16 @@ func (e *Error) Error() string { return fmt.Sprintf("model %q: %s", e.Model, e.M
 // Unwrap returns the cause.
 func (e *Error) Unwrap() error { return e.Err }
 
+// Detail is the error with its cause, for logs: where the message leaves out what a client
+// must not see (the Location of a refused redirect, the size limit's cause), the cause has it.
+// It never holds a credential: causes are transport errors and the provider's own words.
+func (e *Error) Detail() string {
+	if e.Err == nil {
+		return e.Error()
+	}
+	return e.Error() + ": " + e.Err.Error()
+}
+
 // Causes a *Error may wrap, for errors.Is. Each comes with a Kind the router already maps:
 // the cause says more precisely what happened, for logs and for callers that want to tell
 // these failures apart.

@@ -3,6 +3,7 @@ package transport
 import (
 	"context"
 	"errors"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -63,5 +64,18 @@ func TestReadBody(t *testing.T) {
 	if !errors.As(err, &pe) || pe.Kind != provider.KindProtocol || !errors.Is(err, provider.ErrResponseTooLarge) ||
 		pe.Message != "the answer of http://b is larger than max_response_body_bytes (5 bytes) and was refused" {
 		t.Fatalf("a body over the limit: %v", err)
+	}
+}
+
+func TestRedirectKeepsLocationForLogs(t *testing.T) {
+	t.Parallel()
+	resp := &http.Response{StatusCode: http.StatusTemporaryRedirect, Header: http.Header{"Location": {"http://internal.example/v1"}}}
+	e := Redirect("m", "http://b", resp)
+	if strings.Contains(e.Error(), "internal.example") || !errors.Is(e, provider.ErrRedirect) {
+		t.Fatalf("client-facing error %q: want no Location and provider.ErrRedirect", e)
+	}
+	want := `model "m": http://b answered 307 Temporary Redirect, a redirect, which the router does not follow: point base_url at the server itself: redirect not followed: 307 to "http://internal.example/v1"`
+	if got := e.Detail(); got != want {
+		t.Fatalf("Detail = %s\nwant     %s", got, want)
 	}
 }
