@@ -89,3 +89,19 @@ func FuzzStream(f *testing.F) {
 		t.Fatal("the stream did not end")
 	})
 }
+
+// BenchmarkStreamNext measures one chunk through the stream: SSE parsing plus the check
+// that the chunk is JSON and whether it finishes the answer.
+func BenchmarkStreamNext(b *testing.B) {
+	const chunk = "data: {\"id\":\"chatcmpl-1\",\"object\":\"chat.completion.chunk\",\"created\":1,\"model\":\"m\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"word \"},\"finish_reason\":null}]}\n\n"
+	raw := strings.Repeat(chunk, 1000)
+	b.ReportAllocs()
+	for b.Loop() {
+		s := testStream(raw)
+		for range 1000 {
+			if _, err := s.Next(); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}
