@@ -248,13 +248,25 @@ type stream struct {
 	finished bool
 }
 
-// chunkProbe is what the stream reads of each chunk: whether it is JSON at all, whether it
-// is an error, and whether a choice finished.
-type chunkProbe struct {
-	Error   json.RawMessage `json:"error"`
-	Choices []struct {
-		FinishReason *string `json:"finish_reason"`
-	} `json:"choices"`
+var (
+	errorKey  = []byte(`{"error":`)
+	finishKey = []byte(`"finish_reason":`)
+)
+
+// valueAfter returns data after the first occurrence of key and any blanks, or nil. A key
+// with its quotes cannot occur inside a JSON string (quotes there are escaped), so in a valid
+// chunk the match is a member name.
+func valueAfter(data, key []byte) []byte {
+	i := bytes.Index(data, key)
+	if i < 0 {
+		return nil
+	}
+	return bytes.TrimLeft(data[i+len(key):], " \t\r\n")
+}
+
+// isSet reports whether a member's value (as valueAfter returns it) is present and not null.
+func isSet(v []byte) bool {
+	return len(v) > 0 && !bytes.HasPrefix(v, []byte("null")) && !bytes.HasPrefix(v, []byte(`""`))
 }
 
 // Next returns the next chunk. A stream that ends with neither [DONE] nor a finish_reason,
@@ -294,20 +306,20 @@ func (s *stream) Next() ([]byte, error) {
 			Message: fmt.Sprintf("%s sent an error event: %s", s.c.opts.BaseURL, provider.UpstreamText(upstreamMessage(ev.Data), s.key))}
 	}
 	s.events++
-	var probe chunkProbe
-	if err := json.Unmarshal(ev.Data, &probe); err != nil {
+	// Chunks are relayed as they are, so only what the stream needs is checked, without
+	// decoding: that the event is a JSON object, whether it is an error, and whether it
+	// finishes the answer.
+	if data := bytes.TrimLeft(ev.Data, " \t\r\n"); len(data) == 0 || data[0] != '{' || !json.Valid(data) {
 		s.done = true
-		return nil, s.c.malformed(fmt.Sprintf("stream event %d is not a JSON object", s.events), err)
+		return nil, s.c.malformed(fmt.Sprintf("stream event %d is not a JSON object", s.events), nil)
 	}
-	if len(probe.Error) > 0 && !bytes.Equal(probe.Error, []byte("null")) {
+	if bytes.HasPrefix(ev.Data, errorKey) && isSet(ev.Data[len(errorKey):]) {
 		s.done = true
 		return nil, &provider.Error{Kind: provider.KindUpstream, Model: s.c.opts.Name,
 			Message: fmt.Sprintf("%s failed during the stream: %s", s.c.opts.BaseURL, provider.UpstreamText(upstreamMessage(ev.Data), s.key))}
 	}
-	for _, ch := range probe.Choices {
-		if ch.FinishReason != nil && *ch.FinishReason != "" {
-			s.finished = true
-		}
+	if !s.finished && isSet(valueAfter(ev.Data, finishKey)) {
+		s.finished = true
 	}
 	return ev.Data, nil
 }
