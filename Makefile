@@ -37,6 +37,12 @@ fuzz:
 	$(GO) test -tags onnx ./internal/embed/onnx -run '^$$' -fuzz '^FuzzBPE$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./internal/openai -run '^$$' -fuzz '^FuzzBearerToken$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./internal/server -run '^$$' -fuzz '^FuzzFramingScanner$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./internal/provider -run '^$$' -fuzz '^FuzzUpstreamText$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./internal/provider/openaicompat -run '^$$' -fuzz '^FuzzStream$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./internal/provider/bedrock -run '^$$' -fuzz '^FuzzEventStream$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./internal/provider/bedrock -run '^$$' -fuzz '^FuzzToConverse$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./internal/provider/vertex -run '^$$' -fuzz '^FuzzSSE$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./internal/provider/vertex -run '^$$' -fuzz '^FuzzToGemini$$' -fuzztime $(FUZZTIME)
 
 ## lint: gofmt, go vet and golangci-lint (pinned in tools/golangci-lint)
 lint:

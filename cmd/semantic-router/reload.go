@@ -70,6 +70,14 @@ func (rl *reloader) apply(explicit bool) (applied bool, err error) {
 	if err == nil {
 		var rt *router.Router
 		if rt, err = router.New(cfg, rl.opts); err == nil {
+			// A config whose remote embedder does not answer is refused, as at start-up it
+			// would only hold /ready at 503: the previous config keeps serving instead of
+			// every replica leaving service at once. A reload once it answers applies it.
+			if err = rt.Ready(context.Background()); err != nil {
+				_ = rt.Close()
+			}
+		}
+		if err == nil {
 			drained := rl.holder.Swap(rt)
 			rl.last = sum
 			rl.count("applied")

@@ -237,6 +237,8 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	holder := router.NewHolder(rt)
 	defer func() { _ = holder.Close() }()
+	// A remote embedder that has not answered yet keeps /ready at 503, with the reason.
+	ready.SetCheck(func(ctx context.Context) error { return holder.Current().Ready(ctx) })
 	if cfg.Management == nil {
 		log.Warn("the management API is open to anyone who reaches it; add a management section with tokens, or say management: {auth: disabled}")
 	}

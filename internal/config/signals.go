@@ -49,6 +49,8 @@ type Embedder struct {
 	BaseURL string    `yaml:"base_url,omitempty" json:"base_url,omitempty"`
 	Model   string    `yaml:"model,omitempty" json:"model,omitempty"`
 	APIKey  SecretRef `yaml:"api_key,omitempty" json:"api_key,omitempty"`
+	// Remote embedder connection settings; see limits.go.
+	EmbedderConnection `yaml:",inline" json:",inline"`
 	// ModelDir holds model.onnx and tokenizer.json (onnx).
 	ModelDir string `yaml:"model_dir,omitempty" json:"model_dir,omitempty"`
 	// Library is the ONNX Runtime shared library; empty means $ONNXRUNTIME_LIB (onnx).
@@ -365,7 +367,7 @@ func unknownWord(what, got string, known []string) string {
 
 func (e *Embedder) validate(v *validator) {
 	const p = "signals.embedder"
-	remoteSet := e.BaseURL != "" || e.Model != "" || !e.APIKey.IsZero()
+	remoteSet := e.BaseURL != "" || e.Model != "" || !e.APIKey.IsZero() || e.EmbedderConnection != (EmbedderConnection{})
 	onnxSet := e.ModelDir != "" || e.Library != "" || e.MaxLength != 0 || e.Pooling != "" || e.Normalize != nil || e.Threads != 0
 	switch e.Type {
 	case EmbedderBuiltin:
@@ -378,6 +380,7 @@ func (e *Embedder) validate(v *validator) {
 			v.add(p+".model", "is required for type remote")
 		}
 		validateRef(v, p+".api_key", e.APIKey)
+		e.EmbedderConnection.validate(v, p)
 		if onnxSet {
 			v.add(p, "model_dir, library, max_length, pooling, normalize and threads are used only by type onnx")
 		}

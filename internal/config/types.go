@@ -97,6 +97,8 @@ type Model struct {
 	// Fallbacks are the models tried, in order, when this one fails with a connection error,
 	// a timeout, a 5xx or a 429 after its retries. They may be hidden models.
 	Fallbacks []string `yaml:"fallbacks,omitempty" json:"fallbacks,omitempty"`
+	// UpstreamLimits bound what is read from the backend; see limits.go.
+	UpstreamLimits `yaml:",inline" json:",inline"`
 }
 
 // Retry configures retries of one model. Only failures that another try may cure are retried:

@@ -121,6 +121,7 @@ func (c *Config) validateModels(v *validator) {
 			v.add(p+".retry.max_retry_after", "must not be negative")
 		}
 		validateProvider(v, p+".provider", &m.Provider)
+		m.validateLimits(v, p)
 	}
 }
 

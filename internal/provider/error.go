@@ -1,6 +1,8 @@
 package provider
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"time"
 )
@@ -47,6 +49,9 @@ type Error struct {
 	Message string
 	// RetryAfter is the backend's Retry-After, when it sent one.
 	RetryAfter time.Duration
+	// Param is the request field a KindBadRequest error is about (such as "seed"), when the
+	// provider refused a field it cannot translate; empty otherwise.
+	Param string
 	// Err is the cause, for logs and errors.Is.
 	Err error
 }
@@ -55,3 +60,66 @@ func (e *Error) Error() string { return fmt.Sprintf("model %q: %s", e.Model, e.M
 
 // Unwrap returns the cause.
 func (e *Error) Unwrap() error { return e.Err }
+
+// Detail is the error with its cause, for logs: where the message leaves out what a client
+// must not see (the Location of a refused redirect, the size limit's cause), the cause has it.
+// It never holds a credential: causes are transport errors and the provider's own words.
+func (e *Error) Detail() string {
+	if e.Err == nil {
+		return e.Error()
+	}
+	return e.Error() + ": " + e.Err.Error()
+}
+
+// Causes a *Error may wrap, for errors.Is. Each comes with a Kind the router already maps:
+// the cause says more precisely what happened, for logs and for callers that want to tell
+// these failures apart.
+var (
+	// ErrResponseTooLarge: a non-streamed answer was longer than the provider's limit
+	// (max_response_body_bytes). Kind is KindProtocol; the body was not read whole.
+	ErrResponseTooLarge = errors.New("response body exceeds the limit")
+	// ErrRedirect: the backend answered with a 3xx redirect, which providers never follow.
+	// Kind is KindProtocol; the wrapped text holds the Location, Message does not.
+	ErrRedirect = errors.New("redirect not followed")
+	// ErrMalformedStream: a stream ended without its terminator, or carried an event that
+	// is not what the protocol allows. Kind is KindProtocol.
+	ErrMalformedStream = errors.New("malformed stream")
+	// ErrUnsupportedField: the request holds a field the backend cannot honour; the
+	// provider refused it rather than drop it. Kind is KindBadRequest and Param names it.
+	ErrUnsupportedField = errors.New("unsupported request field")
+)
+
+// LimitError is the cause of an answer refused for passing a size limit; it matches
+// ErrResponseTooLarge, and tells clients and logs which setting to raise.
+type LimitError struct {
+	// Setting names the limit, such as "max_response_body_bytes".
+	Setting string
+	// Limit is its value in bytes.
+	Limit int64
+}
+
+func (e *LimitError) Error() string {
+	return fmt.Sprintf("%s: %s is %d bytes", ErrResponseTooLarge, e.Setting, e.Limit)
+}
+
+// Unwrap makes the error match ErrResponseTooLarge.
+func (e *LimitError) Unwrap() error { return ErrResponseTooLarge }
+
+// DeadlineCause is the cause a caller gives a context.CancelCauseFunc when it ends a call
+// because a time limit of its own passed (the router's first_token_timeout and
+// stream_idle_timeout). A provider whose call ends so returns a *Error of KindTimeout whose
+// message names the limit, where a cancellation without this cause (the client went away)
+// gives KindCanceled. errors.Is(cause, context.DeadlineExceeded) reports true.
+type DeadlineCause struct {
+	// Setting names the limit, such as "first_token_timeout".
+	Setting string
+	// After is the limit's value.
+	After time.Duration
+}
+
+func (c *DeadlineCause) Error() string {
+	return fmt.Sprintf("no answer within %s (%s)", c.After, c.Setting)
+}
+
+// Is makes the cause match context.DeadlineExceeded.
+func (c *DeadlineCause) Is(target error) bool { return target == context.DeadlineExceeded }

@@ -42,11 +42,17 @@ type Stream interface {
 	Close() error
 }
 
+// DefaultMaxResponseBytes bounds a non-streamed answer when a provider is given no limit:
+// 32 MiB holds the longest completions of today's models (a million tokens of text is
+// about 4 MiB) many times over, and keeps a misbehaving backend from exhausting memory.
+const DefaultMaxResponseBytes = 32 << 20
+
 // WithTimeout bounds ctx by d when d is positive, and otherwise only makes it cancelable: the
-// per-call timeout every provider applies, zero meaning no limit.
+// per-call timeout every provider applies, zero meaning no limit. When d passes, the
+// context's cause is a *DeadlineCause naming the model's "timeout" setting.
 func WithTimeout(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc) {
 	if d > 0 {
-		return context.WithTimeout(ctx, d)
+		return context.WithTimeoutCause(ctx, d, &DeadlineCause{Setting: "timeout", After: d})
 	}
 	return context.WithCancel(ctx)
 }

@@ -86,8 +86,25 @@ var causeClasses = []struct {
 		failureClass{status: http.StatusGatewayTimeout, typ: openai.TypeTimeout, code: "upstream_timeout", sentence: server("sent no first event in time")}},
 	{func(err error) bool { return errors.Is(err, errStreamIdleTimeout) },
 		failureClass{status: http.StatusGatewayTimeout, typ: openai.TypeTimeout, code: "upstream_timeout", sentence: server("stopped sending events in the middle of the stream")}},
-	{func(err error) bool { return errors.Is(err, errMalformedStream) },
+	{func(err error) bool { return errors.Is(err, errMalformedStream) || errors.Is(err, provider.ErrMalformedStream) },
 		failureClass{status: http.StatusBadGateway, typ: openai.TypeUpstream, code: "upstream_error", sentence: server("sent a malformed stream")}},
+	{func(err error) bool { return errors.Is(err, provider.ErrResponseTooLarge) },
+		failureClass{status: http.StatusBadGateway, typ: openai.TypeUpstream, code: "upstream_response_too_large",
+			sentence: func(model string, pe *provider.Error) string {
+				var le *provider.LimitError
+				if errors.As(pe.Err, &le) {
+					return fmt.Sprintf("upstream model server for model %q sent an answer larger than %s (%d bytes)", model, le.Setting, le.Limit)
+				}
+				return server("sent an answer larger than max_response_body_bytes")(model, pe)
+			}}},
+	{func(err error) bool { return errors.Is(err, provider.ErrRedirect) },
+		failureClass{status: http.StatusBadGateway, typ: openai.TypeUpstream, code: "upstream_redirect",
+			sentence: server("answered with a redirect, which the router does not follow")}},
+	{func(err error) bool { return errors.Is(err, provider.ErrUnsupportedField) },
+		failureClass{status: http.StatusBadRequest, typ: openai.TypeInvalidRequest, code: "unsupported_field",
+			sentence: func(model string, pe *provider.Error) string {
+				return fmt.Sprintf("model %q does not support the request field %q", model, pe.Param)
+			}}},
 }
 
 func classOf(err error, pe *provider.Error) failureClass {
@@ -124,6 +141,9 @@ func (r *Router) apiError(ctx context.Context, model string, err error) *openai.
 		if e.Status == 0 {
 			e.Status = c.orStatus
 		}
+	}
+	if errors.Is(err, provider.ErrUnsupportedField) {
+		e.Param = pe.Param
 	}
 	msg := c.sentence(model, pe)
 	if r.cfg.Routing.ExposeUpstreamErrors {

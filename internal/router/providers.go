@@ -2,7 +2,6 @@ package router
 
 import (
 	"fmt"
-	"net/http"
 
 	"github.com/semantic-router/semantic-router/internal/config"
 	"github.com/semantic-router/semantic-router/internal/provider"
@@ -66,14 +65,14 @@ func (r *Router) newProvider(m config.Model) (provider.Provider, error) {
 		}
 		build := func(baseURL string) (provider.Provider, error) {
 			return openaicompat.New(openaicompat.Options{
-				Name: m.Name, BaseURL: baseURL, Model: p.Model, Timeout: m.Timeout.D(), Transport: t,
+				Name: m.Name, BaseURL: baseURL, Model: p.Model, Timeout: m.Timeout.D(), Transport: t, MaxResponseBytes: m.MaxResponseBodyBytes,
 				APIKey: key.get, APIKeySource: key.ref,
 			})
 		}
 		if p.OutlierDetection == nil { // one base_url, no endpoint health
 			return build(p.BaseURL)
 		}
-		return r.newBalanced(m, build, healthProbe{client: &http.Client{Transport: t}, apiKey: key.get})
+		return r.newBalanced(m, build, healthProbe{client: transport.NewClient(t), apiKey: key.get})
 	case config.ProviderBedrock:
 		var creds [3]credential
 		for i, f := range []struct {
@@ -85,7 +84,7 @@ func (r *Router) newProvider(m config.Model) (provider.Provider, error) {
 			}
 		}
 		return bedrock.New(bedrock.Options{
-			Name: m.Name, Model: p.Model, Region: p.Region, BaseURL: p.BaseURL, Timeout: m.Timeout.D(), Transport: t,
+			Name: m.Name, Model: p.Model, Region: p.Region, BaseURL: p.BaseURL, Timeout: m.Timeout.D(), Transport: t, MaxResponseBytes: m.MaxResponseBodyBytes,
 			AccessKeyID: creds[0].get, SecretAccessKey: creds[1].get, SessionToken: creds[2].get,
 			AccessKeyIDSource: creds[0].ref, SecretAccessKeySource: creds[1].ref, SessionTokenSource: creds[2].ref,
 		})
@@ -96,7 +95,7 @@ func (r *Router) newProvider(m config.Model) (provider.Provider, error) {
 		}
 		return vertex.New(vertex.Options{
 			Name: m.Name, Model: p.Model, Project: p.Project, Location: p.Location, BaseURL: p.BaseURL,
-			Timeout: m.Timeout.D(), Transport: t, ServiceAccountKey: key.get, ServiceAccountKeySource: key.ref,
+			Timeout: m.Timeout.D(), Transport: t, ServiceAccountKey: key.get, ServiceAccountKeySource: key.ref, MaxResponseBytes: m.MaxResponseBodyBytes,
 		})
 	default:
 		return nil, fmt.Errorf("provider type %q is not supported", p.Type)

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/semantic-router/semantic-router/internal/config"
@@ -15,6 +16,7 @@ import (
 	"github.com/semantic-router/semantic-router/internal/embed/onnx"
 	"github.com/semantic-router/semantic-router/internal/embed/remote"
 	"github.com/semantic-router/semantic-router/internal/openai"
+	"github.com/semantic-router/semantic-router/internal/provider/transport"
 	"github.com/semantic-router/semantic-router/internal/secret"
 	"github.com/semantic-router/semantic-router/internal/signal"
 )
@@ -44,6 +46,51 @@ type signalSet struct {
 	extractor map[string]extractor
 	order     []string // configuration order
 	needsVec  map[string]bool
+
+	// pending build the parts that embed their examples (similarity matchers, the domain
+	// classifier, the jailbreak detector) when a remote embedder was not answering at
+	// start; ensure runs them once it answers. built is set when none is left.
+	pendingMu sync.Mutex
+	pending   []func(context.Context) error
+	built     atomic.Bool
+}
+
+// readier is an embedder that can say whether its service answers (the remote one).
+type readier interface{ Ready(context.Context) error }
+
+// Ready reports whether every signal can be computed: nil, or why not (a remote embedder
+// that has not answered yet). The management API's /ready reports it.
+func (r *Router) Ready(ctx context.Context) error {
+	if r.signals == nil {
+		return nil
+	}
+	if rd, ok := r.signals.embedder.(readier); ok {
+		if err := rd.Ready(ctx); err != nil {
+			return fmt.Errorf("signals.embedder: %w", err)
+		}
+	}
+	if err := r.signals.ensure(ctx); err != nil {
+		return fmt.Errorf("signals: %w", err)
+	}
+	return nil
+}
+
+// ensure builds the parts left pending at start. It is safe for concurrent use; parts it
+// built are visible to a goroutine that synchronizes with its return.
+func (s *signalSet) ensure(ctx context.Context) error {
+	if s.built.Load() {
+		return nil
+	}
+	s.pendingMu.Lock()
+	defer s.pendingMu.Unlock()
+	for len(s.pending) > 0 {
+		if err := s.pending[0](ctx); err != nil {
+			return err
+		}
+		s.pending = s.pending[1:]
+	}
+	s.built.Store(true)
+	return nil
 }
 
 // input is what the signals read of a request.
@@ -68,6 +115,20 @@ func newSignalSet(ctx context.Context, s *config.Signals, secrets *secret.Store)
 		return nil, fmt.Errorf("signals.embedder: %w", err)
 	}
 	set.embedder, set.closer = emb, closer
+	// A remote embedder that does not answer yet must not stop the router: the parts that
+	// embed examples are built when it does, and /ready says why not until then.
+	deferBuild := false
+	if rd, ok := emb.(readier); ok && rd.Ready(ctx) != nil {
+		deferBuild = true
+	}
+	set.built.Store(!deferBuild)
+	later := func(build func(context.Context) error) error {
+		if deferBuild {
+			set.pending = append(set.pending, build)
+			return nil
+		}
+		return build(ctx)
+	}
 	add := func(name, kind string, vec bool, run func(*input) SignalResult) {
 		set.extractor[name] = extractor{kind: kind, run: run}
 		set.order = append(set.order, name)
@@ -102,9 +163,15 @@ func newSignalSet(ctx context.Context, s *config.Signals, secrets *secret.Store)
 		})
 	}
 	for _, e := range s.Embeddings {
-		m, err := signal.NewSimilarityMatcher(ctx, signal.SimilarityOptions{Embedder: set.embedder, Examples: e.Examples, Threshold: e.Threshold})
-		if err != nil {
-			return nil, fmt.Errorf("signal %q: %w", e.Name, err)
+		var m *signal.SimilarityMatcher
+		if err := later(func(ctx context.Context) (err error) {
+			m, err = signal.NewSimilarityMatcher(ctx, signal.SimilarityOptions{Embedder: set.embedder, Examples: e.Examples, Threshold: e.Threshold})
+			if err != nil {
+				return fmt.Errorf("signal %q: %w", e.Name, err)
+			}
+			return nil
+		}); err != nil {
+			return nil, err
 		}
 		add(e.Name, "embedding", true, func(in *input) SignalResult {
 			r := m.MatchVector(in.vec)
@@ -116,9 +183,15 @@ func newSignalSet(ctx context.Context, s *config.Signals, secrets *secret.Store)
 		for _, c := range s.DomainCategories {
 			cats = append(cats, signal.DomainCategory{Name: c.Name, Examples: c.Examples, Keywords: c.Keywords})
 		}
-		dc, err := signal.NewDomainClassifier(ctx, signal.DomainOptions{Embedder: set.embedder, Categories: cats, ReplaceBuiltin: s.ReplaceBuiltinDomains})
-		if err != nil {
-			return nil, fmt.Errorf("domain classifier: %w", err)
+		var dc *signal.DomainClassifier
+		if err := later(func(ctx context.Context) (err error) {
+			dc, err = signal.NewDomainClassifier(ctx, signal.DomainOptions{Embedder: set.embedder, Categories: cats, ReplaceBuiltin: s.ReplaceBuiltinDomains})
+			if err != nil {
+				return fmt.Errorf("domain classifier: %w", err)
+			}
+			return nil
+		}); err != nil {
+			return nil, err
 		}
 		for _, d := range s.Domains {
 			add(d.Name, "domain", true, func(in *input) SignalResult {
@@ -147,9 +220,15 @@ func newSignalSet(ctx context.Context, s *config.Signals, secrets *secret.Store)
 		}
 	}
 	if len(s.Jailbreak) > 0 {
-		det, err := signal.NewJailbreakDetector(ctx, signal.JailbreakOptions{Embedder: set.embedder})
-		if err != nil {
-			return nil, fmt.Errorf("jailbreak detector: %w", err)
+		var det *signal.JailbreakDetector
+		if err := later(func(ctx context.Context) (err error) {
+			det, err = signal.NewJailbreakDetector(ctx, signal.JailbreakOptions{Embedder: set.embedder})
+			if err != nil {
+				return fmt.Errorf("jailbreak detector: %w", err)
+			}
+			return nil
+		}); err != nil {
+			return nil, err
 		}
 		for _, j := range s.Jailbreak {
 			add(j.Name, "jailbreak", true, func(in *input) SignalResult {
@@ -213,15 +292,32 @@ func newSignalSet(ctx context.Context, s *config.Signals, secrets *secret.Store)
 func newEmbedder(e *config.Embedder, secrets *secret.Store) (embed.Embedder, interface{ Close() error }, error) {
 	switch e.Type {
 	case config.EmbedderRemote:
-		o := remote.Options{BaseURL: e.BaseURL, Model: e.Model}
+		o := remote.Options{BaseURL: e.BaseURL, Model: e.Model, Timeout: e.Timeout.D()}
 		if !e.APIKey.IsZero() {
 			src, err := secrets.Open(string(e.APIKey))
 			if err != nil {
 				return nil, nil, fmt.Errorf("api_key %s: %w", e.APIKey, err)
 			}
-			// The remote client takes the key once; a rotated file: key needs a reload.
-			o.APIKey, _ = src.Value()
+			// Read on every call: a rotated file: key takes effect without a reload.
+			o.APIKey, o.APIKeySource = src.Value, src.Ref()
 		}
+		topts := transport.Options{ConnectTimeout: e.ConnectTimeout.D()}
+		if !e.CACertPEM.IsZero() {
+			src, err := secrets.Open(string(e.CACertPEM))
+			if err != nil {
+				return nil, nil, fmt.Errorf("ca_cert_pem %s: %w", e.CACertPEM, err)
+			}
+			pem, err := src.Value()
+			if err != nil {
+				return nil, nil, fmt.Errorf("ca_cert_pem %s: %w", e.CACertPEM, err)
+			}
+			topts.CACertPEM = []byte(pem)
+		}
+		t, err := transport.New(topts)
+		if err != nil {
+			return nil, nil, err
+		}
+		o.Transport = t
 		c, err := remote.New(o)
 		return c, nil, err
 	case config.EmbedderONNX:
@@ -259,6 +355,9 @@ func (s *signalSet) evaluate(ctx context.Context, in *input, names map[string]bo
 		go func() {
 			defer embedDone.Done()
 			vs, err := s.embedder.Embed(ctx, []string{in.text})
+			if err == nil {
+				err = s.ensure(ctx) // the parts left pending while the embedder was down
+			}
 			if err != nil {
 				embedErr = err
 				return

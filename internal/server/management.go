@@ -15,7 +15,28 @@ import (
 
 // Readiness is the router's readiness: false until the configuration is loaded and every model
 // is registered, and again while shutting down. It is safe for concurrent use.
-type Readiness struct{ ready atomic.Bool }
+type Readiness struct {
+	ready atomic.Bool
+	check atomic.Pointer[func(context.Context) error]
+}
+
+// SetCheck adds a condition to readiness, asked on each probe while the router is marked
+// ready: its error (such as a remote embedder that has not answered yet) makes /ready a 503
+// whose body gives it as the reason.
+func (r *Readiness) SetCheck(check func(context.Context) error) { r.check.Store(&check) }
+
+// reason returns why the router is not ready, or "" when it is.
+func (r *Readiness) reason(ctx context.Context) string {
+	if !r.ready.Load() {
+		return "not ready"
+	}
+	if c := r.check.Load(); c != nil {
+		if err := (*c)(ctx); err != nil {
+			return err.Error()
+		}
+	}
+	return ""
+}
 
 // Set marks the router ready or not.
 func (r *Readiness) Set(ready bool) { r.ready.Store(ready) }
@@ -41,9 +62,9 @@ func NewManagement(src *router.Holder, ready *Readiness, inferenceAddr string, l
 	mux.handle(http.MethodGet, "/health", func(w http.ResponseWriter, _ *http.Request) {
 		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
 	})
-	mux.handle(http.MethodGet, "/ready", func(w http.ResponseWriter, _ *http.Request) {
-		if !ready.Ready() {
-			writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "not ready"})
+	mux.handle(http.MethodGet, "/ready", func(w http.ResponseWriter, r *http.Request) {
+		if reason := ready.reason(r.Context()); reason != "" {
+			writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "not ready", "reason": reason})
 			return
 		}
 		writeJSON(w, http.StatusOK, map[string]string{"status": "ready"})

@@ -77,6 +77,8 @@ func TestFaultOutcomes(t *testing.T) {
 
 		{name: "stream: an event that is not JSON ends with an error event", script: []fault{notJSON}, fallback: true, stream: true,
 			wantStatus: 200, wantServed: "primary", wantCalls: 1, wantEvents: 2, wantInBody: `sent a malformed stream (request id `},
+		{name: "stream: an end with neither finish_reason nor [DONE] ends with an error event", script: []fault{noFinish}, stream: true,
+			wantStatus: 200, wantServed: "primary", wantCalls: 1, wantEvents: 3, wantInBody: "sent a malformed stream (request id "},
 		{name: "stream: a first event that is not JSON falls back", script: []fault{notJSONFirst}, fallback: true, stream: true,
 			wantStatus: 200, wantServed: "backup", wantCalls: 1, wantFinished: true, wantEvents: 6},
 		{name: "stream: a first event that is not JSON without fallback is a 502", script: []fault{notJSONFirst}, stream: true,

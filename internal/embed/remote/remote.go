@@ -1,5 +1,11 @@
 // Package remote embeds text through any OpenAI-compatible embeddings
 // endpoint (OpenAI, vLLM, TEI, Ollama, LiteLLM, ...).
+//
+// It reaches the endpoint as providers reach model servers (package
+// provider/transport: connect timeout, ca_cert_pem, HTTPS_PROXY, no redirects),
+// bounds each call in time and each answer in size, and reads its API key on
+// every call, so a rotated file: key takes effect without a restart. A client
+// can be built while the service is down: Ready reports when it first answers.
 package remote
 
 import (
@@ -11,9 +17,19 @@ import (
 	"io"
 	"net/http"
 	"strings"
+	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/semantic-router/semantic-router/internal/embed"
+	"github.com/semantic-router/semantic-router/internal/provider"
+	"github.com/semantic-router/semantic-router/internal/provider/transport"
+)
+
+// Defaults of Options.
+const (
+	DefaultTimeout          = 10 * time.Second
+	DefaultMaxResponseBytes = 64 << 20
 )
 
 // Options configure a Client.
@@ -23,17 +39,27 @@ type Options struct {
 	BaseURL string
 	// Model is sent as the request's "model".
 	Model string
-	// APIKey, if not empty, is sent as a bearer token. The caller resolves it
-	// from wherever secrets live; it never appears in errors.
-	APIKey string
+	// APIKey, if not nil, returns the bearer token; it is called for every
+	// request, so a rotated key takes effect at once, and its error fails the
+	// call. The key never appears in errors: text the endpoint sends back has it
+	// redacted.
+	APIKey func() (string, error)
+	// APIKeySource names where the key comes from (such as "file:/keys/embed"),
+	// for errors. Never the key itself.
+	APIKeySource string
 	// Dimensions, if positive, is the expected vector length; responses of
 	// another length are errors. If zero, it is learnt from the first reply.
 	Dimensions int
 	// MaxBatch caps the texts sent per request; 0 means 128.
 	MaxBatch int
-	// HTTPClient defaults to http.DefaultClient. Timeouts come from it and
-	// from the context.
-	HTTPClient *http.Client
+	// Timeout bounds one call (a batch); default DefaultTimeout (10s).
+	Timeout time.Duration
+	// MaxResponseBytes bounds an answer; default DefaultMaxResponseBytes
+	// (64 MiB, a batch of 128 vectors of 4096 floats in JSON with room to spare).
+	MaxResponseBytes int64
+	// Transport reaches the endpoint; default transport.New with its defaults
+	// (system roots, proxy from the environment). Redirects are never followed.
+	Transport http.RoundTripper
 }
 
 // Client is an embed.Embedder backed by an HTTP endpoint. It is safe for
@@ -41,7 +67,11 @@ type Options struct {
 type Client struct {
 	endpoint string
 	opts     Options
+	http     *http.Client
 	dims     atomic.Int64
+
+	ready   atomic.Bool // the endpoint has answered once
+	probeMu sync.Mutex  // one readiness probe at a time
 }
 
 // New checks the options and returns a client; it makes no request.
@@ -61,18 +91,51 @@ func New(opts Options) (*Client, error) {
 	if opts.MaxBatch < 0 {
 		errs = append(errs, fmt.Errorf("max batch %d: must not be negative", opts.MaxBatch))
 	}
+	if opts.Timeout < 0 {
+		errs = append(errs, fmt.Errorf("timeout %s: must not be negative", opts.Timeout))
+	}
 	if err := errors.Join(errs...); err != nil {
 		return nil, fmt.Errorf("remote embedder: %w", err)
 	}
 	if opts.MaxBatch == 0 {
 		opts.MaxBatch = 128
 	}
-	if opts.HTTPClient == nil {
-		opts.HTTPClient = http.DefaultClient
+	if opts.Timeout == 0 {
+		opts.Timeout = DefaultTimeout
 	}
-	c := &Client{endpoint: strings.TrimRight(opts.BaseURL, "/") + "/embeddings", opts: opts}
+	if opts.MaxResponseBytes <= 0 {
+		opts.MaxResponseBytes = DefaultMaxResponseBytes
+	}
+	if opts.Transport == nil {
+		t, err := transport.New(transport.Options{})
+		if err != nil {
+			return nil, fmt.Errorf("remote embedder: %w", err)
+		}
+		opts.Transport = t
+	}
+	c := &Client{endpoint: strings.TrimRight(opts.BaseURL, "/") + "/embeddings", opts: opts, http: transport.NewClient(opts.Transport)}
 	c.dims.Store(int64(opts.Dimensions))
 	return c, nil
+}
+
+// Ready reports whether the endpoint has answered: nil once any call succeeded,
+// otherwise the error of a probe call made now (one short text). Once ready it
+// stays ready; failures after that are the errors of the calls that meet them.
+// The router reports it on /ready, so a replica starts while the embedding
+// service is down and takes traffic when it answers.
+func (c *Client) Ready(ctx context.Context) error {
+	if c.ready.Load() {
+		return nil
+	}
+	c.probeMu.Lock()
+	defer c.probeMu.Unlock()
+	if c.ready.Load() {
+		return nil
+	}
+	if _, err := c.Embed(ctx, []string{"ready"}); err != nil {
+		return fmt.Errorf("not answering yet: %w", err)
+	}
+	return nil
 }
 
 // Dimensions implements embed.Embedder. Without Options.Dimensions it is 0
@@ -113,9 +176,17 @@ type errorEnvelope struct {
 }
 
 func (c *Client) call(ctx context.Context, texts []string) ([][]float32, error) {
+	ctx, cancel := context.WithTimeoutCause(ctx, c.opts.Timeout, fmt.Errorf("no answer within %s (timeout)", c.opts.Timeout))
+	defer cancel()
 	body, err := json.Marshal(request{Model: c.opts.Model, Input: texts, EncodingFormat: "float"})
 	if err != nil {
 		return nil, err
+	}
+	var key string
+	if c.opts.APIKey != nil {
+		if key, err = c.opts.APIKey(); err != nil {
+			return nil, fmt.Errorf("reading the API key from %s: %w", c.opts.APIKeySource, err)
+		}
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.endpoint, bytes.NewReader(body))
 	if err != nil {
@@ -123,29 +194,35 @@ func (c *Client) call(ctx context.Context, texts []string) ([][]float32, error) 
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json")
-	if c.opts.APIKey != "" {
-		req.Header.Set("Authorization", "Bearer "+c.opts.APIKey)
+	if key != "" {
+		req.Header.Set("Authorization", "Bearer "+key)
 	}
-	resp, err := c.opts.HTTPClient.Do(req)
+	resp, err := c.http.Do(req)
 	if err != nil {
+		if ctx.Err() != nil {
+			return nil, fmt.Errorf("%w: %w", context.Cause(ctx), err)
+		}
 		return nil, err
 	}
 	defer resp.Body.Close()
-	// Embedding replies for a batch can be large, but not unbounded.
-	raw, err := io.ReadAll(io.LimitReader(resp.Body, 256<<20))
-	if err != nil {
-		return nil, fmt.Errorf("status %d: reading body: %w", resp.StatusCode, err)
+	if transport.IsRedirect(resp.StatusCode) {
+		return nil, fmt.Errorf("status %d: a redirect, which is not followed: point base_url at the server itself", resp.StatusCode)
 	}
 	if resp.StatusCode != http.StatusOK {
+		raw, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
 		var env errorEnvelope
-		msg := strings.TrimSpace(string(raw))
+		msg := string(raw)
 		if json.Unmarshal(raw, &env) == nil && env.Error.Message != "" {
 			msg = env.Error.Message
 		}
-		if len(msg) > 200 {
-			msg = msg[:200] + "..."
-		}
-		return nil, fmt.Errorf("status %d: %s", resp.StatusCode, msg)
+		return nil, fmt.Errorf("status %d: %s", resp.StatusCode, provider.UpstreamText(msg, key))
+	}
+	raw, err := io.ReadAll(io.LimitReader(resp.Body, c.opts.MaxResponseBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("reading the answer: %w", err)
+	}
+	if int64(len(raw)) > c.opts.MaxResponseBytes {
+		return nil, fmt.Errorf("the answer is larger than %d bytes and was refused", c.opts.MaxResponseBytes)
 	}
 	var r response
 	if err := json.Unmarshal(raw, &r); err != nil {
@@ -172,6 +249,7 @@ func (c *Client) call(ctx context.Context, texts []string) ([][]float32, error) 
 		}
 		out[d.Index] = d.Embedding
 	}
+	c.ready.Store(true)
 	return out, nil
 }
 

@@ -65,7 +65,7 @@ func fakeServer(t *testing.T, wantKey string, status int, override string) *http
 func TestEmbedRoundTrip(t *testing.T) {
 	t.Parallel()
 	srv := fakeServer(t, "sk-test", http.StatusOK, "")
-	c, err := New(Options{BaseURL: srv.URL + "/v1/", Model: "bge-small", APIKey: "sk-test", MaxBatch: 2})
+	c, err := New(Options{BaseURL: srv.URL + "/v1/", Model: "bge-small", APIKey: constant("sk-test"), MaxBatch: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,7 +106,7 @@ func TestEmbedErrors(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			srv := fakeServer(t, "sk-test", tt.status, tt.body)
-			c, err := New(Options{BaseURL: srv.URL + "/v1", Model: "bge-small", APIKey: tt.key, Dimensions: tt.dims})
+			c, err := New(Options{BaseURL: srv.URL + "/v1", Model: "bge-small", APIKey: constant(tt.key), Dimensions: tt.dims})
 			if err != nil {
 				t.Fatal(err)
 			}

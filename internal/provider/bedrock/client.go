@@ -51,6 +51,9 @@ type Options struct {
 	AccessKeyIDSource, SecretAccessKeySource, SessionTokenSource string
 	// Timeout bounds a whole call, streaming included. Zero means no limit.
 	Timeout time.Duration
+	// MaxResponseBytes bounds a non-streamed answer; a longer one is refused before it is
+	// read whole. Zero means provider.DefaultMaxResponseBytes (32 MiB).
+	MaxResponseBytes int64
 	// Transport is the pooled transport to use; see package transport.
 	Transport http.RoundTripper
 	// Now is the signing clock; default time.Now.
@@ -109,7 +112,7 @@ func New(o Options) (*Client, error) {
 	if base == "" {
 		base = "https://bedrock-runtime." + o.Region + ".amazonaws.com"
 	}
-	return &Client{opts: o, http: &http.Client{Transport: o.Transport}, base: base,
+	return &Client{opts: o, http: transport.NewClient(o.Transport), base: base,
 		path: "/model/" + escapeSegment(o.Model)}, nil
 }
 
@@ -117,14 +120,14 @@ func New(o Options) (*Client, error) {
 func (c *Client) ChatCompletion(ctx context.Context, req *openai.ChatRequest) (*provider.Response, error) {
 	ctx, cancel := c.withTimeout(ctx)
 	defer cancel()
-	resp, err := c.post(ctx, req, false)
+	resp, creds, err := c.post(ctx, req, false)
 	if err != nil {
-		return nil, err
+		return nil, provider.RedactError(err, secrets(creds)...)
 	}
 	defer resp.Body.Close()
-	raw, err := io.ReadAll(resp.Body)
+	raw, err := transport.ReadBody(ctx, c.opts.Name, c.base, resp.Body, c.opts.MaxResponseBytes)
 	if err != nil {
-		return nil, c.transportError(err)
+		return nil, err
 	}
 	body, usage, err := fromConverse(raw, responseID(resp), c.opts.Model, c.opts.Now().Unix())
 	if err != nil {
@@ -136,17 +139,17 @@ func (c *Client) ChatCompletion(ctx context.Context, req *openai.ChatRequest) (*
 // ChatCompletionStream implements provider.Provider with ConverseStream.
 func (c *Client) ChatCompletionStream(ctx context.Context, req *openai.ChatRequest) (provider.Stream, error) {
 	ctx, cancel := c.withTimeout(ctx)
-	resp, err := c.post(ctx, req, true)
+	resp, creds, err := c.post(ctx, req, true)
 	if err != nil {
 		cancel()
-		return nil, err
+		return nil, provider.RedactError(err, secrets(creds)...)
 	}
 	if ct := resp.Header.Get("Content-Type"); !strings.HasPrefix(ct, "application/vnd.amazon.eventstream") {
 		resp.Body.Close()
 		cancel()
 		return nil, c.protocolError(fmt.Sprintf("ConverseStream was answered with content type %q, not application/vnd.amazon.eventstream", ct), nil)
 	}
-	s := &stream{c: c, body: resp.Body, events: newEventReader(resp.Body), cancel: cancel,
+	s := &stream{c: c, ctx: ctx, creds: creds, body: resp.Body, events: newEventReader(resp.Body), cancel: cancel,
 		ch: chunker{id: responseID(resp), model: c.opts.Model, created: c.opts.Now().Unix(),
 			includeUsage: req.StreamOptions != nil && req.StreamOptions.IncludeUsage}}
 	// AWS answers 200 and then reports throttling or a validation failure as the stream's
@@ -163,19 +166,22 @@ func (c *Client) withTimeout(ctx context.Context) (context.Context, context.Canc
 	return provider.WithTimeout(ctx, c.opts.Timeout)
 }
 
-// post sends a signed Converse or ConverseStream request and returns a 200 response.
-func (c *Client) post(ctx context.Context, req *openai.ChatRequest, stream bool) (*http.Response, error) {
+// post sends a signed Converse or ConverseStream request and returns a 200 response and
+// the credentials it was signed with.
+func (c *Client) post(ctx context.Context, req *openai.ChatRequest, stream bool) (*http.Response, aws.Credentials, error) {
+	none := aws.Credentials{}
 	conv, err := toConverse(req)
 	if err != nil {
 		var bad *badRequest
 		if errors.As(err, &bad) {
-			return nil, &provider.Error{Kind: provider.KindBadRequest, Model: c.opts.Name, Message: "the request cannot be sent to Bedrock: " + err.Error(), Err: err}
+			return nil, none, &provider.Error{Kind: provider.KindBadRequest, Model: c.opts.Name, Param: bad.param,
+				Message: "the request cannot be sent to Bedrock: " + err.Error(), Err: err}
 		}
-		return nil, &provider.Error{Kind: provider.KindInternal, Model: c.opts.Name, Message: "translating the request", Err: err}
+		return nil, none, &provider.Error{Kind: provider.KindInternal, Model: c.opts.Name, Message: "translating the request", Err: err}
 	}
 	body, err := json.Marshal(conv)
 	if err != nil {
-		return nil, &provider.Error{Kind: provider.KindInternal, Model: c.opts.Name, Message: "encoding the request", Err: err}
+		return nil, none, &provider.Error{Kind: provider.KindInternal, Model: c.opts.Name, Message: "encoding the request", Err: err}
 	}
 	sum := sha256.Sum256(body)
 	payloadHash := hex.EncodeToString(sum[:])
@@ -189,11 +195,11 @@ func (c *Client) post(ctx context.Context, req *openai.ChatRequest, stream bool)
 	for attempt := 0; ; attempt++ {
 		creds, perr := c.credentials()
 		if perr != nil {
-			return nil, perr
+			return nil, none, perr
 		}
 		hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, c.base+c.path+op, bytes.NewReader(body))
 		if err != nil {
-			return nil, &provider.Error{Kind: provider.KindInternal, Model: c.opts.Name, Message: "building the request", Err: err}
+			return nil, creds, &provider.Error{Kind: provider.KindInternal, Model: c.opts.Name, Message: "building the request", Err: err}
 		}
 		hreq.Header.Set("Content-Type", "application/json")
 		if stream {
@@ -202,14 +208,18 @@ func (c *Client) post(ctx context.Context, req *openai.ChatRequest, stream bool)
 			hreq.Header.Set("Accept", "application/json")
 		}
 		if err := c.signerOf(creds).SignHTTP(ctx, creds, hreq, payloadHash, SigningName, c.opts.Region, c.opts.Now()); err != nil {
-			return nil, &provider.Error{Kind: provider.KindInternal, Model: c.opts.Name, Message: "signing the request", Err: err}
+			return nil, creds, &provider.Error{Kind: provider.KindInternal, Model: c.opts.Name, Message: "signing the request", Err: err}
 		}
 		resp, err := c.http.Do(hreq)
 		if err != nil {
-			return nil, c.transportError(err)
+			return nil, creds, c.transportError(ctx, err)
 		}
 		if resp.StatusCode == http.StatusOK {
-			return resp, nil
+			return resp, creds, nil
+		}
+		if transport.IsRedirect(resp.StatusCode) {
+			resp.Body.Close()
+			return nil, creds, transport.Redirect(c.opts.Name, c.base, resp)
 		}
 		if attempt == 0 && resp.StatusCode == http.StatusForbidden {
 			if now, err := c.credentials(); err == nil && now != creds {
@@ -219,7 +229,7 @@ func (c *Client) post(ctx context.Context, req *openai.ChatRequest, stream bool)
 			}
 		}
 		defer resp.Body.Close()
-		return nil, c.statusError(resp, creds)
+		return nil, creds, c.statusError(resp, creds)
 	}
 }
 
@@ -255,7 +265,7 @@ func (c *Client) credentials() (aws.Credentials, *provider.Error) {
 func (c *Client) statusError(resp *http.Response, creds aws.Credentials) *provider.Error {
 	raw, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
 	typ, detail := awsError(resp.Header, raw)
-	detail = scrub(detail, creds)
+	detail = provider.UpstreamText(detail, secrets(creds)...)
 	code := resp.StatusCode
 	e := &provider.Error{Model: c.opts.Name, Status: code}
 	label := strconv.Itoa(code)
@@ -304,10 +314,9 @@ func (c *Client) statusError(resp *http.Response, creds aws.Credentials) *provid
 	return e
 }
 
-// streamException explains an exception event inside a ConverseStream.
-func (c *Client) streamException(typ string, payload []byte) *provider.Error {
+// streamException explains an exception event inside a ConverseStream signed with creds.
+func (c *Client) streamException(typ string, payload []byte, creds aws.Credentials) *provider.Error {
 	_, detail := awsError(nil, payload)
-	creds, _ := c.credentials()
 	e := &provider.Error{Model: c.opts.Name, Kind: provider.KindUpstream,
 		Message: fmt.Sprintf("Bedrock failed during the stream (%s)", typ)}
 	switch strings.ToLower(typ) {
@@ -318,7 +327,7 @@ func (c *Client) streamException(typ string, payload []byte) *provider.Error {
 	case "modeltimeoutexception":
 		e.Kind = provider.KindTimeout
 	}
-	if detail = scrub(detail, creds); detail != "" {
+	if detail = provider.UpstreamText(detail, secrets(creds)...); detail != "" {
 		e.Message += ": " + detail
 	}
 	return e
@@ -350,21 +359,11 @@ func awsError(h http.Header, raw []byte) (typ, msg string) {
 	return typ, msg
 }
 
-// scrub keeps the first line of an AWS message, at most 300 bytes, with any credential
-// value removed: a signature mismatch answer goes on with the canonical request, whose
-// signed headers include the session token. Values shorter than 8 bytes are no real AWS
-// credential (ids have 20 characters, secrets 40) and would garble the message.
-func scrub(msg string, creds aws.Credentials) string {
-	msg, _, _ = strings.Cut(msg, "\n")
-	for _, v := range []string{creds.SecretAccessKey, creds.SessionToken, creds.AccessKeyID} {
-		if len(v) >= 8 {
-			msg = strings.ReplaceAll(msg, v, "[REDACTED]")
-		}
-	}
-	if len(msg) > 300 {
-		msg = msg[:300] + "…"
-	}
-	return strings.TrimSpace(msg)
+// secrets are the credential values a request signed with creds may carry or a backend
+// may echo: a signature mismatch answer goes on with the canonical request, whose signed
+// headers include the session token.
+func secrets(creds aws.Credentials) []string {
+	return []string{creds.SecretAccessKey, creds.SessionToken, creds.AccessKeyID}
 }
 
 func orNone(src string) string {
@@ -374,8 +373,8 @@ func orNone(src string) string {
 	return src
 }
 
-func (c *Client) transportError(err error) *provider.Error {
-	return transport.Explain(c.opts.Name, c.base, err)
+func (c *Client) transportError(ctx context.Context, err error) *provider.Error {
+	return transport.ExplainContext(ctx, c.opts.Name, c.base, err)
 }
 
 func (c *Client) protocolError(msg string, err error) *provider.Error {

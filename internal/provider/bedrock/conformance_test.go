@@ -29,6 +29,7 @@ func TestConformance(t *testing.T) {
 			t.Fatal(err)
 		}
 		return providertest.Setup{Provider: p, Model: "claude", CredentialRef: "env.AWS_SECRET_ACCESS_KEY",
-			Secrets: []string{testCreds.SecretAccessKey, testCreds.SessionToken, secret}}
+			Secrets: []string{testCreds.SecretAccessKey, testCreds.SessionToken, secret},
+			Refuses: []string{"seed", "presence_penalty", "frequency_penalty", "logprobs", "top_logprobs", "n", "json_object"}}
 	})
 }

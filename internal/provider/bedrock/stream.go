@@ -2,12 +2,14 @@ package bedrock
 
 import (
 	"bufio"
+	"context"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/aws/protocol/eventstream"
 
 	"github.com/semantic-router/semantic-router/internal/openai"
@@ -202,6 +204,8 @@ func header(m eventstream.Message, name string) string {
 // stream is a provider.Stream over a ConverseStream response.
 type stream struct {
 	c      *Client
+	ctx    context.Context // the call's, to tell a timeout from a cancellation
+	creds  aws.Credentials // the request was signed with; redacted from errors
 	body   io.ReadCloser
 	events *eventReader
 	ch     chunker
@@ -234,35 +238,35 @@ func (s *stream) Next() ([]byte, error) {
 		case errors.Is(err, io.EOF):
 			s.done = true
 			if !s.ch.stopped {
-				return nil, s.c.protocolError("the stream ended before messageStop", err)
+				return nil, s.c.protocolError("the stream ended before messageStop", provider.ErrMalformedStream)
 			}
 			return nil, io.EOF
 		case errors.Is(err, io.ErrUnexpectedEOF):
 			s.done = true
-			return nil, s.c.protocolError("the stream was cut in the middle of an event", err)
+			return nil, s.c.protocolError("the stream was cut in the middle of an event", fmt.Errorf("%w: %w", provider.ErrMalformedStream, err))
 		case s.events.src.err != nil:
 			s.done = true
-			return nil, s.c.transportError(s.events.src.err)
+			return nil, s.c.transportError(s.ctx, s.events.src.err)
 		case err != nil:
 			s.done = true
-			return nil, s.c.protocolError("the event stream is corrupt: "+err.Error(), err)
+			return nil, s.c.protocolError("the event stream is corrupt: "+err.Error(), fmt.Errorf("%w: %w", provider.ErrMalformedStream, err))
 		}
 		switch header(msg, ":message-type") {
 		case "event":
 			data, err := s.ch.event(header(msg, ":event-type"), msg.Payload)
 			if err != nil {
 				s.done = true
-				return nil, s.c.protocolError(fmt.Sprintf("event %s does not parse", header(msg, ":event-type")), err)
+				return nil, s.c.protocolError(fmt.Sprintf("event %s does not parse", header(msg, ":event-type")), fmt.Errorf("%w: %w", provider.ErrMalformedStream, err))
 			}
 			if data != nil {
 				return data, nil
 			}
 		case "exception":
 			s.done = true
-			return nil, s.c.streamException(header(msg, ":exception-type"), msg.Payload)
+			return nil, s.c.streamException(header(msg, ":exception-type"), msg.Payload, s.creds)
 		case "error":
 			s.done = true
-			return nil, s.c.streamException(header(msg, ":error-code"), []byte(`{"message":`+quote(header(msg, ":error-message"))+`}`))
+			return nil, s.c.streamException(header(msg, ":error-code"), []byte(`{"message":`+quote(header(msg, ":error-message"))+`}`), s.creds)
 		}
 	}
 	return nil, io.EOF

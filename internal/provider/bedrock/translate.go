@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/semantic-router/semantic-router/internal/openai"
+	"github.com/semantic-router/semantic-router/internal/provider"
 )
 
 // The Converse API's request and response shapes, as far as the router uses them. Members
@@ -20,6 +21,9 @@ type converseRequest struct {
 	System          []systemBlock    `json:"system,omitempty"`
 	InferenceConfig *inferenceConfig `json:"inferenceConfig,omitempty"`
 	ToolConfig      *toolConfig      `json:"toolConfig,omitempty"`
+	OutputConfig    *outputConfig    `json:"outputConfig,omitempty"`
+	// AdditionalModelRequestFields carries model-specific fields Converse passes on as is.
+	AdditionalModelRequestFields map[string]json.RawMessage `json:"additionalModelRequestFields,omitempty"`
 }
 
 type systemBlock struct {
@@ -117,11 +121,27 @@ func (u *usage) openai() *openai.Usage {
 
 // badRequest is a request the router can tell Bedrock would reject; its message is shown
 // to the client as a 400.
-type badRequest struct{ msg string }
+type badRequest struct {
+	msg   string
+	param string // the request field refused, when it is one the service cannot take
+}
 
 func (e *badRequest) Error() string { return e.msg }
 
-func badf(format string, args ...any) error { return &badRequest{fmt.Sprintf(format, args...)} }
+// Unwrap makes a refused field match provider.ErrUnsupportedField.
+func (e *badRequest) Unwrap() error {
+	if e.param != "" {
+		return provider.ErrUnsupportedField
+	}
+	return nil
+}
+
+func badf(format string, args ...any) error { return &badRequest{msg: fmt.Sprintf(format, args...)} }
+
+// unsupported refuses a request field the service has no equivalent for.
+func unsupported(field, why string) error {
+	return &badRequest{msg: fmt.Sprintf("%s: %s", field, why), param: field}
+}
 
 // toConverse translates an OpenAI chat request into a Converse request. Converse wants
 // strictly alternating user and assistant messages, so consecutive messages of one role
@@ -198,6 +218,9 @@ func toConverse(req *openai.ChatRequest) (*converseRequest, error) {
 		}
 		tc.ToolChoice = choice
 		out.ToolConfig = tc
+	}
+	if err := applyFields(req, out); err != nil {
+		return nil, err
 	}
 	return out, nil
 }

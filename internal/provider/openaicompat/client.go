@@ -34,6 +34,9 @@ type Options struct {
 	APIKeySource string
 	// Timeout bounds a whole call, streaming included. Zero means no limit.
 	Timeout time.Duration
+	// MaxResponseBytes bounds a non-streamed answer; a longer one is refused before it is
+	// read whole. Zero means provider.DefaultMaxResponseBytes (32 MiB).
+	MaxResponseBytes int64
 	// Transport is the pooled transport to use; see package transport.
 	Transport http.RoundTripper
 }
@@ -59,7 +62,7 @@ func New(o Options) (*Client, error) {
 	}
 	return &Client{
 		opts:     o,
-		http:     &http.Client{Transport: o.Transport},
+		http:     transport.NewClient(o.Transport),
 		endpoint: o.BaseURL + "/chat/completions",
 	}, nil
 }
@@ -68,14 +71,14 @@ func New(o Options) (*Client, error) {
 func (c *Client) ChatCompletion(ctx context.Context, req *openai.ChatRequest) (*provider.Response, error) {
 	ctx, cancel := c.withTimeout(ctx)
 	defer cancel()
-	resp, err := c.post(ctx, req, false)
+	resp, key, err := c.post(ctx, req, false)
 	if err != nil {
-		return nil, err
+		return nil, provider.RedactError(err, key)
 	}
 	defer resp.Body.Close()
-	body, err := io.ReadAll(resp.Body)
+	body, err := transport.ReadBody(ctx, c.opts.Name, c.opts.BaseURL, resp.Body, c.opts.MaxResponseBytes)
 	if err != nil {
-		return nil, transport.Explain(c.opts.Name, c.opts.BaseURL, err)
+		return nil, err
 	}
 	var parsed struct {
 		Choices json.RawMessage `json:"choices"`
@@ -90,26 +93,26 @@ func (c *Client) ChatCompletion(ctx context.Context, req *openai.ChatRequest) (*
 // ChatCompletionStream implements provider.Provider.
 func (c *Client) ChatCompletionStream(ctx context.Context, req *openai.ChatRequest) (provider.Stream, error) {
 	ctx, cancel := c.withTimeout(ctx)
-	resp, err := c.post(ctx, req, true)
+	resp, key, err := c.post(ctx, req, true)
 	if err != nil {
 		cancel()
-		return nil, err
+		return nil, provider.RedactError(err, key)
 	}
 	if ct := resp.Header.Get("Content-Type"); !strings.HasPrefix(ct, "text/event-stream") {
 		resp.Body.Close()
 		cancel()
 		return nil, c.protocolError(fmt.Sprintf("a streaming request was answered with content type %q, not text/event-stream", ct), nil)
 	}
-	return &stream{c: c, body: resp.Body, sse: openai.NewSSEReader(resp.Body), cancel: cancel}, nil
+	return &stream{c: c, ctx: ctx, key: key, body: resp.Body, sse: openai.NewSSEReader(resp.Body), cancel: cancel}, nil
 }
 
 func (c *Client) withTimeout(ctx context.Context) (context.Context, context.CancelFunc) {
 	return provider.WithTimeout(ctx, c.opts.Timeout)
 }
 
-// post sends the request and returns a 200 response; any other status is turned into a
-// *provider.Error.
-func (c *Client) post(ctx context.Context, req *openai.ChatRequest, stream bool) (*http.Response, error) {
+// post sends the request and returns a 200 response and the API key it sent; any other
+// status is turned into a *provider.Error.
+func (c *Client) post(ctx context.Context, req *openai.ChatRequest, stream bool) (*http.Response, string, error) {
 	up := *req // shallow copy: only top-level fields change
 	up.Model = c.opts.Model
 	up.Stream = stream
@@ -118,11 +121,11 @@ func (c *Client) post(ctx context.Context, req *openai.ChatRequest, stream bool)
 	}
 	body, err := json.Marshal(up)
 	if err != nil {
-		return nil, &provider.Error{Kind: provider.KindInternal, Model: c.opts.Name, Message: "encoding the request", Err: err}
+		return nil, "", &provider.Error{Kind: provider.KindInternal, Model: c.opts.Name, Message: "encoding the request", Err: err}
 	}
 	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, c.endpoint, bytes.NewReader(body))
 	if err != nil {
-		return nil, &provider.Error{Kind: provider.KindInternal, Model: c.opts.Name, Message: "building the request", Err: err}
+		return nil, "", &provider.Error{Kind: provider.KindInternal, Model: c.opts.Name, Message: "building the request", Err: err}
 	}
 	hreq.Header.Set("Content-Type", "application/json")
 	if stream {
@@ -130,30 +133,34 @@ func (c *Client) post(ctx context.Context, req *openai.ChatRequest, stream bool)
 	} else {
 		hreq.Header.Set("Accept", "application/json")
 	}
+	var key string
 	if c.opts.APIKey != nil {
-		key, err := c.opts.APIKey()
-		if err != nil {
-			return nil, &provider.Error{Kind: provider.KindAuth, Model: c.opts.Name,
+		if key, err = c.opts.APIKey(); err != nil {
+			return nil, "", &provider.Error{Kind: provider.KindAuth, Model: c.opts.Name,
 				Message: fmt.Sprintf("reading the API key from %s: %v", c.opts.APIKeySource, err), Err: err}
 		}
 		hreq.Header.Set("Authorization", "Bearer "+key)
 	}
 	resp, err := c.http.Do(hreq)
 	if err != nil {
-		return nil, transport.Explain(c.opts.Name, c.opts.BaseURL, err)
+		return nil, key, transport.ExplainContext(ctx, c.opts.Name, c.opts.BaseURL, err)
 	}
 	if resp.StatusCode != http.StatusOK {
 		defer resp.Body.Close()
-		return nil, c.statusError(resp)
+		if transport.IsRedirect(resp.StatusCode) {
+			return nil, key, transport.Redirect(c.opts.Name, c.opts.BaseURL, resp)
+		}
+		return nil, key, c.statusError(resp, key)
 	}
-	return resp, nil
+	return resp, key, nil
 }
 
 // statusError explains a non-200 answer. The upstream's own message is included, since
-// OpenAI-compatible servers put the useful detail there.
-func (c *Client) statusError(resp *http.Response) *provider.Error {
+// OpenAI-compatible servers put the useful detail there, bounded and with the key it was
+// sent redacted: a server may echo the Authorization header into its error.
+func (c *Client) statusError(resp *http.Response, key string) *provider.Error {
 	raw, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
-	detail := upstreamMessage(raw)
+	detail := provider.UpstreamText(upstreamMessage(raw), key)
 	e := &provider.Error{Model: c.opts.Name, Status: resp.StatusCode}
 	switch code := resp.StatusCode; {
 	case code == http.StatusUnauthorized || code == http.StatusForbidden:
@@ -190,6 +197,15 @@ func (c *Client) protocolError(msg string, err error) *provider.Error {
 	return &provider.Error{Kind: provider.KindProtocol, Model: c.opts.Name, Message: fmt.Sprintf("%s: %s", c.opts.BaseURL, msg), Err: err}
 }
 
+// malformed is a protocolError whose cause is provider.ErrMalformedStream.
+func (c *Client) malformed(msg string, err error) *provider.Error {
+	cause := provider.ErrMalformedStream
+	if err != nil {
+		cause = fmt.Errorf("%w: %w", provider.ErrMalformedStream, err)
+	}
+	return c.protocolError(msg, cause)
+}
+
 // upstreamMessage extracts the message of an OpenAI error envelope (or a plain
 // {"message":...} or {"detail":...}), else a short prefix of the body.
 func upstreamMessage(raw []byte) string {
@@ -215,22 +231,47 @@ func upstreamMessage(raw []byte) string {
 			return fmt.Sprint(env.Detail)
 		}
 	}
-	s := strings.TrimSpace(string(raw))
-	if len(s) > 200 {
-		s = s[:200] + "…"
-	}
-	return s
+	return string(raw)
 }
 
 type stream struct {
 	c      *Client
+	ctx    context.Context // the call's, to tell a timeout from a cancellation
+	key    string          // the API key sent, redacted from any error
 	body   io.ReadCloser
 	sse    *openai.SSEReader
 	cancel context.CancelFunc
 	done   bool
 	events int
+	// finished records a choice's finish_reason: with [DONE] it is what tells a complete
+	// answer from a cut one.
+	finished bool
 }
 
+var (
+	errorKey  = []byte(`{"error":`)
+	finishKey = []byte(`"finish_reason":`)
+)
+
+// valueAfter returns data after the first occurrence of key and any blanks, or nil. A key
+// with its quotes cannot occur inside a JSON string (quotes there are escaped), so in a valid
+// chunk the match is a member name.
+func valueAfter(data, key []byte) []byte {
+	i := bytes.Index(data, key)
+	if i < 0 {
+		return nil
+	}
+	return bytes.TrimLeft(data[i+len(key):], " \t\r\n")
+}
+
+// isSet reports whether a member's value (as valueAfter returns it) is present and not null.
+func isSet(v []byte) bool {
+	return len(v) > 0 && !bytes.HasPrefix(v, []byte("null")) && !bytes.HasPrefix(v, []byte(`""`))
+}
+
+// Next returns the next chunk. A stream that ends with neither [DONE] nor a finish_reason,
+// or an event that is not a JSON object, is an error wrapping provider.ErrMalformedStream:
+// the client must not take a cut answer for a whole one, nor get bytes that are no chunk.
 func (s *stream) Next() ([]byte, error) {
 	if s.done {
 		return nil, io.EOF
@@ -240,32 +281,45 @@ func (s *stream) Next() ([]byte, error) {
 	case errors.Is(err, io.EOF):
 		s.done = true
 		if s.events == 0 {
-			return nil, s.c.protocolError("the stream ended without a single event", nil)
+			return nil, s.c.malformed("the stream ended without a single event", nil)
 		}
-		// A server that closes cleanly between events without [DONE] has finished too.
+		if !s.finished {
+			return nil, s.c.malformed("the stream ended with neither a finish_reason nor [DONE]", nil)
+		}
+		// A server that closes cleanly after the finish without [DONE] has finished too.
 		return nil, io.EOF
 	case err != nil:
 		s.done = true
 		if errors.Is(err, io.ErrUnexpectedEOF) {
-			return nil, s.c.protocolError("the stream was cut in the middle of an event", err)
+			return nil, s.c.malformed("the stream was cut in the middle of an event", err)
 		}
 		if errors.Is(err, openai.ErrSSEEventTooLarge) {
 			return nil, s.c.protocolError("a stream event is larger than 8 MiB", err)
 		}
-		return nil, transport.Explain(s.c.opts.Name, s.c.opts.BaseURL, err)
+		return nil, transport.ExplainContext(s.ctx, s.c.opts.Name, s.c.opts.BaseURL, err)
 	case ev.Done():
 		s.done = true
 		return nil, io.EOF
 	case ev.Event == "error":
 		s.done = true
 		return nil, &provider.Error{Kind: provider.KindUpstream, Model: s.c.opts.Name,
-			Message: fmt.Sprintf("%s sent an error event: %s", s.c.opts.BaseURL, upstreamMessage(ev.Data))}
+			Message: fmt.Sprintf("%s sent an error event: %s", s.c.opts.BaseURL, provider.UpstreamText(upstreamMessage(ev.Data), s.key))}
 	}
 	s.events++
-	if bytes.HasPrefix(ev.Data, []byte(`{"error"`)) {
+	// Chunks are relayed as they are, so only what the stream needs is checked, without
+	// decoding: that the event is a JSON object, whether it is an error, and whether it
+	// finishes the answer.
+	if data := bytes.TrimLeft(ev.Data, " \t\r\n"); len(data) == 0 || data[0] != '{' || !json.Valid(data) {
+		s.done = true
+		return nil, s.c.malformed(fmt.Sprintf("stream event %d is not a JSON object", s.events), nil)
+	}
+	if bytes.HasPrefix(ev.Data, errorKey) && isSet(ev.Data[len(errorKey):]) {
 		s.done = true
 		return nil, &provider.Error{Kind: provider.KindUpstream, Model: s.c.opts.Name,
-			Message: fmt.Sprintf("%s failed during the stream: %s", s.c.opts.BaseURL, upstreamMessage(ev.Data))}
+			Message: fmt.Sprintf("%s failed during the stream: %s", s.c.opts.BaseURL, provider.UpstreamText(upstreamMessage(ev.Data), s.key))}
+	}
+	if !s.finished && isSet(valueAfter(ev.Data, finishKey)) {
+		s.finished = true
 	}
 	return ev.Data, nil
 }

@@ -2,6 +2,7 @@ package providertest
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/base64"
@@ -68,6 +69,10 @@ func awsFail(w http.ResponseWriter, status int, typ, msg string) {
 }
 
 func (f *BedrockFake) serve(w http.ResponseWriter, r *http.Request) {
+	if r.URL.Path == FollowedPath {
+		serveFollowed(w, f.script)
+		return
+	}
 	// Route on the escaped path: an inference profile ARN holds '/' escaped as %2F.
 	rest, ok := strings.CutPrefix(r.URL.EscapedPath(), "/model/")
 	model, op, ok2 := strings.Cut(rest, "/")
@@ -93,7 +98,14 @@ func (f *BedrockFake) serve(w http.ResponseWriter, r *http.Request) {
 	seen.Stream = op == "converse-stream"
 	seen.Credential, seen.Model = key, model
 	reply := f.script.Answer(seen)
+	if serveCommon(w, r, f.script, reply) {
+		return
+	}
 	switch {
+	case reply.Misbehave == EchoCredentials:
+		status := cmp.Or(reply.Status, 500)
+		awsFail(w, status, bedrockErrorType(status), echoed(r))
+		return
 	case reply.Hang:
 		<-r.Context().Done()
 		return
@@ -234,6 +246,26 @@ func (f *BedrockFake) stream(w http.ResponseWriter, r *http.Request, reply Reply
 			if i == 0 && reply.HoldAfterFirst {
 				f.script.Hold(r.Context().Done())
 			}
+			if i > 0 {
+				continue
+			}
+			switch reply.Misbehave {
+			case StreamCut:
+				return
+			case StreamGarbage:
+				var h eventstream.Headers
+				h.Set(":message-type", eventstream.StringValue("event"))
+				h.Set(":event-type", eventstream.StringValue("contentBlockDelta"))
+				_ = enc.Encode(w, eventstream.Message{Headers: h, Payload: []byte("{not json")})
+				_ = rc.Flush()
+			case EchoInStream:
+				b, _ := json.Marshal(map[string]string{"message": echoed(r)})
+				var h eventstream.Headers
+				h.Set(":message-type", eventstream.StringValue("exception"))
+				h.Set(":exception-type", eventstream.StringValue("internalServerException"))
+				_ = enc.Encode(w, eventstream.Message{Headers: h, Payload: b})
+				return
+			}
 		}
 	}
 	send("contentBlockStop", map[string]any{"contentBlockIndex": 0})
@@ -291,7 +323,19 @@ func seenFromConverse(body []byte) (Seen, error) {
 			} `json:"tools"`
 			ToolChoice json.RawMessage `json:"toolChoice"`
 		} `json:"toolConfig"`
-		AdditionalModelRequestFields json.RawMessage `json:"additionalModelRequestFields"`
+		AdditionalModelRequestFields map[string]json.RawMessage `json:"additionalModelRequestFields"`
+		OutputConfig                 *struct {
+			TextFormat struct {
+				Type      string `json:"type"`
+				Structure struct {
+					JSONSchema struct {
+						Schema      string `json:"schema"`
+						Name        string `json:"name"`
+						Description string `json:"description"`
+					} `json:"jsonSchema"`
+				} `json:"structure"`
+			} `json:"textFormat"`
+		} `json:"outputConfig"`
 	}
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields() // Converse rejects members it does not define
@@ -364,6 +408,16 @@ func seenFromConverse(body []byte) (Seen, error) {
 			}
 		}
 		s.Turns = append(s.Turns, turn)
+	}
+	for name, raw := range req.AdditionalModelRequestFields {
+		s.setField(name, raw)
+	}
+	if oc := req.OutputConfig; oc != nil {
+		schema := oc.TextFormat.Structure.JSONSchema.Schema
+		if oc.TextFormat.Type != "json_schema" || !json.Valid([]byte(schema)) {
+			return Seen{}, fmt.Errorf("outputConfig.textFormat: type must be json_schema with a JSON schema string")
+		}
+		s.setField("response_format", json.RawMessage(schema))
 	}
 	return s, nil
 }

@@ -1,6 +1,7 @@
 package providertest
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -44,6 +45,10 @@ func (f *OpenAIFake) SetKeys(keys ...string) {
 }
 
 func (f *OpenAIFake) serve(w http.ResponseWriter, r *http.Request) {
+	if r.URL.Path == FollowedPath {
+		serveFollowed(w, f.script)
+		return
+	}
 	if r.Method != http.MethodPost || r.URL.Path != "/v1/chat/completions" {
 		openai.WriteError(w, openai.NotFound("", "no route "+r.URL.Path))
 		return
@@ -69,7 +74,13 @@ func (f *OpenAIFake) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	seen.Credential, seen.Model = key, req.Model
 	reply := f.script.Answer(seen)
+	if serveCommon(w, r, f.script, reply) {
+		return
+	}
 	switch {
+	case reply.Misbehave == EchoCredentials:
+		openai.WriteError(w, &openai.APIError{Status: cmp.Or(reply.Status, 500), Type: openai.TypeServer, Message: echoed(r)})
+		return
 	case reply.Hang:
 		<-r.Context().Done()
 		return
@@ -122,6 +133,19 @@ func (f *OpenAIFake) serve(w http.ResponseWriter, r *http.Request) {
 		if i == 0 && reply.HoldAfterFirst {
 			f.script.Hold(r.Context().Done())
 		}
+		if i > 0 {
+			continue
+		}
+		switch reply.Misbehave {
+		case StreamCut:
+			return
+		case StreamGarbage:
+			fmt.Fprint(w, "data: {not json\n\n")
+		case EchoInStream:
+			b, _ := json.Marshal(map[string]any{"error": map[string]any{"message": echoed(r), "type": "server_error"}})
+			fmt.Fprintf(w, "data: %s\n\n", b)
+			return
+		}
 	}
 	end := delta(openai.Delta{})
 	end.Choices[0].FinishReason = &finish
@@ -137,6 +161,30 @@ func seenFromOpenAI(req *openai.ChatRequest) (Seen, error) {
 	s := Seen{Stream: req.Stream, Temperature: req.Temperature, Stop: req.Stop.Values}
 	if req.MaxTokens != nil {
 		s.MaxTokens = *req.MaxTokens
+	}
+	if req.N != nil {
+		s.setField("n", *req.N)
+	}
+	for name, raw := range req.Extra {
+		if name != "response_format" {
+			s.setField(name, raw)
+			continue
+		}
+		var rf struct {
+			Type       string `json:"type"`
+			JSONSchema struct {
+				Schema json.RawMessage `json:"schema"`
+			} `json:"json_schema"`
+		}
+		if err := json.Unmarshal(raw, &rf); err != nil {
+			return Seen{}, fmt.Errorf("response_format: %w", err)
+		}
+		switch rf.Type {
+		case "json_object":
+			s.setField(name, "json_object")
+		case "json_schema":
+			s.setField(name, rf.JSONSchema.Schema)
+		}
 	}
 	for _, t := range req.Tools {
 		s.Tools = append(s.Tools, t.Function.Name)

@@ -6,6 +6,7 @@
 package providertest
 
 import (
+	"encoding/json"
 	"slices"
 	"sync"
 	"time"
@@ -50,6 +51,28 @@ type Seen struct {
 	// Credential is the credential the request carried (an API key, an access key id, the
 	// bearer token), for rotation tests.
 	Credential string
+	// Fields are the request fields beyond the above, by their OpenAI names, each as
+	// canonical JSON: seed, presence_penalty, frequency_penalty, logprobs, top_logprobs, n,
+	// top_k, and response_format as the schema (or "json_object"). Nil when there is none.
+	Fields map[string]string
+}
+
+// setField records a field the upstream received, its value made canonical JSON.
+func (s *Seen) setField(name string, v any) {
+	b, err := json.Marshal(v)
+	if raw, ok := v.(json.RawMessage); ok {
+		var x any
+		if json.Unmarshal(raw, &x) == nil {
+			b, err = json.Marshal(x)
+		}
+	}
+	if err != nil {
+		return
+	}
+	if s.Fields == nil {
+		s.Fields = map[string]string{}
+	}
+	s.Fields[name] = string(b)
 }
 
 // Reply says how the upstream answers.
@@ -68,6 +91,10 @@ type Reply struct {
 	// HoldAfterFirst makes a streaming upstream wait, after flushing its first text event,
 	// until Script.Release (or 5s), to prove the provider passes events on as they arrive.
 	HoldAfterFirst bool
+	// Misbehave, if set, is one of the misbehaviours (EchoCredentials, Redirect307, ...).
+	Misbehave string
+	// BodyBytes is the size of a HugeBody answer.
+	BodyBytes int64
 }
 
 // FailureMessage is the message a scripted failure carries; providers must surface it.
@@ -80,6 +107,10 @@ type Script struct {
 	reply   Reply
 	seen    []Seen
 	release chan struct{}
+
+	followed    bool  // a request followed a scripted redirect
+	hugeWritten int64 // bytes of a HugeBody answer written
+	hungUp      bool  // the client hung up on a HugeBody answer
 }
 
 // NewScript returns a script answering "Hello from the fake." with small usage.

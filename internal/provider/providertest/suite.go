@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -34,6 +35,9 @@ type Setup struct {
 	CredentialRef string
 	// Secrets are credential values that must never appear in an error.
 	Secrets []string
+	// Refuses names the request fields (the names of fieldCases) that the provider's
+	// service has no equivalent for: the provider refuses them with a bad request.
+	Refuses []string
 }
 
 // Factory starts a fake upstream for c.Script and returns a provider pointed at it. It
@@ -42,7 +46,7 @@ type Factory func(t *testing.T, c Config) Setup
 
 // Run runs every behaviour of the suite against the providers that f builds.
 func Run(t *testing.T, f Factory) {
-	for _, tc := range cases {
+	for _, tc := range slices.Concat(cases, hardeningCases) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			c := Config{Script: NewScript(), Timeout: tc.timeout, WrongCredential: tc.wrongCred}

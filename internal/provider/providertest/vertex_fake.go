@@ -2,6 +2,7 @@ package providertest
 
 import (
 	"bytes"
+	"cmp"
 	"crypto"
 	"crypto/rand"
 	"crypto/rsa"
@@ -13,6 +14,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -162,6 +164,10 @@ func (f *VertexFake) serve(w http.ResponseWriter, r *http.Request) {
 		f.serveToken(w, r)
 		return
 	}
+	if r.URL.Path == FollowedPath {
+		serveFollowed(w, f.script)
+		return
+	}
 	prefix := fmt.Sprintf("/v1/projects/%s/locations/%s/publishers/google/models/", f.Project, f.Location)
 	rest, ok := strings.CutPrefix(r.URL.Path, prefix)
 	model, method, ok2 := strings.Cut(rest, ":")
@@ -189,7 +195,14 @@ func (f *VertexFake) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	seen.Stream, seen.Credential, seen.Model = stream, token, model
 	reply := f.script.Answer(seen)
+	if serveCommon(w, r, f.script, reply) {
+		return
+	}
 	switch {
+	case reply.Misbehave == EchoCredentials:
+		status := cmp.Or(reply.Status, 500)
+		googleFail(w, status, googleStatus(status), echoed(r))
+		return
 	case reply.Hang:
 		<-r.Context().Done()
 		return
@@ -247,6 +260,19 @@ func (f *VertexFake) serve(w http.ResponseWriter, r *http.Request) {
 		send(ev)
 		if i == 0 && reply.HoldAfterFirst {
 			f.script.Hold(r.Context().Done())
+		}
+		if i > 0 {
+			continue
+		}
+		switch reply.Misbehave {
+		case StreamCut:
+			return
+		case StreamGarbage:
+			fmt.Fprint(w, "data: {not json\r\n\r\n")
+		case EchoInStream:
+			b, _ := json.Marshal(map[string]any{"error": map[string]any{"code": 500, "message": echoed(r), "status": "INTERNAL"}})
+			fmt.Fprintf(w, "data: %s\r\n\r\n", b)
+			return
 		}
 	}
 }
@@ -367,6 +393,15 @@ func seenFromGemini(r *http.Request) (Seen, error) {
 			TopP            *float64 `json:"topP"`
 			StopSequences   []string `json:"stopSequences"`
 			CandidateCount  int      `json:"candidateCount"`
+			// Request fields beyond the typed ones, recorded in Seen.Fields.
+			Seed             *int64          `json:"seed"`
+			PresencePenalty  *float64        `json:"presencePenalty"`
+			FrequencyPenalty *float64        `json:"frequencyPenalty"`
+			ResponseLogprobs *bool           `json:"responseLogprobs"`
+			Logprobs         *int            `json:"logprobs"`
+			TopK             *float64        `json:"topK"`
+			ResponseMimeType string          `json:"responseMimeType"`
+			ResponseSchema   json.RawMessage `json:"responseSchema"`
 		} `json:"generationConfig"`
 		Tools []struct {
 			FunctionDeclarations []struct {
@@ -390,6 +425,8 @@ func seenFromGemini(r *http.Request) (Seen, error) {
 	}
 	if gc := req.GenerationConfig; gc != nil {
 		s.MaxTokens, s.Temperature, s.Stop = gc.MaxOutputTokens, gc.Temperature, gc.StopSequences
+		geminiFields(&s, gc.CandidateCount, gc.Seed, gc.PresencePenalty, gc.FrequencyPenalty, gc.ResponseLogprobs, gc.Logprobs, gc.TopK,
+			gc.ResponseMimeType, gc.ResponseSchema)
 	}
 	for _, t := range req.Tools {
 		for _, d := range t.FunctionDeclarations {
@@ -449,4 +486,24 @@ func seenFromGemini(r *http.Request) (Seen, error) {
 		s.Turns = append(s.Turns, turn)
 	}
 	return s, nil
+}
+
+// geminiFields records the generationConfig members that carry OpenAI request fields.
+func geminiFields(s *Seen, n int, seed *int64, presence, frequency *float64, logprobs *bool, top *int, topK *float64,
+	mime string, schema json.RawMessage) {
+	if n != 0 {
+		s.setField("n", n)
+	}
+	for name, v := range map[string]any{"seed": seed, "presence_penalty": presence, "frequency_penalty": frequency,
+		"logprobs": logprobs, "top_logprobs": top, "top_k": topK} {
+		if !reflect.ValueOf(v).IsNil() {
+			s.setField(name, v)
+		}
+	}
+	switch {
+	case len(schema) > 0:
+		s.setField("response_format", schema)
+	case mime == "application/json":
+		s.setField("response_format", "json_object")
+	}
 }

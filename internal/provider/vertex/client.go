@@ -52,6 +52,9 @@ type Options struct {
 	ServiceAccountKeySource string
 	// Timeout bounds a whole call, streaming included. Zero means no limit.
 	Timeout time.Duration
+	// MaxResponseBytes bounds a non-streamed answer; a longer one is refused before it is
+	// read whole. Zero means provider.DefaultMaxResponseBytes (32 MiB).
+	MaxResponseBytes int64
 	// Transport is the pooled transport to use, for the model API and the token endpoint.
 	Transport http.RoundTripper
 	// Now is the clock for the created field; default time.Now.
@@ -97,7 +100,7 @@ func New(o Options) (*Client, error) {
 	default:
 		base = "https://" + o.Location + "-aiplatform.googleapis.com"
 	}
-	return &Client{opts: o, http: &http.Client{Transport: o.Transport}, base: base,
+	return &Client{opts: o, http: transport.NewClient(o.Transport), base: base,
 		url: fmt.Sprintf("%s/v1/projects/%s/locations/%s/publishers/google/models/%s", base,
 			url.PathEscape(o.Project), url.PathEscape(o.Location), url.PathEscape(o.Model))}, nil
 }
@@ -106,14 +109,14 @@ func New(o Options) (*Client, error) {
 func (c *Client) ChatCompletion(ctx context.Context, req *openai.ChatRequest) (*provider.Response, error) {
 	ctx, cancel := c.withTimeout(ctx)
 	defer cancel()
-	resp, err := c.post(ctx, req, false)
+	resp, token, err := c.post(ctx, req, false)
 	if err != nil {
-		return nil, err
+		return nil, provider.RedactError(err, token)
 	}
 	defer resp.Body.Close()
-	raw, err := io.ReadAll(resp.Body)
+	raw, err := transport.ReadBody(ctx, c.opts.Name, c.base, resp.Body, c.opts.MaxResponseBytes)
 	if err != nil {
-		return nil, c.transportError(err)
+		return nil, err
 	}
 	body, usage, err := fromGemini(raw, "chatcmpl-"+callID(), c.opts.Model, c.opts.Now().Unix())
 	if err != nil {
@@ -125,17 +128,17 @@ func (c *Client) ChatCompletion(ctx context.Context, req *openai.ChatRequest) (*
 // ChatCompletionStream implements provider.Provider with streamGenerateContent?alt=sse.
 func (c *Client) ChatCompletionStream(ctx context.Context, req *openai.ChatRequest) (provider.Stream, error) {
 	ctx, cancel := c.withTimeout(ctx)
-	resp, err := c.post(ctx, req, true)
+	resp, token, err := c.post(ctx, req, true)
 	if err != nil {
 		cancel()
-		return nil, err
+		return nil, provider.RedactError(err, token)
 	}
 	if ct := resp.Header.Get("Content-Type"); !strings.HasPrefix(ct, "text/event-stream") {
 		resp.Body.Close()
 		cancel()
 		return nil, c.protocolError(fmt.Sprintf("streamGenerateContent was answered with content type %q, not text/event-stream", ct), nil)
 	}
-	s := &stream{c: c, body: resp.Body, sse: openai.NewSSEReader(resp.Body), cancel: cancel,
+	s := &stream{c: c, ctx: ctx, token: token, body: resp.Body, sse: openai.NewSSEReader(resp.Body), cancel: cancel,
 		ch: chunker{id: "chatcmpl-" + callID(), model: c.opts.Model, created: c.opts.Now().Unix(),
 			includeUsage: req.StreamOptions != nil && req.StreamOptions.IncludeUsage}}
 	// Vertex can answer 200 and then send an error event first. Reading up to the first
@@ -154,22 +157,24 @@ func (c *Client) withTimeout(ctx context.Context) (context.Context, context.Canc
 	return provider.WithTimeout(ctx, c.opts.Timeout)
 }
 
-func (c *Client) post(ctx context.Context, req *openai.ChatRequest, stream bool) (*http.Response, error) {
-	g, err := toGemini(req)
+// post sends the request and returns a 200 response and the access token it sent.
+func (c *Client) post(ctx context.Context, req *openai.ChatRequest, stream bool) (*http.Response, string, error) {
+	g, err := toGemini(req, stream)
 	if err != nil {
 		var bad *badRequest
 		if errors.As(err, &bad) {
-			return nil, &provider.Error{Kind: provider.KindBadRequest, Model: c.opts.Name, Message: "the request cannot be sent to Vertex AI: " + err.Error(), Err: err}
+			return nil, "", &provider.Error{Kind: provider.KindBadRequest, Model: c.opts.Name, Param: bad.param,
+				Message: "the request cannot be sent to Vertex AI: " + err.Error(), Err: err}
 		}
-		return nil, &provider.Error{Kind: provider.KindInternal, Model: c.opts.Name, Message: "translating the request", Err: err}
+		return nil, "", &provider.Error{Kind: provider.KindInternal, Model: c.opts.Name, Message: "translating the request", Err: err}
 	}
 	body, err := json.Marshal(g)
 	if err != nil {
-		return nil, &provider.Error{Kind: provider.KindInternal, Model: c.opts.Name, Message: "encoding the request", Err: err}
+		return nil, "", &provider.Error{Kind: provider.KindInternal, Model: c.opts.Name, Message: "encoding the request", Err: err}
 	}
 	token, perr := c.token(ctx)
 	if perr != nil {
-		return nil, perr
+		return nil, "", perr
 	}
 	endpoint := c.url + ":generateContent"
 	if stream {
@@ -177,19 +182,22 @@ func (c *Client) post(ctx context.Context, req *openai.ChatRequest, stream bool)
 	}
 	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, endpoint, bytes.NewReader(body))
 	if err != nil {
-		return nil, &provider.Error{Kind: provider.KindInternal, Model: c.opts.Name, Message: "building the request", Err: err}
+		return nil, token, &provider.Error{Kind: provider.KindInternal, Model: c.opts.Name, Message: "building the request", Err: err}
 	}
 	hreq.Header.Set("Content-Type", "application/json")
 	hreq.Header.Set("Authorization", "Bearer "+token)
 	resp, err := c.http.Do(hreq)
 	if err != nil {
-		return nil, c.transportError(err)
+		return nil, token, c.transportError(ctx, err)
 	}
 	if resp.StatusCode != http.StatusOK {
 		defer resp.Body.Close()
-		return nil, c.statusError(resp)
+		if transport.IsRedirect(resp.StatusCode) {
+			return nil, token, transport.Redirect(c.opts.Name, c.base, resp)
+		}
+		return nil, token, c.statusError(resp, token)
 	}
-	return resp, nil
+	return resp, token, nil
 }
 
 // token returns a current access token, minting one when the cached one is near expiry or
@@ -229,7 +237,7 @@ func (c *Client) token(ctx context.Context) (string, *provider.Error) {
 	select {
 	case r = <-done:
 	case <-ctx.Done():
-		return "", transport.Explain(c.opts.Name, tokenURI, ctx.Err())
+		return "", transport.ExplainContext(ctx, c.opts.Name, tokenURI, ctx.Err())
 	}
 	if r.err != nil {
 		var re *oauth2.RetrieveError
@@ -250,9 +258,9 @@ func (c *Client) token(ctx context.Context) (string, *provider.Error) {
 			}
 			return "", &provider.Error{Kind: provider.KindAuth, Model: c.opts.Name, Status: status, Err: r.err,
 				Message: fmt.Sprintf("the token endpoint %s rejected the service account key from %s (%d %s: %s): check that the key is current and not deleted in GCP",
-					tokenURI, src, status, code, desc)}
+					tokenURI, src, status, provider.UpstreamText(code, keyB64), provider.UpstreamText(desc, keyB64))}
 		}
-		e := transport.Explain(c.opts.Name, tokenURI, r.err)
+		e := transport.ExplainContext(ctx, c.opts.Name, tokenURI, r.err)
 		e.Message = "minting an access token: " + e.Message
 		return "", e
 	}
@@ -274,16 +282,17 @@ func (c *Client) tokenSource(keyB64 string) (oauth2.TokenSource, string, error) 
 	}
 	// Tokens are minted on a background context carrying the pooled transport: a token
 	// outlives the request that minted it.
-	hc := &http.Client{Transport: c.opts.Transport, Timeout: 30 * time.Second}
+	hc := transport.NewClient(c.opts.Transport)
+	hc.Timeout = 30 * time.Second
 	ctx := context.WithValue(context.Background(), oauth2.HTTPClient, hc)
 	return conf.TokenSource(ctx), conf.TokenURL, nil
 }
 
 // statusError explains a non-200 answer from Google's error envelope
-// {"error":{"code","message","status"}}.
-func (c *Client) statusError(resp *http.Response) *provider.Error {
+// {"error":{"code","message","status"}}, with the access token it was sent redacted.
+func (c *Client) statusError(resp *http.Response, token string) *provider.Error {
 	raw, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
-	status, detail := googleError(raw)
+	status, detail := googleError(raw, token)
 	code := resp.StatusCode
 	label := strconv.Itoa(code)
 	if status != "" {
@@ -323,8 +332,8 @@ func (c *Client) statusError(resp *http.Response) *provider.Error {
 }
 
 // googleError returns the status and message of a Google API error body, or a short
-// prefix of a body that is not one.
-func googleError(raw []byte) (status, msg string) {
+// prefix of a body that is not one, with the secrets redacted.
+func googleError(raw []byte, secrets ...string) (status, msg string) {
 	var env struct {
 		Error struct {
 			Message string `json:"message"`
@@ -336,15 +345,11 @@ func googleError(raw []byte) (status, msg string) {
 	} else {
 		msg = strings.TrimSpace(string(raw))
 	}
-	msg, _, _ = strings.Cut(msg, "\n")
-	if len(msg) > 300 {
-		msg = msg[:300] + "…"
-	}
-	return env.Error.Status, msg
+	return provider.UpstreamText(env.Error.Status, secrets...), provider.UpstreamText(msg, secrets...)
 }
 
-func (c *Client) transportError(err error) *provider.Error {
-	return transport.Explain(c.opts.Name, c.base, err)
+func (c *Client) transportError(ctx context.Context, err error) *provider.Error {
+	return transport.ExplainContext(ctx, c.opts.Name, c.base, err)
 }
 
 func (c *Client) protocolError(msg string, err error) *provider.Error {

@@ -2,6 +2,7 @@ package vertex
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -113,6 +114,8 @@ var errStreamError = errors.New("error event")
 // stream is a provider.Stream over a streamGenerateContent?alt=sse response.
 type stream struct {
 	c       *Client
+	ctx     context.Context // the call's, to tell a timeout from a cancellation
+	token   string          // the access token sent, redacted from errors
 	body    io.ReadCloser
 	sse     *openai.SSEReader
 	ch      chunker
@@ -133,24 +136,24 @@ func (s *stream) Next() ([]byte, error) {
 		case errors.Is(err, io.EOF):
 			s.done = true
 			if !s.ch.finished {
-				return nil, s.c.protocolError("the stream ended before a finishReason", err)
+				return nil, s.c.protocolError("the stream ended before a finishReason", provider.ErrMalformedStream)
 			}
 			s.pending, _ = s.ch.end() // marshalling a chunk of plain values cannot fail
 			continue
 		case errors.Is(err, io.ErrUnexpectedEOF):
 			s.done = true
-			return nil, s.c.protocolError("the stream was cut in the middle of an event", err)
+			return nil, s.c.protocolError("the stream was cut in the middle of an event", fmt.Errorf("%w: %w", provider.ErrMalformedStream, err))
 		case errors.Is(err, openai.ErrSSEEventTooLarge):
 			s.done = true
 			return nil, s.c.protocolError("a stream event is larger than 8 MiB", err)
 		case err != nil:
 			s.done = true
-			return nil, s.c.transportError(err)
+			return nil, s.c.transportError(s.ctx, err)
 		}
 		chunks, err := s.ch.event(ev.Data)
 		if errors.Is(err, errStreamError) {
 			s.done = true
-			status, detail := googleError(ev.Data)
+			status, detail := googleError(ev.Data, s.token)
 			e := &provider.Error{Kind: provider.KindUpstream, Model: s.c.opts.Name,
 				Message: fmt.Sprintf("Vertex AI failed during the stream (%s): %s", status, detail)}
 			switch status {
@@ -163,7 +166,7 @@ func (s *stream) Next() ([]byte, error) {
 		}
 		if err != nil {
 			s.done = true
-			return nil, s.c.protocolError("a stream event is not a GenerateContentResponse", err)
+			return nil, s.c.protocolError("a stream event is not a GenerateContentResponse", fmt.Errorf("%w: %w", provider.ErrMalformedStream, err))
 		}
 		s.pending = chunks
 	}

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/semantic-router/semantic-router/internal/openai"
+	"github.com/semantic-router/semantic-router/internal/provider"
 )
 
 // Gemini's generateContent request and response shapes, as far as the router uses them.
@@ -65,6 +66,16 @@ type generationConfig struct {
 	TopP            *float64 `json:"topP,omitempty"`
 	StopSequences   []string `json:"stopSequences,omitempty"`
 	CandidateCount  *int     `json:"candidateCount,omitempty"`
+	TopK            *float64 `json:"topK,omitempty"`
+	Seed            *int64   `json:"seed,omitempty"`
+	PresencePenalty *float64 `json:"presencePenalty,omitempty"`
+	// FrequencyPenalty and the rest are set from request fields beyond the typed ones; see
+	// applyFields.
+	FrequencyPenalty *float64        `json:"frequencyPenalty,omitempty"`
+	ResponseLogprobs *bool           `json:"responseLogprobs,omitempty"`
+	Logprobs         *int            `json:"logprobs,omitempty"`
+	ResponseMIMEType string          `json:"responseMimeType,omitempty"`
+	ResponseSchema   json.RawMessage `json:"responseSchema,omitempty"`
 }
 
 type tool struct {
@@ -96,8 +107,9 @@ type generateResponse struct {
 }
 
 type candidate struct {
-	Content      content `json:"content"`
-	FinishReason string  `json:"finishReason"`
+	Content        content         `json:"content"`
+	FinishReason   string          `json:"finishReason"`
+	LogprobsResult *logprobsResult `json:"logprobsResult"`
 }
 
 type usageMetadata struct {
@@ -121,16 +133,32 @@ func (u *usageMetadata) openai() *openai.Usage {
 }
 
 // badRequest is a request the router can tell Vertex would reject; shown as a 400.
-type badRequest struct{ msg string }
+type badRequest struct {
+	msg   string
+	param string // the request field refused, when it is one the service cannot take
+}
 
 func (e *badRequest) Error() string { return e.msg }
 
-func badf(format string, args ...any) error { return &badRequest{fmt.Sprintf(format, args...)} }
+// Unwrap makes a refused field match provider.ErrUnsupportedField.
+func (e *badRequest) Unwrap() error {
+	if e.param != "" {
+		return provider.ErrUnsupportedField
+	}
+	return nil
+}
+
+func badf(format string, args ...any) error { return &badRequest{msg: fmt.Sprintf(format, args...)} }
+
+// unsupported refuses a request field the service has no equivalent for.
+func unsupported(field, why string) error {
+	return &badRequest{msg: fmt.Sprintf("%s: %s", field, why), param: field}
+}
 
 // toGemini translates an OpenAI chat request. Gemini names the assistant "model", takes
 // tool results as functionResponse parts in a user turn, and links a result to its call by
 // function name, which is looked up from the call id in the earlier assistant message.
-func toGemini(req *openai.ChatRequest) (*generateRequest, error) {
+func toGemini(req *openai.ChatRequest, stream bool) (*generateRequest, error) {
 	out := &generateRequest{}
 	callNames := map[string]string{} // tool call id -> function name
 	var system []part
@@ -187,12 +215,15 @@ func toGemini(req *openai.ChatRequest) (*generateRequest, error) {
 	}
 	// max_completion_tokens replaced max_tokens in OpenAI's API; a client sending both
 	// means the newer one. n maps to candidateCount; only a plain answer returns them all.
-	gc := generationConfig{Temperature: req.Temperature, TopP: req.TopP, StopSequences: req.Stop.Values, CandidateCount: req.N}
+	gc := generationConfig{Temperature: req.Temperature, TopP: req.TopP, StopSequences: req.Stop.Values}
 	gc.MaxOutputTokens = req.MaxCompletionTokens
 	if gc.MaxOutputTokens == nil {
 		gc.MaxOutputTokens = req.MaxTokens
 	}
-	if gc.MaxOutputTokens != nil || gc.Temperature != nil || gc.TopP != nil || len(gc.StopSequences) > 0 || gc.CandidateCount != nil {
+	if err := applyFields(req, stream, &gc); err != nil {
+		return nil, err
+	}
+	if b, _ := json.Marshal(gc); string(b) != "{}" {
 		out.GenerationConfig = &gc
 	}
 	if len(req.Tools) > 0 {
@@ -370,7 +401,8 @@ func fromGemini(raw []byte, id, model string, created int64) ([]byte, *openai.Us
 		if text.Len() == 0 && len(msg.ToolCalls) > 0 {
 			msg.Content = openai.Content{IsNull: true}
 		}
-		resp.Choices = append(resp.Choices, openai.Choice{Index: i, Message: msg, FinishReason: finishReason(c.FinishReason, len(msg.ToolCalls) > 0)})
+		resp.Choices = append(resp.Choices, openai.Choice{Index: i, Message: msg, FinishReason: finishReason(c.FinishReason, len(msg.ToolCalls) > 0),
+			Logprobs: c.LogprobsResult.openaiLogprobs()})
 	}
 	body, err := json.Marshal(resp)
 	return body, u, err

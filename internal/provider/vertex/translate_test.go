@@ -60,7 +60,7 @@ func TestToGemini(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			g, err := toGemini(decodeRequest(t, tt.in))
+			g, err := toGemini(decodeRequest(t, tt.in), false)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -89,7 +89,7 @@ func TestToGeminiErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			_, err := toGemini(decodeRequest(t, tt.in))
+			_, err := toGemini(decodeRequest(t, tt.in), false)
 			var bad *badRequest
 			if !errors.As(err, &bad) || err.Error() != tt.want {
 				t.Fatalf("error %v, want bad request %q", err, tt.want)
@@ -129,7 +129,7 @@ func BenchmarkToGemini(b *testing.B) {
 	req := decodeRequest(b, fullRequest)
 	b.ReportAllocs()
 	for b.Loop() {
-		g, err := toGemini(req)
+		g, err := toGemini(req, false)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -1,0 +1,80 @@
+package transport
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+
+	"github.com/semantic-router/semantic-router/internal/provider"
+)
+
+// NewClient returns an HTTP client over rt that never follows a redirect: a backend that
+// answers 307 would have the prompt (and the credential) posted wherever it points, and a
+// 302 would turn the call into a GET whose answer passes for the completion. The 3xx
+// response itself is returned; Redirect explains it.
+func NewClient(rt http.RoundTripper) *http.Client {
+	return &http.Client{Transport: rt, CheckRedirect: func(*http.Request, []*http.Request) error {
+		return http.ErrUseLastResponse
+	}}
+}
+
+// IsRedirect reports whether status is a redirect, which providers refuse.
+func IsRedirect(status int) bool { return status >= 300 && status < 400 }
+
+// Redirect explains a 3xx answer. The message names the status and that it was not
+// followed, and keeps the Location out (it may name an internal host); the cause holds it,
+// for the logs.
+func Redirect(model, baseURL string, resp *http.Response) *provider.Error {
+	return &provider.Error{Kind: provider.KindProtocol, Model: model, Status: resp.StatusCode,
+		Err: fmt.Errorf("%w: %d to %q", provider.ErrRedirect, resp.StatusCode, resp.Header.Get("Location")),
+		Message: fmt.Sprintf("%s answered %d %s, a redirect, which the router does not follow: point base_url at the server itself",
+			baseURL, resp.StatusCode, http.StatusText(resp.StatusCode))}
+}
+
+// ReadBody reads a whole non-streamed answer of at most limit bytes (limit <= 0 takes
+// provider.DefaultMaxResponseBytes). A longer body is refused as soon as the limit is
+// passed, not read whole: the error wraps provider.ErrResponseTooLarge, and the caller's
+// closing of the body drops the connection.
+func ReadBody(ctx context.Context, model, baseURL string, body io.Reader, limit int64) ([]byte, error) {
+	if limit <= 0 {
+		limit = provider.DefaultMaxResponseBytes
+	}
+	raw, err := io.ReadAll(io.LimitReader(body, limit+1))
+	if err != nil {
+		return nil, ExplainContext(ctx, model, baseURL, err)
+	}
+	if int64(len(raw)) > limit {
+		return nil, TooLarge(model, baseURL, limit)
+	}
+	return raw, nil
+}
+
+// TooLarge is the error of an answer longer than limit bytes.
+func TooLarge(model, baseURL string, limit int64) *provider.Error {
+	return &provider.Error{Kind: provider.KindProtocol, Model: model,
+		Err:     &provider.LimitError{Setting: "max_response_body_bytes", Limit: limit},
+		Message: fmt.Sprintf("the answer of %s is larger than max_response_body_bytes (%d bytes) and was refused", baseURL, limit)}
+}
+
+// ExplainContext is Explain for a call made with ctx. A call that ended because ctx did
+// tells apart why: a *provider.DeadlineCause (a time limit the caller imposed, such as
+// first_token_timeout) or ctx's own deadline gives KindTimeout naming the limit; any other
+// cancellation (the client went away) gives KindCanceled.
+func ExplainContext(ctx context.Context, model, baseURL string, err error) *provider.Error {
+	if ctx == nil || ctx.Err() == nil {
+		return Explain(model, baseURL, err)
+	}
+	cause := context.Cause(ctx)
+	var dc *provider.DeadlineCause
+	switch {
+	case errors.As(cause, &dc):
+		return &provider.Error{Kind: provider.KindTimeout, Model: model, Err: fmt.Errorf("%w: %w", cause, err),
+			Message: fmt.Sprintf("no answer from %s in time: %s of %s passed", baseURL, dc.Setting, dc.After)}
+	case errors.Is(cause, context.DeadlineExceeded):
+		return Explain(model, baseURL, cause)
+	}
+	return &provider.Error{Kind: provider.KindCanceled, Model: model, Err: fmt.Errorf("%w: %w", cause, err),
+		Message: "the request was canceled"}
+}

@@ -1,0 +1,81 @@
+package transport
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/semantic-router/semantic-router/internal/provider"
+)
+
+func TestExplainContext(t *testing.T) {
+	t.Parallel()
+	canceled := func() context.Context {
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		return ctx
+	}
+	byCause := func() context.Context {
+		ctx, cancel := context.WithCancelCause(context.Background())
+		cancel(&provider.DeadlineCause{Setting: "stream_idle_timeout", After: 3 * time.Second})
+		return ctx
+	}
+	ownDeadline := func() context.Context {
+		ctx, cancel := provider.WithTimeout(context.Background(), time.Nanosecond)
+		t.Cleanup(cancel)
+		<-ctx.Done()
+		return ctx
+	}
+	tests := []struct {
+		name string
+		ctx  context.Context
+		kind provider.Kind
+		msg  string
+	}{
+		{"the client went away", canceled(), provider.KindCanceled, "the request was canceled"},
+		{"a limit of the caller passed", byCause(), provider.KindTimeout, "no answer from http://b in time: stream_idle_timeout of 3s passed"},
+		{"the model's timeout passed", ownDeadline(), provider.KindTimeout, "no answer from http://b in time: timeout of 1ns passed"},
+		{"the context is live", context.Background(), provider.KindConnect, "calling http://b: boom"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			e := ExplainContext(tt.ctx, "m", "http://b", errors.New("boom"))
+			if e.Kind != tt.kind || e.Message != tt.msg {
+				t.Fatalf("ExplainContext = %v %q, want %v %q", e.Kind, e.Message, tt.kind, tt.msg)
+			}
+		})
+	}
+	if e := ExplainContext(byCause(), "m", "http://b", errors.New("boom")); !errors.Is(e, context.DeadlineExceeded) {
+		t.Fatalf("a caller's deadline %v does not match context.DeadlineExceeded", e)
+	}
+}
+
+func TestReadBody(t *testing.T) {
+	t.Parallel()
+	if b, err := ReadBody(context.Background(), "m", "http://b", strings.NewReader("12345"), 5); err != nil || string(b) != "12345" {
+		t.Fatalf("a body at the limit: %q, %v", b, err)
+	}
+	_, err := ReadBody(context.Background(), "m", "http://b", strings.NewReader("123456"), 5)
+	var pe *provider.Error
+	if !errors.As(err, &pe) || pe.Kind != provider.KindProtocol || !errors.Is(err, provider.ErrResponseTooLarge) ||
+		pe.Message != "the answer of http://b is larger than max_response_body_bytes (5 bytes) and was refused" {
+		t.Fatalf("a body over the limit: %v", err)
+	}
+}
+
+func TestRedirectKeepsLocationForLogs(t *testing.T) {
+	t.Parallel()
+	resp := &http.Response{StatusCode: http.StatusTemporaryRedirect, Header: http.Header{"Location": {"http://internal.example/v1"}}}
+	e := Redirect("m", "http://b", resp)
+	if strings.Contains(e.Error(), "internal.example") || !errors.Is(e, provider.ErrRedirect) {
+		t.Fatalf("client-facing error %q: want no Location and provider.ErrRedirect", e)
+	}
+	want := `model "m": http://b answered 307 Temporary Redirect, a redirect, which the router does not follow: point base_url at the server itself: redirect not followed: 307 to "http://internal.example/v1"`
+	if got := e.Detail(); got != want {
+		t.Fatalf("Detail = %s\nwant     %s", got, want)
+	}
+}
