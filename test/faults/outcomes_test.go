@@ -48,7 +48,7 @@ func TestFaultOutcomes(t *testing.T) {
 		{name: "stream: cut before the first event falls back", script: []fault{cutBefore}, fallback: true, stream: true,
 			wantStatus: 200, wantServed: "backup", wantCalls: 1, wantFinished: true, wantEvents: 6},
 		{name: "stream: cut before the first event without fallback is a 502", script: []fault{cutBefore}, stream: true,
-			wantStatus: 502, wantServed: "primary", wantCalls: 1, wantInBody: "sent an answer that is not the OpenAI protocol (request id "},
+			wantStatus: 502, wantServed: "primary", wantCalls: 1, wantInBody: "sent a malformed stream (request id "},
 		{name: "stream: cut mid-stream ends with an error event", script: []fault{cutMidStream}, fallback: true, stream: true,
 			wantStatus: 200, wantServed: "primary", wantCalls: 1, wantEvents: 3, wantInBody: `"code":"upstream_error"`},
 		{name: "stream: slow drip within the idle timeout completes", script: []fault{drip}, extra: "    stream_idle_timeout: 2s\n", stream: true,
