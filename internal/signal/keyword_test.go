@@ -121,7 +121,8 @@ func TestFuzzyMatchingCostIsBounded(t *testing.T) {
 	}
 	a1 := testing.AllocsPerRun(5, func() { _ = one.Match(text) })
 	a100 := testing.AllocsPerRun(5, func() { _ = hundred.Match(text) })
-	if a100 > a1 {
+	// Up to 450,000 comparisons more; a margin of 2 absorbs allocations of the runtime.
+	if a100 > a1+2 {
 		t.Errorf("Match allocated %v times with 1 fuzzy keyword and %v with 100", a1, a100)
 	}
 	// "kubernets" within the first MaxFuzzyWords words matches; past them only the exact word.
