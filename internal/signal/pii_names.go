@@ -84,7 +84,12 @@ var lowerNameRE = regexp.MustCompile(`(?i)\b(?:my name is|my name's|name\s*:)\s+
 
 func (d *PIIDetector) findNames(text string) [][2]int {
 	var out [][2]int
-	for _, m := range lowerNameRE.FindAllStringSubmatchIndex(text, -1) {
+	// Every cue of lowerNameRE holds "name"; most prompts have none, so skip the regexp.
+	var lowerCues [][]int
+	if containsFoldASCII(text, "name") {
+		lowerCues = lowerNameRE.FindAllStringSubmatchIndex(text, -1)
+	}
+	for _, m := range lowerCues {
 		s, e := m[2], m[3]
 		words := strings.Fields(text[s:e])
 		// Keep only words that are not sentence words ("my name is john and").
@@ -250,4 +255,25 @@ func nameInNearbyEmail(words []string, after string) bool {
 func looksLikeSurname(w string) bool {
 	w = trimPossessive(w)
 	return utf8.RuneCountInString(w) >= 3 && !notNameWords[strings.ToLower(w)]
+}
+
+// containsFoldASCII reports whether text holds sub (lower-case ASCII) in any case, without
+// allocating.
+func containsFoldASCII(text, sub string) bool {
+	for i := 0; i+len(sub) <= len(text); i++ {
+		j := 0
+		for ; j < len(sub); j++ {
+			c := text[i+j]
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			if c != sub[j] {
+				break
+			}
+		}
+		if j == len(sub) {
+			return true
+		}
+	}
+	return false
 }
