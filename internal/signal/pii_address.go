@@ -44,28 +44,76 @@ func findAddresses(text string) [][2]int {
 		}
 		out = append(out, [2]int{s, e})
 	}
-	for _, re := range []*regexp.Regexp{usStreetRE, deStreetRE, frStreetRE, latStreetRE} {
-		for _, m := range re.FindAllStringIndex(text, -1) {
-			if re == usStreetRE && !plausibleUSStreet(text[m[0]:m[1]]) {
+	// The patterns that start with a house number are tried only where a number starts,
+	// which keeps the cost linear in the digits of the text rather than its length.
+	for _, n := range numberStarts(text) {
+		for _, re := range []*regexp.Regexp{usStreetAt, frStreetAt, bareStreetAt} {
+			loc := re.FindStringIndex(text[n.start:min(len(text), n.start+addressWindow)])
+			if loc == nil {
 				continue
 			}
+			s, e := n.start, n.start+loc[1]
+			if re == usStreetAt || re == frStreetAt {
+				if re == frStreetAt || plausibleUSStreet(text[s:e]) {
+					add(s, extendAddress(text, e))
+					break
+				}
+				continue
+			}
+			if !plausibleUSStreet(strings.Replace(text[s:e], " The ", " ", 1) + " x") {
+				continue
+			}
+			end, postal := extendAddressPostal(text, e)
+			if postal || end > e && addressCueRE.MatchString(text[max(0, s-30):s]) {
+				add(s, end)
+			}
+		}
+		// The name before the number ("Keizersgracht 123"), with a postal code after it.
+		if end, postal := extendAddressPostal(text, n.end); postal {
+			base := max(0, n.start-48)
+			if loc := bareReverseAt.FindStringIndex(text[base:n.end]); loc != nil {
+				add(base+loc[0], end)
+			}
+		}
+	}
+	for _, re := range []*regexp.Regexp{deStreetRE, latStreetRE, poBoxRE} {
+		for _, m := range re.FindAllStringIndex(text, -1) {
 			add(m[0], extendAddress(text, m[1]))
 		}
 	}
-	for _, re := range []*regexp.Regexp{bareStreetRE, bareReverseRE} {
-		for _, m := range re.FindAllStringIndex(text, -1) {
-			if re == bareStreetRE && !plausibleUSStreet(strings.Replace(text[m[0]:m[1]], " The ", " ", 1)+" x") {
-				continue
-			}
-			end, postal := extendAddressPostal(text, m[1])
-			cued := addressCueRE.MatchString(text[max(0, m[0]-30):m[0]])
-			if postal || cued && end > m[1] && re == bareStreetRE {
-				add(m[0], end)
-			}
+	return out
+}
+
+// addressWindow bounds the text a pattern anchored at a house number may span.
+const addressWindow = 160
+
+var (
+	usStreetAt    = regexp.MustCompile(`^(?:` + usStreetRE.String() + `)`)
+	frStreetAt    = regexp.MustCompile(`^(?:` + frStreetRE.String() + `)`)
+	bareStreetAt  = regexp.MustCompile(`^(?:` + bareStreetRE.String() + `)`)
+	bareReverseAt = regexp.MustCompile(`(?:` + bareReverseRE.String() + `)$`)
+)
+
+type numberRun struct{ start, end int }
+
+// numberStarts lists the runs of digits (with one letter after, as in 221B) that start a
+// word.
+func numberStarts(text string) []numberRun {
+	var out []numberRun
+	for i := 0; i < len(text); i++ {
+		if text[i] < '0' || text[i] > '9' || i > 0 && isWordByte(text[i-1]) {
+			continue
 		}
-	}
-	for _, m := range poBoxRE.FindAllStringIndex(text, -1) {
-		add(m[0], extendAddress(text, m[1]))
+		j := i
+		for j < len(text) && text[j] >= '0' && text[j] <= '9' {
+			j++
+		}
+		if j < len(text) && (text[j] >= 'a' && text[j] <= 'z' || text[j] >= 'A' && text[j] <= 'Z') &&
+			(j+1 == len(text) || !isWordByte(text[j+1])) {
+			j++
+		}
+		out = append(out, numberRun{i, j})
+		i = j
 	}
 	return out
 }
