@@ -17,12 +17,6 @@ var (
 	strongCueRE = regexp.MustCompile(`(?i)(?:my name is|my name's|name\s*:|named|full name\s*:|me llamo|mi nombre es|je m'appelle|je suis|ich heiße|ich bin|mein name ist|mi chiamo|meu nome é|sincerely,|regards,|signed,|dear|hi|hello|attn:?|c/o)\s*$`)
 	// titleCueRE: an honorific right before a name.
 	titleCueRE = regexp.MustCompile(`(?:\b(?:Mr|Mrs|Ms|Mx|Dr|Dra|Prof|Sr|Sra|Srta|Mme|Mlle|Herr|Frau|Capt|Sgt|Lt|Rev|Fr)\.?|\b(?:` + titleWordList + `))\s+$`)
-	// personCueRE: a role word that introduces a person; it needs a
-	// two-word name or a known first name after it.
-	personCueRE = regexp.MustCompile(`(?i)\b(?:to|for|from|with|customer|client|patient|employee|tenant|contact|colleague|manager|candidate|applicant|student|user|cc|by|per|ask|tell|email|call|invite|remind|named|(?:family|wife|husband|son|daughter|mother|father|parents|widow|friend) of)[,:]?\s+$`)
-	// relationCueRE: a relative or someone close, right before a name: "my nephew Mateo",
-	// "our coworker Ingrid"; the name may be a single word.
-	relationCueRE = regexp.MustCompile(`(?i)\b(?:nephew|niece|son|daughter|wife|husband|mom|mum|mother|dad|father|grandma|grandpa|granny|grandmother|grandfather|grandson|granddaughter|aunt|uncle|cousin|friend|coworker|co-worker|colleague|boss|brother|sister|partner|neighbour|neighbor|landlord|landlady|intern|teacher|tutor|roommate|flatmate|fiancé|fiancée|fiance|girlfriend|boyfriend|classmate|stepson|stepdaughter|baby)[,:]?\s+$`)
 	// iamCueRE: "I'm"/"I am"/"this is" only mark a name when the word is a
 	// known first name ("I'm John", not "I'm Hungry").
 	iamCueRE = regexp.MustCompile(`(?i)(?:\bi'm|\bi am|\bthis is|\bit's|\bsoy|\bsono)\s+$`)
@@ -206,17 +200,17 @@ func (d *PIIDetector) isName(before string, words []string, after string) bool {
 	switch {
 	case titleCueRE.MatchString(tail), strongCueRE.MatchString(tail):
 		return true
-	case relationCueRE.MatchString(tail):
+	case cueBefore(tail, relationCues, nil):
 		return len(words) >= 2 || looksLikeSurname(words[0]) || d.givenNames[first]
 	case iamCueRE.MatchString(tail):
 		return d.givenNames[first] || len(words) >= 2 && looksLikeSurname(words[len(words)-1])
 	case d.givenNames[first] && len(words) >= 2:
 		return true
-	case personCueRE.MatchString(tail) && len(words) >= 2 && !placeFollowsRE.MatchString(after):
+	case cueBefore(tail, personCues, ofCues) && len(words) >= 2 && !placeFollowsRE.MatchString(after):
 		return d.givenNames[first] || len(words) == 2 && looksLikeSurname(words[1])
 	case d.givenNames[first] && len(words) == 1:
 		// A lone first name needs a person-like verb or address after it.
-		return personVerbRE.MatchString(after) || personCueRE.MatchString(tail)
+		return personVerbRE.MatchString(after) || cueBefore(tail, personCues, ofCues)
 	}
 	return false
 }
@@ -276,4 +270,55 @@ func containsFoldASCII(text, sub string) bool {
 		}
 	}
 	return false
+}
+
+var (
+	// personCues: role words that introduce a person; they need a two-word name or a
+	// known first name after them. ofCues take "of" after them ("the family of").
+	personCues = cueSet(`to for from with customer client patient employee tenant contact colleague manager candidate
+	applicant student user cc by per ask tell email call invite remind named`)
+	ofCues = cueSet(`family wife husband son daughter mother father parents widow friend`)
+	// relationCues: a relative or someone close, right before a name: "my nephew Mateo",
+	// "our coworker Ingrid"; the name may be a single word.
+	relationCues = cueSet(`nephew niece son daughter wife husband mom mum mother dad father grandma grandpa granny
+	grandmother grandfather grandson granddaughter aunt uncle cousin friend coworker co-worker colleague boss brother
+	sister partner neighbour neighbor landlord landlady intern teacher tutor roommate flatmate fiancé fiancée fiance
+	girlfriend boyfriend classmate stepson stepdaughter baby`)
+)
+
+// cueBefore reports whether the text before a name ends with one of cues (in any case),
+// optionally followed by a comma or colon, then whitespace; or with "of" after one of
+// ofCues. It replaces an alternation regexp anchored at the end, which Go would try at
+// every position.
+func cueBefore(tail string, cues, ofCues map[string]bool) bool {
+	t := strings.TrimRight(tail, " \t\n")
+	if len(t) == len(tail) {
+		return false // no whitespace before the name
+	}
+	t = strings.TrimSuffix(strings.TrimSuffix(t, ","), ":")
+	w, rest := lastWord(t)
+	if cues[w] {
+		return true
+	}
+	if w != "of" || ofCues == nil {
+		return false
+	}
+	rest = strings.TrimRight(rest, " \t\n")
+	w, _ = lastWord(rest)
+	return ofCues[w]
+}
+
+// lastWord returns the last word of t (letters and hyphens), lower-cased, and the text
+// before it.
+func lastWord(t string) (string, string) {
+	i := strings.LastIndexFunc(t, func(r rune) bool { return !unicode.IsLetter(r) && r != '-' })
+	return strings.ToLower(t[i+1:]), t[:i+1]
+}
+
+func cueSet(s string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(s) {
+		m[w] = true
+	}
+	return m
 }
