@@ -95,6 +95,13 @@ func detectLanguage(text string) LanguageResult {
 	var letters, latin, han, kana, hangul, cyr, arabic, hebrew, greek, deva, thai int
 	ukr := 0
 	for _, r := range text {
+		if r < 0x80 { // ASCII: most text, and Latin when a letter
+			if 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' {
+				letters++
+				latin++
+			}
+			continue
+		}
 		if !unicode.IsLetter(r) {
 			continue
 		}

@@ -14,7 +14,7 @@ var tokenREs = []struct {
 }{
 	{[]string{"sk-"}, regexp.MustCompile(`\bsk-(?:proj-|ant-(?:api\d\d-)?|live-|svcacct-)?[A-Za-z0-9_\-]{20,}`)},           // OpenAI, Anthropic
 	{[]string{"AKIA", "ASIA", "AGPA", "AIDA", "AROA"}, regexp.MustCompile(`\b(?:AKIA|ASIA|AGPA|AIDA|AROA)[0-9A-Z]{16}\b`)}, // AWS access key IDs
-	{[]string{"gh"}, regexp.MustCompile(`\bgh[pousr]_[A-Za-z0-9]{30,}\b`)},                                                 // GitHub
+	{[]string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_"}, regexp.MustCompile(`\bgh[pousr]_[A-Za-z0-9]{30,}\b`)},               // GitHub
 	{[]string{"github_pat_"}, regexp.MustCompile(`\bgithub_pat_[A-Za-z0-9_]{40,}\b`)},
 	{[]string{"glpat-"}, regexp.MustCompile(`\bglpat-[A-Za-z0-9_\-]{20,}\b`)},                                   // GitLab
 	{[]string{"xox"}, regexp.MustCompile(`\bxox[abprse]-[A-Za-z0-9\-]{10,}`)},                                   // Slack
