@@ -80,7 +80,7 @@ func (d *PIIDetector) findNames(text string) [][2]int {
 	var out [][2]int
 	// Every cue of lowerNameRE holds "name"; most prompts have none, so skip the regexp.
 	var lowerCues [][]int
-	if containsFoldASCII(text, "name") {
+	if indexFoldASCII(text, "name") >= 0 {
 		lowerCues = lowerNameRE.FindAllStringSubmatchIndex(text, -1)
 	}
 	for _, m := range lowerCues {
@@ -251,26 +251,6 @@ func looksLikeSurname(w string) bool {
 	return utf8.RuneCountInString(w) >= 3 && !notNameWords[strings.ToLower(w)]
 }
 
-// containsFoldASCII reports whether text holds sub (lower-case ASCII) in any case, without
-// allocating.
-func containsFoldASCII(text, sub string) bool {
-	for i := 0; i+len(sub) <= len(text); i++ {
-		j := 0
-		for ; j < len(sub); j++ {
-			c := text[i+j]
-			if 'A' <= c && c <= 'Z' {
-				c += 'a' - 'A'
-			}
-			if c != sub[j] {
-				break
-			}
-		}
-		if j == len(sub) {
-			return true
-		}
-	}
-	return false
-}
 
 var (
 	// personCues: role words that introduce a person; they need a two-word name or a
