@@ -251,7 +251,6 @@ func looksLikeSurname(w string) bool {
 	return utf8.RuneCountInString(w) >= 3 && !notNameWords[strings.ToLower(w)]
 }
 
-
 var (
 	// personCues: role words that introduce a person; they need a two-word name or a
 	// known first name after them. ofCues take "of" after them ("the family of").
