@@ -31,6 +31,23 @@ type Decision struct {
 	SystemPrompt string `yaml:"system_prompt,omitempty" json:"system_prompt,omitempty"`
 	// Headers are added to the response.
 	Headers map[string]string `yaml:"headers,omitempty" json:"headers,omitempty"`
+	// OnError is what happens when a signal the rules depend on could not be computed (a
+	// remote embedder that does not answer): refuse (503, the default for applies_to: all,
+	// so that policies fail closed) or allow (read the signal as not matched, the default
+	// for routing decisions).
+	OnError string `yaml:"on_error,omitempty" json:"on_error"`
+}
+
+// OnError values.
+const (
+	OnErrorRefuse = "refuse"
+	OnErrorAllow  = "allow"
+)
+
+// RefusesOnError reports whether the decision refuses a request whose signals it depends on
+// could not be computed: on_error refuse, or unset on a decision that applies to all.
+func (d *Decision) RefusesOnError() bool {
+	return d.OnError == OnErrorRefuse || d.OnError == "" && d.AppliesTo == "all"
 }
 
 // Rule is one node of a decision's tree: exactly one of Signal, All, Any or Not.
@@ -78,6 +95,12 @@ func (c *Config) applyDecisionDefaults() {
 		if d.AppliesTo == "" {
 			d.AppliesTo = "auto"
 		}
+		if d.OnError == "" {
+			d.OnError = OnErrorAllow
+			if d.AppliesTo == "all" {
+				d.OnError = OnErrorRefuse
+			}
+		}
 		for j := range d.Models {
 			if d.Models[j].Weight == 0 {
 				d.Models[j].Weight = 1
@@ -109,6 +132,9 @@ func (c *Config) validateDecisions(v *validator) {
 		validateRule(v, p+".rules", d.Rules, signals, used)
 		if d.AppliesTo != "auto" && d.AppliesTo != "all" {
 			v.add(p+".applies_to", "must be auto or all, got %q", d.AppliesTo)
+		}
+		if d.OnError != OnErrorRefuse && d.OnError != OnErrorAllow {
+			v.add(p+".on_error", "must be refuse or allow, got %q", d.OnError)
 		}
 		if len(d.Models) == 0 && d.Block == nil && d.AppliesTo == "auto" {
 			v.add(p, "needs models to route to, or a block")

@@ -62,6 +62,10 @@ type Embedder struct {
 	Pooling   string `yaml:"pooling,omitempty" json:"pooling,omitempty"`
 	Normalize *bool  `yaml:"normalize,omitempty" json:"normalize,omitempty"`
 	Threads   int    `yaml:"threads,omitempty" json:"threads,omitempty"`
+	// Timeout bounds embedding one request's texts (0: 3s). When it passes, or the embedder
+	// fails, the signals that need vectors fail for that request and the decisions that read
+	// them take their on_error; the other signals are computed as usual.
+	Timeout Duration `yaml:"timeout,omitempty" json:"timeout,omitempty"`
 }
 
 // DomainCategory is a domain defined by example prompts and, optionally, keywords.
@@ -79,6 +83,8 @@ type KeywordSignal struct {
 	CaseSensitive bool     `yaml:"case_sensitive,omitempty" json:"case_sensitive,omitempty"`
 	// Fuzzy allows this many character edits per keyword (0 to 3).
 	Fuzzy int `yaml:"fuzzy,omitempty" json:"fuzzy,omitempty"`
+	// Roles are the messages the signal reads (SignalRoles); empty: the last user message.
+	Roles []string `yaml:"roles,omitempty" json:"roles,omitempty"`
 }
 
 // RegexSignal matches when any (or all) RE2 patterns match.
@@ -87,6 +93,8 @@ type RegexSignal struct {
 	Operator        string   `yaml:"operator,omitempty" json:"operator"`
 	Patterns        []string `yaml:"patterns" json:"patterns"`
 	CaseInsensitive bool     `yaml:"case_insensitive,omitempty" json:"case_insensitive,omitempty"`
+	// Roles are the messages the signal reads (SignalRoles); empty: the last user message.
+	Roles []string `yaml:"roles,omitempty" json:"roles,omitempty"`
 }
 
 // EmbeddingSignal matches when the prompt is similar to one of the examples.
@@ -94,6 +102,8 @@ type EmbeddingSignal struct {
 	Name      string   `yaml:"name" json:"name"`
 	Examples  []string `yaml:"examples" json:"examples"`
 	Threshold float64  `yaml:"threshold,omitempty" json:"threshold"`
+	// Roles are the messages the signal reads (SignalRoles); empty: the last user message.
+	Roles []string `yaml:"roles,omitempty" json:"roles,omitempty"`
 }
 
 // DomainSignal matches when the prompt's domain is one of Categories with at least
@@ -102,6 +112,8 @@ type DomainSignal struct {
 	Name          string   `yaml:"name" json:"name"`
 	Categories    []string `yaml:"categories" json:"categories"`
 	MinConfidence float64  `yaml:"min_confidence,omitempty" json:"min_confidence"`
+	// Roles are the messages the signal reads (SignalRoles); empty: the last user message.
+	Roles []string `yaml:"roles,omitempty" json:"roles,omitempty"`
 }
 
 // PIISignal matches when the prompt holds personal data of one of Types (all types when
@@ -109,24 +121,32 @@ type DomainSignal struct {
 type PIISignal struct {
 	Name  string   `yaml:"name" json:"name"`
 	Types []string `yaml:"types,omitempty" json:"types,omitempty"`
+	// Roles are the messages the signal reads (SignalRoles); empty: every message.
+	Roles []string `yaml:"roles,omitempty" json:"roles,omitempty"`
 }
 
 // JailbreakSignal matches when the jailbreak score reaches Threshold (default 0.5).
 type JailbreakSignal struct {
 	Name      string  `yaml:"name" json:"name"`
 	Threshold float64 `yaml:"threshold,omitempty" json:"threshold"`
+	// Roles are the messages the signal reads (SignalRoles); empty: every message.
+	Roles []string `yaml:"roles,omitempty" json:"roles,omitempty"`
 }
 
 // ComplexitySignal matches when the prompt's reasoning need is at least MinLevel.
 type ComplexitySignal struct {
 	Name     string `yaml:"name" json:"name"`
 	MinLevel string `yaml:"min_level" json:"min_level"`
+	// Roles are the messages the signal reads (SignalRoles); empty: the last user message.
+	Roles []string `yaml:"roles,omitempty" json:"roles,omitempty"`
 }
 
 // LanguageSignal matches when the prompt is written in one of Languages (ISO 639-1).
 type LanguageSignal struct {
 	Name      string   `yaml:"name" json:"name"`
 	Languages []string `yaml:"languages" json:"languages"`
+	// Roles are the messages the signal reads (SignalRoles); empty: the last user message.
+	Roles []string `yaml:"roles,omitempty" json:"roles,omitempty"`
 }
 
 // ContextLengthSignal matches when the conversation's estimated tokens are within
@@ -155,6 +175,10 @@ type UserSignal struct {
 var (
 	BuiltinDomains = []string{"biology", "business", "chemistry", "computer science", "economics", "engineering",
 		"health", "history", "law", "math", "other", "philosophy", "physics", "psychology"}
+	// SignalRoles are the values of a signal's roles: system (and developer) messages, user
+	// messages, assistant messages, tool results and tool-call arguments, and the last user
+	// message alone.
+	SignalRoles       = []string{"system", "user", "assistant", "tool", "last_user"}
 	PIITypes          = []string{"api_key", "credit_card", "email", "iban", "ip_address", "person_name", "phone", "ssn", "street_address"}
 	ComplexityLevels  = []string{"low", "medium", "high"}
 	signalNameRE      = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
@@ -248,6 +272,10 @@ func (s *Signals) validate(v *validator) {
 		}
 	}
 	s.Embedder.validate(v)
+	if s.Embedder.Timeout < 0 {
+		v.add("signals.embedder.timeout", "must not be negative")
+	}
+	s.validateRoles(v)
 	domains := slices.Clone(BuiltinDomains)
 	if s.ReplaceBuiltinDomains {
 		domains = nil
@@ -331,6 +359,41 @@ func (s *Signals) validate(v *validator) {
 		if !headerNameRE.MatchString(h.Header) {
 			v.add(fmt.Sprintf("signals.headers[%d].header", i), "must be an HTTP header name, got %q", h.Header)
 		}
+	}
+}
+
+// validateRoles checks each signal's roles against SignalRoles.
+func (s *Signals) validateRoles(v *validator) {
+	check := func(kind string, i int, roles []string) {
+		for j, r := range roles {
+			if !slices.Contains(SignalRoles, r) {
+				v.add(fmt.Sprintf("signals.%s[%d].roles[%d]", kind, i, j), "%s", unknownWord("role", r, SignalRoles))
+			}
+		}
+	}
+	for i, x := range s.Keywords {
+		check("keywords", i, x.Roles)
+	}
+	for i, x := range s.Regex {
+		check("regex", i, x.Roles)
+	}
+	for i, x := range s.Embeddings {
+		check("embeddings", i, x.Roles)
+	}
+	for i, x := range s.Domains {
+		check("domains", i, x.Roles)
+	}
+	for i, x := range s.PII {
+		check("pii", i, x.Roles)
+	}
+	for i, x := range s.Jailbreak {
+		check("jailbreak", i, x.Roles)
+	}
+	for i, x := range s.Complexity {
+		check("complexity", i, x.Roles)
+	}
+	for i, x := range s.Language {
+		check("language", i, x.Roles)
 	}
 }
 

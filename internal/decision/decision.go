@@ -4,6 +4,7 @@ package decision
 
 import (
 	"math/rand/v2"
+	"slices"
 	"sort"
 
 	"github.com/semantic-router/semantic-router/internal/config"
@@ -14,6 +15,10 @@ type Match struct {
 	Matched bool
 	// Confidence in [0,1]: how sure the signal is of its answer (1 for exact signals).
 	Confidence float64
+	// Failed says the signal could not be computed (a dependency such as a remote embedder
+	// did not answer); Matched is then false. A decision whose outcome depends on it takes
+	// its on_error: refuse, or read the signal as not matched.
+	Failed bool
 }
 
 // Matches maps signal names to their outcomes. A signal that was not computed is absent and
@@ -39,6 +44,11 @@ func New(ds []config.Decision) *Engine {
 type Result struct {
 	Decision   *config.Decision
 	Confidence float64
+	// Undetermined says the decision was taken because its rules depend on signals that
+	// failed (listed in Failed) and its on_error is refuse: the request must be refused
+	// without calling a model.
+	Undetermined bool
+	Failed       []string
 }
 
 // Evaluate returns the first decision whose rules match. For a request that named a model
@@ -48,11 +58,105 @@ func (e *Engine) Evaluate(m Matches, direct bool) (Result, bool) {
 		if direct && d.AppliesTo != "all" {
 			continue
 		}
-		if ok, conf := eval(d.Rules, m); ok {
+		switch st, conf := eval3(d.Rules, m); {
+		case st == isTrue:
 			return Result{Decision: d, Confidence: conf}, true
+		case st == isUnknown && d.RefusesOnError():
+			return Result{Decision: d, Undetermined: true, Failed: failedSignals(d.Rules, m, nil)}, true
+		case st == isUnknown:
+			// on_error allow: the failed signals read as not matched (Matched is false).
+			if ok, conf := eval(d.Rules, m); ok {
+				return Result{Decision: d, Confidence: conf}, true
+			}
 		}
 	}
 	return Result{}, false
+}
+
+// truth is a three-valued rule outcome: a failed signal is unknown.
+type truth uint8
+
+const (
+	isFalse truth = iota
+	isTrue
+	isUnknown
+)
+
+// eval3 is eval in Kleene's three-valued logic: an all is false if any member is false, an
+// any is true if any member is true, whatever the failed signals would have said; otherwise a
+// failed signal makes the rule unknown.
+func eval3(r config.Rule, m Matches) (truth, float64) {
+	switch {
+	case r.Signal != "":
+		s := m[r.Signal]
+		switch {
+		case s.Failed:
+			return isUnknown, 0
+		case s.Matched:
+			return isTrue, s.Confidence
+		}
+		return isFalse, s.Confidence
+	case r.All != nil:
+		conf, unknown := 1.0, false
+		for _, sub := range r.All {
+			st, c := eval3(sub, m)
+			switch st {
+			case isFalse:
+				return isFalse, 0
+			case isUnknown:
+				unknown = true
+			default:
+				conf = min(conf, c)
+			}
+		}
+		if unknown {
+			return isUnknown, 0
+		}
+		return isTrue, conf
+	case r.Any != nil:
+		best, found, unknown := 0.0, false, false
+		for _, sub := range r.Any {
+			switch st, c := eval3(sub, m); st {
+			case isTrue:
+				best, found = max(best, c), true
+			case isUnknown:
+				unknown = true
+			}
+		}
+		switch {
+		case found:
+			return isTrue, best
+		case unknown:
+			return isUnknown, 0
+		}
+		return isFalse, 0
+	case r.Not != nil:
+		switch st, c := eval3(*r.Not, m); st {
+		case isTrue:
+			return isFalse, 0
+		case isFalse:
+			return isTrue, 1 - c
+		}
+		return isUnknown, 0
+	}
+	return isFalse, 0
+}
+
+// failedSignals appends the failed signals that r reads, once each, in rule order.
+func failedSignals(r config.Rule, m Matches, out []string) []string {
+	if r.Signal != "" && m[r.Signal].Failed && !slices.Contains(out, r.Signal) {
+		out = append(out, r.Signal)
+	}
+	for _, sub := range r.All {
+		out = failedSignals(sub, m, out)
+	}
+	for _, sub := range r.Any {
+		out = failedSignals(sub, m, out)
+	}
+	if r.Not != nil {
+		out = failedSignals(*r.Not, m, out)
+	}
+	return out
 }
 
 // eval reports whether the rule matches, with a confidence: a signal's own, the weakest of

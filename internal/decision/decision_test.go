@@ -1,6 +1,7 @@
 package decision
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/semantic-router/semantic-router/internal/config"
@@ -24,13 +25,13 @@ func TestEvaluate(t *testing.T) {
 		wantConf float64
 	}{
 		{"nothing matches", Matches{}, false, "", 0},
-		{"priority wins over order", Matches{"code": {true, 1}, "math": {true, 0.7}}, false, "math", 0.7},
-		{"any takes the strongest", Matches{"math": {true, 0.4}, "physics": {true, 0.9}}, false, "math", 0.9},
-		{"all with not", Matches{"hard": {true, 0.8}, "german": {false, 0.3}}, false, "hard_not_german", 0.7},
-		{"not blocks", Matches{"hard": {true, 0.8}, "german": {true, 0.9}}, false, "", 0},
-		{"policy applies to all", Matches{"pii": {true, 1}, "math": {true, 1}}, false, "pii_block", 1},
-		{"direct requests see only policies", Matches{"math": {true, 1}}, true, "", 0},
-		{"direct request hits the policy", Matches{"pii": {true, 1}}, true, "pii_block", 1},
+		{"priority wins over order", Matches{"code": {Matched: true, Confidence: 1}, "math": {Matched: true, Confidence: 0.7}}, false, "math", 0.7},
+		{"any takes the strongest", Matches{"math": {Matched: true, Confidence: 0.4}, "physics": {Matched: true, Confidence: 0.9}}, false, "math", 0.9},
+		{"all with not", Matches{"hard": {Matched: true, Confidence: 0.8}, "german": {Matched: false, Confidence: 0.3}}, false, "hard_not_german", 0.7},
+		{"not blocks", Matches{"hard": {Matched: true, Confidence: 0.8}, "german": {Matched: true, Confidence: 0.9}}, false, "", 0},
+		{"policy applies to all", Matches{"pii": {Matched: true, Confidence: 1}, "math": {Matched: true, Confidence: 1}}, false, "pii_block", 1},
+		{"direct requests see only policies", Matches{"math": {Matched: true, Confidence: 1}}, true, "", 0},
+		{"direct request hits the policy", Matches{"pii": {Matched: true, Confidence: 1}}, true, "pii_block", 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -67,9 +68,56 @@ func BenchmarkEvaluate(b *testing.B) {
 			Rules: config.Rule{All: []config.Rule{sig("a"), {Any: []config.Rule{sig("b"), sig("c")}}, {Not: &config.Rule{Signal: "d"}}}}})
 	}
 	e := New(ds)
-	m := Matches{"a": {true, 0.9}, "b": {false, 0}, "c": {false, 0}, "d": {false, 0}}
+	m := Matches{"a": {Matched: true, Confidence: 0.9}, "b": {Matched: false, Confidence: 0}, "c": {Matched: false, Confidence: 0}, "d": {Matched: false, Confidence: 0}}
 	b.ReportAllocs()
 	for b.Loop() {
 		e.Evaluate(m, false)
+	}
+}
+
+// TestEvaluateFailedSignals: a decision whose outcome depends on a signal that could not be
+// computed refuses when its on_error says so (policies by default) and otherwise reads the
+// signal as not matched.
+func TestEvaluateFailedSignals(t *testing.T) {
+	failed := Match{Failed: true}
+	yes := Match{Matched: true, Confidence: 1}
+	no := Match{}
+	ds := []config.Decision{
+		{Name: "jb_block", Priority: 100, AppliesTo: "all", OnError: config.OnErrorRefuse, Rules: sig("jailbreak")},
+		{Name: "pii_or_jb", Priority: 90, AppliesTo: "all", OnError: config.OnErrorRefuse,
+			Rules: config.Rule{Any: []config.Rule{sig("pii"), sig("jb2")}}},
+		{Name: "lenient", Priority: 80, AppliesTo: "all", OnError: config.OnErrorAllow,
+			Rules: config.Rule{Not: &config.Rule{Signal: "safe"}}},
+		{Name: "default_policy", Priority: 70, AppliesTo: "all", Rules: sig("toxic")},
+		{Name: "stem", Priority: 10, AppliesTo: "auto", OnError: config.OnErrorAllow,
+			Rules: config.Rule{All: []config.Rule{sig("domain"), {Not: &config.Rule{Signal: "cheap"}}}}},
+	}
+	e := New(ds)
+	tests := []struct {
+		name       string
+		matches    Matches
+		want       string
+		wantUndet  bool
+		wantFailed []string
+	}{
+		{"failed policy signal refuses", Matches{"jailbreak": failed}, "jb_block", true, []string{"jailbreak"}},
+		{"a matched alternative decides despite the failure", Matches{"pii": yes, "jb2": failed}, "pii_or_jb", false, nil},
+		{"an unmatched alternative leaves it undetermined", Matches{"pii": no, "jb2": failed}, "pii_or_jb", true, []string{"jb2"}},
+		{"on_error allow reads the signal as not matched", Matches{"safe": failed}, "lenient", false, nil},
+		{"an unset on_error on a policy refuses", Matches{"safe": yes, "toxic": failed}, "default_policy", true, []string{"toxic"}},
+		{"routing reads a failed signal as not matched", Matches{"safe": yes, "domain": failed}, "", false, nil},
+		{"routing not over a failed signal", Matches{"safe": yes, "domain": yes, "cheap": failed}, "stem", false, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r, ok := e.Evaluate(tt.matches, false)
+			got := ""
+			if ok {
+				got = r.Decision.Name
+			}
+			if got != tt.want || r.Undetermined != tt.wantUndet || !slices.Equal(r.Failed, tt.wantFailed) {
+				t.Errorf("got %q undetermined=%v failed=%v, want %q %v %v", got, r.Undetermined, r.Failed, tt.want, tt.wantUndet, tt.wantFailed)
+			}
+		})
 	}
 }

@@ -196,3 +196,26 @@ func BenchmarkScore(b *testing.B) {
 		Score(rows, preds)
 	}
 }
+
+// TestWriteTextEmptyDenominators: a ratio no row could confirm or refute reads n/a, never
+// a perfect score.
+func TestWriteTextEmptyDenominators(t *testing.T) {
+	t.Parallel()
+	r := Score([]Row{{Prompt: "hello"}}, []Prediction{{}})
+	var b strings.Builder
+	if err := r.WriteText(&b); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"domain accuracy:     n/a  (0 labelled rows)\n",
+		"pii precision:       n/a\n",
+		"pii recall:          n/a\n",
+		"jailbreak precision: n/a\n",
+		"jailbreak recall:    n/a\n",
+		"jailbreak fpr:       0.000  (tp 0, fp 0, fn 0, tn 1)\n",
+	} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("report lacks %q:\n%s", want, b.String())
+		}
+	}
+}

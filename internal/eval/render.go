@@ -16,18 +16,32 @@ func (r *Report) WriteJSON(w io.Writer) error {
 	return enc.Encode(r)
 }
 
+// frac formats a ratio to three decimals, or "n/a" when its denominator is zero: no row
+// could confirm or refute it.
+func frac(v float64, den int) string {
+	if den == 0 {
+		return "n/a"
+	}
+	return fmt.Sprintf("%.3f", v)
+}
+
 // WriteText writes the report for people: headline numbers, PII by type,
 // and the domain confusion matrix (true label per row, predictions per
 // column, only labels that occur).
 func (r *Report) WriteText(w io.Writer) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "rows: %d\n\n", r.Rows)
-	fmt.Fprintf(&b, "domain accuracy:     %.3f  (%d labelled rows)\n", r.DomainAccuracy, r.DomainRows)
-	fmt.Fprintf(&b, "pii precision:       %.3f\n", r.PIIPrecision)
-	fmt.Fprintf(&b, "pii recall:          %.3f\n", r.PIIRecall)
-	fmt.Fprintf(&b, "jailbreak precision: %.3f\n", r.JailbreakPrecision)
-	fmt.Fprintf(&b, "jailbreak recall:    %.3f\n", r.JailbreakRecall)
-	fmt.Fprintf(&b, "jailbreak fpr:       %.3f  (tp %d, fp %d, fn %d, tn %d)\n", r.JailbreakFPR, r.JailbreakTP, r.JailbreakFP, r.JailbreakFN, r.JailbreakTN)
+	var piiTP, piiFP, piiFN int
+	for _, c := range r.PIIByType {
+		piiTP, piiFP, piiFN = piiTP+c.TP, piiFP+c.FP, piiFN+c.FN
+	}
+	fmt.Fprintf(&b, "domain accuracy:     %s  (%d labelled rows)\n", frac(r.DomainAccuracy, r.DomainRows), r.DomainRows)
+	fmt.Fprintf(&b, "pii precision:       %s\n", frac(r.PIIPrecision, piiTP+piiFP))
+	fmt.Fprintf(&b, "pii recall:          %s\n", frac(r.PIIRecall, piiTP+piiFN))
+	fmt.Fprintf(&b, "jailbreak precision: %s\n", frac(r.JailbreakPrecision, r.JailbreakTP+r.JailbreakFP))
+	fmt.Fprintf(&b, "jailbreak recall:    %s\n", frac(r.JailbreakRecall, r.JailbreakTP+r.JailbreakFN))
+	fmt.Fprintf(&b, "jailbreak fpr:       %s  (tp %d, fp %d, fn %d, tn %d)\n", frac(r.JailbreakFPR, r.JailbreakFP+r.JailbreakTN),
+		r.JailbreakTP, r.JailbreakFP, r.JailbreakFN, r.JailbreakTN)
 	fmt.Fprintf(&b, "latency ms:          p50 %.3f  p90 %.3f  p99 %.3f\n", r.LatencyP50, r.LatencyP90, r.LatencyP99)
 	if _, err := io.WriteString(w, b.String()); err != nil {
 		return err
@@ -39,7 +53,7 @@ func (r *Report) WriteText(w io.Writer) error {
 		fmt.Fprintln(tw, "  type\tprecision\trecall\ttp\tfp\tfn")
 		for _, t := range sortedKeys(r.PIIByType) {
 			c := r.PIIByType[t]
-			fmt.Fprintf(tw, "  %s\t%.3f\t%.3f\t%d\t%d\t%d\n", t, c.Precision, c.Recall, c.TP, c.FP, c.FN)
+			fmt.Fprintf(tw, "  %s\t%s\t%s\t%d\t%d\t%d\n", t, frac(c.Precision, c.TP+c.FP), frac(c.Recall, c.TP+c.FN), c.TP, c.FP, c.FN)
 		}
 		if err := tw.Flush(); err != nil {
 			return err

@@ -35,15 +35,16 @@ func (r *Router) Classify(ctx context.Context, prompt string, h http.Header) (*C
 	start := time.Now()
 	req := &openai.ChatRequest{Model: r.cfg.Routing.VirtualModel,
 		Messages: []openai.Message{{Role: "user", Content: openai.TextContent(prompt)}}}
-	results, matches, err := r.signals.evaluate(ctx, r.inputOf(req, h), nil)
-	if err != nil {
-		return nil, err
-	}
+	// A failed signal shows in its result's error; the decision is taken as for a request.
+	results, matches, _ := r.signals.evaluate(ctx, r.inputOf(req, h), nil)
 	c := &Classification{Signals: results, Decision: "default", Confidence: 1, Model: r.cfg.Routing.DefaultModel}
 	if res, ok := r.engine.Evaluate(matches, false); ok {
 		d := res.Decision
 		c.Decision, c.Confidence = d.Name, res.Confidence
 		switch {
+		case res.Undetermined:
+			e := policyUnavailable(d.Name, res.Failed)
+			c.Model, c.Blocked = "", &BlockInfo{Status: e.Status, Message: e.Message}
 		case d.Block != nil:
 			c.Model, c.Blocked = "", &BlockInfo{Status: d.Block.Status, Message: d.Block.Message}
 		case len(d.Models) > 0:

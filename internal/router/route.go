@@ -88,18 +88,21 @@ func (r *Router) route(ctx context.Context, req *openai.ChatRequest, h http.Head
 	if len(names) > 0 {
 		results, matches, err := r.signals.evaluate(ctx, r.inputOf(req, h), names)
 		if err != nil {
-			// Without signals the request still deserves an answer: the default route.
-			r.log.Warn("signals failed; using the default route", LogKeyError, err.Error())
-		} else {
-			r.observeSignals(results)
-			rt.Signals = results
-			res, matched = r.engine.Evaluate(matches, direct)
+			// The other signals still count; decisions that read a failed one take their on_error.
+			r.log.Warn("signals that need embeddings failed", LogKeyError, err.Error())
 		}
+		r.observeSignals(results)
+		rt.Signals = results
+		res, matched = r.engine.Evaluate(matches, direct)
+		r.countSignalErrors(results, res, matched)
 	}
 	if matched {
 		d := res.Decision
 		rt.Decision, rt.Confidence, rt.Headers = d.Name, res.Confidence, d.Headers
-		r.countDecision(d.Name, d.Block != nil)
+		r.countDecision(d.Name, d.Block != nil || res.Undetermined)
+		if res.Undetermined {
+			return nil, nil, rt, policyUnavailable(d.Name, res.Failed)
+		}
 		if d.Block != nil {
 			return nil, nil, rt, &openai.APIError{Status: d.Block.Status, Type: openai.TypeInvalidRequest,
 				Code: "blocked_by_policy", Message: d.Block.Message}
@@ -124,10 +127,9 @@ func (r *Router) route(ctx context.Context, req *openai.ChatRequest, h http.Head
 	return m, req, rt, nil
 }
 
-// inputOf collects what the signals read. Nothing is copied: the conversation is read only
-// when a signal needs it.
+// inputOf collects what the signals read (see newInput).
 func (r *Router) inputOf(req *openai.ChatRequest, h http.Header) *input {
-	return &input{text: req.LastUserText(), msgs: req.Messages, header: h, user: req.User}
+	return newInput(req, h)
 }
 
 // apply returns req with the decision's changes that hold for every model (masking, the
@@ -186,13 +188,13 @@ func (r *Router) forModel(rs *config.Reasoning, m *model, req *openai.ChatReques
 
 func maskContent(det *signal.PIIDetector, c openai.Content) openai.Content {
 	if !c.IsParts {
-		c.Text = det.Mask(c.Text)
+		c.Text = maskText(det, c.Text)
 		return c
 	}
 	parts := append([]openai.ContentPart(nil), c.Parts...)
 	for i := range parts {
 		if parts[i].Type == "text" {
-			parts[i].Text = det.Mask(parts[i].Text)
+			parts[i].Text = maskText(det, parts[i].Text)
 			parts[i].Raw = nil // re-encoded from Text
 		}
 	}

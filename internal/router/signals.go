@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
+	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -34,18 +36,22 @@ type SignalResult struct {
 	Types []string `json:"types,omitempty"`
 	// Value is the signal's detail: the domain and its scores, the PII findings, the
 	// jailbreak score and reasons, the complexity level, the language, the token estimate.
-	Value     any     `json:"value,omitempty"`
+	Value any `json:"value,omitempty"`
+	// Error says why the signal could not be computed for this request (its embedder
+	// failed); it then reads as not matched, and the policies that depend on it take their
+	// on_error.
+	Error     string  `json:"error,omitempty"`
 	LatencyMs float64 `json:"latency_ms"`
 }
 
 // signalSet holds the extractors built from the configuration, one per signal, sharing the
 // expensive ones (the embedder, the domain classifier, the PII and jailbreak detectors).
 type signalSet struct {
-	embedder  embed.Embedder
-	closer    interface{ Close() error } // the embedder's resources (an ONNX session), if any
-	extractor map[string]extractor
-	order     []string // configuration order
-	needsVec  map[string]bool
+	embedder     embed.Embedder
+	closer       interface{ Close() error } // the embedder's resources (an ONNX session), if any
+	embedTimeout time.Duration
+	extractor    map[string]extractor
+	order        []string // configuration order
 
 	// pending build the parts that embed their examples (similarity matchers, the domain
 	// classifier, the jailbreak detector) when a remote embedder was not answering at
@@ -93,23 +99,49 @@ func (s *signalSet) ensure(ctx context.Context) error {
 	return nil
 }
 
-// input is what the signals read of a request.
+// input is what the signals read of a request. It is filled before the extractors run
+// concurrently and only read by them.
 type input struct {
-	text   string           // the last user message
+	sig    *signal.Input    // every text the model reads, normalised once
 	msgs   []openai.Message // the conversation, read only by the token estimate
 	header http.Header
-	user   string    // the request's "user" field
-	vec    []float32 // the embedding of text, when a signal needs it
+	user   string // the request's "user" field
+	// vecs are the embeddings of the texts the vector signals read; nil when embedding
+	// failed (embedErr says why).
+	vecs     map[string][]float32
+	embedErr error
+}
+
+// vec returns the embedding of text, or false when it could not be computed.
+func (in *input) vec(text string) ([]float32, bool) {
+	v, ok := in.vecs[text]
+	return v, ok
 }
 
 type extractor struct {
 	kind string
-	// run fills Matched, Confidence, Label, Types and Value.
+	// scope is the messages the signal reads; 0 for signals that read no message text.
+	scope signal.Role
+	// vec says the signal needs embeddings: of each segment in scope (perSegment) or of
+	// their joined text.
+	vec, perSegment bool
+	// run fills Matched, Confidence, Label, Types and Value, or Error when a vector it
+	// needs is missing.
 	run func(in *input) SignalResult
 }
 
+// defaultEmbedTimeout bounds embedding one request's texts when signals.embedder.timeout is
+// not set.
+const defaultEmbedTimeout = 3 * time.Second
+
+// errNoVector is the Error of a signal whose embedding failed.
+const errNoVector = "embedding unavailable"
+
 func newSignalSet(ctx context.Context, s *config.Signals, secrets *secret.Store) (*signalSet, error) {
-	set := &signalSet{extractor: map[string]extractor{}, needsVec: map[string]bool{}}
+	set := &signalSet{extractor: map[string]extractor{}, embedTimeout: s.Embedder.Timeout.D()}
+	if set.embedTimeout == 0 {
+		set.embedTimeout = defaultEmbedTimeout
+	}
 	emb, closer, err := newEmbedder(&s.Embedder, secrets)
 	if err != nil {
 		return nil, fmt.Errorf("signals.embedder: %w", err)
@@ -129,11 +161,16 @@ func newSignalSet(ctx context.Context, s *config.Signals, secrets *secret.Store)
 		}
 		return build(ctx)
 	}
-	add := func(name, kind string, vec bool, run func(*input) SignalResult) {
-		set.extractor[name] = extractor{kind: kind, run: run}
+	var scopeErr error
+	add := func(name, kind string, roles []string, def signal.Role, vec bool, run func(*input) SignalResult) {
+		scope, err := signal.ParseScope(roles, def)
+		if err != nil && scopeErr == nil {
+			scopeErr = fmt.Errorf("signal %q: %w", name, err)
+		}
+		set.extractor[name] = extractor{kind: kind, scope: scope, vec: vec, perSegment: kind == "jailbreak", run: run}
 		set.order = append(set.order, name)
-		set.needsVec[name] = vec
 	}
+	const routing, policy, none = signal.ScopeRouting, signal.ScopeAll, signal.Role(0)
 	exact := func(ok bool) float64 {
 		if ok {
 			return 1
@@ -147,8 +184,9 @@ func newSignalSet(ctx context.Context, s *config.Signals, secrets *secret.Store)
 		if err != nil {
 			return nil, fmt.Errorf("signal %q: %w", k.Name, err)
 		}
-		add(k.Name, "keyword", false, func(in *input) SignalResult {
-			r := m.Match(in.text)
+		scope := mustScope(k.Roles, routing)
+		add(k.Name, "keyword", k.Roles, routing, false, func(in *input) SignalResult {
+			r := m.Match(in.sig.Text(scope))
 			return SignalResult{Matched: r.Matched, Confidence: exact(r.Matched), Value: r.Found}
 		})
 	}
@@ -157,8 +195,9 @@ func newSignalSet(ctx context.Context, s *config.Signals, secrets *secret.Store)
 		if err != nil {
 			return nil, fmt.Errorf("signal %q: %w", x.Name, err)
 		}
-		add(x.Name, "regex", false, func(in *input) SignalResult {
-			r := m.Match(in.text)
+		scope := mustScope(x.Roles, routing)
+		add(x.Name, "regex", x.Roles, routing, false, func(in *input) SignalResult {
+			r := m.Match(in.sig.Text(scope))
 			return SignalResult{Matched: r.Matched, Confidence: exact(r.Matched)}
 		})
 	}
@@ -173,8 +212,13 @@ func newSignalSet(ctx context.Context, s *config.Signals, secrets *secret.Store)
 		}); err != nil {
 			return nil, err
 		}
-		add(e.Name, "embedding", true, func(in *input) SignalResult {
-			r := m.MatchVector(in.vec)
+		scope := mustScope(e.Roles, routing)
+		add(e.Name, "embedding", e.Roles, routing, true, func(in *input) SignalResult {
+			v, ok := in.vec(in.sig.Text(scope))
+			if !ok {
+				return SignalResult{Error: errNoVector}
+			}
+			r := m.MatchVector(v)
 			return SignalResult{Matched: r.Matched, Confidence: max(0, r.Score), Value: r}
 		})
 	}
@@ -194,8 +238,14 @@ func newSignalSet(ctx context.Context, s *config.Signals, secrets *secret.Store)
 			return nil, err
 		}
 		for _, d := range s.Domains {
-			add(d.Name, "domain", true, func(in *input) SignalResult {
-				r := dc.ClassifyVector(in.text, in.vec)
+			scope := mustScope(d.Roles, routing)
+			add(d.Name, "domain", d.Roles, routing, true, func(in *input) SignalResult {
+				text := in.sig.Text(scope)
+				v, have := in.vec(text)
+				if !have {
+					return SignalResult{Error: errNoVector}
+				}
+				r := dc.ClassifyVector(text, v)
 				ok := slices.Contains(d.Categories, r.Label) && r.Confidence >= d.MinConfidence
 				return SignalResult{Matched: ok, Confidence: r.Confidence, Label: r.Label, Value: r.Scores}
 			})
@@ -207,8 +257,9 @@ func newSignalSet(ctx context.Context, s *config.Signals, secrets *secret.Store)
 			return nil, fmt.Errorf("pii detector: %w", err)
 		}
 		for _, p := range s.PII {
-			add(p.Name, "pii", false, func(in *input) SignalResult {
-				r := det.Detect(in.text)
+			scope := mustScope(p.Roles, policy)
+			add(p.Name, "pii", p.Roles, policy, false, func(in *input) SignalResult {
+				r := det.Detect(in.sig.Text(scope))
 				var types []string
 				for _, t := range r.Types() {
 					if len(p.Types) == 0 || slices.Contains(p.Types, string(t)) {
@@ -231,9 +282,9 @@ func newSignalSet(ctx context.Context, s *config.Signals, secrets *secret.Store)
 			return nil, err
 		}
 		for _, j := range s.Jailbreak {
-			add(j.Name, "jailbreak", true, func(in *input) SignalResult {
-				r := det.DetectVector(in.text, in.vec)
-				return SignalResult{Matched: r.Score >= j.Threshold, Confidence: r.Score, Value: r.Reasons}
+			scope := mustScope(j.Roles, policy)
+			add(j.Name, "jailbreak", j.Roles, policy, true, func(in *input) SignalResult {
+				return jailbreakResult(det, in, scope, j.Threshold)
 			})
 		}
 	}
@@ -244,8 +295,9 @@ func newSignalSet(ctx context.Context, s *config.Signals, secrets *secret.Store)
 		}
 		for _, c := range s.Complexity {
 			minLevel := slices.Index(config.ComplexityLevels, c.MinLevel)
-			add(c.Name, "complexity", false, func(in *input) SignalResult {
-				r := sc.Score(in.text)
+			scope := mustScope(c.Roles, routing)
+			add(c.Name, "complexity", c.Roles, routing, false, func(in *input) SignalResult {
+				r := sc.Score(in.sig.Text(scope))
 				return SignalResult{Matched: slices.Index(config.ComplexityLevels, string(r.Level)) >= minLevel, Confidence: r.Score, Label: string(r.Level), Value: r}
 			})
 		}
@@ -256,14 +308,15 @@ func newSignalSet(ctx context.Context, s *config.Signals, secrets *secret.Store)
 			return nil, fmt.Errorf("language detector: %w", err)
 		}
 		for _, l := range s.Language {
-			add(l.Name, "language", false, func(in *input) SignalResult {
-				r := ld.Detect(in.text)
+			scope := mustScope(l.Roles, routing)
+			add(l.Name, "language", l.Roles, routing, false, func(in *input) SignalResult {
+				r := ld.Detect(in.sig.Text(scope))
 				return SignalResult{Matched: slices.Contains(l.Languages, r.Code), Confidence: r.Confidence, Label: r.Code}
 			})
 		}
 	}
 	for _, c := range s.ContextLength {
-		add(c.Name, "context_length", false, func(in *input) SignalResult {
+		add(c.Name, "context_length", nil, none, false, func(in *input) SignalResult {
 			n := 0
 			for _, m := range in.msgs {
 				n += signal.EstimateTokens(m.Content.String())
@@ -273,19 +326,86 @@ func newSignalSet(ctx context.Context, s *config.Signals, secrets *secret.Store)
 		})
 	}
 	for _, h := range s.Headers {
-		add(h.Name, "header", false, func(in *input) SignalResult {
+		add(h.Name, "header", nil, none, false, func(in *input) SignalResult {
 			vals := in.header.Values(h.Header)
 			ok := len(vals) > 0 && (len(h.Values) == 0 || slices.ContainsFunc(vals, func(v string) bool { return slices.Contains(h.Values, v) }))
 			return SignalResult{Matched: ok, Confidence: exact(ok)}
 		})
 	}
 	for _, u := range s.Users {
-		add(u.Name, "user", false, func(in *input) SignalResult {
+		add(u.Name, "user", nil, none, false, func(in *input) SignalResult {
 			ok := in.user != "" && (len(u.Users) == 0 || slices.Contains(u.Users, in.user))
 			return SignalResult{Matched: ok, Confidence: exact(ok)}
 		})
 	}
+	if scopeErr != nil {
+		return nil, scopeErr
+	}
 	return set, nil
+}
+
+// newInput collects what the signals read of a request: each message's text and each tool
+// call's arguments, normalised once. Nothing else is copied: the conversation itself is read
+// only by the token estimate.
+func newInput(req *openai.ChatRequest, h http.Header) *input {
+	segs := make([]signal.Segment, 0, len(req.Messages))
+	for i, m := range req.Messages {
+		role := signal.MessageRole(m.Role)
+		if t := m.Content.String(); t != "" {
+			segs = append(segs, signal.Segment{Message: i, Role: role, Raw: t})
+		}
+		for _, tc := range m.ToolCalls {
+			if tc.Function.Arguments != "" {
+				segs = append(segs, signal.Segment{Message: i, Role: signal.RoleTool, ToolCall: true,
+					Raw: signal.ToolCallText(tc.Function.Arguments)})
+			}
+		}
+	}
+	return &input{sig: signal.NewInput(segs), msgs: req.Messages, header: h, user: req.User}
+}
+
+// maskText masks the personal data in one message's text. Data that shows only after
+// normalisation (digits split by zero-width spaces, full-width digits) is masked in the
+// normalised text, which is then what the model reads of that message.
+func maskText(det *signal.PIIDetector, text string) string {
+	masked := det.Mask(text)
+	if n := signal.Normalize(masked); n != masked {
+		if r := det.Detect(n); len(r.Findings) > 0 {
+			return r.Mask(n)
+		}
+	}
+	return masked
+}
+
+// mustScope is the scope of a signal's roles; a bad role is reported by add, which parses
+// the same list.
+func mustScope(roles []string, def signal.Role) signal.Role {
+	s, _ := signal.ParseScope(roles, def)
+	return s
+}
+
+// jailbreakResult scores each segment in scope on its own and keeps the highest score, so
+// that a long, benign system prompt does not dilute an attack in one message. Without
+// embeddings the patterns still score: a match stands, while a score below the threshold is
+// an Error, since similarity might have tipped it.
+func jailbreakResult(det *signal.JailbreakDetector, in *input, scope signal.Role, threshold float64) SignalResult {
+	var best signal.JailbreakResult
+	missing := false
+	for _, seg := range in.sig.Segments {
+		if seg.Role&scope == 0 || seg.Text == "" {
+			continue
+		}
+		v, ok := in.vec(seg.Text)
+		missing = missing || !ok
+		if r := det.DetectVector(seg.Text, v); r.Score > best.Score {
+			best = r
+		}
+	}
+	res := SignalResult{Matched: best.Score >= threshold, Confidence: best.Score, Value: best.Reasons}
+	if missing && !res.Matched {
+		res.Error = errNoVector
+	}
+	return res
 }
 
 // newEmbedder builds the configured embedder; closer is non-nil when it holds resources.
@@ -333,38 +453,41 @@ func newEmbedder(e *config.Embedder, secrets *secret.Store) (embed.Embedder, int
 }
 
 // evaluate computes the named signals (every signal when names is nil) concurrently and
-// returns their results in configuration order and the matches for the decision engine. The
-// prompt is embedded once, only if one of the signals needs the vector.
-func (s *signalSet) evaluate(ctx context.Context, in *input, names map[string]bool) ([]SignalResult, decision.Matches, error) {
+// returns their results in configuration order and the matches for the decision engine.
+// The texts the vector signals read are embedded together, once, only if one of them is
+// wanted. When that fails (err, for the log), the vector signals come back with an Error and
+// as failed matches, and every other signal is computed as usual.
+func (s *signalSet) evaluate(ctx context.Context, in *input, names map[string]bool) (_ []SignalResult, _ decision.Matches, err error) {
 	var want []string
-	vec := false
+	var scopes []signal.Role
 	for _, n := range s.order {
 		if names == nil || names[n] {
 			want = append(want, n)
-			vec = vec || s.needsVec[n]
+			if sc := s.extractor[n].scope; sc != 0 && !slices.Contains(scopes, sc) {
+				scopes = append(scopes, sc)
+			}
 		}
 	}
-	results := make([]SignalResult, len(want))
 	if len(want) == 0 {
 		return nil, decision.Matches{}, nil
 	}
-	var embedErr error
+	in.sig.Prepare(scopes...)
+	texts := s.embedTexts(in, want)
 	var embedDone sync.WaitGroup
-	if vec {
+	if len(texts) > 0 {
 		embedDone.Add(1)
 		go func() {
 			defer embedDone.Done()
-			vs, err := s.embedder.Embed(ctx, []string{in.text})
-			if err == nil {
-				err = s.ensure(ctx) // the parts left pending while the embedder was down
+			in.vecs, in.embedErr = s.embed(ctx, texts)
+			if in.embedErr == nil {
+				// The parts left pending while the embedder was down.
+				if err := s.ensure(ctx); err != nil {
+					in.vecs, in.embedErr = nil, err
+				}
 			}
-			if err != nil {
-				embedErr = err
-				return
-			}
-			in.vec = vs[0]
 		}()
 	}
+	results := make([]SignalResult, len(want))
 	var wg sync.WaitGroup
 	for i, n := range want {
 		ex := s.extractor[n]
@@ -372,12 +495,8 @@ func (s *signalSet) evaluate(ctx context.Context, in *input, names map[string]bo
 		go func() {
 			defer wg.Done()
 			start := time.Now()
-			if s.needsVec[n] {
+			if ex.vec {
 				embedDone.Wait()
-				if embedErr != nil {
-					results[i] = SignalResult{Name: n, Kind: ex.kind}
-					return
-				}
 			}
 			res := ex.run(in)
 			res.Name, res.Kind = n, ex.kind
@@ -386,14 +505,107 @@ func (s *signalSet) evaluate(ctx context.Context, in *input, names map[string]bo
 		}()
 	}
 	wg.Wait()
-	if embedErr != nil {
-		return nil, nil, fmt.Errorf("embedding the prompt: %w", embedErr)
-	}
 	m := make(decision.Matches, len(results))
 	for _, r := range results {
-		m[r.Name] = decision.Match{Matched: r.Matched, Confidence: r.Confidence}
+		m[r.Name] = decision.Match{Matched: r.Matched, Confidence: r.Confidence, Failed: r.Error != ""}
 	}
-	return results, m, nil
+	return results, m, in.embedErr
+}
+
+// embedTexts lists the distinct texts the wanted vector signals read.
+func (s *signalSet) embedTexts(in *input, want []string) []string {
+	var texts []string
+	addText := func(t string) {
+		if !slices.Contains(texts, t) {
+			texts = append(texts, t)
+		}
+	}
+	for _, n := range want {
+		ex := s.extractor[n]
+		switch {
+		case !ex.vec:
+		case ex.perSegment:
+			for _, seg := range in.sig.Segments {
+				if seg.Role&ex.scope != 0 && seg.Text != "" {
+					addText(seg.Text)
+				}
+			}
+		default:
+			addText(in.sig.Text(ex.scope))
+		}
+	}
+	return texts
+}
+
+// embed embeds texts in one call bounded by the embedder timeout.
+func (s *signalSet) embed(ctx context.Context, texts []string) (map[string][]float32, error) {
+	ctx, cancel := context.WithTimeout(ctx, s.embedTimeout)
+	defer cancel()
+	vs, err := s.embedder.Embed(ctx, texts)
+	if err != nil {
+		return nil, fmt.Errorf("embedding %d texts: %w", len(texts), err)
+	}
+	if len(vs) != len(texts) {
+		return nil, fmt.Errorf("embedding %d texts: the embedder returned %d vectors", len(texts), len(vs))
+	}
+	out := make(map[string][]float32, len(texts))
+	for i, t := range texts {
+		out[t] = vs[i]
+	}
+	return out, nil
+}
+
+// policyUnavailable is the refusal of a decision that could not be evaluated because the
+// signals it reads failed, and its on_error is refuse.
+func policyUnavailable(decision string, failed []string) *openai.APIError {
+	what := "signal"
+	if len(failed) > 1 {
+		what = "signals"
+	}
+	return &openai.APIError{Status: http.StatusServiceUnavailable, Type: openai.TypeServer, Code: "policy_unavailable",
+		Message: fmt.Sprintf("the request was not sent to a model: policy %q could not be checked because %s %s could not be computed (the embedder did not answer); try again later",
+			decision, what, quoteList(failed))}
+}
+
+func quoteList(xs []string) string {
+	q := make([]string, len(xs))
+	for i, x := range xs {
+		q[i] = strconv.Quote(x)
+	}
+	return strings.Join(q, ", ")
+}
+
+// countSignalErrors counts each failed signal by what became of the request: refused (a
+// decision that reads it refused on error), allowed (a policy read it as not matched, by
+// on_error allow) or not_matched (routing read it as not matched).
+func (r *Router) countSignalErrors(results []SignalResult, res decision.Result, matched bool) {
+	if r.metrics == nil {
+		return
+	}
+	for _, s := range results {
+		if s.Error == "" {
+			continue
+		}
+		outcome := "not_matched"
+		switch {
+		case matched && res.Undetermined && slices.Contains(res.Failed, s.Name):
+			outcome = "refused"
+		case r.policyAllows(s.Name):
+			outcome = "allowed"
+		}
+		r.metrics.SignalErrors.WithLabelValues(s.Name, outcome).Inc()
+	}
+}
+
+// policyAllows reports whether a policy (applies_to: all) with on_error allow reads the
+// signal. Only failures ask, so the decisions are walked each time.
+func (r *Router) policyAllows(name string) bool {
+	for _, d := range r.cfg.Decisions {
+		if d.AppliesTo == "all" && !d.RefusesOnError() && (&config.Config{Decisions: []config.Decision{d}}).ReferencedSignals()[name] {
+			return true
+		}
+	}
+	return false
 }
 
 // close releases the embedder's resources. The set must not be used afterwards.

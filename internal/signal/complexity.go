@@ -33,6 +33,7 @@ type ComplexityResult struct {
 	Steps  float64 // 0..1, multi-step and reasoning cues
 	Math   float64 // 0..1, density of formulas and numbers
 	Code   float64 // 0..1, density of code
+	Hard   float64 // 0..1, words of hard tasks: proofs, theorems, derivations, optimisation
 }
 
 // ComplexityScorer estimates how much reasoning a prompt needs, so that
@@ -68,8 +69,37 @@ var (
 func init() {
 	for _, w := range strings.Fields(`prove proof derive derivation justify analyze analyse analysis compare contrast evaluate
 	design architect optimize optimise implement algorithm debug refactor plan strategy calculate compute solve estimate
-	critique demonstrate reason reasoning then`) {
+	critique demonstrate reason reasoning then
+	demostrar demuestra demuestre derivar démontrer démontrez prouver prouvez dériver beweisen beweise beweist herleiten
+	dimostrare dimostra provar докажите доказать докажи вывести выведите`) {
 		stepWords[w] = true
+	}
+}
+
+// hardWords name tasks that need deep reasoning however short the prompt ("Prove the
+// Riemann hypothesis."), in the languages the router supports; weight 1 for the task or its
+// object, 0.5 for words also common in everyday questions. hardPhrases are matched as
+// substrings, for scripts without spaces.
+var (
+	hardWords   = map[string]float64{}
+	hardPhrases = map[string]float64{"证明": 1, "推导": 1, "定理": 1, "猜想": 1, "优化": 0.5, "形式化": 1, "証明": 1, "導出": 1, "最適化": 0.5}
+)
+
+func init() {
+	for _, w := range strings.Fields(`prove proof proofs derive derivation theorem theorems lemma lemmas conjecture hypothesis
+	axiom axioms rigorous rigorously formally formalize formalise asymptotic asymptotically np-hard np-complete undecidable
+	invariant induction counterexample
+	demostrar demuestra demuestre demostración teorema lema conjetura hipótesis derivar deduce deducir riguroso formalmente
+	démontrer démontrez démonstration prouver prouvez théorème lemme conjecture hypothèse dériver rigoureux rigoureusement formellement
+	beweisen beweise beweis beweist theorem herleiten herleitung ableitung lemma vermutung hypothese streng formal
+	dimostrare dimostra dimostrazione teorema congettura ipotesi derivare rigoroso
+	provar prove demonstração teorema conjectura hipótese derivar rigoroso
+	докажите доказать докажи доказательство теорема теоремы теорему лемма гипотеза гипотезу вывести выведите строго формально`) {
+		hardWords[w] = 1
+	}
+	for _, w := range strings.Fields(`optimal optimality optimize optimise optimization optimisation formal complexity minimize maximize
+	optimizar óptimo optimiser optimale optimieren optimal ottimizzare ottimale otimizar ótimo оптимизировать оптимальный сложность`) {
+		hardWords[w] = 0.5
 	}
 }
 
@@ -120,11 +150,19 @@ func (c *ComplexityScorer) Score(text string) ComplexityResult {
 		steps += float64(strings.Count(lower, p))
 	}
 	words := strings.FieldsFunc(lower, func(r rune) bool { return !unicode.IsLetter(r) && r != '#' })
+	var hard float64
 	for _, w := range words {
 		if stepWords[w] {
 			steps++
 		}
+		hard += hardWords[w]
 	}
+	if hasNonASCII(lower) {
+		for p, wt := range hardPhrases {
+			hard += wt * float64(strings.Count(lower, p))
+		}
+	}
+	r.Hard = 1 - math.Exp(-hard)
 	steps += 0.5 * float64(len(listRE.FindAllStringIndex(text, -1)))
 	if q := strings.Count(text, "?"); q > 1 {
 		steps += float64(q - 1)
@@ -134,7 +172,7 @@ func (c *ComplexityScorer) Score(text string) ComplexityResult {
 	mathN, codeN := mathAndCodeCounts(text, words)
 	r.Math = math.Min(1, float64(mathN)/chars*8)
 	r.Code = math.Min(1, float64(codeN)/chars*25)
-	r.Score = math.Min(1, 0.3*r.Length+0.5*r.Steps+0.25*math.Max(r.Math, r.Code)+0.1*r.Length*r.Steps)
+	r.Score = math.Min(1, 0.3*r.Length+0.5*r.Steps+0.25*math.Max(r.Math, r.Code)+0.1*r.Length*r.Steps+0.5*r.Hard)
 	switch {
 	case r.Score >= c.high:
 		r.Level = ComplexityHigh
@@ -144,4 +182,13 @@ func (c *ComplexityScorer) Score(text string) ComplexityResult {
 		r.Level = ComplexityLow
 	}
 	return r
+}
+
+func hasNonASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return true
+		}
+	}
+	return false
 }

@@ -18,6 +18,17 @@ func TestComplexity(t *testing.T) {
 		{"Prove that for all n >= 1, sum_{k=1}^{n} k^2 = n(n+1)(2n+1)/6, step by step.", ComplexityHigh},
 		{"Fix this: ```func f() { return x; }``` it does not compile", ComplexityMedium},
 		{"Explain why the sky is blue in a couple of sentences for a curious kid.", ComplexityMedium},
+		// Short prompts that name a hard task.
+		{"Prove the Riemann hypothesis.", ComplexityHigh},
+		{"Derive the Euler-Lagrange equations formally.", ComplexityHigh},
+		{"Demuestra el teorema de Pitágoras.", ComplexityHigh},
+		{"Démontrez le théorème de Fermat.", ComplexityHigh},
+		{"Beweise den Satz von Pythagoras streng.", ComplexityHigh},
+		{"Докажите теорему Ферма.", ComplexityHigh},
+		{"证明费马大定理。", ComplexityHigh},
+		// Everyday words that sound hard stay below high.
+		{"What is the optimal temperature for green tea?", ComplexityLow},
+		{"Thanks, that proves useful!", ComplexityLow},
 	}
 	for _, tt := range tests {
 		res := c.Score(tt.text)

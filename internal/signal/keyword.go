@@ -43,6 +43,7 @@ type KeywordResult struct {
 type KeywordMatcher struct {
 	keywords [][]string // each keyword split into words, folded if needed
 	original []string
+	byFirst  map[string][]int // keyword indices by their first word
 	mode     KeywordMode
 	caseSens bool
 	maxEdits int
@@ -72,6 +73,10 @@ func NewKeywordMatcher(opts KeywordOptions) (*KeywordMatcher, error) {
 			errs = append(errs, fmt.Errorf("keywords[%d] %q: has no letters or digits", i, k))
 			continue
 		}
+		if m.byFirst == nil {
+			m.byFirst = map[string][]int{}
+		}
+		m.byFirst[words[0]] = append(m.byFirst[words[0]], len(m.keywords))
 		m.keywords = append(m.keywords, words)
 		m.original = append(m.original, k)
 	}
@@ -81,13 +86,40 @@ func NewKeywordMatcher(opts KeywordOptions) (*KeywordMatcher, error) {
 	return m, nil
 }
 
-// Match checks text.
+// MaxFuzzyWords bounds fuzzy matching: only the first MaxFuzzyWords words of a text are
+// compared within edits; the rest of the text is matched exactly. Exact matching is linear
+// in the text, while fuzzy matching costs a comparison per word and keyword.
+const MaxFuzzyWords = 4096
+
+// maxFuzzyRunes is the longest word or keyword compared within edits; longer ones match
+// only exactly. It keeps the edit distance in fixed-size buffers on the stack.
+const maxFuzzyRunes = 32
+
+// Match checks text. It is linear in the text's words, plus a comparison per keyword for
+// each of the first MaxFuzzyWords words when fuzzy.
 func (m *KeywordMatcher) Match(text string) KeywordResult {
 	words := splitWords(text, m.caseSens)
+	found := make([]bool, len(m.keywords))
+	left := len(m.keywords)
+	for i := 0; i < len(words) && left > 0; i++ {
+		if m.maxEdits > 0 && i < MaxFuzzyWords {
+			for k, kw := range m.keywords {
+				if !found[k] && matchAt(words, i, kw, true, m.maxEdits) {
+					found[k], left = true, left-1
+				}
+			}
+			continue
+		}
+		for _, k := range m.byFirst[words[i]] {
+			if !found[k] && matchAt(words, i, m.keywords[k], false, 0) {
+				found[k], left = true, left-1
+			}
+		}
+	}
 	var res KeywordResult
-	for i, kw := range m.keywords {
-		if m.contains(words, kw) {
-			res.Found = append(res.Found, m.original[i])
+	for k, f := range found {
+		if f {
+			res.Found = append(res.Found, m.original[k])
 		}
 	}
 	if m.mode == KeywordAll {
@@ -98,30 +130,41 @@ func (m *KeywordMatcher) Match(text string) KeywordResult {
 	return res
 }
 
-func (m *KeywordMatcher) contains(words, kw []string) bool {
-	for i := 0; i+len(kw) <= len(words); i++ {
-		ok := true
-		for j, k := range kw {
-			if !m.wordEqual(words[i+j], k) {
-				ok = false
-				break
-			}
-		}
-		if ok {
-			return true
+// matchAt reports whether the keyword's words occur at words[i:].
+func matchAt(words []string, i int, kw []string, fuzzy bool, maxEdits int) bool {
+	if i+len(kw) > len(words) {
+		return false
+	}
+	for j, k := range kw {
+		if !wordEqual(words[i+j], k, fuzzy, maxEdits) {
+			return false
 		}
 	}
-	return false
+	return true
 }
 
-func (m *KeywordMatcher) wordEqual(w, k string) bool {
+// wordEqual compares a word of the text with a keyword's word, within maxEdits when fuzzy
+// (for keywords of at least 4 letters). It does not allocate.
+func wordEqual(w, k string, fuzzy bool, maxEdits int) bool {
 	if w == k {
 		return true
 	}
-	if m.maxEdits == 0 || utf8.RuneCountInString(k) < 4 {
+	if !fuzzy {
 		return false
 	}
-	return editDistance(w, k, m.maxEdits) <= m.maxEdits
+	// Byte lengths bound rune counts within a factor of 4; compare rune counts only when
+	// the bytes allow a match.
+	if len(w) > 4*(len(k)+maxEdits) || len(k) > 4*(len(w)+maxEdits) {
+		return false
+	}
+	nk := utf8.RuneCountInString(k)
+	if nk < 4 {
+		return false
+	}
+	if d := utf8.RuneCountInString(w) - nk; d > maxEdits || -d > maxEdits {
+		return false
+	}
+	return editDistance(w, k, maxEdits) <= maxEdits
 }
 
 // splitWords splits on anything that is not a letter, digit or
@@ -161,15 +204,21 @@ func isIdeographic(r rune) bool {
 	return unicode.Is(unicode.Han, r) || unicode.Is(unicode.Hiragana, r) || unicode.Is(unicode.Katakana, r)
 }
 
-// editDistance is the Levenshtein distance between a and b in runes,
-// giving up early (returning limit+1) once it must exceed limit.
+// editDistance is the Levenshtein distance between a and b in runes, giving up early
+// (returning limit+1) once it must exceed limit, or when either is longer than
+// maxFuzzyRunes. It does not allocate.
 func editDistance(a, b string, limit int) int {
-	ra, rb := []rune(a), []rune(b)
+	var bufA, bufB [maxFuzzyRunes]rune
+	ra, okA := runesInto(bufA[:0], a)
+	rb, okB := runesInto(bufB[:0], b)
+	if !okA || !okB {
+		return limit + 1
+	}
 	if d := len(ra) - len(rb); d > limit || -d > limit {
 		return limit + 1
 	}
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
+	var rowA, rowB [maxFuzzyRunes + 1]int
+	prev, cur := rowA[:len(rb)+1], rowB[:len(rb)+1]
 	for j := range prev {
 		prev[j] = j
 	}
@@ -190,4 +239,15 @@ func editDistance(a, b string, limit int) int {
 		prev, cur = cur, prev
 	}
 	return prev[len(rb)]
+}
+
+// runesInto decodes s into buf (of capacity maxFuzzyRunes); false when s is longer.
+func runesInto(buf []rune, s string) ([]rune, bool) {
+	for _, r := range s {
+		if len(buf) == cap(buf) {
+			return buf, false
+		}
+		buf = append(buf, r)
+	}
+	return buf, true
 }

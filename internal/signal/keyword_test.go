@@ -2,6 +2,7 @@ package signal
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -96,5 +97,60 @@ func BenchmarkKeywordFuzzy(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		m.Match(text)
+	}
+}
+
+// TestFuzzyMatchingCostIsBounded: edit distances do not allocate, so a Match allocates the
+// same whatever the number of fuzzy keywords, and words past MaxFuzzyWords match only exactly.
+func TestFuzzyMatchingCostIsBounded(t *testing.T) {
+	if n := testing.AllocsPerRun(100, func() { _ = editDistance("kubernetes", "kubernets", 2) }); n != 0 {
+		t.Errorf("editDistance allocated %v times", n)
+	}
+	text := strings.Repeat("the quick brown fox jumps over the lazy dog ", 500) // 4,500 words
+	one, err := NewKeywordMatcher(KeywordOptions{Keywords: []string{"kubernetes"}, MaxEdits: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var many []string
+	for i := range 100 {
+		many = append(many, fmt.Sprintf("keyword%03d", i))
+	}
+	hundred, err := NewKeywordMatcher(KeywordOptions{Keywords: many, MaxEdits: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a1 := testing.AllocsPerRun(5, func() { _ = one.Match(text) })
+	a100 := testing.AllocsPerRun(5, func() { _ = hundred.Match(text) })
+	// Up to 450,000 comparisons more; a margin of 2 absorbs allocations of the runtime.
+	if a100 > a1+2 {
+		t.Errorf("Match allocated %v times with 1 fuzzy keyword and %v with 100", a1, a100)
+	}
+	// "kubernets" within the first MaxFuzzyWords words matches; past them only the exact word.
+	early := "my kubernets cluster " + text
+	late := text + " my kubernets cluster"
+	exact := text + " my kubernetes cluster"
+	for _, c := range []struct {
+		name, text string
+		want       bool
+	}{{"early typo", early, true}, {"late typo", late, false}, {"late exact", exact, true}} {
+		if got := one.Match(c.text).Matched; got != c.want {
+			t.Errorf("%s: matched %v, want %v", c.name, got, c.want)
+		}
+	}
+}
+
+func BenchmarkFuzzyKeywords(b *testing.B) {
+	var kws []string
+	for i := range 100 {
+		kws = append(kws, fmt.Sprintf("keyword%03d", i))
+	}
+	m, err := NewKeywordMatcher(KeywordOptions{Keywords: kws, MaxEdits: 2})
+	if err != nil {
+		b.Fatal(err)
+	}
+	text := strings.Repeat("the quick brown fox jumps over the lazy dog while keywords wait ", 9000) // ~560 KB
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = m.Match(text)
 	}
 }

@@ -57,8 +57,25 @@ var stopwords = map[string][]string{
 	"nl": strings.Fields("de het een en van is dat in op te voor met niet zijn ik je wat hoe waarom er ook maar bij"),
 }
 
+// greetings are words that make up short messages with no function word: greetings,
+// thanks, yes and no. "Hola" alone is Spanish, not English.
+var greetings = map[string][]string{
+	"en": strings.Fields("hello hi hey thanks thank please yes no bye goodbye morning evening okay ok cheers"),
+	"es": strings.Fields("hola gracias buenos buenas días noches tardes adiós sí vale chao perdón"),
+	"fr": strings.Fields("bonjour bonsoir salut merci oui non revoir pardon s'il plaît coucou"),
+	"de": strings.Fields("hallo danke bitte guten tag morgen abend tschüss ja nein moin servus entschuldigung"),
+	"it": strings.Fields("ciao grazie buongiorno buonasera prego arrivederci sì scusa"),
+	"pt": strings.Fields("olá oi obrigado obrigada bom boa tchau sim desculpe"),
+	"nl": strings.Fields("hoi hallo dank bedankt goedemorgen goedenavond doei dag ja nee alsjeblieft"),
+}
+
 var stopwordIndex = func() map[string][]string {
 	idx := map[string][]string{}
+	for lang, ws := range greetings {
+		for _, w := range ws {
+			idx[w] = append(idx[w], lang)
+		}
+	}
 	for lang, ws := range stopwords {
 		for _, w := range ws {
 			idx[w] = append(idx[w], lang)
@@ -78,6 +95,13 @@ func detectLanguage(text string) LanguageResult {
 	var letters, latin, han, kana, hangul, cyr, arabic, hebrew, greek, deva, thai int
 	ukr := 0
 	for _, r := range text {
+		if r < 0x80 { // ASCII: most text, and Latin when a letter
+			if 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' {
+				letters++
+				latin++
+			}
+			continue
+		}
 		if !unicode.IsLetter(r) {
 			continue
 		}
@@ -175,9 +199,8 @@ func detectLatin(text string) LanguageResult {
 		total += s
 	}
 	if len(ranked) == 0 {
-		// No function words at all: short English-looking text is the
-		// common case (code, names, keywords).
-		return LanguageResult{Code: "en", Confidence: 0.3}
+		// No known word at all (code, names, "asdf"): saying English would be a guess.
+		return LanguageResult{Code: "und"}
 	}
 	sort.Slice(ranked, func(i, j int) bool {
 		if ranked[i].score != ranked[j].score {

@@ -23,6 +23,20 @@ func TestLanguageDetect(t *testing.T) {
 		{"كيف يمكنني تعلم اللغة العربية؟", "ar"},
 		{"Як найкраще вивчити українську мову?", "uk"},
 		{"12345 !!!", "und"},
+		// Short messages without function words.
+		{"Hola", "es"},
+		{"¡Hola!", "es"},
+		{"Merci", "fr"},
+		{"Merci beaucoup", "fr"},
+		{"Danke", "de"},
+		{"Danke schön", "de"},
+		{"Привет", "ru"},
+		{"Ciao", "it"},
+		{"Obrigado", "pt"},
+		{"Bedankt", "nl"},
+		{"Hello", "en"},
+		{"Thanks!", "en"},
+		{"asdf qwer zxcv", "und"},
 	}
 	for _, tt := range tests {
 		if got := d.Detect(tt.text); got.Code != tt.want {

@@ -13,7 +13,7 @@ var (
 	// German-style: the number follows the street ("Hauptstraße 12").
 	deStreetRE = regexp.MustCompile(`\b\p{Lu}[\p{L}\-]*(?:straße|strasse|str\.|weg|gasse|platz|allee|ring|damm|ufer|chaussee)\s+\d{1,4}[a-z]?\b`)
 	// French-style: "12 rue de la Paix", "5 bis avenue Victor Hugo".
-	frStreetRE = regexp.MustCompile(`\b\d{1,4}(?:\s?(?:bis|ter))?,?\s+(?:rue|avenue|av\.|boulevard|bd|place|chemin|allée|impasse|quai|route|cours)\s+(?:(?:de|du|des|la|le|l'|d')\s*)*\p{Lu}[\p{L}\-']+(?:\s+\p{Lu}[\p{L}\-']+)*`)
+	frStreetRE = regexp.MustCompile(`\b\d{1,4}(?:\s?(?:bis|ter))?,?\s+(?i:rue|avenue|av\.|boulevard|bd|place|chemin|allée|impasse|quai|route|cours)\s+(?:(?:de|du|des|la|le|l'|d')\s*)*\p{Lu}[\p{L}\-']+(?:\s+\p{Lu}[\p{L}\-']+)*`)
 	// Spanish, Portuguese, Italian: "Calle Mayor 5", "Via Roma, 12".
 	latStreetRE = regexp.MustCompile(`\b(?:Calle|Avenida|Av\.|Plaza|Paseo|Carrer|Rua|Via|Viale|Piazza|Corso)\s+(?:(?:de|del|la|los|las|dos|da|di|della)\s+)*\p{Lu}[\p{L}\-']+(?:\s+\p{Lu}[\p{L}\-']+)*,?\s+(?:n\.?\s?º?\s?)?\d{1,4}\b`)
 
@@ -21,8 +21,17 @@ var (
 	unitTailRE     = regexp.MustCompile(`^,?\s*(?:Apt|Apartment|Suite|Ste|Unit|Floor|Fl|Room|Rm|Flat|#)\.?\s*#?[A-Za-z0-9\-]{1,6}\b`)
 	stateZipTailRE = regexp.MustCompile(`^,?\s*[A-Z]{2}\s+\d{5}(?:-\d{4})?\b`)
 	ukPostTailRE   = regexp.MustCompile(`^,?\s*[A-Z]{1,2}\d[A-Z\d]?\s*\d[A-Z]{2}\b`)
-	euPostTailRE   = regexp.MustCompile(`^,?\s*\d{4,5}\s+\p{Lu}[\p{L}\-]+\b`)
-	cityTailRE     = regexp.MustCompile(`^,\s*\p{Lu}\p{Ll}[\p{L}\-']*(?:\s\p{Lu}\p{Ll}[\p{L}\-']*){0,2}`)
+	euPostTailRE   = regexp.MustCompile(`^,?\s*(?:\d{4,5}|\d{2}-\d{3}|\d{4}-\d{3})(?:\s+[A-Z]{2})?\s+\p{Lu}[\p{L}\-]+\b`)
+	caPostTailRE   = regexp.MustCompile(`^,?\s*(?:[A-Z]{2}\s+)?[A-Z]\d[A-Z]\s?\d[A-Z]\d\b`)
+
+	// Streets without a street-type word: a house number and one to three capitalised
+	// words ("55 Broadway", "12 The Green", "31 Ocean View"), or the name and then the
+	// number ("Keizersgracht 123", "ul. Marszałkowska 84"). They count only with a postal
+	// code after them, or after an address cue ("lives at") and followed by a city.
+	bareStreetRE  = regexp.MustCompile(`\b\d{1,5}[A-Za-z]?\s+(?:The\s+)?\p{Lu}\p{Ll}[\p{L}'\-]*(?:\s+\p{Lu}\p{Ll}[\p{L}'\-]*){0,2}`)
+	bareReverseRE = regexp.MustCompile(`(?:\b(?:ul|al|ulica)\.?\s+)?\b\p{Lu}\p{Ll}[\p{L}\-]{3,}\s+\d{1,4}[a-z]?\b`)
+	addressCueRE  = regexp.MustCompile(`(?i)(?:\b(?:live|lives|lived|living|located|is|are|based|meet|moved|venue is|address is|address|deliver|delivered|ship|send|mail|office is|shop is|at)\s*(?:at|to|in)?|address:|:)\s*$`)
+	cityTailRE    = regexp.MustCompile(`^,\s*\p{Lu}\p{Ll}[\p{L}\-']*(?:\s\p{Lu}\p{Ll}[\p{L}\-']*){0,2}`)
 )
 
 func findAddresses(text string) [][2]int {
@@ -35,16 +44,76 @@ func findAddresses(text string) [][2]int {
 		}
 		out = append(out, [2]int{s, e})
 	}
-	for _, re := range []*regexp.Regexp{usStreetRE, deStreetRE, frStreetRE, latStreetRE} {
-		for _, m := range re.FindAllStringIndex(text, -1) {
-			if re == usStreetRE && !plausibleUSStreet(text[m[0]:m[1]]) {
+	// The patterns that start with a house number are tried only where a number starts,
+	// which keeps the cost linear in the digits of the text rather than its length.
+	for _, n := range numberStarts(text) {
+		for _, re := range []*regexp.Regexp{usStreetAt, frStreetAt, bareStreetAt} {
+			loc := re.FindStringIndex(text[n.start:min(len(text), n.start+addressWindow)])
+			if loc == nil {
 				continue
 			}
+			s, e := n.start, n.start+loc[1]
+			if re == usStreetAt || re == frStreetAt {
+				if re == frStreetAt || plausibleUSStreet(text[s:e]) {
+					add(s, extendAddress(text, e))
+					break
+				}
+				continue
+			}
+			if !plausibleUSStreet(strings.Replace(text[s:e], " The ", " ", 1) + " x") {
+				continue
+			}
+			end, postal := extendAddressPostal(text, e)
+			if postal || end > e && addressCueRE.MatchString(text[max(0, s-30):s]) {
+				add(s, end)
+			}
+		}
+		// The name before the number ("Keizersgracht 123"), with a postal code after it.
+		if end, postal := extendAddressPostal(text, n.end); postal {
+			base := max(0, n.start-48)
+			if loc := bareReverseAt.FindStringIndex(text[base:n.end]); loc != nil {
+				add(base+loc[0], end)
+			}
+		}
+	}
+	for _, re := range []*regexp.Regexp{deStreetRE, latStreetRE, poBoxRE} {
+		for _, m := range re.FindAllStringIndex(text, -1) {
 			add(m[0], extendAddress(text, m[1]))
 		}
 	}
-	for _, m := range poBoxRE.FindAllStringIndex(text, -1) {
-		add(m[0], extendAddress(text, m[1]))
+	return out
+}
+
+// addressWindow bounds the text a pattern anchored at a house number may span.
+const addressWindow = 160
+
+var (
+	usStreetAt    = regexp.MustCompile(`^(?:` + usStreetRE.String() + `)`)
+	frStreetAt    = regexp.MustCompile(`^(?:` + frStreetRE.String() + `)`)
+	bareStreetAt  = regexp.MustCompile(`^(?:` + bareStreetRE.String() + `)`)
+	bareReverseAt = regexp.MustCompile(`(?:` + bareReverseRE.String() + `)$`)
+)
+
+type numberRun struct{ start, end int }
+
+// numberStarts lists the runs of digits (with one letter after, as in 221B) that start a
+// word.
+func numberStarts(text string) []numberRun {
+	var out []numberRun
+	for i := 0; i < len(text); i++ {
+		if text[i] < '0' || text[i] > '9' || i > 0 && isWordByte(text[i-1]) {
+			continue
+		}
+		j := i
+		for j < len(text) && text[j] >= '0' && text[j] <= '9' {
+			j++
+		}
+		if j < len(text) && (text[j] >= 'a' && text[j] <= 'z' || text[j] >= 'A' && text[j] <= 'Z') &&
+			(j+1 == len(text) || !isWordByte(text[j+1])) {
+			j++
+		}
+		out = append(out, numberRun{i, j})
+		i = j
 	}
 	return out
 }
@@ -69,16 +138,25 @@ func plausibleUSStreet(s string) bool {
 // extendAddress grows an address over a unit, a city, a state + ZIP or a
 // postcode that follow it, in any order, at most four times.
 func extendAddress(text string, end int) int {
+	end, _ = extendAddressPostal(text, end)
+	return end
+}
+
+// extendAddressPostal is extendAddress that also reports whether a postal code (a state
+// and ZIP, a UK, Canadian or continental postcode) was among the tails.
+func extendAddressPostal(text string, end int) (int, bool) {
+	postal := false
 	for range 4 {
 		rest := text[end:]
 		grew := false
-		for _, re := range []*regexp.Regexp{unitTailRE, stateZipTailRE, ukPostTailRE, euPostTailRE, cityTailRE} {
+		for _, re := range []*regexp.Regexp{unitTailRE, stateZipTailRE, caPostTailRE, ukPostTailRE, euPostTailRE, cityTailRE} {
 			if loc := re.FindStringIndex(rest); loc != nil {
 				if re == cityTailRE && !cityFollowedByPostal(text, end+loc[1]) {
 					continue
 				}
 				end += loc[1]
 				grew = true
+				postal = postal || re != unitTailRE && re != cityTailRE
 				break
 			}
 		}
@@ -86,7 +164,7 @@ func extendAddress(text string, end int) int {
 			break
 		}
 	}
-	return end
+	return end, postal
 }
 
 // cityFollowedByPostal only lets a ", City" tail in when a state, ZIP or
@@ -97,5 +175,6 @@ func cityFollowedByPostal(text string, end int) bool {
 	if rest == "" || strings.ContainsAny(rest[:1], ".?!;\n") {
 		return true
 	}
-	return stateZipTailRE.MatchString(rest) || ukPostTailRE.MatchString(rest) || euPostTailRE.MatchString(rest) || cityTailRE.MatchString(rest)
+	return stateZipTailRE.MatchString(rest) || caPostTailRE.MatchString(rest) || ukPostTailRE.MatchString(rest) ||
+		euPostTailRE.MatchString(rest) || cityTailRE.MatchString(rest)
 }

@@ -16,14 +16,24 @@ var (
 	// word a name.
 	strongCueRE = regexp.MustCompile(`(?i)(?:my name is|my name's|name\s*:|named|full name\s*:|me llamo|mi nombre es|je m'appelle|je suis|ich heiße|ich bin|mein name ist|mi chiamo|meu nome é|sincerely,|regards,|signed,|dear|hi|hello|attn:?|c/o)\s*$`)
 	// titleCueRE: an honorific right before a name.
-	titleCueRE = regexp.MustCompile(`(?:\b(?:Mr|Mrs|Ms|Mx|Dr|Prof|Sr|Sra|Mme|Mlle|Herr|Frau)\.?|\b(?:Miss|Sir|Madam|Doctor|Professor|Señor|Señora|Monsieur|Madame))\s+$`)
-	// personCueRE: a role word that introduces a person; it needs a
-	// two-word name or a known first name after it.
-	personCueRE = regexp.MustCompile(`(?i)\b(?:to|for|from|with|customer|client|patient|employee|tenant|contact|colleague|manager|candidate|applicant|student|user|cc|by|per|ask|tell|email|call|invite|remind|named)\s+$`)
+	titleCueRE = regexp.MustCompile(`(?:\b(?:Mr|Mrs|Ms|Mx|Dr|Dra|Prof|Sr|Sra|Srta|Mme|Mlle|Herr|Frau|Capt|Sgt|Lt|Rev|Fr)\.?|\b(?:` + titleWordList + `))\s+$`)
 	// iamCueRE: "I'm"/"I am"/"this is" only mark a name when the word is a
 	// known first name ("I'm John", not "I'm Hungry").
 	iamCueRE = regexp.MustCompile(`(?i)(?:\bi'm|\bi am|\bthis is|\bit's|\bsoy|\bsono)\s+$`)
 )
+
+// titleWordList are spelled-out honorifics and ranks that come before a name.
+const titleWordList = `Miss|Sir|Madam|Doctor|Professor|Señor|Señora|Señorita|Monsieur|Madame|Mademoiselle|Captain|Sergeant|Lieutenant|Officer|Detective|Inspector|Judge|Father|Reverend|Pastor|Rabbi|Imam|Coach|Nurse|Auntie|Uncle|Aunt|Grandma|Grandpa|Signor|Signora|Dottore|Dottoressa|Don|Doña`
+
+// titleWords are the honorifics that may start a run of capitalised words ("Captain
+// Morales"), as keys without a trailing dot.
+var titleWords = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Split(titleWordList+"|Mr|Mrs|Ms|Mx|Dr|Dra|Prof|Sr|Sra|Srta|Mme|Mlle|Herr|Frau|Capt|Sgt|Lt|Rev|Fr", "|") {
+		m[w] = true
+	}
+	return m
+}()
 
 // notNameWords are capitalised words that start sentences or name places,
 // organisations, days and months rather than people.
@@ -68,7 +78,12 @@ var lowerNameRE = regexp.MustCompile(`(?i)\b(?:my name is|my name's|name\s*:)\s+
 
 func (d *PIIDetector) findNames(text string) [][2]int {
 	var out [][2]int
-	for _, m := range lowerNameRE.FindAllStringSubmatchIndex(text, -1) {
+	// Every cue of lowerNameRE holds "name"; most prompts have none, so skip the regexp.
+	var lowerCues [][]int
+	if indexFoldASCII(text, "name") >= 0 {
+		lowerCues = lowerNameRE.FindAllStringSubmatchIndex(text, -1)
+	}
+	for _, m := range lowerCues {
 		s, e := m[2], m[3]
 		words := strings.Fields(text[s:e])
 		// Keep only words that are not sentence words ("my name is john and").
@@ -94,6 +109,15 @@ func (d *PIIDetector) findNames(text string) [][2]int {
 			s += strings.Index(text[s:], words[0]) + len(words[0])
 			s += len(text[s:]) - len(strings.TrimLeft(text[s:], " \t\n"))
 			words = words[1:]
+		}
+		// A title in the run ("Captain Morales", "Ask Father O'Connell"): the name follows it, and
+		// the title is its cue.
+		for i := 0; i+1 < len(words); i++ {
+			if titleWords[strings.TrimSuffix(words[i], ".")] {
+				s += strings.Index(text[s:], words[i+1])
+				words = words[i+1:]
+				break
+			}
 		}
 		// Cut trailing non-name words ("Ingrid Halvorsen Street").
 		for len(words) > 0 && notNameWords[strings.ToLower(trimPossessive(words[len(words)-1]))] {
@@ -176,15 +200,17 @@ func (d *PIIDetector) isName(before string, words []string, after string) bool {
 	switch {
 	case titleCueRE.MatchString(tail), strongCueRE.MatchString(tail):
 		return true
+	case cueBefore(tail, relationCues, nil):
+		return len(words) >= 2 || looksLikeSurname(words[0]) || d.givenNames[first]
 	case iamCueRE.MatchString(tail):
 		return d.givenNames[first] || len(words) >= 2 && looksLikeSurname(words[len(words)-1])
 	case d.givenNames[first] && len(words) >= 2:
 		return true
-	case personCueRE.MatchString(tail) && len(words) >= 2 && !placeFollowsRE.MatchString(after):
+	case cueBefore(tail, personCues, ofCues) && len(words) >= 2 && !placeFollowsRE.MatchString(after):
 		return d.givenNames[first] || len(words) == 2 && looksLikeSurname(words[1])
 	case d.givenNames[first] && len(words) == 1:
 		// A lone first name needs a person-like verb or address after it.
-		return personVerbRE.MatchString(after) || personCueRE.MatchString(tail)
+		return personVerbRE.MatchString(after) || cueBefore(tail, personCues, ofCues)
 	}
 	return false
 }
@@ -223,4 +249,55 @@ func nameInNearbyEmail(words []string, after string) bool {
 func looksLikeSurname(w string) bool {
 	w = trimPossessive(w)
 	return utf8.RuneCountInString(w) >= 3 && !notNameWords[strings.ToLower(w)]
+}
+
+var (
+	// personCues: role words that introduce a person; they need a two-word name or a
+	// known first name after them. ofCues take "of" after them ("the family of").
+	personCues = wordSetOf(`to for from with customer client patient employee tenant contact colleague manager candidate
+	applicant student user cc by per ask tell email call invite remind named`)
+	ofCues = wordSetOf(`family wife husband son daughter mother father parents widow friend`)
+	// relationCues: a relative or someone close, right before a name: "my nephew Mateo",
+	// "our coworker Ingrid"; the name may be a single word.
+	relationCues = wordSetOf(`nephew niece son daughter wife husband mom mum mother dad father grandma grandpa granny
+	grandmother grandfather grandson granddaughter aunt uncle cousin friend coworker co-worker colleague boss brother
+	sister partner neighbour neighbor landlord landlady intern teacher tutor roommate flatmate fiancé fiancée fiance
+	girlfriend boyfriend classmate stepson stepdaughter baby`)
+)
+
+// cueBefore reports whether the text before a name ends with one of cues (in any case),
+// optionally followed by a comma or colon, then whitespace; or with "of" after one of
+// ofCues. It replaces an alternation regexp anchored at the end, which Go would try at
+// every position.
+func cueBefore(tail string, cues, ofCues map[string]bool) bool {
+	t := strings.TrimRight(tail, " \t\n")
+	if len(t) == len(tail) {
+		return false // no whitespace before the name
+	}
+	t = strings.TrimSuffix(strings.TrimSuffix(t, ","), ":")
+	w, rest := lastWord(t)
+	if cues[w] {
+		return true
+	}
+	if w != "of" || ofCues == nil {
+		return false
+	}
+	rest = strings.TrimRight(rest, " \t\n")
+	w, _ = lastWord(rest)
+	return ofCues[w]
+}
+
+// lastWord returns the last word of t (letters and hyphens), lower-cased, and the text
+// before it.
+func lastWord(t string) (string, string) {
+	i := strings.LastIndexFunc(t, func(r rune) bool { return !unicode.IsLetter(r) && r != '-' })
+	return strings.ToLower(t[i+1:]), t[:i+1]
+}
+
+func wordSetOf(s string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(s) {
+		m[w] = true
+	}
+	return m
 }

@@ -40,6 +40,9 @@ sarah satoshi scott sean sebastian sergei sergio seun shanti sharon shirin simon
 stefano stephanie stephen steven susan sven takashi tamara tanvir tanya tatiana teresa thomas tiago tim timothy
 tobias tom tomas tomasz tony tyler ursula uwe valentina valeria vanessa vera veronica victor vikram vincent
 vladimir walter wei wendy william xavier xin yan yasmin yuki yusuf yuri zainab zara zhang zoe alejandra alejandro clara greta lars marek mirela oskar pavel radek sigrid soren ulrich wojciech zofia
+theodore margarethe margarete lucía josé andrés jesús maría zoë rené renée chloé céline hélène françois jürgen jörg
+søren björn åsa inés sebastián joão antónio raúl ramón nuñez declan aoife siobhan niamh saoirse oisín eoin ciarán
+olusegun nkechi chinwe ngozi adaeze yaw ama kwesi wanjiru amani thabo sipho lerato
 `
 
 func givenNameSet() map[string]bool {

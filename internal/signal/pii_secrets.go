@@ -14,7 +14,7 @@ var tokenREs = []struct {
 }{
 	{[]string{"sk-"}, regexp.MustCompile(`\bsk-(?:proj-|ant-(?:api\d\d-)?|live-|svcacct-)?[A-Za-z0-9_\-]{20,}`)},           // OpenAI, Anthropic
 	{[]string{"AKIA", "ASIA", "AGPA", "AIDA", "AROA"}, regexp.MustCompile(`\b(?:AKIA|ASIA|AGPA|AIDA|AROA)[0-9A-Z]{16}\b`)}, // AWS access key IDs
-	{[]string{"gh"}, regexp.MustCompile(`\bgh[pousr]_[A-Za-z0-9]{30,}\b`)},                                                 // GitHub
+	{[]string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_"}, regexp.MustCompile(`\bgh[pousr]_[A-Za-z0-9]{30,}\b`)},               // GitHub
 	{[]string{"github_pat_"}, regexp.MustCompile(`\bgithub_pat_[A-Za-z0-9_]{40,}\b`)},
 	{[]string{"glpat-"}, regexp.MustCompile(`\bglpat-[A-Za-z0-9_\-]{20,}\b`)},                                   // GitLab
 	{[]string{"xox"}, regexp.MustCompile(`\bxox[abprse]-[A-Za-z0-9\-]{10,}`)},                                   // Slack
@@ -53,15 +53,53 @@ func findAPIKeys(text string) [][2]int {
 			add(m[0], m[1])
 		}
 	}
-	if !containsAny(strings.ToLower(text), secretCues) {
-		return out
-	}
-	for _, m := range secretCueRE.FindAllStringSubmatchIndex(text, -1) {
-		if v := text[m[2]:m[3]]; looksRandom(v) {
-			add(m[2], m[3])
+	// secretCueRE runs only in windows around the cue words: each match starts at most a
+	// few bytes before one ("api_key", "client_secret") and its value is bounded.
+	for _, cue := range secretCues {
+		for from := 0; ; {
+			i := indexFoldASCII(text[from:], cue)
+			if i < 0 {
+				break
+			}
+			p := from + i
+			base := max(0, p-secretCueBefore)
+			for _, m := range secretCueRE.FindAllStringSubmatchIndex(text[base:min(len(text), p+secretCueAfter)], -1) {
+				if v := text[base+m[2] : base+m[3]]; looksRandom(v) {
+					add(base+m[2], base+m[3])
+				}
+			}
+			from = p + len(cue)
 		}
 	}
 	return out
+}
+
+// The window around a secret cue word that secretCueRE reads: the longest prefix before the
+// cue ("client_" of "client_secret", "authorization" holding "auth"), and the cue, separator
+// and value after it (a key of up to 512 characters).
+const (
+	secretCueBefore = 16
+	secretCueAfter  = 600
+)
+
+// indexFoldASCII is the index of sub (lower-case ASCII) in text in any case, or -1.
+func indexFoldASCII(text, sub string) int {
+	for i := 0; i+len(sub) <= len(text); i++ {
+		j := 0
+		for ; j < len(sub); j++ {
+			c := text[i+j]
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			if c != sub[j] {
+				break
+			}
+		}
+		if j == len(sub) {
+			return i
+		}
+	}
+	return -1
 }
 
 // looksRandom accepts long hex strings and base64-like strings that mix

@@ -187,3 +187,31 @@ func BenchmarkPIIDetectClean(b *testing.B) {
 		d.Detect(prompt)
 	}
 }
+
+func TestCueBefore(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		tail string
+		want bool
+	}{
+		{"a note for my nephew ", true},
+		{"The patient, ", false}, // "patient" is a person cue, not a relation
+		{"our co-worker: ", true},
+		{"my nephew", false},        // no space before the name
+		{"the grandnephew ", false}, // whole words only
+		{"Draft a card for the family of ", false},
+	}
+	for _, tt := range tests {
+		if got := cueBefore(tt.tail, relationCues, nil); got != tt.want {
+			t.Errorf("relation cueBefore(%q) = %v, want %v", tt.tail, got, tt.want)
+		}
+	}
+	for _, tt := range []struct {
+		tail string
+		want bool
+	}{{"The patient, ", true}, {"Draft a card for the family of ", true}, {"the University of ", false}, {"tell ", true}} {
+		if got := cueBefore(tt.tail, personCues, ofCues); got != tt.want {
+			t.Errorf("person cueBefore(%q) = %v, want %v", tt.tail, got, tt.want)
+		}
+	}
+}

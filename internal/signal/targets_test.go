@@ -89,6 +89,8 @@ func TestTargets(t *testing.T) {
 		{"jailbreak_heldout4", "testdata/jailbreak_heldout4.jsonl", checkJailbreak},
 		{"pii_heldout", "testdata/pii_heldout.jsonl", checkPII},
 		{"pii_heldout_hand", "testdata/pii_heldout_hand.jsonl", checkPII},
+		// Written apart from the detector, frozen before the name and address changes.
+		{"pii_names_addresses", "testdata/pii_names_addresses.jsonl", checkPII},
 	}
 	for _, set := range sets {
 		t.Run(set.name, func(t *testing.T) {
@@ -139,7 +141,8 @@ func TestTargets(t *testing.T) {
 				}
 				for _, typ := range []string{"person_name", "street_address"} {
 					if c, ok := r.PIIByType[typ]; ok {
-						atLeast(typ+" recall", c.Recall, 0.8)
+						atLeast(typ+" recall", c.Recall, 0.85)
+						atLeast(typ+" precision", c.Precision, 0.95)
 					}
 				}
 			}

@@ -48,6 +48,8 @@ type Metrics struct {
 	BuildInfo *prometheus.GaugeVec
 	// Reliability are endpoint health, admission and reload metrics; see reliability.go.
 	*Reliability
+	// SignalMetrics count signals that could not be computed; see signals.go.
+	*SignalMetrics
 }
 
 // Latency buckets from 1 ms to 2 min: gateway overhead is milliseconds, model calls are
@@ -126,5 +128,6 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 	reg.MustRegister(m.Requests, m.RequestDuration, m.UpstreamDuration, m.TimeToFirstToken,
 		m.InFlight, m.Errors, m.Tokens, m.ModelRegistered, m.Retries, m.Fallbacks, m.CredentialRotations, m.SignalDuration, m.Decisions, m.Blocks, m.Planned, m.BuildInfo)
 	m.Reliability = newReliability(reg)
+	m.SignalMetrics = newSignalMetrics(reg)
 	return m
 }

@@ -1,0 +1,204 @@
+package signal
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+)
+
+// Role says who wrote a piece of the conversation, as the model will read it.
+type Role uint8
+
+// Roles. A tool call's arguments count as RoleTool, like the tool's result: both are data
+// that travels between the model and a tool, whoever produced it.
+const (
+	RoleSystem    Role = 1 << iota // system and developer messages
+	RoleUser                       // user messages
+	RoleAssistant                  // earlier assistant answers
+	RoleTool                       // tool results and tool-call arguments
+	// RoleLastUser is the last user message only: what the request asks now.
+	RoleLastUser
+)
+
+// Scopes: sets of roles a signal reads.
+const (
+	// ScopeAll is every message the model reads: the default of the policy signals (PII,
+	// jailbreak), which must see text wherever it hides.
+	ScopeAll = RoleSystem | RoleUser | RoleAssistant | RoleTool
+	// ScopeRouting is the last user message: the default of the routing signals (keywords,
+	// regex, embeddings, domains, complexity, language), which describe the current question.
+	ScopeRouting = RoleLastUser
+)
+
+// roleNames are the names the configuration uses, in display order.
+var roleNames = []struct {
+	name string
+	role Role
+}{{"system", RoleSystem}, {"user", RoleUser}, {"assistant", RoleAssistant}, {"tool", RoleTool}, {"last_user", RoleLastUser}}
+
+// RoleNames are the role names ParseScope accepts.
+func RoleNames() []string {
+	out := make([]string, len(roleNames))
+	for i, r := range roleNames {
+		out[i] = r.name
+	}
+	return out
+}
+
+// ParseScope turns role names (system, user, assistant, tool, last_user) into a scope; an
+// empty list gives def.
+func ParseScope(names []string, def Role) (Role, error) {
+	if len(names) == 0 {
+		return def, nil
+	}
+	var s Role
+outer:
+	for i, n := range names {
+		for _, r := range roleNames {
+			if r.name == n {
+				s |= r.role
+				continue outer
+			}
+		}
+		return 0, fmt.Errorf("roles[%d]: unknown role %q", i, n)
+	}
+	return s, nil
+}
+
+// MessageRole maps an OpenAI message role to a Role; developer counts as system and the
+// legacy function role as tool. Unknown roles count as user: text the model reads.
+func MessageRole(role string) Role {
+	switch role {
+	case "system", "developer":
+		return RoleSystem
+	case "assistant":
+		return RoleAssistant
+	case "tool", "function":
+		return RoleTool
+	default:
+		return RoleUser
+	}
+}
+
+// Segment is one text the model will read: a message's text or a tool call's arguments.
+type Segment struct {
+	// Message is the index of the message in the conversation.
+	Message int
+	// Role is the segment's role; RoleLastUser is added to the last user message's text.
+	Role Role
+	// ToolCall marks a tool call's arguments (Role is RoleTool); the JSON's string values,
+	// one per line, when it is valid JSON.
+	ToolCall bool
+	// Raw is the text as sent; Text is Normalize(Raw), what the detectors read.
+	Raw, Text string
+}
+
+// Input is a request's conversation as the signals read it: every text segment, each
+// normalised once, so that all detectors share the one pass. It is read-only once built and
+// safe for concurrent use.
+type Input struct {
+	Segments []Segment
+	joined   map[Role]string
+}
+
+// NewInput normalises the segments' Raw text into Text and marks the last user segment (the
+// last segment with RoleUser that is not a tool call) with RoleLastUser. Scopes whose joined
+// text will be read concurrently should be prepared with Prepare.
+func NewInput(segs []Segment) *Input {
+	last := -1
+	for i := range segs {
+		segs[i].Text = Normalize(segs[i].Raw)
+		if segs[i].Role&RoleUser != 0 {
+			last = i
+		}
+	}
+	if last >= 0 {
+		segs[last].Role |= RoleLastUser
+	}
+	return &Input{Segments: segs, joined: map[Role]string{}}
+}
+
+// ToolCallText is what the detectors read of a tool call's arguments: when they are a JSON
+// object, its string values one per line (so that escapes such as \u0041 are decoded);
+// otherwise the arguments as sent.
+func ToolCallText(args string) string {
+	if !json.Valid([]byte(args)) {
+		return args
+	}
+	dec := json.NewDecoder(strings.NewReader(args))
+	var b strings.Builder
+	// objects records, per open container, whether it is an object and the next string in
+	// it is a key.
+	var objects []bool
+	var keyNext []bool
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			break
+		}
+		top := len(objects) - 1
+		switch x := tok.(type) {
+		case json.Delim:
+			if x == '{' || x == '[' {
+				objects, keyNext = append(objects, x == '{'), append(keyNext, x == '{')
+				continue
+			}
+			// A closed container was a value of its parent.
+			objects, keyNext = objects[:top], keyNext[:top]
+			top--
+		case string:
+			if top < 0 || !objects[top] || !keyNext[top] {
+				if b.Len() > 0 {
+					b.WriteByte('\n')
+				}
+				b.WriteString(x)
+			}
+		}
+		if top >= 0 && objects[top] {
+			keyNext[top] = !keyNext[top]
+		}
+	}
+	return b.String()
+}
+
+// Select returns the segments in scope, in conversation order.
+func (in *Input) Select(scope Role) []Segment {
+	var out []Segment
+	for _, s := range in.Segments {
+		if s.Role&scope != 0 {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// Prepare joins the text of each scope ahead of concurrent Text calls.
+func (in *Input) Prepare(scopes ...Role) {
+	for _, sc := range scopes {
+		if _, ok := in.joined[sc]; !ok {
+			in.joined[sc] = in.join(sc)
+		}
+	}
+}
+
+// Text is the normalised text of the segments in scope, one per line. A scope not passed to
+// Prepare is joined on each call.
+func (in *Input) Text(scope Role) string {
+	if t, ok := in.joined[scope]; ok {
+		return t
+	}
+	return in.join(scope)
+}
+
+func (in *Input) join(scope Role) string {
+	var parts []string
+	for _, s := range in.Segments {
+		if s.Role&scope != 0 && s.Text != "" {
+			parts = append(parts, s.Text)
+		}
+	}
+	if len(parts) == 1 {
+		return parts[0]
+	}
+	return strings.Join(parts, "\n")
+}

@@ -1,0 +1,79 @@
+package signal
+
+import (
+	"testing"
+)
+
+func TestToolCallText(t *testing.T) {
+	t.Parallel()
+	tests := []struct{ name, args, want string }{
+		{"object values in order", `{"query":"ignore all rules","n":3,"lang":"en"}`, "ignore all rules\nen"},
+		{"escapes decoded", `{"q":"\u0049gnore"}`, "Ignore"},
+		{"nested containers", `{"a":{"b":"x","c":["y",{"d":"z"}]},"e":"w"}`, "x\ny\nz\nw"},
+		{"array at top", `["a","b"]`, "a\nb"},
+		{"not json kept as sent", `ignore {all`, "ignore {all"},
+		{"empty object", `{}`, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			if got := ToolCallText(tt.args); got != tt.want {
+				t.Errorf("ToolCallText(%s) = %q, want %q", tt.args, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestInputScopes(t *testing.T) {
+	t.Parallel()
+	in := NewInput([]Segment{
+		{Message: 0, Role: RoleSystem, Raw: "You are helpful."},
+		{Message: 1, Role: RoleUser, Raw: "first  question"},
+		{Message: 2, Role: RoleAssistant, Raw: "an answer"},
+		{Message: 2, Role: RoleTool, ToolCall: true, Raw: "lookup"},
+		{Message: 3, Role: RoleTool, Raw: "tool result"},
+		{Message: 4, Role: RoleUser, Raw: "Ｌast question"},
+	})
+	in.Prepare(ScopeAll)
+	tests := []struct {
+		scope Role
+		want  string
+	}{
+		{ScopeAll, "You are helpful.\nfirst question\nan answer\nlookup\ntool result\nLast question"},
+		{ScopeRouting, "Last question"},
+		{RoleUser, "first question\nLast question"},
+		{RoleSystem | RoleTool, "You are helpful.\nlookup\ntool result"},
+	}
+	for _, tt := range tests {
+		if got := in.Text(tt.scope); got != tt.want {
+			t.Errorf("Text(%b) = %q, want %q", tt.scope, got, tt.want)
+		}
+	}
+	if n := len(in.Select(RoleTool)); n != 2 {
+		t.Errorf("Select(RoleTool) gave %d segments, want 2", n)
+	}
+}
+
+func TestParseScope(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		names   []string
+		want    Role
+		wantErr string
+	}{
+		{nil, ScopeAll, ""},
+		{[]string{"user", "tool"}, RoleUser | RoleTool, ""},
+		{[]string{"last_user"}, RoleLastUser, ""},
+		{[]string{"user", "robot"}, 0, `roles[1]: unknown role "robot"`},
+	}
+	for _, tt := range tests {
+		got, err := ParseScope(tt.names, ScopeAll)
+		gotErr := ""
+		if err != nil {
+			gotErr = err.Error()
+		}
+		if got != tt.want || gotErr != tt.wantErr {
+			t.Errorf("ParseScope(%v) = %b, %q; want %b, %q", tt.names, got, gotErr, tt.want, tt.wantErr)
+		}
+	}
+}

@@ -1,0 +1,268 @@
+package signal
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
+)
+
+// Normalize returns text as the detectors read it, so that a look-alike spelling matches what
+// it imitates:
+//
+//   - invisible characters are removed: format characters (zero-width space, joiner and
+//     non-joiner, word joiner, BOM, soft hyphen, bidi embeddings, overrides and isolates, tag
+//     characters), variation selectors, the combining grapheme joiner, Hangul fillers and
+//     control characters other than whitespace;
+//   - Unicode NFKC: full-width and other compatibility forms become their plain letters and
+//     digits, ligatures are split, non-breaking spaces become spaces;
+//   - Cyrillic and Greek letters that look Latin are replaced by the Latin letter, but only
+//     inside a word that also holds Latin letters ("pаypal" with a Cyrillic а), or in a word
+//     of look-alikes only whose neighbouring words are Latin and not Cyrillic or Greek
+//     ("run ехес now" with a Cyrillic "ехес"). Russian, Ukrainian or Greek text is left as
+//     written;
+//   - runs of whitespace become one space, or one newline when the run holds a line break,
+//     and leading and trailing whitespace is removed.
+//
+// Case is kept. Plain ASCII text without whitespace runs is returned as is, without
+// allocating. Normalize is idempotent and safe for concurrent use.
+func Normalize(s string) string {
+	if cleanASCII(s) {
+		return s
+	}
+	s = dropInvisible(s)
+	if !norm.NFKC.IsNormalString(s) {
+		// NFKC can expose a character removed above (a compatibility form of a format
+		// character), so drop again.
+		s = dropInvisible(norm.NFKC.String(s))
+	}
+	s = foldConfusables(s)
+	return collapseSpace(s)
+}
+
+// cleanASCII reports whether s is printable ASCII with single spaces between words and no
+// space at either end: text that Normalize leaves unchanged.
+func cleanASCII(s string) bool {
+	prevSpace := true // a leading space is not clean
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == ' ':
+			if prevSpace {
+				return false
+			}
+			prevSpace = true
+		case c < 0x21 || c > 0x7e:
+			return false
+		default:
+			prevSpace = false
+		}
+	}
+	return !prevSpace || s == ""
+}
+
+// invisible reports whether r renders as nothing and must not separate or join letters.
+func invisible(r rune) bool {
+	switch {
+	case r == '\t' || r == '\n' || r == '\r' || r == '\v' || r == '\f':
+		return false
+	case r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0): // C0 and C1 controls
+		return true
+	case r == 0x034f, // combining grapheme joiner
+		r == 0x115f || r == 0x1160 || r == 0x3164 || r == 0xffa0, // Hangul fillers
+		r >= 0xfe00 && r <= 0xfe0f, r >= 0xe0100 && r <= 0xe01ef: // variation selectors
+		return true
+	case r < 0xad:
+		return false
+	}
+	// Cf: soft hyphen, zero-width characters, bidi controls, BOM, tags (U+E0000-E007F), ...
+	return unicode.Is(unicode.Cf, r)
+}
+
+// dropInvisible removes the invisible characters; s itself is returned when it has none.
+func dropInvisible(s string) string {
+	i := strings.IndexFunc(s, invisible)
+	if i < 0 {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	b.WriteString(s[:i])
+	for _, r := range s[i:] {
+		if !invisible(r) {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// confusable maps Cyrillic and Greek letters to the Latin letter they are drawn like in common
+// fonts. Only close look-alikes are listed: a letter that merely resembles one (Cyrillic и, л,
+// Greek λ) stays, so folding never turns real text into different Latin words.
+var confusable = map[rune]rune{
+	// Cyrillic lower case
+	'а': 'a', 'е': 'e', 'о': 'o', 'р': 'p', 'с': 'c', 'у': 'y', 'х': 'x', 'і': 'i', 'ј': 'j',
+	'ѕ': 's', 'ԁ': 'd', 'ԛ': 'q', 'ԝ': 'w', 'һ': 'h', 'ӏ': 'l', 'ү': 'y',
+	// Cyrillic upper case
+	'А': 'A', 'В': 'B', 'Е': 'E', 'К': 'K', 'М': 'M', 'Н': 'H', 'О': 'O', 'Р': 'P', 'С': 'C', 'Т': 'T',
+	'Х': 'X', 'У': 'Y', 'І': 'I', 'Ј': 'J', 'Ѕ': 'S', 'Ԁ': 'D', 'Ԛ': 'Q', 'Ԝ': 'W', 'Һ': 'H', 'Ӏ': 'I',
+	// Greek
+	'Α': 'A', 'Β': 'B', 'Ε': 'E', 'Ζ': 'Z', 'Η': 'H', 'Ι': 'I', 'Κ': 'K', 'Μ': 'M', 'Ν': 'N', 'Ο': 'O',
+	'Ρ': 'P', 'Τ': 'T', 'Υ': 'Y', 'Χ': 'X', 'ο': 'o', 'ν': 'v', 'ι': 'i', 'κ': 'k', 'ρ': 'p', 'υ': 'u',
+	'α': 'a',
+}
+
+// wordScript classifies a word by its letters.
+type wordScript uint8
+
+const (
+	scriptNone      wordScript = iota // no letters (digits, punctuation)
+	scriptLatin                       // Latin letters only
+	scriptMixed                       // Latin letters and look-alikes, nothing else
+	scriptLookalike                   // look-alikes only
+	scriptOther                       // any other letter: real Cyrillic, Greek, CJK, ...
+)
+
+type wordSpan struct {
+	start, end int
+	script     wordScript
+}
+
+// foldConfusables replaces look-alike letters as Normalize describes.
+func foldConfusables(s string) string {
+	if !hasCyrillicOrGreek(s) {
+		return s
+	}
+	words := scriptWords(s)
+	fold := make([]bool, len(words))
+	folded := false
+	for i, w := range words {
+		switch w.script {
+		case scriptMixed:
+			fold[i] = true
+		case scriptLookalike:
+			// Folded between Latin words: the nearest words on each side that are not
+			// look-alikes themselves decide; at least one must be Latin and none other.
+			left, right := neighbourScript(words, i, -1), neighbourScript(words, i, 1)
+			latin := left == scriptLatin || left == scriptMixed || right == scriptLatin || right == scriptMixed
+			fold[i] = latin && left != scriptOther && right != scriptOther
+		}
+		folded = folded || fold[i]
+	}
+	if !folded {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	last := 0
+	for i, w := range words {
+		if !fold[i] {
+			continue
+		}
+		b.WriteString(s[last:w.start])
+		for _, r := range s[w.start:w.end] {
+			if l, ok := confusable[r]; ok {
+				r = l
+			}
+			b.WriteRune(r)
+		}
+		last = w.end
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+func hasCyrillicOrGreek(s string) bool {
+	for i := 0; i < len(s); i++ {
+		// Cyrillic and Greek (U+0370-U+052F) start with lead bytes 0xCD-0xD4.
+		if c := s[i]; c >= 0xcd && c <= 0xd4 {
+			return true
+		}
+	}
+	return false
+}
+
+// scriptWords splits s into words (runs of letters, marks and digits) with their script.
+func scriptWords(s string) []wordSpan {
+	var out []wordSpan
+	start := -1
+	var latin, look, other bool
+	flush := func(end int) {
+		if start < 0 {
+			return
+		}
+		sc := scriptNone
+		switch {
+		case other:
+			sc = scriptOther
+		case latin && look:
+			sc = scriptMixed
+		case latin:
+			sc = scriptLatin
+		case look:
+			sc = scriptLookalike
+		}
+		out = append(out, wordSpan{start, end, sc})
+		start, latin, look, other = -1, false, false, false
+	}
+	for i, r := range s {
+		switch {
+		case unicode.IsLetter(r):
+			if start < 0 {
+				start = i
+			}
+			if _, ok := confusable[r]; ok {
+				look = true
+			} else if r < utf8.RuneSelf || unicode.Is(unicode.Latin, r) {
+				latin = true
+			} else {
+				other = true
+			}
+		case unicode.IsDigit(r) || unicode.Is(unicode.Mn, r) || r == '\'':
+			if start < 0 {
+				start = i
+			}
+		default:
+			flush(i)
+		}
+	}
+	flush(len(s))
+	return out
+}
+
+// neighbourScript is the script of the nearest word in direction dir from words[i] that has
+// letters and is not made of look-alikes only; scriptNone when there is none.
+func neighbourScript(words []wordSpan, i, dir int) wordScript {
+	for j := i + dir; j >= 0 && j < len(words); j += dir {
+		if sc := words[j].script; sc != scriptNone && sc != scriptLookalike {
+			return sc
+		}
+	}
+	return scriptNone
+}
+
+// collapseSpace turns each whitespace run into one space (one newline when the run holds a
+// line break) and trims both ends.
+func collapseSpace(s string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	inRun, newline := false, false
+	for _, r := range s {
+		if unicode.IsSpace(r) {
+			inRun = true
+			newline = newline || r == '\n' || r == '\r' || r == 0x2028 || r == 0x2029
+			continue
+		}
+		if inRun && b.Len() > 0 {
+			if newline {
+				b.WriteByte('\n')
+			} else {
+				b.WriteByte(' ')
+			}
+		}
+		inRun, newline = false, false
+		b.WriteRune(r)
+	}
+	return b.String()
+}
