@@ -84,7 +84,7 @@ func explainTransport(err error, fallback *url.URL) (Kind, string) {
 		dnsErr           *net.DNSError
 		opErr            *net.OpError
 	)
-	const egress = "check egress from the router (network policies, firewalls) and HTTPS_PROXY if traffic must go through a proxy"
+	const egress = "egress from the router (network policies, firewalls, and HTTPS_PROXY when traffic must go through a proxy)"
 	switch {
 	case errors.Is(err, context.Canceled):
 		return KindCanceled, "the download was canceled"
@@ -99,13 +99,13 @@ func explainTransport(err error, fallback *url.URL) (Kind, string) {
 	case errors.As(err, &invalid):
 		return KindTLS, fmt.Sprintf("TLS: the certificate of %s is invalid: %s", where, invalid.Error())
 	case errors.As(err, &dnsErr):
-		return KindDNS, fmt.Sprintf("cannot resolve host %q of %s: check DNS, the base_url, and %s", dnsErr.Name, where, egress)
+		return KindDNS, fmt.Sprintf("cannot resolve host %q of %s: check DNS, the base_url and %s", dnsErr.Name, where, egress)
 	case errors.Is(err, syscall.ECONNREFUSED):
 		return KindConnect, fmt.Sprintf("connection refused by %s: check the base_url and %s", where, egress)
 	case errors.Is(err, syscall.EHOSTUNREACH) || errors.Is(err, syscall.ENETUNREACH):
-		return KindConnect, fmt.Sprintf("%s is unreachable: %s", where, egress)
+		return KindConnect, fmt.Sprintf("%s is unreachable: check %s", where, egress)
 	case errors.Is(err, context.DeadlineExceeded) || isTimeout(err):
-		return KindConnect, fmt.Sprintf("no answer from %s in time: %s", where, egress)
+		return KindConnect, fmt.Sprintf("no answer from %s in time: check %s", where, egress)
 	default:
 		return KindConnect, fmt.Sprintf("download from %s interrupted: %v", where, scrub(err))
 	}
