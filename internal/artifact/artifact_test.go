@@ -127,6 +127,23 @@ func TestResumeAfterCutConnection(t *testing.T) {
 	}
 }
 
+func TestAFlakyConnectionThatAdvancesIsNotGivenUp(t *testing.T) {
+	t.Parallel()
+	h := newHub(t, false)
+	h.cutAfter, h.cutEvery = 16000, true
+	a, model, _ := repo(t, h)
+	a.Files = a.Files[:1]
+	// Every response is cut, yet each brings 16000 more bytes: five tries in all, with two
+	// allowed without progress.
+	if _, err := New(Options{Backoff: instant, MaxAttempts: 2}).Ensure(context.Background(), a); err != nil {
+		t.Fatal(err)
+	}
+	requireFile(t, filepath.Join(a.Dir, "model.onnx"), model)
+	if n := len(h.seen()); n != 5 {
+		t.Fatalf("%d requests, want 5", n)
+	}
+}
+
 func TestResumeStartsOverWhenTheFileChanged(t *testing.T) {
 	t.Parallel()
 	h := newHub(t, false)

@@ -144,7 +144,10 @@ func (j *job) ensureFile(ctx context.Context, f config.ArtifactFile) (int64, boo
 	dl := &download{j: j, f: f, url: j.fileURL(f), part: target + ".part", state: j.partStatePath(f)}
 	dl.loadState()
 	start := j.d.o.Now()
+	// attempt counts the tries since the last one that brought data, so that a large file on
+	// a flaky connection is not given up while it advances.
 	for attempt := 1; ; attempt++ {
+		before := dl.received
 		err := dl.try(ctx)
 		if err == nil {
 			break
@@ -152,6 +155,9 @@ func (j *job) ensureFile(ctx context.Context, f config.ArtifactFile) (int64, boo
 		var e *Error
 		if !errors.As(err, &e) {
 			e = fail(KindIO, err)
+		}
+		if dl.received > before && e.retry {
+			attempt = 1
 		}
 		if !e.retry || attempt >= j.d.o.MaxAttempts || ctx.Err() != nil {
 			if e.retry {
@@ -279,8 +285,8 @@ func (dl *download) try(ctx context.Context) error {
 	flags := os.O_WRONLY | os.O_CREATE | os.O_APPEND
 	switch resp.StatusCode {
 	case http.StatusPartialContent:
-		start, end, size, ok := parseContentRange(resp.Header.Get("Content-Range"))
-		if !ok || start != offset || (size >= 0 && end != size-1) {
+		start, _, size, ok := parseContentRange(resp.Header.Get("Content-Range"))
+		if !ok || start != offset {
 			_ = os.Remove(dl.part)
 			return &Error{Artifact: j.cfg.Name, File: dl.f.Path, Kind: KindConnect, retry: true,
 				Message: fmt.Sprintf("%s answered a resumed download with an unexpected Content-Range %q; starting over", origin(resp.Request.URL), resp.Header.Get("Content-Range"))}
@@ -291,7 +297,6 @@ func (dl *download) try(ctx context.Context) error {
 			j.log.Info("the server sent the whole file; starting over", logKeyFile, dl.f.Path, logKeyBytes, offset)
 		}
 		offset = 0
-		flags = os.O_WRONLY | os.O_CREATE | os.O_TRUNC
 		total = resp.ContentLength
 	case http.StatusRequestedRangeNotSatisfiable:
 		_ = os.Remove(dl.part)
@@ -299,6 +304,9 @@ func (dl *download) try(ctx context.Context) error {
 			Message: fmt.Sprintf("%s could not resume at byte %d; starting over", origin(resp.Request.URL), offset)}
 	default:
 		return statusError(j, dl.f.Path, resp)
+	}
+	if offset == 0 {
+		flags = os.O_WRONLY | os.O_CREATE | os.O_TRUNC
 	}
 	if etag := resp.Header.Get("ETag"); etag != dl.etag || offset == 0 {
 		dl.etag = etag

@@ -10,6 +10,7 @@ import (
 	"log"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -32,6 +33,7 @@ type hub struct {
 	// bytes by dropping the connection.
 	cutAfter int
 	cut      map[string]bool
+	cutEvery bool // cut every response, not only the first
 	// fail answers this many first requests with 503.
 	fail int
 	// cdn, when set, receives every file by a 302 carrying a signed-looking query.
@@ -143,18 +145,29 @@ func (h *hub) serve(w http.ResponseWriter, r *http.Request, key string, data []b
 	sum := sha256.Sum256(data)
 	w.Header().Set("ETag", fmt.Sprintf("%q", hex.EncodeToString(sum[:])))
 	h.mu.Lock()
-	cut := h.cutAfter > 0 && !h.cut[key]
+	cut := h.cutAfter > 0 && (h.cutEvery || !h.cut[key])
 	h.cut[key] = true
 	hold := h.hold
 	h.mu.Unlock()
 	switch {
 	case cut:
-		// Promise the whole file, send part of it, drop the connection.
-		w.Header().Set("Content-Length", fmt.Sprint(len(data)))
-		w.WriteHeader(http.StatusOK)
-		_, _ = w.Write(data[:h.cutAfter])
-		_ = http.NewResponseController(w).Flush()
-		panic(http.ErrAbortHandler)
+		// Promise the rest of the file, send cutAfter bytes of it, drop the connection.
+		start := 0
+		if rng, ok := strings.CutPrefix(r.Header.Get("Range"), "bytes="); ok {
+			start, _ = strconv.Atoi(strings.TrimSuffix(rng, "-"))
+			w.Header().Set("Content-Range", fmt.Sprintf("bytes %d-%d/%d", start, len(data)-1, len(data)))
+			w.Header().Set("Content-Length", fmt.Sprint(len(data)-start))
+			w.WriteHeader(http.StatusPartialContent)
+		} else {
+			w.Header().Set("Content-Length", fmt.Sprint(len(data)))
+			w.WriteHeader(http.StatusOK)
+		}
+		end := min(start+h.cutAfter, len(data))
+		_, _ = w.Write(data[start:end])
+		if end < len(data) {
+			_ = http.NewResponseController(w).Flush()
+			panic(http.ErrAbortHandler)
+		}
 	case hold != nil:
 		w.Header().Set("Content-Length", fmt.Sprint(len(data)))
 		w.WriteHeader(http.StatusOK)
