@@ -81,6 +81,9 @@ type Options struct {
 	StallTimeout time.Duration
 	// ConnectTimeout bounds dialing and the TLS handshake; default 10s.
 	ConnectTimeout time.Duration
+	// LockPollInterval is how often a download waiting for another process's lock on the
+	// same directory checks it again. Default 1s.
+	LockPollInterval time.Duration
 	// Now is the clock of progress lines; default time.Now.
 	Now func() time.Time
 }
@@ -115,6 +118,9 @@ func New(o Options) *Downloader {
 	}
 	if o.ConnectTimeout <= 0 {
 		o.ConnectTimeout = 10 * time.Second
+	}
+	if o.LockPollInterval <= 0 {
+		o.LockPollInterval = defaultLockPoll
 	}
 	if o.Now == nil {
 		o.Now = time.Now

@@ -31,9 +31,14 @@ type job struct {
 	log    *slog.Logger
 	client *http.Client
 	token  *secret.Source
+	// release frees the directory's lock, taken before the first download.
+	release func()
 }
 
 func (j *job) close() {
+	if j.release != nil {
+		j.release()
+	}
 	if j.token != nil {
 		j.token.Close()
 	}
@@ -130,6 +135,21 @@ func (j *job) ensureFile(ctx context.Context, f config.ArtifactFile) (int64, boo
 	if j.d.o.Offline {
 		return 0, false, &Error{Artifact: j.cfg.Name, File: f.Path, Kind: KindOffline,
 			Message: fmt.Sprintf("not in the cache (%s) and downloads are off (-offline): run \"semantic-router models pull\" first, or start without -offline", j.target(f))}
+	}
+	if j.release == nil {
+		release, err := j.lock(ctx)
+		if err != nil {
+			return 0, false, fail(KindIO, fmt.Errorf("locking the cache directory: %w", err))
+		}
+		j.release = release
+		j.d.o.Status.set(j.cfg.Name, StateChecking)
+		// The process that held the lock may have downloaded this very file.
+		if ok, err := j.cached(f); err != nil || ok {
+			if err != nil {
+				return 0, false, fail(KindIO, err)
+			}
+			return 0, true, nil
+		}
 	}
 	if err := j.connect(); err != nil {
 		return 0, false, err

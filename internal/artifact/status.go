@@ -14,6 +14,7 @@ type State string
 const (
 	StatePending     State = "pending"     // registered, not looked at yet
 	StateChecking    State = "checking"    // comparing the cache with the configuration
+	StateWaiting     State = "waiting"     // another process is downloading into the same directory
 	StateDownloading State = "downloading" // a file is being downloaded
 	StateReady       State = "ready"       // every file is in the cache and complete
 	StateFailed      State = "failed"      // the last attempt failed; Reason says why
@@ -28,6 +29,8 @@ type ArtifactStatus struct {
 	// Bytes and Total count the file's bytes so far and in all; Total is -1 when unknown.
 	Bytes int64 `json:"bytes,omitempty"`
 	Total int64 `json:"total,omitempty"`
+	// Dir is the directory another process is downloading into (waiting).
+	Dir string `json:"dir,omitempty"`
 	// Kind and Error describe a failure (failed).
 	Kind  Kind   `json:"kind,omitempty"`
 	Error string `json:"error,omitempty"`
@@ -86,6 +89,10 @@ func (s *Status) progress(name, file string, bytes, total int64) {
 	s.update(name, func(it *ArtifactStatus) {
 		*it = ArtifactStatus{Name: name, State: StateDownloading, File: file, Bytes: bytes, Total: total}
 	})
+}
+
+func (s *Status) waiting(name, dir string) {
+	s.update(name, func(it *ArtifactStatus) { *it = ArtifactStatus{Name: name, State: StateWaiting, Dir: dir} })
 }
 
 func (s *Status) fail(name string, err error) {
@@ -156,6 +163,8 @@ func reason(it *ArtifactStatus) string {
 		return fmt.Sprintf("artifact %q: downloading %s (%s)", it.Name, it.File, size(it.Bytes))
 	case StateFailed:
 		return it.Error // already "artifact %q: ..."
+	case StateWaiting:
+		return fmt.Sprintf("artifact %q: waiting for another process downloading into %s", it.Name, it.Dir)
 	case StateChecking:
 		return fmt.Sprintf("artifact %q: checking the cache", it.Name)
 	default:
