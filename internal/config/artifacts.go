@@ -72,6 +72,18 @@ func (c *Config) Artifact(name string) *Artifact {
 	return nil
 }
 
+// ArtifactForDir returns the artifact whose files live in dir, or nil. After ApplyDefaults an
+// artifact: reference has become the artifact's dir; this finds the artifact again, so that
+// the router can tell which artifact a model directory waits for.
+func (c *Config) ArtifactForDir(dir string) *Artifact {
+	for i := range c.Artifacts {
+		if c.Artifacts[i].Dir == dir && dir != "" {
+			return &c.Artifacts[i]
+		}
+	}
+	return nil
+}
+
 // applyArtifactDefaults fills revision, base_url, dir and save_as, and resolves an
 // artifact: reference in the onnx embedder's model_dir to the artifact's directory, so every
 // reader of the configuration sees a plain path. An unknown reference is left as it is for

@@ -51,6 +51,12 @@ artifacts:
 			t.Errorf("%s = %q, want %q", c.what, c.got, c.want)
 		}
 	}
+	if got := cfg.ArtifactForDir(cfg.Signals.Embedder.ModelDir); got == nil || got.Name != "minilm" {
+		t.Errorf("ArtifactForDir(model_dir) = %v, want minilm", got)
+	}
+	if cfg.ArtifactForDir("/elsewhere") != nil || cfg.ArtifactForDir("") != nil {
+		t.Error("ArtifactForDir found an artifact for a directory no artifact has")
+	}
 	if cfg.Artifact("nope") != nil {
 		t.Error(`Artifact("nope") is not nil`)
 	}
