@@ -340,6 +340,22 @@ func TestRedirectToAnotherHostDropsTheToken(t *testing.T) {
 	}
 }
 
+func TestRedirectToPlainHTTPIsRefused(t *testing.T) {
+	t.Parallel()
+	h := newHub(t, true)
+	h.cdn = newCDN(t)
+	a, _, _ := repo(t, h)
+	a.CACertPEM = "env.HUB_CA_PEM"
+	_, err := New(Options{Backoff: instant, LookupEnv: env(map[string]string{"HUB_CA_PEM": h.caPEM()})}).Ensure(context.Background(), a)
+	want := `artifact "minilm": onnx/model.onnx: refusing a redirect from ` + h.srv.URL + ` to plain HTTP (` + h.cdn.srv.URL + `)`
+	if err == nil || err.Error() != want {
+		t.Fatalf("got  %v\nwant %s", err, want)
+	}
+	if n, m := len(h.seen()), len(h.cdn.seen()); n != 1 || m != 0 {
+		t.Fatalf("%d requests to the hub (want 1, no retry), %d to the CDN (want 0)", n, m)
+	}
+}
+
 func TestOfflineWithAColdCacheFailsWithoutARequest(t *testing.T) {
 	t.Parallel()
 	h := newHub(t, false)

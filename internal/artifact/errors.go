@@ -85,7 +85,10 @@ func explainTransport(err error, fallback *url.URL) (Kind, string) {
 		opErr            *net.OpError
 	)
 	const egress = "egress from the router (network policies, firewalls, and HTTPS_PROXY when traffic must go through a proxy)"
+	var redirect *redirectError
 	switch {
+	case errors.As(err, &redirect):
+		return KindHTTP, redirect.msg
 	case errors.Is(err, context.Canceled):
 		return KindCanceled, "the download was canceled"
 	case errors.Is(err, errStalled):

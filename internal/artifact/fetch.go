@@ -85,17 +85,22 @@ func (j *job) connect() error {
 // after maxRedirects. Range and If-Range travel on, so a resumed download stays resumed.
 func checkRedirect(req *http.Request, via []*http.Request) error {
 	if len(via) >= maxRedirects {
-		return fmt.Errorf("stopped after %d redirects", maxRedirects)
+		return &redirectError{fmt.Sprintf("stopped after %d redirects from %s", maxRedirects, origin(via[0].URL))}
 	}
 	first := via[0].URL
 	if first.Scheme == "https" && req.URL.Scheme != "https" {
-		return fmt.Errorf("refusing a redirect from %s to plain HTTP (%s)", origin(first), origin(req.URL))
+		return &redirectError{fmt.Sprintf("refusing a redirect from %s to plain HTTP (%s)", origin(first), origin(req.URL))}
 	}
 	if req.URL.Host != first.Host {
 		req.Header.Del("Authorization")
 	}
 	return nil
 }
+
+// redirectError is a redirect refused by checkRedirect; another attempt would meet it again.
+type redirectError struct{ msg string }
+
+func (e *redirectError) Error() string { return e.msg }
 
 // fileURL is {base_url}/{repository}/resolve/{revision}/{path}, the revision escaped whole
 // (refs/pr/1 is one segment) and the path segment by segment.
