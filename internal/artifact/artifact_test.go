@@ -144,6 +144,23 @@ func TestAFlakyConnectionThatAdvancesIsNotGivenUp(t *testing.T) {
 	}
 }
 
+func TestAStalledResponseIsCut(t *testing.T) {
+	t.Parallel()
+	h := newHub(t, false)
+	h.hold = make(chan struct{})
+	t.Cleanup(func() { close(h.hold) }) // before the server's Close, which waits for the handler
+	a, _, _ := repo(t, h)
+	_, err := New(Options{MaxAttempts: 1, StallTimeout: 20 * time.Millisecond}).Ensure(context.Background(), a)
+	want := `artifact "minilm": onnx/model.onnx: no data from ` + h.srv.URL + ` for too long; the connection stalled`
+	if err == nil || err.Error() != want {
+		t.Fatalf("got  %v\nwant %s", err, want)
+	}
+	st, err := os.Stat(filepath.Join(a.Dir, "model.onnx.part"))
+	if err != nil || st.Size() != 32500 {
+		t.Fatalf("the part kept for resuming: %v, %v", st, err)
+	}
+}
+
 func TestResumeStartsOverWhenTheFileChanged(t *testing.T) {
 	t.Parallel()
 	h := newHub(t, false)

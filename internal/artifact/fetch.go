@@ -185,7 +185,7 @@ func (j *job) ensureFile(ctx context.Context, f config.ArtifactFile) (int64, boo
 			attempt = 1
 		}
 		if !e.retry || attempt >= j.d.o.MaxAttempts || ctx.Err() != nil {
-			if e.retry {
+			if e.retry && attempt > 1 {
 				e.Message += fmt.Sprintf(" (gave up after %d attempts)", attempt)
 			}
 			return dl.received, false, e
