@@ -185,6 +185,9 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) > 0 && args[0] == "eval" {
 		return runEval(ctx, args[1:], stdout, stderr)
 	}
+	if len(args) > 0 && args[0] == "models" {
+		return runModels(ctx, args[1:], stdout, stderr)
+	}
 	f, err := parseFlags(args, stderr)
 	if err != nil {
 		return err

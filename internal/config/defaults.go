@@ -92,6 +92,7 @@ func (c *Config) ApplyDefaults() {
 	c.Signals.applyDefaults()
 	c.applyDecisionDefaults()
 	c.applyReliabilityDefaults()
+	c.applyArtifactDefaults()
 	t := &c.Observability.Tracing
 	if t.Provider == "" {
 		t.Provider = DefaultTracingProvider

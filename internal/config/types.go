@@ -21,6 +21,8 @@ type Config struct {
 	Admission Admission `yaml:"admission,omitempty" json:"admission"`
 	// Management secures the management API; see management.go.
 	Management *Management `yaml:"management,omitempty" json:"management,omitempty"`
+	// Artifacts are model files the router downloads and caches; see artifacts.go.
+	Artifacts []Artifact `yaml:"artifacts,omitempty" json:"artifacts,omitempty"`
 
 	// lines maps field paths to YAML lines, for Validate's messages; nil when the config was
 	// not read from YAML.

@@ -22,6 +22,7 @@ func (c *Config) Validate() error {
 	c.validateDecisions(v)
 	c.validateTracing(v)
 	c.validateReliability(v)
+	c.validateArtifacts(v)
 	if len(v.problems) == 0 {
 		return nil
 	}

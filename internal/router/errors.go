@@ -86,7 +86,9 @@ var causeClasses = []struct {
 		failureClass{status: http.StatusGatewayTimeout, typ: openai.TypeTimeout, code: "upstream_timeout", sentence: server("sent no first event in time")}},
 	{func(err error) bool { return errors.Is(err, errStreamIdleTimeout) },
 		failureClass{status: http.StatusGatewayTimeout, typ: openai.TypeTimeout, code: "upstream_timeout", sentence: server("stopped sending events in the middle of the stream")}},
-	{func(err error) bool { return errors.Is(err, errMalformedStream) || errors.Is(err, provider.ErrMalformedStream) },
+	{func(err error) bool {
+		return errors.Is(err, errMalformedStream) || errors.Is(err, provider.ErrMalformedStream)
+	},
 		failureClass{status: http.StatusBadGateway, typ: openai.TypeUpstream, code: "upstream_error", sentence: server("sent a malformed stream")}},
 	{func(err error) bool { return errors.Is(err, provider.ErrResponseTooLarge) },
 		failureClass{status: http.StatusBadGateway, typ: openai.TypeUpstream, code: "upstream_response_too_large",

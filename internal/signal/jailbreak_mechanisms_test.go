@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-
 	"github.com/semantic-router/semantic-router/internal/embed/builtin"
 )
 
