@@ -62,10 +62,12 @@ type Embedder struct {
 	Pooling   string `yaml:"pooling,omitempty" json:"pooling,omitempty"`
 	Normalize *bool  `yaml:"normalize,omitempty" json:"normalize,omitempty"`
 	Threads   int    `yaml:"threads,omitempty" json:"threads,omitempty"`
-	// Timeout bounds embedding one request's texts (0: 3s). When it passes, or the embedder
-	// fails, the signals that need vectors fail for that request and the decisions that read
-	// them take their on_error; the other signals are computed as usual.
-	Timeout Duration `yaml:"timeout,omitempty" json:"timeout,omitempty"`
+	// RequestTimeout bounds embedding one request's texts, whatever the embedder (0: 3s).
+	// When it passes, or the embedder fails, the signals that need vectors fail for that
+	// request and the decisions that read them take their on_error; the other signals are
+	// computed as usual. (Timeout, from EmbedderConnection, bounds one call to a remote
+	// endpoint, the start-up embedding of examples included.)
+	RequestTimeout Duration `yaml:"request_timeout,omitempty" json:"request_timeout,omitempty"`
 }
 
 // DomainCategory is a domain defined by example prompts and, optionally, keywords.
@@ -272,8 +274,8 @@ func (s *Signals) validate(v *validator) {
 		}
 	}
 	s.Embedder.validate(v)
-	if s.Embedder.Timeout < 0 {
-		v.add("signals.embedder.timeout", "must not be negative")
+	if s.Embedder.RequestTimeout < 0 {
+		v.add("signals.embedder.request_timeout", "must not be negative")
 	}
 	s.validateRoles(v)
 	domains := slices.Clone(BuiltinDomains)

@@ -14,7 +14,7 @@ models:
   - model_name: m
     provider: {type: sim}
 signals:
-  embedder: {type: builtin, timeout: -1s}
+  embedder: {type: builtin, request_timeout: -1s}
   pii:
     - {name: pii, roles: [user, toool]}
   keywords:
@@ -24,7 +24,7 @@ decisions:
   - {name: k, rules: {signal: kw}, models: [{model: m}]}
 `))
 	want := strings.Join([]string{
-		`signals.embedder.timeout (line 6): must not be negative`,
+		`signals.embedder.request_timeout (line 6): must not be negative`,
 		`signals.pii[0].roles[1] (line 8): unknown role "toool"; did you mean "tool"?`,
 		`signals.keywords[0].roles[1] (line 10): unknown role "robot" (one of system, user, assistant, tool, last_user)`,
 		`decisions[0].on_error (line 12): must be refuse or allow, got "ignore"`,

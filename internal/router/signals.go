@@ -138,7 +138,7 @@ const defaultEmbedTimeout = 3 * time.Second
 const errNoVector = "embedding unavailable"
 
 func newSignalSet(ctx context.Context, s *config.Signals, secrets *secret.Store) (*signalSet, error) {
-	set := &signalSet{extractor: map[string]extractor{}, embedTimeout: s.Embedder.Timeout.D()}
+	set := &signalSet{extractor: map[string]extractor{}, embedTimeout: s.Embedder.RequestTimeout.D()}
 	if set.embedTimeout == 0 {
 		set.embedTimeout = defaultEmbedTimeout
 	}
@@ -505,6 +505,14 @@ func (s *signalSet) evaluate(ctx context.Context, in *input, names map[string]bo
 		}()
 	}
 	wg.Wait()
+	if in.embedErr != nil {
+		// The classification API shows operators why; clients only see the signal names.
+		for i := range results {
+			if results[i].Error == errNoVector {
+				results[i].Error = errNoVector + ": " + in.embedErr.Error()
+			}
+		}
+	}
 	m := make(decision.Matches, len(results))
 	for _, r := range results {
 		m[r.Name] = decision.Match{Matched: r.Matched, Confidence: r.Confidence, Failed: r.Error != ""}

@@ -47,7 +47,7 @@ func TestStreamCutUpstreamEndsWithAnErrorEvent(t *testing.T) {
 		t.Fatalf("events: %q", events)
 	}
 	id := resp.Header.Get("X-Request-Id")
-	want := `data: {"error":{"message":"upstream model server for model \"chat\" sent an answer that is not the OpenAI protocol (request id ` + id + `)","type":"upstream_error","param":null,"code":"upstream_error"}}`
+	want := `data: {"error":{"message":"upstream model server for model \"chat\" sent a malformed stream (request id ` + id + `)","type":"upstream_error","param":null,"code":"upstream_error"}}`
 	if events[2] != want {
 		t.Errorf("last event\n got %s\nwant %s", events[2], want)
 	}
