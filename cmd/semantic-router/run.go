@@ -48,7 +48,7 @@ type flags struct {
 	config, gateway                              string
 	listenerAddr, apiAddr, grpcAddr, metricsAddr string
 	logLevel, logFormat                          string
-	validate, version                            bool
+	validate, version, offline                   bool
 }
 
 func parseFlags(args []string, stderr io.Writer) (*flags, error) {
@@ -65,6 +65,7 @@ func parseFlags(args []string, stderr io.Writer) (*flags, error) {
 	fs.StringVar(&f.logFormat, "log-format", "json", "log format: json or text")
 	fs.BoolVar(&f.validate, "validate", false, "check the configuration, print every problem and exit (0 when valid)")
 	fs.BoolVar(&f.version, "version", false, "print the version and exit")
+	fs.BoolVar(&f.offline, "offline", false, "download no model artifact: one missing from its cache directory stops start-up")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return nil, err
@@ -207,6 +208,9 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	redactor := redact.New()
 	log := slog.New(redact.Handler(newLogger(f, stderr).Handler(), redactor))
 	log.Info("starting", "version", buildVersion(), "config", source, "gateway", f.gateway, "models", len(cfg.Models))
+	if err := pullAtStart(ctx, cfg, f.offline, log, nil); err != nil {
+		return err
+	}
 
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
