@@ -90,25 +90,40 @@ func setInferenceServiceReady(t *testing.T, ns, name, ready string) {
 	})
 }
 
-// manifestsInDocs returns the SemanticRouter manifests in the YAML blocks
-// of docs/operator.md, by a name that says where each is.
-func manifestsInDocs(t *testing.T) map[string][]byte {
+// yamlInDocs returns the YAML blocks of docs/operator.md, by a name that
+// says where each is: SemanticRouter manifests, and router configs.
+func yamlInDocs(t *testing.T) (manifests, configs map[string][]byte) {
 	t.Helper()
 	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "operator.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := map[string][]byte{}
+	manifests, configs = map[string][]byte{}, map[string][]byte{}
 	blocks := regexp.MustCompile("(?s)```yaml\n(.*?)```").FindAllSubmatch(doc, -1)
 	for i, b := range blocks {
+		name := "docs/operator.md yaml block " + itoa(int64(i+1))
 		if bytes.Contains(b[1], []byte("kind: SemanticRouter")) {
-			out["docs/operator.md yaml block "+itoa(int64(i+1))] = b[1]
+			manifests[name] = b[1]
+		} else {
+			configs[name] = b[1]
 		}
 	}
-	if len(out) == 0 {
+	if len(manifests) == 0 {
 		t.Fatal("docs/operator.md shows no SemanticRouter manifest")
 	}
-	return out
+	return manifests, configs
+}
+
+// TestDocsConfigsParse: every router config the docs show is one the
+// router accepts.
+func TestDocsConfigsParse(t *testing.T) {
+	t.Parallel()
+	_, configs := yamlInDocs(t)
+	for name, c := range configs {
+		if _, err := config.Parse(c); err != nil {
+			t.Errorf("%s: the router refuses it:\n%v", name, err)
+		}
+	}
 }
 
 // TestSamplesAndDocsServe applies every sample and every SemanticRouter the
@@ -117,7 +132,7 @@ func manifestsInDocs(t *testing.T) map[string][]byte {
 // or discover at least one model and be a config the router accepts.
 func TestSamplesAndDocsServe(t *testing.T) {
 	requireAPIServer(t)
-	manifests := manifestsInDocs(t)
+	manifests, _ := yamlInDocs(t)
 	files, err := filepath.Glob(filepath.Join("..", "..", "config", "samples", "vllm.ai_*.yaml"))
 	if err != nil || len(files) == 0 {
 		t.Fatalf("samples: %v %v", files, err)

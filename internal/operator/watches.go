@@ -16,6 +16,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/handler"
+	"sigs.k8s.io/controller-runtime/pkg/log"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	vllmv1alpha1 "github.com/semantic-router/semantic-router/api/v1alpha1"
@@ -111,6 +112,7 @@ func (r *Reconciler) routersFor(ctx context.Context, keys ...string) []reconcile
 	for _, k := range keys {
 		var list vllmv1alpha1.SemanticRouterList
 		if err := r.Client.List(ctx, &list, client.MatchingFields{backendIndex: k}); err != nil {
+			log.FromContext(ctx).Error(err, "Listing SemanticRouters by backend; they are re-discovered at their next reconcile", "key", k)
 			continue
 		}
 		for _, sr := range list.Items {
