@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
-	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
 
@@ -145,7 +144,7 @@ func TestCRDValidation(t *testing.T) {
 				Autoscaling:   vllmv1alpha1.AutoscalingSpec{Enabled: true, MinReplicas: 2, MaxReplicas: 2},
 				Persistence:   vllmv1alpha1.PersistenceSpec{ExistingClaim: ptr.To("models")},
 				VLLMEndpoints: []vllmv1alpha1.VLLMEndpointSpec{{Name: "a", Model: "m", Backend: svcBackend}},
-				Config:        &apiextensionsv1.JSON{Raw: []byte(`{"default_model":"m"}`)},
+				Config:        modelConfig(""),
 			},
 		},
 	}

@@ -133,8 +133,8 @@ func TestInstallManifests(t *testing.T) {
 		{"create", "servicemonitors.monitoring.coreos.com", "default", "yes"},
 		{"watch", "inferenceservices.serving.kserve.io", "default", "yes"},
 		{"update", "inferenceservices.serving.kserve.io", "default", "no"},
-		{"list", "storageclasses.storage.k8s.io", "", "yes"},
-		{"create", "storageclasses.storage.k8s.io", "", "no"},
+		{"list", "storageclasses.storage.k8s.io", "default", "yes"},
+		{"create", "storageclasses.storage.k8s.io", "default", "no"},
 		{"get", "secrets", "models", "no"},
 	}
 	for _, tt := range tests {

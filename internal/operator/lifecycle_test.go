@@ -252,7 +252,7 @@ func TestPlaintextSecretRejected(t *testing.T) {
 	for _, tc := range []struct{ config, msg string }{
 		{`{"models":[` + badModel("apiKey", leaked) + `]}`, "configmap router-config not updated: spec.config.models[0].provider.apiKey: plaintext credential; use an env.VAR or file:/path reference"},
 		{`{"models":[{"model_name":"m","provider":{"type":"openai_compatible"}}]}`, "configmap router-config not updated: the router refuses the rendered config.yaml:\n" +
-			"models[0].provider.base_url: is required"},
+			"models[0].provider.base_url (line 3): is required"},
 	} {
 		updateSR(t, ns, "router", func(sr *vllmv1alpha1.SemanticRouter) {
 			sr.Spec.Config = &apiextensionsv1.JSON{Raw: []byte(tc.config)}

@@ -26,6 +26,7 @@ const (
 	reasonNoDefaultStorageClass   = "NoDefaultStorageClass"
 	reasonStorageShrinkRefused    = "StorageShrinkRefused"
 	reasonStorageExpansionRefused = "StorageExpansionNotAllowed"
+	reasonClaimNotBound           = "StorageClaimNotBound"
 	reasonStorageClassChange      = "StorageClassChangeRefused"
 	reasonAccessModeChange        = "AccessModeChangeRefused"
 	reasonReadWriteOnceShared     = "ReadWriteOnceShared"
@@ -91,7 +92,7 @@ func (r *Reconciler) validateStorage(ctx context.Context, sr *vllmv1alpha1.Seman
 	case cmp < 0:
 		refuse(reasonStorageShrinkRefused, fmt.Sprintf("spec.persistence.size: claim %s has %s and a claim cannot shrink (asked: %s)", claim, have.String(), size.String()))
 	case cmp > 0 && existing.Status.Phase != corev1.ClaimBound:
-		refuse(reasonStorageExpansionRefused, fmt.Sprintf("spec.persistence.size: claim %s is %s, not Bound; it can grow from %s to %s once a volume is bound to it",
+		refuse(reasonClaimNotBound, fmt.Sprintf("spec.persistence.size: claim %s is %s, not Bound; it can grow from %s to %s once a volume is bound to it",
 			claim, phaseOr(existing.Status.Phase), have.String(), size.String()))
 	case cmp > 0:
 		class := &storagev1.StorageClass{}
