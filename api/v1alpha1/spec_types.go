@@ -215,7 +215,7 @@ type RouteSpec struct {
 
 // GatewaySpec selects the gateway integration mode. Without existingRef the
 // router runs standalone; with it, as an Envoy external processor.
-// +kubebuilder:validation:XValidation:rule="!has(self.existingRef) || !has(self.httpRoute) || !self.httpRoute.enabled",message="gateway.httpRoute routes to the standalone listener (8801); it cannot be combined with gateway.existingRef (extproc mode, where nothing listens on 8801)"
+// +kubebuilder:validation:XValidation:rule="!has(self.existingRef) || !has(self.httpRoute) || !has(self.httpRoute.enabled) || !self.httpRoute.enabled",message="gateway.httpRoute routes to the standalone listener (8801); it cannot be combined with gateway.existingRef (extproc mode, where nothing listens on 8801)"
 type GatewaySpec struct {
 	// ExistingRef is a Gateway API Gateway that fronts the router. The
 	// operator checks that it exists (when the Gateway API is installed) but

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -285,10 +286,13 @@ func requireAPIServer(t *testing.T) {
 	t.Skip(envProblem)
 }
 
+// invalidNameChars are the characters a namespace name cannot hold.
+var invalidNameChars = regexp.MustCompile(`[^a-z0-9-]+`)
+
 // newNamespace creates a namespace for one test and deletes it afterwards.
 func newNamespace(t *testing.T) string {
 	t.Helper()
-	name := strings.ToLower(strings.NewReplacer("/", "-", "_", "-").Replace(t.Name()))
+	name := strings.Trim(invalidNameChars.ReplaceAllString(strings.ToLower(t.Name()), "-"), "-")
 	if len(name) > 50 {
 		name = name[:50]
 	}
