@@ -212,6 +212,13 @@ func TestReconcileCreatesOwnedObjects(t *testing.T) {
 // by writing replica counts into the Deployment's status.
 func setDeploymentReady(t *testing.T, ns, name string, replicas, ready int32) {
 	t.Helper()
+	setRollout(t, ns, name, replicas, replicas, ready)
+}
+
+// setRollout writes a Deployment status with updated of replicas running
+// the latest template, as mid-rollout.
+func setRollout(t *testing.T, ns, name string, replicas, updated, ready int32) {
+	t.Helper()
 	eventually(t, "writing deployment status", func(ctx context.Context) (bool, error) {
 		dep := &appsv1.Deployment{}
 		if err := k8sClient.Get(ctx, client.ObjectKey{Namespace: ns, Name: name}, dep); err != nil {
@@ -219,7 +226,7 @@ func setDeploymentReady(t *testing.T, ns, name string, replicas, ready int32) {
 		}
 		dep.Status.ObservedGeneration = dep.Generation
 		dep.Status.Replicas = replicas
-		dep.Status.UpdatedReplicas = replicas
+		dep.Status.UpdatedReplicas = updated
 		dep.Status.ReadyReplicas = ready
 		dep.Status.AvailableReplicas = ready
 		if err := k8sClient.Status().Update(ctx, dep); err != nil {
@@ -261,19 +268,22 @@ func TestStatusTransitions(t *testing.T) {
 	gen := sr.Generation
 
 	steps := []struct {
-		name            string
-		replicas, ready int32
-		phase           vllmv1alpha1.Phase
-		available       string
-		progressing     string
+		name                     string
+		replicas, updated, ready int32
+		phase                    vllmv1alpha1.Phase
+		available                string
+		progressing              string
 	}{
-		{"pending", 2, 0, vllmv1alpha1.PhasePending, fmt.Sprintf("False/NoReplicasReady@%d", gen), "absent"},
-		{"progressing", 2, 1, vllmv1alpha1.PhaseProgressing, fmt.Sprintf("False/ReplicasNotReady@%d", gen), fmt.Sprintf("True/RollingOut@%d", gen)},
-		{"running", 2, 2, vllmv1alpha1.PhaseRunning, fmt.Sprintf("True/AllReplicasReady@%d", gen), "absent"},
+		{"pending", 2, 2, 0, vllmv1alpha1.PhasePending, fmt.Sprintf("False/NoReplicasReady@%d", gen), "absent"},
+		{"progressing", 2, 2, 1, vllmv1alpha1.PhaseProgressing, fmt.Sprintf("False/ReplicasNotReady@%d", gen), fmt.Sprintf("True/RollingOut@%d", gen)},
+		{"running", 2, 2, 2, vllmv1alpha1.PhaseRunning, fmt.Sprintf("True/AllReplicasReady@%d", gen), "absent"},
+		// Two old pods ready and a surge pod of the new template not yet.
+		{"mid-rollout", 3, 1, 2, vllmv1alpha1.PhaseProgressing, fmt.Sprintf("False/ReplicasNotReady@%d", gen), fmt.Sprintf("True/RollingOut@%d", gen)},
+		{"rolled out", 2, 2, 2, vllmv1alpha1.PhaseRunning, fmt.Sprintf("True/AllReplicasReady@%d", gen), "absent"},
 	}
 	for _, st := range steps {
 		t.Run(st.name, func(t *testing.T) {
-			setDeploymentReady(t, ns, "router", st.replicas, st.ready)
+			setRollout(t, ns, "router", st.replicas, st.updated, st.ready)
 			sr := waitPhase(t, ns, "router", st.phase, st.replicas, st.ready)
 			if got := conditionStatus(sr, vllmv1alpha1.ConditionAvailable); got != st.available {
 				t.Errorf("Available = %s, want %s", got, st.available)
