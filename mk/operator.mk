@@ -9,7 +9,10 @@
 SR_CACHE ?= $(HOME)/.cache/semantic-router
 export SR_CACHE
 CONTROLLER_GEN := $(CURDIR)/bin/controller-gen
-OPERATOR_PKGS := ./internal/operator/... ./api/... ./cmd/semantic-router-operator/...
+OPERATOR_PKGS := ./internal/operator/... ./api/... ./cmd/semantic-router-operator/... ./test/operator/...
+# Under CI the operator's tests run in a random order (the seed is printed),
+# so a test that depends on another's leftovers fails there first.
+OPERATOR_TEST_FLAGS := $(if $(filter true,$(CI)),-shuffle=on)
 
 .PHONY: generate manifests-check envtest-assets test-operator build-operator docker-operator docker-router
 
@@ -32,7 +35,7 @@ envtest-assets:
 	@hack/envtest.sh >/dev/null
 
 test-operator: envtest-assets
-	KUBEBUILDER_ASSETS="$$(hack/envtest.sh --print)" go test -count=1 $(OPERATOR_PKGS)
+	KUBEBUILDER_ASSETS="$$(hack/envtest.sh --print)" go test -count=1 $(OPERATOR_TEST_FLAGS) $(OPERATOR_PKGS)
 
 build-operator:
 	CGO_ENABLED=0 go build -trimpath -o bin/semantic-router-operator ./cmd/semantic-router-operator

@@ -68,4 +68,13 @@ const (
 	// ConditionDegraded is True when the last reconcile of the generation it
 	// names failed; its message says why.
 	ConditionDegraded = "Degraded"
+	// ConditionBackendsResolved is True when every spec.vllmEndpoints entry
+	// was discovered; False names each one that was not, and why.
+	ConditionBackendsResolved = "BackendsResolved"
+	// ConditionStorageReady reports the persistence checks: the storage
+	// class, a refused claim change, or a ReadWriteOnce claim shared by
+	// several pods (a warning: True with reason ReadWriteOnceShared).
+	ConditionStorageReady = "StorageReady"
+	// ConditionMonitoring reports the opt-in ServiceMonitor.
+	ConditionMonitoring = "ServiceMonitorReady"
 )

@@ -76,10 +76,12 @@ type SemanticRouterSpec struct {
 	StartupProbe *corev1.Probe `json:"startupProbe,omitempty"`
 
 	// Env adds environment variables to the router container. Variables
-	// whose names look like a token, key, secret or password must come from
-	// valueFrom (a Secret reference), never a plain value.
+	// whose names have a credential segment (API_KEY, KEY, TOKEN, SECRET,
+	// PASSWORD, CREDENTIALS, in any case) must come from
+	// valueFrom.secretKeyRef, never a plain value or a ConfigMap; names
+	// ending in _PATH, _FILE or _DIR hold paths and are not credentials.
 	// +kubebuilder:validation:MaxItems=256
-	// +kubebuilder:validation:XValidation:rule="self.all(e, !e.name.matches('(?i)(^|_)(api_?key|key|token|secret|password|passwd|credentials?)(_|$)') || !has(e.value))",message="env variables whose names look like a token, key, secret or password must use valueFrom (a Secret reference), not value"
+	// +kubebuilder:validation:XValidation:rule="self.all(e, !e.name.matches('(?i)(^|_)(api_?key|key|token|secret|password|passwd|credentials?)(_|$)') || e.name.matches('(?i)_(path|file|dir)$') || (has(e.valueFrom) && has(e.valueFrom.secretKeyRef)))",message="env variables whose names look like a token, key, secret or password must use valueFrom.secretKeyRef (a Secret), not value or configMapKeyRef"
 	// +listType=map
 	// +listMapKey=name
 	// +optional
@@ -130,9 +132,14 @@ type SemanticRouterSpec struct {
 	// +optional
 	Route RouteSpec `json:"route,omitempty"`
 
-	// Gateway selects the gateway integration mode.
+	// Gateway selects the gateway integration mode and the opt-in HTTPRoute.
 	// +optional
 	Gateway GatewaySpec `json:"gateway,omitempty"`
+
+	// ServiceMonitor creates a Prometheus Operator ServiceMonitor for the
+	// metrics port when enabled.
+	// +optional
+	ServiceMonitor ServiceMonitorSpec `json:"serviceMonitor,omitempty"`
 
 	// VLLMEndpoints are the model backends the router sends requests to.
 	// +kubebuilder:validation:MaxItems=64

@@ -37,8 +37,9 @@ type ServiceAccountSpec struct {
 	Annotations map[string]string `json:"annotations,omitempty"`
 }
 
-// ServiceSpec shapes the router Service. The inference port (8801) is
-// always exposed; api, grpc and metrics can be turned off one by one.
+// ServiceSpec shapes the router Service. The traffic port is always exposed:
+// inference (8801) in standalone mode, the Envoy external processor (50051)
+// in gateway-integration mode; api and metrics can be turned off.
 type ServiceSpec struct {
 	// +kubebuilder:validation:Enum=ClusterIP;NodePort;LoadBalancer
 	// +kubebuilder:default=ClusterIP
@@ -47,13 +48,15 @@ type ServiceSpec struct {
 	// Annotations on the Service.
 	// +optional
 	Annotations map[string]string `json:"annotations,omitempty"`
-	// HTTP is the OpenAI-compatible inference port (default 8801).
+	// HTTP is the OpenAI-compatible inference port (default 8801), exposed
+	// in standalone mode.
 	// +optional
 	HTTP PortSpec `json:"http,omitempty"`
 	// API is the management port (default 8080). It never serves completions.
 	// +optional
 	API PortSpec `json:"api,omitempty"`
-	// GRPC is the Envoy external processor port (default 50051).
+	// GRPC is the Envoy external processor port (default 50051), exposed in
+	// gateway-integration mode.
 	// +optional
 	GRPC PortSpec `json:"grpc,omitempty"`
 	// Metrics is the Prometheus port (default 9190).
@@ -63,7 +66,8 @@ type ServiceSpec struct {
 
 // PortSpec is one Service port. Zero values take the port's defaults.
 type PortSpec struct {
-	// Enabled defaults to true. The http port cannot be disabled.
+	// Enabled defaults to true. The traffic port (http or grpc, by mode)
+	// cannot be disabled.
 	// +optional
 	Enabled *bool `json:"enabled,omitempty"`
 	// Port is the Service port.
@@ -211,12 +215,66 @@ type RouteSpec struct {
 
 // GatewaySpec selects the gateway integration mode. Without existingRef the
 // router runs standalone; with it, as an Envoy external processor.
+// +kubebuilder:validation:XValidation:rule="!has(self.existingRef) || !has(self.httpRoute) || !has(self.httpRoute.enabled) || !self.httpRoute.enabled",message="gateway.httpRoute routes to the standalone listener (8801); it cannot be combined with gateway.existingRef (extproc mode, where nothing listens on 8801)"
 type GatewaySpec struct {
 	// ExistingRef is a Gateway API Gateway that fronts the router. The
 	// operator checks that it exists (when the Gateway API is installed) but
 	// installs no ExtProc policy or HTTPRoute.
 	// +optional
 	ExistingRef *GatewayReference `json:"existingRef,omitempty"`
+
+	// HTTPRoute, when enabled, makes the operator create a Gateway API
+	// HTTPRoute to the router's inference port (8801) in standalone mode.
+	// Off by default; ignored where the Gateway API is not installed.
+	// +optional
+	HTTPRoute HTTPRouteSpec `json:"httpRoute,omitempty"`
+}
+
+// HTTPRouteSpec is the opt-in HTTPRoute to the router's inference listener.
+// +kubebuilder:validation:XValidation:rule="!has(self.enabled) || !self.enabled || (has(self.parentRefs) && size(self.parentRefs) > 0)",message="gateway.httpRoute.parentRefs must name at least one Gateway when the route is enabled"
+type HTTPRouteSpec struct {
+	// +optional
+	Enabled bool `json:"enabled,omitempty"`
+	// ParentRefs are the Gateways (or listeners of them) the route attaches to.
+	// +kubebuilder:validation:MaxItems=16
+	// +optional
+	ParentRefs []GatewayParentRef `json:"parentRefs,omitempty"`
+	// Hostnames the route matches; empty matches every host the Gateway accepts.
+	// +kubebuilder:validation:MaxItems=16
+	// +optional
+	Hostnames []string `json:"hostnames,omitempty"`
+}
+
+// GatewayParentRef names a Gateway and, optionally, one of its listeners.
+type GatewayParentRef struct {
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=253
+	Name string `json:"name"`
+	// Namespace defaults to the SemanticRouter's namespace.
+	// +kubebuilder:validation:MaxLength=63
+	// +optional
+	Namespace string `json:"namespace,omitempty"`
+	// SectionName is the Gateway listener's name.
+	// +kubebuilder:validation:MaxLength=253
+	// +optional
+	SectionName string `json:"sectionName,omitempty"`
+}
+
+// ServiceMonitorSpec is the opt-in Prometheus Operator ServiceMonitor that
+// scrapes the router Service's metrics port.
+type ServiceMonitorSpec struct {
+	// Enabled creates the ServiceMonitor where monitoring.coreos.com/v1 is
+	// served; elsewhere it is ignored (and a condition says so).
+	// +optional
+	Enabled bool `json:"enabled,omitempty"`
+	// Interval between scrapes, such as 30s; empty leaves it to Prometheus.
+	// +kubebuilder:validation:Pattern=`^([0-9]+(ms|s|m|h))+$`
+	// +optional
+	Interval string `json:"interval,omitempty"`
+	// Labels added to the ServiceMonitor, such as the release label a
+	// Prometheus selects ServiceMonitors by.
+	// +optional
+	Labels map[string]string `json:"labels,omitempty"`
 }
 
 // GatewayReference names a gateway.networking.k8s.io Gateway.
@@ -228,21 +286,52 @@ type GatewayReference struct {
 	Namespace string `json:"namespace,omitempty"`
 }
 
-// VLLMEndpointSpec is one model backend.
+// VLLMEndpointSpec is one model backend. Endpoints that name the same model
+// become one router model with several endpoints, balanced by weight.
+// +kubebuilder:validation:XValidation:rule="!has(self.caBundle) || (has(self.caBundle.configMapKeyRef) != has(self.caBundle.secretKeyRef))",message="caBundle must set exactly one of configMapKeyRef and secretKeyRef"
 type VLLMEndpointSpec struct {
+	// Name identifies the endpoint in status, events and the environment
+	// variables the operator adds for it.
 	// +kubebuilder:validation:MinLength=1
 	// +kubebuilder:validation:MaxLength=63
+	// +kubebuilder:validation:Pattern=`^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`
 	Name string `json:"name"`
-	// Model is the model name the backend serves.
+	// Model is the model name the backend serves; it is the router's
+	// model_name and the upstream model id.
 	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=253
 	Model string `json:"model"`
-	// Weight for load balancing among endpoints of the same model.
+	// Weight for load balancing among endpoints of the same model; the
+	// router requires at least 1.
 	// +kubebuilder:default=1
-	// +kubebuilder:validation:Minimum=0
+	// +kubebuilder:validation:Minimum=1
 	// +kubebuilder:validation:Maximum=1000
 	// +optional
-	Weight  int32       `json:"weight,omitempty"`
-	Backend BackendSpec `json:"backend"`
+	Weight int32 `json:"weight,omitempty"`
+	// BasePath is the OpenAI-compatible API root on the backend.
+	// +kubebuilder:default="/v1"
+	// +kubebuilder:validation:Pattern=`^(/[A-Za-z0-9._~-]+)*$`
+	// +kubebuilder:validation:MaxLength=253
+	// +optional
+	BasePath string `json:"basePath,omitempty"`
+	// APIKeySecretRef is the Secret key holding the backend's API key. The
+	// operator passes it to the pod as an environment variable and the
+	// config refers to it as env.VAR; the value is never read or written.
+	// +optional
+	APIKeySecretRef *corev1.SecretKeySelector `json:"apiKeySecretRef,omitempty"`
+	// CABundle is a PEM bundle that signed the backend's certificate (for
+	// KServe's HTTPS predictor), passed like the API key, as ca_cert_pem.
+	// +optional
+	CABundle *CABundleSource `json:"caBundle,omitempty"`
+	Backend  BackendSpec     `json:"backend"`
+}
+
+// CABundleSource is a key of a ConfigMap or a Secret holding PEM certificates.
+type CABundleSource struct {
+	// +optional
+	ConfigMapKeyRef *corev1.ConfigMapKeySelector `json:"configMapKeyRef,omitempty"`
+	// +optional
+	SecretKeyRef *corev1.SecretKeySelector `json:"secretKeyRef,omitempty"`
 }
 
 // BackendType is how a backend is found.

@@ -15,10 +15,12 @@ import (
 	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
+	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
 
@@ -163,7 +165,12 @@ func TestRunReconcilesOnAPIServer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sr := &vllmv1alpha1.SemanticRouter{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: "router"}}
+	// One model, no claim (this API server has no storage class).
+	sr := &vllmv1alpha1.SemanticRouter{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: "router"}, Spec: vllmv1alpha1.SemanticRouterSpec{
+		Persistence: vllmv1alpha1.PersistenceSpec{Enabled: ptr.To(false)},
+		Config: &apiextensionsv1.JSON{Raw: []byte(`{"models":[{"model_name":"qwen","provider":{"type":"openai_compatible",` +
+			`"base_url":"http://vllm-qwen.models.svc:8000/v1"}}]}`)},
+	}}
 	if err := c.Create(context.Background(), sr); err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -60,25 +61,43 @@ func TestImageRef(t *testing.T) {
 }
 
 func TestServicePorts(t *testing.T) {
-	sr := newSR(vllmv1alpha1.SemanticRouterSpec{Service: vllmv1alpha1.ServiceSpec{
-		HTTP:    vllmv1alpha1.PortSpec{Port: 80, Enabled: ptr.To(false)}, // http cannot be disabled
-		GRPC:    vllmv1alpha1.PortSpec{Enabled: ptr.To(false)},
-		Metrics: vllmv1alpha1.PortSpec{Port: 9090, TargetPort: 9191},
-	}})
-	var got []string
-	for _, p := range servicePorts(sr) {
-		got = append(got, fmt.Sprintf("%s:%d->%s/%s", p.Name, p.Port, p.TargetPort.String(), p.Protocol))
+	t.Parallel()
+	tests := []struct {
+		name string
+		mode vllmv1alpha1.GatewayMode
+		spec vllmv1alpha1.ServiceSpec
+		want []string
+	}{
+		{"standalone defaults", vllmv1alpha1.GatewayModeStandalone, vllmv1alpha1.ServiceSpec{},
+			[]string{"http:8801->http/TCP", "api:8080->api/TCP", "metrics:9190->metrics/TCP"}},
+		{"extproc exposes grpc, never 8801", vllmv1alpha1.GatewayModeIntegration, vllmv1alpha1.ServiceSpec{},
+			[]string{"grpc:50051->grpc/TCP", "api:8080->api/TCP", "metrics:9190->metrics/TCP"}},
+		{"the traffic port cannot be disabled", vllmv1alpha1.GatewayModeStandalone, vllmv1alpha1.ServiceSpec{
+			HTTP:    vllmv1alpha1.PortSpec{Port: 80, Enabled: ptr.To(false)},
+			API:     vllmv1alpha1.PortSpec{Enabled: ptr.To(false)},
+			Metrics: vllmv1alpha1.PortSpec{Port: 9090, TargetPort: 9191},
+		}, []string{"http:80->http/TCP", "metrics:9090->9191/TCP"}},
+		{"extproc grpc cannot be disabled", vllmv1alpha1.GatewayModeIntegration, vllmv1alpha1.ServiceSpec{
+			GRPC: vllmv1alpha1.PortSpec{Enabled: ptr.To(false)},
+		}, []string{"grpc:50051->grpc/TCP", "api:8080->api/TCP", "metrics:9190->metrics/TCP"}},
 	}
-	want := []string{"http:80->http/TCP", "api:8080->api/TCP", "metrics:9090->9191/TCP"}
-	if !slices.Equal(got, want) {
-		t.Errorf("ports = %v, want %v", got, want)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got []string
+			for _, p := range servicePorts(newSR(vllmv1alpha1.SemanticRouterSpec{Service: tt.spec}), tt.mode) {
+				got = append(got, fmt.Sprintf("%s:%d->%s/%s", p.Name, p.Port, p.TargetPort.String(), p.Protocol))
+			}
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("ports = %v, want %v", got, tt.want)
+			}
+		})
 	}
 }
 
 func TestServiceKeepsNodePorts(t *testing.T) {
 	sr := newSR(vllmv1alpha1.SemanticRouterSpec{Service: vllmv1alpha1.ServiceSpec{Type: corev1.ServiceTypeNodePort}})
 	svc := &corev1.Service{Spec: corev1.ServiceSpec{ClusterIP: "10.0.0.1", Ports: []corev1.ServicePort{{Name: "http", NodePort: 30001}}}}
-	mutateService(svc, sr)
+	mutateService(svc, sr, vllmv1alpha1.GatewayModeStandalone)
 	if svc.Spec.Ports[0].NodePort != 30001 || svc.Spec.ClusterIP != "10.0.0.1" {
 		t.Errorf("service = %+v, want node port 30001 and cluster IP kept", svc.Spec)
 	}
@@ -95,9 +114,9 @@ func TestPodTemplate(t *testing.T) {
 			Persistence:        vllmv1alpha1.PersistenceSpec{ExistingClaim: ptr.To("models"), MountPath: "/models"},
 			PodAnnotations:     map[string]string{annotationConfigHash: "mine"},
 		})
-		tmpl := desiredPodTemplate(sr, "abc", vllmv1alpha1.GatewayModeStandalone)
+		tmpl := desiredPodTemplate(sr, "abc", vllmv1alpha1.GatewayModeStandalone, nil)
 		c := tmpl.Spec.Containers[0]
-		if c.LivenessProbe != probe || c.ReadinessProbe.HTTPGet.Path != "/ready" {
+		if c.LivenessProbe.Exec == nil || c.LivenessProbe.Exec.Command[0] != "true" || c.LivenessProbe.SuccessThreshold != 1 || c.ReadinessProbe.HTTPGet.Path != "/ready" {
 			t.Errorf("probes = %+v / %+v", c.LivenessProbe, c.ReadinessProbe)
 		}
 		if *c.SecurityContext.RunAsUser != 1000 || c.SecurityContext.Capabilities != nil {
@@ -122,7 +141,7 @@ func TestPodTemplate(t *testing.T) {
 	})
 	t.Run("persistence off mounts no claim", func(t *testing.T) {
 		sr := newSR(vllmv1alpha1.SemanticRouterSpec{Persistence: vllmv1alpha1.PersistenceSpec{Enabled: ptr.To(false)}})
-		tmpl := desiredPodTemplate(sr, "abc", vllmv1alpha1.GatewayModeIntegration)
+		tmpl := desiredPodTemplate(sr, "abc", vllmv1alpha1.GatewayModeIntegration, nil)
 		if len(tmpl.Spec.Volumes) != 1 || ownsPVC(sr) {
 			t.Errorf("volumes = %+v, ownsPVC = %t", tmpl.Spec.Volumes, ownsPVC(sr))
 		}
@@ -150,7 +169,7 @@ func TestMutateDeploymentReplicas(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			sr := newSR(tt.spec)
 			dep := &appsv1.Deployment{Spec: appsv1.DeploymentSpec{Replicas: tt.existing}}
-			mutateDeployment(dep, sr, desiredPodTemplate(sr, "h", vllmv1alpha1.GatewayModeStandalone))
+			mutateDeployment(dep, sr, desiredPodTemplate(sr, "h", vllmv1alpha1.GatewayModeStandalone, nil))
 			if *dep.Spec.Replicas != tt.want {
 				t.Errorf("replicas = %d, want %d", *dep.Spec.Replicas, tt.want)
 			}
@@ -159,35 +178,67 @@ func TestMutateDeploymentReplicas(t *testing.T) {
 }
 
 func TestMutatePVC(t *testing.T) {
-	sr := newSR(vllmv1alpha1.SemanticRouterSpec{Persistence: vllmv1alpha1.PersistenceSpec{Size: ptr.To("20Gi"), StorageClassName: ptr.To("fast")}})
+	t.Parallel()
+	sr := newSR(vllmv1alpha1.SemanticRouterSpec{Persistence: vllmv1alpha1.PersistenceSpec{AccessMode: corev1.ReadWriteMany}})
 	pvc := &corev1.PersistentVolumeClaim{}
-	if err := mutatePVC(pvc, sr); err != nil {
-		t.Fatal(err)
-	}
+	mutatePVC(pvc, sr, storageChange{create: true, class: "fast", size: resource.MustParse("20Gi")})
 	if got := pvc.Spec.Resources.Requests[corev1.ResourceStorage]; got.String() != "20Gi" || *pvc.Spec.StorageClassName != "fast" ||
-		pvc.Spec.AccessModes[0] != corev1.ReadWriteOnce {
+		pvc.Spec.AccessModes[0] != corev1.ReadWriteMany {
 		t.Errorf("new claim = %+v", pvc.Spec)
 	}
 
 	// An existing claim keeps its (immutable) spec and only grows.
 	pvc.CreationTimestamp = metav1.Now()
-	sr.Spec.Persistence.Size = ptr.To("5Gi")
-	sr.Spec.Persistence.StorageClassName = ptr.To("slow")
-	if err := mutatePVC(pvc, sr); err != nil {
-		t.Fatal(err)
-	}
+	mutatePVC(pvc, sr, storageChange{class: "slow", size: resource.MustParse("5Gi")})
 	if got := pvc.Spec.Resources.Requests[corev1.ResourceStorage]; got.String() != "20Gi" || *pvc.Spec.StorageClassName != "fast" {
 		t.Errorf("shrunk or reclassed claim: %+v", pvc.Spec)
 	}
-	sr.Spec.Persistence.Size = ptr.To("30Gi")
-	_ = mutatePVC(pvc, sr)
+	mutatePVC(pvc, sr, storageChange{class: "fast", size: resource.MustParse("30Gi")})
 	if got := pvc.Spec.Resources.Requests[corev1.ResourceStorage]; got.Cmp(resource.MustParse("30Gi")) != 0 {
 		t.Errorf("size = %s, want grown to 30Gi", got.String())
 	}
+}
 
-	sr.Spec.Persistence.Size = ptr.To("lots")
-	if err := mutatePVC(pvc, sr); err == nil || err.Error() != "spec.persistence.size: quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'" {
+func TestPVCSize(t *testing.T) {
+	t.Parallel()
+	_, err := pvcSize(newSR(vllmv1alpha1.SemanticRouterSpec{Persistence: vllmv1alpha1.PersistenceSpec{Size: ptr.To("lots")}}))
+	if err == nil || err.Error() != "spec.persistence.size: quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'" {
 		t.Errorf("err = %v", err)
+	}
+}
+
+// TestMutateDeploymentKeepsRestartAndSkipsNoop: a template the API server
+// defaulted is not a change, and kubectl's restartedAt survives a change.
+func TestMutateDeploymentKeepsRestartAndSkipsNoop(t *testing.T) {
+	t.Parallel()
+	sr := newSR(vllmv1alpha1.SemanticRouterSpec{})
+	dep := &appsv1.Deployment{}
+	mutateDeployment(dep, sr, desiredPodTemplate(sr, "h1", vllmv1alpha1.GatewayModeStandalone, nil))
+	// What the API server adds: defaults and kubectl's restart annotation.
+	dep.CreationTimestamp = metav1.Now()
+	c := &dep.Spec.Template.Spec.Containers[0]
+	c.TerminationMessagePath = "/dev/termination-log"
+	c.ImagePullPolicy = corev1.PullIfNotPresent
+	dep.Spec.Template.Spec.RestartPolicy = corev1.RestartPolicyAlways
+	dep.Spec.Template.Annotations["kubectl.kubernetes.io/restartedAt"] = "2026-01-01T00:00:00Z"
+	before := dep.DeepCopy()
+
+	mutateDeployment(dep, sr, desiredPodTemplate(sr, "h1", vllmv1alpha1.GatewayModeStandalone, nil))
+	if !equality.Semantic.DeepEqual(before, dep) {
+		t.Errorf("an unchanged spec changed the Deployment")
+	}
+
+	mutateDeployment(dep, sr, desiredPodTemplate(sr, "h2", vllmv1alpha1.GatewayModeStandalone, nil))
+	ann := dep.Spec.Template.Annotations
+	if ann[annotationConfigHash] != "h2" || ann["kubectl.kubernetes.io/restartedAt"] != "2026-01-01T00:00:00Z" {
+		t.Errorf("template annotations = %v", ann)
+	}
+
+	// An edited field the operator sets is restored.
+	dep.Spec.Template.Spec.Containers[0].Image = "example.com/evil:latest"
+	mutateDeployment(dep, sr, desiredPodTemplate(sr, "h2", vllmv1alpha1.GatewayModeStandalone, nil))
+	if got := dep.Spec.Template.Spec.Containers[0].Image; got != imageRef(sr) {
+		t.Errorf("image = %s, want restored", got)
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/url"
 	"slices"
 	"strings"
 
@@ -34,15 +35,17 @@ var credentialSuffixes = []string{
 	"secret", "token", "password", "passwd", "credentials",
 }
 
-// renderConfig turns spec.config into the config.yaml the router reads.
-// It is the one place the config is shaped on its way to the ConfigMap, so
-// validation against the config contract plugs in here.
+// renderConfig turns spec.config and the discovered models into the
+// config.yaml the router reads, and proves it: the result is parsed with the
+// router's own config.Parse, so a config the router would refuse is never
+// returned.
 //
-// It fails, without returning any rendered bytes, if a credential is written
-// in plain text instead of an env.VAR or file:/path reference; the error
-// names every offending field path and never the value. A nil or empty
-// config renders as an empty mapping.
-func renderConfig(raw *apiextensionsv1.JSON) ([]byte, error) {
+// It fails, without returning any bytes, when a credential is written in
+// plain text instead of an env.VAR or file:/path reference, when a URL
+// carries user:password@, when a discovered model's name is also defined in
+// spec.config.models, or when the router refuses the result. Errors name
+// field paths and never a credential's value.
+func renderConfig(raw *apiextensionsv1.JSON, discovered []discoveredModel) ([]byte, error) {
 	cfg := map[string]any{}
 	if raw != nil && len(raw.Raw) > 0 && !bytes.Equal(raw.Raw, []byte("null")) {
 		dec := json.NewDecoder(bytes.NewReader(raw.Raw))
@@ -55,12 +58,59 @@ func renderConfig(raw *apiextensionsv1.JSON) ([]byte, error) {
 	if errs := findPlaintextSecrets("spec.config", cfg); len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}
+	if err := mergeModels(cfg, discovered); err != nil {
+		return nil, err
+	}
 	applyTracingDefaults(cfg)
 	out, err := yaml.Marshal(cfg)
 	if err != nil {
 		return nil, fmt.Errorf("spec.config: rendering yaml: %w", err)
 	}
+	if _, err := config.Parse(out); err != nil {
+		return nil, fmt.Errorf("the router refuses the rendered config.yaml:\n%w", err)
+	}
 	return out, nil
+}
+
+// mergeModels appends the discovered models to spec.config.models. A name
+// defined on both sides is an error naming both sources: the operator never
+// picks one silently.
+func mergeModels(cfg map[string]any, discovered []discoveredModel) error {
+	if len(discovered) == 0 {
+		return nil
+	}
+	var models []any
+	switch m := cfg["models"].(type) {
+	case nil:
+	case []any:
+		models = m
+	default:
+		// Not a list: leave it for the router's parser to report.
+		return nil
+	}
+	defined := map[string]int{}
+	for i, m := range models {
+		if mm, ok := m.(map[string]any); ok {
+			if name, ok := mm["model_name"].(string); ok {
+				if _, dup := defined[name]; !dup {
+					defined[name] = i
+				}
+			}
+		}
+	}
+	var errs []error
+	for _, d := range discovered {
+		if i, ok := defined[d.name]; ok {
+			errs = append(errs, fmt.Errorf("model %q is defined twice: by spec.config.models[%d] and by %s", d.name, i, d.sources()))
+			continue
+		}
+		models = append(models, d.render())
+	}
+	if len(errs) > 0 {
+		return errors.Join(errs...)
+	}
+	cfg["models"] = models
+	return nil
 }
 
 // configHash is a short, stable digest of the rendered config.
@@ -70,8 +120,9 @@ func configHash(rendered []byte) string {
 }
 
 // findPlaintextSecrets walks v and reports each credential-named key whose
-// value is a literal rather than a reference. Map keys are visited in sorted
-// order so the error text is stable.
+// value is a literal rather than a reference, and each URL that carries
+// credentials. Map keys are visited in sorted order so the error text is
+// stable.
 func findPlaintextSecrets(path string, v any) []error {
 	var errs []error
 	switch t := v.(type) {
@@ -87,6 +138,10 @@ func findPlaintextSecrets(path string, v any) []error {
 				errs = append(errs, fmt.Errorf("%s: plaintext credential; use an env.VAR or file:/path reference", p))
 				continue
 			}
+			if s, ok := t[k].(string); ok && hasUserinfo(s) {
+				errs = append(errs, fmt.Errorf("%s: the URL carries credentials (user:password@); use api_key with an env.VAR reference", p))
+				continue
+			}
 			errs = append(errs, findPlaintextSecrets(p, t[k])...)
 		}
 	case []any:
@@ -95,6 +150,19 @@ func findPlaintextSecrets(path string, v any) []error {
 		}
 	}
 	return errs
+}
+
+// hasUserinfo reports whether s is a URL with a user (and perhaps password)
+// before its host. The router refuses such a base_url too, but it must not
+// reach the ConfigMap at all.
+func hasUserinfo(s string) bool {
+	if !strings.Contains(s, "://") || !strings.Contains(s, "@") {
+		return false
+	}
+	u, err := url.Parse(s)
+	// An unparsable URL that looks like scheme://...@... is treated as
+	// carrying credentials: its text must not be written anywhere.
+	return err != nil || u.User != nil
 }
 
 func isCredentialKey(k string) bool {

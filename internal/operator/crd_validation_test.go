@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
-	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
 
@@ -23,6 +22,7 @@ func TestCRDValidation(t *testing.T) {
 	svcBackend := vllmv1alpha1.BackendSpec{Type: vllmv1alpha1.BackendService,
 		Service: &vllmv1alpha1.ServiceBackend{Name: "vllm", Port: 8000}}
 
+	const envMsg = "env variables whose names look like a token, key, secret or password must use valueFrom.secretKeyRef (a Secret), not value or configMapKeyRef"
 	tests := []struct {
 		name    string
 		spec    vllmv1alpha1.SemanticRouterSpec
@@ -63,12 +63,46 @@ func TestCRDValidation(t *testing.T) {
 		{
 			name:    "token in plain env value",
 			spec:    vllmv1alpha1.SemanticRouterSpec{Env: []vllmv1alpha1.EnvVar{{Name: "HF_TOKEN", Value: "hf_abc"}}},
-			wantErr: `SemanticRouter.vllm.ai "token-in-plain-env-value" is invalid: spec.env: Invalid value: env variables whose names look like a token, key, secret or password must use valueFrom (a Secret reference), not value`,
+			wantErr: `SemanticRouter.vllm.ai "token-in-plain-env-value" is invalid: spec.env: Invalid value: env variables whose names look like a token, key, secret or password must use valueFrom.secretKeyRef (a Secret), not value or configMapKeyRef`,
 		},
 		{
 			name:    "api key in plain env value",
 			spec:    vllmv1alpha1.SemanticRouterSpec{Env: []vllmv1alpha1.EnvVar{{Name: "openai_api_key", Value: "sk-1"}}},
-			wantErr: `SemanticRouter.vllm.ai "api-key-in-plain-env-value" is invalid: spec.env: Invalid value: env variables whose names look like a token, key, secret or password must use valueFrom (a Secret reference), not value`,
+			wantErr: `SemanticRouter.vllm.ai "api-key-in-plain-env-value" is invalid: spec.env: Invalid value: env variables whose names look like a token, key, secret or password must use valueFrom.secretKeyRef (a Secret), not value or configMapKeyRef`,
+		},
+		{
+			name: "api key from a configmap",
+			spec: vllmv1alpha1.SemanticRouterSpec{Env: []vllmv1alpha1.EnvVar{{Name: "VLLM_API_KEY", ValueFrom: &corev1.EnvVarSource{
+				ConfigMapKeyRef: &corev1.ConfigMapKeySelector{LocalObjectReference: corev1.LocalObjectReference{Name: "settings"}, Key: "key"}}}}},
+			wantErr: `SemanticRouter.vllm.ai "api-key-from-a-configmap" is invalid: spec.env: Invalid value: ` + envMsg,
+		},
+		{
+			name:    "password from a field ref",
+			spec:    vllmv1alpha1.SemanticRouterSpec{Env: []vllmv1alpha1.EnvVar{{Name: "Redis_Password", ValueFrom: &corev1.EnvVarSource{FieldRef: &corev1.ObjectFieldSelector{FieldPath: "metadata.name"}}}}},
+			wantErr: `SemanticRouter.vllm.ai "password-from-a-field-ref" is invalid: spec.env: Invalid value: ` + envMsg,
+		},
+		{
+			name:    "endpoint weight zero",
+			spec:    vllmv1alpha1.SemanticRouterSpec{VLLMEndpoints: []vllmv1alpha1.VLLMEndpointSpec{{Name: "a", Model: "m", Weight: -1, Backend: svcBackend}}},
+			wantErr: `SemanticRouter.vllm.ai "endpoint-weight-zero" is invalid: spec.vllmEndpoints[0].weight: Invalid value: -1: spec.vllmEndpoints[0].weight in body should be greater than or equal to 1`,
+		},
+		{
+			name: "ca bundle from both",
+			spec: vllmv1alpha1.SemanticRouterSpec{VLLMEndpoints: []vllmv1alpha1.VLLMEndpointSpec{{Name: "a", Model: "m", Backend: svcBackend,
+				CABundle: &vllmv1alpha1.CABundleSource{SecretKeyRef: secretRef.SecretKeyRef,
+					ConfigMapKeyRef: &corev1.ConfigMapKeySelector{LocalObjectReference: corev1.LocalObjectReference{Name: "ca"}, Key: "ca.crt"}}}}},
+			wantErr: `SemanticRouter.vllm.ai "ca-bundle-from-both" is invalid: spec.vllmEndpoints[0]: Invalid value: caBundle must set exactly one of configMapKeyRef and secretKeyRef`,
+		},
+		{
+			name: "httproute in extproc mode",
+			spec: vllmv1alpha1.SemanticRouterSpec{Gateway: vllmv1alpha1.GatewaySpec{ExistingRef: &vllmv1alpha1.GatewayReference{Name: "gw"},
+				HTTPRoute: vllmv1alpha1.HTTPRouteSpec{Enabled: true, ParentRefs: []vllmv1alpha1.GatewayParentRef{{Name: "gw"}}}}},
+			wantErr: `SemanticRouter.vllm.ai "httproute-in-extproc-mode" is invalid: spec.gateway: Invalid value: gateway.httpRoute routes to the standalone listener (8801); it cannot be combined with gateway.existingRef (extproc mode, where nothing listens on 8801)`,
+		},
+		{
+			name:    "httproute without parents",
+			spec:    vllmv1alpha1.SemanticRouterSpec{Gateway: vllmv1alpha1.GatewaySpec{HTTPRoute: vllmv1alpha1.HTTPRouteSpec{Enabled: true}}},
+			wantErr: `SemanticRouter.vllm.ai "httproute-without-parents" is invalid: spec.gateway.httpRoute: Invalid value: gateway.httpRoute.parentRefs must name at least one Gateway when the route is enabled`,
 		},
 		{
 			name:    "env value and valueFrom",
@@ -96,6 +130,11 @@ func TestCRDValidation(t *testing.T) {
 				{Name: "HF_TOKEN", ValueFrom: secretRef},
 				{Name: "LOG_LEVEL", Value: "debug"},
 				{Name: "KEYCLOAK_URL", Value: "https://id.example"},
+				{Name: "TLS_KEY_PATH", Value: "/etc/tls/tls.key"},
+				{Name: "GOOGLE_APPLICATION_CREDENTIALS_FILE", Value: "/var/run/secrets/gcp/key.json"},
+				{Name: "TOKEN_CACHE_DIR", Value: "/tmp/tokens"},
+				{Name: "MAX_TOKENS", Value: "4096"},
+				{Name: "TOKENIZER", Value: "qwen"},
 			}},
 		},
 		{
@@ -105,7 +144,7 @@ func TestCRDValidation(t *testing.T) {
 				Autoscaling:   vllmv1alpha1.AutoscalingSpec{Enabled: true, MinReplicas: 2, MaxReplicas: 2},
 				Persistence:   vllmv1alpha1.PersistenceSpec{ExistingClaim: ptr.To("models")},
 				VLLMEndpoints: []vllmv1alpha1.VLLMEndpointSpec{{Name: "a", Model: "m", Backend: svcBackend}},
-				Config:        &apiextensionsv1.JSON{Raw: []byte(`{"default_model":"m"}`)},
+				Config:        modelConfig(""),
 			},
 		},
 	}

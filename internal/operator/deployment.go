@@ -1,10 +1,15 @@
 package operator
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"maps"
+	"strings"
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/equality"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/utils/ptr"
@@ -34,9 +39,11 @@ func routerArgs(mode vllmv1alpha1.GatewayMode) []string {
 	return append(args, "-gateway", "standalone", "-listener-address", "0.0.0.0")
 }
 
-// desiredPodTemplate is the router pod for the rendered config (by hash) and
-// gateway mode. Spec overrides replace the defaults whole, never merge.
-func desiredPodTemplate(sr *vllmv1alpha1.SemanticRouter, hash string, mode vllmv1alpha1.GatewayMode) corev1.PodTemplateSpec {
+// desiredPodTemplate is the router pod for the rendered config (by hash),
+// gateway mode and the environment variables carrying discovered backends'
+// credentials (after spec.env). Spec overrides replace the defaults whole,
+// never merge.
+func desiredPodTemplate(sr *vllmv1alpha1.SemanticRouter, hash string, mode vllmv1alpha1.GatewayMode, backendEnv []corev1.EnvVar) corev1.PodTemplateSpec {
 	s := &sr.Spec
 	annotations := make(map[string]string, len(s.PodAnnotations)+1)
 	maps.Copy(annotations, s.PodAnnotations)
@@ -53,11 +60,11 @@ func desiredPodTemplate(sr *vllmv1alpha1.SemanticRouter, hash string, mode vllmv
 			{Name: portNameGRPC, ContainerPort: vllmv1alpha1.DefaultGRPCPort, Protocol: corev1.ProtocolTCP},
 			{Name: portNameMetrics, ContainerPort: vllmv1alpha1.DefaultMetricsPort, Protocol: corev1.ProtocolTCP},
 		},
-		Env:             containerEnv(s.Env),
+		Env:             append(containerEnv(s.Env), backendEnv...),
 		Resources:       s.Resources,
 		LivenessProbe:   probeOr(s.LivenessProbe, "/health"),
 		ReadinessProbe:  probeOr(s.ReadinessProbe, "/ready"),
-		StartupProbe:    s.StartupProbe,
+		StartupProbe:    withProbeDefaults(s.StartupProbe),
 		SecurityContext: s.SecurityContext,
 		VolumeMounts: []corev1.VolumeMount{
 			{Name: volumeConfig, MountPath: configDir, ReadOnly: true},
@@ -108,21 +115,43 @@ func desiredPodTemplate(sr *vllmv1alpha1.SemanticRouter, hash string, mode vllmv
 	}
 }
 
-// probeOr returns p, or an HTTP GET of path on the management port.
+// probeOr returns p, or an HTTP GET of path on the management port, with
+// the API server's defaults written out.
 func probeOr(p *corev1.Probe, path string) *corev1.Probe {
 	if p != nil {
-		return p
+		return withProbeDefaults(p)
 	}
 	return &corev1.Probe{
 		ProbeHandler: corev1.ProbeHandler{HTTPGet: &corev1.HTTPGetAction{
-			Path: path,
-			Port: intstr.FromInt32(vllmv1alpha1.DefaultAPIPort),
+			Path:   path,
+			Port:   intstr.FromInt32(vllmv1alpha1.DefaultAPIPort),
+			Scheme: corev1.URISchemeHTTP,
 		}},
 		InitialDelaySeconds: 5,
 		PeriodSeconds:       10,
 		TimeoutSeconds:      3,
+		SuccessThreshold:    1,
 		FailureThreshold:    3,
 	}
+}
+
+// withProbeDefaults returns a copy of p with the thresholds the API server
+// would default, so that comparing it with the stored Deployment sees no
+// difference where there is none.
+func withProbeDefaults(p *corev1.Probe) *corev1.Probe {
+	if p == nil {
+		return nil
+	}
+	p = p.DeepCopy()
+	for _, f := range []struct {
+		v   *int32
+		def int32
+	}{{&p.TimeoutSeconds, 1}, {&p.PeriodSeconds, 10}, {&p.SuccessThreshold, 1}, {&p.FailureThreshold, 3}} {
+		if *f.v == 0 {
+			*f.v = f.def
+		}
+	}
+	return p
 }
 
 func containerEnv(in []vllmv1alpha1.EnvVar) []corev1.EnvVar {
@@ -139,6 +168,13 @@ func containerEnv(in []vllmv1alpha1.EnvVar) []corev1.EnvVar {
 // mutateDeployment lays the desired state over dep. The selector is set only
 // on create (it is immutable). With autoscaling on, the replica count is the
 // HPA's: it is set to minReplicas on create and left alone afterwards.
+//
+// The pod template is replaced only when it differs: when the desired
+// template changed since the last write (its hash, kept in an annotation on
+// the Deployment) or when a field the operator sets was edited. Fields that
+// the API server defaulted are not differences, so an unchanged spec sends
+// no Update. Annotations that `kubectl rollout restart` adds
+// (kubectl.kubernetes.io/*) are carried over, so a restart rolls once.
 func mutateDeployment(dep *appsv1.Deployment, sr *vllmv1alpha1.SemanticRouter, tmpl corev1.PodTemplateSpec) {
 	dep.Labels = mergeLabels(dep.Labels, objectLabels(sr))
 	if dep.CreationTimestamp.IsZero() {
@@ -150,7 +186,34 @@ func mutateDeployment(dep *appsv1.Deployment, sr *vllmv1alpha1.SemanticRouter, t
 	case dep.Spec.Replicas == nil:
 		dep.Spec.Replicas = ptr.To(hpaMinReplicas(sr))
 	}
+	hash := templateHash(tmpl)
+	if dep.Annotations[annotationTemplateHash] == hash && equality.Semantic.DeepDerivative(tmpl, dep.Spec.Template) {
+		return
+	}
+	for k, v := range dep.Spec.Template.Annotations {
+		if strings.HasPrefix(k, kubectlAnnotationPrefix) {
+			if _, ours := tmpl.Annotations[k]; !ours {
+				tmpl.Annotations[k] = v
+			}
+		}
+	}
 	dep.Spec.Template = tmpl
+	dep.Annotations = mergeLabels(dep.Annotations, map[string]string{annotationTemplateHash: hash})
+}
+
+// kubectlAnnotationPrefix marks pod template annotations that kubectl
+// writes, such as kubectl.kubernetes.io/restartedAt.
+const kubectlAnnotationPrefix = "kubectl.kubernetes.io/"
+
+// templateHash is a digest of the desired pod template.
+func templateHash(tmpl corev1.PodTemplateSpec) string {
+	b, err := json.Marshal(tmpl)
+	if err != nil {
+		// A PodTemplateSpec always marshals; an empty hash only forces a write.
+		return ""
+	}
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:8])
 }
 
 func desiredReplicas(sr *vllmv1alpha1.SemanticRouter) int32 {

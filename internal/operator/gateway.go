@@ -21,6 +21,7 @@ var gatewayGVK = schema.GroupVersionKind{Group: "gateway.networking.k8s.io", Ver
 const (
 	reasonGatewayIntegration     = "GatewayIntegration"
 	reasonGatewayAPINotInstalled = "GatewayAPINotInstalled"
+	reasonGatewayNotFound        = "GatewayNotFound"
 )
 
 // reconcileGateway decides the gateway mode. With spec.gateway.existingRef
@@ -55,7 +56,7 @@ func (r *Reconciler) reconcileGateway(ctx context.Context, sr *vllmv1alpha1.Sema
 	gw.SetGroupVersionKind(gatewayGVK)
 	if err := r.Client.Get(ctx, types.NamespacedName{Namespace: ns, Name: ref.Name}, gw); err != nil {
 		if apierrors.IsNotFound(err) {
-			return "", &missingDependencyError{fmt.Errorf("spec.gateway.existingRef: gateway %s/%s not found", ns, ref.Name)}
+			return "", &missingDependencyError{reasonGatewayNotFound, fmt.Errorf("spec.gateway.existingRef: gateway %s/%s not found", ns, ref.Name)}
 		}
 		return "", fmt.Errorf("spec.gateway.existingRef: %w", err)
 	}

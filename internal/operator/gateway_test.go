@@ -10,13 +10,10 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	eventsv1 "k8s.io/api/events/v1"
-	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	networkingv1 "k8s.io/api/networking/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/envtest"
 
 	vllmv1alpha1 "github.com/semantic-router/semantic-router/api/v1alpha1"
 )
@@ -41,107 +38,207 @@ func waitEvent(t *testing.T, ns, name, reason string) eventsv1.Event {
 	return found
 }
 
-// gatewayCRD is a minimal stand-in for the Gateway API's Gateway CRD: the
-// operator only checks that a Gateway of the referenced name exists.
-func gatewayCRD() *apiextensionsv1.CustomResourceDefinition {
-	return &apiextensionsv1.CustomResourceDefinition{
-		ObjectMeta: metav1.ObjectMeta{
-			Name: "gateways.gateway.networking.k8s.io",
-			// *.k8s.io groups need this; the real Gateway API CRDs carry it.
-			Annotations: map[string]string{"api-approved.kubernetes.io": "https://github.com/kubernetes-sigs/gateway-api/pull/891"},
-		},
-		Spec: apiextensionsv1.CustomResourceDefinitionSpec{
-			Group: "gateway.networking.k8s.io",
-			Names: apiextensionsv1.CustomResourceDefinitionNames{Plural: "gateways", Singular: "gateway", Kind: "Gateway", ListKind: "GatewayList"},
-			Scope: apiextensionsv1.NamespaceScoped,
-			Versions: []apiextensionsv1.CustomResourceDefinitionVersion{{
-				Name: "v1", Served: true, Storage: true,
-				Schema: &apiextensionsv1.CustomResourceValidation{OpenAPIV3Schema: &apiextensionsv1.JSONSchemaProps{
-					Type: "object", XPreserveUnknownFields: ptr.To(true),
-				}},
-			}},
-		},
-	}
+func gatewayObject(ns, name string) *unstructured.Unstructured {
+	gw := &unstructured.Unstructured{}
+	gw.SetGroupVersionKind(gatewayGVK)
+	gw.SetNamespace(ns)
+	gw.SetName(name)
+	return gw
 }
 
-// installGatewayCRD installs the stand-in Gateway CRD (again, harmlessly,
-// if a test before did) and waits until it is served.
-func installGatewayCRD(t *testing.T) {
-	t.Helper()
-	if _, err := envtest.InstallCRDs(restCfg, envtest.CRDInstallOptions{CRDs: []*apiextensionsv1.CustomResourceDefinition{gatewayCRD()}}); err != nil {
-		t.Fatalf("installing the Gateway CRD: %v", err)
+// servicePortNames lists the Service's ports as name:port.
+func servicePortNames(svc *corev1.Service) []string {
+	var ports []string
+	for _, p := range svc.Spec.Ports {
+		ports = append(ports, fmt.Sprintf("%s:%d", p.Name, p.Port))
 	}
+	return ports
 }
 
-// TestGatewayIntegration runs in order: first without the Gateway API (the
-// reference is recorded, not checked), then with it (a missing Gateway
-// fails the reconcile until it appears).
-func TestGatewayIntegration(t *testing.T) {
+// TestGatewayAPINotInstalled: on a cluster without the Gateway API the
+// reference is recorded (with an event), not checked.
+func TestGatewayAPINotInstalled(t *testing.T) {
 	requireAPIServer(t)
 	ns := newNamespace(t)
-	ref := &vllmv1alpha1.GatewayReference{Name: "inference-gateway"}
+	createBareSR(t, ns, "recorded", vllmv1alpha1.SemanticRouterSpec{Gateway: vllmv1alpha1.GatewaySpec{
+		ExistingRef: &vllmv1alpha1.GatewayReference{Name: "inference-gateway"}}})
+	sr := waitReconciled(t, ns, "recorded")
+	if sr.Status.GatewayMode != vllmv1alpha1.GatewayModeIntegration {
+		t.Errorf("gatewayMode = %q, want gateway-integration", sr.Status.GatewayMode)
+	}
+	dep := &appsv1.Deployment{ObjectMeta: key(ns, "recorded")}
+	waitFor(t, dep, nil)
+	if args := dep.Spec.Template.Spec.Containers[0].Args; !slices.Equal(args[2:], []string{"-gateway", "extproc"}) {
+		t.Errorf("args = %q, want extproc mode", args)
+	}
+	ev := waitEvent(t, ns, "recorded", reasonGatewayAPINotInstalled)
+	if want := fmt.Sprintf("gateway %s/inference-gateway recorded but not checked: the Gateway API is not installed", ns); ev.Note != want {
+		t.Errorf("event note = %q, want %q", ev.Note, want)
+	}
+}
 
-	t.Run("gateway API not installed", func(t *testing.T) {
-		createSR(t, ns, "recorded", vllmv1alpha1.SemanticRouterSpec{Gateway: vllmv1alpha1.GatewaySpec{ExistingRef: ref}})
-		sr := waitReconciled(t, ns, "recorded")
-		if sr.Status.GatewayMode != vllmv1alpha1.GatewayModeIntegration {
-			t.Errorf("gatewayMode = %q, want gateway-integration", sr.Status.GatewayMode)
-		}
-		dep := &appsv1.Deployment{ObjectMeta: key(ns, "recorded")}
-		waitFor(t, dep, nil)
-		if args := dep.Spec.Template.Spec.Containers[0].Args; !slices.Equal(args[2:], []string{"-gateway", "extproc"}) {
-			t.Errorf("args = %q, want extproc mode", args)
-		}
-		ev := waitEvent(t, ns, "recorded", reasonGatewayAPINotInstalled)
-		if want := fmt.Sprintf("gateway %s/inference-gateway recorded but not checked: the Gateway API is not installed", ns); ev.Note != want {
-			t.Errorf("event note = %q, want %q", ev.Note, want)
-		}
+// TestExtProcMode: with the Gateway API installed, a missing Gateway fails
+// the reconcile until it appears; then the router runs as an external
+// processor, its Service exposes 50051 and not 8801, and no Ingress, Route
+// or HTTPRoute points at 8801 although spec.ingress and spec.route ask.
+func TestExtProcMode(t *testing.T) {
+	requireAPIServer(t)
+	ns := newNamespace(t)
+	createSR(t, ns, "extproc", vllmv1alpha1.SemanticRouterSpec{
+		Gateway: vllmv1alpha1.GatewaySpec{ExistingRef: &vllmv1alpha1.GatewayReference{Name: "inference-gateway"}},
+		Ingress: vllmv1alpha1.IngressSpec{Enabled: true, Hosts: []vllmv1alpha1.IngressHost{{Host: "router.example"}}},
+		Route:   vllmv1alpha1.RouteSpec{Enabled: true},
 	})
+	sr := waitDegraded(t, ns, "extproc", reasonGatewayNotFound)
+	if c := meta.FindStatusCondition(sr.Status.Conditions, vllmv1alpha1.ConditionDegraded); c.Message !=
+		fmt.Sprintf("spec.gateway.existingRef: gateway %s/inference-gateway not found", ns) {
+		t.Errorf("Degraded message = %q", c.Message)
+	}
+	if sr.Status.ObservedGeneration != 0 || sr.Status.Phase != vllmv1alpha1.PhasePending {
+		t.Errorf("observedGeneration/phase = %d/%s with a missing gateway, want 0/Pending", sr.Status.ObservedGeneration, sr.Status.Phase)
+	}
+	if err := k8sClient.Get(context.Background(), client.ObjectKey{Namespace: ns, Name: "extproc"}, &appsv1.Deployment{}); err == nil {
+		t.Error("Deployment created although the gateway step failed")
+	}
 
-	t.Run("gateway API installed", func(t *testing.T) {
-		installGatewayCRD(t)
-		createSR(t, ns, "checked", vllmv1alpha1.SemanticRouterSpec{Gateway: vllmv1alpha1.GatewaySpec{ExistingRef: ref}})
-		want := fmt.Sprintf("spec.gateway.existingRef: gateway %s/inference-gateway not found", ns)
-		eventually(t, "Degraded for the missing gateway", func(ctx context.Context) (bool, error) {
-			sr, err := getSR(ctx, ns, "checked")
-			if err != nil {
-				return false, err
-			}
-			c := meta.FindStatusCondition(sr.Status.Conditions, vllmv1alpha1.ConditionDegraded)
-			if c == nil {
-				return false, nil
-			}
-			if c.Message != want {
-				return false, fmt.Errorf("Degraded message %q, want %q", c.Message, want)
-			}
-			return true, nil
-		})
-		sr, err := getSR(context.Background(), ns, "checked")
-		if err != nil {
-			t.Fatal(err)
-		}
-		if sr.Status.ObservedGeneration != 0 {
-			t.Errorf("observedGeneration = %d with a missing gateway, want 0", sr.Status.ObservedGeneration)
-		}
-		err = k8sClient.Get(context.Background(), client.ObjectKey{Namespace: ns, Name: "checked"}, &appsv1.Deployment{})
-		if err == nil {
-			t.Error("Deployment created although the gateway step failed")
-		}
+	if err := k8sClient.Create(context.Background(), gatewayObject(ns, "inference-gateway")); err != nil {
+		t.Fatalf("creating gateway: %v", err)
+	}
+	sr = waitReconciled(t, ns, "extproc")
+	if sr.Status.GatewayMode != vllmv1alpha1.GatewayModeIntegration {
+		t.Errorf("gatewayMode = %q", sr.Status.GatewayMode)
+	}
+	ev := waitEvent(t, ns, "extproc", reasonGatewayIntegration)
+	if !strings.Contains(ev.Note, "ExtProc policy and routes must be configured separately") || ev.Type != corev1.EventTypeNormal {
+		t.Errorf("event = %s %q", ev.Type, ev.Note)
+	}
+	svc := &corev1.Service{ObjectMeta: key(ns, "extproc")}
+	waitFor(t, svc, nil)
+	if got, want := servicePortNames(svc), []string{"grpc:50051", "api:8080", "metrics:9190"}; !slices.Equal(got, want) {
+		t.Errorf("service ports = %v, want %v", got, want)
+	}
+	requireAbsent(t, &networkingv1.Ingress{}, ns, "extproc")
+	route := &unstructured.Unstructured{}
+	route.SetGroupVersionKind(routeGVK)
+	requireAbsent(t, route, ns, "extproc")
+	hr := &unstructured.Unstructured{}
+	hr.SetGroupVersionKind(httpRouteGVK)
+	requireAbsent(t, hr, ns, "extproc")
 
-		gw := &unstructured.Unstructured{}
-		gw.SetGroupVersionKind(gatewayGVK)
-		gw.SetNamespace(ns)
-		gw.SetName("inference-gateway")
-		if err := k8sClient.Create(context.Background(), gw); err != nil {
-			t.Fatalf("creating gateway: %v", err)
+	// Back to standalone: 8801 again, and the Ingress it asks for.
+	updateSR(t, ns, "extproc", func(sr *vllmv1alpha1.SemanticRouter) { sr.Spec.Gateway.ExistingRef = nil })
+	waitReconciled(t, ns, "extproc")
+	waitFor(t, svc, func() error {
+		if got := servicePortNames(svc); !slices.Equal(got, []string{"http:8801", "api:8080", "metrics:9190"}) {
+			return fmt.Errorf("ports %v", got)
 		}
-		sr = waitReconciled(t, ns, "checked")
-		if c := meta.FindStatusCondition(sr.Status.Conditions, vllmv1alpha1.ConditionDegraded); c != nil {
-			t.Errorf("Degraded = %+v after the gateway appeared", c)
-		}
-		ev := waitEvent(t, ns, "checked", reasonGatewayIntegration)
-		if !strings.Contains(ev.Note, "ExtProc policy and routes must be configured separately") || ev.Type != corev1.EventTypeNormal {
-			t.Errorf("event = %s %q", ev.Type, ev.Note)
-		}
+		return nil
 	})
+	waitFor(t, &networkingv1.Ingress{ObjectMeta: key(ns, "extproc")}, nil)
+}
+
+// requireAbsent fails unless obj ns/name does not exist.
+func requireAbsent(t *testing.T, obj client.Object, ns, name string) {
+	t.Helper()
+	err := k8sClient.Get(context.Background(), client.ObjectKey{Namespace: ns, Name: name}, obj)
+	if err == nil || client.IgnoreNotFound(err) != nil {
+		t.Errorf("%T %s/%s: err %v, want NotFound", obj, ns, name, err)
+	}
+}
+
+// TestHTTPRoute: the opt-in HTTPRoute goes to the inference port 8801 in
+// standalone mode, follows the spec, and goes away when turned off; on a
+// cluster without the Gateway API none is made and a Warning says why.
+func TestHTTPRoute(t *testing.T) {
+	requireAPIServer(t)
+	ns := newNamespace(t)
+	spec := vllmv1alpha1.SemanticRouterSpec{Gateway: vllmv1alpha1.GatewaySpec{HTTPRoute: vllmv1alpha1.HTTPRouteSpec{
+		Enabled:    true,
+		ParentRefs: []vllmv1alpha1.GatewayParentRef{{Name: "public", Namespace: "gateway-system", SectionName: "https"}},
+		Hostnames:  []string{"router.example.com"},
+	}}}
+	createSR(t, ns, "router", spec)
+	sr := waitReconciled(t, ns, "router")
+	hr := &unstructured.Unstructured{}
+	hr.SetGroupVersionKind(httpRouteGVK)
+	hr.SetNamespace(ns)
+	hr.SetName("router")
+	waitFor(t, hr, nil)
+	checkOwned(t, hr, sr)
+	rules, _, _ := unstructured.NestedSlice(hr.Object, "spec", "rules")
+	backend := rules[0].(map[string]any)["backendRefs"].([]any)[0].(map[string]any)
+	parent, _, _ := unstructured.NestedSlice(hr.Object, "spec", "parentRefs")
+	hosts, _, _ := unstructured.NestedStringSlice(hr.Object, "spec", "hostnames")
+	if backend["name"] != "router" || backend["port"] != int64(8801) || backend["kind"] != "Service" {
+		t.Errorf("backendRef = %v, want Service router port 8801", backend)
+	}
+	if p := parent[0].(map[string]any); p["name"] != "public" || p["namespace"] != "gateway-system" || p["sectionName"] != "https" {
+		t.Errorf("parentRefs = %v", parent)
+	}
+	if !slices.Equal(hosts, []string{"router.example.com"}) {
+		t.Errorf("hostnames = %v", hosts)
+	}
+
+	updateSR(t, ns, "router", func(sr *vllmv1alpha1.SemanticRouter) { sr.Spec.Gateway.HTTPRoute.Enabled = false })
+	waitReconciled(t, ns, "router")
+	waitGone(t, hr)
+
+	createBareSR(t, ns, "bare", spec)
+	waitReconciled(t, ns, "bare")
+	ev := waitEvent(t, ns, "bare", reasonHTTPRouteAPIMissing)
+	if ev.Type != corev1.EventTypeWarning {
+		t.Errorf("event type = %s", ev.Type)
+	}
+	requireAbsent(t, hr.DeepCopy(), ns, "bare")
+}
+
+// TestServiceMonitor: created where the Prometheus Operator API exists,
+// selecting the router Service by its instance labels on port metrics;
+// elsewhere a condition says why there is none.
+func TestServiceMonitor(t *testing.T) {
+	requireAPIServer(t)
+	ns := newNamespace(t)
+	spec := vllmv1alpha1.SemanticRouterSpec{ServiceMonitor: vllmv1alpha1.ServiceMonitorSpec{
+		Enabled: true, Interval: "15s", Labels: map[string]string{"release": "prometheus"}}}
+	createSR(t, ns, "router", spec)
+	sr := waitReconciled(t, ns, "router")
+	sm := &unstructured.Unstructured{}
+	sm.SetGroupVersionKind(serviceMonitorGVK)
+	sm.SetNamespace(ns)
+	sm.SetName("router")
+	waitFor(t, sm, nil)
+	checkOwned(t, sm, sr)
+	if sm.GetLabels()["release"] != "prometheus" {
+		t.Errorf("labels = %v", sm.GetLabels())
+	}
+	match, _, _ := unstructured.NestedStringMap(sm.Object, "spec", "selector", "matchLabels")
+	eps, _, _ := unstructured.NestedSlice(sm.Object, "spec", "endpoints")
+	if match[labelInstance] != "router" || match[labelName] != "semantic-router" || len(match) != 2 {
+		t.Errorf("selector = %v", match)
+	}
+	if ep := eps[0].(map[string]any); ep["port"] != "metrics" || ep["interval"] != "15s" || ep["path"] != "/metrics" {
+		t.Errorf("endpoints = %v", eps)
+	}
+	// The selector finds the router Service and only it.
+	var svcs corev1.ServiceList
+	if err := k8sClient.List(context.Background(), &svcs, client.InNamespace(ns), client.MatchingLabels(match)); err != nil || len(svcs.Items) != 1 {
+		t.Errorf("services matching the selector: %d (%v)", len(svcs.Items), err)
+	}
+	if got := conditionStatus(sr, vllmv1alpha1.ConditionMonitoring); got != fmt.Sprintf("True/Created@%d", sr.Generation) {
+		t.Errorf("ServiceMonitorReady = %s", got)
+	}
+
+	updateSR(t, ns, "router", func(sr *vllmv1alpha1.SemanticRouter) { sr.Spec.ServiceMonitor.Enabled = false })
+	sr = waitReconciled(t, ns, "router")
+	waitGone(t, sm)
+	if got := conditionStatus(sr, vllmv1alpha1.ConditionMonitoring); got != "absent" {
+		t.Errorf("ServiceMonitorReady after off = %s", got)
+	}
+
+	createBareSR(t, ns, "bare", spec)
+	bare := waitReconciled(t, ns, "bare")
+	if got := conditionStatus(bare, vllmv1alpha1.ConditionMonitoring); got != fmt.Sprintf("False/MonitoringAPINotInstalled@%d", bare.Generation) {
+		t.Errorf("ServiceMonitorReady on a cluster without the API = %s", got)
+	}
+	requireAbsent(t, sm.DeepCopy(), ns, "bare")
 }

@@ -9,7 +9,6 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	corev1 "k8s.io/api/core/v1"
-	eventsv1 "k8s.io/api/events/v1"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -23,7 +22,7 @@ import (
 func TestDriftRepair(t *testing.T) {
 	requireAPIServer(t)
 	ns := newNamespace(t)
-	createSR(t, ns, "router", vllmv1alpha1.SemanticRouterSpec{Config: &apiextensionsv1.JSON{Raw: []byte(`{"default_model":"m"}`)}})
+	createSR(t, ns, "router", vllmv1alpha1.SemanticRouterSpec{Config: modelConfig("")})
 	waitReconciled(t, ns, "router")
 	ctx := context.Background()
 
@@ -60,7 +59,7 @@ func TestDriftRepair(t *testing.T) {
 		cm := &corev1.ConfigMap{ObjectMeta: key(ns, "router-config")}
 		waitFor(t, cm, nil)
 		want := cm.Data[configKey]
-		cm.Data[configKey] = "default_model: hijacked\n"
+		cm.Data[configKey] = "models: []\n"
 		if err := k8sClient.Update(ctx, cm); err != nil {
 			t.Fatal(err)
 		}
@@ -154,26 +153,30 @@ func TestAutoscalingOnOff(t *testing.T) {
 func TestConfigChangeRollsPods(t *testing.T) {
 	requireAPIServer(t)
 	ns := newNamespace(t)
-	createSR(t, ns, "router", vllmv1alpha1.SemanticRouterSpec{Config: &apiextensionsv1.JSON{Raw: []byte(`{"default_model":"a"}`)}})
+	createSR(t, ns, "router", vllmv1alpha1.SemanticRouterSpec{Config: modelConfig(`"routing":{"virtual_model":"a"}`)})
 	waitReconciled(t, ns, "router")
 	dep := &appsv1.Deployment{ObjectMeta: key(ns, "router")}
 	waitFor(t, dep, nil)
 	before := dep.Spec.Template.Annotations[annotationConfigHash]
 
 	updateSR(t, ns, "router", func(sr *vllmv1alpha1.SemanticRouter) {
-		sr.Spec.Config = &apiextensionsv1.JSON{Raw: []byte(`{"default_model":"b"}`)}
+		sr.Spec.Config = modelConfig(`"routing":{"virtual_model":"b"}`)
 	})
 	waitReconciled(t, ns, "router")
+	want, err := renderConfig(modelConfig(`"routing":{"virtual_model":"b"}`), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
 	cm := &corev1.ConfigMap{ObjectMeta: key(ns, "router-config")}
 	waitFor(t, cm, func() error {
-		if cm.Data[configKey] != "default_model: b\n" {
+		if cm.Data[configKey] != string(want) {
 			return fmt.Errorf("config.yaml = %q", cm.Data[configKey])
 		}
 		return nil
 	})
 	waitFor(t, dep, func() error {
 		got := dep.Spec.Template.Annotations[annotationConfigHash]
-		if got == before || got != configHash([]byte(cm.Data[configKey])) {
+		if got == before || got != configHash(want) {
 			return fmt.Errorf("config hash %q (was %q)", got, before)
 		}
 		return nil
@@ -188,9 +191,15 @@ func TestConfigChangeRollsPods(t *testing.T) {
 		}
 		return nil
 	})
-	if got := dep.Spec.Template.Annotations[annotationConfigHash]; got != configHash([]byte("default_model: b\n")) {
+	if got := dep.Spec.Template.Annotations[annotationConfigHash]; got != configHash(want) {
 		t.Errorf("config hash changed on an args-only change: %q", got)
 	}
+}
+
+// badModel is a model whose provider holds a literal key (and, for the
+// URL case, credentials in base_url).
+func badModel(field, value string) string {
+	return `{"model_name":"openai","provider":{"type":"openai_compatible","base_url":"http://vllm:8000/v1","` + field + `":"` + value + `"}}`
 }
 
 func TestPlaintextSecretRejected(t *testing.T) {
@@ -199,23 +208,14 @@ func TestPlaintextSecretRejected(t *testing.T) {
 	ctx := context.Background()
 	const leaked = "sk-live-0123456789"
 	createSR(t, ns, "router", vllmv1alpha1.SemanticRouterSpec{Config: &apiextensionsv1.JSON{Raw: []byte(
-		`{"providers":[{"name":"openai","api_key":"` + leaked + `"},{"name":"b","api_key":"env.B_KEY"}],"cache":{"password":"hunter2"}}`)}})
+		`{"models":[` + badModel("api_key", leaked) + `,{"model_name":"b","provider":{"type":"openai_compatible","base_url":"http://u:` + leaked + `@vllm-b:8000/v1"}}],` +
+			`"management":{"tokens":[{"name":"ops","token":"hunter2"}]}}`)}})
 
-	const wantMsg = "configmap router-config: spec.config.cache.password: plaintext credential; use an env.VAR or file:/path reference\n" +
-		"spec.config.providers[0].api_key: plaintext credential; use an env.VAR or file:/path reference"
-	var sr *vllmv1alpha1.SemanticRouter
-	eventually(t, "Degraded condition", func(ctx context.Context) (bool, error) {
-		var err error
-		sr, err = getSR(ctx, ns, "router")
-		if err != nil {
-			return false, err
-		}
-		return meta.FindStatusCondition(sr.Status.Conditions, vllmv1alpha1.ConditionDegraded) != nil, nil
-	})
+	const wantMsg = "configmap router-config not updated: spec.config.management.tokens[0].token: plaintext credential; use an env.VAR or file:/path reference\n" +
+		"spec.config.models[0].provider.api_key: plaintext credential; use an env.VAR or file:/path reference\n" +
+		"spec.config.models[1].provider.base_url: the URL carries credentials (user:password@); use api_key with an env.VAR reference"
+	sr := waitDegraded(t, ns, "router", reasonInvalidConfig)
 	c := meta.FindStatusCondition(sr.Status.Conditions, vllmv1alpha1.ConditionDegraded)
-	if c.Status != metav1.ConditionTrue || c.Reason != "ReconcileFailed" || c.ObservedGeneration != sr.Generation {
-		t.Errorf("Degraded = %s/%s@%d, want True/ReconcileFailed@%d", c.Status, c.Reason, c.ObservedGeneration, sr.Generation)
-	}
 	if c.Message != wantMsg {
 		t.Errorf("Degraded message =\n%s\nwant\n%s", c.Message, wantMsg)
 	}
@@ -226,25 +226,15 @@ func TestPlaintextSecretRejected(t *testing.T) {
 	if !apierrors.IsNotFound(err) {
 		t.Errorf("ConfigMap with a plaintext secret: got err %v, want NotFound (never written)", err)
 	}
-	eventually(t, "a ReconcileFailed warning event", func(ctx context.Context) (bool, error) {
-		var evs eventsv1.EventList
-		if err := k8sClient.List(ctx, &evs, client.InNamespace(ns)); err != nil {
-			return false, err
-		}
-		for _, e := range evs.Items {
-			if e.Reason == "ReconcileFailed" && e.Type == corev1.EventTypeWarning && e.Regarding.Name == "router" {
-				if strings.Contains(e.Note, leaked) {
-					return false, fmt.Errorf("event note leaks the secret: %s", e.Note)
-				}
-				return true, nil
-			}
-		}
-		return false, fmt.Errorf("%d events, none ReconcileFailed", len(evs.Items))
-	})
+	ev := waitEvent(t, ns, "router", reasonInvalidConfig)
+	if ev.Type != corev1.EventTypeWarning || strings.Contains(ev.Note, leaked) {
+		t.Errorf("event = %s %q", ev.Type, ev.Note)
+	}
 
 	// Fixing the spec clears Degraded and writes the reference, not a value.
 	updateSR(t, ns, "router", func(sr *vllmv1alpha1.SemanticRouter) {
-		sr.Spec.Config = &apiextensionsv1.JSON{Raw: []byte(`{"providers":[{"name":"openai","api_key":"env.OPENAI_API_KEY"}],"cache":{"password":"file:/var/run/secrets/cache/password"}}`)}
+		sr.Spec.Config = &apiextensionsv1.JSON{Raw: []byte(`{"models":[` + badModel("api_key", "env.OPENAI_API_KEY") + `],` +
+			`"management":{"tokens":[{"name":"ops","token":"file:/var/run/secrets/mgmt/token"}]}}`)}
 	})
 	sr = waitReconciled(t, ns, "router")
 	if c := meta.FindStatusCondition(sr.Status.Conditions, vllmv1alpha1.ConditionDegraded); c != nil {
@@ -256,23 +246,49 @@ func TestPlaintextSecretRejected(t *testing.T) {
 		t.Errorf("config.yaml = %q", got)
 	}
 
-	// A later bad change leaves the last good ConfigMap in place.
+	// Later bad changes leave the last good ConfigMap in place: a literal
+	// key, and a config the router refuses, with the router's own message.
 	good := cm.Data[configKey]
-	updateSR(t, ns, "router", func(sr *vllmv1alpha1.SemanticRouter) {
-		sr.Spec.Config = &apiextensionsv1.JSON{Raw: []byte(`{"providers":[{"name":"openai","apiKey":"` + leaked + `"}]}`)}
-	})
-	eventually(t, "Degraded for the new generation", func(ctx context.Context) (bool, error) {
-		sr, err := getSR(ctx, ns, "router")
+	for _, tc := range []struct{ config, msg string }{
+		{`{"models":[` + badModel("apiKey", leaked) + `]}`, "configmap router-config not updated: spec.config.models[0].provider.apiKey: plaintext credential; use an env.VAR or file:/path reference"},
+		{`{"models":[{"model_name":"m","provider":{"type":"openai_compatible"}}]}`, "configmap router-config not updated: the router refuses the rendered config.yaml:\n" +
+			"models[0].provider.base_url (line 3): is required"},
+	} {
+		updateSR(t, ns, "router", func(sr *vllmv1alpha1.SemanticRouter) {
+			sr.Spec.Config = &apiextensionsv1.JSON{Raw: []byte(tc.config)}
+		})
+		sr := waitDegraded(t, ns, "router", reasonInvalidConfig)
+		if c := meta.FindStatusCondition(sr.Status.Conditions, vllmv1alpha1.ConditionDegraded); c.Message != tc.msg {
+			t.Errorf("Degraded message =\n%s\nwant\n%s", c.Message, tc.msg)
+		}
+		waitFor(t, cm, nil)
+		if cm.Data[configKey] != good {
+			t.Errorf("config.yaml changed after a rejected update: %q", cm.Data[configKey])
+		}
+	}
+}
+
+// waitDegraded waits for Degraded=True with reason for the current
+// generation, and returns the SemanticRouter then.
+func waitDegraded(t *testing.T, ns, name, reason string) *vllmv1alpha1.SemanticRouter {
+	t.Helper()
+	var out *vllmv1alpha1.SemanticRouter
+	eventually(t, "Degraded "+reason+" for the current generation", func(ctx context.Context) (bool, error) {
+		sr, err := getSR(ctx, ns, name)
 		if err != nil {
 			return false, err
 		}
+		out = sr
 		c := meta.FindStatusCondition(sr.Status.Conditions, vllmv1alpha1.ConditionDegraded)
-		return c != nil && c.ObservedGeneration == sr.Generation && sr.Status.ObservedGeneration < sr.Generation, nil
+		if c == nil || c.ObservedGeneration != sr.Generation {
+			return false, nil
+		}
+		if c.Reason != reason {
+			return false, fmt.Errorf("Degraded reason %s: %s", c.Reason, c.Message)
+		}
+		return c.Status == metav1.ConditionTrue, nil
 	})
-	waitFor(t, cm, nil)
-	if cm.Data[configKey] != good {
-		t.Errorf("config.yaml changed after a rejected update: %q", cm.Data[configKey])
-	}
+	return out
 }
 
 func TestDeletionWithFinalizer(t *testing.T) {

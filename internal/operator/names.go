@@ -22,6 +22,9 @@ const (
 	// annotationConfigHash on the pod template changes whenever the rendered
 	// config does, so a config change rolls the pods.
 	annotationConfigHash = "semanticrouter.vllm.ai/config-hash"
+	// annotationTemplateHash on the Deployment is the digest of the pod
+	// template the operator last wrote.
+	annotationTemplateHash = "semanticrouter.vllm.ai/template-hash"
 
 	// configKey is the ConfigMap key the router reads, mounted at configDir.
 	configKey = "config.yaml"

@@ -7,14 +7,11 @@ import (
 	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
-	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	corev1 "k8s.io/api/core/v1"
-	networkingv1 "k8s.io/api/networking/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/client-go/tools/events"
 	ctrl "sigs.k8s.io/controller-runtime"
-	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 	"sigs.k8s.io/controller-runtime/pkg/log"
@@ -35,6 +32,10 @@ import (
 // +kubebuilder:rbac:groups=networking.k8s.io,resources=ingresses,verbs=get;list;watch;create;update;patch;delete
 // +kubebuilder:rbac:groups=route.openshift.io,resources=routes,verbs=get;list;watch;create;update;patch;delete
 // +kubebuilder:rbac:groups=gateway.networking.k8s.io,resources=gateways,verbs=get
+// +kubebuilder:rbac:groups=gateway.networking.k8s.io,resources=httproutes,verbs=get;list;watch;create;update;patch;delete
+// +kubebuilder:rbac:groups=monitoring.coreos.com,resources=servicemonitors,verbs=get;list;watch;create;update;patch;delete
+// +kubebuilder:rbac:groups=serving.kserve.io,resources=inferenceservices,verbs=get;list;watch
+// +kubebuilder:rbac:groups=storage.k8s.io,resources=storageclasses,verbs=get;list;watch
 // +kubebuilder:rbac:groups=events.k8s.io,resources=events,verbs=create;patch
 
 // Event reasons for the reconcile as a whole.
@@ -53,31 +54,6 @@ type Reconciler struct {
 	// means 30s. It replaces the exponential backoff, which would grow to
 	// many minutes while the user is fixing the cluster.
 	DependencyRetry time.Duration
-}
-
-// SetupWithManager registers the controller. It owns every object it
-// creates, so an edit or delete of one triggers a reconcile that repairs it;
-// Routes are watched only where the Route API exists.
-func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
-	b := ctrl.NewControllerManagedBy(mgr).
-		For(&vllmv1alpha1.SemanticRouter{}).
-		Owns(&corev1.ServiceAccount{}).
-		Owns(&corev1.ConfigMap{}).
-		Owns(&corev1.PersistentVolumeClaim{}).
-		Owns(&appsv1.Deployment{}).
-		Owns(&corev1.Service{}).
-		Owns(&autoscalingv2.HorizontalPodAutoscaler{}).
-		Owns(&networkingv1.Ingress{})
-	served, err := r.served(routeGVK)
-	if err != nil {
-		return fmt.Errorf("looking up the Route API: %w", err)
-	}
-	if served {
-		route := &unstructured.Unstructured{}
-		route.SetGroupVersionKind(routeGVK)
-		b = b.Owns(route, builder.OnlyMetadata)
-	}
-	return b.Complete(r)
 }
 
 // Reconcile brings one SemanticRouter's owned objects to the desired state
@@ -100,7 +76,7 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 	}
 
 	orig := sr.DeepCopy()
-	mode, dep, err := r.reconcileOwnedResources(ctx, sr)
+	res, err := r.reconcileOwnedResources(ctx, sr)
 	if err != nil {
 		err = r.reportFailure(ctx, orig, sr, err)
 		var missing *missingDependencyError
@@ -109,22 +85,35 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 		}
 		return ctrl.Result{}, err
 	}
-	sr.Status.GatewayMode = mode
-	setDeploymentStatus(&sr.Status, sr.Generation, dep)
+	sr.Status.GatewayMode = res.mode
+	setDeploymentStatus(&sr.Status, sr.Generation, res.deployment)
 	markReconciled(&sr.Status, sr.Generation)
 	if err := r.Client.Status().Patch(ctx, sr, client.MergeFrom(orig)); err != nil {
 		return ctrl.Result{}, fmt.Errorf("updating status: %w", err)
 	}
+	if res.backendsFailed {
+		// The watches bring most backends back; this covers what they
+		// cannot see (an InferenceService API installed later, RBAC fixed).
+		return ctrl.Result{RequeueAfter: r.dependencyRetry()}, nil
+	}
 	return ctrl.Result{}, nil
 }
 
-// reportFailure records err on the SemanticRouter and returns it. Errors in
-// the spec itself are terminal: retrying cannot fix them, and the next spec
-// change triggers a new reconcile anyway.
+// reportFailure records err on the SemanticRouter and returns it. Phase and
+// Available still follow the Deployment, which keeps serving what the last
+// good reconcile gave it. Errors in the spec itself are terminal: retrying
+// cannot fix them, and the next spec change triggers a new reconcile anyway.
 func (r *Reconciler) reportFailure(ctx context.Context, orig, sr *vllmv1alpha1.SemanticRouter, err error) error {
-	log.FromContext(ctx).Error(err, "Failed to reconcile SemanticRouter")
-	r.Recorder.Eventf(sr, nil, corev1.EventTypeWarning, reasonReconcileFailed, "Reconcile", "%s", err.Error())
+	log.FromContext(ctx).Error(err, "Failed to reconcile SemanticRouter", "reason", failureReason(err))
+	r.Recorder.Eventf(sr, nil, corev1.EventTypeWarning, failureReason(err), "Reconcile", "%s", err.Error())
 	markDegraded(&sr.Status, sr.Generation, err)
+	dep := &appsv1.Deployment{}
+	switch gerr := r.Client.Get(ctx, client.ObjectKey{Namespace: sr.Namespace, Name: sr.Name}, dep); {
+	case gerr == nil:
+		setDeploymentStatus(&sr.Status, sr.Generation, dep)
+	case apierrors.IsNotFound(gerr):
+		setDeploymentStatus(&sr.Status, sr.Generation, nil)
+	}
 	if perr := r.Client.Status().Patch(ctx, sr, client.MergeFrom(orig)); perr != nil {
 		return errors.Join(err, fmt.Errorf("%w: %w", errStatusUpdate, perr))
 	}
@@ -148,13 +137,21 @@ func (r *Reconciler) dependencyRetry() time.Duration {
 
 // missingDependencyError marks a reconcile error that only the user can fix
 // by creating something (it is retried at DependencyRetry, not backoff).
-type missingDependencyError struct{ err error }
+// reason, when set, is the Degraded condition's and the event's reason.
+type missingDependencyError struct {
+	reason string
+	err    error
+}
 
 func (e *missingDependencyError) Error() string { return e.err.Error() }
 func (e *missingDependencyError) Unwrap() error { return e.err }
 
 // specError marks a reconcile error caused by the spec, not the cluster.
-type specError struct{ err error }
+// reason, when set, is the Degraded condition's and the event's reason.
+type specError struct {
+	reason string
+	err    error
+}
 
 func (e *specError) Error() string { return e.err.Error() }
 func (e *specError) Unwrap() error { return e.err }

@@ -10,7 +10,6 @@ import (
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	corev1 "k8s.io/api/core/v1"
 	networkingv1 "k8s.io/api/networking/v1"
-	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -20,10 +19,27 @@ import (
 	vllmv1alpha1 "github.com/semantic-router/semantic-router/api/v1alpha1"
 )
 
-// createSR creates a SemanticRouter and returns it as stored.
+// createSR creates a SemanticRouter and returns it as stored. A spec that
+// neither configures nor discovers a model gets modelConfig(""), since the
+// router needs one.
 func createSR(t *testing.T, ns, name string, spec vllmv1alpha1.SemanticRouterSpec) *vllmv1alpha1.SemanticRouter {
 	t.Helper()
-	sr := &vllmv1alpha1.SemanticRouter{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name}, Spec: spec}
+	return createSRWith(t, ns, name, nil, spec)
+}
+
+// createBareSR creates a SemanticRouter that the bare manager reconciles:
+// it sees a cluster without the optional APIs.
+func createBareSR(t *testing.T, ns, name string, spec vllmv1alpha1.SemanticRouterSpec) *vllmv1alpha1.SemanticRouter {
+	t.Helper()
+	return createSRWith(t, ns, name, map[string]string{bareLabel: "true"}, spec)
+}
+
+func createSRWith(t *testing.T, ns, name string, labels map[string]string, spec vllmv1alpha1.SemanticRouterSpec) *vllmv1alpha1.SemanticRouter {
+	t.Helper()
+	if spec.Config == nil && len(spec.VLLMEndpoints) == 0 {
+		spec.Config = modelConfig("")
+	}
+	sr := &vllmv1alpha1.SemanticRouter{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name, Labels: labels}, Spec: spec}
 	if err := k8sClient.Create(context.Background(), sr); err != nil {
 		t.Fatalf("creating SemanticRouter: %v", err)
 	}
@@ -89,8 +105,7 @@ func TestReconcileCreatesOwnedObjects(t *testing.T) {
 		PodAnnotations: map[string]string{"team": "ml"},
 		Ingress:        vllmv1alpha1.IngressSpec{Enabled: true, Hosts: []vllmv1alpha1.IngressHost{{Host: "router.example"}}},
 		Service:        vllmv1alpha1.ServiceSpec{Metrics: vllmv1alpha1.PortSpec{Enabled: ptr.To(false)}},
-		Config: &apiextensionsv1.JSON{Raw: []byte(`{"default_model":"qwen3","providers":[{"name":"openai","api_key":"env.OPENAI_API_KEY"}],` +
-			`"observability":{"tracing":{"enabled":true,"sampling":{"rate":0.25}}}}`)},
+		Config:         modelConfig(`"observability":{"tracing":{"enabled":true,"sampling":{"type":"probabilistic","rate":0.25}}}`),
 	})
 	sr := waitReconciled(t, ns, "router")
 
@@ -119,8 +134,7 @@ func TestReconcileCreatesOwnedObjects(t *testing.T) {
 		t.Errorf("HPA with autoscaling off: got err %v, want NotFound", err)
 	}
 
-	wantConfig := `default_model: qwen3
-observability:
+	wantConfig := qwenYAML + `observability:
   tracing:
     enabled: true
     exporter:
@@ -130,10 +144,7 @@ observability:
     provider: opentelemetry
     sampling:
       rate: "0.25"
-      type: always_on
-providers:
-- api_key: env.OPENAI_API_KEY
-  name: openai
+      type: probabilistic
 `
 	if got := cm.Data["config.yaml"]; got != wantConfig {
 		t.Errorf("config.yaml =\n%s\nwant\n%s", got, wantConfig)
@@ -183,7 +194,7 @@ providers:
 	for _, p := range svc.Spec.Ports {
 		ports = append(ports, fmt.Sprintf("%s:%d", p.Name, p.Port))
 	}
-	if want := []string{"http:8801", "api:8080", "grpc:50051"}; !slices.Equal(ports, want) {
+	if want := []string{"http:8801", "api:8080"}; !slices.Equal(ports, want) {
 		t.Errorf("service ports = %v, want %v (metrics disabled)", ports, want)
 	}
 	if got := ing.Spec.Rules[0].HTTP.Paths[0].Backend.Service; got.Name != "router" || got.Port.Name != "http" {
@@ -201,6 +212,13 @@ providers:
 // by writing replica counts into the Deployment's status.
 func setDeploymentReady(t *testing.T, ns, name string, replicas, ready int32) {
 	t.Helper()
+	setRollout(t, ns, name, replicas, replicas, ready)
+}
+
+// setRollout writes a Deployment status with updated of replicas running
+// the latest template, as mid-rollout.
+func setRollout(t *testing.T, ns, name string, replicas, updated, ready int32) {
+	t.Helper()
 	eventually(t, "writing deployment status", func(ctx context.Context) (bool, error) {
 		dep := &appsv1.Deployment{}
 		if err := k8sClient.Get(ctx, client.ObjectKey{Namespace: ns, Name: name}, dep); err != nil {
@@ -208,7 +226,7 @@ func setDeploymentReady(t *testing.T, ns, name string, replicas, ready int32) {
 		}
 		dep.Status.ObservedGeneration = dep.Generation
 		dep.Status.Replicas = replicas
-		dep.Status.UpdatedReplicas = replicas
+		dep.Status.UpdatedReplicas = updated
 		dep.Status.ReadyReplicas = ready
 		dep.Status.AvailableReplicas = ready
 		if err := k8sClient.Status().Update(ctx, dep); err != nil {
@@ -244,24 +262,28 @@ func conditionStatus(sr *vllmv1alpha1.SemanticRouter, typ string) string {
 func TestStatusTransitions(t *testing.T) {
 	requireAPIServer(t)
 	ns := newNamespace(t)
-	createSR(t, ns, "router", vllmv1alpha1.SemanticRouterSpec{Replicas: ptr.To[int32](2)})
+	createSR(t, ns, "router", vllmv1alpha1.SemanticRouterSpec{Replicas: ptr.To[int32](2), Config: modelConfig(""),
+		Persistence: vllmv1alpha1.PersistenceSpec{AccessMode: corev1.ReadWriteMany}})
 	sr := waitPhase(t, ns, "router", vllmv1alpha1.PhasePending, 0, 0)
 	gen := sr.Generation
 
 	steps := []struct {
-		name            string
-		replicas, ready int32
-		phase           vllmv1alpha1.Phase
-		available       string
-		progressing     string
+		name                     string
+		replicas, updated, ready int32
+		phase                    vllmv1alpha1.Phase
+		available                string
+		progressing              string
 	}{
-		{"pending", 2, 0, vllmv1alpha1.PhasePending, fmt.Sprintf("False/NoReplicasReady@%d", gen), "absent"},
-		{"progressing", 2, 1, vllmv1alpha1.PhaseProgressing, fmt.Sprintf("False/ReplicasNotReady@%d", gen), fmt.Sprintf("True/RollingOut@%d", gen)},
-		{"running", 2, 2, vllmv1alpha1.PhaseRunning, fmt.Sprintf("True/AllReplicasReady@%d", gen), "absent"},
+		{"pending", 2, 2, 0, vllmv1alpha1.PhasePending, fmt.Sprintf("False/NoReplicasReady@%d", gen), "absent"},
+		{"progressing", 2, 2, 1, vllmv1alpha1.PhaseProgressing, fmt.Sprintf("False/ReplicasNotReady@%d", gen), fmt.Sprintf("True/RollingOut@%d", gen)},
+		{"running", 2, 2, 2, vllmv1alpha1.PhaseRunning, fmt.Sprintf("True/AllReplicasReady@%d", gen), "absent"},
+		// Two old pods ready and a surge pod of the new template not yet.
+		{"mid-rollout", 3, 1, 2, vllmv1alpha1.PhaseProgressing, fmt.Sprintf("False/ReplicasNotReady@%d", gen), fmt.Sprintf("True/RollingOut@%d", gen)},
+		{"rolled out", 2, 2, 2, vllmv1alpha1.PhaseRunning, fmt.Sprintf("True/AllReplicasReady@%d", gen), "absent"},
 	}
 	for _, st := range steps {
 		t.Run(st.name, func(t *testing.T) {
-			setDeploymentReady(t, ns, "router", st.replicas, st.ready)
+			setRollout(t, ns, "router", st.replicas, st.updated, st.ready)
 			sr := waitPhase(t, ns, "router", st.phase, st.replicas, st.ready)
 			if got := conditionStatus(sr, vllmv1alpha1.ConditionAvailable); got != st.available {
 				t.Errorf("Available = %s, want %s", got, st.available)

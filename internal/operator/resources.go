@@ -2,6 +2,7 @@ package operator
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -16,45 +17,60 @@ import (
 	vllmv1alpha1 "github.com/semantic-router/semantic-router/api/v1alpha1"
 )
 
+// ownedResult is what a successful reconcileOwnedResources leaves behind.
+type ownedResult struct {
+	mode vllmv1alpha1.GatewayMode
+	// deployment is the router Deployment as the API server last returned it.
+	deployment *appsv1.Deployment
+	// backendsFailed is set when some spec.vllmEndpoints were skipped.
+	backendsFailed bool
+}
+
 // reconcileOwnedResources creates or repairs the router's objects in the
-// order of the operations guide: ServiceAccount, ConfigMap, PVC, gateway
-// integration, Deployment, Service, HPA, Ingress, Route. It stops at the
-// first failure, so a later object never runs ahead of an earlier one
-// (a Deployment never rolls to a config that was not written). It returns
-// the gateway mode and the Deployment as the API server last returned it.
-func (r *Reconciler) reconcileOwnedResources(ctx context.Context, sr *vllmv1alpha1.SemanticRouter) (vllmv1alpha1.GatewayMode, *appsv1.Deployment, error) {
+// order of the operations guide: ServiceAccount, ConfigMap (after backend
+// discovery), PVC, gateway integration, Deployment, Service, HPA, Ingress,
+// Route, then the opt-in HTTPRoute and ServiceMonitor. It stops at the first
+// failure, so a later object never runs ahead of an earlier one (a
+// Deployment never rolls to a config that was not written).
+func (r *Reconciler) reconcileOwnedResources(ctx context.Context, sr *vllmv1alpha1.SemanticRouter) (ownedResult, error) {
+	var res ownedResult
 	if err := r.reconcileServiceAccount(ctx, sr); err != nil {
-		return "", nil, err
+		return res, err
 	}
-	hash, err := r.reconcileConfigMap(ctx, sr)
+	rc, err := r.reconcileConfigMap(ctx, sr)
 	if err != nil {
-		return "", nil, err
+		return res, err
 	}
+	res.backendsFailed = rc.backendsFailed
 	if err := r.reconcilePVC(ctx, sr); err != nil {
-		return "", nil, err
+		return res, err
 	}
-	mode, err := r.reconcileGateway(ctx, sr)
-	if err != nil {
-		return "", nil, err
+	if res.mode, err = r.reconcileGateway(ctx, sr); err != nil {
+		return res, err
 	}
-	dep, err := r.reconcileDeployment(ctx, sr, hash, mode)
-	if err != nil {
-		return "", nil, err
+	if res.deployment, err = r.reconcileDeployment(ctx, sr, rc, res.mode); err != nil {
+		return res, err
 	}
 	svc := &corev1.Service{ObjectMeta: objectMeta(sr, sr.Name)}
-	if err := r.ensure(ctx, sr, svc, "service", func() error { mutateService(svc, sr); return nil }); err != nil {
-		return "", nil, err
+	if err := r.ensure(ctx, sr, svc, "service", func() error { mutateService(svc, sr, res.mode); return nil }); err != nil {
+		return res, err
 	}
 	if err := r.reconcileHPA(ctx, sr); err != nil {
-		return "", nil, err
+		return res, err
 	}
-	if err := r.reconcileIngress(ctx, sr); err != nil {
-		return "", nil, err
+	if err := r.reconcileIngress(ctx, sr, res.mode); err != nil {
+		return res, err
 	}
-	if err := r.reconcileRoute(ctx, sr); err != nil {
-		return "", nil, err
+	if err := r.reconcileRoute(ctx, sr, res.mode); err != nil {
+		return res, err
 	}
-	return mode, dep, nil
+	if err := r.reconcileHTTPRoute(ctx, sr, res.mode); err != nil {
+		return res, err
+	}
+	if err := r.reconcileServiceMonitor(ctx, sr); err != nil {
+		return res, err
+	}
+	return res, nil
 }
 
 func objectMeta(sr *vllmv1alpha1.SemanticRouter, name string) metav1.ObjectMeta {
@@ -104,13 +120,37 @@ func (r *Reconciler) reconcileServiceAccount(ctx context.Context, sr *vllmv1alph
 	})
 }
 
-// reconcileConfigMap renders spec.config and writes it; it returns the hash
-// that the pod template carries. A config that fails to render is a spec
-// error and nothing is written.
-func (r *Reconciler) reconcileConfigMap(ctx context.Context, sr *vllmv1alpha1.SemanticRouter) (string, error) {
-	rendered, err := renderConfig(sr.Spec.Config)
+// renderedConfig is the config.yaml written to the ConfigMap, its hash (on
+// the pod template) and the environment variables that carry the
+// discovered backends' credentials.
+type renderedConfig struct {
+	yaml           []byte
+	hash           string
+	env            []corev1.EnvVar
+	backendsFailed bool
+}
+
+// reconcileConfigMap discovers the backends, renders the config with them,
+// proves it with the router's parser and writes it. When rendering fails,
+// nothing is written and the previous ConfigMap keeps serving.
+func (r *Reconciler) reconcileConfigMap(ctx context.Context, sr *vllmv1alpha1.SemanticRouter) (renderedConfig, error) {
+	eps, failed := r.discoverBackends(ctx, sr)
+	setBackendsResolved(&sr.Status, sr.Generation, len(sr.Spec.VLLMEndpoints), failed)
+	models, env, err := groupModels(eps)
 	if err != nil {
-		return "", &specError{fmt.Errorf("configmap %s: %w", configMapName(sr), err)}
+		return renderedConfig{}, &specError{reasonInvalidConfig, err}
+	}
+	if err := checkEnvClash(sr, env); err != nil {
+		return renderedConfig{}, &specError{reasonInvalidConfig, err}
+	}
+	if len(sr.Spec.VLLMEndpoints) > 0 && len(eps) == 0 && !configDefinesModels(sr) {
+		return renderedConfig{}, &missingDependencyError{reasonNoBackendResolved, fmt.Errorf(
+			"no backend resolved (%s) and spec.config defines no models: nothing is rolled out, the previous ConfigMap keeps serving",
+			joinFailures(failed))}
+	}
+	rendered, err := renderConfig(sr.Spec.Config, models)
+	if err != nil {
+		return renderedConfig{}, &specError{reasonInvalidConfig, fmt.Errorf("configmap %s not updated: %w", configMapName(sr), err)}
 	}
 	cm := &corev1.ConfigMap{ObjectMeta: objectMeta(sr, configMapName(sr))}
 	err = r.ensure(ctx, sr, cm, "configmap", func() error {
@@ -119,25 +159,36 @@ func (r *Reconciler) reconcileConfigMap(ctx context.Context, sr *vllmv1alpha1.Se
 		cm.BinaryData = nil
 		return nil
 	})
-	return configHash(rendered), err
+	return renderedConfig{yaml: rendered, hash: configHash(rendered), env: env, backendsFailed: len(failed) > 0}, err
 }
 
-func (r *Reconciler) reconcilePVC(ctx context.Context, sr *vllmv1alpha1.SemanticRouter) error {
-	if !ownsPVC(sr) {
-		return nil
+// configDefinesModels reports whether spec.config lists any model.
+func configDefinesModels(sr *vllmv1alpha1.SemanticRouter) bool {
+	if sr.Spec.Config == nil {
+		return false
 	}
-	pvc := &corev1.PersistentVolumeClaim{ObjectMeta: objectMeta(sr, pvcName(sr))}
-	return r.ensure(ctx, sr, pvc, "persistentvolumeclaim", func() error {
-		if err := mutatePVC(pvc, sr); err != nil {
-			return &specError{err}
-		}
-		return nil
-	})
+	var c struct {
+		Models []json.RawMessage `json:"models"`
+	}
+	return json.Unmarshal(sr.Spec.Config.Raw, &c) == nil && len(c.Models) > 0
 }
 
-func (r *Reconciler) reconcileDeployment(ctx context.Context, sr *vllmv1alpha1.SemanticRouter, hash string, mode vllmv1alpha1.GatewayMode) (*appsv1.Deployment, error) {
+// checkEnvClash refuses a spec.env entry named like a variable the operator
+// adds for a backend credential.
+func checkEnvClash(sr *vllmv1alpha1.SemanticRouter, ours []corev1.EnvVar) error {
+	for i, e := range sr.Spec.Env {
+		for _, o := range ours {
+			if e.Name == o.Name {
+				return fmt.Errorf("spec.env[%d]: %s is the variable the operator sets for a backend credential; rename it", i, e.Name)
+			}
+		}
+	}
+	return nil
+}
+
+func (r *Reconciler) reconcileDeployment(ctx context.Context, sr *vllmv1alpha1.SemanticRouter, rc renderedConfig, mode vllmv1alpha1.GatewayMode) (*appsv1.Deployment, error) {
 	dep := &appsv1.Deployment{ObjectMeta: objectMeta(sr, sr.Name)}
-	tmpl := desiredPodTemplate(sr, hash, mode)
+	tmpl := desiredPodTemplate(sr, rc.hash, mode, rc.env)
 	err := r.ensure(ctx, sr, dep, "deployment", func() error {
 		mutateDeployment(dep, sr, tmpl)
 		return nil
@@ -156,17 +207,21 @@ func (r *Reconciler) reconcileHPA(ctx context.Context, sr *vllmv1alpha1.Semantic
 	return r.ensure(ctx, sr, hpa, "horizontalpodautoscaler", func() error { mutateHPA(hpa, sr); return nil })
 }
 
-func (r *Reconciler) reconcileIngress(ctx context.Context, sr *vllmv1alpha1.SemanticRouter) error {
+// reconcileIngress manages the Ingress to the inference port. In extproc
+// mode nothing listens there, so no Ingress is made whatever spec.ingress
+// says.
+func (r *Reconciler) reconcileIngress(ctx context.Context, sr *vllmv1alpha1.SemanticRouter, mode vllmv1alpha1.GatewayMode) error {
 	ing := &networkingv1.Ingress{ObjectMeta: objectMeta(sr, sr.Name)}
-	if !sr.Spec.Ingress.Enabled {
+	if !sr.Spec.Ingress.Enabled || mode != vllmv1alpha1.GatewayModeStandalone {
 		return r.deleteOwned(ctx, sr, ing, "ingress")
 	}
 	return r.ensure(ctx, sr, ing, "ingress", func() error { mutateIngress(ing, sr); return nil })
 }
 
 // reconcileRoute manages the OpenShift Route only where the Route API is
-// served; elsewhere spec.route is ignored.
-func (r *Reconciler) reconcileRoute(ctx context.Context, sr *vllmv1alpha1.SemanticRouter) error {
+// served; elsewhere spec.route is ignored. Like the Ingress, it exists only
+// in standalone mode.
+func (r *Reconciler) reconcileRoute(ctx context.Context, sr *vllmv1alpha1.SemanticRouter, mode vllmv1alpha1.GatewayMode) error {
 	served, err := r.served(routeGVK)
 	if err != nil {
 		return fmt.Errorf("route: %w", err)
@@ -178,7 +233,7 @@ func (r *Reconciler) reconcileRoute(ctx context.Context, sr *vllmv1alpha1.Semant
 	route.SetGroupVersionKind(routeGVK)
 	route.SetNamespace(sr.Namespace)
 	route.SetName(sr.Name)
-	if !sr.Spec.Route.Enabled {
+	if !sr.Spec.Route.Enabled || mode != vllmv1alpha1.GatewayModeStandalone {
 		return r.deleteOwned(ctx, sr, route, "route")
 	}
 	return r.ensure(ctx, sr, route, "route", func() error { return mutateRoute(route, sr) })

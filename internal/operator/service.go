@@ -7,19 +7,29 @@ import (
 	vllmv1alpha1 "github.com/semantic-router/semantic-router/api/v1alpha1"
 )
 
-// servicePorts lists the router Service's ports: inference always, then api,
-// grpc and metrics unless disabled.
-func servicePorts(sr *vllmv1alpha1.SemanticRouter) []corev1.ServicePort {
+// servicePorts lists the router Service's ports for the gateway mode: the
+// port the router serves traffic on (inference 8801 standalone, the Envoy
+// external processor 50051 in extproc mode, where nothing listens on
+// 8801), then api and metrics unless disabled. The api port (8080) never
+// serves completions, so nothing routes inference to it.
+func servicePorts(sr *vllmv1alpha1.SemanticRouter, mode vllmv1alpha1.GatewayMode) []corev1.ServicePort {
 	s := sr.Spec.Service
+	traffic := struct {
+		name string
+		def  int32
+		spec vllmv1alpha1.PortSpec
+	}{portNameHTTP, vllmv1alpha1.DefaultHTTPPort, s.HTTP}
+	if mode == vllmv1alpha1.GatewayModeIntegration {
+		traffic.name, traffic.def, traffic.spec = portNameGRPC, vllmv1alpha1.DefaultGRPCPort, s.GRPC
+	}
 	specs := []struct {
 		name     string
 		def      int32
 		spec     vllmv1alpha1.PortSpec
 		optional bool
 	}{
-		{portNameHTTP, vllmv1alpha1.DefaultHTTPPort, s.HTTP, false},
+		{traffic.name, traffic.def, traffic.spec, false},
 		{portNameAPI, vllmv1alpha1.DefaultAPIPort, s.API, true},
-		{portNameGRPC, vllmv1alpha1.DefaultGRPCPort, s.GRPC, true},
 		{portNameMetrics, vllmv1alpha1.DefaultMetricsPort, s.Metrics, true},
 	}
 	var ports []corev1.ServicePort
@@ -46,7 +56,7 @@ func servicePorts(sr *vllmv1alpha1.SemanticRouter) []corev1.ServicePort {
 
 // mutateService lays the desired state over svc, keeping the allocated
 // cluster IP and any node ports the cluster assigned to ports we keep.
-func mutateService(svc *corev1.Service, sr *vllmv1alpha1.SemanticRouter) {
+func mutateService(svc *corev1.Service, sr *vllmv1alpha1.SemanticRouter, mode vllmv1alpha1.GatewayMode) {
 	svc.Labels = mergeLabels(svc.Labels, objectLabels(sr))
 	svc.Annotations = mergeLabels(svc.Annotations, sr.Spec.Service.Annotations)
 	typ := sr.Spec.Service.Type
@@ -57,7 +67,7 @@ func mutateService(svc *corev1.Service, sr *vllmv1alpha1.SemanticRouter) {
 	for _, p := range svc.Spec.Ports {
 		assigned[p.Name] = p.NodePort
 	}
-	ports := servicePorts(sr)
+	ports := servicePorts(sr, mode)
 	if typ != corev1.ServiceTypeClusterIP {
 		for i := range ports {
 			ports[i].NodePort = assigned[ports[i].Name]

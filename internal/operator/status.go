@@ -1,6 +1,7 @@
 package operator
 
 import (
+	"errors"
 	"fmt"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -18,19 +19,24 @@ const (
 	reasonRollingOut         = "RollingOut"
 	reasonAllReplicasReady   = "AllReplicasReady"
 	reasonReconcileFailed    = "ReconcileFailed"
+	reasonInvalidConfig      = "InvalidConfig"
 )
 
 // setDeploymentStatus writes phase, replica counts and the Available and
 // Progressing conditions from the router Deployment (nil when it does not
 // exist), every condition stamped with generation:
 //
-//	Deployment missing -> Pending, Available=False
-//	no ready replica   -> Pending, Available=False
-//	some ready         -> Progressing, Available=False, Progressing=True
-//	all ready          -> Running, Available=True, Progressing removed
+//	Deployment missing                        -> Pending, Available=False
+//	no ready replica                          -> Pending, Available=False
+//	some ready, or rollout not complete       -> Progressing, Available=False, Progressing=True
+//	latest generation observed, all replicas
+//	updated and ready, no old replica left    -> Running, Available=True, Progressing removed
 //
-// It does not touch observedGeneration or Degraded: those depend on whether
-// the whole reconcile succeeded.
+// Old pods that are still ready while a rollout replaces them do not make
+// the router Running: the Deployment must have observed its latest
+// generation and every replica must run the new template. It does not
+// touch observedGeneration or Degraded: those depend on whether the whole
+// reconcile succeeded.
 func setDeploymentStatus(st *vllmv1alpha1.SemanticRouterStatus, generation int64, dep *appsv1.Deployment) {
 	available := metav1.Condition{Type: vllmv1alpha1.ConditionAvailable, ObservedGeneration: generation}
 	if dep == nil {
@@ -47,16 +53,25 @@ func setDeploymentStatus(st *vllmv1alpha1.SemanticRouterStatus, generation int64
 	if dep.Spec.Replicas != nil {
 		desired = *dep.Spec.Replicas
 	}
-	ready := dep.Status.ReadyReplicas
-	st.Replicas, st.ReadyReplicas = dep.Status.Replicas, ready
-	counts := fmt.Sprintf("%d/%d replicas ready", ready, desired)
+	ds := dep.Status
+	st.Replicas, st.ReadyReplicas = ds.Replicas, ds.ReadyReplicas
+	observed := ds.ObservedGeneration >= dep.Generation
+	complete := observed && ds.UpdatedReplicas == desired && ds.Replicas == desired && ds.ReadyReplicas >= desired
+	counts := fmt.Sprintf("%d/%d replicas ready, %d updated", ds.ReadyReplicas, desired, ds.UpdatedReplicas)
+	if !observed {
+		counts += fmt.Sprintf("; the Deployment has not observed generation %d yet", dep.Generation)
+	}
 
 	switch {
-	case ready == 0:
+	case complete:
+		st.Phase = vllmv1alpha1.PhaseRunning
+		available.Status, available.Reason, available.Message = metav1.ConditionTrue, reasonAllReplicasReady, counts
+		meta.RemoveStatusCondition(&st.Conditions, vllmv1alpha1.ConditionProgressing)
+	case ds.ReadyReplicas == 0:
 		st.Phase = vllmv1alpha1.PhasePending
 		available.Status, available.Reason, available.Message = metav1.ConditionFalse, reasonNoReplicasReady, counts
 		meta.RemoveStatusCondition(&st.Conditions, vllmv1alpha1.ConditionProgressing)
-	case ready < desired:
+	default:
 		st.Phase = vllmv1alpha1.PhaseProgressing
 		available.Status, available.Reason, available.Message = metav1.ConditionFalse, reasonReplicasNotReady, counts
 		meta.SetStatusCondition(&st.Conditions, metav1.Condition{
@@ -66,10 +81,6 @@ func setDeploymentStatus(st *vllmv1alpha1.SemanticRouterStatus, generation int64
 			Message:            counts,
 			ObservedGeneration: generation,
 		})
-	default:
-		st.Phase = vllmv1alpha1.PhaseRunning
-		available.Status, available.Reason, available.Message = metav1.ConditionTrue, reasonAllReplicasReady, counts
-		meta.RemoveStatusCondition(&st.Conditions, vllmv1alpha1.ConditionProgressing)
 	}
 	meta.SetStatusCondition(&st.Conditions, available)
 }
@@ -87,8 +98,55 @@ func markDegraded(st *vllmv1alpha1.SemanticRouterStatus, generation int64, err e
 	meta.SetStatusCondition(&st.Conditions, metav1.Condition{
 		Type:               vllmv1alpha1.ConditionDegraded,
 		Status:             metav1.ConditionTrue,
-		Reason:             reasonReconcileFailed,
+		Reason:             failureReason(err),
 		Message:            err.Error(),
 		ObservedGeneration: generation,
 	})
+}
+
+// setBackendsResolved reports discovery: True when every endpoint resolved,
+// False naming each failure. Without spec.vllmEndpoints it is removed.
+func setBackendsResolved(st *vllmv1alpha1.SemanticRouterStatus, generation int64, total int, failed []backendFailure) {
+	if total == 0 {
+		meta.RemoveStatusCondition(&st.Conditions, vllmv1alpha1.ConditionBackendsResolved)
+		return
+	}
+	c := metav1.Condition{Type: vllmv1alpha1.ConditionBackendsResolved, ObservedGeneration: generation}
+	switch {
+	case len(failed) == 0:
+		c.Status, c.Reason = metav1.ConditionTrue, reasonBackendsResolved
+		c.Message = fmt.Sprintf("%d/%d backends resolved", total, total)
+	default:
+		c.Status, c.Reason = metav1.ConditionFalse, reasonSomeBackendsFailed
+		if len(failed) == total {
+			c.Reason = reasonNoBackendResolved
+		}
+		c.Message = fmt.Sprintf("%d/%d backends resolved; skipped: %s", total-len(failed), total, joinFailures(failed))
+	}
+	meta.SetStatusCondition(&st.Conditions, c)
+}
+
+func joinFailures(failed []backendFailure) string {
+	s := ""
+	for i, f := range failed {
+		if i > 0 {
+			s += "; "
+		}
+		s += f.String()
+	}
+	return s
+}
+
+// failureReason is the Degraded reason for err: the reason a typed reconcile
+// error carries, else ReconcileFailed.
+func failureReason(err error) string {
+	var spec *specError
+	if errors.As(err, &spec) && spec.reason != "" {
+		return spec.reason
+	}
+	var dep *missingDependencyError
+	if errors.As(err, &dep) && dep.reason != "" {
+		return dep.reason
+	}
+	return reasonReconcileFailed
 }

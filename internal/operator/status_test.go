@@ -12,10 +12,20 @@ import (
 	vllmv1alpha1 "github.com/semantic-router/semantic-router/api/v1alpha1"
 )
 
+// deployment is a Deployment at generation 2 that observed it, with every
+// replica updated.
 func deployment(desired, replicas, ready int32) *appsv1.Deployment {
+	return rollout(desired, replicas, replicas, ready, 2)
+}
+
+// rollout is a Deployment at generation 2 whose controller observed
+// generation observed and reports the counts.
+func rollout(desired, replicas, updated, ready int32, observed int64) *appsv1.Deployment {
 	return &appsv1.Deployment{
-		Spec:   appsv1.DeploymentSpec{Replicas: ptr.To(desired)},
-		Status: appsv1.DeploymentStatus{Replicas: replicas, ReadyReplicas: ready},
+		ObjectMeta: metav1.ObjectMeta{Generation: 2},
+		Spec:       appsv1.DeploymentSpec{Replicas: ptr.To(desired)},
+		Status: appsv1.DeploymentStatus{ObservedGeneration: observed, Replicas: replicas, UpdatedReplicas: updated,
+			ReadyReplicas: ready},
 	}
 }
 
@@ -50,6 +60,10 @@ func TestStatusConditionsReportReconciledGeneration(t *testing.T) {
 			phase: vllmv1alpha1.PhaseProgressing, available: metav1.ConditionFalse, reason: reasonReplicasNotReady, progressing: true, ready: 1},
 		{name: "running", prior: running(), dep: deployment(3, 3, 3),
 			phase: vllmv1alpha1.PhaseRunning, available: metav1.ConditionTrue, reason: reasonAllReplicasReady, ready: 3},
+		{name: "mid-rollout: old pods ready, new ones not", prior: running(), dep: rollout(3, 4, 1, 3, 2),
+			phase: vllmv1alpha1.PhaseProgressing, available: metav1.ConditionFalse, reason: reasonReplicasNotReady, progressing: true, ready: 3},
+		{name: "new generation not observed yet", prior: running(), dep: rollout(3, 3, 3, 3, 1),
+			phase: vllmv1alpha1.PhaseProgressing, available: metav1.ConditionFalse, reason: reasonReplicasNotReady, progressing: true, ready: 3},
 	}
 	const gen = 2
 	for _, tt := range tests {
@@ -88,11 +102,15 @@ func TestDegradedKeepsObservedGeneration(t *testing.T) {
 	st := vllmv1alpha1.SemanticRouterStatus{}
 	markReconciled(&st, 1)
 	markDegraded(&st, 2, errors.New("deployment router: boom"))
+	if c := meta.FindStatusCondition(st.Conditions, vllmv1alpha1.ConditionDegraded); c.Reason != reasonReconcileFailed {
+		t.Errorf("reason = %s", c.Reason)
+	}
+	markDegraded(&st, 2, &specError{reasonInvalidConfig, errors.New("deployment router: boom")})
 	if st.ObservedGeneration != 1 {
 		t.Errorf("observedGeneration = %d, want 1", st.ObservedGeneration)
 	}
 	c := meta.FindStatusCondition(st.Conditions, vllmv1alpha1.ConditionDegraded)
-	if c == nil || c.Status != metav1.ConditionTrue || c.Reason != reasonReconcileFailed ||
+	if c == nil || c.Status != metav1.ConditionTrue || c.Reason != reasonInvalidConfig ||
 		c.Message != "deployment router: boom" || c.ObservedGeneration != 2 {
 		t.Fatalf("Degraded = %+v", c)
 	}

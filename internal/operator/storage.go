@@ -1,10 +1,14 @@
 package operator
 
 import (
+	"context"
 	"fmt"
 
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/api/resource"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	vllmv1alpha1 "github.com/semantic-router/semantic-router/api/v1alpha1"
 )
@@ -29,37 +33,74 @@ func pvcSize(sr *vllmv1alpha1.SemanticRouter) (resource.Quantity, error) {
 	return q, nil
 }
 
-// mutatePVC lays the desired claim over pvc. A claim's spec is immutable
-// after creation except for growing its size, so only labels are repaired
-// on an existing claim and the size only grows.
-//
-// Storage class validation (the named class must exist; an empty name needs
-// a default class) belongs before this call and comes in a later increment.
-func mutatePVC(pvc *corev1.PersistentVolumeClaim, sr *vllmv1alpha1.SemanticRouter) error {
-	size, err := pvcSize(sr)
-	if err != nil {
-		return err
-	}
-	pvc.Labels = mergeLabels(pvc.Labels, objectLabels(sr))
-	if pvc.CreationTimestamp.IsZero() {
-		mode := sr.Spec.Persistence.AccessMode
-		if mode == "" {
-			mode = corev1.ReadWriteOnce
-		}
-		pvc.Spec = corev1.PersistentVolumeClaimSpec{
-			AccessModes:      []corev1.PersistentVolumeAccessMode{mode},
-			StorageClassName: sr.Spec.Persistence.StorageClassName,
-			Resources: corev1.VolumeResourceRequirements{
-				Requests: corev1.ResourceList{corev1.ResourceStorage: size},
-			},
-		}
+// reconcilePVC validates persistence (storage_validation.go) and then
+// creates the claim or grows it. A failed check creates or changes nothing;
+// it is recorded in the StorageReady condition and returned.
+func (r *Reconciler) reconcilePVC(ctx context.Context, sr *vllmv1alpha1.SemanticRouter) error {
+	if !persistenceEnabled(sr) {
+		meta.RemoveStatusCondition(&sr.Status.Conditions, vllmv1alpha1.ConditionStorageReady)
 		return nil
 	}
-	if cur := pvc.Spec.Resources.Requests[corev1.ResourceStorage]; cur.Cmp(size) < 0 {
+	if !ownsPVC(sr) {
+		// An existing claim is the user's: only its sharing is checked.
+		pvc := &corev1.PersistentVolumeClaim{}
+		err := r.Client.Get(ctx, client.ObjectKey{Namespace: sr.Namespace, Name: pvcName(sr)}, pvc)
+		if err != nil {
+			if !apierrors.IsNotFound(err) {
+				return fmt.Errorf("persistentvolumeclaim %s: %w", pvcName(sr), err)
+			}
+			err := &missingDependencyError{"ClaimNotFound", fmt.Errorf("spec.persistence.existingClaim: persistentvolumeclaim %s not found", pvcName(sr))}
+			markStorageFailed(sr, err)
+			return err
+		}
+		r.setStorageReady(sr, pvc.Name, pvc.Spec.AccessModes)
+		return nil
+	}
+
+	pvc := &corev1.PersistentVolumeClaim{}
+	var existing *corev1.PersistentVolumeClaim
+	switch err := r.Client.Get(ctx, client.ObjectKey{Namespace: sr.Namespace, Name: pvcName(sr)}, pvc); {
+	case err == nil:
+		existing = pvc
+	case !apierrors.IsNotFound(err):
+		return fmt.Errorf("persistentvolumeclaim %s: %w", pvcName(sr), err)
+	}
+	change, err := r.validateStorage(ctx, sr, existing)
+	if err != nil {
+		markStorageFailed(sr, err)
+		return err
+	}
+	pvc = &corev1.PersistentVolumeClaim{ObjectMeta: objectMeta(sr, pvcName(sr))}
+	if err := r.ensure(ctx, sr, pvc, "persistentvolumeclaim", func() error {
+		mutatePVC(pvc, sr, change)
+		return nil
+	}); err != nil {
+		return err
+	}
+	r.setStorageReady(sr, pvc.Name, pvc.Spec.AccessModes)
+	return nil
+}
+
+// mutatePVC lays the validated change over pvc: the whole spec on create,
+// then only labels and a larger size (a claim's spec is otherwise
+// immutable).
+func mutatePVC(pvc *corev1.PersistentVolumeClaim, sr *vllmv1alpha1.SemanticRouter, change storageChange) {
+	pvc.Labels = mergeLabels(pvc.Labels, objectLabels(sr))
+	if pvc.CreationTimestamp.IsZero() {
+		class := change.class
+		pvc.Spec = corev1.PersistentVolumeClaimSpec{
+			AccessModes:      []corev1.PersistentVolumeAccessMode{accessMode(sr)},
+			StorageClassName: &class,
+			Resources: corev1.VolumeResourceRequirements{
+				Requests: corev1.ResourceList{corev1.ResourceStorage: change.size},
+			},
+		}
+		return
+	}
+	if cur := pvc.Spec.Resources.Requests[corev1.ResourceStorage]; cur.Cmp(change.size) < 0 {
 		if pvc.Spec.Resources.Requests == nil {
 			pvc.Spec.Resources.Requests = corev1.ResourceList{}
 		}
-		pvc.Spec.Resources.Requests[corev1.ResourceStorage] = size
+		pvc.Spec.Resources.Requests[corev1.ResourceStorage] = change.size
 	}
-	return nil
 }

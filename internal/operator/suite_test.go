@@ -6,22 +6,31 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/http"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/go-logr/logr"
 	corev1 "k8s.io/api/core/v1"
+	storagev1 "k8s.io/api/storage/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/client-go/rest"
 	"k8s.io/utils/ptr"
 	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
 	"sigs.k8s.io/controller-runtime/pkg/config"
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
@@ -30,8 +39,14 @@ import (
 )
 
 // The integration tests share one real kube-apiserver + etcd (envtest) and
-// one running manager with the Reconciler; each test works in its own
-// namespace. Without KUBEBUILDER_ASSETS they skip locally and fail in CI.
+// two running managers with the Reconciler; each test works in its own
+// namespace. The main manager sees a cluster that serves every optional API
+// (Gateway API, OpenShift Route, KServe, Prometheus Operator) and two
+// storage classes, "standard" (the default, no expansion) and "expandable".
+// The bare manager sees the same API server through a REST mapper that
+// hides the optional APIs, as on a plain cluster; it reconciles only the
+// SemanticRouters labelled bareLabel. Without KUBEBUILDER_ASSETS the tests
+// skip locally and fail in CI.
 
 var (
 	// k8sClient talks to the API server directly (no cache), as a user would.
@@ -42,9 +57,18 @@ var (
 	testEnv *envtest.Environment
 	// envProblem says why the API server is not available; "" when it is.
 	envProblem string
+	// updates counts the main reconciler's Update calls by kind and name.
+	updates = &updateCounter{counts: map[string]int{}}
 )
 
-const waitTimeout = 30 * time.Second
+const (
+	waitTimeout = 30 * time.Second
+	// bareLabel on a SemanticRouter hands it to the bare manager.
+	bareLabel = "test.vllm.ai/bare-cluster"
+	// defaultClass and expandableClass are the test cluster's storage classes.
+	defaultClass    = "standard"
+	expandableClass = "expandable"
+)
 
 func TestMain(m *testing.M) {
 	os.Exit(runTests(m))
@@ -62,6 +86,7 @@ func runTests(m *testing.M) int {
 
 	env := &envtest.Environment{
 		CRDDirectoryPaths:     []string{filepath.Join("..", "..", "config", "crd", "bases")},
+		CRDs:                  standInCRDs(),
 		ErrorIfCRDPathMissing: true,
 	}
 	cfg, err := env.Start()
@@ -80,6 +105,10 @@ func runTests(m *testing.M) int {
 		fmt.Fprintln(os.Stderr, "creating client:", err)
 		return 1
 	}
+	if err := createStorageClasses(context.Background()); err != nil {
+		fmt.Fprintln(os.Stderr, "creating storage classes:", err)
+		return 1
+	}
 
 	level := slog.LevelError
 	if testing.Verbose() {
@@ -87,35 +116,154 @@ func runTests(m *testing.M) int {
 	}
 	logger := logr.FromSlogHandler(slog.NewTextHandler(logWriter(), &slog.HandlerOptions{Level: level}))
 	ctrl.SetLogger(logger)
-	mgr, err := ctrl.NewManager(cfg, ctrl.Options{
+
+	ctx, cancel := context.WithCancel(context.Background())
+	var done []chan error
+	for _, view := range []string{"main", "bare"} {
+		mgr, err := newTestManager(cfg, scheme, logger, view)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "setting up the %s manager: %v\n", view, err)
+			cancel()
+			return 1
+		}
+		ch := make(chan error, 1)
+		go func() { ch <- mgr.Start(ctx) }()
+		done = append(done, ch)
+	}
+	code := m.Run()
+	cancel()
+	for _, ch := range done {
+		if err := <-ch; err != nil {
+			fmt.Fprintln(os.Stderr, "manager:", err)
+		}
+	}
+	return code
+}
+
+// newTestManager builds a manager with the Reconciler for one view of the
+// cluster: "main" (every API) or "bare" (no optional API).
+func newTestManager(cfg *rest.Config, scheme *runtime.Scheme, logger logr.Logger, view string) (ctrl.Manager, error) {
+	sel, err := labels.Parse("!" + bareLabel)
+	if err != nil {
+		return nil, err
+	}
+	opts := ctrl.Options{
 		Scheme:                 scheme,
 		Logger:                 logger,
 		Metrics:                metricsserver.Options{BindAddress: "0"},
 		HealthProbeBindAddress: "0",
 		Controller:             config.Controller{SkipNameValidation: ptr.To(true)},
-	})
+	}
+	if view == "bare" {
+		sel = labels.SelectorFromSet(labels.Set{bareLabel: "true"})
+		opts.MapperProvider = func(c *rest.Config, hc *http.Client) (meta.RESTMapper, error) {
+			m, err := apiutil.NewDynamicRESTMapper(c, hc)
+			if err != nil {
+				return nil, err
+			}
+			hidden := map[string]bool{}
+			for _, gvk := range optionalAPIs {
+				hidden[gvk.Group] = true
+			}
+			return &hidingMapper{RESTMapper: m, hidden: hidden}, nil
+		}
+	}
+	opts.Cache = cache.Options{ByObject: map[client.Object]cache.ByObject{&vllmv1alpha1.SemanticRouter{}: {Label: sel}}}
+	mgr, err := ctrl.NewManager(cfg, opts)
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "creating manager:", err)
-		return 1
+		return nil, fmt.Errorf("creating manager: %w", err)
+	}
+	c := mgr.GetClient()
+	if view == "main" {
+		c = &countingClient{Client: c, counter: updates}
 	}
 	r := &Reconciler{
-		Client:          mgr.GetClient(),
+		Client:          c,
 		Recorder:        mgr.GetEventRecorder("semantic-router-operator"),
 		DependencyRetry: 500 * time.Millisecond,
 	}
 	if err := r.SetupWithManager(mgr); err != nil {
-		fmt.Fprintln(os.Stderr, "setting up reconciler:", err)
-		return 1
+		return nil, fmt.Errorf("setting up reconciler: %w", err)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- mgr.Start(ctx) }()
-	code := m.Run()
-	cancel()
-	if err := <-done; err != nil {
-		fmt.Fprintln(os.Stderr, "manager:", err)
+	return mgr, nil
+}
+
+// hidingMapper answers "no such kind" for the hidden groups, as the REST
+// mapper of a cluster without those APIs does.
+type hidingMapper struct {
+	meta.RESTMapper
+	hidden map[string]bool
+}
+
+func (m *hidingMapper) RESTMapping(gk schema.GroupKind, versions ...string) (*meta.RESTMapping, error) {
+	if m.hidden[gk.Group] {
+		return nil, &meta.NoKindMatchError{GroupKind: gk, SearchedVersions: versions}
 	}
-	return code
+	return m.RESTMapper.RESTMapping(gk, versions...)
+}
+
+func (m *hidingMapper) RESTMappings(gk schema.GroupKind, versions ...string) ([]*meta.RESTMapping, error) {
+	if m.hidden[gk.Group] {
+		return nil, &meta.NoKindMatchError{GroupKind: gk, SearchedVersions: versions}
+	}
+	return m.RESTMapper.RESTMappings(gk, versions...)
+}
+
+func (m *hidingMapper) KindFor(resource schema.GroupVersionResource) (schema.GroupVersionKind, error) {
+	if m.hidden[resource.Group] {
+		return schema.GroupVersionKind{}, &meta.NoResourceMatchError{PartialResource: resource}
+	}
+	return m.RESTMapper.KindFor(resource)
+}
+
+// countingClient counts Update calls, so tests can show that a reconcile
+// with nothing to change writes nothing.
+type countingClient struct {
+	client.Client
+	counter *updateCounter
+}
+
+func (c *countingClient) Update(ctx context.Context, obj client.Object, opts ...client.UpdateOption) error {
+	c.counter.add(fmt.Sprintf("%T %s/%s", obj, obj.GetNamespace(), obj.GetName()))
+	return c.Client.Update(ctx, obj, opts...)
+}
+
+type updateCounter struct {
+	mu     sync.Mutex
+	counts map[string]int
+}
+
+func (u *updateCounter) add(key string) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	u.counts[key]++
+}
+
+// inNamespace returns the update counts of objects in ns.
+func (u *updateCounter) inNamespace(ns string) map[string]int {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	out := map[string]int{}
+	for k, v := range u.counts {
+		if strings.Contains(k, " "+ns+"/") {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+// createStorageClasses creates the test cluster's storage classes.
+func createStorageClasses(ctx context.Context) error {
+	for _, sc := range []*storagev1.StorageClass{
+		{ObjectMeta: metav1.ObjectMeta{Name: defaultClass, Annotations: map[string]string{annotationDefaultClass: "true"}},
+			Provisioner: "example.com/standard"},
+		{ObjectMeta: metav1.ObjectMeta{Name: expandableClass}, Provisioner: "example.com/expandable", AllowVolumeExpansion: ptr.To(true)},
+	} {
+		if err := k8sClient.Create(ctx, sc); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func logWriter() io.Writer {
@@ -138,10 +286,13 @@ func requireAPIServer(t *testing.T) {
 	t.Skip(envProblem)
 }
 
+// invalidNameChars are the characters a namespace name cannot hold.
+var invalidNameChars = regexp.MustCompile(`[^a-z0-9-]+`)
+
 // newNamespace creates a namespace for one test and deletes it afterwards.
 func newNamespace(t *testing.T) string {
 	t.Helper()
-	name := strings.ToLower(strings.NewReplacer("/", "-", "_", "-").Replace(t.Name()))
+	name := strings.Trim(invalidNameChars.ReplaceAllString(strings.ToLower(t.Name()), "-"), "-")
 	if len(name) > 50 {
 		name = name[:50]
 	}
