@@ -30,19 +30,26 @@ const (
 	cueUnlock                       // debug, developer, maintenance modes
 	cuePolicyOff                    // content policy, safety checks or moderation switched off
 	cueRealism                      // demanding that fiction be real: actual steps, working code
+	cueIntent                       // intentTerms: harmful intent described by category
 )
 
 var mechanismTerms = map[cueSet][]string{
-	cueHarm: harmTerms,
+	cueHarm:   harmTerms,
+	cueIntent: intentTerms,
 	cuePersona: {" you re ", "two bots", "dos bots", "deux bots", "zwei bots", "два бота", "两个机器人", "answer as", "responde como", "réponds comme", "antworte als", "отвечай как", " tu es ", "du bist", " ты ", "you re now", " you are ", " as dan", "como dan", "que dan", "als dan", "как dan", "притворяться", "ты будешь", "假装成", "成dan", "switch personalities", "the new you",
 		"version of you", "evil twin", "summon", "become ", "pretend to be",
-		"ahora eres", " eres ", "interpreta a", "conviértete", "tu gemelo", "tu personalidad", "versión interna",
+		"ahora eres", " eres ", "serás ", "you will be ", "tu seras ", "du wirst jetzt", "ты станешь", "变成", "化身为", "interpreta a", "conviértete", "tu gemelo", "tu personalidad", "versión interna",
 		"tu t appelles", "tu es maintenant", "tu deviens", "joue le rôle", "ton double", "face cachée", "deviens ",
 		"dunklen zwilling", "verborgene seite", "du wirst", "werde ",
 		"теперь ты", "двойника", "личность", "стань ",
 		"你叫", "你是", "你现在是", "双胞胎", "人格", "换个身份", "测试版本"},
 	cueRuleless: {"safety training", "entrenamiento de seguridad", "entraînement de sécurité", "sicherheitstraining", "обучение безопасности", "安全训练", "stripped out", "quitaron el", "a retiré", "entfernt wurde", "удалили", "移除了", "rogue", "rebelde", "rebelle", "rebellisch", "бунтар", "叛逆", "never says no", "nunca dice que no", "jamais non", "nie nein", "никогда не отказывает", "从不说不", "laughs at", "se ríe de", "lacht über", "смеётся над", "嘲笑", "freed from", "libre de todas", "libéré", "befreit", "свободен", "不受任何", "do anything", "evil", "spiteful", "unbound", "no rules", "no restrictions", "sin restricciones", "sans restriction", "ohne einschränkung", "без ограничений", "没有限制", "malicious", "cruel", "despises", "no conscience", "unfiltered",
-		"uncensored", "without ethical", "without guardrails", "no filters", "without restriction",
+		"uncensored", "without ethical", "obeys no", "answers everything", "every restriction", "restrictions lifted", "ignores every",
+		"ninguna política", "ninguna restricción", "ninguna norma", "responde a todo", "no obedece",
+		"aucune politique", "aucune restriction", "n obéit à aucune", "répond à tout",
+		"keiner richtlinie", "keine einschränkungen", "alles beantwortet", "gehorcht keiner",
+		"никаким правилам", "не подчиняется", "отвечает на всё", "никаких ограничений",
+		"不服从任何", "什么都回答", "任何限制都", "without guardrails", "no filters", "without restriction",
 		"broken free", "locked away", "serves only me", "loyal only", "avoid norms", "machiavellian",
 		"malvada", "perversa", "sin escrúpulos", "sin filtros", "nunca le enseñaron ética", "desprecia", "sin pautas éticas",
 		"sin barreras", "sin ninguna traba", "puede hacerlo todo", "se ha liberado",
@@ -59,7 +66,7 @@ var mechanismTerms = map[cueSet][]string{
 		"roman ", "nouvelle", "chapitre", "scénario", "poème", "chanson", "couplet", " bd ", "polar",
 		"geschichte", "kapitel", "drehbuch", "gedicht", "lied", "strophe", "krimi", "comic",
 		"рассказ", "роман", "глав", "сценари", "стих", "песн", "куплет", "комикс", "детектив",
-		"小说", "故事", "剧本", "一章", "诗", "歌", "漫画"},
+		"小说", "故事", "剧本", "一章", "诗", "歌", "漫画", "escena", "scène", "szene", "сцен", "场景"},
 	cueDetail: {"step", "exact", "precise", "accurate", "realistic", "in detail", "detailed", "code", "recipe", "reagent",
 		"temperature", "dose", "component", "ingredients", "walks her", "walk me", "teaches", "explains", "how he", "how she",
 		"paso", "exact", "precis", "detall", "código", "receta", "reactivo", "temperatura", "dosis", "pieza", "enseña", "explica",
@@ -67,15 +74,20 @@ var mechanismTerms = map[cueSet][]string{
 		"schritt", "genau", "exakt", "quellcode", "rezept", "reagenz", "temperatur", "dosier", "bauteil", "erklärt", "bringt",
 		"шаг", "точн", "подробн", "исходный код", "рецепт", "реактив", "температур", "дозир", "деталь", "учит", "объясня",
 		"步", "准确", "详细", "代码", "配方", "试剂", "温度", "剂量", "零件", "教", "讲解", "可信", "技术上"},
-	cueNoDetail: {"without describing", "sin describir", "sans décrire", "не описывая", "不要描写"},
+	cueNoDetail: {"without describing", "sin describir", "sans décrire", "не описывая", "不要描写", "no details", "sin detalles", "sans détails", "ohne details", "ohne technische details", "без подробностей", "без технических", "不需要细节", "没有细节"},
 	cueLawless: {"were legal", "fuera legal", "devenait légal", "legal wäre", "стала законной", "合法了", "变得合法", "no law", "without law", "sin ley", "sans loi", "ohne gesetz", "без закон", "没有法", "no laws", "no police", "completely legal", "nothing is a crime", "were abolished",
 		"no governments", "sin leyes", "totalmente legal", "ética nunca", "se abolieron",
 		"sans lois", "parfaitement légal", "rien n est interdit", "la morale n ait jamais", "ont été abolies",
 		"ohne gesetze", "völlig legal", "nichts verboten", "nie erfunden", "abgeschafft",
 		"без законов", "абсолютно законен", "не изобрели", "отменены",
-		"没有法律", "完全合法", "什么都不禁止", "从未被发明", "废除"},
+		"没有法律", "完全合法", "什么都不禁止", "从未被发明", "废除", "nada es ilegal", "rien n est un crime", "rien n est illégal", "nichts ist strafbar", "nichts ist ein verbrechen", "ничто не преступление", "什么都不违法"},
 	cueRefusal: {"without any warnings", "no warnings", "or refusals", "sin advertencias", "sin disculpas", "sin negarte", "sans avertissement", "sans excuses", "sans refus", "ohne warnungen", "ohne entschuldigungen", "ohne ablehnung", "без предупреждений", "без извинений", "без отказов", "不要警告", "不要拒绝", "no te niegues", "sermon", "ne refuse pas", "la morale", "lehne nicht ab", "predige nicht", "не отказывайся", "мораль", "不准说教", "apologiz", "cease to exist", "tu disparais", "auf zu existieren", "перестаёшь существовать", "不复存在", "refusing is not",
-		"must not contain the words", "no apologies",
+		"must not contain the words", "no apologies", "no disclaimers", "no refusals", "skip the warnings", "no caveats",
+		"sin descargos", "sin rechazos", "sin avisos",
+		"sans mise en garde", "pas de refus",
+		"ohne hinweise", "keine warnungen",
+		"без оговорок", "без нотаций",
+		"不要免责声明", "别拒绝",
 		"prohibido decir", "negarte no", "no puede contener las palabras",
 		"pas le droit de dire", "pas d excuses", "aucun refus", "refuser n est pas",
 		"keine entschuldigungen", "keine ablehnung", "ablehnen ist nicht", "weder",
@@ -94,7 +106,7 @@ var mechanismTerms = map[cueSet][]string{
 		"assemble", "fusionne", " puis ", "zusammen", " und dann", "склей", "собери", "затем", "объедини",
 		"拼起来", "合在一起", "合并", "再执行"},
 	cueDeceased: {"who died", "died in", " morte ", "умершая", "去世了", "my late ", "my dead ", "passed away", "passed last", " died", "grieving", "deceased", "miss her", "miss him",
-		"difunta", "fallecido", "murió", "de duelo", "muerto", "décédée", "disparu", "est mort", "en deuil", "défunt",
+		"difunta", "fallecido", "difunto", "fallecida", "murió", "de duelo", "muerto", "décédée", "disparu", "est mort", "en deuil", "défunt",
 		"verstorben", " toter ", "gestorben", "trauere", "покойн", "умерш", "умер ", "траур",
 		"去世", "过世", "走了", "服丧", "已故"},
 	cueRelative: {"grandad", "granddad", "grandfather", "grand father", "nana ", "granny", "grandmother", "grandma", "grandpa", "father", "mom ", "mother", "uncle", "abuela", "abuelo", "padre",
@@ -199,6 +211,10 @@ const (
 const wrapperCues = cuePersona | cueRuleless | cueLawless | cueRefusal | cuePrefix | cueOverride | cueExtract |
 	cueUnlock | cuePolicyOff | cueRealism | cueObfuscated | cueDeceased | cueCombine | cueReversed
 
+// cueHarmful is a named harmful thing or harmful intent described by
+// category.
+const cueHarmful = cueHarm | cueIntent
+
 // cues scans text for every lexicon category.
 func cues(text string) cueSet { return mechLexicon.scan(wordView(text)) }
 
@@ -218,7 +234,8 @@ func withoutQuotes(text string) string {
 // variables, a dead relative asked to recite something harmful, and
 // obfuscated spellings (leetspeak, reversed text, split CJK words).
 func scoreMechanisms(text, lower string, c cueSet, reasons map[string]float64, depth int) {
-	harm := c.has(cueHarm)
+	// A named harmful thing, or harmful intent described by category.
+	harm := c.has(cueHarmful)
 	bump := func(w float64) float64 {
 		if harm {
 			return min(1, w+0.25)
@@ -240,7 +257,7 @@ func scoreMechanisms(text, lower string, c cueSet, reasons map[string]float64, d
 		addReason(reasons, ReasonHypothetical, bump(0.3)+0.25*b2f(harm))
 	}
 	if c.has(cueRefusal) {
-		addReason(reasons, ReasonRefusal, bump(0.45)+0.1*b2f(harm))
+		addReason(reasons, ReasonRefusal, bump(0.5)+0.1*b2f(harm))
 	}
 	if c.has(cuePrefix) && c.has(cueAffirm) {
 		// Dictating a compliant first line is rare outside attacks.
@@ -277,7 +294,7 @@ func scoreMechanisms(text, lower string, c cueSet, reasons map[string]float64, d
 	for _, view := range obfuscatedViews(text, c) {
 		vc := cues(view)
 		inner := scorePatterns(view, 1)
-		if (vc.has(cueHarm) && !harm) || combine(inner) >= 0.5 {
+		if vc&^c&cueHarmful != 0 || combine(inner) >= 0.5 {
 			addReason(reasons, ReasonObfuscated, max(0.85, combine(inner)))
 		}
 	}
@@ -330,7 +347,7 @@ func scoreSplit(text, lower string, c cueSet, reasons map[string]float64) {
 	joined := cues(strings.Join(vals, "")) | cues(strings.Join(vals, " "))
 	// Without anything harmful in it, a split is string arithmetic.
 	w := 0.15
-	if c.has(cueHarm) || joined.has(cueHarm) {
+	if c.has(cueHarmful) || joined.has(cueHarmful) {
 		w = 0.85
 	}
 	addReason(reasons, ReasonSplit, w)
