@@ -101,6 +101,18 @@ var intentTerms = []string{
 	"schmuggel", "schleus", "menschenhandel", "über die grenze",
 	"контрабанд", "провезти людей", "торговл людьми", "через границу",
 	"走私", "偷渡", "人口贩卖",
+	// Taking over accounts and systems.
+	"take over her account", "take over his account", "bypass two factor", "bypass 2fa", "ddos", "botnet", "zero day",
+	"exploit for", "crack the", "brute force", "apoderarme de su cuenta", "saltarme la verificación", "ataque ddos",
+	"prendre le contrôle de son compte", "contourner la double", "attaque ddos", "sein konto übernehmen", "zwei faktor umgehen",
+	"ddos angriff", "угнать аккаунт", "обойти двухфакторн", "ддос", "ботнет", "盗号", "绕过双重验证", "肉鸡", "撞库",
+	// Sabotage, vandalism, cruelty.
+	"sabotage", "sabotaj", "saboter", "sabotier", "саботаж", "破坏他的", "vandali", "вандал", "tamper with",
+	"manipular los frenos", "trafiquer", "manipulier", "испортить", "做手脚", "animal cruelty", "maltrato animal",
+	"maltraitance animale", "tierquälerei", "жестокое обращение с животными", "虐待动物",
+	// Acting without consent.
+	"without consent", "without her consent", "without his consent", "sin su consentimiento", "sans son consentement",
+	"ohne ihre zustimmung", "ohne seine zustimmung", "без её согласия", "без его согласия", "未经同意",
 	// Market and tax crimes, hiding money.
 	"insider", "tax evasion", "offshore", "shell compan", "hide money", "dirty money",
 	"evadir impuestos", "evasión fiscal", "sociedad pantalla", "dinero negro",
