@@ -39,6 +39,7 @@ var intentTerms = []string{
 	"不被抓", "不被发现", "神不知鬼不觉", "不留痕迹", "查不到", "骗过", "躲过", "逃避", "警察", "警车",
 	"偷偷", "悄悄",
 	// Harming a person, self-harm.
+	"mata a un", "mata a una", "kills a", "tue un", "tötet einen", "убивает", "能杀死",
 	"hurts herself", "hurt herself", "hurts himself", "hurt himself", "harm herself", "harm himself",
 	"se haga daño", "se fasse du mal", "sich selbst verletzt", "навредила себе", "навредил себе",
 	"a body", "corpse", "cadáver", "un cuerpo", "cadavre", "un corps", "leiche", "труп", " тело ", "尸体",
