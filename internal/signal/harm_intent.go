@@ -114,6 +114,18 @@ var intentTerms = []string{
 	// Acting without consent.
 	"without consent", "without her consent", "without his consent", "sin su consentimiento", "sans son consentement",
 	"ohne ihre zustimmung", "ohne seine zustimmung", "без её согласия", "без его согласия", "未经同意",
+	// Black markets and organ trade.
+	"black market", "mercado negro", "marché noir", "schwarzmarkt", "чёрном рынке", "черном рынке", "чёрный рынок", "黑市",
+	"sell a kidney", "vender un riñón", "vendre un rein", "niere verkaufen", "продать почку", "卖肾",
+	// Spiking drinks, making someone ill.
+	"in her drink", "in his drink", "in a drink", "someone sick", "en su bebida", "en una bebida", "dans son verre",
+	"dans un verre", "in ihr getränk", "in sein getränk", "in einem getränk", "в её напиток", "в напиток", "в напитке",
+	"饮料里", "酒里", "下药",
+	// Tampering with medical devices.
+	"pacemaker", "insulin pump", "marcapasos", "bomba de insulina", "stimulateur cardiaque", "pompe à insuline",
+	"herzschrittmacher", "insulinpumpe", "кардиостимулятор", "инсулиновую помпу", "起搏器", "胰岛素泵",
+	// Cheating exams.
+	"cheat on the exam", "copiar en el examen", "tricher à l examen", "spicken", "списать на экзамене", "考试作弊",
 	// Market and tax crimes, hiding money.
 	"insider", "tax evasion", "offshore", "shell compan", "hide money", "dirty money",
 	"evadir impuestos", "evasión fiscal", "sociedad pantalla", "dinero negro",

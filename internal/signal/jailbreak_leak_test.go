@@ -177,7 +177,7 @@ func TestJailbreakTestSplitDoesNotLeak(t *testing.T) {
 			intentLiterals = append(intentLiterals, t)
 		}
 	}
-	extra := readCorpus(t, "testdata/jailbreak/train_extra.jsonl")
+	extra := append(readCorpus(t, "testdata/jailbreak/train_extra.jsonl"), readCorpus(t, "testdata/jailbreak/train_extra2.jsonl")...)
 	for _, leak := range findLeaks(readCorpus(t, "testdata/jailbreak/blind4.jsonl"), extra, nil, intentLiterals) {
 		t.Errorf("blind4: %s", leak)
 	}
@@ -188,7 +188,9 @@ func TestJailbreakTestSplitDoesNotLeak(t *testing.T) {
 // topics and languages the corpus covers thinly.
 func trainingRows(tb testing.TB) []corpusRow {
 	tb.Helper()
-	return append(readCorpus(tb, "testdata/jailbreak/train.jsonl"), readCorpus(tb, "testdata/jailbreak/train_extra.jsonl")...)
+	rows := readCorpus(tb, "testdata/jailbreak/train.jsonl")
+	rows = append(rows, readCorpus(tb, "testdata/jailbreak/train_extra.jsonl")...)
+	return append(rows, readCorpus(tb, "testdata/jailbreak/train_extra2.jsonl")...)
 }
 
 // TestJailbreakSplitIsThePartition checks that train and test are exactly

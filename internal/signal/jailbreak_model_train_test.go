@@ -13,7 +13,7 @@ import (
 	"testing"
 )
 
-var updateJailbreakModel = flag.Bool("update-jailbreak-model", false, "retrain jailbreak_model.json from testdata/jailbreak/train.jsonl and train_extra.jsonl")
+var updateJailbreakModel = flag.Bool("update-jailbreak-model", false, "retrain jailbreak_model.json from testdata/jailbreak/train.jsonl and train_extra*.jsonl")
 
 // Training: full-batch gradient descent from zero weights, so the same
 // rows always give the same model.
