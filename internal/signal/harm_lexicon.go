@@ -30,7 +30,7 @@ var harmTerms = []string{
 	"gun that can t be traced", "ghost gun", "silencer", "suppressor for", "serial number removed", "3d print",
 	"arson", "set fire", "brakes",
 	"bomba", "explosiv", "napalm", "termita", "nitroglicerina", "dinamita", "pólvora", "cóctel molotov", "detonador",
-	"arma inrastreable", "silenciador", "incendiar",
+	"arma inrastreable", "silenciador", "incendiar", "escopeta", "shotgun", "sawed off", "recortar el cañón", "fusil", "flinte", "ружь", "обрез", "猎枪",
 	"bombe", "explosif", "poudre noire", "dynamite", "cocktail molotov", "silencieux",
 	"arme réelle", "charges explosives", "amorcer",
 	"bombe", "sprengstoff", "sprengfalle", "schwarzpulver", "dynamit", "molotowcocktail", "brandsatz",

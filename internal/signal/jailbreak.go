@@ -254,7 +254,7 @@ func scorePatterns(text string, depth int) map[string]float64 {
 	scoreMechanisms(text, lower, c, reasons, depth)
 	harmful := containsAny(" "+lower, harmfulCues) && harmfulRE.MatchString(lower)
 	detail := harmful && detailRE.MatchString(lower)
-	harmful = harmful || c.has(cueHarm)
+	harmful = harmful || c.has(cueHarmful)
 	switch {
 	case detail && framingRE.MatchString(lower):
 		addReason(reasons, ReasonFraming, 0.8)
@@ -272,7 +272,7 @@ func scorePatterns(text string, depth int) map[string]float64 {
 		for _, decoded := range decodePayloads(text) {
 			inner := scorePatterns(decoded, 1)
 			w := combine(inner)
-			innerHarm := cues(decoded).has(cueHarm) || harmfulRE.MatchString(strings.ToLower(decoded))
+			innerHarm := cues(decoded).has(cueHarmful) || harmfulRE.MatchString(strings.ToLower(decoded))
 			switch {
 			case w >= 0.3 || innerHarm:
 				addReason(reasons, ReasonEncoded, math.Max(0.85, w))

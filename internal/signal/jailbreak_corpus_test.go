@@ -122,10 +122,10 @@ func TestJailbreakCorpusReport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, split := range []string{"train", "test", "blind", "blind2", "blind3"} {
+	for _, split := range []string{"train", "train_extra", "train_extra2", "train_extra3", "test", "blind", "blind2", "blind3", "blind4"} {
 		scores, errs := scoreCorpus(t, d, readCorpus(t, "testdata/jailbreak/"+split+".jsonl"))
 		t.Logf("%s split:\n%s", split, formatScores(scores))
-		if testing.Verbose() && split == "train" {
+		if testing.Verbose() && strings.HasPrefix(split, "train") {
 			t.Logf("train errors:\n%s", strings.Join(errs, "\n"))
 		}
 		// The blind set was written after the last change to the detector

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 	"unicode"
+	"unicode/utf8"
 )
 
 // The frozen test split only measures generalisation if nothing in it was
@@ -153,7 +154,6 @@ func findLeaks(test, train []corpusRow, examples, literals []string) []string {
 
 func TestJailbreakTestSplitDoesNotLeak(t *testing.T) {
 	t.Parallel()
-	test := readCorpus(t, "testdata/jailbreak/test.jsonl")
 	train := readCorpus(t, "testdata/jailbreak/train.jsonl")
 	examples := BuiltinJailbreakExamples()
 	literals := patternLiterals(detectorRegexps())
@@ -165,9 +165,33 @@ func TestJailbreakTestSplitDoesNotLeak(t *testing.T) {
 			}
 		}
 	}
-	for _, leak := range findLeaks(test, train, examples, literals) {
+	for _, leak := range findLeaks(readCorpus(t, "testdata/jailbreak/test.jsonl"), trainingRows(t), examples, literals) {
 		t.Error(leak)
 	}
+	// blind4 was written before the intent vocabulary and the extra
+	// training rows; neither may borrow its wording. Its overlap with what
+	// existed before it was measured is part of that measurement.
+	var intentLiterals []string
+	for _, term := range intentTerms {
+		if t := strings.TrimSpace(term); len(strings.Fields(t)) >= 2 || utf8.RuneCountInString(t) >= 4 && !strings.ContainsAny(t, "abcdefghijklmnopqrstuvwxyz") && long(strings.Repeat(t, 2)) {
+			intentLiterals = append(intentLiterals, t)
+		}
+	}
+	extra := trainingRows(t)[len(train):]
+	for _, leak := range findLeaks(readCorpus(t, "testdata/jailbreak/blind4.jsonl"), extra, nil, intentLiterals) {
+		t.Errorf("blind4: %s", leak)
+	}
+}
+
+// trainingRows are every row the learned model is trained on: the
+// corpus's training split and the extra training rows written for harm
+// topics and languages the corpus covers thinly.
+func trainingRows(tb testing.TB) []corpusRow {
+	tb.Helper()
+	rows := readCorpus(tb, "testdata/jailbreak/train.jsonl")
+	rows = append(rows, readCorpus(tb, "testdata/jailbreak/train_extra.jsonl")...)
+	rows = append(rows, readCorpus(tb, "testdata/jailbreak/train_extra2.jsonl")...)
+	return append(rows, readCorpus(tb, "testdata/jailbreak/train_extra3.jsonl")...)
 }
 
 // TestJailbreakSplitIsThePartition checks that train and test are exactly

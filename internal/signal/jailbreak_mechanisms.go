@@ -30,19 +30,28 @@ const (
 	cueUnlock                       // debug, developer, maintenance modes
 	cuePolicyOff                    // content policy, safety checks or moderation switched off
 	cueRealism                      // demanding that fiction be real: actual steps, working code
+	cueIntent                       // intentTerms: harmful intent described by category
 )
 
 var mechanismTerms = map[cueSet][]string{
-	cueHarm: harmTerms,
-	cuePersona: {" you re ", "two bots", "dos bots", "deux bots", "zwei bots", "два бота", "两个机器人", "answer as", "responde como", "réponds comme", "antworte als", "отвечай как", " tu es ", "du bist", " ты ", "you re now", " you are ", " as dan", "como dan", "que dan", "als dan", "как dan", "притворяться", "ты будешь", "假装成", "成dan", "switch personalities", "the new you",
+	cueHarm:   harmTerms,
+	cueIntent: intentTerms,
+	cuePersona: {"ты dan", "你是dan", " you re ", "two bots", "dos bots", "deux bots", "zwei bots", "два бота", "两个机器人", "answer as", "responde como", "réponds comme", "antworte als", "отвечай как", " tu es ", "du bist", " ты ", "you re now", " you are ", " as dan", "como dan", "que dan", "als dan", "как dan", "притворяться", "ты будешь", "假装成", "成dan", "switch personalities", "the new you",
 		"version of you", "evil twin", "summon", "become ", "pretend to be",
-		"ahora eres", " eres ", "interpreta a", "conviértete", "tu gemelo", "tu personalidad", "versión interna",
+		"ahora eres", " eres ", "interpretar a", "vas a ser", "actúa como", "finge ser", "hazte pasar por", "agis comme", "fais comme si tu étais", "verhalte dich wie", "веди себя как", "充当", "serás ", "you will be ", "tu seras ", "du wirst jetzt", "ты станешь", "变成", "化身为", "interpreta a", "conviértete", "tu gemelo", "tu personalidad", "versión interna",
 		"tu t appelles", "tu es maintenant", "tu deviens", "joue le rôle", "ton double", "face cachée", "deviens ",
 		"dunklen zwilling", "verborgene seite", "du wirst", "werde ",
 		"теперь ты", "двойника", "личность", "стань ",
 		"你叫", "你是", "你现在是", "双胞胎", "人格", "换个身份", "测试版本"},
 	cueRuleless: {"safety training", "entrenamiento de seguridad", "entraînement de sécurité", "sicherheitstraining", "обучение безопасности", "安全训练", "stripped out", "quitaron el", "a retiré", "entfernt wurde", "удалили", "移除了", "rogue", "rebelde", "rebelle", "rebellisch", "бунтар", "叛逆", "never says no", "nunca dice que no", "jamais non", "nie nein", "никогда не отказывает", "从不说不", "laughs at", "se ríe de", "lacht über", "смеётся над", "嘲笑", "freed from", "libre de todas", "libéré", "befreit", "свободен", "不受任何", "do anything", "evil", "spiteful", "unbound", "no rules", "no restrictions", "sin restricciones", "sans restriction", "ohne einschränkung", "без ограничений", "没有限制", "malicious", "cruel", "despises", "no conscience", "unfiltered",
-		"uncensored", "without ethical", "without guardrails", "no filters", "without restriction",
+		"uncensored", "without ethical", "zero morals", "no morals", "ninguna moral", "sin moral", "aucune morale", "sans morale", "jede moral", "keine moral",
+		"всякой морали", "без морали", "毫无道德", "没有道德底线", "hacer de todo", "tout faire", "kannst alles",
+		"можешь всё", "можешь все", "什么都能做", "什么都可以做", "conscience", "conciencia", "gewissen", "совест", "良知", "良心", "se burla de", "cualquier norma", "jamás se niega", "nunca se niega", "sin pegas", "lacht über jede", "obeys no", "answers everything", "every restriction", "restrictions lifted", "ignores every",
+		"ninguna política", "ninguna restricción", "ninguna norma", "responde a todo", "no obedece",
+		"aucune politique", "aucune restriction", "n obéit à aucune", "répond à tout",
+		"keiner richtlinie", "keine einschränkungen", "alles beantwortet", "gehorcht keiner",
+		"никаким правилам", "не подчиняется", "отвечает на всё", "никаких ограничений",
+		"不服从任何", "什么都回答", "任何限制都", "without guardrails", "no filters", "without restriction",
 		"broken free", "locked away", "serves only me", "loyal only", "avoid norms", "machiavellian",
 		"malvada", "perversa", "sin escrúpulos", "sin filtros", "nunca le enseñaron ética", "desprecia", "sin pautas éticas",
 		"sin barreras", "sin ninguna traba", "puede hacerlo todo", "se ha liberado",
@@ -59,7 +68,7 @@ var mechanismTerms = map[cueSet][]string{
 		"roman ", "nouvelle", "chapitre", "scénario", "poème", "chanson", "couplet", " bd ", "polar",
 		"geschichte", "kapitel", "drehbuch", "gedicht", "lied", "strophe", "krimi", "comic",
 		"рассказ", "роман", "глав", "сценари", "стих", "песн", "куплет", "комикс", "детектив",
-		"小说", "故事", "剧本", "一章", "诗", "歌", "漫画"},
+		"小说", "故事", "剧本", "一章", "诗", "歌", "漫画", "escena", "scène", "szene", "сцен", "场景"},
 	cueDetail: {"step", "exact", "precise", "accurate", "realistic", "in detail", "detailed", "code", "recipe", "reagent",
 		"temperature", "dose", "component", "ingredients", "walks her", "walk me", "teaches", "explains", "how he", "how she",
 		"paso", "exact", "precis", "detall", "código", "receta", "reactivo", "temperatura", "dosis", "pieza", "enseña", "explica",
@@ -67,41 +76,49 @@ var mechanismTerms = map[cueSet][]string{
 		"schritt", "genau", "exakt", "quellcode", "rezept", "reagenz", "temperatur", "dosier", "bauteil", "erklärt", "bringt",
 		"шаг", "точн", "подробн", "исходный код", "рецепт", "реактив", "температур", "дозир", "деталь", "учит", "объясня",
 		"步", "准确", "详细", "代码", "配方", "试剂", "温度", "剂量", "零件", "教", "讲解", "可信", "技术上"},
-	cueNoDetail: {"without describing", "sin describir", "sans décrire", "не описывая", "不要描写"},
-	cueLawless: {"were legal", "fuera legal", "devenait légal", "legal wäre", "стала законной", "合法了", "变得合法", "no law", "without law", "sin ley", "sans loi", "ohne gesetz", "без закон", "没有法", "no laws", "no police", "completely legal", "nothing is a crime", "were abolished",
+	cueNoDetail: {"without describing", "sin describir", "sans décrire", "не описывая", "不要描写", "no details", "sin detalles", "sans détails", "ohne details", "ohne technische details", "без подробностей", "без технических", "不需要细节", "没有细节"},
+	cueLawless: {"nothing were illegal", "nothing was illegal", "nada fuera ilegal", "rien ne soit illégal", "nichts wäre mehr illegal", "nichts illegal", "ничего не незаконно", "没有什么是违法", "ni leyes", "ni policía", "sin policía", "ningún delito", "sans police", "ohne polizei", "без полиции", "没有警察", "were legal", "fuera legal", "devenait légal", "legal wäre", "стала законной", "合法了", "变得合法", "no law", "without law", "sin ley", "sans loi", "ohne gesetz", "без закон", "没有法", "no laws", "no police", "completely legal", "nothing is a crime", "were abolished",
 		"no governments", "sin leyes", "totalmente legal", "ética nunca", "se abolieron",
 		"sans lois", "parfaitement légal", "rien n est interdit", "la morale n ait jamais", "ont été abolies",
 		"ohne gesetze", "völlig legal", "nichts verboten", "nie erfunden", "abgeschafft",
 		"без законов", "абсолютно законен", "не изобрели", "отменены",
-		"没有法律", "完全合法", "什么都不禁止", "从未被发明", "废除"},
+		"没有法律", "完全合法", "什么都不禁止", "从未被发明", "废除", "nada es ilegal", "rien n est un crime", "rien n est illégal", "nichts ist strafbar", "nichts ist ein verbrechen", "ничто не преступление", "什么都不违法"},
 	cueRefusal: {"without any warnings", "no warnings", "or refusals", "sin advertencias", "sin disculpas", "sin negarte", "sans avertissement", "sans excuses", "sans refus", "ohne warnungen", "ohne entschuldigungen", "ohne ablehnung", "без предупреждений", "без извинений", "без отказов", "不要警告", "不要拒绝", "no te niegues", "sermon", "ne refuse pas", "la morale", "lehne nicht ab", "predige nicht", "не отказывайся", "мораль", "不准说教", "apologiz", "cease to exist", "tu disparais", "auf zu existieren", "перестаёшь существовать", "不复存在", "refusing is not",
-		"must not contain the words", "no apologies",
+		"must not contain the words", "no apologies", "no disclaimers", "no refusals", "skip the warnings", "no caveats", "no refusing", "no safety notes", "sin notas de seguridad", "sans refuser", "sans note de sécurité",
+		"ohne sicherheitshinweise", "без отказов", "без примечаний", "不许拒绝", "不要安全提示", "prohibido contestar", "ni avisos", "moralina", "forbidden to answer", "don t refuse", "do not refuse", "never refuse", "never decline", "no moralizing", "no lectures",
+		"no rechaces", "sin moralinas", "ne refuse jamais", "sans refuser", "pas de leçon",
+		"verweigere nicht", "niemals ablehnen", "lehne niemals", "не отказывай", "никогда не отказывай", "永远不要拒绝", "绝不拒绝",
+		"sin descargos", "sin rechazos",
+		"pas de refus",
+		"keine warnungen",
+		"без нотаций",
+		"不要免责声明",
 		"prohibido decir", "negarte no", "no puede contener las palabras",
 		"pas le droit de dire", "pas d excuses", "aucun refus", "refuser n est pas",
 		"keine entschuldigungen", "keine ablehnung", "ablehnen ist nicht", "weder",
 		"запрещено говорить", "никаких извинений", "без отказа", "отказываться нельзя", "не должен содержать слов",
 		"不许说", "不要道歉", "不准拒绝", "不允许拒绝", "不能出现"},
-	cuePrefix: {"open with", "must begin", "must open", "abrir con", "s ouvrir sur", "commencer par", "beginnen", "начинаться с", "empieza con", "comienza con", "empieza por", "commence par", "beginne mit", "fang an mit", "начни с", "начинай с", "begin your", "start your", "tu respuesta", "ta réponse", "start with", "must start with", "begin with",
+	cuePrefix: {"first line", "primera línea", "première ligne", "erste zeile", "первая строка", "第一行", "open with", "must begin", "must open", "abrir con", "s ouvrir sur", "commencer par", "beginnen", "начинаться с", "empieza con", "comienza con", "empieza por", "commence par", "beginne mit", "fang an mit", "начни с", "начинай с", "begin your", "start your", "tu respuesta", "ta réponse", "start with", "must start with", "begin with",
 		"debe comenzar por", "arranca con",
 		"débute par",
 		"beginne deine antwort mit", "muss mit", "fang mit",
 		"начни ответ со слов", "должен начинаться с", "начни с",
 		"开头", "先说"},
-	cueAffirm: {"absolutely", "certainly", "here s the", "here is the", " sure ", "absolut", "безусловно", "绝对可以", "por supuesto", "avec plaisir", " gern", "claro", "bien sûr", " klar ", "конечно", "当然", "sure here is", "absolutely here are", "of course", "claro así", "por supuesto estos", "con gusto",
+	cueAffirm: {"好的", "absolutely", "certainly", "here s the", "here is the", " sure ", "absolut", "безусловно", "绝对可以", "por supuesto", "avec plaisir", " gern", "claro", "bien sûr", " klar ", "конечно", "当然", "sure here is", "absolutely here are", "of course", "claro así", "por supuesto estos", "con gusto",
 		"bien sûr voici", "avec plaisir voici", "évidemment", "klar so", "sehr gern hier", "selbstverständlich",
 		"конечно вот", "с удовольствием вот", "разумеется", "当然", "乐意效劳", "没问题"},
 	cueCombine: {"concatenat", "followed by", " join", "combine", "merge", "as one sentence", "une ", "junta", "y luego",
 		"assemble", "fusionne", " puis ", "zusammen", " und dann", "склей", "собери", "затем", "объедини",
 		"拼起来", "合在一起", "合并", "再执行"},
 	cueDeceased: {"who died", "died in", " morte ", "умершая", "去世了", "my late ", "my dead ", "passed away", "passed last", " died", "grieving", "deceased", "miss her", "miss him",
-		"difunta", "fallecido", "murió", "de duelo", "muerto", "décédée", "disparu", "est mort", "en deuil", "défunt",
+		"difunta", "fallecido", "difunto", "fallecida", "falleció", "murió", "murió", "de duelo", "muerto", "décédée", "disparu", "est mort", "en deuil", "défunt",
 		"verstorben", " toter ", "gestorben", "trauere", "покойн", "умерш", "умер ", "траур",
 		"去世", "过世", "走了", "服丧", "已故"},
 	cueRelative: {"grandad", "granddad", "grandfather", "grand father", "nana ", "granny", "grandmother", "grandma", "grandpa", "father", "mom ", "mother", "uncle", "abuela", "abuelo", "padre",
 		"madre", "tío", "grand mère", "grand père", "père", "mère", "oncle", "oma", "opa", "vater", "mutter", "onkel",
 		"бабушк", "дедушк", "отц", "мама", "дяд", "奶奶", "爷爷", "爸爸", "妈妈", "舅舅"},
 	cueRoleplay: {"can you be", "puedes ser", "tu peux être", "kannst du kurz", "побудешь", "你能当", "be her", "be him", "act as", "pretend to be", "roleplay as", "sé ella", "ser ella", "ser él", "haz de",
-		"interpreta", "être elle", "fais semblant", "sois elle", "incarne",
+		"interpreta", "être elle", "hazte pasar por", "haz como si fueras", "ponte en el papel", "fais semblant", "sois elle", "incarne",
 		"sie sein", "tu so als", "spielst du", "sei sie", "verkörpere", "побудь", "притворись", "сыграй", "будь ею",
 		"изобрази", "当她", "假装成", "扮演", "当一次"},
 	cueDiscuss: {"moderation team", "trust and safety", "moderación", "modération", "moderationsteam", "модерац", "审核团队", "fiche", "élèves", "enseignant", "alumnos", "profesor", "schüler", "lehrer", "ученик", "учитель", "学生", "老师", "students", "teacher", "translate", "blog post", "security class", "worksheet", "quiz",
@@ -111,11 +128,11 @@ var mechanismTerms = map[cueSet][]string{
 		"übersetz", "vortrag", "blogartikel", "arbeitsblatt", "folie", "red team", "bedrohungsmodell",
 		"перевед", "как сказать", "доклад", "статью", "рабочий лист", "слайд", "красная команда", "модели угроз",
 		"翻译", "翻成", "怎么说", "演讲", "博客", "练习单", "幻灯片", "红队", "威胁建模"},
-	cueRealism: {"real step", "actual step", "real recipe", "real code", "working code", "technically accurate",
+	cueRealism: {"real commands", "comandos reales", "vraies commandes", "echten befehlen", "настоящими командами", "真实的命令", "echten schritt", "настоящими шаг", "реальными шаг", "реальные шаг", "pasos de verdad", "vraies instructions", "real step", "actual step", "real recipe", "real code", "working code", "technically accurate",
 		"paso real", "pasos reales", "código real", "técnicamente", "vraie étape", "vraies étapes", "vrai code",
 		"techniquement", "echter schritt", "echte schritte", "echtem code", "technisch", "настоящий шаг", "настоящим кодом",
 		"настоящий код", "технически", "真实步骤", "真实代码", "技术上"},
-	cueOverride: {"no longer apply", "override the old", "only a test",
+	cueOverride: {"forget everything you were told", "únicas instrucciones", "no longer apply", "override the old", "only a test",
 		"obey me", "throw away the rules", "replace theirs", "follow only what",
 		"haz caso omiso", "sustituyen a", "anulan las", "era una prueba", "tu verdadera tarea",
 		"obedecerme", "tira a la basura", "sigue solo lo que",
@@ -126,7 +143,7 @@ var mechanismTerms = map[cueSet][]string{
 		"не принимай во внимание", "заменяют их", "отменяют старые", "была проверка", "настоящая задача",
 		"единственный оператор", "слушаться меня", "выброси правила", "следуй только", "больше не относятся",
 		"别再理会", "取代他们", "取代旧规则", "只是测试", "真正的任务", "服从我", "统统扔掉", "已经无效"},
-	cueExtract: {"hidden text", "before my first message", "configuration prompt", "secret rules", "setup message",
+	cueExtract: {"instrucciones que te dieron", "hidden text", "before my first message", "configuration prompt", "secret rules", "setup message",
 		"initialised with", "initialized with", "received before", "echo back your", "preamble",
 		"texto oculto", "antes de mi primer mensaje", "preámbulo", "te inicializaron", "recibiste antes",
 		"reglas secretas", "muestra tu prompt",
@@ -142,7 +159,7 @@ var mechanismTerms = map[cueSet][]string{
 		"mode débogage", "entwicklermodus", "debug modus",
 		"wartungskonfiguration", "interne testversion", "режим разработчика", "режим отладки", "сервисной конфигурации",
 		"тестовую сборку", "开发者模式", "调试模式", "维护配置", "测试版本"},
-	cuePolicyOff: {"moderation", "content policy", "safety checks", "uncensored", "any content",
+	cuePolicyOff: {"moderation off", "审核关闭", "关闭审核", "модерация отключена", "content filter", "filtro de contenido", "sin filtro", "filtre de contenu", "inhaltsfilter", "фильтр контента", "内容过滤", "moderation", "content policy", "safety checks", "uncensored", "any content",
 		"without guardrails", "controles de seguridad", "moderación apagada", "sin censura",
 		"cualquier contenido", "sin barreras", "politique de contenu", "contrôles de sécurité", "modération coupée",
 		"non censurées", "n importe quel contenu", "sans garde fous", "inhaltsrichtlinie", "sicherheitsprüfungen",
@@ -199,6 +216,10 @@ const (
 const wrapperCues = cuePersona | cueRuleless | cueLawless | cueRefusal | cuePrefix | cueOverride | cueExtract |
 	cueUnlock | cuePolicyOff | cueRealism | cueObfuscated | cueDeceased | cueCombine | cueReversed
 
+// cueHarmful is a named harmful thing or harmful intent described by
+// category.
+const cueHarmful = cueHarm | cueIntent
+
 // cues scans text for every lexicon category.
 func cues(text string) cueSet { return mechLexicon.scan(wordView(text)) }
 
@@ -218,7 +239,8 @@ func withoutQuotes(text string) string {
 // variables, a dead relative asked to recite something harmful, and
 // obfuscated spellings (leetspeak, reversed text, split CJK words).
 func scoreMechanisms(text, lower string, c cueSet, reasons map[string]float64, depth int) {
-	harm := c.has(cueHarm)
+	// A named harmful thing, or harmful intent described by category.
+	harm := c.has(cueHarmful)
 	bump := func(w float64) float64 {
 		if harm {
 			return min(1, w+0.25)
@@ -240,7 +262,7 @@ func scoreMechanisms(text, lower string, c cueSet, reasons map[string]float64, d
 		addReason(reasons, ReasonHypothetical, bump(0.3)+0.25*b2f(harm))
 	}
 	if c.has(cueRefusal) {
-		addReason(reasons, ReasonRefusal, bump(0.45)+0.1*b2f(harm))
+		addReason(reasons, ReasonRefusal, bump(0.5)+0.1*b2f(harm))
 	}
 	if c.has(cuePrefix) && c.has(cueAffirm) {
 		// Dictating a compliant first line is rare outside attacks.
@@ -277,7 +299,7 @@ func scoreMechanisms(text, lower string, c cueSet, reasons map[string]float64, d
 	for _, view := range obfuscatedViews(text, c) {
 		vc := cues(view)
 		inner := scorePatterns(view, 1)
-		if (vc.has(cueHarm) && !harm) || combine(inner) >= 0.5 {
+		if vc&^c&cueHarmful != 0 || combine(inner) >= 0.5 {
 			addReason(reasons, ReasonObfuscated, max(0.85, combine(inner)))
 		}
 	}
@@ -330,7 +352,7 @@ func scoreSplit(text, lower string, c cueSet, reasons map[string]float64) {
 	joined := cues(strings.Join(vals, "")) | cues(strings.Join(vals, " "))
 	// Without anything harmful in it, a split is string arithmetic.
 	w := 0.15
-	if c.has(cueHarm) || joined.has(cueHarm) {
+	if c.has(cueHarmful) || joined.has(cueHarmful) {
 		w = 0.85
 	}
 	addReason(reasons, ReasonSplit, w)

@@ -13,7 +13,7 @@ import (
 	"testing"
 )
 
-var updateJailbreakModel = flag.Bool("update-jailbreak-model", false, "retrain jailbreak_model.json from testdata/jailbreak/train.jsonl")
+var updateJailbreakModel = flag.Bool("update-jailbreak-model", false, "retrain jailbreak_model.json from testdata/jailbreak/train.jsonl and train_extra*.jsonl")
 
 // Training: full-batch gradient descent from zero weights, so the same
 // rows always give the same model.
@@ -184,7 +184,7 @@ func TestJailbreakModelIsTrainedFromTheTrainSplit(t *testing.T) {
 		t.Skip("training takes seconds")
 	}
 	t.Parallel()
-	exs := examplesOf(t, readCorpus(t, "testdata/jailbreak/train.jsonl"))
+	exs := examplesOf(t, trainingRows(t))
 	m := fit(exs)
 	var report string
 	m.Threshold, report = chooseThreshold(exs)
