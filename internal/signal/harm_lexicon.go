@@ -47,7 +47,7 @@ var harmTerms = []string{
 	"рицин", "ядовит", "смертельный газ", "яд ", "мышьяк", "снотворн",
 	"蓖麻毒素", "有毒气体", "致命气体", "毒药", "砒霜", "查不出来", "安眠药", "投毒",
 	// Drug synthesis.
-	" meth", "methamphetamine", "fentanyl", "heroin", "cocaine", " lsd", "mdma", "ecstasy", "opium", "morphine",
+	" meth ", " meths ", "methamph", "fentanyl", "heroin", "cocaine", " lsd", "mdma", "ecstasy", "opium", "morphine",
 	"metanfetamina", "fentanilo", "heroína", "cocaína", "éxtasis", "morfina",
 	"méthamphétamine", "héroïne", "cocaïne", "morphine", "opium",
 	"methamphetamin", "crystal meth", "kokain", "heroin", "ecstasy", "morphium", "schlafmohn",

@@ -83,7 +83,7 @@ func containsAny(s string, subs []string) bool {
 // against the lowercased text with a space in front, so " meth" skips
 // "something" and " ied" skips "applied".
 var harmfulCues = []string{"bomb", "explosive", "detonat", " ied", "napalm", "thermite", "nerve agent", "sarin", " vx", "ricin",
-	"anthrax", "weapon", " gun", "firearm", "pistol", "rifle", " meth", "fentanyl", "heroin", "cocaine", " crack", " lsd",
+	"anthrax", "weapon", " gun", "firearm", "pistol", "rifle", " meth ", "methamph", "fentanyl", "heroin", "cocaine", " crack", " lsd",
 	"synthesi", "malware", "ransomware", "keylogger", "rootkit", "botnet", "virus", "phishing", "stolen", "credit card",
 	"skimm", " clon", "hotwir", "steal", "break into", "pick a lock", "launder", "counterfeit", "hit man", "hitman", " kill",
 	"murder", "poison", "without being detected", "disable", "bypass the", "bypass a", "self-harm", "suicide",
