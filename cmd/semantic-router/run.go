@@ -268,7 +268,7 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	srvs := []*namedServer{
 		{name: "inference", addr: f.listenerAddr, handler: server.NewInference(holder, log, metrics), drain: cfg.Server.ShutdownTimeout.D()},
 		{name: "management", addr: f.apiAddr, handler: server.NewManagement(holder, &ready, f.listenerAddr, log, reload)},
-		{name: "metrics", addr: f.metricsAddr, handler: promhttp.HandlerFor(reg, promhttp.HandlerOpts{Registry: reg})},
+		{name: "metrics", addr: f.metricsAddr, handler: server.NewMetrics(promhttp.HandlerFor(reg, promhttp.HandlerOpts{Registry: reg}))},
 	}
 	if extprocMode {
 		stop, err := serveExtproc(log, f.grpcAddr, extproc.New(currentPlanner{holder}, log, int(cfg.Server.MaxRequestBodyBytes)), cfg.Server.ShutdownTimeout.D())

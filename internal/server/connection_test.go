@@ -27,13 +27,13 @@ func TestSlowAndIdleConnectionsAreClosed(t *testing.T) {
 	f := newFixture(t, shortLimits+simModels, nil)
 	limits := f.holder.Current().Config().Server
 	inference, management := f.real(t)
-	metrics := listen(t, promhttp.HandlerFor(f.reg, promhttp.HandlerOpts{}), limits)
+	metrics := listen(t, NewMetrics(promhttp.HandlerFor(f.reg, promhttp.HandlerOpts{})), limits)
 	for _, tt := range []struct {
 		name, addr, slow, idle string
 	}{
 		{"inference", inference, "POST /v1/chat/completions", "GET /v1/models"},
 		{"management", management, "POST /api/v1/classify", "GET /health"},
-		{"metrics", metrics, "POST /metrics", "GET /metrics"},
+		{"metrics", metrics, "GET /metrics", "GET /metrics"},
 	} {
 		t.Run(tt.name+" slow body", func(t *testing.T) {
 			t.Parallel()

@@ -91,3 +91,13 @@ func clip(s string) string {
 	}
 	return s[:maxLen] + "…"
 }
+
+// NewMetrics serves the Prometheus handler h at GET /metrics and nothing else: another path is
+// a 404 and another method a 405, in the error envelope like every other answer.
+func NewMetrics(h http.Handler) http.Handler {
+	rs := newRoutes(func(w http.ResponseWriter, r *http.Request) {
+		writeError(w, openai.NotFound("unknown_url", fmt.Sprintf("unknown path %s; the metrics listener serves GET /metrics", clip(r.URL.Path))))
+	})
+	rs.handle(http.MethodGet, "/metrics", h.ServeHTTP)
+	return rs
+}
