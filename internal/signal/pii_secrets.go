@@ -35,7 +35,9 @@ var secretCues = []string{"key", "secret", "token", "passw", "auth", "bearer", "
 // checked for entropy.
 var secretCueRE = regexp.MustCompile(`(?i)(?:api[_\-\s]?key|apikey|secret|token|passw(?:or)?d|access[_\-\s]?key|private[_\-\s]?key|auth(?:orization)?|bearer|credential|client[_\-\s]?secret)s?[\w\-]{0,20}["']?\s*(?:[:=]|is|=>)?\s*["']?(?:Bearer\s+)?([A-Za-z0-9+/_\-]{20,}={0,2})`)
 
-func findAPIKeys(text string) [][2]int {
+// findAPIKeys finds credentials; gate skips the cue windows that hold no run of value
+// characters long enough for a key.
+func findAPIKeys(text string, gate bool) [][2]int {
 	var out [][2]int
 	add := func(s, e int) {
 		for _, o := range out {
@@ -63,12 +65,16 @@ func findAPIKeys(text string) [][2]int {
 			}
 			p := from + i
 			base := max(0, p-secretCueBefore)
-			for _, m := range secretCueRE.FindAllStringSubmatchIndex(text[base:min(len(text), p+secretCueAfter)], -1) {
+			window := text[base:min(len(text), p+secretCueAfter)]
+			from = p + len(cue)
+			if gate && !hasValueRun(window) {
+				continue
+			}
+			for _, m := range secretCueRE.FindAllStringSubmatchIndex(window, -1) {
 				if v := text[base+m[2] : base+m[3]]; looksRandom(v) {
 					add(base+m[2], base+m[3])
 				}
 			}
-			from = p + len(cue)
 		}
 	}
 	return out
