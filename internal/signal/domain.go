@@ -95,11 +95,13 @@ type DomainClassifier struct {
 	centroid [][]float32 // per category, centred unit vectors
 	mean     []float32   // mean of all example vectors
 	keywords []map[string]bool
-	linear   *linearModel
-	bayes    *wordBayes
-	topK     int
-	minConf  float64
-	tune     domainTuning
+	// keywordIndex maps each keyword to the categories that hold it.
+	keywordIndex map[string][]int
+	linear       *linearModel
+	bayes        *wordBayes
+	topK         int
+	minConf      float64
+	tune         domainTuning
 	// lemmas maps a stem to the built-in categories whose WordNet lemmas
 	// hold it (nil when the built-ins are replaced).
 	lemmas map[string][]int
@@ -210,6 +212,12 @@ func newDomainClassifier(ctx context.Context, opts DomainOptions, tune domainTun
 			ys = append(ys, k)
 		}
 	}
+	c.keywordIndex = map[string][]int{}
+	for k, kw := range c.keywords {
+		for w := range kw {
+			c.keywordIndex[w] = append(c.keywordIndex[w], k)
+		}
+	}
 	c.linear = fitLinear(xs, ys, len(c.labels))
 	docs := make([][]string, len(cats))
 	for k, cat := range cats {
@@ -300,10 +308,10 @@ func (c *DomainClassifier) classifyVector(v []float32, text string) DomainResult
 	hits := make([]int, len(c.labels))
 	for k := range c.labels {
 		raw[k] = float64(dot(q, c.centroid[k]))
-		for w := range words {
-			if c.keywords[k][w] {
-				hits[k]++
-			}
+	}
+	for w := range words {
+		for _, k := range c.keywordIndex[w] {
+			hits[k]++
 		}
 	}
 	probs := softmax(raw, c.tune.temperature)
@@ -312,7 +320,7 @@ func (c *DomainClassifier) classifyVector(v []float32, text string) DomainResult
 	for i := range probs {
 		probs[i] = c.tune.linearW*lin[i] + (1-c.tune.linearW)*probs[i]
 	}
-	st := stems(text)
+	st := stemsOf(words)
 	nb := make([]float64, len(c.labels))
 	c.bayes.probsStems(st, nb)
 	for i := range probs {

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // LanguageOptions configure a LanguageDetector. Match lists the language
@@ -180,13 +181,16 @@ func detectLatin(text string) LanguageResult {
 		chars string
 		lang  string
 	}{{"ñ¿¡", "es"}, {"ãõ", "pt"}, {"ß", "de"}, {"äöü", "de"}, {"çœ", "fr"}, {"êâîôûëïè", "fr"}, {"ìò", "it"}, {"ĳ", "nl"}}
-	for _, h := range hints {
-		if strings.ContainsAny(lower, h.chars) {
-			scores[h.lang] += 1.5
+	// Every hint letter is non-ASCII: most prompts have none, and skip the search.
+	if !isASCII(lower) {
+		for _, h := range hints {
+			if strings.ContainsAny(lower, h.chars) {
+				scores[h.lang] += 1.5
+			}
 		}
-	}
-	if strings.Contains(lower, "ç") && strings.ContainsAny(lower, "ãõ") {
-		scores["pt"]++
+		if strings.Contains(lower, "ç") && strings.ContainsAny(lower, "ãõ") {
+			scores["pt"]++
+		}
 	}
 	type ls struct {
 		lang  string
@@ -209,4 +213,13 @@ func detectLatin(text string) LanguageResult {
 		return ranked[i].lang < ranked[j].lang
 	})
 	return LanguageResult{Code: ranked[0].lang, Confidence: ranked[0].score / total}
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }

@@ -161,7 +161,11 @@ func (d *PIIDetector) detect(text string, gate bool) PIIResult {
 			if !hasAt {
 				continue
 			}
-		case PIIIBAN, PIIStreetAddress:
+		case PIIIBAN:
+			if !hasDigit || !facts.ibanStart {
+				continue
+			}
+		case PIIStreetAddress:
 			if !hasDigit {
 				continue
 			}

@@ -17,6 +17,8 @@ type textFacts struct {
 	digitDots int
 	// colons counts ':': an IPv6 candidate has at least two.
 	colons int
+	// ibanStart: two capital letters then two digits, as every IBAN starts.
+	ibanStart bool
 }
 
 // Digits a numeric type needs in one group (its pattern and validator reject fewer).
@@ -27,7 +29,7 @@ const (
 )
 
 // allFacts lets every pattern run (the ungated scan the gates are checked against).
-var allFacts = textFacts{digitGroup: 1 << 30, digitDots: 1 << 30, colons: 1 << 30}
+var allFacts = textFacts{digitGroup: 1 << 30, digitDots: 1 << 30, colons: 1 << 30, ibanStart: true}
 
 func factsOf(text string) textFacts {
 	var f textFacts
@@ -41,6 +43,9 @@ func factsOf(text string) textFacts {
 			f.digitGroup = max(f.digitGroup, group)
 			if i+2 < len(text) && text[i+1] == '.' && text[i+2] >= '0' && text[i+2] <= '9' {
 				f.digitDots++
+			}
+			if i >= 3 && isUpper(text[i-3]) && isUpper(text[i-2]) && isDigit(text[i-1]) {
+				f.ibanStart = true
 			}
 		case group > 0 && gap < 2 && (c == ' ' || c == '.' || c == '-' || c == '(' || c == ')'):
 			gap++
@@ -131,3 +136,7 @@ func containsAnyOf(text string, subs []string) bool {
 	}
 	return false
 }
+
+func isUpper(c byte) bool { return c >= 'A' && c <= 'Z' }
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
