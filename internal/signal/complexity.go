@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // ComplexityLevel buckets the reasoning need of a prompt.
@@ -117,10 +118,12 @@ var (
 func mathAndCodeCounts(text string, lowerWords []string) (mathN, codeN int) {
 	for _, r := range text {
 		switch {
-		case r >= '0' && r <= '9', strings.ContainsRune("=+*/^<>≤≥≠∑∫√∂πθλσ∞", r):
+		case r >= '0' && r <= '9', r == '=' || r == '+' || r == '*' || r == '/' || r == '^' || r == '<' || r == '>':
 			mathN++
 		case r == '{' || r == '}' || r == ';':
 			codeN++
+		case r >= utf8.RuneSelf && strings.ContainsRune("≤≥≠∑∫√∂πθλσ∞", r):
+			mathN++
 		}
 	}
 	for _, t := range codeTokens {
@@ -163,12 +166,14 @@ func (c *ComplexityScorer) Score(text string) ComplexityResult {
 		}
 	}
 	r.Hard = 1 - math.Exp(-hard)
-	steps += 0.5 * float64(len(listRE.FindAllStringIndex(text, -1)))
+	if mayHoldListItem(text) {
+		steps += 0.5 * float64(len(listRE.FindAllStringIndex(text, -1)))
+	}
 	if q := strings.Count(text, "?"); q > 1 {
 		steps += float64(q - 1)
 	}
 	r.Steps = 1 - math.Exp(-steps/1.5)
-	chars := math.Max(1, float64(len([]rune(text))))
+	chars := math.Max(1, float64(utf8.RuneCountInString(text)))
 	mathN, codeN := mathAndCodeCounts(text, words)
 	r.Math = math.Min(1, float64(mathN)/chars*8)
 	r.Code = math.Min(1, float64(codeN)/chars*25)
@@ -182,6 +187,28 @@ func (c *ComplexityScorer) Score(text string) ComplexityResult {
 		r.Level = ComplexityLow
 	}
 	return r
+}
+
+// mayHoldListItem reports whether text has a list marker that listRE needs: digits then '.'
+// or ')', or '-', '*' or '•', followed by whitespace. Most prompts have none.
+func mayHoldListItem(text string) bool {
+	for i := 0; i < len(text); i++ {
+		var rest string
+		switch c := text[i]; {
+		case c == '-' || c == '*':
+			rest = text[i+1:]
+		case (c == '.' || c == ')') && i > 0 && text[i-1] >= '0' && text[i-1] <= '9':
+			rest = text[i+1:]
+		case strings.HasPrefix(text[i:], "•"):
+			rest = text[i+len("•"):]
+		default:
+			continue
+		}
+		if rest != "" && strings.IndexByte("\t\n\f\r ", rest[0]) >= 0 {
+			return true
+		}
+	}
+	return false
 }
 
 func hasNonASCII(s string) bool {

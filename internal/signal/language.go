@@ -5,7 +5,6 @@ import (
 	"sort"
 	"strings"
 	"unicode"
-	"unicode/utf8"
 )
 
 // LanguageOptions configure a LanguageDetector. Match lists the language
@@ -182,7 +181,7 @@ func detectLatin(text string) LanguageResult {
 		lang  string
 	}{{"ñ¿¡", "es"}, {"ãõ", "pt"}, {"ß", "de"}, {"äöü", "de"}, {"çœ", "fr"}, {"êâîôûëïè", "fr"}, {"ìò", "it"}, {"ĳ", "nl"}}
 	// Every hint letter is non-ASCII: most prompts have none, and skip the search.
-	if !isASCII(lower) {
+	if hasNonASCII(lower) {
 		for _, h := range hints {
 			if strings.ContainsAny(lower, h.chars) {
 				scores[h.lang] += 1.5
@@ -213,13 +212,4 @@ func detectLatin(text string) LanguageResult {
 		return ranked[i].lang < ranked[j].lang
 	})
 	return LanguageResult{Code: ranked[0].lang, Confidence: ranked[0].score / total}
-}
-
-func isASCII(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= utf8.RuneSelf {
-			return false
-		}
-	}
-	return true
 }

@@ -1,0 +1,117 @@
+package signal
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+	"unicode"
+)
+
+// splitWordsReference is splitWords as written before its ASCII fast path.
+func splitWordsReference(s string, caseSensitive bool) []string {
+	if !caseSensitive {
+		s = strings.ToLower(s)
+	}
+	var out []string
+	start := -1
+	for i, r := range s {
+		switch {
+		case unicode.Is(unicode.Han, r) || unicode.Is(unicode.Hiragana, r) || unicode.Is(unicode.Katakana, r):
+			if start >= 0 {
+				out = append(out, s[start:i])
+				start = -1
+			}
+			out = append(out, string(r))
+		case unicode.IsLetter(r) || unicode.IsDigit(r) || r == '\'' && start >= 0:
+			if start < 0 {
+				start = i
+			}
+		default:
+			if start >= 0 {
+				out = append(out, s[start:i])
+				start = -1
+			}
+		}
+	}
+	if start >= 0 {
+		out = append(out, s[start:])
+	}
+	return out
+}
+
+var fastPathTexts = []string{"", "'", "''a'b'", "it's O'Brien's", "Ünïcödé wörds, 東京タワー and ひらがな!", "a\u2e80b ⺀ x",
+	"1. first\n2) second\n- third\n* fourth\n• fifth", "e.g. 4521.", "a -b", "x*y", "3.\t", "3)", "•x", "end -",
+	"√2 ≤ π, θ ∞ {x;} 12 = 3+4*5/6^7 <8>"}
+
+// TestSplitWordsUnchanged compares splitWords with the version before its ASCII fast path.
+func TestSplitWordsUnchanged(t *testing.T) {
+	t.Parallel()
+	for _, text := range append(gateTexts(t), fastPathTexts...) {
+		for _, cs := range []bool{false, true} {
+			got, want := splitWords(text, cs), splitWordsReference(text, cs)
+			if len(got) != 0 || len(want) != 0 {
+				if !reflect.DeepEqual(got, want) {
+					t.Fatalf("splitWords(%q, %v) = %q, want %q", text, cs, got, want)
+				}
+			}
+		}
+	}
+}
+
+// TestListGate checks that listRE finds no list marker where mayHoldListItem says none can be.
+func TestListGate(t *testing.T) {
+	t.Parallel()
+	gated := 0
+	for _, text := range append(gateTexts(t), fastPathTexts...) {
+		for i := range len(text) {
+			s := text[i:]
+			if !mayHoldListItem(s) {
+				gated++
+				if listRE.MatchString(s) {
+					t.Fatalf("mayHoldListItem(%q) = false, but listRE matches", s)
+				}
+			}
+		}
+	}
+	if gated == 0 {
+		t.Fatal("no text was gated")
+	}
+	if mayHoldListItem("e.g. JIRA-4521.") || !mayHoldListItem("Steps:\n1. a") || !mayHoldListItem("• x") {
+		t.Fatal("mayHoldListItem misreads a plain example")
+	}
+}
+
+// estimateTokensReference is EstimateTokens as written before its ASCII fast path.
+func estimateTokensReference(text string) int {
+	var latin, cjk, other, space int
+	for _, r := range text {
+		switch {
+		case unicode.IsSpace(r):
+			space++
+		case unicode.Is(unicode.Han, r), unicode.Is(unicode.Hiragana, r), unicode.Is(unicode.Katakana, r), unicode.Is(unicode.Hangul, r):
+			cjk++
+		case r < 0x250:
+			latin++
+		default:
+			other++
+		}
+	}
+	n := float64(latin+space)/4 + float64(cjk) + float64(other)/2
+	if n > 0 && n < 1 {
+		return 1
+	}
+	return int(n + 0.5)
+}
+
+func TestEstimateTokensUnchanged(t *testing.T) {
+	t.Parallel()
+	ascii := make([]byte, 128)
+	for i := range ascii {
+		ascii[i] = byte(i)
+	}
+	for _, text := range append(gateTexts(t), append(fastPathTexts, string(ascii), "\u0085\u00a0\u2028 한국어 text")...) {
+		if got, want := EstimateTokens(text), estimateTokensReference(text); got != want {
+			t.Fatalf("EstimateTokens(%q) = %d, want %d", text, got, want)
+		}
+	}
+}
