@@ -2,6 +2,7 @@ package signal
 
 import (
 	"fmt"
+	"iter"
 	"math"
 	"regexp"
 	"strings"
@@ -115,7 +116,7 @@ var (
 // mathAndCodeCounts counts formula characters (digits, operators, Greek
 // and math symbols, function names) and code tokens (braces, semicolons,
 // keywords, arrows) in one pass instead of regexps.
-func mathAndCodeCounts(text string, lowerWords []string) (mathN, codeN int) {
+func mathAndCodeCounts(text string, lowerWords iter.Seq[string]) (mathN, codeN int) {
 	for _, r := range text {
 		switch {
 		case r >= '0' && r <= '9', r == '=' || r == '+' || r == '*' || r == '/' || r == '^' || r == '<' || r == '>':
@@ -129,7 +130,7 @@ func mathAndCodeCounts(text string, lowerWords []string) (mathN, codeN int) {
 	for _, t := range codeTokens {
 		codeN += strings.Count(text, t)
 	}
-	for _, w := range lowerWords {
+	for w := range lowerWords {
 		if mathWords[w] {
 			mathN++
 		}
@@ -152,9 +153,9 @@ func (c *ComplexityScorer) Score(text string) ComplexityResult {
 	for _, p := range stepPhrases {
 		steps += float64(strings.Count(lower, p))
 	}
-	words := strings.FieldsFunc(lower, func(r rune) bool { return !unicode.IsLetter(r) && r != '#' })
+	words := strings.FieldsFuncSeq(lower, func(r rune) bool { return !unicode.IsLetter(r) && r != '#' })
 	var hard float64
-	for _, w := range words {
+	for w := range words {
 		if stepWords[w] {
 			steps++
 		}

@@ -9,6 +9,7 @@ import (
 	"math"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/semantic-router/semantic-router/internal/embed"
 )
@@ -400,11 +401,22 @@ func dot(a, b []float32) float32 {
 
 // wordSet returns the lowercased letter/digit words of s.
 func wordSet(s string) map[string]bool {
-	out := map[string]bool{}
-	for _, w := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r > 127)
-	}) {
-		out[w] = true
+	s = strings.ToLower(s)
+	out := make(map[string]bool, len(s)/8)
+	// Bytes of non-ASCII runes are all >= 0x80, so a byte scan splits as a rune scan would.
+	start := -1
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c >= utf8.RuneSelf {
+			if start < 0 {
+				start = i
+			}
+		} else if start >= 0 {
+			out[s[start:i]] = true
+			start = -1
+		}
+	}
+	if start >= 0 {
+		out[s[start:]] = true
 	}
 	return out
 }

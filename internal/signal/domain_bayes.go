@@ -106,7 +106,7 @@ func stems(s string) []string { return stemsOf(wordSet(s)) }
 
 // stemsOf is stems for the words of wordSet.
 func stemsOf(words map[string]bool) []string {
-	var out []string
+	out := make([]string, 0, len(words))
 	for w := range words {
 		if bayesStop[w] || len(w) < 2 {
 			continue

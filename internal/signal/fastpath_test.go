@@ -115,3 +115,54 @@ func TestEstimateTokensUnchanged(t *testing.T) {
 		}
 	}
 }
+
+// TestWordSetUnchanged compares wordSet with the FieldsFunc split it replaced.
+func TestWordSetUnchanged(t *testing.T) {
+	t.Parallel()
+	for _, text := range append(gateTexts(t), append(fastPathTexts, "a\xffb c\x80", "ÄÖÜ-x_y 3.14")...) {
+		want := map[string]bool{}
+		for _, w := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
+			return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r > 127)
+		}) {
+			want[w] = true
+		}
+		if got := wordSet(text); !reflect.DeepEqual(got, want) {
+			t.Fatalf("wordSet(%q) = %v, want %v", text, got, want)
+		}
+	}
+}
+
+// indexFoldASCIIReference is indexFoldASCII as written before it jumped between first letters.
+func indexFoldASCIIReference(text, sub string) int {
+	for i := 0; i+len(sub) <= len(text); i++ {
+		j := 0
+		for ; j < len(sub); j++ {
+			c := text[i+j]
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			if c != sub[j] {
+				break
+			}
+		}
+		if j == len(sub) {
+			return i
+		}
+	}
+	return -1
+}
+
+func TestIndexFoldASCIIUnchanged(t *testing.T) {
+	t.Parallel()
+	subs := []string{"name", "key", "secret", "token", "passw", "auth", "bearer", "credential", "box", "fach", "apartado",
+		"tale", "k", "kk", "-x", "1a"}
+	for _, text := range append(gateTexts(t), append(fastPathTexts, "KkKkKKey", "kEY", "NaMe", "kkkkkkkkkkkkK", "K")...) {
+		for _, sub := range subs {
+			for _, s := range []string{text, strings.ToUpper(text)} {
+				if got, want := indexFoldASCII(s, sub), indexFoldASCIIReference(s, sub); got != want {
+					t.Fatalf("indexFoldASCII(%q, %q) = %d, want %d", s, sub, got, want)
+				}
+			}
+		}
+	}
+}

@@ -170,8 +170,7 @@ func detectLanguage(text string) LanguageResult {
 func detectLatin(text string) LanguageResult {
 	lower := strings.ToLower(text)
 	scores := map[string]float64{}
-	words := strings.FieldsFunc(lower, func(r rune) bool { return !unicode.IsLetter(r) && r != '\'' && r != '-' })
-	for _, w := range words {
+	for w := range strings.FieldsFuncSeq(lower, func(r rune) bool { return !unicode.IsLetter(r) && r != '\'' && r != '-' }) {
 		for _, lang := range stopwordIndex[w] {
 			scores[lang]++
 		}
