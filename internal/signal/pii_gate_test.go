@@ -119,3 +119,22 @@ func TestNameCuesMatchTheirRegexps(t *testing.T) {
 		t.Fatalf("checked %d cues, want more than 100000", checked)
 	}
 }
+
+var nameSeqRE = regexp.MustCompile(`\p{Lu}[\p{Ll}\p{Lu}'’\-]*\p{Ll}(?:\s+\p{Lu}[\p{Ll}\p{Lu}'’\-]*\p{Ll}){0,3}`)
+
+// TestCapitalisedRunsMatchTheRegexp compares capitalisedRuns with the regexp it replaced.
+func TestCapitalisedRunsMatchTheRegexp(t *testing.T) {
+	t.Parallel()
+	texts := append(gateTexts(t), "", "A", "Ab", "aBc", "JIRA-4521 Kubernetes", "O'Brien-Smith’s Ann", "Mei-Lin  Chow\n\nAnn",
+		"Ann\vBob", "Ann\tBob\fCid\rDee Eve Fay", "ÉLODIE Élodie Ørsted ǅemal", "A- B' Cd-", "Ann Bo Cy Di Ed Fa",
+		"Ab\xffCd Ef", "ЖЖж Иван Петров", "MacDONALD McDonald", "A’b A'B-c")
+	for _, text := range texts {
+		var want [][2]int
+		for _, m := range nameSeqRE.FindAllStringIndex(text, -1) {
+			want = append(want, [2]int{m[0], m[1]})
+		}
+		if got := capitalisedRuns(text); !reflect.DeepEqual(got, want) {
+			t.Fatalf("capitalisedRuns(%q) = %v, the regexp finds %v", text, got, want)
+		}
+	}
+}

@@ -7,9 +7,74 @@ import (
 	"unicode/utf8"
 )
 
-// nameSeqRE finds runs of one to four capitalised words, allowing inner
-// hyphens and apostrophes (Mei-Lin, O'Brien, Marchetti-Rossi).
-var nameSeqRE = regexp.MustCompile(`\p{Lu}[\p{Ll}\p{Lu}'’\-]*\p{Ll}(?:\s+\p{Lu}[\p{Ll}\p{Lu}'’\-]*\p{Ll}){0,3}`)
+// capitalisedRuns finds runs of one to four capitalised words, allowing inner hyphens and
+// apostrophes (Mei-Lin, O'Brien, Marchetti-Rossi), as the regexp
+// \p{Lu}[\p{Ll}\p{Lu}'’\-]*\p{Ll}(?:\s+\p{Lu}[\p{Ll}\p{Lu}'’\-]*\p{Ll}){0,3} finds them (its
+// FindAllStringIndex), in one pass instead of a regexp attempt at every position.
+func capitalisedRuns(text string) [][2]int {
+	var out [][2]int
+	for p := 0; p < len(text); {
+		e := capWordEnd(text, p)
+		if e < 0 {
+			_, size := utf8.DecodeRuneInString(text[p:])
+			p += size
+			continue
+		}
+		for range 3 {
+			j := e
+			for j < len(text) && strings.IndexByte(reSpace, text[j]) >= 0 {
+				j++
+			}
+			if j == e {
+				break
+			}
+			next := capWordEnd(text, j)
+			if next < 0 {
+				break
+			}
+			e = next
+		}
+		out = append(out, [2]int{p, e})
+		p = e
+	}
+	return out
+}
+
+// capWordEnd is the end of the capitalised word at p: an upper-case letter, then letters,
+// apostrophes and hyphens up to the last lower-case letter among them; -1 if none.
+func capWordEnd(text string, p int) int {
+	r, size := utf8.DecodeRuneInString(text[p:])
+	if !isUpperLetter(r) {
+		return -1
+	}
+	end := -1
+	for i := p + size; i < len(text); i += size {
+		r, size = utf8.DecodeRuneInString(text[i:])
+		switch {
+		case isLowerLetter(r):
+			end = i + size
+		case isUpperLetter(r) || r == '\'' || r == '’' || r == '-':
+		default:
+			return end
+		}
+	}
+	return end
+}
+
+// isUpperLetter is \p{Lu}, isLowerLetter \p{Ll}.
+func isUpperLetter(r rune) bool {
+	if r < utf8.RuneSelf {
+		return 'A' <= r && r <= 'Z'
+	}
+	return unicode.Is(unicode.Lu, r)
+}
+
+func isLowerLetter(r rune) bool {
+	if r < utf8.RuneSelf {
+		return 'a' <= r && r <= 'z'
+	}
+	return unicode.Is(unicode.Ll, r)
+}
 
 // The cues right before a capitalised run that make it a name. Each is checked on the
 // text before the run by hand: the equivalent regexps, anchored at the end, were tried by
@@ -177,7 +242,7 @@ func (d *PIIDetector) findNames(text string) [][2]int {
 		}
 		out = append(out, [2]int{s, e})
 	}
-	for _, m := range nameSeqRE.FindAllStringIndex(text, -1) {
+	for _, m := range capitalisedRuns(text) {
 		s, e := m[0], m[1]
 		if s > 0 {
 			if r, _ := utf8.DecodeLastRuneInString(text[:s]); unicode.IsLetter(r) || unicode.IsDigit(r) {
