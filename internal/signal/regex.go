@@ -4,6 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"regexp/syntax"
+	"strings"
+	"unicode/utf8"
 )
 
 // RegexOptions configure a RegexMatcher. Patterns use Go's RE2 syntax,
@@ -28,7 +31,10 @@ type RegexResult struct {
 type RegexMatcher struct {
 	patterns []string
 	res      []*regexp.Regexp
-	mode     KeywordMode
+	// need holds, per pattern, a string every match contains ("" if none is known): a text
+	// without it is not searched.
+	need []string
+	mode KeywordMode
 }
 
 // NewRegexMatcher compiles the patterns, reporting every bad one.
@@ -58,6 +64,7 @@ func NewRegexMatcher(opts RegexOptions) (*RegexMatcher, error) {
 		}
 		m.patterns = append(m.patterns, p)
 		m.res = append(m.res, re)
+		m.need = append(m.need, requiredLiteral(src))
 	}
 	if err := errors.Join(errs...); err != nil {
 		return nil, fmt.Errorf("regex: %w", err)
@@ -69,6 +76,9 @@ func NewRegexMatcher(opts RegexOptions) (*RegexMatcher, error) {
 func (m *RegexMatcher) Match(text string) RegexResult {
 	var res RegexResult
 	for i, re := range m.res {
+		if m.need[i] != "" && !strings.Contains(text, m.need[i]) {
+			continue
+		}
 		if re.MatchString(text) {
 			res.Found = append(res.Found, m.patterns[i])
 		}
@@ -79,4 +89,33 @@ func (m *RegexMatcher) Match(text string) RegexResult {
 		res.Matched = len(res.Found) > 0
 	}
 	return res
+}
+
+// requiredLiteral returns the longest case-sensitive literal that every match of the
+// pattern holds: a literal in the pattern's top-level sequence (as "JIRA-" in
+// `\bJIRA-\d+\b`), or "" when there is none.
+func requiredLiteral(src string) string {
+	re, err := syntax.Parse(src, syntax.Perl)
+	if err != nil {
+		return ""
+	}
+	for re.Op == syntax.OpCapture && len(re.Sub) == 1 {
+		re = re.Sub[0]
+	}
+	parts := []*syntax.Regexp{re}
+	if re.Op == syntax.OpConcat {
+		parts = re.Sub
+	}
+	best := ""
+	for _, p := range parts {
+		if p.Op != syntax.OpLiteral || p.Flags&syntax.FoldCase != 0 {
+			continue
+		}
+		lit := string(p.Rune)
+		// An invalid byte in the text reads as U+FFFD, which no literal can stand for.
+		if !strings.ContainsRune(lit, utf8.RuneError) && len(lit) > len(best) {
+			best = lit
+		}
+	}
+	return best
 }

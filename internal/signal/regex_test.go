@@ -2,6 +2,7 @@ package signal
 
 import (
 	"fmt"
+	"regexp"
 	"testing"
 )
 
@@ -27,5 +28,34 @@ func TestRegexErrors(t *testing.T) {
 	want := "regex: mode \"every\": must be any or all\npatterns[1]: error parsing regexp: missing closing ): `(unclosed`\npatterns[2]: error parsing regexp: invalid repeat count: `{2,1}`"
 	if err == nil || err.Error() != want {
 		t.Errorf("err = %v\nwant  %s", err, want)
+	}
+}
+
+// TestRegexLiteralGateChangesNothing checks that skipping texts without a pattern's
+// required literal gives the regexp's own answer.
+func TestRegexLiteralGateChangesNothing(t *testing.T) {
+	t.Parallel()
+	patterns := []string{`\bJIRA-\d+\b`, `(?i)jira-\d+`, `JIRA|PROJ`, `(ticket) #\d+`, `a(b)c`, `^Dear `, `\d{3}-\d{4}`,
+		`x*`, `(?:foo)+bar`, `\x{FFFD}x`, `ab(?i)cd`, `(?s)BEGIN.*END`, `the `, `é[a-z]`}
+	want := map[string]string{`\bJIRA-\d+\b`: "JIRA-", `(?i)jira-\d+`: "", `JIRA|PROJ`: "", `(ticket) #\d+`: " #",
+		`a(b)c`: "a", `^Dear `: "Dear ", `(?:foo)+bar`: "bar", `\x{FFFD}x`: "", `ab(?i)cd`: "ab", `(?s)BEGIN.*END`: "BEGIN",
+		`é[a-z]`: "é"}
+	for p, lit := range want {
+		if got := requiredLiteral(p); got != lit {
+			t.Errorf("requiredLiteral(%q) = %q, want %q", p, got, lit)
+		}
+	}
+	texts := append(gateTexts(t), "Our ticket is JIRA-4521.", "jira-12", "a\xffx", "ticket #12", "abCD", "BEGIN\nEND", "éa")
+	for _, p := range patterns {
+		m, err := NewRegexMatcher(RegexOptions{Patterns: []string{p}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		re := regexp.MustCompile(p)
+		for _, text := range texts {
+			if got, want := m.Match(text).Matched, re.MatchString(text); got != want {
+				t.Fatalf("pattern %q on %q: matched %v, the regexp says %v", p, text, got, want)
+			}
+		}
 	}
 }
