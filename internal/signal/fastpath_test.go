@@ -1,6 +1,7 @@
 package signal
 
 import (
+	"math"
 	"reflect"
 	"strings"
 	"testing"
@@ -163,6 +164,84 @@ func TestIndexFoldASCIIUnchanged(t *testing.T) {
 					t.Fatalf("indexFoldASCII(%q, %q) = %d, want %d", s, sub, got, want)
 				}
 			}
+		}
+	}
+}
+
+// scoreReference is ComplexityScorer.Score as written before its fast paths.
+func scoreReference(c *ComplexityScorer, text string) ComplexityResult {
+	tokens := float64(estimateTokensReference(text))
+	r := ComplexityResult{Length: math.Min(1, math.Log1p(tokens/8)/math.Log1p(500.0/8))}
+	lower := strings.ToLower(text)
+	var steps float64
+	for _, p := range stepPhrases {
+		steps += float64(strings.Count(lower, p))
+	}
+	words := strings.FieldsFunc(lower, func(r rune) bool { return !unicode.IsLetter(r) && r != '#' })
+	var hard float64
+	for _, w := range words {
+		if stepWords[w] {
+			steps++
+		}
+		hard += hardWords[w]
+	}
+	if hasNonASCII(lower) {
+		for p, wt := range hardPhrases {
+			hard += wt * float64(strings.Count(lower, p))
+		}
+	}
+	r.Hard = 1 - math.Exp(-hard)
+	steps += 0.5 * float64(len(listRE.FindAllStringIndex(text, -1)))
+	if q := strings.Count(text, "?"); q > 1 {
+		steps += float64(q - 1)
+	}
+	r.Steps = 1 - math.Exp(-steps/1.5)
+	chars := math.Max(1, float64(len([]rune(text))))
+	var mathN, codeN int
+	for _, r := range text {
+		switch {
+		case r >= '0' && r <= '9', strings.ContainsRune("=+*/^<>≤≥≠∑∫√∂πθλσ∞", r):
+			mathN++
+		case r == '{' || r == '}' || r == ';':
+			codeN++
+		}
+	}
+	for _, t := range codeTokens {
+		codeN += strings.Count(text, t)
+	}
+	for _, w := range words {
+		if mathWords[w] {
+			mathN++
+		}
+		if codeWords[w] {
+			codeN++
+		}
+	}
+	r.Math = math.Min(1, float64(mathN)/chars*8)
+	r.Code = math.Min(1, float64(codeN)/chars*25)
+	r.Score = math.Min(1, 0.3*r.Length+0.5*r.Steps+0.25*math.Max(r.Math, r.Code)+0.1*r.Length*r.Steps+0.5*r.Hard)
+	switch {
+	case r.Score >= c.high:
+		r.Level = ComplexityHigh
+	case r.Score >= c.medium:
+		r.Level = ComplexityMedium
+	default:
+		r.Level = ComplexityLow
+	}
+	return r
+}
+
+func TestComplexityScoreUnchanged(t *testing.T) {
+	t.Parallel()
+	c, err := NewComplexityScorer(ComplexityOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	extra := []string{"Prove the lemma, then derive it step by step.\n1. a\n2) b\n- c", "func main() { return x; } => :: ()",
+		"sin(x) + cos(y) = sqrt(z)", "证明费马大定理。", "Докажите теорему Ферма.", "#include <stdio.h>\nint x;"}
+	for _, text := range append(gateTexts(t), append(fastPathTexts, extra...)...) {
+		if got, want := c.Score(text), scoreReference(c, text); got != want {
+			t.Fatalf("Score(%q) = %+v, want %+v", text, got, want)
 		}
 	}
 }
