@@ -36,16 +36,20 @@ func TestRegexErrors(t *testing.T) {
 func TestRegexLiteralGateChangesNothing(t *testing.T) {
 	t.Parallel()
 	patterns := []string{`\bJIRA-\d+\b`, `(?i)jira-\d+`, `JIRA|PROJ`, `(ticket) #\d+`, `a(b)c`, `^Dear `, `\d{3}-\d{4}`,
-		`x*`, `(?:foo)+bar`, `\x{FFFD}x`, `ab(?i)cd`, `(?s)BEGIN.*END`, `the `, `é[a-z]`}
-	want := map[string]string{`\bJIRA-\d+\b`: "JIRA-", `(?i)jira-\d+`: "", `JIRA|PROJ`: "", `(ticket) #\d+`: " #",
-		`a(b)c`: "a", `^Dear `: "Dear ", `(?:foo)+bar`: "bar", `\x{FFFD}x`: "", `ab(?i)cd`: "ab", `(?s)BEGIN.*END`: "BEGIN",
-		`é[a-z]`: "é"}
-	for p, lit := range want {
-		if got := requiredLiteral(p); got != lit {
-			t.Errorf("requiredLiteral(%q) = %q, want %q", p, got, lit)
+		`x*`, `(?:foo)+bar`, `\x{FFFD}x`, `ab(?i)cd`, `(?s)BEGIN.*END`, `the `, `é[a-z]`, `(?m)^- \w+`, `\Bing\b`,
+		`\bé\w`, `aa$`, `(?m)^$x`, `^(?:abc)`}
+	type hint struct{ need, lead string }
+	want := map[string]hint{`\bJIRA-\d+\b`: {"JIRA-", "JIRA-"}, `(?i)jira-\d+`: {}, `JIRA|PROJ`: {}, `(ticket) #\d+`: {" #", ""},
+		`a(b)c`: {"a", "a"}, `^Dear `: {"Dear ", "Dear "}, `(?:foo)+bar`: {"bar", ""}, `\x{FFFD}x`: {}, `ab(?i)cd`: {"ab", "ab"},
+		`(?s)BEGIN.*END`: {"BEGIN", "BEGIN"}, `é[a-z]`: {"é", "é"}, `(?m)^- \w+`: {"- ", "- "}, `\Bing\b`: {"ing", "ing"}}
+	for p, w := range want {
+		if need, lead := requiredLiteral(p); need != w.need || lead != w.lead {
+			t.Errorf("requiredLiteral(%q) = %q, %q, want %q, %q", p, need, lead, w.need, w.lead)
 		}
 	}
-	texts := append(gateTexts(t), "Our ticket is JIRA-4521.", "jira-12", "a\xffx", "ticket #12", "abCD", "BEGIN\nEND", "éa")
+	texts := append(gateTexts(t), "Our ticket is JIRA-4521.", "jira-12", "a\xffx", "ticket #12", "abCD", "BEGIN\nEND", "éa",
+		"JIRA-1", "xJIRA-1", "éJIRA-1 JIRA-2", "a\n- item", "- item", "x- item", "singing", "sing", "ééa", "xéa", "aaa", "aa",
+		"\nx", "abc", "xabc", "a\xffJIRA-1", "Dear Ann", " Dear Ann")
 	for _, p := range patterns {
 		m, err := NewRegexMatcher(RegexOptions{Patterns: []string{p}})
 		if err != nil {
