@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // ComplexityLevel buckets the reasoning need of a prompt.
@@ -111,30 +112,58 @@ var (
 	codeTokens = []string{"```", "=>", "->", "::", "()"}
 )
 
-// mathAndCodeCounts counts formula characters (digits, operators, Greek
-// and math symbols, function names) and code tokens (braces, semicolons,
-// keywords, arrows) in one pass instead of regexps.
-func mathAndCodeCounts(text string, lowerWords []string) (mathN, codeN int) {
+// mathAndCodeChars counts formula characters (digits, operators, Greek and math symbols)
+// and code tokens (braces, semicolons, arrows) in one pass instead of regexps; Score adds
+// the function names and keywords among the words.
+func mathAndCodeChars(text string) (mathN, codeN int) {
 	for _, r := range text {
 		switch {
-		case r >= '0' && r <= '9', strings.ContainsRune("=+*/^<>≤≥≠∑∫√∂πθλσ∞", r):
+		case r >= '0' && r <= '9', r == '=' || r == '+' || r == '*' || r == '/' || r == '^' || r == '<' || r == '>':
 			mathN++
 		case r == '{' || r == '}' || r == ';':
 			codeN++
+		case r >= utf8.RuneSelf && strings.ContainsRune("≤≥≠∑∫√∂πθλσ∞", r):
+			mathN++
 		}
 	}
 	for _, t := range codeTokens {
 		codeN += strings.Count(text, t)
 	}
-	for _, w := range lowerWords {
-		if mathWords[w] {
-			mathN++
-		}
-		if codeWords[w] {
-			codeN++
-		}
-	}
 	return mathN, codeN
+}
+
+// wordCue is what one word tells the complexity score: the union of stepWords, hardWords,
+// mathWords and codeWords, so that each word of a prompt is looked up once.
+type wordCue struct {
+	step, math, code bool
+	hard             float64
+}
+
+var wordCues = map[string]wordCue{}
+
+// The word lists are filled by the init functions above, which run before this one.
+func init() {
+	m := wordCues
+	for w := range stepWords {
+		c := m[w]
+		c.step = true
+		m[w] = c
+	}
+	for w, h := range hardWords {
+		c := m[w]
+		c.hard = h
+		m[w] = c
+	}
+	for w := range mathWords {
+		c := m[w]
+		c.math = true
+		m[w] = c
+	}
+	for w := range codeWords {
+		c := m[w]
+		c.code = true
+		m[w] = c
+	}
 }
 
 // Score rates text.
@@ -149,13 +178,23 @@ func (c *ComplexityScorer) Score(text string) ComplexityResult {
 	for _, p := range stepPhrases {
 		steps += float64(strings.Count(lower, p))
 	}
-	words := strings.FieldsFunc(lower, func(r rune) bool { return !unicode.IsLetter(r) && r != '#' })
 	var hard float64
-	for _, w := range words {
-		if stepWords[w] {
+	var mathWordN, codeWordN int
+	for w := range strings.FieldsFuncSeq(lower, func(r rune) bool { return !unicode.IsLetter(r) && r != '#' }) {
+		c, ok := wordCues[w]
+		if !ok {
+			continue
+		}
+		if c.step {
 			steps++
 		}
-		hard += hardWords[w]
+		hard += c.hard
+		if c.math {
+			mathWordN++
+		}
+		if c.code {
+			codeWordN++
+		}
 	}
 	if hasNonASCII(lower) {
 		for p, wt := range hardPhrases {
@@ -163,13 +202,16 @@ func (c *ComplexityScorer) Score(text string) ComplexityResult {
 		}
 	}
 	r.Hard = 1 - math.Exp(-hard)
-	steps += 0.5 * float64(len(listRE.FindAllStringIndex(text, -1)))
+	if mayHoldListItem(text) {
+		steps += 0.5 * float64(len(listRE.FindAllStringIndex(text, -1)))
+	}
 	if q := strings.Count(text, "?"); q > 1 {
 		steps += float64(q - 1)
 	}
 	r.Steps = 1 - math.Exp(-steps/1.5)
-	chars := math.Max(1, float64(len([]rune(text))))
-	mathN, codeN := mathAndCodeCounts(text, words)
+	chars := math.Max(1, float64(utf8.RuneCountInString(text)))
+	mathN, codeN := mathAndCodeChars(text)
+	mathN, codeN = mathN+mathWordN, codeN+codeWordN
 	r.Math = math.Min(1, float64(mathN)/chars*8)
 	r.Code = math.Min(1, float64(codeN)/chars*25)
 	r.Score = math.Min(1, 0.3*r.Length+0.5*r.Steps+0.25*math.Max(r.Math, r.Code)+0.1*r.Length*r.Steps+0.5*r.Hard)
@@ -182,6 +224,28 @@ func (c *ComplexityScorer) Score(text string) ComplexityResult {
 		r.Level = ComplexityLow
 	}
 	return r
+}
+
+// mayHoldListItem reports whether text has a list marker that listRE needs: digits then '.'
+// or ')', or '-', '*' or '•', followed by whitespace. Most prompts have none.
+func mayHoldListItem(text string) bool {
+	for i := 0; i < len(text); i++ {
+		var rest string
+		switch c := text[i]; {
+		case c == '-' || c == '*':
+			rest = text[i+1:]
+		case (c == '.' || c == ')') && i > 0 && text[i-1] >= '0' && text[i-1] <= '9':
+			rest = text[i+1:]
+		case strings.HasPrefix(text[i:], "•"):
+			rest = text[i+len("•"):]
+		default:
+			continue
+		}
+		if rest != "" && strings.IndexByte("\t\n\f\r ", rest[0]) >= 0 {
+			return true
+		}
+	}
+	return false
 }
 
 func hasNonASCII(s string) bool {

@@ -3,6 +3,7 @@ package signal
 import (
 	"fmt"
 	"unicode"
+	"unicode/utf8"
 )
 
 // EstimateTokens approximates how many tokens an LLM tokenizer produces for
@@ -13,6 +14,14 @@ import (
 func EstimateTokens(text string) int {
 	var latin, cjk, other, space int
 	for _, r := range text {
+		if r < utf8.RuneSelf { // ASCII: most text
+			if r == ' ' || r >= '\t' && r <= '\r' {
+				space++
+			} else {
+				latin++
+			}
+			continue
+		}
 		switch {
 		case unicode.IsSpace(r):
 			space++

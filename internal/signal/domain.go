@@ -9,6 +9,7 @@ import (
 	"math"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/semantic-router/semantic-router/internal/embed"
 )
@@ -95,11 +96,13 @@ type DomainClassifier struct {
 	centroid [][]float32 // per category, centred unit vectors
 	mean     []float32   // mean of all example vectors
 	keywords []map[string]bool
-	linear   *linearModel
-	bayes    *wordBayes
-	topK     int
-	minConf  float64
-	tune     domainTuning
+	// keywordIndex maps each keyword to the categories that hold it.
+	keywordIndex map[string][]int
+	linear       *linearModel
+	bayes        *wordBayes
+	topK         int
+	minConf      float64
+	tune         domainTuning
 	// lemmas maps a stem to the built-in categories whose WordNet lemmas
 	// hold it (nil when the built-ins are replaced).
 	lemmas map[string][]int
@@ -210,6 +213,12 @@ func newDomainClassifier(ctx context.Context, opts DomainOptions, tune domainTun
 			ys = append(ys, k)
 		}
 	}
+	c.keywordIndex = map[string][]int{}
+	for k, kw := range c.keywords {
+		for w := range kw {
+			c.keywordIndex[w] = append(c.keywordIndex[w], k)
+		}
+	}
 	c.linear = fitLinear(xs, ys, len(c.labels))
 	docs := make([][]string, len(cats))
 	for k, cat := range cats {
@@ -300,10 +309,10 @@ func (c *DomainClassifier) classifyVector(v []float32, text string) DomainResult
 	hits := make([]int, len(c.labels))
 	for k := range c.labels {
 		raw[k] = float64(dot(q, c.centroid[k]))
-		for w := range words {
-			if c.keywords[k][w] {
-				hits[k]++
-			}
+	}
+	for w := range words {
+		for _, k := range c.keywordIndex[w] {
+			hits[k]++
 		}
 	}
 	probs := softmax(raw, c.tune.temperature)
@@ -312,7 +321,7 @@ func (c *DomainClassifier) classifyVector(v []float32, text string) DomainResult
 	for i := range probs {
 		probs[i] = c.tune.linearW*lin[i] + (1-c.tune.linearW)*probs[i]
 	}
-	st := stems(text)
+	st := stemsOf(words)
 	nb := make([]float64, len(c.labels))
 	c.bayes.probsStems(st, nb)
 	for i := range probs {
@@ -392,11 +401,22 @@ func dot(a, b []float32) float32 {
 
 // wordSet returns the lowercased letter/digit words of s.
 func wordSet(s string) map[string]bool {
-	out := map[string]bool{}
-	for _, w := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r > 127)
-	}) {
-		out[w] = true
+	s = strings.ToLower(s)
+	out := make(map[string]bool, len(s)/8)
+	// Bytes of non-ASCII runes are all >= 0x80, so a byte scan splits as a rune scan would.
+	start := -1
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c >= utf8.RuneSelf {
+			if start < 0 {
+				start = i
+			}
+		} else if start >= 0 {
+			out[s[start:i]] = true
+			start = -1
+		}
+	}
+	if start >= 0 {
+		out[s[start:]] = true
 	}
 	return out
 }

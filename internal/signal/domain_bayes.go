@@ -11,6 +11,9 @@ import (
 type wordBayes struct {
 	logProb []map[string]float64 // per class: stem -> log P(stem|class)
 	logUnk  []float64            // per class: log P(unseen stem|class)
+	// rows holds, for each stem seen in some class, its log P(stem|class) per class (logUnk
+	// where the class has not seen it).
+	rows map[string][]float64
 }
 
 const bayesAlpha = 0.5
@@ -41,6 +44,18 @@ func fitBayes(docs [][]string, classes int) *wordBayes {
 		}
 		b.logUnk[k] = math.Log(bayesAlpha / den)
 	}
+	b.rows = make(map[string][]float64, len(vocab))
+	for w := range vocab {
+		row := make([]float64, classes)
+		for k := range row {
+			lp, ok := b.logProb[k][w]
+			if !ok {
+				lp = b.logUnk[k]
+			}
+			row[k] = lp
+		}
+		b.rows[w] = row
+	}
 	return b
 }
 
@@ -51,22 +66,12 @@ func (b *wordBayes) probsStems(ws []string, p []float64) {
 		p[k] = 0
 	}
 	for _, w := range ws {
-		known := false
-		for k := range b.logProb {
-			if _, ok := b.logProb[k][w]; ok {
-				known = true
-				break
-			}
-		}
+		row, known := b.rows[w]
 		if !known {
 			continue
 		}
 		for k := range p {
-			lp, ok := b.logProb[k][w]
-			if !ok {
-				lp = b.logUnk[k]
-			}
-			p[k] += lp
+			p[k] += row[k]
 		}
 	}
 	mx := math.Inf(-1)
@@ -97,9 +102,12 @@ func init() {
 
 // stems lowercases, drops stop words and strips common English suffixes,
 // so "reactions" and "reaction", "octopuses" and "octopus" meet.
-func stems(s string) []string {
-	var out []string
-	for w := range wordSet(s) {
+func stems(s string) []string { return stemsOf(wordSet(s)) }
+
+// stemsOf is stems for the words of wordSet.
+func stemsOf(words map[string]bool) []string {
+	out := make([]string, 0, len(words))
+	for w := range words {
 		if bayesStop[w] || len(w) < 2 {
 			continue
 		}

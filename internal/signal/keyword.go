@@ -173,9 +173,20 @@ func splitWords(s string, caseSensitive bool) []string {
 	if !caseSensitive {
 		s = strings.ToLower(s)
 	}
-	var out []string
+	out := make([]string, 0, len(s)/6+1)
 	start := -1
 	for i, r := range s {
+		if r < utf8.RuneSelf { // ASCII: a letter or digit continues a word
+			if isWordByte(s[i]) || s[i] == '\'' && start >= 0 {
+				if start < 0 {
+					start = i
+				}
+			} else if start >= 0 {
+				out = append(out, s[start:i])
+				start = -1
+			}
+			continue
+		}
 		switch {
 		case isIdeographic(r):
 			if start >= 0 {
@@ -200,8 +211,9 @@ func splitWords(s string, caseSensitive bool) []string {
 	return out
 }
 
+// isIdeographic reports Han, Hiragana and Katakana characters (none below U+2E80).
 func isIdeographic(r rune) bool {
-	return unicode.Is(unicode.Han, r) || unicode.Is(unicode.Hiragana, r) || unicode.Is(unicode.Katakana, r)
+	return r >= 0x2E80 && unicode.Is(unicode.Han, r) || unicode.Is(unicode.Hiragana, r) || unicode.Is(unicode.Katakana, r)
 }
 
 // editDistance is the Levenshtein distance between a and b in runes, giving up early

@@ -170,8 +170,7 @@ func detectLanguage(text string) LanguageResult {
 func detectLatin(text string) LanguageResult {
 	lower := strings.ToLower(text)
 	scores := map[string]float64{}
-	words := strings.FieldsFunc(lower, func(r rune) bool { return !unicode.IsLetter(r) && r != '\'' && r != '-' })
-	for _, w := range words {
+	for w := range strings.FieldsFuncSeq(lower, func(r rune) bool { return !unicode.IsLetter(r) && r != '\'' && r != '-' }) {
 		for _, lang := range stopwordIndex[w] {
 			scores[lang]++
 		}
@@ -180,13 +179,16 @@ func detectLatin(text string) LanguageResult {
 		chars string
 		lang  string
 	}{{"ñ¿¡", "es"}, {"ãõ", "pt"}, {"ß", "de"}, {"äöü", "de"}, {"çœ", "fr"}, {"êâîôûëïè", "fr"}, {"ìò", "it"}, {"ĳ", "nl"}}
-	for _, h := range hints {
-		if strings.ContainsAny(lower, h.chars) {
-			scores[h.lang] += 1.5
+	// Every hint letter is non-ASCII: most prompts have none, and skip the search.
+	if hasNonASCII(lower) {
+		for _, h := range hints {
+			if strings.ContainsAny(lower, h.chars) {
+				scores[h.lang] += 1.5
+			}
 		}
-	}
-	if strings.Contains(lower, "ç") && strings.ContainsAny(lower, "ãõ") {
-		scores["pt"]++
+		if strings.Contains(lower, "ç") && strings.ContainsAny(lower, "ãõ") {
+			scores["pt"]++
+		}
 	}
 	type ls struct {
 		lang  string

@@ -137,13 +137,21 @@ func NewPIIDetector(opts PIIOptions) (*PIIDetector, error) {
 func (d *PIIDetector) Mask(text string) string { return d.Detect(text).Mask(text) }
 
 // Detect scans text.
-func (d *PIIDetector) Detect(text string) PIIResult {
+func (d *PIIDetector) Detect(text string) PIIResult { return d.detect(text, true) }
+
+// detect scans text; gate skips the patterns that facts about the text rule out (see
+// textFacts), which never changes the findings.
+func (d *PIIDetector) detect(text string, gate bool) PIIResult {
 	var all []PIIFinding
 	// Every numeric type needs a digit and an e-mail needs "@": most
 	// prompts have neither, and skipping those regexps is most of the
 	// detector's speed.
 	hasDigit := strings.ContainsAny(text, "0123456789")
 	hasAt := strings.IndexByte(text, '@') >= 0
+	facts := allFacts
+	if gate && hasDigit {
+		facts = factsOf(text)
+	}
 	for _, t := range allPIITypes {
 		if !d.enabled[t] {
 			continue
@@ -153,8 +161,24 @@ func (d *PIIDetector) Detect(text string) PIIResult {
 			if !hasAt {
 				continue
 			}
-		case PIIIBAN, PIICreditCard, PIISSN, PIIPhone, PIIStreetAddress:
+		case PIIIBAN:
+			if !hasDigit || !facts.ibanStart {
+				continue
+			}
+		case PIIStreetAddress:
 			if !hasDigit {
+				continue
+			}
+		case PIICreditCard:
+			if !hasDigit || facts.digitGroup < minCardDigits {
+				continue
+			}
+		case PIISSN:
+			if !hasDigit || facts.digitGroup < minSSNDigits {
+				continue
+			}
+		case PIIPhone:
+			if !hasDigit || facts.digitGroup < minPhoneDigits {
 				continue
 			}
 		case PIIIPAddress:
@@ -165,7 +189,7 @@ func (d *PIIDetector) Detect(text string) PIIResult {
 		var spans [][2]int
 		switch t {
 		case PIIAPIKey:
-			spans = findAPIKeys(text)
+			spans = findAPIKeys(text, gate)
 		case PIIEmail:
 			spans = findEmails(text)
 		case PIIIBAN:
@@ -175,11 +199,14 @@ func (d *PIIDetector) Detect(text string) PIIResult {
 		case PIISSN:
 			spans = findSSNs(text)
 		case PIIIPAddress:
-			spans = findIPs(text)
+			if !hasDigit && gate {
+				facts = factsOf(text) // "::" without digits
+			}
+			spans = findIPs(text, facts)
 		case PIIPhone:
 			spans = findPhones(text)
 		case PIIStreetAddress:
-			spans = findAddresses(text)
+			spans = findAddresses(text, gate)
 		case PIIPersonName:
 			spans = d.findNames(text)
 		}
@@ -408,9 +435,18 @@ var (
 	ipv6RE          = regexp.MustCompile(`[0-9A-Fa-f:]*:[0-9A-Fa-f:]*:[0-9A-Fa-f:.]*`)
 )
 
-func findIPs(text string) [][2]int {
+// findIPs finds IPv4 addresses where the text has three dotted digits, and IPv6 addresses
+// where it has two colons.
+func findIPs(text string, facts textFacts) [][2]int {
 	var out [][2]int
-	for _, m := range ipv4RE.FindAllStringIndex(text, -1) {
+	var v4, v6 [][]int
+	if facts.digitDots >= 3 {
+		v4 = ipv4RE.FindAllStringIndex(text, -1)
+	}
+	if facts.colons >= 2 {
+		v6 = ipv6RE.FindAllStringIndex(text, -1)
+	}
+	for _, m := range v4 {
 		// 1.2.3.4.5 is a version string, not an address.
 		if m[0] > 0 && text[m[0]-1] == '.' || m[1]+1 < len(text) && text[m[1]] == '.' && isWordByte(text[m[1]+1]) {
 			continue
@@ -422,7 +458,7 @@ func findIPs(text string) [][2]int {
 			out = append(out, [2]int{m[0], m[1]})
 		}
 	}
-	for _, m := range ipv6RE.FindAllStringIndex(text, -1) {
+	for _, m := range v6 {
 		s, e := m[0], m[1]
 		for e > s && (text[e-1] == '.' || text[e-1] == ':' && (e-2 < s || text[e-2] != ':')) {
 			e-- // trailing sentence punctuation

@@ -34,7 +34,9 @@ var (
 	cityTailRE    = regexp.MustCompile(`^,\s*\p{Lu}\p{Ll}[\p{L}\-']*(?:\s\p{Lu}\p{Ll}[\p{L}\-']*){0,2}`)
 )
 
-func findAddresses(text string) [][2]int {
+// findAddresses finds street addresses; gate skips the whole-text patterns whose fixed
+// words the text does not hold.
+func findAddresses(text string, gate bool) [][2]int {
 	var out [][2]int
 	add := func(s, e int) {
 		for _, o := range out {
@@ -46,7 +48,8 @@ func findAddresses(text string) [][2]int {
 	}
 	// The patterns that start with a house number are tried only where a number starts,
 	// which keeps the cost linear in the digits of the text rather than its length.
-	for _, n := range numberStarts(text) {
+	nums := numberStarts(text)
+	for _, n := range nums {
 		for _, re := range []*regexp.Regexp{usStreetAt, frStreetAt, bareStreetAt} {
 			loc := re.FindStringIndex(text[n.start:min(len(text), n.start+addressWindow)])
 			if loc == nil {
@@ -77,6 +80,11 @@ func findAddresses(text string) [][2]int {
 		}
 	}
 	for _, re := range []*regexp.Regexp{deStreetRE, latStreetRE, poBoxRE} {
+		if gate && (re == deStreetRE && !mayHoldDEStreet(text, nums) ||
+			re == latStreetRE && !containsAnyOf(text, latStreetWords) ||
+			re == poBoxRE && !containsFoldASCII(text, poBoxParts)) {
+			continue
+		}
 		for _, m := range re.FindAllStringIndex(text, -1) {
 			add(m[0], extendAddress(text, m[1]))
 		}

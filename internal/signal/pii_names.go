@@ -7,20 +7,167 @@ import (
 	"unicode/utf8"
 )
 
-// nameSeqRE finds runs of one to four capitalised words, allowing inner
-// hyphens and apostrophes (Mei-Lin, O'Brien, Marchetti-Rossi).
-var nameSeqRE = regexp.MustCompile(`\p{Lu}[\p{Ll}\p{Lu}'’\-]*\p{Ll}(?:\s+\p{Lu}[\p{Ll}\p{Lu}'’\-]*\p{Ll}){0,3}`)
+// capitalisedRuns finds runs of one to four capitalised words, allowing inner hyphens and
+// apostrophes (Mei-Lin, O'Brien, Marchetti-Rossi), as the regexp
+// \p{Lu}[\p{Ll}\p{Lu}'’\-]*\p{Ll}(?:\s+\p{Lu}[\p{Ll}\p{Lu}'’\-]*\p{Ll}){0,3} finds them (its
+// FindAllStringIndex), in one pass instead of a regexp attempt at every position.
+func capitalisedRuns(text string) [][2]int {
+	var out [][2]int
+	for p := 0; p < len(text); {
+		e := capWordEnd(text, p)
+		if e < 0 {
+			_, size := utf8.DecodeRuneInString(text[p:])
+			p += size
+			continue
+		}
+		for range 3 {
+			j := e
+			for j < len(text) && strings.IndexByte(reSpace, text[j]) >= 0 {
+				j++
+			}
+			if j == e {
+				break
+			}
+			next := capWordEnd(text, j)
+			if next < 0 {
+				break
+			}
+			e = next
+		}
+		out = append(out, [2]int{p, e})
+		p = e
+	}
+	return out
+}
 
+// capWordEnd is the end of the capitalised word at p: an upper-case letter, then letters,
+// apostrophes and hyphens up to the last lower-case letter among them; -1 if none.
+func capWordEnd(text string, p int) int {
+	r, size := utf8.DecodeRuneInString(text[p:])
+	if !isUpperLetter(r) {
+		return -1
+	}
+	end := -1
+	for i := p + size; i < len(text); i += size {
+		r, size = utf8.DecodeRuneInString(text[i:])
+		switch {
+		case isLowerLetter(r):
+			end = i + size
+		case isUpperLetter(r) || r == '\'' || r == '’' || r == '-':
+		default:
+			return end
+		}
+	}
+	return end
+}
+
+// isUpperLetter is \p{Lu}, isLowerLetter \p{Ll}.
+func isUpperLetter(r rune) bool {
+	if r < utf8.RuneSelf {
+		return 'A' <= r && r <= 'Z'
+	}
+	return unicode.Is(unicode.Lu, r)
+}
+
+func isLowerLetter(r rune) bool {
+	if r < utf8.RuneSelf {
+		return 'a' <= r && r <= 'z'
+	}
+	return unicode.Is(unicode.Ll, r)
+}
+
+// The cues right before a capitalised run that make it a name. Each is checked on the
+// text before the run by hand: the equivalent regexps, anchored at the end, were tried by
+// Go at every position of that text and were most of the detector's cost.
 var (
-	// strongCueRE: text right before a name that makes any capitalised
-	// word a name.
-	strongCueRE = regexp.MustCompile(`(?i)(?:my name is|my name's|name\s*:|named|full name\s*:|me llamo|mi nombre es|je m'appelle|je suis|ich heiße|ich bin|mein name ist|mi chiamo|meu nome é|sincerely,|regards,|signed,|dear|hi|hello|attn:?|c/o)\s*$`)
-	// titleCueRE: an honorific right before a name.
-	titleCueRE = regexp.MustCompile(`(?:\b(?:Mr|Mrs|Ms|Mx|Dr|Dra|Prof|Sr|Sra|Srta|Mme|Mlle|Herr|Frau|Capt|Sgt|Lt|Rev|Fr)\.?|\b(?:` + titleWordList + `))\s+$`)
-	// iamCueRE: "I'm"/"I am"/"this is" only mark a name when the word is a
-	// known first name ("I'm John", not "I'm Hungry").
-	iamCueRE = regexp.MustCompile(`(?i)(?:\bi'm|\bi am|\bthis is|\bit's|\bsoy|\bsono)\s+$`)
+	// strongCues make any capitalised word a name (in any case, no word boundary needed).
+	// "name :" and "full name:" are handled by strongCue.
+	strongCues = []string{"my name is", "my name's", "named", "me llamo", "mi nombre es", "je m'appelle", "je suis",
+		"ich heiße", "ich bin", "mein name ist", "mi chiamo", "meu nome é", "sincerely,", "regards,", "signed,", "dear",
+		"hi", "hello", "attn", "attn:", "c/o"}
+	// titleAbbrevs are honorifics that may take a dot; titleWordList's words take none.
+	titleAbbrevs = strings.Split("Mr|Mrs|Ms|Mx|Dr|Dra|Prof|Sr|Sra|Srta|Mme|Mlle|Herr|Frau|Capt|Sgt|Lt|Rev|Fr", "|")
+	titleSpelled = strings.Split(titleWordList, "|")
+	// iamCues only mark a name when the word is a known first name ("I'm John", not
+	// "I'm Hungry").
+	iamCues = []string{"i'm", "i am", "this is", "it's", "soy", "sono"}
 )
+
+// reSpace is RE2's \s.
+const reSpace = "\t\n\f\r "
+
+// strongCue reports whether tail ends with a strong cue, then optional whitespace.
+func strongCue(tail string) bool {
+	t := strings.TrimRight(tail, reSpace)
+	for _, c := range strongCues {
+		if suffixFold(t, c) >= 0 {
+			return true
+		}
+	}
+	if strings.HasSuffix(t, ":") && suffixFold(strings.TrimRight(t[:len(t)-1], reSpace), "name") >= 0 {
+		return true // "name:", "Full Name :"
+	}
+	return false
+}
+
+// titleCue reports whether tail ends with an honorific (case as written, a whole word), then
+// whitespace.
+func titleCue(tail string) bool {
+	t := strings.TrimRight(tail, reSpace)
+	if len(t) == len(tail) {
+		return false
+	}
+	for _, w := range titleSpelled {
+		if endsWithWord(t, w) {
+			return true
+		}
+	}
+	u, dot := strings.CutSuffix(t, ".")
+	for _, w := range titleAbbrevs {
+		if endsWithWord(t, w) || dot && endsWithWord(u, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// iamCue reports whether tail ends with "I'm", "this is" and the like (in any case, a whole
+// word), then whitespace.
+func iamCue(tail string) bool {
+	t := strings.TrimRight(tail, reSpace)
+	if len(t) == len(tail) {
+		return false
+	}
+	for _, c := range iamCues {
+		if i := suffixFold(t, c); i >= 0 && (i > 0 && isREWordByte(t[i-1])) != isREWordByte(t[i]) {
+			return true
+		}
+	}
+	return false
+}
+
+// endsWithWord reports whether t ends with w (which starts with an ASCII letter) and no
+// ASCII word character comes right before it: RE2's \b.
+func endsWithWord(t, w string) bool {
+	return strings.HasSuffix(t, w) && (len(t) == len(w) || !isREWordByte(t[len(t)-len(w)-1]))
+}
+
+// suffixFold is the index where t ends with s under Unicode simple case folding, as (?i)
+// matches, or -1.
+func suffixFold(t, s string) int {
+	i := len(t)
+	for range utf8.RuneCountInString(s) {
+		if i == 0 {
+			return -1
+		}
+		_, size := utf8.DecodeLastRuneInString(t[:i])
+		i -= size
+	}
+	if strings.EqualFold(t[i:], s) {
+		return i
+	}
+	return -1
+}
 
 // titleWordList are spelled-out honorifics and ranks that come before a name.
 const titleWordList = `Miss|Sir|Madam|Doctor|Professor|Señor|Señora|Señorita|Monsieur|Madame|Mademoiselle|Captain|Sergeant|Lieutenant|Officer|Detective|Inspector|Judge|Father|Reverend|Pastor|Rabbi|Imam|Coach|Nurse|Auntie|Uncle|Aunt|Grandma|Grandpa|Signor|Signora|Dottore|Dottoressa|Don|Doña`
@@ -95,7 +242,7 @@ func (d *PIIDetector) findNames(text string) [][2]int {
 		}
 		out = append(out, [2]int{s, e})
 	}
-	for _, m := range nameSeqRE.FindAllStringIndex(text, -1) {
+	for _, m := range capitalisedRuns(text) {
 		s, e := m[0], m[1]
 		if s > 0 {
 			if r, _ := utf8.DecodeLastRuneInString(text[:s]); unicode.IsLetter(r) || unicode.IsDigit(r) {
@@ -198,11 +345,11 @@ func (d *PIIDetector) isName(before string, words []string, after string) bool {
 		return true
 	}
 	switch {
-	case titleCueRE.MatchString(tail), strongCueRE.MatchString(tail):
+	case titleCue(tail), strongCue(tail):
 		return true
 	case cueBefore(tail, relationCues, nil):
 		return len(words) >= 2 || looksLikeSurname(words[0]) || d.givenNames[first]
-	case iamCueRE.MatchString(tail):
+	case iamCue(tail):
 		return d.givenNames[first] || len(words) >= 2 && looksLikeSurname(words[len(words)-1])
 	case d.givenNames[first] && len(words) >= 2:
 		return true

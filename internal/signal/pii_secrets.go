@@ -35,7 +35,9 @@ var secretCues = []string{"key", "secret", "token", "passw", "auth", "bearer", "
 // checked for entropy.
 var secretCueRE = regexp.MustCompile(`(?i)(?:api[_\-\s]?key|apikey|secret|token|passw(?:or)?d|access[_\-\s]?key|private[_\-\s]?key|auth(?:orization)?|bearer|credential|client[_\-\s]?secret)s?[\w\-]{0,20}["']?\s*(?:[:=]|is|=>)?\s*["']?(?:Bearer\s+)?([A-Za-z0-9+/_\-]{20,}={0,2})`)
 
-func findAPIKeys(text string) [][2]int {
+// findAPIKeys finds credentials; gate skips the cue windows that hold no run of value
+// characters long enough for a key.
+func findAPIKeys(text string, gate bool) [][2]int {
 	var out [][2]int
 	add := func(s, e int) {
 		for _, o := range out {
@@ -63,12 +65,16 @@ func findAPIKeys(text string) [][2]int {
 			}
 			p := from + i
 			base := max(0, p-secretCueBefore)
-			for _, m := range secretCueRE.FindAllStringSubmatchIndex(text[base:min(len(text), p+secretCueAfter)], -1) {
+			window := text[base:min(len(text), p+secretCueAfter)]
+			from = p + len(cue)
+			if gate && !hasValueRun(window) {
+				continue
+			}
+			for _, m := range secretCueRE.FindAllStringSubmatchIndex(window, -1) {
 				if v := text[base+m[2] : base+m[3]]; looksRandom(v) {
 					add(base+m[2], base+m[3])
 				}
 			}
-			from = p + len(cue)
 		}
 	}
 	return out
@@ -82,24 +88,56 @@ const (
 	secretCueAfter  = 600
 )
 
-// indexFoldASCII is the index of sub (lower-case ASCII) in text in any case, or -1.
+// indexFoldASCII is the index of sub (lower-case ASCII) in text in any case, or -1. It jumps
+// between occurrences of sub's first letter in either case.
 func indexFoldASCII(text, sub string) int {
+	if sub == "" {
+		return 0
+	}
+	lo, up := sub[0], sub[0]
+	if 'a' <= lo && lo <= 'z' {
+		up = lo - ('a' - 'A')
+	}
+	nextUp := -1 // the next upper-case first letter at or after i, once looked up
 	for i := 0; i+len(sub) <= len(text); i++ {
-		j := 0
-		for ; j < len(sub); j++ {
-			c := text[i+j]
-			if 'A' <= c && c <= 'Z' {
-				c += 'a' - 'A'
+		j := strings.IndexByte(text[i:], lo)
+		if up != lo {
+			if nextUp < i {
+				nextUp = len(text)
+				if k := strings.IndexByte(text[i:], up); k >= 0 {
+					nextUp = i + k
+				}
 			}
-			if c != sub[j] {
-				break
+			if nextUp < len(text) && (j < 0 || nextUp < i+j) {
+				j = nextUp - i
 			}
 		}
-		if j == len(sub) {
+		if j < 0 {
+			return -1
+		}
+		i += j
+		if i+len(sub) > len(text) {
+			return -1
+		}
+		if equalFoldLowerASCII(text[i+1:i+len(sub)], sub[1:]) {
 			return i
 		}
 	}
 	return -1
+}
+
+// equalFoldLowerASCII reports whether s equals lower (lower-case ASCII) in any ASCII case.
+func equalFoldLowerASCII(s, lower string) bool {
+	for j := 0; j < len(lower); j++ {
+		c := s[j]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != lower[j] {
+			return false
+		}
+	}
+	return true
 }
 
 // looksRandom accepts long hex strings and base64-like strings that mix

@@ -1,0 +1,142 @@
+package signal
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// textFacts are cheap facts about a text, gathered in one pass, that rule out whole PII
+// patterns before their regular expressions run. Each gate below is a necessary condition
+// of its pattern, so skipping a pattern never changes what Detect finds; most prompts hold
+// no long digit groups, no dotted numbers and no colons, and skip most patterns.
+type textFacts struct {
+	// digitGroup is the most ASCII digits in one group: digits joined by at most two
+	// characters of " .-()", as every numeric pattern (card, SSN, phone) spells its digits.
+	digitGroup int
+	// digitDots counts a digit, '.', a digit: an IPv4 address has three.
+	digitDots int
+	// colons counts ':': an IPv6 candidate has at least two.
+	colons int
+	// ibanStart: two capital letters then two digits, as every IBAN starts.
+	ibanStart bool
+}
+
+// Digits a numeric type needs in one group (its pattern and validator reject fewer).
+const (
+	minPhoneDigits = 8  // international numbers; North American 10, national 9
+	minSSNDigits   = 9  // 123-45-6789 or nine digits after a cue
+	minCardDigits  = 13 // the shortest Visa
+)
+
+// allFacts lets every pattern run (the ungated scan the gates are checked against).
+var allFacts = textFacts{digitGroup: 1 << 30, digitDots: 1 << 30, colons: 1 << 30, ibanStart: true}
+
+func factsOf(text string) textFacts {
+	var f textFacts
+	group, gap := 0, 0
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		switch {
+		case c >= '0' && c <= '9':
+			group++
+			gap = 0
+			f.digitGroup = max(f.digitGroup, group)
+			if i+2 < len(text) && text[i+1] == '.' && text[i+2] >= '0' && text[i+2] <= '9' {
+				f.digitDots++
+			}
+			if i >= 3 && isUpper(text[i-3]) && isUpper(text[i-2]) && isDigit(text[i-1]) {
+				f.ibanStart = true
+			}
+		case group > 0 && gap < 2 && (c == ' ' || c == '.' || c == '-' || c == '(' || c == ')'):
+			gap++
+		default:
+			group, gap = 0, 0
+			if c == ':' {
+				f.colons++
+			}
+		}
+	}
+	return f
+}
+
+// isREWordByte is RE2's \w: ASCII letters, digits and '_'.
+func isREWordByte(c byte) bool {
+	return isWordByte(c) || c == '_'
+}
+
+// hasValueRun reports whether s holds 20 runes in a row that secretCueRE's value class
+// ([A-Za-z0-9+/_\-] case-folded, which adds U+017F and U+212A) accepts: no match of
+// secretCueRE is possible without one.
+func hasValueRun(s string) bool {
+	n := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		size := 1
+		ok := isREWordByte(c) || c == '+' || c == '/' || c == '-'
+		if c >= utf8.RuneSelf {
+			var r rune
+			r, size = utf8.DecodeRuneInString(s[i:])
+			ok = r == 'ſ' || r == 'K'
+		}
+		if ok {
+			n++
+			if n >= 20 {
+				return true
+			}
+		} else {
+			n = 0
+		}
+		i += size
+	}
+	return false
+}
+
+// Street-type endings deStreetRE needs right before whitespace and a house number.
+var deStreetEndings = []string{"straße", "strasse", "str.", "weg", "gasse", "platz", "allee", "ring", "damm", "ufer", "chaussee"}
+
+// mayHoldDEStreet reports whether some house number follows whitespace after one of the
+// German street-type endings, which every deStreetRE match needs.
+func mayHoldDEStreet(text string, nums []numberRun) bool {
+	for _, n := range nums {
+		before := text[:n.start]
+		t := strings.TrimRight(before, "\t\n\f\r ")
+		if len(t) == len(before) {
+			continue
+		}
+		for _, e := range deStreetEndings {
+			if strings.HasSuffix(t, e) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// latStreetWords are the words every latStreetRE match starts with (case-sensitive).
+var latStreetWords = []string{"Calle", "Avenida", "Av.", "Plaza", "Paseo", "Carrer", "Rua", "Via", "Piazza", "Corso"}
+
+// poBoxParts are parts of every poBoxRE alternative that hold neither 'k' nor 's', whose
+// case-folded forms include non-ASCII letters (U+212A, U+017F).
+var poBoxParts = []string{"box", "fach", "apartado", "tale"}
+
+func containsFoldASCII(text string, subs []string) bool {
+	for _, s := range subs {
+		if indexFoldASCII(text, s) >= 0 {
+			return true
+		}
+	}
+	return false
+}
+
+func containsAnyOf(text string, subs []string) bool {
+	for _, s := range subs {
+		if strings.Contains(text, s) {
+			return true
+		}
+	}
+	return false
+}
+
+func isUpper(c byte) bool { return c >= 'A' && c <= 'Z' }
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }

@@ -1,0 +1,140 @@
+package signal
+
+import (
+	"bufio"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"regexp"
+	"testing"
+)
+
+// gateTexts are the prompts of every labelled set in testdata, plus texts that hold each
+// kind of PII the gates guard, in usual and unusual spellings.
+func gateTexts(t *testing.T) []string {
+	t.Helper()
+	texts := []string{
+		"Call me at +44 20 7946 0958 or (503) 555-0166, or 1-800-555-0199; my UK line is 0161 496 0733.",
+		"Ring +33 (0)1 23 45 67 89 after 6pm; tel. 030 1234567.",
+		"SSN 702-58-1146, ss# 123456789, social security no. 219 09 9999, part 123-45-6789-01.",
+		"Card 4111 1111 1111 1111, amex 3782-822463-10005, and 5500000000000004.",
+		"IBAN DE89 3704 0044 0532 0130 00 and GB82WEST12345698765432 then NL91ABNA0417164300.",
+		"Servers 192.168.1.20, 10.0.0.1, v1.2.3.4, version 2.14.1.0, and 2001:db8::8a2e:370:7334 or fe80::1 at 12:30:45.",
+		"Send it to Hauptstraße 12, 10115 Berlin or Lindenweg  7a; Calle Mayor 5, Madrid; Via Roma, 12.",
+		"Mail P.O. Box 4411, postfach 12 34, Apartado postal 77, boîte postale 12, POſTFACH 9 and PO BOX 17.",
+		"The office is at 221B Baker Street, London NW1 6XE; deliver to 12 rue de la Paix, 75002 Paris.",
+		"My api_key=sk-proj-abcdefghijklmnopqrstuvwx12345 and token: ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789, password is Zk9qLm2Xp8Rt5Wv7Yb3N.",
+		"The key ſſſſſſſſſſſſſſſſſſſſKKKKK and secret KKKKKKKKKKKKKKKKKKKKKKK1.",
+		"Hi Jane, my name is john smith. Dear Mr. O'Brien, sincerely, Mei-Lin Chow. I'm Ahmed; this is Priya.",
+		"Ask Capt. Morales and Señor Ruiz; thiſ iſ Ana, SOY Lucía, it's Ola. Full Name : Hiroshi Tanaka, name:Sven Berg.",
+		"Je m'appelle Élodie Martin, ich heiße Jürgen, meu nome é João, attn: Ingrid Halvorsen, c/o Marta Díaz.",
+		"x@y, a:b, 1:2, 12.34.56, 1.2.3, 555-0166 555-0167, (12)-(34)-(56)-(78)-(90)-(12)-(34).",
+	}
+	files, _ := filepath.Glob(filepath.Join("testdata", "*.jsonl"))
+	more, _ := filepath.Glob(filepath.Join("testdata", "*", "*.jsonl"))
+	for _, name := range append(files, more...) {
+		f, err := os.Open(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc := bufio.NewScanner(f)
+		sc.Buffer(nil, 1<<20)
+		for sc.Scan() {
+			var row struct{ Prompt, Text string }
+			if err := json.Unmarshal(sc.Bytes(), &row); err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			texts = append(texts, row.Prompt+row.Text)
+		}
+		_ = f.Close()
+		if err := sc.Err(); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+	}
+	if len(texts) < 3000 {
+		t.Fatalf("read %d texts from testdata, want more than 3000", len(texts))
+	}
+	return texts
+}
+
+// TestPIIGatesChangeNothing checks that the gated scan finds exactly what the scan with
+// every pattern finds.
+func TestPIIGatesChangeNothing(t *testing.T) {
+	t.Parallel()
+	d, err := NewPIIDetector(PIIOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := map[PIIType]int{}
+	for _, text := range gateTexts(t) {
+		for _, s := range []string{text, Normalize(text)} {
+			want := d.detect(s, false)
+			if got := d.detect(s, true); !reflect.DeepEqual(got, want) {
+				t.Fatalf("%q:\ngated   %v\nungated %v", s, got, want)
+			}
+			for _, f := range want.Findings {
+				found[f.Type]++
+			}
+		}
+	}
+	for _, typ := range allPIITypes {
+		if found[typ] < 4 {
+			t.Errorf("the texts hold %d findings of %s, want at least 4", found[typ], typ)
+		}
+	}
+}
+
+// The end-anchored regexps the name cues replaced, kept to check the hand-written cues.
+var (
+	strongCueRE = regexp.MustCompile(`(?i)(?:my name is|my name's|name\s*:|named|full name\s*:|me llamo|mi nombre es|je m'appelle|je suis|ich heiße|ich bin|mein name ist|mi chiamo|meu nome é|sincerely,|regards,|signed,|dear|hi|hello|attn:?|c/o)\s*$`)
+	titleCueRE  = regexp.MustCompile(`(?:\b(?:Mr|Mrs|Ms|Mx|Dr|Dra|Prof|Sr|Sra|Srta|Mme|Mlle|Herr|Frau|Capt|Sgt|Lt|Rev|Fr)\.?|\b(?:` + titleWordList + `))\s+$`)
+	iamCueRE    = regexp.MustCompile(`(?i)(?:\bi'm|\bi am|\bthis is|\bit's|\bsoy|\bsono)\s+$`)
+)
+
+// TestNameCuesMatchTheirRegexps compares the hand-written cues with the regexps on the
+// text before every position of every test text, cut to the 40 bytes isName reads.
+func TestNameCuesMatchTheirRegexps(t *testing.T) {
+	t.Parallel()
+	texts := append(gateTexts(t), "hi", "x hi\n", "Delhi ", "dear", "Mr", "Mr. ", "XMr. ", "éMr ", "Doña  ", "ſoy ",
+		"xſoy ", " ſoy ", "_i'm ", "I AM ", "this is\t", "Name:", "name :\n", "NAME", "full name : ", "attn:", "ATTN ",
+		"meu nome É ", "ich heisse ", "ICH HEIẞE ", "Miss ", "Misses ", "c/o", "C/O ", "Prof.", "Prof.\n", "Prof..")
+	checked := 0
+	for _, text := range texts {
+		for i := 0; i <= len(text); i++ {
+			tail := text[max(0, i-40):i]
+			if want, got := strongCueRE.MatchString(tail), strongCue(tail); got != want {
+				t.Fatalf("strongCue(%q) = %v, the regexp says %v", tail, got, want)
+			}
+			if want, got := titleCueRE.MatchString(tail), titleCue(tail); got != want {
+				t.Fatalf("titleCue(%q) = %v, the regexp says %v", tail, got, want)
+			}
+			if want, got := iamCueRE.MatchString(tail), iamCue(tail); got != want {
+				t.Fatalf("iamCue(%q) = %v, the regexp says %v", tail, got, want)
+			}
+			checked++
+		}
+	}
+	if checked < 100000 {
+		t.Fatalf("checked %d cues, want more than 100000", checked)
+	}
+}
+
+var nameSeqRE = regexp.MustCompile(`\p{Lu}[\p{Ll}\p{Lu}'’\-]*\p{Ll}(?:\s+\p{Lu}[\p{Ll}\p{Lu}'’\-]*\p{Ll}){0,3}`)
+
+// TestCapitalisedRunsMatchTheRegexp compares capitalisedRuns with the regexp it replaced.
+func TestCapitalisedRunsMatchTheRegexp(t *testing.T) {
+	t.Parallel()
+	texts := append(gateTexts(t), "", "A", "Ab", "aBc", "JIRA-4521 Kubernetes", "O'Brien-Smith’s Ann", "Mei-Lin  Chow\n\nAnn",
+		"Ann\vBob", "Ann\tBob\fCid\rDee Eve Fay", "ÉLODIE Élodie Ørsted ǅemal", "A- B' Cd-", "Ann Bo Cy Di Ed Fa",
+		"Ab\xffCd Ef", "ЖЖж Иван Петров", "MacDONALD McDonald", "A’b A'B-c")
+	for _, text := range texts {
+		var want [][2]int
+		for _, m := range nameSeqRE.FindAllStringIndex(text, -1) {
+			want = append(want, [2]int{m[0], m[1]})
+		}
+		if got := capitalisedRuns(text); !reflect.DeepEqual(got, want) {
+			t.Fatalf("capitalisedRuns(%q) = %v, the regexp finds %v", text, got, want)
+		}
+	}
+}
