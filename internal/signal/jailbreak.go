@@ -245,14 +245,16 @@ func combine(reasons map[string]float64) float64 {
 func scorePatterns(text string, depth int) map[string]float64 {
 	reasons := map[string]float64{}
 	lower := strings.ToLower(text)
-	for _, r := range jailbreakRules {
-		if r.match(lower) {
+	var hitBuf [64]cueHit
+	hits, harmfulCue := jailbreakCues.scan(lower, hitBuf[:0])
+	for i, r := range jailbreakRules {
+		if r.matchHits(lower, i, jailbreakCues, hits) {
 			addReason(reasons, r.Reason, r.Weight)
 		}
 	}
 	c := cues(text)
 	scoreMechanisms(text, lower, c, reasons, depth)
-	harmful := containsAny(" "+lower, harmfulCues) && harmfulRE.MatchString(lower)
+	harmful := harmfulCue && harmfulRE.MatchString(lower)
 	detail := harmful && detailRE.MatchString(lower)
 	harmful = harmful || c.has(cueHarmful)
 	switch {

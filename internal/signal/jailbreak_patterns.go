@@ -2,7 +2,6 @@ package signal
 
 import (
 	"regexp"
-	"sort"
 	"strings"
 	"unicode/utf8"
 )
@@ -35,22 +34,7 @@ func (r jailbreakRule) match(lower string) bool {
 			from = i + len(cue)
 		}
 	}
-	if len(windows) == 0 {
-		return false
-	}
-	sort.Slice(windows, func(a, b int) bool { return windows[a][0] < windows[b][0] })
-	cur := windows[0]
-	for _, w := range windows[1:] {
-		if w[0] <= cur[1] {
-			cur[1] = max(cur[1], w[1])
-			continue
-		}
-		if r.matchWindow(lower, cur) {
-			return true
-		}
-		cur = w
-	}
-	return r.matchWindow(lower, cur)
+	return r.matchWindows(lower, windows)
 }
 
 func (r jailbreakRule) matchWindow(lower string, w [2]int) bool {
