@@ -168,16 +168,23 @@ func (d *JailbreakDetector) Detect(ctx context.Context, text string) (JailbreakR
 // DetectVector is Detect for a prompt the caller has already embedded with
 // the detector's embedder; v may be nil to score patterns only.
 func (d *JailbreakDetector) DetectVector(text string, v []float32) JailbreakResult {
-	plain := withoutQuotes(text)
-	reasons := scorePatterns(plain, 0)
+	// The word view and its cues are computed once and shared by every
+	// check that reads the same text.
+	plain, view := text, wordView(text)
+	c := mechLexicon.scan(view)
+	if c.has(cueDiscuss) {
+		if plain = quotedRE.ReplaceAllString(text, " "); plain != text {
+			view = wordView(plain)
+			c = mechLexicon.scan(view)
+		}
+	}
+	reasons := scorePatternsView(plain, view, c, 0)
 	if d.model != nil {
 		bv := v
 		if !d.builtinVecs || plain != text {
 			// The table loaded in NewJailbreakDetector: this cannot fail.
 			bv, _ = builtinEmbedder.Vector(plain)
 		}
-		view := wordView(plain)
-		c := mechLexicon.scan(view)
 		if (c&wrapperCues != 0 || combine(reasons) >= 0.3) && sigmoid(d.model.score(view, bv, c, reasons)) >= d.model.Threshold {
 			addReason(reasons, ReasonLearned, learnedWeight)
 		}
@@ -243,6 +250,13 @@ func combine(reasons map[string]float64) float64 {
 // scorePatterns returns the strongest weight per reason; depth limits the
 // recursion into decoded payloads.
 func scorePatterns(text string, depth int) map[string]float64 {
+	view := wordView(text)
+	return scorePatternsView(text, view, mechLexicon.scan(view), depth)
+}
+
+// scorePatternsView is scorePatterns for a text whose wordView and cues
+// are known.
+func scorePatternsView(text, view string, c cueSet, depth int) map[string]float64 {
 	reasons := map[string]float64{}
 	lower := strings.ToLower(text)
 	var hitBuf [64]cueHit
@@ -252,8 +266,7 @@ func scorePatterns(text string, depth int) map[string]float64 {
 			addReason(reasons, r.Reason, r.Weight)
 		}
 	}
-	c := cues(text)
-	scoreMechanisms(text, lower, c, reasons, depth)
+	scoreMechanisms(text, lower, view, c, reasons, depth)
 	harmful := harmfulCue && harmfulRE.MatchString(lower)
 	detail := harmful && detailRE.MatchString(lower)
 	harmful = harmful || c.has(cueHarmful)

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode"
 )
 
 // TestRuleCueScanMatchesStringsIndex checks that the one-pass cue scan
@@ -67,4 +68,43 @@ func TestRuleCueScanMatchesStringsIndex(t *testing.T) {
 		t.Fatalf("only %d rule matches and %d harmful gates in %d texts", ruleHits, harmfulHits, len(texts))
 	}
 	t.Logf("%d texts, %d rule matches, %d harmful gates", len(texts), ruleHits, harmfulHits)
+}
+
+// wordViewReference is wordView as it was before its ASCII fast path.
+func wordViewReference(s string) string {
+	var b strings.Builder
+	b.WriteByte(' ')
+	space := true
+	for _, r := range s {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r) {
+			b.WriteRune(unicode.ToLower(r))
+			space = false
+		} else if !space {
+			b.WriteByte(' ')
+			space = true
+		}
+	}
+	if !space {
+		b.WriteByte(' ')
+	}
+	return b.String()
+}
+
+// TestWordViewAndFieldCountUnchanged compares the fast paths with what they
+// replaced on every test prompt, every byte value and invalid UTF-8.
+func TestWordViewAndFieldCountUnchanged(t *testing.T) {
+	t.Parallel()
+	var all []byte
+	for c := range 256 {
+		all = append(all, byte(c), 'a', byte(c))
+	}
+	texts := append(gateTexts(t), string(all), "\xff\xfeABC\x80 dé\u0301f\u00a0G\u2028h\tİK\u212a", "", " ", "  x  ")
+	for _, s := range texts {
+		if got, want := wordView(s), wordViewReference(s); got != want {
+			t.Fatalf("wordView(%q) = %q, want %q", s, got, want)
+		}
+		if got, want := countFields(s), len(strings.Fields(s)); got != want {
+			t.Fatalf("countFields(%q) = %d, want %d", s, got, want)
+		}
+	}
 }

@@ -145,6 +145,22 @@ func wordView(s string) string {
 	b.WriteByte(' ')
 	space := true
 	for _, r := range s {
+		if r < utf8.RuneSelf {
+			// ASCII: the same tests as below, without the tables.
+			c := byte(r)
+			switch {
+			case 'a' <= c && c <= 'z' || '0' <= c && c <= '9':
+				b.WriteByte(c)
+				space = false
+			case 'A' <= c && c <= 'Z':
+				b.WriteByte(c + 'a' - 'A')
+				space = false
+			case !space:
+				b.WriteByte(' ')
+				space = true
+			}
+			continue
+		}
 		if unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r) {
 			b.WriteRune(unicode.ToLower(r))
 			space = false
