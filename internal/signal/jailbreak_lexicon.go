@@ -144,10 +144,10 @@ func wordView(s string) string {
 	b.Grow(len(s) + 2)
 	b.WriteByte(' ')
 	space := true
-	for _, r := range s {
-		if r < utf8.RuneSelf {
+	for i := 0; i < len(s); {
+		if c := s[i]; c < utf8.RuneSelf {
 			// ASCII: the same tests as below, without the tables.
-			c := byte(r)
+			i++
 			switch {
 			case 'a' <= c && c <= 'z' || '0' <= c && c <= '9':
 				b.WriteByte(c)
@@ -161,6 +161,8 @@ func wordView(s string) string {
 			}
 			continue
 		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		i += n
 		if unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r) {
 			b.WriteRune(unicode.ToLower(r))
 			space = false
