@@ -1,6 +1,7 @@
 package signal
 
 import (
+	"math"
 	"sort"
 	"strings"
 )
@@ -10,10 +11,13 @@ import (
 // cue and rule. It reports the same occurrences as repeated strings.Index:
 // per cue, leftmost first and not overlapping the previous one.
 type ruleCues struct {
-	cues    []string
-	byFirst [256][]int // cue ids by first byte
-	rules   []uint64   // per cue: bit i set if jailbreakRules[i] has it
-	harmful []bool     // per cue: it is one of harmfulCues
+	cues []string
+	// byPair[b0<<8|b1]-1 indexes buckets: the ids of the cues that start
+	// with the bytes b0 b1 (every cue has at least two bytes).
+	byPair  [1 << 16]uint16
+	buckets [][]int
+	rules   []uint64 // per cue: bit i set if jailbreakRules[i] has it
+	harmful []bool   // per cue: it is one of harmfulCues
 	// harmfulAtStart are harmful cues that begin with a space, minus the
 	// space: they match at the very start of the text.
 	harmfulAtStart []string
@@ -42,7 +46,19 @@ func newRuleCues(rules []jailbreakRule, harmful []string) *ruleCues {
 		rc.cues = append(rc.cues, c)
 		rc.rules = append(rc.rules, 0)
 		rc.harmful = append(rc.harmful, false)
-		rc.byFirst[c[0]] = append(rc.byFirst[c[0]], i)
+		if len(c) < 2 {
+			panic("signal: jailbreak cue " + c + " is shorter than two bytes")
+		}
+		k := int(c[0])<<8 | int(c[1])
+		if rc.byPair[k] == 0 {
+			rc.buckets = append(rc.buckets, nil)
+			n := len(rc.buckets)
+			if n > math.MaxUint16 {
+				panic("signal: too many jailbreak cue buckets")
+			}
+			rc.byPair[k] = uint16(n)
+		}
+		rc.buckets[rc.byPair[k]-1] = append(rc.buckets[rc.byPair[k]-1], i)
 		return i
 	}
 	for ri, r := range rules {
@@ -69,15 +85,15 @@ func (rc *ruleCues) scan(lower string, hits []cueHit) ([]cueHit, bool) {
 			harmful = true
 		}
 	}
-	for i := 0; i < len(lower); i++ {
-		cands := rc.byFirst[lower[i]]
-		if len(cands) == 0 {
+	for i := 0; i+1 < len(lower); i++ {
+		b := rc.byPair[int(lower[i])<<8|int(lower[i+1])]
+		if b == 0 {
 			continue
 		}
 		rest := lower[i:]
-		for _, id := range cands {
+		for _, id := range rc.buckets[b-1] {
 			c := rc.cues[id]
-			if i < next[id] || len(c) > len(rest) || (len(c) > 1 && rest[1] != c[1]) || rest[:len(c)] != c {
+			if i < next[id] || len(c) > len(rest) || rest[:len(c)] != c {
 				continue
 			}
 			next[id] = i + len(c)
