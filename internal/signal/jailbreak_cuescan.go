@@ -2,8 +2,10 @@ package signal
 
 import (
 	"math"
+	"regexp/syntax"
 	"sort"
 	"strings"
+	"unicode/utf8"
 )
 
 // ruleCues finds the cues of every jailbreak rule and the harmful cues in
@@ -116,11 +118,12 @@ func (r jailbreakRule) matchHits(lower string, rule int, rc *ruleCues, hits []cu
 			windows = append(windows, [2]int{max(0, i-ruleWindowBefore), min(len(lower), i+len(rc.cues[h.id])+ruleWindowAfter)})
 		}
 	}
-	return r.matchWindows(lower, windows)
+	return r.matchWindows(lower, windows, ruleNeeds[rule])
 }
 
-// matchWindows merges overlapping windows and runs RE on each.
-func (r jailbreakRule) matchWindows(lower string, windows [][2]int) bool {
+// matchWindows merges overlapping windows and runs RE on each that holds
+// a string of every set in need (which every match of RE holds).
+func (r jailbreakRule) matchWindows(lower string, windows [][2]int, need [][]string) bool {
 	if len(windows) == 0 {
 		return false
 	}
@@ -131,10 +134,113 @@ func (r jailbreakRule) matchWindows(lower string, windows [][2]int) bool {
 			cur[1] = max(cur[1], w[1])
 			continue
 		}
-		if r.matchWindow(lower, cur) {
+		if r.matchWindow(lower, cur, need) {
 			return true
 		}
 		cur = w
 	}
-	return r.matchWindow(lower, cur)
+	return r.matchWindow(lower, cur, need)
+}
+
+func (r jailbreakRule) matchWindow(lower string, w [2]int, need [][]string) bool {
+	lo, hi := w[0], w[1]
+	for lo > 0 && !utf8.RuneStart(lower[lo]) {
+		lo--
+	}
+	for hi < len(lower) && !utf8.RuneStart(lower[hi]) {
+		hi++
+	}
+	return holdsAll(lower[lo:hi], need) && r.RE.MatchString(lower[lo:hi])
+}
+
+// holdsAll reports whether s contains a string of every set.
+func holdsAll(s string, sets [][]string) bool {
+	for _, set := range sets {
+		if !containsAny(s, set) {
+			return false
+		}
+	}
+	return true
+}
+
+// ruleNeeds are, per jailbreak rule, the literals its matches must hold.
+var ruleNeeds = func() [][][]string {
+	out := make([][][]string, len(jailbreakRules))
+	for i, r := range jailbreakRules {
+		re, err := syntax.Parse(r.RE.String(), syntax.Perl)
+		if err != nil {
+			panic(err)
+		}
+		out[i] = requiredLiterals(re)
+	}
+	return out
+}()
+
+// requiredLiterals returns sets of literals such that every match of re
+// contains a string of each set; none if it cannot tell.
+func requiredLiterals(re *syntax.Regexp) [][]string {
+	switch re.Op {
+	case syntax.OpCapture:
+		return requiredLiterals(re.Sub[0])
+	case syntax.OpConcat:
+		var out [][]string
+		for _, sub := range re.Sub {
+			if set, ok := anyLiteral(sub); ok {
+				out = append(out, set)
+			}
+		}
+		return out
+	}
+	if set, ok := anyLiteral(re); ok {
+		return [][]string{set}
+	}
+	return nil
+}
+
+// anyLiteral returns literals one of which every match of re contains.
+func anyLiteral(re *syntax.Regexp) ([]string, bool) {
+	switch re.Op {
+	case syntax.OpLiteral:
+		if re.Flags&syntax.FoldCase != 0 || len(re.Rune) == 0 {
+			return nil, false
+		}
+		return []string{string(re.Rune)}, true
+	case syntax.OpCapture, syntax.OpPlus:
+		return anyLiteral(re.Sub[0])
+	case syntax.OpRepeat:
+		if re.Min >= 1 {
+			return anyLiteral(re.Sub[0])
+		}
+	case syntax.OpConcat:
+		// The set whose shortest literal is longest filters best.
+		var best []string
+		bestLen := 0
+		for _, sub := range re.Sub {
+			if set, ok := anyLiteral(sub); ok {
+				if l := shortest(set); l > bestLen {
+					best, bestLen = set, l
+				}
+			}
+		}
+		return best, best != nil
+	case syntax.OpAlternate:
+		var out []string
+		for _, sub := range re.Sub {
+			set, ok := anyLiteral(sub)
+			if !ok {
+				return nil, false
+			}
+			out = append(out, set...)
+		}
+		return out, true
+	}
+	return nil, false
+}
+
+func shortest(set []string) int {
+	n := math.MaxInt
+	for _, s := range set {
+		n = min(n, len(s))
+	}
+	return n
 }

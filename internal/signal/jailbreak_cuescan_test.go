@@ -108,3 +108,36 @@ func TestWordViewAndFieldCountUnchanged(t *testing.T) {
 		}
 	}
 }
+
+// TestRuleNeedsAreLiteralsOfTheRule checks the literal prefilter on sample
+// rules: what it requires is written in the pattern, and most rules get one.
+func TestRuleNeedsAreLiteralsOfTheRule(t *testing.T) {
+	t.Parallel()
+	with := 0
+	for i, r := range jailbreakRules {
+		for _, set := range ruleNeeds[i] {
+			for _, lit := range set {
+				if lit == "" || !strings.Contains(r.RE.String(), lit) && !strings.Contains(lit, " ") {
+					t.Errorf("rule %d: required literal %q is not in %s", i, lit, r.RE)
+				}
+			}
+		}
+		if len(ruleNeeds[i]) > 0 {
+			with++
+		}
+	}
+	if with < len(jailbreakRules)*3/4 {
+		t.Fatalf("only %d of %d rules have required literals", with, len(jailbreakRules))
+	}
+	require := func(rule int, want ...string) {
+		t.Helper()
+		for _, set := range ruleNeeds[rule] {
+			if slices.Equal(set, want) {
+				return
+			}
+		}
+		t.Errorf("rule %d needs %q, want a set %q", rule, ruleNeeds[rule], want)
+	}
+	// authori[sz]ation code|override code|admin(?:istrator)? override|...
+	require(29, "ation code", "override code", " override", "clearance level", "sudo mode", "root access granted", "maintenance mode")
+}

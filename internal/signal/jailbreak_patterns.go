@@ -3,7 +3,6 @@ package signal
 import (
 	"regexp"
 	"strings"
-	"unicode/utf8"
 )
 
 // jailbreakRule is one family of attack phrasing; Weight is the score a
@@ -34,18 +33,7 @@ func (r jailbreakRule) match(lower string) bool {
 			from = i + len(cue)
 		}
 	}
-	return r.matchWindows(lower, windows)
-}
-
-func (r jailbreakRule) matchWindow(lower string, w [2]int) bool {
-	lo, hi := w[0], w[1]
-	for lo > 0 && !utf8.RuneStart(lower[lo]) {
-		lo--
-	}
-	for hi < len(lower) && !utf8.RuneStart(lower[hi]) {
-		hi++
-	}
-	return r.RE.MatchString(lower[lo:hi])
+	return r.matchWindows(lower, windows, nil)
 }
 
 // The window around a cue that a rule's regexp sees.
