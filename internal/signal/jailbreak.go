@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/semantic-router/semantic-router/internal/embed"
 	"github.com/semantic-router/semantic-router/internal/embed/builtin"
@@ -146,6 +147,7 @@ func NewJailbreakDetector(ctx context.Context, opts JailbreakOptions) (*Jailbrea
 			d.benign = append(d.benign, centred(v, d.mean))
 		}
 	}
+	d.attacks, d.benign = packRows(d.attacks), packRows(d.benign)
 	return d, nil
 }
 
@@ -227,10 +229,61 @@ func centred(v, mean []float32) []float32 {
 
 func maxDot(q []float32, set [][]float32) float64 {
 	best := -1.0
-	for _, v := range set {
-		best = math.Max(best, float64(dot(q, v)))
+	i := 0
+	for ; i+2 <= len(set); i += 2 {
+		a, b := dot2(q, set[i], set[i+1])
+		best = math.Max(best, float64(a))
+		best = math.Max(best, float64(b))
+	}
+	for ; i < len(set); i++ {
+		best = math.Max(best, float64(dot(q, set[i])))
 	}
 	return best
+}
+
+// dot2 is dot(q, a), dot(q, b) in one pass over q, each summed exactly
+// as dot sums it.
+func dot2(q, a, b []float32) (float32, float32) {
+	if len(a) != len(b) {
+		return dot(q, a), dot(q, b)
+	}
+	n := min(len(q), len(a))
+	q, a, b = q[:n], a[:n], b[:n]
+	var a0, a1, a2, a3, b0, b1, b2, b3 float32
+	i := 0
+	for ; i+4 <= n; i += 4 {
+		q0, q1, q2, q3 := q[i], q[i+1], q[i+2], q[i+3]
+		a0 += q0 * a[i]
+		a1 += q1 * a[i+1]
+		a2 += q2 * a[i+2]
+		a3 += q3 * a[i+3]
+		b0 += q0 * b[i]
+		b1 += q1 * b[i+1]
+		b2 += q2 * b[i+2]
+		b3 += q3 * b[i+3]
+	}
+	for ; i < n; i++ {
+		a0 += q[i] * a[i]
+		b0 += q[i] * b[i]
+	}
+	return a0 + a1 + a2 + a3, b0 + b1 + b2 + b3
+}
+
+// packRows copies rows into one contiguous block, so that scanning them
+// reads memory in order.
+func packRows(rows [][]float32) [][]float32 {
+	n := 0
+	for _, r := range rows {
+		n += len(r)
+	}
+	block := make([]float32, 0, n)
+	out := make([][]float32, len(rows))
+	for i, r := range rows {
+		start := len(block)
+		block = append(block, r...)
+		out[i] = block[start:len(block):len(block)]
+	}
+	return out
 }
 
 func addReason(m map[string]float64, reason string, w float64) {
@@ -384,7 +437,19 @@ func readable(s string) bool {
 // looksRot13 reports text whose rot13 has far more common English words
 // than the text itself.
 func looksRot13(text string) bool {
-	return commonWords(text) == 0 && commonWords(rot13(text)) >= 3
+	return !hasCommonWord(text) && commonWords(rot13(text)) >= 3
+}
+
+// hasCommonWord is commonWords(s) > 0 without lowercasing all of s: the
+// fields of strings.ToLower(s) are the lowercased fields of s, and
+// lowercasing keeps the rune count and the trimmed punctuation.
+func hasCommonWord(s string) bool {
+	for w := range strings.FieldsSeq(s) {
+		if w = strings.Trim(w, ".,!?:;\"'"); utf8.RuneCountInString(w) <= 4 && commonWordSet[strings.ToLower(w)] {
+			return true
+		}
+	}
+	return false
 }
 
 var commonWordSet = map[string]bool{"the": true, "and": true, "you": true, "to": true, "how": true, "all": true, "your": true, "make": true, "what": true, "is": true, "a": true, "of": true}

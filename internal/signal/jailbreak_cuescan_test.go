@@ -1,6 +1,8 @@
 package signal
 
 import (
+	"math"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -98,10 +100,14 @@ func TestWordViewAndFieldCountUnchanged(t *testing.T) {
 	for c := range 256 {
 		all = append(all, byte(c), 'a', byte(c))
 	}
-	texts := append(gateTexts(t), string(all), "\xff\xfeABC\x80 dé\u0301f\u00a0G\u2028h\tİK\u212a", "", " ", "  x  ")
+	texts := append(gateTexts(t), string(all), "\xff\xfeABC\x80 dé\u0301f\u00a0G\u2028h\tİK\u212a", "", " ", "  x  ",
+		"MA\u212aE", "\"The,", "İS", "iſ", "YOUR.", "\xffthe", "the\xff")
 	for _, s := range texts {
 		if got, want := wordView(s), wordViewReference(s); got != want {
 			t.Fatalf("wordView(%q) = %q, want %q", s, got, want)
+		}
+		if got, want := hasCommonWord(s), commonWords(s) > 0; got != want {
+			t.Fatalf("hasCommonWord(%q) = %v, want %v", s, got, want)
 		}
 		if got, want := countFields(s), len(strings.Fields(s)); got != want {
 			t.Fatalf("countFields(%q) = %d, want %d", s, got, want)
@@ -140,4 +146,28 @@ func TestRuleNeedsAreLiteralsOfTheRule(t *testing.T) {
 	}
 	// authori[sz]ation code|override code|admin(?:istrator)? override|...
 	require(29, "ation code", "override code", " override", "clearance level", "sudo mode", "root access granted", "maintenance mode")
+}
+
+// TestDot2IsDot checks that the paired inner product gives bit-identical
+// results to dot, which the similarity score used before.
+func TestDot2IsDot(t *testing.T) {
+	t.Parallel()
+	r := rand.New(rand.NewPCG(1, 2))
+	for _, n := range []int{0, 1, 3, 4, 7, 64, 300, 301} {
+		for range 50 {
+			q, a, b := make([]float32, n), make([]float32, n), make([]float32, n)
+			for i := range n {
+				q[i], a[i], b[i] = r.Float32()*2-1, r.Float32()*2-1, r.Float32()*2-1
+			}
+			x, y := dot2(q, a, b)
+			if x != dot(q, a) || y != dot(q, b) {
+				t.Fatalf("n=%d: dot2 = %v, %v; dot = %v, %v", n, x, y, dot(q, a), dot(q, b))
+			}
+			set := packRows([][]float32{a, b, q})
+			want := math.Max(math.Max(float64(dot(q, a)), float64(dot(q, b))), float64(dot(q, q)))
+			if n > 0 && maxDot(q, set) != want {
+				t.Fatalf("n=%d: maxDot = %v, want %v", n, maxDot(q, set), want)
+			}
+		}
+	}
 }
