@@ -109,6 +109,9 @@ func TestWordViewAndFieldCountUnchanged(t *testing.T) {
 		if got, want := hasCommonWord(s), commonWords(s) > 0; got != want {
 			t.Fatalf("hasCommonWord(%q) = %v, want %v", s, got, want)
 		}
+		if got, want := containsHan(s), strings.ContainsFunc(s, isHan); got != want {
+			t.Fatalf("containsHan(%q) = %v, want %v", s, got, want)
+		}
 		if got, want := countFields(s), len(strings.Fields(s)); got != want {
 			t.Fatalf("countFields(%q) = %d, want %d", s, got, want)
 		}

@@ -320,7 +320,7 @@ func obfuscatedViews(text, view string, c cueSet) []string {
 	}
 	fields := countFields(text)
 	han := utf8.RuneCountInString(text) - fields // an upper bound, cheap
-	if strings.ContainsFunc(text, isHan) {
+	if containsHan(text) {
 		if v, ok := joinHan(text); ok {
 			views = append(views, v)
 		}
@@ -382,6 +382,16 @@ var stopWords = newLexicon(map[cueSet][]string{1: {
 
 // commonWordsAny counts stop words in text, in any of the six languages.
 func commonWordsAny(text string) int { return stopWords.count(wordView(text)) }
+
+// containsHan is strings.ContainsFunc(s, isHan), skipping ASCII text.
+func containsHan(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return strings.ContainsFunc(s[i:], isHan)
+		}
+	}
+	return false
+}
 
 // countFields is len(strings.Fields(s)) without the slice.
 func countFields(s string) int {
