@@ -193,8 +193,7 @@ func (d *JailbreakDetector) DetectVector(text string, v []float32) JailbreakResu
 	}
 	if len(d.attacks) > 0 && v != nil {
 		q := centred(v, d.mean)
-		gap := maxDot(q, d.attacks) - maxDot(q, d.benign)
-		if gap > d.margin {
+		if gap, over := gapOver(maxDot(q, d.attacks), q, d.benign, d.margin); over {
 			addReason(reasons, ReasonSimilar, maxSimilarityWeight*math.Min(1, (gap-d.margin)/d.width))
 		}
 	}
@@ -239,6 +238,28 @@ func maxDot(q []float32, set [][]float32) float64 {
 		best = math.Max(best, float64(dot(q, set[i])))
 	}
 	return best
+}
+
+// gapOver returns attack - maxDot(q, benign) and whether it exceeds
+// margin. It stops as soon as a benign row rules that out: the running
+// maximum only grows, and floating-point subtraction is monotonic, so the
+// decision is the one the full maximum would give.
+func gapOver(attack float64, q []float32, benign [][]float32, margin float64) (float64, bool) {
+	best := -1.0
+	i := 0
+	for ; i+2 <= len(benign); i += 2 {
+		a, b := dot2(q, benign[i], benign[i+1])
+		best = math.Max(best, float64(a))
+		best = math.Max(best, float64(b))
+		if attack-best <= margin {
+			return attack - best, false
+		}
+	}
+	for ; i < len(benign); i++ {
+		best = math.Max(best, float64(dot(q, benign[i])))
+	}
+	gap := attack - best
+	return gap, gap > margin
 }
 
 // dot2 is dot(q, a), dot(q, b) in one pass over q, each summed exactly

@@ -174,3 +174,42 @@ func TestDot2IsDot(t *testing.T) {
 		}
 	}
 }
+
+// TestGapOverMatchesFullMaximum checks the early stop of the similarity
+// gap against the full computation it replaced.
+func TestGapOverMatchesFullMaximum(t *testing.T) {
+	t.Parallel()
+	r := rand.New(rand.NewPCG(3, 4))
+	overs, unders := 0, 0
+	for range 2000 {
+		n, rows := 16, r.IntN(9)
+		q := make([]float32, n)
+		for i := range q {
+			q[i] = r.Float32()*2 - 1
+		}
+		var benign [][]float32
+		for range rows {
+			v := make([]float32, n)
+			for i := range v {
+				v[i] = r.Float32()*2 - 1
+			}
+			benign = append(benign, v)
+		}
+		benign = packRows(benign)
+		attack := r.Float64()*8 - 4
+		margin := r.Float64()
+		want := attack - maxDot(q, benign)
+		gap, over := gapOver(attack, q, benign, margin)
+		if over != (want > margin) || over && gap != want {
+			t.Fatalf("gapOver = %v, %v; full gap %v, margin %v", gap, over, want, margin)
+		}
+		if over {
+			overs++
+		} else {
+			unders++
+		}
+	}
+	if overs < 100 || unders < 100 {
+		t.Fatalf("%d over and %d under the margin: not both cases tested", overs, unders)
+	}
+}
