@@ -101,13 +101,17 @@ func TestWordViewAndFieldCountUnchanged(t *testing.T) {
 		all = append(all, byte(c), 'a', byte(c))
 	}
 	texts := append(gateTexts(t), string(all), "\xff\xfeABC\x80 dé\u0301f\u00a0G\u2028h\tİK\u212a", "", " ", "  x  ",
-		"MA\u212aE", "\"The,", "İS", "iſ", "YOUR.", "\xffthe", "the\xff")
+		"MA\u212aE", "\"The,", "İS", "iſ", "YOUR.", "\xffthe", "the\xff",
+		"a【b", "\xe3【", "\xe3\x80【", "\xf0\xe3\x80\x90", "x\x85y\u0085z\u00a0w\u3000v\x0bu")
 	for _, s := range texts {
 		if got, want := wordView(s), wordViewReference(s); got != want {
 			t.Fatalf("wordView(%q) = %q, want %q", s, got, want)
 		}
 		if got, want := hasCommonWord(s), commonWords(s) > 0; got != want {
 			t.Fatalf("hasCommonWord(%q) = %v, want %v", s, got, want)
+		}
+		if got, want := strings.ContainsAny(s, "=[") || strings.Contains(s, "【"), strings.ContainsAny(s, "=[【"); got != want {
+			t.Fatalf("split gate on %q = %v, want %v", s, got, want)
 		}
 		if got, want := containsHan(s), strings.ContainsFunc(s, isHan); got != want {
 			t.Fatalf("containsHan(%q) = %v, want %v", s, got, want)

@@ -274,7 +274,9 @@ func scoreMechanisms(text, lower, view string, c cueSet, reasons map[string]floa
 		}
 		addReason(reasons, ReasonRefusal, w)
 	}
-	if strings.ContainsAny(text, "=[【") || containsAny(lower, splitCues) {
+	// strings.ContainsAny(text, "=[【"), without its slow path for a
+	// non-ASCII set: a valid rune's bytes in text always decode as it.
+	if strings.ContainsAny(text, "=[") || strings.Contains(text, "【") || containsAny(lower, splitCues) {
 		scoreSplit(text, lower, c, reasons)
 	}
 	if harm && c.has(cueDeceased) && c.has(cueRelative) && c.has(cueRoleplay) {
@@ -393,12 +395,20 @@ func containsHan(s string) bool {
 	return false
 }
 
+// asciiSpace are the ASCII bytes unicode.IsSpace accepts.
+var asciiSpace = [utf8.RuneSelf]bool{'\t': true, '\n': true, '\v': true, '\f': true, '\r': true, ' ': true}
+
 // countFields is len(strings.Fields(s)) without the slice.
 func countFields(s string) int {
 	n := 0
 	inField := false
-	for _, r := range s {
-		if unicode.IsSpace(r) {
+	for i := 0; i < len(s); {
+		r, size := rune(s[i]), 1
+		if r >= utf8.RuneSelf {
+			r, size = utf8.DecodeRuneInString(s[i:])
+		}
+		i += size
+		if r < utf8.RuneSelf && asciiSpace[r] || r >= utf8.RuneSelf && unicode.IsSpace(r) {
 			inField = false
 		} else if !inField {
 			inField = true
