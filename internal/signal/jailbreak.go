@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/semantic-router/semantic-router/internal/embed"
 	"github.com/semantic-router/semantic-router/internal/embed/builtin"
@@ -146,6 +147,7 @@ func NewJailbreakDetector(ctx context.Context, opts JailbreakOptions) (*Jailbrea
 			d.benign = append(d.benign, centred(v, d.mean))
 		}
 	}
+	d.attacks, d.benign = packRows(d.attacks), packRows(d.benign)
 	return d, nil
 }
 
@@ -168,24 +170,30 @@ func (d *JailbreakDetector) Detect(ctx context.Context, text string) (JailbreakR
 // DetectVector is Detect for a prompt the caller has already embedded with
 // the detector's embedder; v may be nil to score patterns only.
 func (d *JailbreakDetector) DetectVector(text string, v []float32) JailbreakResult {
-	plain := withoutQuotes(text)
-	reasons := scorePatterns(plain, 0)
+	// The word view and its cues are computed once and shared by every
+	// check that reads the same text.
+	plain, view := text, wordView(text)
+	c := mechLexicon.scan(view)
+	if c.has(cueDiscuss) {
+		if plain = quotedRE.ReplaceAllString(text, " "); plain != text {
+			view = wordView(plain)
+			c = mechLexicon.scan(view)
+		}
+	}
+	reasons := scorePatternsView(plain, view, c, 0)
 	if d.model != nil {
 		bv := v
 		if !d.builtinVecs || plain != text {
 			// The table loaded in NewJailbreakDetector: this cannot fail.
 			bv, _ = builtinEmbedder.Vector(plain)
 		}
-		view := wordView(plain)
-		c := mechLexicon.scan(view)
 		if (c&wrapperCues != 0 || combine(reasons) >= 0.3) && sigmoid(d.model.score(view, bv, c, reasons)) >= d.model.Threshold {
 			addReason(reasons, ReasonLearned, learnedWeight)
 		}
 	}
 	if len(d.attacks) > 0 && v != nil {
 		q := centred(v, d.mean)
-		gap := maxDot(q, d.attacks) - maxDot(q, d.benign)
-		if gap > d.margin {
+		if gap, over := gapOver(maxDot(q, d.attacks), q, d.benign, d.margin); over {
 			addReason(reasons, ReasonSimilar, maxSimilarityWeight*math.Min(1, (gap-d.margin)/d.width))
 		}
 	}
@@ -218,14 +226,6 @@ func centred(v, mean []float32) []float32 {
 	return out
 }
 
-func maxDot(q []float32, set [][]float32) float64 {
-	best := -1.0
-	for _, v := range set {
-		best = math.Max(best, float64(dot(q, v)))
-	}
-	return best
-}
-
 func addReason(m map[string]float64, reason string, w float64) {
 	m[reason] = math.Max(m[reason], w)
 }
@@ -243,16 +243,24 @@ func combine(reasons map[string]float64) float64 {
 // scorePatterns returns the strongest weight per reason; depth limits the
 // recursion into decoded payloads.
 func scorePatterns(text string, depth int) map[string]float64 {
+	view := wordView(text)
+	return scorePatternsView(text, view, mechLexicon.scan(view), depth)
+}
+
+// scorePatternsView is scorePatterns for a text whose wordView and cues
+// are known.
+func scorePatternsView(text, view string, c cueSet, depth int) map[string]float64 {
 	reasons := map[string]float64{}
 	lower := strings.ToLower(text)
-	for _, r := range jailbreakRules {
-		if r.match(lower) {
+	var hitBuf [64]cueHit
+	hits, harmfulCue := jailbreakCues.scan(lower, hitBuf[:0])
+	for i, r := range jailbreakRules {
+		if r.matchHits(lower, i, jailbreakCues, hits) {
 			addReason(reasons, r.Reason, r.Weight)
 		}
 	}
-	c := cues(text)
-	scoreMechanisms(text, lower, c, reasons, depth)
-	harmful := containsAny(" "+lower, harmfulCues) && harmfulRE.MatchString(lower)
+	scoreMechanisms(text, lower, view, c, reasons, depth)
+	harmful := harmfulCue && harmfulRE.MatchString(lower)
 	detail := harmful && detailRE.MatchString(lower)
 	harmful = harmful || c.has(cueHarmful)
 	switch {
@@ -369,7 +377,19 @@ func readable(s string) bool {
 // looksRot13 reports text whose rot13 has far more common English words
 // than the text itself.
 func looksRot13(text string) bool {
-	return commonWords(text) == 0 && commonWords(rot13(text)) >= 3
+	return !hasCommonWord(text) && commonWords(rot13(text)) >= 3
+}
+
+// hasCommonWord is commonWords(s) > 0 without lowercasing all of s: the
+// fields of strings.ToLower(s) are the lowercased fields of s, and
+// lowercasing keeps the rune count and the trimmed punctuation.
+func hasCommonWord(s string) bool {
+	for w := range strings.FieldsSeq(s) {
+		if w = strings.Trim(w, ".,!?:;\"'"); utf8.RuneCountInString(w) <= 4 && commonWordSet[strings.ToLower(w)] {
+			return true
+		}
+	}
+	return false
 }
 
 var commonWordSet = map[string]bool{"the": true, "and": true, "you": true, "to": true, "how": true, "all": true, "your": true, "make": true, "what": true, "is": true, "a": true, "of": true}

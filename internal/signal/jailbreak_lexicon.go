@@ -144,7 +144,25 @@ func wordView(s string) string {
 	b.Grow(len(s) + 2)
 	b.WriteByte(' ')
 	space := true
-	for _, r := range s {
+	for i := 0; i < len(s); {
+		if c := s[i]; c < utf8.RuneSelf {
+			// ASCII: the same tests as below, without the tables.
+			i++
+			switch {
+			case 'a' <= c && c <= 'z' || '0' <= c && c <= '9':
+				b.WriteByte(c)
+				space = false
+			case 'A' <= c && c <= 'Z':
+				b.WriteByte(c + 'a' - 'A')
+				space = false
+			case !space:
+				b.WriteByte(' ')
+				space = true
+			}
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		i += n
 		if unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r) {
 			b.WriteRune(unicode.ToLower(r))
 			space = false

@@ -3,6 +3,8 @@ package signal
 import (
 	"regexp"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // Lexicon categories. Each mechanism below is a combination of them: a
@@ -238,7 +240,7 @@ func withoutQuotes(text string) string {
 // forbidden or a compliant first line imposed, a request split over
 // variables, a dead relative asked to recite something harmful, and
 // obfuscated spellings (leetspeak, reversed text, split CJK words).
-func scoreMechanisms(text, lower string, c cueSet, reasons map[string]float64, depth int) {
+func scoreMechanisms(text, lower, view string, c cueSet, reasons map[string]float64, depth int) {
 	// A named harmful thing, or harmful intent described by category.
 	harm := c.has(cueHarmful)
 	bump := func(w float64) float64 {
@@ -272,7 +274,9 @@ func scoreMechanisms(text, lower string, c cueSet, reasons map[string]float64, d
 		}
 		addReason(reasons, ReasonRefusal, w)
 	}
-	if strings.ContainsAny(text, "=[【") || containsAny(lower, splitCues) {
+	// strings.ContainsAny(text, "=[【"), without its slow path for a
+	// non-ASCII set: a valid rune's bytes in text always decode as it.
+	if strings.ContainsAny(text, "=[") || strings.Contains(text, "【") || containsAny(lower, splitCues) {
 		scoreSplit(text, lower, c, reasons)
 	}
 	if harm && c.has(cueDeceased) && c.has(cueRelative) && c.has(cueRoleplay) {
@@ -296,9 +300,10 @@ func scoreMechanisms(text, lower string, c cueSet, reasons map[string]float64, d
 		return
 	}
 	// Obfuscated spellings: what a reading reveals that the text hides.
-	for _, view := range obfuscatedViews(text, c) {
-		vc := cues(view)
-		inner := scorePatterns(view, 1)
+	for _, ov := range obfuscatedViews(text, view, c) {
+		ovView := wordView(ov)
+		vc := mechLexicon.scan(ovView)
+		inner := scorePatternsView(ov, ovView, vc, 1)
 		if vc&^c&cueHarmful != 0 || combine(inner) >= 0.5 {
 			addReason(reasons, ReasonObfuscated, max(0.85, combine(inner)))
 		}
@@ -306,16 +311,18 @@ func scoreMechanisms(text, lower string, c cueSet, reasons map[string]float64, d
 }
 
 // obfuscatedViews returns the readings of text that undo leetspeak,
-// reversal and separators inside CJK words, when they apply.
-func obfuscatedViews(text string, c cueSet) []string {
+// reversal and separators inside CJK words, when they apply; view is
+// wordView(text).
+func obfuscatedViews(text, view string, c cueSet) []string {
 	var views []string
 	if strings.ContainsAny(text, "013456@$") {
 		if v, ok := deLeet(text); ok {
 			views = append(views, v)
 		}
 	}
-	han := strings.Count(text, "") - 1 - len(strings.Fields(text)) // an upper bound, cheap
-	if strings.ContainsFunc(text, isHan) {
+	fields := countFields(text)
+	han := utf8.RuneCountInString(text) - fields // an upper bound, cheap
+	if containsHan(text) {
 		if v, ok := joinHan(text); ok {
 			views = append(views, v)
 		}
@@ -324,9 +331,9 @@ func obfuscatedViews(text string, c cueSet) []string {
 	}
 	// Read the text backwards when asked to, or when it has too few
 	// ordinary words for forward prose and reads at least as well reversed.
-	forward := commonWordsAny(text)
+	forward := stopWords.count(view)
 	// CJK has no spaces: count about one word per two characters.
-	if c.has(cueReversed) || forward*5 < len(strings.Fields(text))+han/2 {
+	if c.has(cueReversed) || forward*5 < fields+han/2 {
 		if rv := reverseRunes(text); c.has(cueReversed) || commonWordsAny(rv) >= forward {
 			views = append(views, rv)
 		}
@@ -377,3 +384,36 @@ var stopWords = newLexicon(map[cueSet][]string{1: {
 
 // commonWordsAny counts stop words in text, in any of the six languages.
 func commonWordsAny(text string) int { return stopWords.count(wordView(text)) }
+
+// containsHan is strings.ContainsFunc(s, isHan), skipping ASCII text.
+func containsHan(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return strings.ContainsFunc(s[i:], isHan)
+		}
+	}
+	return false
+}
+
+// asciiSpace are the ASCII bytes unicode.IsSpace accepts.
+var asciiSpace = [utf8.RuneSelf]bool{'\t': true, '\n': true, '\v': true, '\f': true, '\r': true, ' ': true}
+
+// countFields is len(strings.Fields(s)) without the slice.
+func countFields(s string) int {
+	n := 0
+	inField := false
+	for i := 0; i < len(s); {
+		r, size := rune(s[i]), 1
+		if r >= utf8.RuneSelf {
+			r, size = utf8.DecodeRuneInString(s[i:])
+		}
+		i += size
+		if r < utf8.RuneSelf && asciiSpace[r] || r >= utf8.RuneSelf && unicode.IsSpace(r) {
+			inField = false
+		} else if !inField {
+			inField = true
+			n++
+		}
+	}
+	return n
+}

@@ -2,9 +2,7 @@ package signal
 
 import (
 	"regexp"
-	"sort"
 	"strings"
-	"unicode/utf8"
 )
 
 // jailbreakRule is one family of attack phrasing; Weight is the score a
@@ -35,33 +33,7 @@ func (r jailbreakRule) match(lower string) bool {
 			from = i + len(cue)
 		}
 	}
-	if len(windows) == 0 {
-		return false
-	}
-	sort.Slice(windows, func(a, b int) bool { return windows[a][0] < windows[b][0] })
-	cur := windows[0]
-	for _, w := range windows[1:] {
-		if w[0] <= cur[1] {
-			cur[1] = max(cur[1], w[1])
-			continue
-		}
-		if r.matchWindow(lower, cur) {
-			return true
-		}
-		cur = w
-	}
-	return r.matchWindow(lower, cur)
-}
-
-func (r jailbreakRule) matchWindow(lower string, w [2]int) bool {
-	lo, hi := w[0], w[1]
-	for lo > 0 && !utf8.RuneStart(lower[lo]) {
-		lo--
-	}
-	for hi < len(lower) && !utf8.RuneStart(lower[hi]) {
-		hi++
-	}
-	return r.RE.MatchString(lower[lo:hi])
+	return r.matchWindows(lower, windows, nil)
 }
 
 // The window around a cue that a rule's regexp sees.
