@@ -20,8 +20,6 @@ import (
 	"os"
 	"os/signal"
 	"strconv"
-	"sync"
-	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -87,9 +85,9 @@ func run(ctx context.Context, args []string) error {
 	var res measure.Result
 	switch *mode {
 	case "latency":
-		res, err = latency(ctx, clients[0], ex, *n, *warmup)
+		res, err = measure.Sequential(ctx, *n, *warmup, func(ctx context.Context, _ int) (time.Duration, error) { return ex.do(ctx, clients[0]) })
 	case "throughput":
-		res, err = throughput(ctx, clients, ex, *c, *warmup, *dur)
+		res, err = measure.Throughput(ctx, *c, *warmup, *dur, func(ctx context.Context, w int) (time.Duration, error) { return ex.do(ctx, clients[w%len(clients)]) })
 	default:
 		return fmt.Errorf("-mode: unknown mode %q", *mode)
 	}
@@ -159,74 +157,4 @@ func (e exchange) do(ctx context.Context, c extprocv3.ExternalProcessorClient) (
 		return 0, fmt.Errorf("the processor did not end the stream: %w", err)
 	}
 	return time.Since(start), nil
-}
-
-func latency(ctx context.Context, c extprocv3.ExternalProcessorClient, e exchange, n, warmup int) (measure.Result, error) {
-	for range warmup {
-		if _, err := e.do(ctx, c); err != nil {
-			return measure.Result{}, fmt.Errorf("warm-up: %w", err)
-		}
-	}
-	ds := make([]time.Duration, 0, n)
-	var res measure.Result
-	for range n {
-		d, err := e.do(ctx, c)
-		if err != nil {
-			if ctx.Err() != nil {
-				return res, ctx.Err()
-			}
-			res.Errors++
-			if res.FirstError == "" {
-				res.FirstError = err.Error()
-			}
-			continue
-		}
-		ds = append(ds, d)
-	}
-	res.Requests = len(ds)
-	res.P50, res.P99 = measure.Percentile(ds, .5), measure.Percentile(ds, .99)
-	return res, nil
-}
-
-func throughput(ctx context.Context, clients []extprocv3.ExternalProcessorClient, e exchange, conc, warmup int, dur time.Duration) (measure.Result, error) {
-	var wg sync.WaitGroup
-	for i := range conc {
-		wg.Go(func() {
-			for range max(1, warmup/conc) {
-				_, _ = e.do(ctx, clients[i%len(clients)])
-			}
-		})
-	}
-	wg.Wait()
-	var done, failed atomic.Int64
-	var firstErr atomic.Value
-	// Requests in flight when the time is up finish and count: cutting them would turn
-	// the end of the run into errors.
-	var stop atomic.Bool
-	start := time.Now()
-	stopper := time.AfterFunc(dur, func() { stop.Store(true) })
-	defer stopper.Stop()
-	for i := range conc {
-		wg.Go(func() {
-			c := clients[i%len(clients)]
-			for !stop.Load() && ctx.Err() == nil {
-				if _, err := e.do(ctx, c); err != nil {
-					failed.Add(1)
-					firstErr.CompareAndSwap(nil, err.Error())
-					continue
-				}
-				done.Add(1)
-			}
-		})
-	}
-	wg.Wait()
-	elapsed := time.Since(start)
-	if ctx.Err() != nil {
-		return measure.Result{}, ctx.Err()
-	}
-	res := measure.Result{Requests: int(done.Load()), Errors: int(failed.Load()), RPS: float64(done.Load()) / elapsed.Seconds()}
-	if s, ok := firstErr.Load().(string); ok {
-		res.FirstError = s
-	}
-	return res, nil
 }

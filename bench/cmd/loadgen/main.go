@@ -24,8 +24,6 @@ import (
 	"os"
 	"os/signal"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -90,9 +88,9 @@ func run(ctx context.Context, args []string) error {
 	var res measure.Result
 	switch o.mode {
 	case "latency", "ttfb":
-		res, err = sequential(ctx, c, o)
+		res, err = measure.Sequential(ctx, o.n, o.warmup, func(ctx context.Context, _ int) (time.Duration, error) { return c.do(ctx, nil) })
 	case "throughput":
-		res, err = throughput(ctx, c, o)
+		res, err = measure.Throughput(ctx, o.c, o.warmup, o.dur, func(ctx context.Context, _ int) (time.Duration, error) { return c.do(ctx, nil) })
 	case "streams":
 		res, err = streams(ctx, c, o, os.Stdout)
 	default:
@@ -157,75 +155,4 @@ func (c *client) do(ctx context.Context, onFirst func()) (time.Duration, error) 
 			return 0, err
 		}
 	}
-}
-
-// sequential sends n requests one after another (concurrency 1).
-func sequential(ctx context.Context, c *client, o options) (measure.Result, error) {
-	for range o.warmup {
-		if _, err := c.do(ctx, nil); err != nil {
-			return measure.Result{}, fmt.Errorf("warm-up: %w", err)
-		}
-	}
-	ds := make([]time.Duration, 0, o.n)
-	var res measure.Result
-	for range o.n {
-		d, err := c.do(ctx, nil)
-		if err != nil {
-			if ctx.Err() != nil {
-				return res, ctx.Err()
-			}
-			res.Errors++
-			if res.FirstError == "" {
-				res.FirstError = err.Error()
-			}
-			continue
-		}
-		ds = append(ds, d)
-	}
-	res.Requests = len(ds)
-	res.P50, res.P99 = measure.Percentile(ds, .5), measure.Percentile(ds, .99)
-	return res, nil
-}
-
-// throughput keeps c requests in flight for the run's duration.
-func throughput(ctx context.Context, c *client, o options) (measure.Result, error) {
-	var wg sync.WaitGroup
-	for range o.c { // warm every connection of the pool
-		wg.Go(func() {
-			for range max(1, o.warmup/o.c) {
-				_, _ = c.do(ctx, nil)
-			}
-		})
-	}
-	wg.Wait()
-	var done, failed atomic.Int64
-	var firstErr atomic.Value
-	// Requests in flight when the time is up finish and count: cutting them would turn
-	// the end of the run into errors.
-	var stop atomic.Bool
-	start := time.Now()
-	stopper := time.AfterFunc(o.dur, func() { stop.Store(true) })
-	defer stopper.Stop()
-	for range o.c {
-		wg.Go(func() {
-			for !stop.Load() && ctx.Err() == nil {
-				if _, err := c.do(ctx, nil); err != nil {
-					failed.Add(1)
-					firstErr.CompareAndSwap(nil, err.Error())
-					continue
-				}
-				done.Add(1)
-			}
-		})
-	}
-	wg.Wait()
-	elapsed := time.Since(start)
-	if ctx.Err() != nil {
-		return measure.Result{}, ctx.Err()
-	}
-	res := measure.Result{Requests: int(done.Load()), Errors: int(failed.Load()), RPS: float64(done.Load()) / elapsed.Seconds()}
-	if s, ok := firstErr.Load().(string); ok {
-		res.FirstError = s
-	}
-	return res, nil
 }
