@@ -234,16 +234,17 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 
 	var ready server.Readiness
-	// In extproc mode Envoy calls the models; the router only routes, so it needs no
-	// provider (nor its credentials).
+	// In extproc mode Envoy calls the models; the router plans, so it needs no provider,
+	// only each model's api_key to give Envoy.
 	extprocMode := f.gateway == "extproc"
-	ropts := router.Options{Logger: log, Metrics: metrics, LookupEnv: os.LookupEnv, Tracing: tracing, ClassifyOnly: extprocMode, Redactor: redactor}
+	ropts := router.Options{Logger: log, Metrics: metrics, LookupEnv: os.LookupEnv, Tracing: tracing, PlanOnly: extprocMode, Redactor: redactor}
 	rt, err := router.New(cfg, ropts)
 	if err != nil {
 		return fmt.Errorf("registering models:\n%w", err)
 	}
 	holder := router.NewHolder(rt)
 	defer func() { _ = holder.Close() }()
+	pipeline := router.NewPipeline(holder, router.PipelineOptions{Logger: log, Tracing: tracing})
 	// A remote embedder that has not answered yet keeps /ready at 503, with the reason.
 	ready.SetCheck(func(ctx context.Context) error { return holder.Current().Ready(ctx) })
 	if cfg.Management == nil {
@@ -266,12 +267,12 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 
 	srvs := []*namedServer{
-		{name: "inference", addr: f.listenerAddr, handler: server.NewInference(holder, log, metrics), drain: cfg.Server.ShutdownTimeout.D()},
+		{name: "inference", addr: f.listenerAddr, handler: server.NewInference(pipeline, log, metrics), drain: cfg.Server.ShutdownTimeout.D()},
 		{name: "management", addr: f.apiAddr, handler: server.NewManagement(holder, &ready, f.listenerAddr, log, reload)},
 		{name: "metrics", addr: f.metricsAddr, handler: server.NewMetrics(promhttp.HandlerFor(reg, promhttp.HandlerOpts{Registry: reg}))},
 	}
 	if extprocMode {
-		stop, err := serveExtproc(log, f.grpcAddr, extproc.New(currentPlanner{holder}, log, int(cfg.Server.MaxRequestBodyBytes)), cfg.Server.ShutdownTimeout.D())
+		stop, err := serveExtproc(log, f.grpcAddr, extproc.New(pipeline, log), cfg.Server.ShutdownTimeout.D())
 		if err != nil {
 			return err
 		}

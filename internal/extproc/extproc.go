@@ -1,29 +1,36 @@
 // Package extproc is the router's second front door: an Envoy external processor (ext_proc,
-// gRPC, port 50051). Envoy sends each request's headers and buffered body; the processor
-// routes it with the same pipeline as the HTTP listener, rewrites the body for the chosen
-// model and tells Envoy where to send it in headers, or answers at once (a block, a bad
-// request). Envoy, not the router, then calls the model.
+// gRPC, port 50051). It translates Envoy's messages to the pipeline's requests and the
+// pipeline's plans and errors to Envoy's mutations, and nothing else: the pipeline
+// (internal/router) admits, routes and refuses exactly as for the HTTP listener. Envoy, not
+// the router, then calls the model.
 //
-// Envoy's filter must buffer the request body (processing_mode.request_body_mode: BUFFERED)
-// and send response headers; the route uses the x-vsr-destination-endpoint header (for an
-// ORIGINAL_DST cluster) or x-vsr-selected-model to pick the upstream.
+// For a chat completion the processor replaces the body with the planned one, sets
+// x-vsr-destination-endpoint (host:port, for an ORIGINAL_DST cluster) and
+// x-vsr-selected-model for Envoy's route, replaces the client's Authorization with the
+// model's credential (or removes it), and continues the trace in traceparent. In the
+// response phase it adds the explanation headers and reads the answer's token usage, from
+// the JSON body or the event stream, to charge token limits; the request holds its
+// in-flight slot until its answer has ended. deploy/envoy holds a bootstrap that wires it.
 package extproc
 
 import (
+	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
-	"net/url"
 	"strconv"
 	"strings"
+	"time"
 
 	corev3 "github.com/envoyproxy/go-control-plane/envoy/config/core/v3"
 	extprocv3 "github.com/envoyproxy/go-control-plane/envoy/service/ext_proc/v3"
 	typev3 "github.com/envoyproxy/go-control-plane/envoy/type/v3"
+	"go.opentelemetry.io/otel/attribute"
+	otelcodes "go.opentelemetry.io/otel/codes"
+	"go.opentelemetry.io/otel/trace"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
@@ -31,53 +38,51 @@ import (
 	"github.com/semantic-router/semantic-router/internal/router"
 )
 
-// Headers the processor sets on the request for Envoy's routing.
-const (
-	HeaderDestination   = "x-vsr-destination-endpoint" // host:port of the chosen model's server
-	HeaderSelectedModel = "x-vsr-selected-model"
-	HeaderDecision      = "x-vsr-selected-decision"
-	HeaderConfidence    = "x-vsr-selected-confidence"
-)
+// HeaderDestination is the request header that tells Envoy's ORIGINAL_DST cluster the
+// host:port of the chosen model server.
+const HeaderDestination = "x-vsr-destination-endpoint"
 
-// Planner is what the processor needs of the router: admission (client keys, rate limits,
-// the in-flight cap) and the routing plan.
-type Planner interface {
-	AdmitBearer(ctx context.Context, authorization, model string) (done func(*openai.Usage), err error)
-	Plan(ctx context.Context, req *openai.ChatRequest, h http.Header) (*openai.ChatRequest, router.Route, router.Target, error)
+const chatPath = "/v1/chat/completions"
+
+// Pipeline is what the processor needs of the router.
+type Pipeline interface {
+	StartSpan(ctx context.Context, name string, h http.Header) (context.Context, trace.Span)
+	Plan(ctx context.Context, req *router.Request) (*router.Plan, router.Trail, error)
 }
 
 // Server implements Envoy's ExternalProcessor service.
 type Server struct {
 	extprocv3.UnimplementedExternalProcessorServer
-	planner Planner
-	log     *slog.Logger
-	maxBody int
+	p   Pipeline
+	log *slog.Logger
 }
 
-// New returns a processor routing with p. Bodies larger than maxBody get a 413.
-func New(p Planner, log *slog.Logger, maxBody int) *Server {
-	return &Server{planner: p, log: log, maxBody: maxBody}
+// New returns a processor that plans each chat completion with p.
+func New(p Pipeline, log *slog.Logger) *Server {
+	return &Server{p: p, log: log}
 }
 
-// stream is the state of one HTTP request as Envoy reports it.
-type stream struct {
+// exchange is the state of one HTTP request as Envoy reports it.
+type exchange struct {
+	start  time.Time
 	header http.Header
 	path   string
-	route  router.Route
-	routed bool
-	done   func(*openai.Usage) // releases the admission slot; nil until admitted
+	id     string
+	span   trace.Span
+	trail  router.Trail
+	plan   *router.Plan // nil until planned
+	status int          // the answer's status, once its headers came
+	usage  usageReader
+	err    error // the refusal sent, if any
+	ended  bool
 }
 
 // Process handles one HTTP request's messages, in order, until Envoy closes the stream.
 func (s *Server) Process(srv extprocv3.ExternalProcessor_ProcessServer) error {
-	st := &stream{header: http.Header{}}
-	// Envoy ends the exchange after the last phase it sends (the response headers), or when
-	// the HTTP request ends early: either way the request no longer holds its slot.
-	defer func() {
-		if st.done != nil {
-			st.done(nil)
-		}
-	}()
+	x := &exchange{start: time.Now(), header: http.Header{}}
+	// Envoy ends the exchange after the answer's last chunk, or when the HTTP request ends
+	// early (the client went away): either way the request lets go of its slot.
+	defer s.end(x, context.Canceled)
 	for {
 		req, err := srv.Recv()
 		if errors.Is(err, io.EOF) {
@@ -89,14 +94,14 @@ func (s *Server) Process(srv extprocv3.ExternalProcessor_ProcessServer) error {
 			}
 			return err
 		}
-		resp := s.handle(srv.Context(), st, req)
+		resp := s.handle(srv.Context(), x, req)
 		if err := srv.Send(resp); err != nil {
 			return err
 		}
 	}
 }
 
-func (s *Server) handle(ctx context.Context, st *stream, req *extprocv3.ProcessingRequest) *extprocv3.ProcessingResponse {
+func (s *Server) handle(ctx context.Context, x *exchange, req *extprocv3.ProcessingRequest) *extprocv3.ProcessingResponse {
 	switch r := req.Request.(type) {
 	case *extprocv3.ProcessingRequest_RequestHeaders:
 		for _, h := range r.RequestHeaders.GetHeaders().GetHeaders() {
@@ -104,82 +109,144 @@ func (s *Server) handle(ctx context.Context, st *stream, req *extprocv3.Processi
 			if len(h.GetRawValue()) > 0 {
 				v = string(h.GetRawValue())
 			}
-			if h.GetKey() == ":path" {
-				st.path = v
-			}
-			st.header.Add(h.GetKey(), v)
+			x.header.Add(h.GetKey(), v)
 		}
-		return &extprocv3.ProcessingResponse{Response: &extprocv3.ProcessingResponse_RequestHeaders{
-			RequestHeaders: &extprocv3.HeadersResponse{Response: &extprocv3.CommonResponse{}}}}
+		x.path, _, _ = strings.Cut(x.header.Get(":path"), "?")
+		x.id = router.NewRequestID(x.header.Get(router.HeaderRequestID))
+		// Only the processor says where a request goes: a client's own destination header
+		// would let it make Envoy connect anywhere.
+		var remove []string
+		if x.header.Get(HeaderDestination) != "" {
+			remove = append(remove, HeaderDestination)
+		}
+		return headersResponse(true, nil, remove)
 	case *extprocv3.ProcessingRequest_RequestBody:
-		return s.requestBody(ctx, st, r.RequestBody.GetBody())
-	case *extprocv3.ProcessingRequest_ResponseHeaders:
-		var set []*corev3.HeaderValueOption
-		if st.routed {
-			set = routeHeaders(st.route)
+		if x.path != chatPath {
+			return bodyResponse(true, nil)
 		}
-		return &extprocv3.ProcessingResponse{Response: &extprocv3.ProcessingResponse_ResponseHeaders{
-			ResponseHeaders: &extprocv3.HeadersResponse{Response: &extprocv3.CommonResponse{
-				HeaderMutation: &extprocv3.HeaderMutation{SetHeaders: set}}}}}
+		return s.requestBody(ctx, x, r.RequestBody.GetBody())
+	case *extprocv3.ProcessingRequest_ResponseHeaders:
+		for _, h := range r.ResponseHeaders.GetHeaders().GetHeaders() {
+			v := h.GetValue()
+			if len(h.GetRawValue()) > 0 {
+				v = string(h.GetRawValue())
+			}
+			switch h.GetKey() {
+			case ":status":
+				x.status, _ = strconv.Atoi(v)
+			case "content-type":
+				x.usage.sse = strings.HasPrefix(v, "text/event-stream")
+			}
+		}
+		var set []*corev3.HeaderValueOption
+		if x.plan != nil {
+			set = headers(x.plan.Explain())
+		}
+		if r.ResponseHeaders.GetEndOfStream() {
+			s.end(x, nil)
+		}
+		return headersResponse(false, set, nil)
 	case *extprocv3.ProcessingRequest_ResponseBody:
-		return &extprocv3.ProcessingResponse{Response: &extprocv3.ProcessingResponse_ResponseBody{
-			ResponseBody: &extprocv3.BodyResponse{Response: &extprocv3.CommonResponse{}}}}
+		body := r.ResponseBody
+		if x.plan != nil {
+			x.usage.Write(body.GetBody())
+		}
+		if body.GetEndOfStream() {
+			s.end(x, nil)
+		}
+		return bodyResponse(false, nil)
 	case *extprocv3.ProcessingRequest_RequestTrailers:
 		return &extprocv3.ProcessingResponse{Response: &extprocv3.ProcessingResponse_RequestTrailers{
 			RequestTrailers: &extprocv3.TrailersResponse{}}}
 	case *extprocv3.ProcessingRequest_ResponseTrailers:
+		s.end(x, nil)
 		return &extprocv3.ProcessingResponse{Response: &extprocv3.ProcessingResponse_ResponseTrailers{
 			ResponseTrailers: &extprocv3.TrailersResponse{}}}
 	default:
-		return immediate(&openai.APIError{Status: http.StatusBadRequest, Type: openai.TypeInvalidRequest,
-			Message: fmt.Sprintf("unexpected ext_proc message %T", r)})
+		return immediate(openai.BadRequest("", fmt.Sprintf("unexpected ext_proc message %T", r)))
 	}
 }
 
-// requestBody routes a chat completion; other paths pass through untouched.
-func (s *Server) requestBody(ctx context.Context, st *stream, body []byte) *extprocv3.ProcessingResponse {
-	pass := &extprocv3.ProcessingResponse{Response: &extprocv3.ProcessingResponse_RequestBody{
-		RequestBody: &extprocv3.BodyResponse{Response: &extprocv3.CommonResponse{}}}}
-	path, _, _ := strings.Cut(st.path, "?")
-	if path != "/v1/chat/completions" {
-		return pass
-	}
-	if len(body) > s.maxBody {
-		return immediate(&openai.APIError{Status: http.StatusRequestEntityTooLarge, Type: openai.TypeInvalidRequest,
-			Code: "request_too_large", Message: fmt.Sprintf("the request body is larger than %d bytes (server.max_request_body_bytes)", s.maxBody)})
-	}
-	chat, apiErr := openai.ParseChatRequest(body)
-	if apiErr != nil {
-		return immediate(apiErr)
-	}
-	done, err := s.planner.AdmitBearer(ctx, st.header.Get("authorization"), chat.Model)
+// requestBody plans a chat completion: the body to send, where, and with which credential;
+// or an immediate answer when the pipeline refuses it.
+func (s *Server) requestBody(ctx context.Context, x *exchange, body []byte) *extprocv3.ProcessingResponse {
+	ctx, x.span = s.p.StartSpan(ctx, "ext_proc POST "+chatPath, x.header)
+	pl, trail, err := s.p.Plan(ctx, &router.Request{ID: x.id, Header: x.header, Body: bytes.NewReader(body)})
+	x.trail = trail
 	if err != nil {
+		x.err = err
+		s.end(x, nil)
 		return immediate(asAPIError(err))
 	}
-	st.done = done
-	out, rt, target, err := s.planner.Plan(ctx, chat, st.header)
-	st.route, st.routed = rt, true
-	if err != nil {
-		resp := immediate(asAPIError(err))
-		resp.GetImmediateResponse().Headers.SetHeaders = append(resp.GetImmediateResponse().Headers.SetHeaders, routeHeaders(rt)...)
-		return resp
+	x.plan = pl
+	t := pl.Target
+	set := []*corev3.HeaderValueOption{
+		header(router.HeaderSelectedModel, t.Model),
+		header("content-length", strconv.Itoa(len(pl.Body))),
 	}
-	newBody, err := json.Marshal(out)
-	if err != nil {
-		return immediate(&openai.APIError{Status: http.StatusInternalServerError, Type: openai.TypeServer, Message: "encoding the request", Err: err})
+	if t.Endpoint != "" {
+		set = append(set, header(HeaderDestination, t.Endpoint))
 	}
-	set := append(routeHeaders(rt), header("content-length", strconv.Itoa(len(newBody))))
-	if u, err := url.Parse(target.BaseURL); err == nil && u.Host != "" {
-		set = append(set, header(HeaderDestination, hostPort(u)))
+	var remove []string
+	if pl.Authorization != "" {
+		set = append(set, header("authorization", pl.Authorization))
+	} else {
+		remove = append(remove, "authorization") // the client's key is for the router only
 	}
-	s.log.Debug("routed for envoy", "model", target.Model, "decision", rt.Decision)
+	for k, v := range pl.Trace {
+		set = append(set, header(k, v))
+	}
+	s.log.Debug("planned for envoy", router.LogKeyRequestID, x.id, router.LogKeyModel, t.Model, "endpoint", t.Endpoint)
 	return &extprocv3.ProcessingResponse{Response: &extprocv3.ProcessingResponse_RequestBody{
 		RequestBody: &extprocv3.BodyResponse{Response: &extprocv3.CommonResponse{
 			Status:          extprocv3.CommonResponse_CONTINUE_AND_REPLACE,
-			HeaderMutation:  &extprocv3.HeaderMutation{SetHeaders: set},
-			BodyMutation:    &extprocv3.BodyMutation{Mutation: &extprocv3.BodyMutation_Body{Body: newBody}},
+			HeaderMutation:  &extprocv3.HeaderMutation{SetHeaders: set, RemoveHeaders: remove},
+			BodyMutation:    &extprocv3.BodyMutation{Mutation: &extprocv3.BodyMutation_Body{Body: pl.Body}},
 			ClearRouteCache: true, // the route may depend on the headers just set
 		}}}}
+}
+
+// end ends the exchange once: the plan learns the answer's status and usage (and frees the
+// slot), the span ends and the access line is written. cause is why an answer that never
+// ended did not (the client went away); nil for one that ended.
+func (s *Server) end(x *exchange, cause error) {
+	if x.ended || x.span == nil {
+		return
+	}
+	x.ended = true
+	status := x.status
+	if x.err != nil {
+		status = asAPIError(x.err).Status
+	}
+	if x.plan != nil {
+		var err error
+		if x.status == 0 {
+			err = cause
+		}
+		x.plan.Done(x.status, x.usage.Usage(), err)
+	}
+	if x.span.IsRecording() {
+		x.span.SetAttributes(attribute.Int("http.response.status_code", status), attribute.String("vsr.request_id", x.id),
+			attribute.String("vsr.requested_model", x.trail.Model), attribute.String("vsr.selected_model", x.trail.Route.Model))
+		if status >= 500 || status == 0 {
+			x.span.SetStatus(otelcodes.Error, http.StatusText(status))
+		}
+	}
+	attrs := []any{router.LogKeyRequestID, x.id, "path", x.path, "status", status,
+		"latency_ms", float64(time.Since(x.start).Microseconds()) / 1000, router.LogKeyModel, x.trail.Model,
+		"selected_model", x.trail.Route.Model, "stream", x.trail.Stream}
+	if sc := x.span.SpanContext(); sc.HasTraceID() {
+		attrs = append(attrs, router.LogKeyTraceID, sc.TraceID().String())
+	}
+	if x.trail.Client != "" {
+		attrs = append(attrs, "client", x.trail.Client)
+	}
+	level := slog.LevelInfo
+	if status >= 500 || status == 0 {
+		level = slog.LevelWarn
+	}
+	s.log.Log(context.Background(), level, "request", attrs...)
+	x.span.End()
 }
 
 func asAPIError(err error) *openai.APIError {
@@ -190,29 +257,34 @@ func asAPIError(err error) *openai.APIError {
 	return e
 }
 
-func hostPort(u *url.URL) string {
-	if u.Port() != "" {
-		return u.Host
+func headersResponse(request bool, set []*corev3.HeaderValueOption, remove []string) *extprocv3.ProcessingResponse {
+	hr := &extprocv3.HeadersResponse{Response: &extprocv3.CommonResponse{}}
+	if len(set) > 0 || len(remove) > 0 {
+		hr.Response.HeaderMutation = &extprocv3.HeaderMutation{SetHeaders: set, RemoveHeaders: remove}
 	}
-	if u.Scheme == "https" {
-		return u.Host + ":443"
+	if request {
+		return &extprocv3.ProcessingResponse{Response: &extprocv3.ProcessingResponse_RequestHeaders{RequestHeaders: hr}}
 	}
-	return u.Host + ":80"
+	return &extprocv3.ProcessingResponse{Response: &extprocv3.ProcessingResponse_ResponseHeaders{ResponseHeaders: hr}}
 }
 
-func routeHeaders(rt router.Route) []*corev3.HeaderValueOption {
-	var set []*corev3.HeaderValueOption
-	if rt.Model != "" {
-		set = append(set, header(HeaderSelectedModel, rt.Model))
+func bodyResponse(request bool, cr *extprocv3.CommonResponse) *extprocv3.ProcessingResponse {
+	if cr == nil {
+		cr = &extprocv3.CommonResponse{}
 	}
-	if rt.Decision != "" {
-		set = append(set, header(HeaderDecision, rt.Decision),
-			header(HeaderConfidence, strconv.FormatFloat(rt.Confidence, 'f', 2, 64)))
+	br := &extprocv3.BodyResponse{Response: cr}
+	if request {
+		return &extprocv3.ProcessingResponse{Response: &extprocv3.ProcessingResponse_RequestBody{RequestBody: br}}
 	}
-	for k, v := range rt.Headers {
-		set = append(set, header(strings.ToLower(k), v))
+	return &extprocv3.ProcessingResponse{Response: &extprocv3.ProcessingResponse_ResponseBody{ResponseBody: br}}
+}
+
+func headers(kvs [][2]string) []*corev3.HeaderValueOption {
+	out := make([]*corev3.HeaderValueOption, 0, len(kvs))
+	for _, kv := range kvs {
+		out = append(out, header(kv[0], kv[1]))
 	}
-	return set
+	return out
 }
 
 func header(k, v string) *corev3.HeaderValueOption {
@@ -220,19 +292,14 @@ func header(k, v string) *corev3.HeaderValueOption {
 		AppendAction: corev3.HeaderValueOption_OVERWRITE_IF_EXISTS_OR_ADD}
 }
 
-// immediate is the one place an error becomes an Envoy response: the status and the OpenAI
-// error envelope, as the HTTP listener would send it.
+// immediate answers a request at once, with the status, headers and OpenAI error envelope
+// the HTTP listener would send.
 func immediate(e *openai.APIError) *extprocv3.ProcessingResponse {
-	body, _ := json.Marshal(e.Envelope())
-	set := []*corev3.HeaderValueOption{header("content-type", "application/json")}
-	if e.RetryAfter > 0 {
-		set = append(set, header("retry-after", strconv.Itoa(int(e.RetryAfter.Seconds()+0.999))))
-	}
 	return &extprocv3.ProcessingResponse{Response: &extprocv3.ProcessingResponse_ImmediateResponse{
 		ImmediateResponse: &extprocv3.ImmediateResponse{
 			Status:  &typev3.HttpStatus{Code: typev3.StatusCode(e.Status)}, //nolint:gosec // an HTTP status, 100 to 599
-			Headers: &extprocv3.HeaderMutation{SetHeaders: set},
-			Body:    body,
+			Headers: &extprocv3.HeaderMutation{SetHeaders: headers(e.Headers())},
+			Body:    e.Body(),
 			Details: e.Code,
 		}}}
 }

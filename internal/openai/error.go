@@ -29,6 +29,9 @@ type APIError struct {
 	Message string
 	// RetryAfter, when positive, is sent as the Retry-After header.
 	RetryAfter time.Duration
+	// Header holds further response headers, such as the explanation of a routing decision
+	// that refused the request; names in lower case.
+	Header map[string]string
 	// Err is the underlying cause, for logs and errors.Is; it is never sent to the client.
 	Err error
 }
@@ -63,18 +66,36 @@ func (e *APIError) Envelope() Envelope {
 	return env
 }
 
-// WriteError writes e as an OpenAI error response with the JSON content type.
-func WriteError(w http.ResponseWriter, e *APIError) {
-	h := w.Header()
-	h.Set("Content-Type", "application/json")
+// Headers returns the response headers of e, names in lower case: the JSON content type,
+// Retry-After in whole seconds rounded up when RetryAfter is positive, and Header. Both
+// front doors send exactly these.
+func (e *APIError) Headers() [][2]string {
+	out := make([][2]string, 0, 2+len(e.Header))
+	out = append(out, [2]string{"content-type", "application/json"})
 	if e.RetryAfter > 0 {
 		secs := int((e.RetryAfter + time.Second - 1) / time.Second)
-		h.Set("Retry-After", strconv.Itoa(secs))
+		out = append(out, [2]string{"retry-after", strconv.Itoa(secs)})
+	}
+	for k, v := range e.Header {
+		out = append(out, [2]string{k, v})
+	}
+	return out
+}
+
+// Body returns the envelope of e as JSON, with a trailing newline.
+func (e *APIError) Body() []byte {
+	b, _ := json.Marshal(e.Envelope()) // marshalling strings cannot fail
+	return append(b, '\n')
+}
+
+// WriteError writes e as an OpenAI error response.
+func WriteError(w http.ResponseWriter, e *APIError) {
+	h := w.Header()
+	for _, kv := range e.Headers() {
+		h.Set(kv[0], kv[1])
 	}
 	w.WriteHeader(e.Status)
-	b, _ := json.Marshal(e.Envelope()) // marshalling strings cannot fail
-	b = append(b, '\n')
-	_, _ = w.Write(b)
+	_, _ = w.Write(e.Body())
 }
 
 // Errorf-style constructors for the common client errors.

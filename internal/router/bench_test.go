@@ -1,8 +1,11 @@
 package router
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"log/slog"
+	"net/http"
 	"strings"
 	"testing"
 
@@ -54,17 +57,23 @@ decisions:
 }
 
 func benchComplete(b *testing.B, r *Router, model string) {
-	req := &openai.ChatRequest{Model: model, Messages: []openai.Message{{Role: "user", Content: openai.TextContent(benchPrompt)}}}
-	ctx := context.Background()
+	body, err := json.Marshal(&openai.ChatRequest{Model: model, Messages: []openai.Message{{Role: "user", Content: openai.TextContent(benchPrompt)}}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	p := NewPipeline(NewHolder(r), PipelineOptions{})
+	ctx, h := context.Background(), http.Header{}
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, _, err := r.Complete(ctx, req, nil); err != nil {
+		res, _, err := p.Serve(ctx, &Request{ID: "bench", Header: h, Body: bytes.NewReader(body)})
+		if err != nil {
 			b.Fatal(err)
 		}
+		res.Close()
 	}
 }
 
-// BenchmarkCompleteRouted is a request for the virtual model with keyword, domain and PII
+// BenchmarkCompleteRouted is a request through the whole pipeline for the virtual model with keyword, domain and PII
 // signals; BenchmarkCompleteDirect names the model and computes nothing. The difference is
 // what routing adds to a request (the simulated model answers at once in both).
 func BenchmarkCompleteRouted(b *testing.B) { benchComplete(b, benchRouter(b, ""), "auto") }

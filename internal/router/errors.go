@@ -132,7 +132,7 @@ func (r *Router) apiError(ctx context.Context, model string, err error) *openai.
 	id := RequestID(ctx)
 	var pe *provider.Error
 	if !errors.As(err, &pe) {
-		r.log.Error("unexpected backend error", LogKeyRequestID, id, LogKeyModel, model, LogKeyError, err.Error())
+		logFor(ctx, r.log).Error("unexpected backend error", LogKeyServing, model, LogKeyError, err.Error())
 		return &openai.APIError{Status: http.StatusInternalServerError, Type: openai.TypeServer,
 			Message: withRequestID(fmt.Sprintf("internal error calling model %q", model), id), Err: err}
 	}
@@ -155,14 +155,14 @@ func (r *Router) apiError(ctx context.Context, model string, err error) *openai.
 	if pe.Kind == provider.KindCanceled {
 		return e // nobody is listening, and nothing is wrong upstream
 	}
-	attrs := []any{LogKeyRequestID, id, LogKeyModel, model, "kind", pe.Kind.String(), "status", e.Status, LogKeyError, pe.Message}
+	attrs := []any{LogKeyServing, model, "kind", pe.Kind.String(), "status", e.Status, LogKeyError, pe.Message}
 	if pe.Status > 0 {
 		attrs = append(attrs, "upstream_status", pe.Status)
 	}
 	if pe.Err != nil {
 		attrs = append(attrs, "cause", pe.Err.Error())
 	}
-	r.log.Warn("upstream failure", attrs...)
+	logFor(ctx, r.log).Warn("upstream failure", attrs...)
 	if m := r.models[model]; m != nil {
 		m.lastFailure.Store(&Failure{Time: time.Now().UTC(), RequestID: id, Kind: pe.Kind.String(), Status: pe.Status,
 			Detail: r.redactor.String(pe.Message)})

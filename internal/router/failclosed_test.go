@@ -1,7 +1,6 @@
 package router
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"hash/fnv"
@@ -135,7 +134,7 @@ decisions:
 	t.Cleanup(func() { _ = r.Close() })
 
 	// While the embedder answers, a benign request routes.
-	if _, rt, err := r.Complete(context.Background(), chat("auto", "What is a prime number?"), nil); err != nil || rt.Model == "" {
+	if _, rt, err := serve(r, chat("auto", "What is a prime number?")); err != nil || rt.Model == "" {
 		t.Fatalf("before the outage: route %+v, err %v", rt, err)
 	}
 	emb.stopped.Store(true)
@@ -156,7 +155,7 @@ decisions:
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, rt, err := r.Complete(context.Background(), tt.req, nil)
+			_, rt, err := serve(r, tt.req)
 			var apiErr *openai.APIError
 			switch {
 			case tt.wantStatus == 0 && err != nil:
@@ -225,7 +224,7 @@ decisions:
 		{"urgent: prove that the square root of two is irrational", "urgent_model"},
 		{"prove that the square root of two is irrational", "m"},
 	} {
-		_, rt, err := r.Complete(context.Background(), chat("auto", tt.prompt), nil)
+		_, rt, err := serve(r, chat("auto", tt.prompt))
 		if err != nil || rt.Model != tt.want {
 			t.Errorf("%q: model %q, err %v; want %q", tt.prompt, rt.Model, err, tt.want)
 		}

@@ -27,7 +27,7 @@ func (r *Router) withFallbacks(ctx context.Context, chosen *model, call func(con
 			return m, err
 		}
 		next := r.models[chosen.cfg.Fallbacks[i]]
-		r.log.Warn("falling back", LogKeyRequestID, RequestID(ctx), LogKeyModel, m.cfg.Name, "fallback", next.cfg.Name, LogKeyError, err.Error())
+		logFor(ctx, r.log).Warn("falling back", LogKeyServing, m.cfg.Name, "fallback", next.cfg.Name, LogKeyError, err.Error())
 		if r.metrics != nil {
 			r.metrics.Fallbacks.WithLabelValues(m.cfg.Name, next.cfg.Name, reason(err)).Inc()
 		}
@@ -71,7 +71,7 @@ func (r *Router) withRetries(ctx context.Context, m *model, call func(context.Co
 		wait := backoff(rc.InitialBackoff.D(), rc.MaxBackoff.D(), attempt)
 		if pe != nil && pe.RetryAfter > wait {
 			if pe.RetryAfter > rc.MaxRetryAfter.D() {
-				r.log.Info("not waiting for Retry-After longer than retry.max_retry_after", LogKeyRequestID, RequestID(ctx), LogKeyModel, m.cfg.Name,
+				logFor(ctx, r.log).Info("not waiting for Retry-After longer than retry.max_retry_after", LogKeyServing, m.cfg.Name,
 					"retry_after_ms", pe.RetryAfter.Milliseconds(), "max_retry_after_ms", rc.MaxRetryAfter.D().Milliseconds())
 				return err
 			}
@@ -83,7 +83,7 @@ func (r *Router) withRetries(ctx context.Context, m *model, call func(context.Co
 		if r.metrics != nil {
 			r.metrics.Retries.WithLabelValues(m.cfg.Name, reason(err)).Inc()
 		}
-		r.log.Info("retrying", LogKeyRequestID, RequestID(ctx), LogKeyModel, m.cfg.Name, "attempt", attempt+1, "wait_ms", wait.Milliseconds(), LogKeyError, err.Error())
+		logFor(ctx, r.log).Info("retrying", LogKeyServing, m.cfg.Name, "attempt", attempt+1, "wait_ms", wait.Milliseconds(), LogKeyError, err.Error())
 		t := time.NewTimer(wait)
 		select {
 		case <-ctx.Done():

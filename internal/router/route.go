@@ -71,11 +71,10 @@ func (r *Router) route(ctx context.Context, req *openai.ChatRequest, h http.Head
 		var ok bool
 		m, ok = r.models[req.Model]
 		if !ok || !m.cfg.IsExposed() {
-			return nil, nil, Route{}, &openai.APIError{
-				Status: http.StatusNotFound, Type: openai.TypeNotFound, Code: "model_not_found", Param: "model",
-				Message: fmt.Sprintf("the model %q does not exist; GET /v1/models lists the models you can use, or send %q to let the router choose",
-					req.Model, r.cfg.Routing.VirtualModel),
-			}
+			e := refuse(KindModelNotFound, fmt.Sprintf("the model %q does not exist; GET /v1/models lists the models you can use, or send %q to let the router choose",
+				req.Model, r.cfg.Routing.VirtualModel), nil)
+			e.Param = "model"
+			return nil, nil, Route{}, e
 		}
 	}
 	names := r.referenced
@@ -89,7 +88,7 @@ func (r *Router) route(ctx context.Context, req *openai.ChatRequest, h http.Head
 		results, matches, err := r.signals.evaluate(ctx, r.inputOf(req, h), names)
 		if err != nil {
 			// The other signals still count; decisions that read a failed one take their on_error.
-			r.log.Warn("signals that need embeddings failed", LogKeyError, err.Error())
+			logFor(ctx, r.log).Warn("signals that need embeddings failed", LogKeyError, err.Error())
 		}
 		r.observeSignals(results)
 		rt.Signals = results
@@ -104,8 +103,11 @@ func (r *Router) route(ctx context.Context, req *openai.ChatRequest, h http.Head
 			return nil, nil, rt, policyUnavailable(d.Name, res.Failed)
 		}
 		if d.Block != nil {
-			return nil, nil, rt, &openai.APIError{Status: d.Block.Status, Type: openai.TypeInvalidRequest,
-				Code: "blocked_by_policy", Message: d.Block.Message}
+			e := refuse(KindBlocked, d.Block.Message, nil)
+			if d.Block.Status != 0 {
+				e.Status = d.Block.Status
+			}
+			return nil, nil, rt, e
 		}
 		if !direct {
 			if name := decision.PickModel(d, nil); name != "" {
@@ -219,50 +221,4 @@ func (r *Router) countDecision(name string, blocked bool) {
 	if blocked {
 		r.metrics.Blocks.WithLabelValues(name).Inc()
 	}
-}
-
-// Target says where a planned request goes, for a front door that forwards it itself (the
-// Envoy external processor): the router's model name, the upstream id and base URL.
-type Target struct {
-	Model         string
-	Provider      string
-	UpstreamModel string
-	BaseURL       string
-}
-
-// Plan routes req as Complete and Stream do, but calls no model: it returns the request to
-// forward (the decision's changes applied and the model set to the upstream id), the route
-// and the target. A blocking decision or an unknown model is an *openai.APIError.
-func (r *Router) Plan(ctx context.Context, req *openai.ChatRequest, h http.Header) (*openai.ChatRequest, Route, Target, error) {
-	m, out, rt, err := r.tracedRoute(ctx, req, h)
-	if err != nil {
-		return nil, rt, Target{}, err
-	}
-	up := *r.forModel(rt.reasoning, m, out)
-	up.Model = m.cfg.Provider.Model
-	r.countDecisionTarget(m.cfg.Name)
-	return &up, rt, Target{Model: m.cfg.Name, Provider: m.cfg.Provider.Type, UpstreamModel: m.cfg.Provider.Model, BaseURL: m.cfg.Provider.BaseURL}, nil
-}
-
-// countDecisionTarget counts a planned request like a served one, by its model.
-func (r *Router) countDecisionTarget(model string) {
-	if r.metrics != nil {
-		r.metrics.Planned.WithLabelValues(model).Inc()
-	}
-}
-
-// AdmitBearer is admission for a front door that routes but does not serve (extproc): it
-// authenticates an Authorization header value and admits a request for model under the
-// client's and the model's limits. done releases the slot, with the usage when it is known.
-// Errors are *openai.APIError (401, 403, 429, 503).
-func (r *Router) AdmitBearer(ctx context.Context, authorization, model string) (done func(*openai.Usage), err error) {
-	client, err := r.Authenticate(openai.BearerToken(authorization))
-	if err != nil {
-		return nil, err
-	}
-	ticket, err := r.Admit(ctx, client, model)
-	if err != nil {
-		return nil, err
-	}
-	return ticket.Done, nil
 }

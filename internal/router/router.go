@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net/http"
 	"sort"
 	"sync/atomic"
 	"time"
@@ -34,6 +33,11 @@ const (
 	LogKeyModel     = "model"
 	LogKeyProvider  = "provider"
 	LogKeyError     = "error"
+	LogKeyDecision  = "decision"
+	LogKeyTraceID   = "trace_id"
+	// LogKeyServing is the model a line is about when it may differ from the routed one
+	// (a retry or a fallback).
+	LogKeyServing = "serving_model"
 )
 
 // Options are the router's dependencies.
@@ -46,6 +50,9 @@ type Options struct {
 	// tools that route without calling models (extproc, where Envoy calls them; eval): they
 	// need no model credentials.
 	ClassifyOnly bool
+	// PlanOnly is ClassifyOnly for the Envoy external processor: Envoy calls the models
+	// with the credential the router gives it, so each model's api_key is opened too.
+	PlanOnly bool
 	// Tracing traces requests and passes the trace context to backends; nil traces nothing.
 	Tracing *telemetry.Tracing
 	// Redactor receives every credential value of the configuration, for as long as the
@@ -80,6 +87,8 @@ type model struct {
 	cfg         config.Model
 	provider    provider.Provider
 	lastFailure atomic.Pointer[Failure]
+	// apiKey reads the model's api_key for a planned request (PlanOnly); nil: none.
+	apiKey func() (string, error)
 }
 
 // ModelInfo describes a configured model for the management API.
@@ -158,7 +167,17 @@ func New(cfg *config.Config, o Options) (*Router, error) {
 		m := &model{cfg: mc}
 		r.models[mc.Name] = m
 		r.order = append(r.order, m)
-		if o.ClassifyOnly {
+		if o.PlanOnly && !mc.Provider.APIKey.IsZero() {
+			// Envoy may hold the model's credentials itself: a key the router cannot read
+			// is not an error here, and planned requests then carry no Authorization.
+			if src, err := r.secrets.Open(string(mc.Provider.APIKey)); err != nil {
+				r.log.Warn("the model's api_key cannot be read: Envoy's requests to it carry no Authorization unless Envoy adds one",
+					LogKeyModel, mc.Name, "reference", string(mc.Provider.APIKey), LogKeyError, err.Error())
+			} else {
+				m.apiKey = src.Value
+			}
+		}
+		if o.ClassifyOnly || o.PlanOnly {
 			continue // routing needs the models, not their providers
 		}
 		p, err := r.newProvider(mc)
@@ -210,15 +229,6 @@ func (r *Router) Close() error {
 	return errors.Join(r.access.close(), r.secrets.Close(), r.signals.close(), r.redaction.close())
 }
 
-// StartRequestSpan starts the server span of a request, continuing the caller's trace when
-// its headers carry one (traceparent). The span is a no-op when tracing is off.
-func (r *Router) StartRequestSpan(ctx context.Context, name string, h http.Header) (context.Context, trace.Span) {
-	if r.prop != nil {
-		ctx = r.prop.Extract(ctx, propagation.HeaderCarrier(h))
-	}
-	return r.tracer.Start(ctx, name, trace.WithSpanKind(trace.SpanKindServer))
-}
-
 // Config returns the configuration the router runs.
 func (r *Router) Config() *config.Config { return r.cfg }
 
@@ -256,14 +266,18 @@ func (r *Router) MetricModel(name string) string {
 	return "unknown"
 }
 
-// Complete routes req and returns the whole answer, retrying and falling back as configured.
-//
-// h is the request's headers, for header signals; it may be nil.
-func (r *Router) Complete(ctx context.Context, req *openai.ChatRequest, h http.Header) (*provider.Response, Route, error) {
-	m, req, rt, err := r.tracedRoute(ctx, req, h)
-	if err != nil {
-		return nil, rt, err
-	}
+// routed is a request whose model is chosen: the model, the request to send it (the
+// decision's changes applied) and the route.
+type routed struct {
+	m   *model
+	req *openai.ChatRequest
+	rt  Route
+}
+
+// complete calls the routed model for the whole answer, retrying and falling back as
+// configured.
+func (r *Router) complete(ctx context.Context, p routed) (*provider.Response, Route, error) {
+	m, req, rt := p.m, p.req, p.rt
 	ctx, cancel := context.WithTimeout(ctx, r.cfg.Routing.RequestBudget.D())
 	defer cancel()
 	var resp *provider.Response
@@ -286,15 +300,12 @@ func (r *Router) Complete(ctx context.Context, req *openai.ChatRequest, h http.H
 	return resp, rt, nil
 }
 
-// Stream routes req and starts a streamed answer. It waits for the first chunk before it
-// returns, so that a model failing before its first byte can still be retried or replaced by
-// a fallback: the client has seen nothing yet. The returned stream's errors are
+// stream starts a streamed answer from the routed model. It waits for the first chunk
+// before it returns, so that a model failing before its first byte can still be retried or
+// replaced by a fallback: the client has seen nothing yet. The returned stream's errors are
 // *openai.APIError.
-func (r *Router) Stream(ctx context.Context, req *openai.ChatRequest, h http.Header) (*Stream, Route, error) {
-	m, req, rt, err := r.tracedRoute(ctx, req, h)
-	if err != nil {
-		return nil, rt, err
-	}
+func (r *Router) stream(ctx context.Context, p routed) (*Stream, Route, error) {
+	m, req, rt := p.m, p.req, p.rt
 	// Token limits need every stream's usage: the backend is always asked for it, and the
 	// usage chunk is passed on only to a client that asked too.
 	clientUsage := req.StreamOptions != nil && req.StreamOptions.IncludeUsage

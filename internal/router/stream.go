@@ -214,3 +214,12 @@ func (s *Stream) Close() error {
 	})
 	return err
 }
+
+// KeepAlive is how often a front door sends an SSE comment while the stream is quiet
+// (server.stream_keep_alive); 0: never.
+func (s *Stream) KeepAlive() time.Duration {
+	if ka := s.r.cfg.Server.StreamKeepAlive; ka != nil {
+		return ka.D()
+	}
+	return 0
+}

@@ -25,9 +25,9 @@ func classify(src *router.Holder) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		rt, release := src.Acquire()
 		defer release()
-		body, apiErr := readBody(w, r, rt.Config().Server.MaxRequestBodyBytes)
-		if apiErr != nil {
-			writeError(w, apiErr)
+		body, err := router.ReadBody(r.Body, rt.Config().Server.MaxRequestBodyBytes)
+		if err != nil {
+			writeError(w, err)
 			return
 		}
 		var req classifyRequest

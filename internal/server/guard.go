@@ -1,11 +1,9 @@
 package server
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
-	"os"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -112,23 +110,3 @@ func (g *guardedWriter) Write(b []byte) (int, error) {
 }
 
 func (g *guardedWriter) Unwrap() http.ResponseWriter { return g.ResponseWriter }
-
-// readBody reads a request body of at most maxBytes. Errors are *openai.APIError: 413 for a
-// larger body, 408 for one that did not arrive within server.read_timeout, 400 otherwise.
-func readBody(w http.ResponseWriter, r *http.Request, maxBytes int64) ([]byte, *openai.APIError) {
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBytes))
-	if err == nil {
-		return body, nil
-	}
-	var tooLarge *http.MaxBytesError
-	switch {
-	case errors.As(err, &tooLarge):
-		return nil, &openai.APIError{Status: http.StatusRequestEntityTooLarge, Type: openai.TypeInvalidRequest, Code: "request_too_large",
-			Message: fmt.Sprintf("the request body is larger than %d bytes (server.max_request_body_bytes)", maxBytes)}
-	case errors.Is(err, os.ErrDeadlineExceeded):
-		return nil, &openai.APIError{Status: http.StatusRequestTimeout, Type: openai.TypeInvalidRequest, Code: "request_timeout", Err: err,
-			Message: "the request body did not arrive in time (server.read_timeout)"}
-	default:
-		return nil, openai.BadRequest("", "reading the request body: "+err.Error())
-	}
-}

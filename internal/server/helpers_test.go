@@ -70,7 +70,7 @@ func newFixture(t *testing.T, yaml string, env map[string]string) *fixture {
 	}
 	f.holder = router.NewHolder(rt)
 	t.Cleanup(func() { _ = f.holder.Close() })
-	f.infHandler = NewInference(f.holder, log, metrics)
+	f.infHandler = NewInference(router.NewPipeline(f.holder, router.PipelineOptions{Logger: log}), log, metrics)
 	inf := httptest.NewServer(f.infHandler)
 	f.mgmtH = NewManagement(f.holder, &Readiness{}, inf.URL, log, nil)
 	mgmt := httptest.NewServer(f.mgmtH)

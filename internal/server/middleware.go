@@ -2,8 +2,6 @@ package server
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -72,7 +70,7 @@ func (s *statusRecorder) Unwrap() http.ResponseWriter { return s.ResponseWriter 
 func withRequestContext(next http.Handler, log *slog.Logger, m *telemetry.Metrics, endpoint string) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
-		info := &requestInfo{id: requestID(r.Header.Get(HeaderRequestID))}
+		info := &requestInfo{id: router.NewRequestID(r.Header.Get(HeaderRequestID))}
 		w.Header().Set(HeaderRequestID, info.id)
 		rec := &statusRecorder{ResponseWriter: w}
 		defer func() {
@@ -139,25 +137,6 @@ func finish(log *slog.Logger, m *telemetry.Metrics, endpoint string, r *http.Req
 	if status >= 400 && status < 500 && status != router.StatusClientClosed {
 		m.Errors.WithLabelValues(info.model, "client_error").Inc()
 	}
-}
-
-// requestID returns the client's id if it is short and printable, else a new random one.
-func requestID(client string) string {
-	if n := len(client); n > 0 && n <= 128 {
-		ok := true
-		for i := range n {
-			if c := client[i]; c < 0x21 || c > 0x7e {
-				ok = false
-				break
-			}
-		}
-		if ok {
-			return client
-		}
-	}
-	var b [12]byte
-	_, _ = rand.Read(b[:])
-	return hex.EncodeToString(b[:])
 }
 
 // writeError is the one place an error becomes an HTTP response on the router's listeners.

@@ -13,7 +13,8 @@ import (
 
 // TestExtprocMode runs the binary as Envoy's external processor, as the operator does for a
 // SemanticRouter with spec.gateway.existingRef, and routes one request the way Envoy's
-// ext_proc filter presents it. No model credentials are needed: Envoy calls the model.
+// ext_proc filter presents it. No model credentials are needed: Envoy calls the model, and
+// without a key the router can read, the client's Authorization is removed.
 func TestExtprocMode(t *testing.T) {
 	t.Parallel()
 	r := startRouterWith(t, `
@@ -58,6 +59,9 @@ models:
 	}
 	if got["x-vsr-selected-model"] != "general" || got["x-vsr-destination-endpoint"] != "vllm.models.svc:8000" {
 		t.Errorf("headers %v", got)
+	}
+	if rm := resp.GetRequestBody().GetResponse().GetHeaderMutation().GetRemoveHeaders(); len(rm) != 1 || rm[0] != "authorization" {
+		t.Errorf("removed headers %v, want [authorization]", rm)
 	}
 	_ = s.CloseSend()
 	if resp, _ := do(t, "GET", r.API+"/ready", ""); resp.StatusCode != 200 {

@@ -37,7 +37,7 @@ func startEndpointsRouter(t *testing.T, provider string) (inference, management 
 	}
 	t.Cleanup(func() { _ = rt.Close() })
 	src := router.NewHolder(rt)
-	inf := httptest.NewServer(server.NewInference(src, log, metrics))
+	inf := httptest.NewServer(server.NewInference(router.NewPipeline(src, router.PipelineOptions{Logger: log}), log, metrics))
 	mgmt := httptest.NewServer(server.NewManagement(src, &server.Readiness{}, inf.URL, log, nil))
 	t.Cleanup(inf.Close)
 	t.Cleanup(mgmt.Close)

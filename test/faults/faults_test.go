@@ -190,7 +190,7 @@ func startRouter(t *testing.T, models string) (*httptest.Server, *prometheus.Reg
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := httptest.NewServer(server.NewInference(router.NewHolder(rt), log, metrics))
+	s := httptest.NewServer(server.NewInference(router.NewPipeline(router.NewHolder(rt), router.PipelineOptions{Logger: log}), log, metrics))
 	t.Cleanup(s.Close)
 	return s, reg
 }

@@ -63,7 +63,7 @@ func startHarness(t *testing.T, yaml string, env map[string]string) *harness {
 	}
 	t.Cleanup(func() { _ = rt.Close() })
 	src := router.NewHolder(rt)
-	inf := httptest.NewServer(server.NewInference(src, log, metrics))
+	inf := httptest.NewServer(server.NewInference(router.NewPipeline(src, router.PipelineOptions{Logger: log}), log, metrics))
 	mgmt := httptest.NewServer(server.NewManagement(src, &server.Readiness{}, inf.URL, log, nil))
 	t.Cleanup(inf.Close)
 	t.Cleanup(mgmt.Close)

@@ -61,7 +61,7 @@ models:
 		}
 		holder := router.NewHolder(rt)
 		defer func() { _ = holder.Close() }()
-		front := httptest.NewServer(server.NewInference(holder, log, metrics))
+		front := httptest.NewServer(server.NewInference(router.NewPipeline(holder, router.PipelineOptions{Logger: log}), log, metrics))
 		defer front.Close()
 		client := &http.Client{Transport: &http.Transport{}}
 		defer client.CloseIdleConnections()

@@ -41,5 +41,5 @@ func Router(yaml []byte) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return Listen(server.NewInference(router.NewHolder(rt), log, metrics))
+	return Listen(server.NewInference(router.NewPipeline(router.NewHolder(rt), router.PipelineOptions{Logger: log}), log, metrics))
 }

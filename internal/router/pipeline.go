@@ -1,0 +1,286 @@
+package router
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"os"
+	"sync"
+
+	"go.opentelemetry.io/otel/propagation"
+	"go.opentelemetry.io/otel/trace"
+	"go.opentelemetry.io/otel/trace/noop"
+
+	"github.com/semantic-router/semantic-router/internal/openai"
+	"github.com/semantic-router/semantic-router/internal/provider"
+	"github.com/semantic-router/semantic-router/internal/telemetry"
+)
+
+// Pipeline is the request path both front doors drive, stage by stage: the router that serves
+// now is held for the request's life; the client is authenticated and admitted before its
+// body is read; the body is read within server.max_request_body_bytes and parsed; the model's
+// limits are checked; signals and decisions pick the model; then Serve calls it (retries,
+// fallbacks, endpoints) and Plan returns what Envoy needs to call it. Every error is an
+// *openai.APIError whose status the pipeline chose; the front doors translate wire formats
+// and nothing else. It is safe for concurrent use.
+type Pipeline struct {
+	src    *Holder
+	log    *slog.Logger
+	tracer trace.Tracer
+	prop   propagation.TextMapPropagator
+}
+
+// PipelineOptions are a pipeline's dependencies.
+type PipelineOptions struct {
+	Logger *slog.Logger
+	// Tracing traces requests; nil traces nothing.
+	Tracing *telemetry.Tracing
+}
+
+// NewPipeline returns the pipeline serving each request with the router src holds when the
+// request starts, to its end, whatever reloads happen meanwhile.
+func NewPipeline(src *Holder, o PipelineOptions) *Pipeline {
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	p := &Pipeline{src: src, log: o.Logger, tracer: noop.NewTracerProvider().Tracer("")}
+	if o.Tracing != nil {
+		p.tracer, p.prop = o.Tracing.Tracer(), o.Tracing.Propagator
+	}
+	return p
+}
+
+// StartSpan starts a front door's server span for a request, continuing the caller's trace
+// when h carries one (traceparent). The front door ends it once the answer is written.
+func (p *Pipeline) StartSpan(ctx context.Context, name string, h http.Header) (context.Context, trace.Span) {
+	if p.prop != nil {
+		ctx = p.prop.Extract(ctx, propagation.HeaderCarrier(h))
+	}
+	return p.tracer.Start(ctx, name, trace.WithSpanKind(trace.SpanKindServer))
+}
+
+// Request is a chat completion request as a front door received it.
+type Request struct {
+	// ID is the request's id, on every log line of the request and in its errors.
+	ID string
+	// Header holds the client's headers: Authorization carries the API key, the rest feed
+	// header signals and x-vsr-debug.
+	Header http.Header
+	// Body is the JSON body. It is read only once the client is admitted, and no further
+	// than server.max_request_body_bytes.
+	Body io.Reader
+}
+
+// Trail is what is known of a request, for the front door's access log and request
+// metrics, whether or not it was served.
+type Trail struct {
+	// Client is the API key's name; empty on an open listener or before authentication.
+	Client string
+	// Model is the requested model as a metric label: a configured name, the virtual
+	// model, or "unknown"; empty when the body was never parsed.
+	Model string
+	// Stream is whether the client asked for a stream.
+	Stream bool
+	// Route is the routing decision, once taken.
+	Route Route
+}
+
+// Result is a served request: the whole answer or a stream whose first event has arrived.
+// Close must be called once the answer is written (or abandoned).
+type Result struct {
+	// Response is the whole answer; nil for a stream.
+	Response *provider.Response
+	// Stream is the streamed answer; nil for a whole one.
+	Stream *Stream
+
+	explain [][2]string
+	end     *exchange
+}
+
+// Explain returns the headers that explain the routing decision (see Route.Explain).
+func (res *Result) Explain() [][2]string { return res.explain }
+
+// Close ends the request: it closes the stream, charges the answer's token usage to the
+// client's and the model's rate limits, frees the in-flight slot and lets go of the router.
+func (res *Result) Close() {
+	var u *openai.Usage
+	if res.Stream != nil {
+		_ = res.Stream.Close()
+		u = res.Stream.Usage()
+	} else if res.Response != nil {
+		u = res.Response.Usage
+	}
+	res.end.finish(u)
+}
+
+// Serve runs the whole pipeline for req and calls the chosen model. It always returns the
+// request's Trail; the Result is nil when err is non-nil. err is an *openai.APIError: a
+// refusal (401, 403, 404, 413, 429, 503, a policy's block), a bad request, or the model's
+// failure after retries and fallbacks, carrying the explanation headers once routed.
+func (p *Pipeline) Serve(ctx context.Context, req *Request) (*Result, Trail, error) {
+	x, err := p.begin(ctx, req)
+	if err != nil {
+		return nil, x.trail, err
+	}
+	p2, err := x.route(req.Header)
+	if err != nil {
+		return nil, x.trail, err
+	}
+	res := &Result{end: x}
+	var rt Route
+	if x.chat.Stream {
+		res.Stream, rt, err = x.r.stream(x.ctx, p2)
+	} else {
+		res.Response, rt, err = x.r.complete(x.ctx, p2)
+	}
+	// A fallback changes the model: explain the route as served.
+	x.trail.Route = rt
+	res.explain = rt.Explain(debugRequested(req.Header.Get))
+	if err != nil {
+		x.finish(nil)
+		return nil, x.trail, x.explained(err, res.explain)
+	}
+	return res, x.trail, nil
+}
+
+// route runs the signals and decisions. A refusal (unknown model, a block, a policy that
+// could not be checked) ends the exchange and carries the explanation headers.
+func (x *exchange) route(h http.Header) (routed, error) {
+	m, out, rt, err := x.r.tracedRoute(x.ctx, x.chat, h)
+	x.trail.Route = rt
+	if err != nil {
+		x.finish(nil)
+		return routed{}, x.explained(err, rt.Explain(debugRequested(h.Get)))
+	}
+	x.routed(rt)
+	return routed{m: m, req: out, rt: rt}, nil
+}
+
+// Models returns the names the client of a request with headers h may use, the virtual
+// model first: a key limited to some models sees only those. Errors are as Serve's 401.
+func (p *Pipeline) Models(h http.Header) ([]string, error) {
+	r, release := p.src.Acquire()
+	defer release()
+	client, err := r.Authenticate(openai.BearerToken(h.Get("Authorization")))
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, n := range r.ExposedModels() {
+		if client.Allows(n) {
+			out = append(out, n)
+		}
+	}
+	return out, nil
+}
+
+// exchange is one request's hold on the pipeline: the router, the admission ticket and the
+// request's logger.
+type exchange struct {
+	r       *Router
+	release func()
+	ticket  *Ticket
+	ctx     context.Context
+	chat    *openai.ChatRequest
+	trail   Trail
+	once    sync.Once
+}
+
+// begin runs the stages every request shares, up to routing: hold the router, authenticate,
+// admit the client, read and parse the body, admit the model. On error everything it took
+// is given back.
+func (p *Pipeline) begin(ctx context.Context, req *Request) (x *exchange, err error) {
+	r, release := p.src.Acquire()
+	x = &exchange{r: r, release: release}
+	defer func() {
+		if err != nil {
+			x.finish(nil)
+		}
+	}()
+	log := p.log.With(LogKeyRequestID, req.ID)
+	if sc := trace.SpanContextFromContext(ctx); sc.HasTraceID() {
+		log = log.With(LogKeyTraceID, sc.TraceID().String())
+	}
+	ctx = withLogger(WithRequestID(ctx, req.ID), log)
+	x.ctx = ctx
+
+	// Who is asking, and whether they may, is settled before the body is read: a stranger's
+	// 10 MiB is not read, and slow bodies do not get past max_in_flight.
+	client, err := r.Authenticate(openai.BearerToken(req.Header.Get("Authorization")))
+	if err != nil {
+		return x, err
+	}
+	x.trail.Client = client.Name()
+	if x.ticket, err = r.AdmitClient(ctx, client); err != nil {
+		return x, err
+	}
+	body, err := ReadBody(req.Body, r.cfg.Server.MaxRequestBodyBytes)
+	if err != nil {
+		return x, err
+	}
+	chat, apiErr := openai.ParseChatRequest(body)
+	if apiErr != nil {
+		return x, apiErr
+	}
+	x.chat = chat
+	x.trail.Model, x.trail.Stream = r.MetricModel(chat.Model), chat.Stream
+	if err := r.AdmitModel(x.ticket, chat.Model); err != nil {
+		return x, err
+	}
+	return x, nil
+}
+
+// routed adds the routing decision to the request's logger.
+func (x *exchange) routed(rt Route) {
+	log := logFor(x.ctx, nil).With(LogKeyModel, rt.Model)
+	if rt.Decision != "" {
+		log = log.With(LogKeyDecision, rt.Decision)
+	}
+	x.ctx = withLogger(x.ctx, log)
+}
+
+// explained returns err with the explanation headers, for a refusal after routing.
+func (x *exchange) explained(err error, explain [][2]string) error {
+	var e *openai.APIError
+	if !errors.As(err, &e) || len(explain) == 0 {
+		return err
+	}
+	out := *e
+	out.Header = make(map[string]string, len(explain))
+	for _, kv := range explain {
+		out.Header[kv[0]] = kv[1]
+	}
+	return &out
+}
+
+// finish charges u, frees the slot and lets go of the router, once.
+func (x *exchange) finish(u *openai.Usage) {
+	x.once.Do(func() {
+		if x.ticket != nil {
+			x.ticket.Done(u)
+		}
+		x.release()
+	})
+}
+
+// ReadBody reads a request body of at most limit bytes. Errors are *openai.APIError: 413
+// past the limit, 408 when the listener's read deadline passed, else 400.
+func ReadBody(body io.Reader, limit int64) ([]byte, error) {
+	if body == nil {
+		body = http.NoBody
+	}
+	b, err := io.ReadAll(io.LimitReader(body, limit+1))
+	switch {
+	case err == nil && int64(len(b)) > limit:
+		return nil, refuse(KindTooLarge, fmt.Sprintf("the request body is larger than %d bytes (server.max_request_body_bytes)", limit), nil)
+	case err == nil:
+		return b, nil
+	case errors.Is(err, os.ErrDeadlineExceeded):
+		return nil, refuse(KindBodyTimeout, "the request body did not arrive in time (server.read_timeout)", err)
+	default:
+		return nil, refuse(KindBadBody, "reading the request body: "+err.Error(), err)
+	}
+}

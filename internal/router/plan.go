@@ -1,0 +1,143 @@
+package router
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/url"
+
+	"go.opentelemetry.io/otel/propagation"
+
+	"github.com/semantic-router/semantic-router/internal/openai"
+)
+
+// Target says where a planned request goes: the router's model name, the provider type,
+// the upstream id, the base URL and the endpoint (host:port) the balancer picked.
+type Target struct {
+	Model         string
+	Provider      string
+	UpstreamModel string
+	BaseURL       string
+	Endpoint      string
+}
+
+// Plan is a routed request for a front door that calls the model itself (the Envoy external
+// processor). Done must be called once the answer has ended (or was abandoned).
+type Plan struct {
+	// Body is the request to forward: the decision's changes applied, the model set to the
+	// upstream id, the stream asked to report usage.
+	Body []byte
+	// Target is where it goes.
+	Target Target
+	// Authorization is the Authorization header the model's server expects ("Bearer " and
+	// the model's api_key), or "" when the model has none. Either way the client's own
+	// Authorization, which carried its key for the router, must not reach the model.
+	Authorization string
+	// Trace holds the trace context of the request (traceparent, tracestate) for the
+	// upstream request, so that the model server's spans join the trace.
+	Trace map[string]string
+	// Stream is whether the answer is a stream of server-sent events.
+	Stream bool
+
+	explain [][2]string
+	end     *exchange
+	report  func(status int, err error)
+}
+
+// Explain returns the headers that explain the routing decision (see Route.Explain).
+func (pl *Plan) Explain() [][2]string { return pl.explain }
+
+// Done ends a planned request: status is the model server's response status (0 when none
+// came, with err saying why), which the endpoint's outlier detection counts; u is the usage
+// read from the answer (nil when none), charged to the client's and the model's token
+// limits. The in-flight slot is held until Done.
+func (pl *Plan) Done(status int, u *openai.Usage, err error) {
+	if pl.report != nil {
+		pl.report(status, err)
+	}
+	if u != nil {
+		pl.end.r.countTokens(pl.Target.Model, u)
+	}
+	pl.end.finish(u)
+}
+
+// Plan runs the pipeline for req as Serve does, but calls no model: it returns the request
+// to forward and where to. Errors are as Serve's.
+func (p *Pipeline) Plan(ctx context.Context, req *Request) (*Plan, Trail, error) {
+	x, err := p.begin(ctx, req)
+	if err != nil {
+		return nil, x.trail, err
+	}
+	rd, err := x.route(req.Header)
+	if err != nil {
+		return nil, x.trail, err
+	}
+	pl, err := p.plan(x, rd)
+	if err != nil {
+		x.finish(nil)
+		return nil, x.trail, err
+	}
+	pl.explain = rd.rt.Explain(debugRequested(req.Header.Get))
+	return pl, x.trail, nil
+}
+
+func (p *Pipeline) plan(x *exchange, rd routed) (*Plan, error) {
+	r, m := x.r, rd.m
+	up := *r.forModel(rd.rt.reasoning, m, rd.req)
+	up.Model = m.cfg.Provider.Model
+	if up.Stream && (up.StreamOptions == nil || !up.StreamOptions.IncludeUsage) {
+		// Token limits need the usage, which a stream reports only when asked.
+		so := openai.StreamOptions{IncludeUsage: true}
+		up.StreamOptions = &so
+	}
+	body, err := json.Marshal(&up)
+	if err != nil {
+		return nil, fmt.Errorf("encoding the request for model %q: %w", m.cfg.Name, err)
+	}
+	base, report, err := m.endpoint()
+	if err != nil {
+		return nil, r.apiError(x.ctx, m.cfg.Name, err)
+	}
+	pl := &Plan{Body: body, Stream: up.Stream, end: x, report: report,
+		Target: Target{Model: m.cfg.Name, Provider: m.cfg.Provider.Type, UpstreamModel: m.cfg.Provider.Model, BaseURL: base, Endpoint: hostPort(base)}}
+	if m.apiKey != nil {
+		key, err := m.apiKey()
+		if err != nil {
+			return nil, refuse(KindModelUnavailable, withRequestID(fmt.Sprintf("model %q has no usable credential", m.cfg.Name), RequestID(x.ctx)), err)
+		}
+		pl.Authorization = "Bearer " + key
+	}
+	if p.prop != nil {
+		c := propagation.MapCarrier{}
+		p.prop.Inject(x.ctx, c)
+		pl.Trace = c
+	}
+	if r.metrics != nil {
+		r.metrics.Planned.WithLabelValues(m.cfg.Name).Inc()
+	}
+	return pl, nil
+}
+
+// hostPort is base's host:port, with the scheme's port when it names none; "" when base
+// is not an absolute URL.
+func hostPort(base string) string {
+	u, err := url.Parse(base)
+	if err != nil || u.Host == "" {
+		return ""
+	}
+	if u.Port() != "" {
+		return u.Host
+	}
+	port := "80"
+	if u.Scheme == "https" {
+		port = "443"
+	}
+	return net.JoinHostPort(u.Hostname(), port)
+}
+
+// endpoint picks the base URL a planned request goes to, and returns the function that
+// reports how the call went. A model with one base_url returns it and nothing to report.
+func (m *model) endpoint() (string, func(int, error), error) {
+	return m.cfg.Provider.BaseURL, func(int, error) {}, nil
+}
