@@ -79,6 +79,7 @@ type Router struct {
 type model struct {
 	cfg         config.Model
 	provider    provider.Provider
+	pool        *endpointPool // nil for one base_url without outlier detection
 	lastFailure atomic.Pointer[Failure]
 }
 
@@ -155,10 +156,11 @@ func New(cfg *config.Config, o Options) (*Router, error) {
 		err  error
 	)
 	for _, mc := range cfg.Models {
-		m := &model{cfg: mc}
+		m := &model{cfg: mc, pool: r.newPool(mc)}
 		r.models[mc.Name] = m
 		r.order = append(r.order, m)
 		if o.ClassifyOnly {
+			r.checkHealthWithoutProvider(m)
 			continue // routing needs the models, not their providers
 		}
 		p, err := r.newProvider(mc)
@@ -203,6 +205,7 @@ func New(cfg *config.Config, o Options) (*Router, error) {
 // ONNX session). Call it after the requests in flight have finished.
 func (r *Router) Close() error {
 	for _, m := range r.order {
+		m.pool.close()
 		if c, ok := m.provider.(io.Closer); ok {
 			_ = c.Close()
 		}
@@ -239,7 +242,7 @@ func (r *Router) Models() []ModelInfo {
 	for _, m := range r.order {
 		out = append(out, ModelInfo{
 			Name: m.cfg.Name, Exposed: m.cfg.IsExposed(), Provider: m.cfg.Provider.Type,
-			UpstreamID: m.cfg.Provider.Model, BaseURL: m.cfg.Provider.BaseURL, Endpoints: endpointStatus(m.provider),
+			UpstreamID: m.cfg.Provider.Model, BaseURL: m.cfg.Provider.BaseURL, Endpoints: m.pool.status(),
 			Registered: m.provider != nil, IsDefault: m.cfg.Name == r.cfg.Routing.DefaultModel, LastFailure: m.lastFailure.Load(),
 		})
 	}
