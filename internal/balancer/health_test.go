@@ -61,7 +61,7 @@ func TestHealthChecksEjectAndReturnAnEndpoint(t *testing.T) {
 	// One failure ejects, for longer than the test: only a probe brings b back.
 	p := New([]Endpoint{{ID: a.URL + "/v1"}, {ID: b.URL + "/v1"}}, Options{ConsecutiveFailures: 1, EjectionTime: time.Hour, MaxEjectionTime: time.Hour})
 	changes := make(chan string, 10)
-	stop := p.StartHealthChecks(HealthCheck{Interval: 5 * time.Millisecond, Timeout: time.Second, Path: "/models",
+	stop := p.StartHealthChecks(HealthCheck{Interval: 5 * time.Millisecond, Timeout: waitLimit, Path: "/models",
 		OnChange: func(id string, err error) { changes <- fmt.Sprintf("%s: %v", strings.TrimPrefix(id, b.URL), err) }})
 	t.Cleanup(stop)
 

@@ -152,7 +152,7 @@ func TestEndpointInClassifyOnlyMode(t *testing.T) {
 	b.healthy.Store(false) // its probes fail until it is returned below
 	r, metrics := poolRouter(t, true,
 		endpointModel("passive", a.URL, b.URL, "")+
-			endpointModel("probed", a.URL, b.URL, "      health_check: {interval: 100ms, timeout: 100ms}\n")+
+			endpointModel("probed", a.URL, b.URL, "      health_check: {interval: 500ms, timeout: 500ms}\n")+
 			"  - model_name: single\n    provider: {type: openai_compatible, base_url: http://single.internal/v1}\n", nil)
 	aURL, bURL := a.URL+"/v1", b.URL+"/v1"
 
