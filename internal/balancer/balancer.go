@@ -1,7 +1,9 @@
 // Package balancer spreads the calls of one model over its endpoints and keeps failing
-// endpoints out of rotation for a while (passive outlier ejection). It is pure: no I/O, no
-// configuration types, a clock that tests replace. The router owns the calls and reports
-// each outcome back.
+// endpoints out of rotation for a while (passive outlier ejection), and probes them over HTTP
+// when asked to (active health checks, health.go). The pool itself does no I/O and knows no
+// configuration types; its clock is replaceable in tests. Whoever makes the calls (the
+// router's providers, or Envoy for the router's external processor) reports each outcome
+// back.
 package balancer
 
 import (

@@ -135,9 +135,3 @@ func hostPort(base string) string {
 	}
 	return net.JoinHostPort(u.Hostname(), port)
 }
-
-// endpoint picks the base URL a planned request goes to, and returns the function that
-// reports how the call went. A model with one base_url returns it and nothing to report.
-func (m *model) endpoint() (string, func(int, error), error) {
-	return m.cfg.Provider.BaseURL, func(int, error) {}, nil
-}

@@ -86,6 +86,7 @@ type Router struct {
 type model struct {
 	cfg         config.Model
 	provider    provider.Provider
+	pool        *endpointPool // nil for one base_url without outlier detection
 	lastFailure atomic.Pointer[Failure]
 	// apiKey reads the model's api_key for a planned request (PlanOnly); nil: none.
 	apiKey func() (string, error)
@@ -164,7 +165,7 @@ func New(cfg *config.Config, o Options) (*Router, error) {
 		err  error
 	)
 	for _, mc := range cfg.Models {
-		m := &model{cfg: mc}
+		m := &model{cfg: mc, pool: r.newPool(mc)}
 		r.models[mc.Name] = m
 		r.order = append(r.order, m)
 		if o.PlanOnly && !mc.Provider.APIKey.IsZero() {
@@ -176,6 +177,9 @@ func New(cfg *config.Config, o Options) (*Router, error) {
 			} else {
 				m.apiKey = src.Value
 			}
+		}
+		if o.PlanOnly {
+			r.checkHealthWithoutProvider(m) // Envoy's requests go to the endpoints it picks
 		}
 		if o.ClassifyOnly || o.PlanOnly {
 			continue // routing needs the models, not their providers
@@ -222,6 +226,7 @@ func New(cfg *config.Config, o Options) (*Router, error) {
 // ONNX session). Call it after the requests in flight have finished.
 func (r *Router) Close() error {
 	for _, m := range r.order {
+		m.pool.close()
 		if c, ok := m.provider.(io.Closer); ok {
 			_ = c.Close()
 		}
@@ -249,7 +254,7 @@ func (r *Router) Models() []ModelInfo {
 	for _, m := range r.order {
 		out = append(out, ModelInfo{
 			Name: m.cfg.Name, Exposed: m.cfg.IsExposed(), Provider: m.cfg.Provider.Type,
-			UpstreamID: m.cfg.Provider.Model, BaseURL: m.cfg.Provider.BaseURL, Endpoints: endpointStatus(m.provider),
+			UpstreamID: m.cfg.Provider.Model, BaseURL: m.cfg.Provider.BaseURL, Endpoints: m.pool.status(),
 			Registered: m.provider != nil, IsDefault: m.cfg.Name == r.cfg.Routing.DefaultModel, LastFailure: m.lastFailure.Load(),
 		})
 	}

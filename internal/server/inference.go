@@ -65,9 +65,6 @@ func (h *Inference) chat(w http.ResponseWriter, r *http.Request) {
 	info := requestInfoFrom(r.Context())
 	ctx, span := h.p.StartSpan(r.Context(), "POST /v1/chat/completions", r.Header)
 	info.span = span // ended by the middleware, which knows the final status
-	// Writing the answer while the request body may still be arriving is normal for
-	// streaming; without full duplex Go's server can cut such responses.
-	_ = http.NewResponseController(w).EnableFullDuplex()
 	res, trail, err := h.p.Serve(ctx, &router.Request{ID: info.id, Header: r.Header, Body: r.Body})
 	info.client, info.model, info.stream, info.selected = trail.Client, trail.Model, trail.Stream, trail.Route.Model
 	if err != nil {
@@ -75,6 +72,9 @@ func (h *Inference) chat(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer res.Close()
+	// The pipeline has read the body to its end; full duplex keeps Go's server from cutting
+	// a long answer written while the client's side of the connection is still open.
+	_ = http.NewResponseController(w).EnableFullDuplex()
 	for _, kv := range res.Explain() {
 		w.Header().Set(kv[0], kv[1])
 	}
