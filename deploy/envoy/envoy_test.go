@@ -227,3 +227,25 @@ func TestLoadBootstrapIsStrict(t *testing.T) {
 		t.Error("a port above 65535 passed")
 	}
 }
+
+// TestREADMEConfig: the router configuration README.md shows for this bootstrap loads, and
+// has nothing that extproc mode cannot apply.
+func TestREADMEConfig(t *testing.T) {
+	t.Parallel()
+	data, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, block, ok := strings.Cut(string(data), "```yaml\nmodels:")
+	if !ok {
+		t.Fatal("README.md has no router configuration block")
+	}
+	block, _, _ = strings.Cut(block, "```")
+	cfg, err := config.Parse([]byte("models:" + block))
+	if err != nil {
+		t.Fatalf("README.md's configuration: %v", err)
+	}
+	if w := cfg.ExtprocWarnings(); len(w) > 0 {
+		t.Errorf("README.md's configuration sets what extproc mode cannot apply: %q", w)
+	}
+}
