@@ -199,7 +199,15 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	cfg, source, raw, err := loadConfig(f.config)
 	if f.validate {
-		return validate(cfg, source, err, stdout)
+		if err := validate(cfg, source, err, stdout); err != nil {
+			return err
+		}
+		if f.gateway == "extproc" {
+			for _, w := range cfg.ExtprocWarnings() {
+				fmt.Fprintln(stdout, "warning:", w)
+			}
+		}
+		return nil
 	}
 	if err != nil {
 		return err
@@ -237,6 +245,11 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	// In extproc mode Envoy calls the models; the router plans, so it needs no provider,
 	// only each model's api_key to give Envoy.
 	extprocMode := f.gateway == "extproc"
+	if extprocMode {
+		for _, w := range cfg.ExtprocWarnings() {
+			log.Warn("setting not applied in extproc mode", "warning", w)
+		}
+	}
 	ropts := router.Options{Logger: log, Metrics: metrics, LookupEnv: os.LookupEnv, Tracing: tracing, PlanOnly: extprocMode, Redactor: redactor}
 	rt, err := router.New(cfg, ropts)
 	if err != nil {

@@ -3,10 +3,13 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestValidatePrintsWarnings: -validate accepts a request_budget shorter than a model's
@@ -25,5 +28,90 @@ func TestValidatePrintsWarnings(t *testing.T) {
 	want := `warning: models[0].timeout: 5m0s is longer than routing.request_budget (1m0s), which cuts every call of model "slow", streams included, at 1m0s`
 	if !strings.Contains(stdout.String(), want) {
 		t.Errorf("-validate output lacks the warning:\n%s", stdout.String())
+	}
+}
+
+const bedrockConfig = `models:
+  - model_name: claude
+    provider: {type: bedrock, region: us-east-1, access_key_id: env.SR_TEST_UNSET_A, secret_access_key: env.SR_TEST_UNSET_S}
+`
+
+const bedrockExtprocWarning = `models[0].provider.type: bedrock is not supported in extproc mode: Envoy sends the client's OpenAI request as it is, with no translation to the Bedrock API and no SigV4 signature, so model "claude" cannot be served`
+
+// TestValidateExtprocWarnings: with -gateway extproc, -validate also lists the settings
+// Envoy's external processor cannot apply; without it, it does not.
+func TestValidateExtprocWarnings(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "config.yaml")
+	if err := os.WriteFile(path, []byte(bedrockConfig), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		args []string
+		want bool
+	}{
+		{args: []string{"-validate", "-gateway", "extproc", "-config", path}, want: true},
+		{args: []string{"-validate", "-config", path}, want: false},
+	} {
+		var stdout, stderr bytes.Buffer
+		if err := Run(context.Background(), tc.args, &stdout, &stderr); err != nil {
+			t.Fatalf("%v: %v\n%s", tc.args, err, stderr.String())
+		}
+		lines := strings.Split(strings.TrimSpace(stdout.String()), "\n")
+		if !strings.HasPrefix(lines[0], path+": valid, 1 models") {
+			t.Errorf("%v: first line %q, want the usual summary first", tc.args, lines[0])
+		}
+		if got := strings.Contains(stdout.String(), "\nwarning: "+bedrockExtprocWarning+"\n"); got != tc.want {
+			t.Errorf("%v: extproc warning printed = %v, want %v:\n%s", tc.args, got, tc.want, stdout.String())
+		}
+	}
+}
+
+// TestExtprocStartLogsWarnings: at start in extproc mode each setting the processor cannot
+// apply is logged as a warning.
+func TestExtprocStartLogsWarnings(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "config.yaml")
+	if err := os.WriteFile(path, []byte(bedrockConfig), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	logs := &lockedBuffer{}
+	done := make(chan error, 1)
+	go func() {
+		done <- Run(ctx, []string{"-gateway", "extproc", "-config", path, "-grpc-address", "127.0.0.1:0",
+			"-api-address", "127.0.0.1:0", "-metrics-address", "127.0.0.1:0"}, io.Discard, logs)
+	}()
+	deadline := time.Now().Add(60 * time.Second)
+	for !strings.Contains(logs.String(), `"msg":"ready"`) {
+		select {
+		case err := <-done:
+			t.Fatalf("Run returned early: %v\n%s", err, logs)
+		default:
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("not ready:\n%s", logs)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	var found bool
+	for _, line := range strings.Split(logs.String(), "\n") {
+		var l struct{ Level, Msg, Warning string }
+		if json.Unmarshal([]byte(line), &l) == nil && l.Msg == "setting not applied in extproc mode" {
+			found = l.Level == "WARN" && l.Warning == bedrockExtprocWarning
+		}
+	}
+	if !found {
+		t.Errorf("no warning line for the bedrock model:\n%s", logs)
+	}
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("Run: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Run did not return after cancel")
 	}
 }
