@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strings"
 	"sync"
 	"time"
 
@@ -28,6 +29,10 @@ type Options struct {
 	// token whose file changed, after the new value is in force. It runs on the goroutine
 	// that noticed the change and must not block.
 	OnRotate func(ref string)
+	// PollInterval, when positive, checks key and token files for changes with a stat at
+	// most this often, when a request presents a key or token, instead of watching their
+	// directories. The policy does the same, at one second, when no watcher can be created.
+	PollInterval time.Duration
 	// OnQueueWait is called with how long each admitted request waited for an in-flight
 	// slot (0 when one was free at once); only when admission.max_in_flight is set.
 	OnQueueWait func(time.Duration)
@@ -41,7 +46,8 @@ type Options struct {
 type Policy struct {
 	opts      Options
 	store     *secret.Store
-	keys      *Keys // nil: the listener is open
+	files     []*secret.Source // the file: keys and tokens, polled when not watched
+	keys      *Keys            // nil: the listener is open
 	clients   map[string]*keyPolicy
 	models    map[string]*limit
 	gate      *Gate
@@ -87,7 +93,7 @@ func NewPolicy(cfg config.Admission, mgmt *config.Management, o Options) (*Polic
 	}
 	targets := map[string]target{}
 	var mu sync.Mutex
-	p.store = secret.NewStore(secret.Options{LookupEnv: o.LookupEnv, Logger: o.Logger, OnRotate: func(ref string) {
+	p.store = secret.NewStore(secret.Options{LookupEnv: o.LookupEnv, Logger: o.Logger, PollInterval: o.PollInterval, OnRotate: func(ref string) {
 		mu.Lock()
 		t := targets[ref]
 		mu.Unlock()
@@ -111,6 +117,9 @@ func NewPolicy(cfg config.Admission, mgmt *config.Management, o Options) (*Polic
 		mu.Lock()
 		targets[string(ref)] = target{keys, name, src}
 		mu.Unlock()
+		if strings.HasPrefix(string(ref), "file:") {
+			p.files = append(p.files, src)
+		}
 		v, err := src.Value()
 		if err != nil {
 			errs = append(errs, fmt.Errorf("%s %q: %s: %w", field, name, ref, err))
@@ -178,6 +187,7 @@ func (p *Policy) Authenticate(token string) (Client, error) {
 	if p.keys == nil {
 		return Client{}, nil
 	}
+	p.poll()
 	name, ok := p.keys.Lookup(token)
 	if !ok {
 		msg := "missing API key: send it as Authorization: Bearer <key>"
@@ -303,6 +313,15 @@ func (t *Ticket) refund() {
 	t.limits = nil
 }
 
+// poll reads every file: key and token, so that one whose directory is not watched is
+// re-read (at most once per poll interval) and re-hashed before it is compared. A watched
+// one costs an atomic load.
+func (p *Policy) poll() {
+	for _, src := range p.files {
+		_, _ = src.Value()
+	}
+}
+
 // ManagementAuth reports whether the management API asks for a token.
 func (p *Policy) ManagementAuth() bool { return p.mgmtOn }
 
@@ -312,6 +331,7 @@ func (p *Policy) ManagementRole(token string) (name, role string, ok bool) {
 	if !p.mgmtOn {
 		return "", config.RoleAdmin, true
 	}
+	p.poll()
 	name, ok = p.mgmt.Lookup(token)
 	return name, p.roles[name], ok
 }
