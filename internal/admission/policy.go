@@ -203,7 +203,8 @@ func (p *Policy) Authenticate(token string) (Client, error) {
 type Ticket struct {
 	release func()
 	client  Client
-	limits  []*limit
+	limits  []*limit // the key's and the model's, in buf
+	buf     [2]*limit
 	once    sync.Once
 }
 
@@ -240,8 +241,9 @@ func (p *Policy) Admit(ctx context.Context, c Client, model string) (*Ticket, er
 // are *Refusal: ReasonKeyRateLimited, ReasonOverloaded or ReasonClientGone.
 func (p *Policy) AdmitClient(ctx context.Context, c Client) (*Ticket, error) {
 	t := &Ticket{client: c}
+	t.limits = t.buf[:0]
 	if k := c.key; k != nil {
-		if err := p.take(k.limit, fmt.Sprintf("API key %q", k.name), ReasonKeyRateLimited); err != nil {
+		if err := p.take(k.limit, ReasonKeyRateLimited, "API key", k.name); err != nil {
 			return nil, err
 		}
 		t.limits = append(t.limits, k.limit)
@@ -272,7 +274,7 @@ func (p *Policy) AdmitModel(t *Ticket, model string) error {
 		return p.refuse(&Refusal{Reason: ReasonModelNotAllowed, Message: fmt.Sprintf("the API key %q may not use model %q", k.name, model)})
 	}
 	if l := p.models[model]; l != nil {
-		if err := p.take(l, fmt.Sprintf("model %q", model), ReasonModelRateLimited); err != nil {
+		if err := p.take(l, ReasonModelRateLimited, "model", model); err != nil {
 			t.refund()
 			return err
 		}
@@ -281,14 +283,15 @@ func (p *Policy) AdmitModel(t *Ticket, model string) error {
 	return nil
 }
 
-// take counts one request against l, or refuses it when l's requests or tokens per minute
-// are spent.
-func (p *Policy) take(l *limit, whose string, reason Reason) error {
+// take counts one request against l, the limit of the key or model (what) named name, or
+// refuses it when l's requests or tokens per minute are spent. The message is formatted
+// only for a refusal: an admitted request allocates nothing here.
+func (p *Policy) take(l *limit, reason Reason, what, name string) error {
 	if ok, wait := l.tokens.Positive(); !ok {
-		return p.refuse(rateLimited(reason, fmt.Sprintf("%s has used its %d tokens per minute", whose, l.cfg.TokensPerMinute), wait))
+		return p.refuse(rateLimited(reason, fmt.Sprintf("%s %q has used its %d tokens per minute", what, name, l.cfg.TokensPerMinute), wait))
 	}
 	if ok, wait := l.requests.Take(1); !ok {
-		return p.refuse(rateLimited(reason, fmt.Sprintf("%s has sent its %d requests per minute", whose, l.cfg.RequestsPerMinute), wait))
+		return p.refuse(rateLimited(reason, fmt.Sprintf("%s %q has sent its %d requests per minute", what, name, l.cfg.RequestsPerMinute), wait))
 	}
 	return nil
 }
