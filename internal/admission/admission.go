@@ -1,6 +1,12 @@
-// Package admission holds the pure parts of deciding whether a request may start: client
-// keys compared by hash, per-minute rate limits, and a bounded in-flight gate with a
-// bounded queue. It knows no HTTP and no configuration types.
+// Package admission decides whether a request may start. Policy is built from the
+// configuration's admission and management sections and answers the router: who the client
+// is, whether its key may use the model, whether the key's and the model's rate limits have
+// room, and whether an in-flight slot is free. It is made of the parts below: client keys
+// compared by hash (Keys), per-minute rate limits (Bucket), and a bounded in-flight gate
+// with a bounded queue (Gate).
+//
+// It knows no HTTP: a refusal is a *Refusal with a Reason, which each front door turns into
+// its own status in one place.
 package admission
 
 import (
