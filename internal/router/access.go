@@ -36,21 +36,16 @@ func (a *access) close() error {
 	return a.policy.Close()
 }
 
-// refusalClass is how a refusal reaches a client.
-type refusalClass struct {
-	status           int
-	typ, code, param string
-}
-
-// refusalClasses maps every admission refusal to its status, type and code; the message
-// and Retry-After are the refusal's own.
-var refusalClasses = map[admission.Reason]refusalClass{
-	admission.ReasonUnauthenticated:  {http.StatusUnauthorized, openai.TypeAuthentication, "invalid_api_key", ""},
-	admission.ReasonModelNotAllowed:  {http.StatusForbidden, openai.TypePermission, "model_not_allowed", "model"},
-	admission.ReasonKeyRateLimited:   {http.StatusTooManyRequests, openai.TypeRateLimit, "rate_limit_exceeded", ""},
-	admission.ReasonModelRateLimited: {http.StatusTooManyRequests, openai.TypeRateLimit, "rate_limit_exceeded", ""},
-	admission.ReasonOverloaded:       {http.StatusServiceUnavailable, openai.TypeServer, "overloaded", ""},
-	admission.ReasonClientGone:       {StatusClientClosed, openai.TypeInvalidRequest, "client_closed_request", ""},
+// admissionKinds maps every admission refusal to its kind of refusal, whose status, type
+// and code come from the one table (refusals.go); the message and Retry-After are the
+// refusal's own.
+var admissionKinds = map[admission.Reason]Kind{
+	admission.ReasonUnauthenticated:  KindUnauthenticated,
+	admission.ReasonModelNotAllowed:  KindModelNotAllowed,
+	admission.ReasonKeyRateLimited:   KindRateLimited,
+	admission.ReasonModelRateLimited: KindRateLimited,
+	admission.ReasonOverloaded:       KindOverloaded,
+	admission.ReasonClientGone:       KindClientGone,
 }
 
 // refused turns an admission error into the *openai.APIError a client sees. An error that
@@ -58,9 +53,13 @@ var refusalClasses = map[admission.Reason]refusalClass{
 func refused(err error) *openai.APIError {
 	var ref *admission.Refusal
 	if errors.As(err, &ref) {
-		if c, ok := refusalClasses[ref.Reason]; ok {
-			return &openai.APIError{Status: c.status, Type: c.typ, Code: c.code, Param: c.param, Message: ref.Message,
-				RetryAfter: ref.RetryAfter, Err: ref}
+		if k, ok := admissionKinds[ref.Reason]; ok {
+			e := refuse(k, ref.Message, ref)
+			e.RetryAfter = ref.RetryAfter
+			if k == KindModelNotAllowed {
+				e.Param = "model"
+			}
+			return e
 		}
 	}
 	return &openai.APIError{Status: http.StatusInternalServerError, Type: openai.TypeServer, Message: "internal error in admission", Err: err}
