@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"sync/atomic"
 
 	"github.com/semantic-router/semantic-router/internal/config"
 )
@@ -187,12 +188,23 @@ func (b *builder) jailbreak(cfg *config.Signals) error {
 	if len(cfg.Jailbreak) == 0 {
 		return nil
 	}
-	var det *JailbreakDetector
-	if err := b.later(func(ctx context.Context) (err error) {
-		det, err = NewJailbreakDetector(ctx, JailbreakOptions{Embedder: b.set.embedder})
+	// Until an embedder that was down at start answers, a detector without it scores the
+	// patterns (as the full one does without a vector): an evident attack is still
+	// refused. Requests read det while ensure replaces it.
+	var det atomic.Pointer[JailbreakDetector]
+	if b.deferBuild {
+		d, err := NewJailbreakDetector(b.ctx, JailbreakOptions{})
 		if err != nil {
 			return fmt.Errorf("jailbreak detector: %w", err)
 		}
+		det.Store(d)
+	}
+	if err := b.later(func(ctx context.Context) error {
+		d, err := NewJailbreakDetector(ctx, JailbreakOptions{Embedder: b.set.embedder})
+		if err != nil {
+			return fmt.Errorf("jailbreak detector: %w", err)
+		}
+		det.Store(d)
 		return nil
 	}); err != nil {
 		return err
@@ -200,7 +212,7 @@ func (b *builder) jailbreak(cfg *config.Signals) error {
 	for _, j := range cfg.Jailbreak {
 		scope := mustScope(j.Roles, ScopeAll)
 		b.add(j.Name, "jailbreak", j.Roles, ScopeAll, true, func(ev *evaluation) Result {
-			return jailbreakResult(det, ev, scope, j.Threshold)
+			return jailbreakResult(det.Load(), ev, scope, j.Threshold)
 		})
 	}
 	return nil
