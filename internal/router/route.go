@@ -18,7 +18,7 @@ import (
 // buildDecisions builds the signal extractors and the decision engine. Building the domain
 // classifier and the jailbreak detector embeds their examples, a fraction of a second.
 func (r *Router) buildDecisions() error {
-	set, err := newSignalSet(context.Background(), &r.cfg.Signals, r.secrets)
+	set, err := signal.NewSet(context.Background(), &r.cfg.Signals, signal.SetOptions{Secrets: secretOpener{r.secrets}})
 	if err != nil {
 		return fmt.Errorf("signals: %w", err)
 	}
@@ -85,7 +85,7 @@ func (r *Router) route(ctx context.Context, req *openai.ChatRequest, h http.Head
 	var res decision.Result
 	matched := false
 	if len(names) > 0 {
-		results, matches, err := r.signals.evaluate(ctx, r.inputOf(req, h), names)
+		results, matches, err := r.signals.Evaluate(ctx, r.inputOf(req, h), names)
 		if err != nil {
 			// The other signals still count; decisions that read a failed one take their on_error.
 			logFor(ctx, r.log).Warn("signals that need embeddings failed", LogKeyError, err.Error())
@@ -129,9 +129,9 @@ func (r *Router) route(ctx context.Context, req *openai.ChatRequest, h http.Head
 	return m, req, rt, nil
 }
 
-// inputOf collects what the signals read (see newInput).
-func (r *Router) inputOf(req *openai.ChatRequest, h http.Header) *input {
-	return newInput(req, h)
+// inputOf collects what the signals read (see signal.InputFromChat).
+func (r *Router) inputOf(req *openai.ChatRequest, h http.Header) *signal.Input {
+	return signal.InputFromChat(req, h)
 }
 
 // apply returns req with the decision's changes that hold for every model (masking, the

@@ -64,7 +64,7 @@ type Options struct {
 // Router routes chat requests to models. It is safe for concurrent use.
 type Router struct {
 	secrets *secret.Store
-	signals *signalSet
+	signals *signal.Set
 	engine  *decision.Engine
 	// referenced are the signals the decisions use; policy those the decisions that apply
 	// to every request use (the only ones computed for a request naming a model).
@@ -231,7 +231,7 @@ func (r *Router) Close() error {
 			_ = c.Close()
 		}
 	}
-	return errors.Join(r.access.close(), r.secrets.Close(), r.signals.close(), r.redaction.close())
+	return errors.Join(r.access.close(), r.secrets.Close(), r.signals.Close(), r.redaction.close())
 }
 
 // Config returns the configuration the router runs.

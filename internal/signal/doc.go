@@ -21,6 +21,13 @@
 // vector the caller already computed (ClassifyVector, DetectVector,
 // MatchVector) so that one embedding serves every signal.
 //
+// Set wires them from the configuration (config.Signals): NewSet builds one
+// extractor per configured signal, sharing the embedder and the expensive
+// detectors, and Set.Evaluate computes the signals a request needs (read
+// from the request by InputFromChat) concurrently, embedding the texts they
+// read in one call. When the embedder fails, the signals that need a vector
+// come back failed, so that the policies reading them take their on_error.
+//
 // Accuracy on the shipped held-out sets is checked by TestTargets; run it
 // with SEMANTIC_ROUTER_DEV_SET pointing at a labelled JSONL file to score
 // another set.

@@ -3,6 +3,7 @@ package signal
 import (
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"strings"
 )
 
@@ -93,12 +94,17 @@ type Segment struct {
 	Raw, Text string
 }
 
-// Input is a request's conversation as the signals read it: every text segment, each
-// normalised once, so that all detectors share the one pass. It is read-only once built and
-// safe for concurrent use.
+// Input is a request as the signals read it: every text segment of the conversation, each
+// normalised once, so that all detectors share the one pass, and the request's metadata. It
+// is read-only once built (Prepare aside) and safe for concurrent use.
 type Input struct {
 	Segments []Segment
-	joined   map[Role]string
+	// Header is the request's headers, read by the header signals; nil has none.
+	Header http.Header
+	// User is the request's "user" field, read by the user signals.
+	User string
+
+	joined map[Role]string
 }
 
 // NewInput normalises the segments' Raw text into Text and marks the last user segment (the

@@ -1,4 +1,4 @@
-package router
+package signal
 
 import (
 	"context"
@@ -6,16 +6,13 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/semantic-router/semantic-router/internal/config"
-	"github.com/semantic-router/semantic-router/internal/signal"
 )
 
 // BenchmarkBuiltinSignals computes every builtin signal kind (the builtin embedder) for a
 // 200-token prompt, normalisation included, as a request does; it reports the median
 // (p50-µs) beside the mean.
 func BenchmarkBuiltinSignals(b *testing.B) {
-	cfg, err := config.Parse([]byte(`
+	s := newTestSet(b, `
 models:
   - model_name: m
     provider: {type: sim}
@@ -38,17 +35,9 @@ signals:
     - {name: english, languages: [en]}
   context_length:
     - {name: long, min_tokens: 1000}
-`))
-	if err != nil {
-		b.Fatal(err)
-	}
-	r, err := New(cfg, Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { _ = r.Close() })
-	req := chat("auto", signalsPrompt)
-	if n := signal.EstimateTokens(signalsPrompt); n < 190 || n > 210 {
+`, SetOptions{})
+	req := userChat(signalsPrompt)
+	if n := EstimateTokens(signalsPrompt); n < 190 || n > 210 {
 		b.Fatalf("the prompt has %d tokens, want about 200", n)
 	}
 	ctx := context.Background()
@@ -56,7 +45,7 @@ signals:
 	b.ReportAllocs()
 	for b.Loop() {
 		start := time.Now()
-		if _, _, err := r.signals.evaluate(ctx, r.inputOf(req, nil), nil); err != nil {
+		if _, _, err := s.Evaluate(ctx, InputFromChat(req, nil), nil); err != nil {
 			b.Fatal(err)
 		}
 		took = append(took, time.Since(start))
