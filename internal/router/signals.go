@@ -3,7 +3,6 @@ package router
 import (
 	"context"
 	"fmt"
-	"net/http"
 	"slices"
 	"strconv"
 	"strings"
@@ -57,9 +56,8 @@ func policyUnavailable(decision string, failed []string) *openai.APIError {
 	if len(failed) > 1 {
 		what = "signals"
 	}
-	return &openai.APIError{Status: http.StatusServiceUnavailable, Type: openai.TypeServer, Code: "policy_unavailable",
-		Message: fmt.Sprintf("the request was not sent to a model: policy %q could not be checked because %s %s could not be computed (the embedder did not answer); try again later",
-			decision, what, quoteList(failed))}
+	return refuse(KindPolicyUnavailable, fmt.Sprintf("the request was not sent to a model: policy %q could not be checked because %s %s could not be computed (the embedder did not answer); try again later",
+		decision, what, quoteList(failed)), nil)
 }
 
 func quoteList(xs []string) string {
