@@ -28,8 +28,8 @@ build:
 test: envtest-assets onnxruntime test-unit fuzz
 
 test-unit:
-	KUBEBUILDER_ASSETS="$$(hack/envtest.sh --print)" ONNXRUNTIME_LIB="$$(hack/onnxruntime.sh)" $(GO) test -race -tags onnx -count=1 $$($(GO) list ./... | grep -v -e '/internal/operator' -e '/api/' -e '/cmd/semantic-router-operator' -e '/test/operator')
-	KUBEBUILDER_ASSETS="$$(hack/envtest.sh --print)" $(GO) test -race -count=1 $(OPERATOR_TEST_FLAGS) $(OPERATOR_PKGS)
+	KUBEBUILDER_ASSETS="$$(hack/envtest.sh --print)" ONNXRUNTIME_LIB="$$(hack/onnxruntime.sh)" $(GO) test -race -timeout 25m -tags onnx -count=1 $$($(GO) list ./... | grep -v -e '/internal/operator' -e '/api/' -e '/cmd/semantic-router-operator' -e '/test/operator')
+	KUBEBUILDER_ASSETS="$$(hack/envtest.sh --print)" $(GO) test -race -timeout 25m -count=1 $(OPERATOR_TEST_FLAGS) $(OPERATOR_PKGS)
 
 ## fuzz: run each fuzz target for FUZZTIME executions (default 50000x)
 fuzz:
