@@ -47,9 +47,10 @@ func (r *Router) Classify(ctx context.Context, prompt string, h http.Header) (*C
 			c.Model, c.Blocked = "", &BlockInfo{Status: e.Status, Message: e.Message}
 		case d.Block != nil:
 			c.Model, c.Blocked = "", &BlockInfo{Status: d.Block.Status, Message: d.Block.Message}
-		case len(d.Models) > 0:
-			// The first model of the decision: weighted picks vary per request.
-			c.Model = d.Models[0].Model
+		default:
+			// Picked as for a request: a decision with weighted models may name another
+			// of them next time.
+			c.Model = r.modelFor(d).cfg.Name
 		}
 	}
 	c.LatencyMs = float64(time.Since(start).Microseconds()) / 1000

@@ -110,9 +110,7 @@ func (r *Router) route(ctx context.Context, req *openai.ChatRequest, h http.Head
 			return nil, nil, rt, e
 		}
 		if !direct {
-			if name := decision.PickModel(d, nil); name != "" {
-				m = r.models[name]
-			}
+			m = r.modelFor(d)
 		}
 	} else if !direct {
 		rt.Decision, rt.Confidence = "default", 1
@@ -127,6 +125,15 @@ func (r *Router) route(ctx context.Context, req *openai.ChatRequest, h http.Head
 		rt.reasoning = res.Decision.Reasoning
 	}
 	return m, req, rt, nil
+}
+
+// modelFor picks the model of a matched decision, by weight among its models; the default
+// model when it names none. Requests and the classification API read decisions this one way.
+func (r *Router) modelFor(d *config.Decision) *model {
+	if m := r.models[decision.PickModel(d, nil)]; m != nil {
+		return m
+	}
+	return r.models[r.cfg.Routing.DefaultModel]
 }
 
 // inputOf collects what the signals read (see signal.InputFromChat).
