@@ -69,12 +69,13 @@ func runModels(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	return nil
 }
 
-// pullAtStart makes the configuration's artifacts available before the router builds its
-// signals, which load the model files: it downloads what is missing, or with offline only
-// checks the cache, and returns every failure with its cause. status, when not nil, follows
-// the downloads, so that a management API already listening can answer /ready with 503 and
-// the reason. A configuration without artifacts returns at once, without any I/O.
-func pullAtStart(ctx context.Context, cfg *config.Config, offline bool, log *slog.Logger, status *artifact.Status) error {
+// pullArtifacts makes the configuration's artifacts available before a router is built on
+// it (at start-up and on each reload), since its signals load the model files: it downloads
+// what is missing, or with offline only checks the cache, and returns every failure with its
+// cause. status, when not nil, follows the downloads, so that the management API, already
+// listening, answers /ready with 503 and the reason. A configuration without artifacts
+// returns at once, without any I/O; a warm cache makes no request.
+func pullArtifacts(ctx context.Context, cfg *config.Config, offline bool, log *slog.Logger, status *artifact.Status) error {
 	if len(cfg.Artifacts) == 0 {
 		return nil
 	}

@@ -46,18 +46,27 @@ func modelRepo(t *testing.T) (*httptest.Server, *atomic.Int64, []byte) {
 
 func writeModelsConfig(t *testing.T, baseURL, path string) (cfgPath, dir string) {
 	t.Helper()
+	section, dir := artifactSection(t, "m", baseURL, path)
+	cfgPath = filepath.Join(t.TempDir(), "config.yaml")
+	if err := os.WriteFile(cfgPath, []byte("models:\n  - model_name: a\n    provider: {type: sim}\n"+section), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return cfgPath, dir
+}
+
+// artifactSection returns the artifacts section of a config naming one artifact, name: the
+// file path of the repository org/m at baseURL, read with the token "hf_token" and saved as
+// model.onnx in dir, a new directory.
+func artifactSection(t *testing.T, name, baseURL, path string) (yaml, dir string) {
+	t.Helper()
 	tmp := t.TempDir()
 	tokenFile := filepath.Join(tmp, "token")
 	if err := os.WriteFile(tokenFile, []byte("hf_token\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	dir = filepath.Join(tmp, "models", "m")
-	yaml := fmt.Sprintf(`
-models:
-  - model_name: a
-    provider: {type: sim}
-artifacts:
-  - name: m
+	dir = filepath.Join(tmp, "models", name)
+	return fmt.Sprintf(`artifacts:
+  - name: %s
     repository: org/m
     base_url: %s
     token: file:%s
@@ -65,12 +74,7 @@ artifacts:
     files:
       - path: %s
         save_as: model.onnx
-`, baseURL, tokenFile, dir, path)
-	cfgPath = filepath.Join(tmp, "config.yaml")
-	if err := os.WriteFile(cfgPath, []byte(yaml), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	return cfgPath, dir
+`, name, baseURL, tokenFile, dir, path), dir
 }
 
 func TestModelsPull(t *testing.T) {
@@ -156,11 +160,11 @@ func TestPullAtStart(t *testing.T) {
 		t.Fatal(err)
 	}
 	log := slog.New(slog.DiscardHandler)
-	if err := pullAtStart(context.Background(), &config.Config{}, true, log, nil); err != nil {
+	if err := pullArtifacts(context.Background(), &config.Config{}, true, log, nil); err != nil {
 		t.Fatalf("no artifacts: %v", err)
 	}
 	var status artifact.Status
-	err = pullAtStart(context.Background(), cfg, true, log, &status)
+	err = pullArtifacts(context.Background(), cfg, true, log, &status)
 	cause := `artifact "m": onnx/model.onnx: not in the cache (` + filepath.Join(dir, "model.onnx") +
 		`) and downloads are off (-offline): run "semantic-router models pull" first, or start without -offline`
 	if err == nil || err.Error() != "model artifacts:\n"+cause {
@@ -169,7 +173,7 @@ func TestPullAtStart(t *testing.T) {
 	if ok, why := status.Ready(); ok || why != cause {
 		t.Fatalf("ready %t %q", ok, why)
 	}
-	if err := pullAtStart(context.Background(), cfg, false, log, &status); err != nil {
+	if err := pullArtifacts(context.Background(), cfg, false, log, &status); err != nil {
 		t.Fatal(err)
 	}
 	if ok, why := status.Ready(); !ok {

@@ -28,11 +28,14 @@ const reloadDebounce = 100 * time.Millisecond
 // reloader re-reads the config file on change, on SIGHUP and on POST /api/v1/config/reload.
 // A valid new config gets a new router, swapped in atomically; the old one serves its
 // requests to the end and is closed after the last. An invalid one is refused, logged with
-// every problem, and the old config keeps serving.
+// every problem, and the old config keeps serving. A new config's model artifacts missing
+// from their cache are downloaded first, while the old config serves; with offline, or when
+// the download fails, the reload is refused with the cause.
 type reloader struct {
 	path    string
 	holder  *router.Holder
 	opts    router.Options
+	offline bool
 	log     *slog.Logger
 	metrics *telemetry.Metrics
 
@@ -47,12 +50,13 @@ func (rl *reloader) count(result string) {
 
 // reload applies the file's current content, as SIGHUP and the reload API ask: an unchanged
 // file is no reload, and a refused one is reported again.
-func (rl *reloader) reload(_ context.Context) (bool, error) { return rl.apply(true) }
+func (rl *reloader) reload(ctx context.Context) (bool, error) { return rl.apply(ctx, true) }
 
 // apply applies the file's current content. A change noticed by the watcher (explicit false)
 // that leads back to content already refused is not reported again: the kubelet's clean-up
 // after a ConfigMap update, or an editor's backup file, would repeat the same problems.
-func (rl *reloader) apply(explicit bool) (applied bool, err error) {
+// ctx bounds the download of the new config's artifacts.
+func (rl *reloader) apply(ctx context.Context, explicit bool) (applied bool, err error) {
 	rl.mu.Lock()
 	defer rl.mu.Unlock()
 	data, err := os.ReadFile(rl.path)
@@ -67,6 +71,9 @@ func (rl *reloader) apply(explicit bool) (applied bool, err error) {
 		return false, nil
 	}
 	cfg, err := config.Parse(data)
+	if err == nil {
+		err = pullArtifacts(ctx, cfg, rl.offline, rl.log, nil)
+	}
 	if err == nil {
 		var rt *router.Router
 		if rt, err = router.New(cfg, rl.opts); err == nil {
@@ -90,7 +97,9 @@ func (rl *reloader) apply(explicit bool) (applied bool, err error) {
 		}
 	}
 	rl.count("invalid")
-	rl.refused = sum
+	if ctx.Err() == nil { // a download cut short says nothing of the content
+		rl.refused = sum
+	}
 	var problems config.Problems
 	if errors.As(err, &problems) {
 		for _, p := range problems {
@@ -125,7 +134,7 @@ func (rl *reloader) watch(ctx context.Context) error {
 			return nil
 		case <-hup:
 			rl.log.Info("SIGHUP: reloading the config", "config", rl.path)
-			_, _ = rl.apply(true)
+			_, _ = rl.apply(ctx, true)
 		case _, ok := <-w.Events:
 			if !ok {
 				return nil
@@ -138,7 +147,7 @@ func (rl *reloader) watch(ctx context.Context) error {
 			rl.log.Warn("watching the config", "config", rl.path, "error", err.Error())
 			debounce.Reset(reloadDebounce) // an overflow may have dropped the event that mattered
 		case <-debounce.C:
-			_, _ = rl.apply(false)
+			_, _ = rl.apply(ctx, false)
 		}
 	}
 }

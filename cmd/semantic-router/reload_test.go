@@ -16,26 +16,38 @@ import (
 	"time"
 )
 
-// running is the program started in-process by start.
+// running is the program started in-process by start or launch.
 type running struct {
 	addrs map[string]string
 	logs  *lockedBuffer
+	done  chan error
 }
 
-// start runs the program with args plus loopback addresses until the test ends.
+// start runs the program with args plus loopback addresses until the test ends, and returns
+// once it is ready.
 func start(t *testing.T, args ...string) *running {
 	t.Helper()
+	r := launch(t, args...)
+	waitUntil(t, "ready", func() bool {
+		return len(r.listening(t)) == 3 && strings.Contains(r.logs.String(), `"msg":"ready"`)
+	})
+	return r
+}
+
+// launch runs the program with args plus loopback addresses until the test ends, and
+// returns at once.
+func launch(t *testing.T, args ...string) *running {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	r := &running{addrs: map[string]string{}, logs: &lockedBuffer{}}
-	done := make(chan error, 1)
+	r := &running{addrs: map[string]string{}, logs: &lockedBuffer{}, done: make(chan error, 1)}
 	go func() {
-		done <- Run(ctx, append([]string{"-listener-address", "127.0.0.1:0", "-api-address", "127.0.0.1:0",
+		r.done <- Run(ctx, append([]string{"-listener-address", "127.0.0.1:0", "-api-address", "127.0.0.1:0",
 			"-metrics-address", "127.0.0.1:0"}, args...), io.Discard, r.logs)
 	}()
 	t.Cleanup(func() {
 		cancel()
 		select {
-		case err := <-done:
+		case err := <-r.done:
 			if err != nil {
 				t.Errorf("Run: %v", err)
 			}
@@ -43,21 +55,26 @@ func start(t *testing.T, args ...string) *running {
 			t.Error("Run did not return after cancel")
 		}
 	})
-	waitUntil(t, "ready", func() bool {
-		select {
-		case err := <-done:
-			t.Fatalf("Run returned early: %v\n%s", err, r.logs)
-		default:
-		}
-		for _, line := range strings.Split(r.logs.String(), "\n") {
-			var l struct{ Msg, Server, Address string }
-			if json.Unmarshal([]byte(line), &l) == nil && l.Msg == "listening" {
-				r.addrs[l.Server] = l.Address
-			}
-		}
-		return len(r.addrs) == 3 && strings.Contains(r.logs.String(), `"msg":"ready"`)
-	})
 	return r
+}
+
+// listening reads the addresses the program listens on from its log; it fails the test if
+// the program has returned.
+func (r *running) listening(t *testing.T) map[string]string {
+	t.Helper()
+	select {
+	case err := <-r.done:
+		r.done <- err // for the clean-up
+		t.Fatalf("Run returned early: %v\n%s", err, r.logs)
+	default:
+	}
+	for _, line := range strings.Split(r.logs.String(), "\n") {
+		var l struct{ Msg, Server, Address string }
+		if json.Unmarshal([]byte(line), &l) == nil && l.Msg == "listening" {
+			r.addrs[l.Server] = l.Address
+		}
+	}
+	return r.addrs
 }
 
 func waitUntil(t *testing.T, what string, cond func() bool) {

@@ -21,6 +21,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/semantic-router/semantic-router/examples"
+	"github.com/semantic-router/semantic-router/internal/artifact"
 	"github.com/semantic-router/semantic-router/internal/config"
 	"github.com/semantic-router/semantic-router/internal/extproc"
 	"github.com/semantic-router/semantic-router/internal/redact"
@@ -216,9 +217,6 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	redactor := redact.New()
 	log := slog.New(redact.Handler(newLogger(f, stderr).Handler(), redactor))
 	log.Info("starting", "version", buildVersion(), "config", source, "gateway", f.gateway, "models", len(cfg.Models))
-	if err := pullAtStart(ctx, cfg, f.offline, log, nil); err != nil {
-		return err
-	}
 
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
@@ -241,7 +239,27 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			"sampling", cfg.Observability.Tracing.Sampling.Type)
 	}
 
+	// The management API and the metrics listen before the model artifacts are pulled, so
+	// that /ready answers 503 with the reason (which file, how far) while they download.
 	var ready server.Readiness
+	var artifacts artifact.Status
+	ready.SetCheck(artifacts.Check)
+	mgmt := server.NewLateManagement(&ready, log)
+	ls := &listeners{log: log, limits: cfg.Server}
+	defer ls.stop() // on an early return; serve stops them in order otherwise
+	if err := ls.start(
+		&namedServer{name: "management", addr: f.apiAddr, handler: mgmt},
+		&namedServer{name: "metrics", addr: f.metricsAddr, handler: server.NewMetrics(promhttp.HandlerFor(reg, promhttp.HandlerOpts{Registry: reg}))},
+	); err != nil {
+		return err
+	}
+	if err := pullArtifacts(ctx, cfg, f.offline, log, &artifacts); err != nil {
+		if ctx.Err() != nil {
+			return nil // stopped while downloading
+		}
+		return err
+	}
+
 	// In extproc mode Envoy calls the models; the router plans, so it needs no provider,
 	// only each model's api_key to give Envoy.
 	extprocMode := f.gateway == "extproc"
@@ -266,7 +284,7 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 
 	var reload server.Reloader
 	if f.config != "" { // the embedded demo config has no file to watch
-		rl := &reloader{path: f.config, holder: holder, opts: ropts, log: log, metrics: metrics, last: sha256.Sum256(raw)}
+		rl := &reloader{path: f.config, holder: holder, opts: ropts, offline: f.offline, log: log, metrics: metrics, last: sha256.Sum256(raw)}
 		reload = rl.reload
 		wctx, stopWatch := context.WithCancel(ctx)
 		watched := make(chan struct{})
@@ -279,20 +297,18 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		defer func() { stopWatch(); <-watched }()
 	}
 
-	srvs := []*namedServer{
-		{name: "inference", addr: f.listenerAddr, handler: server.NewInference(pipeline, log, metrics), drain: cfg.Server.ShutdownTimeout.D()},
-		{name: "management", addr: f.apiAddr, handler: server.NewManagement(holder, &ready, f.listenerAddr, log, reload)},
-		{name: "metrics", addr: f.metricsAddr, handler: server.NewMetrics(promhttp.HandlerFor(reg, promhttp.HandlerOpts{Registry: reg}))},
-	}
-	if extprocMode {
+	mgmt.Set(server.NewManagement(holder, &ready, f.listenerAddr, log, reload))
+	if extprocMode { // Envoy is the front door: no OpenAI listener of our own
 		stop, err := serveExtproc(log, f.grpcAddr, extproc.New(pipeline, log), cfg.Server.ShutdownTimeout.D())
 		if err != nil {
 			return err
 		}
 		defer stop()
-		srvs = srvs[1:] // Envoy is the front door: no OpenAI listener of our own
+	} else if err := ls.start(&namedServer{name: "inference", addr: f.listenerAddr, handler: server.NewInference(pipeline, log, metrics),
+		drain: cfg.Server.ShutdownTimeout.D()}); err != nil {
+		return err
 	}
-	return serve(ctx, log, srvs, cfg.Server, &ready)
+	return ls.serve(ctx, &ready)
 }
 
 func validate(cfg *config.Config, source string, err error, stdout io.Writer) error {
@@ -332,54 +348,80 @@ type namedServer struct {
 	ln      net.Listener
 }
 
-// serve listens on every address, marks the router ready, and on ctx.Done shuts down: not
-// ready first, then the inference listener drains its in-flight requests and streams.
-func serve(ctx context.Context, log *slog.Logger, srvs []*namedServer, limits config.Server, ready *server.Readiness) error {
-	for _, s := range srvs {
+// listeners are the router's HTTP servers. They start in two steps (management and metrics
+// first, inference once the router is built) and stop together, in the reverse order: the
+// inference listener drains first, the probes answer to the end.
+type listeners struct {
+	log    *slog.Logger
+	limits config.Server
+	srvs   []*namedServer
+	errc   chan error // the first listener failure
+}
+
+// start listens on every address and serves; on a failure it closes the listeners it opened.
+func (l *listeners) start(srvs ...*namedServer) error {
+	if l.errc == nil {
+		l.errc = make(chan error, 1)
+	}
+	for i, s := range srvs {
 		ln, err := net.Listen("tcp", s.addr)
 		if err != nil {
-			for _, o := range srvs {
-				if o.ln != nil {
-					_ = o.ln.Close()
-				}
+			for _, o := range srvs[:i] {
+				_ = o.ln.Close()
 			}
 			return fmt.Errorf("%s listener: %w", s.name, err)
 		}
 		s.ln = ln
-		s.srv = server.NewHTTPServer(s.handler, limits, log)
+		s.srv = server.NewHTTPServer(s.handler, l.limits, l.log)
 	}
-	errc := make(chan error, len(srvs))
 	for _, s := range srvs {
-		log.Info("listening", "server", s.name, "address", s.ln.Addr().String())
+		l.log.Info("listening", "server", s.name, "address", s.ln.Addr().String())
 		go func() {
 			if err := s.srv.Serve(s.ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
-				errc <- fmt.Errorf("%s listener: %w", s.name, err)
+				select {
+				case l.errc <- fmt.Errorf("%s listener: %w", s.name, err):
+				default:
+				}
 			}
 		}()
+		l.srvs = append(l.srvs, s)
 	}
-	ready.Set(true)
-	log.Info("ready")
+	return nil
+}
 
+// serve marks the router ready and, on ctx.Done or a listener failure, shuts down: not
+// ready first, then every server stops, the inference listener draining its in-flight
+// requests and streams.
+func (l *listeners) serve(ctx context.Context, ready *server.Readiness) error {
+	ready.Set(true)
+	l.log.Info("ready")
 	var runErr error
 	select {
 	case <-ctx.Done():
-		log.Info("shutting down")
-	case runErr = <-errc:
-		log.Error("listener failed", "error", runErr.Error())
+		l.log.Info("shutting down")
+	case runErr = <-l.errc:
+		l.log.Error("listener failed", "error", runErr.Error())
 	}
 	ready.Set(false)
-	for _, s := range srvs {
+	l.stop()
+	l.log.Info("stopped")
+	return runErr
+}
+
+// stop shuts the servers down, the last started first; a second call does nothing.
+func (l *listeners) stop() {
+	for i := len(l.srvs) - 1; i >= 0; i-- {
+		s := l.srvs[i]
 		drain := s.drain
 		if drain <= 0 {
 			drain = 5 * time.Second
 		}
 		sctx, cancel := context.WithTimeout(context.Background(), drain)
 		if err := s.srv.Shutdown(sctx); err != nil {
-			log.Warn("forcing shutdown", "server", s.name, "error", err.Error())
+			l.log.Warn("forcing shutdown", "server", s.name, "error", err.Error())
 			_ = s.srv.Close()
 		}
 		cancel()
 	}
-	log.Info("stopped")
-	return runErr
+	l.srvs = nil
 }

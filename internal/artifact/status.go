@@ -1,6 +1,7 @@
 package artifact
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -119,6 +120,14 @@ func (s *Status) Ready() (bool, string) {
 		}
 	}
 	return len(reasons) == 0, strings.Join(reasons, "; ")
+}
+
+// Check is Ready as an error, the reason, for a readiness check; ctx is not used.
+func (s *Status) Check(context.Context) error {
+	if ok, why := s.Ready(); !ok {
+		return errors.New(why)
+	}
+	return nil
 }
 
 // ArtifactReady reports whether the named artifact is ready and, when not, why. An artifact

@@ -20,20 +20,21 @@ type Readiness struct {
 	check atomic.Pointer[func(context.Context) error]
 }
 
-// SetCheck adds a condition to readiness, asked on each probe while the router is marked
-// ready: its error (such as a remote embedder that has not answered yet) makes /ready a 503
-// whose body gives it as the reason.
+// SetCheck sets a condition of readiness, asked on each probe: its error (a model artifact
+// still downloading, a remote embedder that has not answered yet) makes /ready a 503 whose
+// body gives it as the reason, also before the router is marked ready. A later call
+// replaces the check.
 func (r *Readiness) SetCheck(check func(context.Context) error) { r.check.Store(&check) }
 
 // reason returns why the router is not ready, or "" when it is.
 func (r *Readiness) reason(ctx context.Context) string {
-	if !r.ready.Load() {
-		return "not ready"
-	}
 	if c := r.check.Load(); c != nil {
 		if err := (*c)(ctx); err != nil {
 			return err.Error()
 		}
+	}
+	if !r.ready.Load() {
+		return "not ready"
 	}
 	return ""
 }
@@ -59,16 +60,7 @@ func NewManagement(src *router.Holder, ready *Readiness, inferenceAddr string, l
 		writeError(w, openai.NotFound("unknown_url", fmt.Sprintf("unknown path %s; the management API serves %s",
 			clip(r.URL.Path), strings.Join(paths, ", "))))
 	})
-	mux.handle(http.MethodGet, "/health", func(w http.ResponseWriter, _ *http.Request) {
-		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
-	})
-	mux.handle(http.MethodGet, "/ready", func(w http.ResponseWriter, r *http.Request) {
-		if reason := ready.reason(r.Context()); reason != "" {
-			writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "not ready", "reason": reason})
-			return
-		}
-		writeJSON(w, http.StatusOK, map[string]string{"status": "ready"})
-	})
+	addProbes(mux, ready)
 	mux.handle(http.MethodGet, "/api/v1/models", requireRole(src, config.RoleRead, func(w http.ResponseWriter, _ *http.Request) {
 		rt := src.Current()
 		writeJSON(w, http.StatusOK, map[string]any{
@@ -106,4 +98,52 @@ func NewManagement(src *router.Holder, ready *Readiness, inferenceAddr string, l
 			clip(r.URL.Path), inferenceAddr)))
 	})
 	return withRequestContext(mux, log, nil, "management")
+}
+
+// addProbes serves /health, always 200 while the process serves, and /ready, 200 when ready
+// and otherwise 503 with the reason. Neither needs a token.
+func addProbes(mux *routes, ready *Readiness) {
+	mux.handle(http.MethodGet, "/health", func(w http.ResponseWriter, _ *http.Request) {
+		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
+	})
+	mux.handle(http.MethodGet, "/ready", func(w http.ResponseWriter, r *http.Request) {
+		if reason := ready.reason(r.Context()); reason != "" {
+			writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "not ready", "reason": reason})
+			return
+		}
+		writeJSON(w, http.StatusOK, map[string]string{"status": "ready"})
+	})
+}
+
+// LateManagement is the management API of a router that is not built yet, as while its
+// model artifacts download: it answers the probes, /ready with the reason, and every other
+// path with 503, until Set hands it the full API. It is safe for concurrent use.
+type LateManagement struct {
+	starting http.Handler
+	full     atomic.Pointer[http.Handler]
+}
+
+// NewLateManagement returns the stand-in management API, reporting ready.
+func NewLateManagement(ready *Readiness, log *slog.Logger) *LateManagement {
+	mux := newRoutes(func(w http.ResponseWriter, r *http.Request) {
+		why := ready.reason(r.Context())
+		if why == "" {
+			why = "not ready"
+		}
+		writeError(w, &openai.APIError{Status: http.StatusServiceUnavailable, Type: openai.TypeServer, Code: "starting",
+			Message: "the router is starting (" + why + "); " + clip(r.URL.Path) + " is served once GET /ready answers 200"})
+	})
+	addProbes(mux, ready)
+	return &LateManagement{starting: withRequestContext(mux, log, nil, "management")}
+}
+
+// Set makes full, the handler of NewManagement, serve every request from now on.
+func (m *LateManagement) Set(full http.Handler) { m.full.Store(&full) }
+
+func (m *LateManagement) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if h := m.full.Load(); h != nil {
+		(*h).ServeHTTP(w, r)
+		return
+	}
+	m.starting.ServeHTTP(w, r)
 }
