@@ -14,6 +14,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // heldRepo serves org/m@main/onnx/model.onnx in the Hugging Face layout, to the bearer token
@@ -210,5 +211,38 @@ func TestReloadOfflineRefusesMissingArtifact(t *testing.T) {
 	}
 	if n := hub.requests.Load(); n != 0 {
 		t.Errorf("%d requests with -offline, want 0", n)
+	}
+}
+
+// TestStopWhileDownloading: a stop (SIGTERM) during the download at start-up ends the program
+// cleanly, keeping the part for the next start to resume.
+func TestStopWhileDownloading(t *testing.T) {
+	t.Parallel()
+	hub := newHeldRepo(t)
+	cfgPath, dir := writeModelsConfig(t, hub.srv.URL, "onnx/model.onnx")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	logs := &lockedBuffer{}
+	done := make(chan error, 1)
+	go func() {
+		done <- Run(ctx, []string{"-config", cfgPath, "-listener-address", "127.0.0.1:0", "-api-address", "127.0.0.1:0",
+			"-metrics-address", "127.0.0.1:0"}, io.Discard, logs)
+	}()
+	part := filepath.Join(dir, "model.onnx.part")
+	waitUntil(t, "half the file is in the part", func() bool {
+		fi, err := os.Stat(part)
+		return err == nil && fi.Size() == int64(len(hub.data)/2)
+	})
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("Run: %v\n%s", err, logs)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Run did not return after cancel")
+	}
+	if _, err := os.Stat(part); err != nil {
+		t.Errorf("the part was not kept: %v", err)
 	}
 }
