@@ -55,11 +55,12 @@ type Server struct {
 	extprocv3.UnimplementedExternalProcessorServer
 	p   Pipeline
 	log *slog.Logger
+	dns *resolver
 }
 
 // New returns a processor that plans each chat completion with p.
 func New(p Pipeline, log *slog.Logger) *Server {
-	return &Server{p: p, log: log}
+	return &Server{p: p, log: log, dns: newResolver()}
 }
 
 // exchange is the state of one HTTP request as Envoy reports it.
@@ -185,7 +186,11 @@ func (s *Server) requestBody(ctx context.Context, x *exchange, body []byte) *ext
 		header("content-length", strconv.Itoa(len(pl.Body))),
 	}
 	if t.Endpoint != "" {
-		set = append(set, header(HeaderDestination, t.Endpoint))
+		dest, err := s.dns.destination(ctx, t.Endpoint)
+		if err != nil {
+			return s.unresolved(x, pl, err)
+		}
+		set = append(set, header(HeaderDestination, dest))
 	}
 	var remove []string
 	if pl.Authorization != "" {
@@ -204,6 +209,26 @@ func (s *Server) requestBody(ctx context.Context, x *exchange, body []byte) *ext
 			BodyMutation:    &extprocv3.BodyMutation{Mutation: &extprocv3.BodyMutation_Body{Body: pl.Body}},
 			ClearRouteCache: true, // the route may depend on the headers just set
 		}}}}
+}
+
+// unresolved answers a planned request whose model server's host does not resolve: the
+// endpoint is reported as failed (so outlier detection can eject it) and the client gets a
+// 502 that names the model.
+func (s *Server) unresolved(x *exchange, pl *router.Plan, err error) *extprocv3.ProcessingResponse {
+	t := pl.Target
+	s.log.Warn("upstream failure", router.LogKeyRequestID, x.id, router.LogKeyModel, t.Model, "kind", "connect",
+		"endpoint", t.Endpoint, router.LogKeyError, err.Error())
+	pl.Done(0, nil, err)
+	x.plan = nil // done
+	e := &openai.APIError{Status: http.StatusBadGateway, Type: openai.TypeUpstream, Code: "upstream_unreachable", Err: err,
+		Message: fmt.Sprintf("upstream model server for model %q could not be reached: its host name does not resolve (request id %s)", t.Model, x.id),
+		Header:  map[string]string{}}
+	for _, kv := range pl.Explain() {
+		e.Header[kv[0]] = kv[1]
+	}
+	x.err = e
+	s.end(x, nil)
+	return immediate(e)
 }
 
 // end ends the exchange once: the plan learns the answer's status and usage (and frees the

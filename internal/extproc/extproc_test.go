@@ -75,7 +75,9 @@ func newFixture(t *testing.T, yaml string, env map[string]string) *fixture {
 		t.Fatal(err)
 	}
 	srv := grpc.NewServer()
-	extprocv3.RegisterExternalProcessorServer(srv, New(p, slog.New(slog.DiscardHandler)))
+	proc := New(p, slog.New(slog.DiscardHandler))
+	proc.dns.lookup = fakeDNS
+	extprocv3.RegisterExternalProcessorServer(srv, proc)
 	go func() { _ = srv.Serve(ln) }()
 	t.Cleanup(srv.Stop)
 	conn, err := grpc.NewClient(ln.Addr().String(), grpc.WithTransportCredentials(insecure.NewCredentials()))
@@ -84,6 +86,15 @@ func newFixture(t *testing.T, yaml string, env map[string]string) *fixture {
 	}
 	t.Cleanup(func() { _ = conn.Close() })
 	return &fixture{client: extprocv3.NewExternalProcessorClient(conn), spans: spans}
+}
+
+// fakeDNS knows the model servers of the test configurations.
+func fakeDNS(_ context.Context, host string) ([]string, error) {
+	ips := map[string]string{"vllm-qwen.models.svc": "10.0.0.7", "vllm-general.models.svc": "10.0.0.8", "vllm": "10.0.0.9"}
+	if ip, ok := ips[host]; ok {
+		return []string{ip}, nil
+	}
+	return nil, &net.DNSError{Err: "no such host", Name: host, IsNotFound: true}
 }
 
 func defaultFixture(t *testing.T) *fixture {
@@ -177,7 +188,7 @@ func TestProcessorRoutesAndRewritesTheBody(t *testing.T) {
 		t.Errorf("body response %v", body)
 	}
 	h := setHeaders(body.GetHeaderMutation().GetSetHeaders())
-	if h[router.HeaderSelectedModel] != "reasoning" || h[HeaderDestination] != "vllm-qwen.models.svc:443" {
+	if h[router.HeaderSelectedModel] != "reasoning" || h[HeaderDestination] != "10.0.0.7:443" {
 		t.Errorf("headers %v", h)
 	}
 	// The client's key was for the router; the model server gets its own.
@@ -275,6 +286,26 @@ func TestProcessorAnswersAtOnce(t *testing.T) {
 				t.Errorf("headers %v", h)
 			}
 		})
+	}
+}
+
+// TestProcessorNeedsAResolvableHost: Envoy's ORIGINAL_DST cluster needs an IP address, so a
+// model server whose host does not resolve is a 502 that names the model, with the route's
+// explanation.
+func TestProcessorNeedsAResolvableHost(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, `
+models:
+  - model_name: gone
+    provider: {type: openai_compatible, base_url: http://gone.models.svc:8000/v1}
+`, nil)
+	imm := f.open(t).planned(`{"model":"gone","messages":[{"role":"user","content":"hi"}]}`).GetImmediateResponse()
+	want := `{"error":{"message":"upstream model server for model \"gone\" could not be reached: its host name does not resolve (request id req-1)","type":"upstream_error","param":null,"code":"upstream_unreachable"}}` + "\n"
+	if imm == nil || imm.GetStatus().GetCode() != 502 || string(imm.GetBody()) != want {
+		t.Fatalf("got %v", imm)
+	}
+	if h := setHeaders(imm.GetHeaders().GetSetHeaders()); h[router.HeaderSelectedModel] != "gone" {
+		t.Errorf("headers %v", h)
 	}
 }
 

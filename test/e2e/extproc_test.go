@@ -20,7 +20,7 @@ func TestExtprocMode(t *testing.T) {
 	r := startRouterWith(t, `
 models:
   - model_name: general
-    provider: {type: openai_compatible, base_url: http://vllm.models.svc:8000/v1, model: llama-8b, api_key: env.NOT_NEEDED_IN_EXTPROC}
+    provider: {type: openai_compatible, base_url: http://127.0.0.1:8000/v1, model: llama-8b, api_key: env.NOT_NEEDED_IN_EXTPROC}
 `, []string{"-gateway", "extproc"})
 	if r.GRPC == "" {
 		t.Fatalf("no extproc listener:\n%s", r.logs)
@@ -57,7 +57,7 @@ models:
 	for _, h := range resp.GetRequestBody().GetResponse().GetHeaderMutation().GetSetHeaders() {
 		got[h.GetHeader().GetKey()] = string(h.GetHeader().GetRawValue())
 	}
-	if got["x-vsr-selected-model"] != "general" || got["x-vsr-destination-endpoint"] != "vllm.models.svc:8000" {
+	if got["x-vsr-selected-model"] != "general" || got["x-vsr-destination-endpoint"] != "127.0.0.1:8000" {
 		t.Errorf("headers %v", got)
 	}
 	if rm := resp.GetRequestBody().GetResponse().GetHeaderMutation().GetRemoveHeaders(); len(rm) != 1 || rm[0] != "authorization" {
