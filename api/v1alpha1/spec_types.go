@@ -173,7 +173,6 @@ type PersistenceSpec struct {
 	MountPath string `json:"mountPath,omitempty"`
 }
 
-// IngressSpec exposes the inference port through a networking.k8s.io/v1 Ingress.
 // ArtifactDownload says who downloads the model artifacts.
 // +kubebuilder:validation:Enum=InitContainer;AtStart
 type ArtifactDownload string
@@ -212,6 +211,7 @@ type ArtifactsSpec struct {
 	CacheDir string `json:"cacheDir,omitempty"`
 }
 
+// IngressSpec exposes the inference port through a networking.k8s.io/v1 Ingress.
 // +kubebuilder:validation:XValidation:rule="!has(self.enabled) || !self.enabled || (has(self.hosts) && size(self.hosts) > 0)",message="ingress.hosts must list at least one host when ingress is enabled"
 type IngressSpec struct {
 	// +optional
