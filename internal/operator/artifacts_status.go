@@ -10,7 +10,9 @@ import (
 	"k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/event"
 	"sigs.k8s.io/controller-runtime/pkg/predicate"
@@ -166,4 +168,13 @@ func routerForPod(_ context.Context, obj client.Object) []reconcile.Request {
 		return nil
 	}
 	return []reconcile.Request{{NamespacedName: types.NamespacedName{Namespace: obj.GetNamespace(), Name: l[labelInstance]}}}
+}
+
+// RouterPodCache restricts the manager's cache of pods to the router pods
+// the operator made (by their name and managed-by labels): it watches them
+// for the models-pull init container's status, and no other pod of the
+// cluster needs to be held in memory. Use it as the cache's ByObject entry
+// for *corev1.Pod.
+func RouterPodCache() cache.ByObject {
+	return cache.ByObject{Label: labels.SelectorFromSet(labels.Set{labelName: appName, labelManagedBy: managedBy})}
 }
