@@ -196,11 +196,15 @@ func TestArtifactDownloadFailed(t *testing.T) {
 	if err := k8sClient.Create(ctx, pod); err != nil {
 		t.Fatalf("creating pod: %v", err)
 	}
-	const cause = "models-pull output\nsemantic-router: models pull: 1 of 1 artifacts not available:\n" +
+	// The tail of the output of `models pull`, as FallbackToLogsOnError
+	// keeps it: its log lines, then the error it exits with.
+	const cause = "semantic-router: models pull: 1 of 1 artifacts not available:\n" +
 		`artifact "minilm": onnx/model.onnx: 401 Unauthorized: check the token in env.HF_TOKEN`
+	const output = `minilm: FAILED: artifact "minilm": onnx/model.onnx: 401 Unauthorized` + "\n" +
+		`{"level":"ERROR","msg":"artifact not available","artifact":"minilm"}` + "\n" + cause + "\n"
 	setInitStatus(t, pod, corev1.ContainerStatus{
 		State:                corev1.ContainerState{Waiting: &corev1.ContainerStateWaiting{Reason: "CrashLoopBackOff"}},
-		LastTerminationState: corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{ExitCode: 1, Reason: "Error", Message: cause}},
+		LastTerminationState: corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{ExitCode: 1, Reason: "Error", Message: output}},
 	})
 
 	const want = "pod router-abc12: init container models-pull failed (exit code 1): " + cause

@@ -25,6 +25,10 @@ import (
 // the event (an event's note holds at most 1 KiB).
 const maxCauseBytes = 768
 
+// errorPrefix starts the line on which `semantic-router` reports the error
+// it exits with.
+const errorPrefix = "semantic-router: "
+
 // artifactFailure lists the router's pods and returns the cause of a failed
 // download in one of those that run the current config (by its hash), or
 // "" when none failed.
@@ -85,12 +89,17 @@ func failedTermination(s corev1.ContainerStatus) *corev1.ContainerStateTerminate
 }
 
 // terminationCause is the termination message (the tail of the output of
-// `models pull`, whose last lines name the cause), else the reason, bounded
-// to its last maxCauseBytes at a line start.
+// `models pull`), else the reason, bounded to its last maxCauseBytes at a
+// line start. When the tail holds the program's closing error, which starts
+// "semantic-router: " and names each cause, only that is kept: the log
+// lines before it repeat the same causes.
 func terminationCause(t *corev1.ContainerStateTerminated) string {
 	msg := strings.TrimSpace(t.Message)
 	if msg == "" {
 		msg = t.Reason
+	}
+	if i := strings.LastIndex("\n"+msg, "\n"+errorPrefix); i >= 0 {
+		msg = msg[i:]
 	}
 	if msg == "" {
 		return "no termination message"

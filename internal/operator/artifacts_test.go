@@ -245,6 +245,9 @@ artifact "minilm": onnx/model.onnx: 401 Unauthorized from https://huggingface.co
 		{"succeeded", []corev1.Pod{pod("p", "h", corev1.ContainerStatus{State: terminated(0, "Completed", "")})}, ""},
 		{"failed", []corev1.Pod{pod("p", "h", corev1.ContainerStatus{State: terminated(1, "Error", cause+"\n")})},
 			"pod p: init container models-pull failed (exit code 1): " + cause},
+		{"log lines before the closing error are dropped", []corev1.Pod{pod("p", "h", corev1.ContainerStatus{State: terminated(1, "Error",
+			"minilm: FAILED: artifact \"minilm\": ...\n{\"level\":\"ERROR\",\"msg\":\"artifact not available\"}\n"+cause+"\n")})},
+			"pod p: init container models-pull failed (exit code 1): " + cause},
 		{"crash loop keeps the last failure", []corev1.Pod{pod("p", "h", corev1.ContainerStatus{
 			State:                corev1.ContainerState{Waiting: &corev1.ContainerStateWaiting{Reason: "CrashLoopBackOff"}},
 			LastTerminationState: terminated(1, "Error", cause)})},
