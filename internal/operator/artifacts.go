@@ -42,6 +42,12 @@ type artifactPlan struct {
 
 func (p artifactPlan) active() bool { return len(p.names) > 0 }
 
+// pulledBefore reports whether the init container downloads the artifacts
+// before the router starts.
+func (p artifactPlan) pulledBefore() bool {
+	return p.active() && p.download == vllmv1alpha1.ArtifactDownloadInitContainer
+}
+
 func artifactDownload(sr *vllmv1alpha1.SemanticRouter) vllmv1alpha1.ArtifactDownload {
 	if d := sr.Spec.Artifacts.Download; d != "" {
 		return d
@@ -186,7 +192,7 @@ func addArtifacts(sr *vllmv1alpha1.SemanticRouter, plan artifactPlan, pod *corev
 	vols, router, init := artifactVolumes(sr, plan)
 	pod.Volumes = append(pod.Volumes, vols...)
 	c.VolumeMounts = append(c.VolumeMounts, router...)
-	if plan.download == vllmv1alpha1.ArtifactDownloadInitContainer {
+	if plan.pulledBefore() {
 		pod.InitContainers = []corev1.Container{modelsPullContainer(sr, *c, init)}
 	}
 }

@@ -83,6 +83,9 @@ func TestArtifactTokenFromSecret(t *testing.T) {
 		ic.Env[0].ValueFrom.SecretKeyRef == nil || ic.Env[0].ValueFrom.SecretKeyRef.Name != "hf" || ic.Env[0].ValueFrom.SecretKeyRef.Key != "token" {
 		t.Errorf("init container env = %+v, want HF_TOKEN from secret hf key token", ic.Env)
 	}
+	if args := strings.Join(pod.Containers[0].Args, " "); !strings.HasSuffix(args, " -offline") {
+		t.Errorf("router args = %q, want -offline (the init container downloads)", args)
+	}
 	cacheMount := corev1.VolumeMount{Name: volumeData, MountPath: "/models", SubPath: "models"}
 	for _, c := range []corev1.Container{ic, pod.Containers[0]} {
 		if !containsMount(c.VolumeMounts, cacheMount) {

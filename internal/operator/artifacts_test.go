@@ -113,6 +113,13 @@ func TestModelsPullInitContainer(t *testing.T) {
 			}) {
 				t.Errorf("volumes = %+v, want %+v among them", tmpl.Spec.Volumes, *tt.wantVolume)
 			}
+			wantArgs := "-config /etc/semantic-router/config.yaml -gateway standalone -listener-address 0.0.0.0"
+			if tt.wantInit {
+				wantArgs += " -offline"
+			}
+			if got := strings.Join(router.Args, " "); got != wantArgs {
+				t.Errorf("router args = %q, want %q", got, wantArgs)
+			}
 			if !tt.wantInit {
 				if len(tmpl.Spec.InitContainers) != 0 {
 					t.Errorf("init containers = %+v, want none", tmpl.Spec.InitContainers)

@@ -50,11 +50,17 @@ func desiredPodTemplate(sr *vllmv1alpha1.SemanticRouter, hash string, mode vllmv
 	maps.Copy(annotations, s.PodAnnotations)
 	annotations[annotationConfigHash] = hash
 
+	args := routerArgs(mode)
+	if artifacts.pulledBefore() {
+		// The init container downloaded the artifacts: the router only
+		// checks its cache, and a missing file stops it at once.
+		args = append(args, "-offline")
+	}
 	c := corev1.Container{
 		Name:            containerName,
 		Image:           imageRef(sr),
 		ImagePullPolicy: s.Image.PullPolicy,
-		Args:            append(routerArgs(mode), s.Args...),
+		Args:            append(args, s.Args...),
 		Ports: []corev1.ContainerPort{
 			{Name: portNameHTTP, ContainerPort: vllmv1alpha1.DefaultHTTPPort, Protocol: corev1.ProtocolTCP},
 			{Name: portNameAPI, ContainerPort: vllmv1alpha1.DefaultAPIPort, Protocol: corev1.ProtocolTCP},

@@ -56,7 +56,7 @@ func (r *Reconciler) reconcileOwnedResources(ctx context.Context, sr *vllmv1alph
 		return res, err
 	}
 	r.warnNotPersisted(sr, rc.artifacts)
-	if rc.artifacts.active() && rc.artifacts.download == vllmv1alpha1.ArtifactDownloadInitContainer {
+	if rc.artifacts.pulledBefore() {
 		if res.artifactFailure, err = r.artifactFailure(ctx, sr, rc.hash); err != nil {
 			return res, err
 		}
