@@ -219,6 +219,12 @@ func TestArtifactDownloadFailed(t *testing.T) {
 		t.Errorf("event = %s %q", ev.Type, ev.Note)
 	}
 
+	// The reconciles that the pod's status brought rewrote nothing: the
+	// stored template, with the API server's defaults, matches the desired.
+	if got := updates.inNamespace(ns)[fmt.Sprintf("*v1.Deployment %s/router", ns)]; got != 0 {
+		t.Errorf("deployment updates = %d, want 0", got)
+	}
+
 	// The download succeeds on a retry: Degraded goes away.
 	setInitStatus(t, pod, corev1.ContainerStatus{
 		State: corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{ExitCode: 0, Reason: "Completed"}},
