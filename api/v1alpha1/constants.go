@@ -34,6 +34,11 @@ const (
 	// DefaultPVCSize is the size of the claim the operator creates when
 	// spec.persistence.size is empty.
 	DefaultPVCSize = "10Gi"
+
+	// DefaultArtifactsCacheDir is where the artifact cache is mounted when
+	// spec.artifacts.cacheDir is empty: the router's default cache root, so
+	// that an artifact without a dir lands on the volume.
+	DefaultArtifactsCacheDir = "/models"
 )
 
 // Phase summarises a SemanticRouter's readiness in one word.
@@ -67,6 +72,8 @@ const (
 	ConditionProgressing = "Progressing"
 	// ConditionDegraded is True when the last reconcile of the generation it
 	// names failed; its message says why.
+	// A failed model artifact download (reason ArtifactDownloadFailed) is
+	// reported here too, although the reconcile itself succeeded.
 	ConditionDegraded = "Degraded"
 	// ConditionBackendsResolved is True when every spec.vllmEndpoints entry
 	// was discovered; False names each one that was not, and why.

@@ -123,6 +123,14 @@ type SemanticRouterSpec struct {
 	// +optional
 	Persistence PersistenceSpec `json:"persistence,omitempty"`
 
+	// Artifacts says how the model artifacts that spec.config.artifacts
+	// lists reach the router: downloaded by an init container (the default)
+	// or by the router at start, into a cache directory on the persistence
+	// volume.
+	// +kubebuilder:default={}
+	// +optional
+	Artifacts ArtifactsSpec `json:"artifacts,omitempty"`
+
 	// Ingress exposes the inference port through an Ingress.
 	// +optional
 	Ingress IngressSpec `json:"ingress,omitempty"`

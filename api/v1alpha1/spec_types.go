@@ -173,6 +173,44 @@ type PersistenceSpec struct {
 	MountPath string `json:"mountPath,omitempty"`
 }
 
+// ArtifactDownload says who downloads the model artifacts.
+// +kubebuilder:validation:Enum=InitContainer;AtStart
+type ArtifactDownload string
+
+// Artifact download modes.
+const (
+	// ArtifactDownloadInitContainer runs `semantic-router models pull` in an
+	// init container: the router starts only once every artifact is in the
+	// cache, and a failed download shows in the pod's init container status
+	// and in the SemanticRouter's Degraded condition.
+	ArtifactDownloadInitContainer ArtifactDownload = "InitContainer"
+	// ArtifactDownloadAtStart lets the router download missing artifacts
+	// itself when it starts.
+	ArtifactDownloadAtStart ArtifactDownload = "AtStart"
+)
+
+// ArtifactsSpec configures the download of the model artifacts named in
+// spec.config.artifacts. Each artifact's dir must lie under cacheDir, where
+// the persistence volume (or, without persistence, an emptyDir) is mounted,
+// so that a model already downloaded is kept across pod restarts. An
+// artifact's token must be an env.VAR reference to a spec.env entry with
+// valueFrom.secretKeyRef.
+type ArtifactsSpec struct {
+	// Download is InitContainer (default) or AtStart.
+	// +kubebuilder:default=InitContainer
+	// +optional
+	Download ArtifactDownload `json:"download,omitempty"`
+	// CacheDir is where the artifact cache is mounted in the router pod.
+	// An artifact without a dir is rendered with dir <cacheDir>/<name>; an
+	// artifact with a dir outside cacheDir is refused.
+	// +kubebuilder:default="/models"
+	// +kubebuilder:validation:MaxLength=253
+	// +kubebuilder:validation:XValidation:rule="self.startsWith('/') && self != '/' && !self.endsWith('/') && !self.contains('//') && !self.matches('(^|/)[.][.]?(/|$)')",message="artifacts.cacheDir must be an absolute, clean path other than /"
+	// +kubebuilder:validation:XValidation:rule="self != '/etc/semantic-router' && !self.startsWith('/etc/semantic-router/')",message="artifacts.cacheDir cannot be inside /etc/semantic-router, where the config is mounted"
+	// +optional
+	CacheDir string `json:"cacheDir,omitempty"`
+}
+
 // IngressSpec exposes the inference port through a networking.k8s.io/v1 Ingress.
 // +kubebuilder:validation:XValidation:rule="!has(self.enabled) || !self.enabled || (has(self.hosts) && size(self.hosts) > 0)",message="ingress.hosts must list at least one host when ingress is enabled"
 type IngressSpec struct {

@@ -14,6 +14,7 @@ import (
 	"syscall"
 
 	"github.com/go-logr/logr"
+	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
@@ -21,6 +22,7 @@ import (
 	"k8s.io/client-go/tools/clientcmd"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/healthz"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
@@ -116,6 +118,8 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		LeaderElectionNamespace: o.leaderElectNS,
 		// Step down promptly on shutdown so a new leader takes over fast.
 		LeaderElectionReleaseOnCancel: true,
+		// Only the router pods are cached (watched for their model downloads).
+		Cache: cache.Options{ByObject: map[client.Object]cache.ByObject{&corev1.Pod{}: operator.RouterPodCache()}},
 	}
 	// Watching one namespace needs only a Role there, for clusters where a
 	// ClusterRole is not granted.

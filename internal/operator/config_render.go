@@ -46,30 +46,42 @@ var credentialSuffixes = []string{
 // spec.config.models, or when the router refuses the result. Errors name
 // field paths and never a credential's value.
 func renderConfig(raw *apiextensionsv1.JSON, discovered []discoveredModel) ([]byte, error) {
+	out, _, err := renderRouterConfig(raw, discovered, "")
+	return out, err
+}
+
+// renderRouterConfig is renderConfig that also returns the parsed config
+// and, when cacheDir is set, gives each artifact without a dir the
+// directory <cacheDir>/<name>.
+func renderRouterConfig(raw *apiextensionsv1.JSON, discovered []discoveredModel, cacheDir string) ([]byte, *config.Config, error) {
 	cfg := map[string]any{}
 	if raw != nil && len(raw.Raw) > 0 && !bytes.Equal(raw.Raw, []byte("null")) {
 		dec := json.NewDecoder(bytes.NewReader(raw.Raw))
 		// Numbers keep their literal text: no float rounding of large ints.
 		dec.UseNumber()
 		if err := dec.Decode(&cfg); err != nil {
-			return nil, fmt.Errorf("spec.config: %w", err)
+			return nil, nil, fmt.Errorf("spec.config: %w", err)
 		}
 	}
 	if errs := findPlaintextSecrets("spec.config", cfg); len(errs) > 0 {
-		return nil, errors.Join(errs...)
+		return nil, nil, errors.Join(errs...)
 	}
 	if err := mergeModels(cfg, discovered); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	applyTracingDefaults(cfg)
+	if cacheDir != "" {
+		defaultArtifactDirs(cfg, cacheDir)
+	}
 	out, err := yaml.Marshal(cfg)
 	if err != nil {
-		return nil, fmt.Errorf("spec.config: rendering yaml: %w", err)
+		return nil, nil, fmt.Errorf("spec.config: rendering yaml: %w", err)
 	}
-	if _, err := config.Parse(out); err != nil {
-		return nil, fmt.Errorf("the router refuses the rendered config.yaml:\n%w", err)
+	parsed, err := config.Parse(out)
+	if err != nil {
+		return nil, nil, fmt.Errorf("the router refuses the rendered config.yaml:\n%w", err)
 	}
-	return out, nil
+	return out, parsed, nil
 }
 
 // mergeModels appends the discovered models to spec.config.models. A name

@@ -125,6 +125,35 @@ func TestCRDValidation(t *testing.T) {
 			wantErr: `SemanticRouter.vllm.ai "bad-image-digest" is invalid: spec.image.digest: Invalid value: "latest": spec.image.digest in body should match '^sha256:[a-f0-9]{64}$'`,
 		},
 		{
+			name:    "artifact download mode unknown",
+			spec:    vllmv1alpha1.SemanticRouterSpec{Artifacts: vllmv1alpha1.ArtifactsSpec{Download: "Sidecar"}},
+			wantErr: `SemanticRouter.vllm.ai "artifact-download-mode-unknown" is invalid: [spec.artifacts.download: Unsupported value: "Sidecar": supported values: "InitContainer", "AtStart", <nil>: Invalid value: null: some validation rules were not checked because the object was invalid; correct the existing errors to complete validation]`,
+		},
+		{
+			name:    "artifact cache dir relative",
+			spec:    vllmv1alpha1.SemanticRouterSpec{Artifacts: vllmv1alpha1.ArtifactsSpec{CacheDir: "models"}},
+			wantErr: `SemanticRouter.vllm.ai "artifact-cache-dir-relative" is invalid: spec.artifacts.cacheDir: Invalid value: "models": artifacts.cacheDir must be an absolute, clean path other than /`,
+		},
+		{
+			name:    "artifact cache dir with dot-dot",
+			spec:    vllmv1alpha1.SemanticRouterSpec{Artifacts: vllmv1alpha1.ArtifactsSpec{CacheDir: "/models/../etc"}},
+			wantErr: `SemanticRouter.vllm.ai "artifact-cache-dir-with-dot-dot" is invalid: spec.artifacts.cacheDir: Invalid value: "/models/../etc": artifacts.cacheDir must be an absolute, clean path other than /`,
+		},
+		{
+			name:    "artifact cache dir root",
+			spec:    vllmv1alpha1.SemanticRouterSpec{Artifacts: vllmv1alpha1.ArtifactsSpec{CacheDir: "/"}},
+			wantErr: `SemanticRouter.vllm.ai "artifact-cache-dir-root" is invalid: spec.artifacts.cacheDir: Invalid value: "/": artifacts.cacheDir must be an absolute, clean path other than /`,
+		},
+		{
+			name:    "artifact cache dir over the config",
+			spec:    vllmv1alpha1.SemanticRouterSpec{Artifacts: vllmv1alpha1.ArtifactsSpec{CacheDir: "/etc/semantic-router/models"}},
+			wantErr: `SemanticRouter.vllm.ai "artifact-cache-dir-over-the-config" is invalid: spec.artifacts.cacheDir: Invalid value: "/etc/semantic-router/models": artifacts.cacheDir cannot be inside /etc/semantic-router, where the config is mounted`,
+		},
+		{
+			name: "artifacts at start in a custom cache",
+			spec: vllmv1alpha1.SemanticRouterSpec{Artifacts: vllmv1alpha1.ArtifactsSpec{Download: vllmv1alpha1.ArtifactDownloadAtStart, CacheDir: "/var/cache/models.d"}},
+		},
+		{
 			name: "token through secret reference",
 			spec: vllmv1alpha1.SemanticRouterSpec{Env: []vllmv1alpha1.EnvVar{
 				{Name: "HF_TOKEN", ValueFrom: secretRef},

@@ -40,20 +40,27 @@ func routerArgs(mode vllmv1alpha1.GatewayMode) []string {
 }
 
 // desiredPodTemplate is the router pod for the rendered config (by hash),
-// gateway mode and the environment variables carrying discovered backends'
-// credentials (after spec.env). Spec overrides replace the defaults whole,
+// gateway mode, the environment variables carrying discovered backends'
+// credentials (after spec.env) and the model artifacts' cache and init
+// container (artifacts.go). Spec overrides replace the defaults whole,
 // never merge.
-func desiredPodTemplate(sr *vllmv1alpha1.SemanticRouter, hash string, mode vllmv1alpha1.GatewayMode, backendEnv []corev1.EnvVar) corev1.PodTemplateSpec {
+func desiredPodTemplate(sr *vllmv1alpha1.SemanticRouter, hash string, mode vllmv1alpha1.GatewayMode, backendEnv []corev1.EnvVar, artifacts artifactPlan) corev1.PodTemplateSpec {
 	s := &sr.Spec
 	annotations := make(map[string]string, len(s.PodAnnotations)+1)
 	maps.Copy(annotations, s.PodAnnotations)
 	annotations[annotationConfigHash] = hash
 
+	args := routerArgs(mode)
+	if artifacts.pulledBefore() {
+		// The init container downloaded the artifacts: the router only
+		// checks its cache, and a missing file stops it at once.
+		args = append(args, "-offline")
+	}
 	c := corev1.Container{
 		Name:            containerName,
 		Image:           imageRef(sr),
 		ImagePullPolicy: s.Image.PullPolicy,
-		Args:            append(routerArgs(mode), s.Args...),
+		Args:            append(args, s.Args...),
 		Ports: []corev1.ContainerPort{
 			{Name: portNameHTTP, ContainerPort: vllmv1alpha1.DefaultHTTPPort, Protocol: corev1.ProtocolTCP},
 			{Name: portNameAPI, ContainerPort: vllmv1alpha1.DefaultAPIPort, Protocol: corev1.ProtocolTCP},
@@ -107,6 +114,7 @@ func desiredPodTemplate(sr *vllmv1alpha1.SemanticRouter, hash string, mode vllmv
 		})
 		c.VolumeMounts = append(c.VolumeMounts, corev1.VolumeMount{Name: volumeData, MountPath: mountPath(sr)})
 	}
+	addArtifacts(sr, artifacts, &pod, &c)
 	pod.Containers = []corev1.Container{c}
 
 	return corev1.PodTemplateSpec{

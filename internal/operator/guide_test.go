@@ -136,6 +136,8 @@ func TestInstallManifests(t *testing.T) {
 		{"list", "storageclasses.storage.k8s.io", "default", "yes"},
 		{"create", "storageclasses.storage.k8s.io", "default", "no"},
 		{"get", "secrets", "models", "no"},
+		{"watch", "pods", "default", "yes"},
+		{"delete", "pods", "default", "no"},
 	}
 	for _, tt := range tests {
 		got, _ := kubectlErr(t, nil, "auth", "can-i", tt.verb, tt.resource, "-n", tt.ns, "--as", sa)

@@ -9,6 +9,7 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/tools/events"
 	ctrl "sigs.k8s.io/controller-runtime"
@@ -27,6 +28,7 @@ import (
 // +kubebuilder:rbac:groups=vllm.ai,resources=semanticrouters/status,verbs=get;update;patch
 // +kubebuilder:rbac:groups=vllm.ai,resources=semanticrouters/finalizers,verbs=update
 // +kubebuilder:rbac:groups="",resources=serviceaccounts;configmaps;persistentvolumeclaims;services,verbs=get;list;watch;create;update;patch;delete
+// +kubebuilder:rbac:groups="",resources=pods,verbs=get;list;watch
 // +kubebuilder:rbac:groups=apps,resources=deployments,verbs=get;list;watch;create;update;patch;delete
 // +kubebuilder:rbac:groups=autoscaling,resources=horizontalpodautoscalers,verbs=get;list;watch;create;update;patch;delete
 // +kubebuilder:rbac:groups=networking.k8s.io,resources=ingresses,verbs=get;list;watch;create;update;patch;delete
@@ -87,7 +89,11 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 	}
 	sr.Status.GatewayMode = res.mode
 	setDeploymentStatus(&sr.Status, sr.Generation, res.deployment)
+	prevDegraded := meta.FindStatusCondition(orig.Status.Conditions, vllmv1alpha1.ConditionDegraded)
 	markReconciled(&sr.Status, sr.Generation)
+	if res.artifactFailure != "" {
+		r.markArtifactFailure(sr, prevDegraded, res.artifactFailure)
+	}
 	if err := r.Client.Status().Patch(ctx, sr, client.MergeFrom(orig)); err != nil {
 		return ctrl.Result{}, fmt.Errorf("updating status: %w", err)
 	}

@@ -3,6 +3,7 @@ package operator
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -24,6 +25,9 @@ type ownedResult struct {
 	deployment *appsv1.Deployment
 	// backendsFailed is set when some spec.vllmEndpoints were skipped.
 	backendsFailed bool
+	// artifactFailure is the cause of a failed model download in a router
+	// pod of the current config, or "".
+	artifactFailure string
 }
 
 // reconcileOwnedResources creates or repairs the router's objects in the
@@ -50,6 +54,12 @@ func (r *Reconciler) reconcileOwnedResources(ctx context.Context, sr *vllmv1alph
 	}
 	if res.deployment, err = r.reconcileDeployment(ctx, sr, rc, res.mode); err != nil {
 		return res, err
+	}
+	r.warnNotPersisted(sr, rc.artifacts)
+	if rc.artifacts.pulledBefore() {
+		if res.artifactFailure, err = r.artifactFailure(ctx, sr, rc.hash); err != nil {
+			return res, err
+		}
 	}
 	svc := &corev1.Service{ObjectMeta: objectMeta(sr, sr.Name)}
 	if err := r.ensure(ctx, sr, svc, "service", func() error { mutateService(svc, sr, res.mode); return nil }); err != nil {
@@ -128,6 +138,8 @@ type renderedConfig struct {
 	hash           string
 	env            []corev1.EnvVar
 	backendsFailed bool
+	// artifacts is what the pod needs for the config's model artifacts.
+	artifacts artifactPlan
 }
 
 // reconcileConfigMap discovers the backends, renders the config with them,
@@ -148,9 +160,17 @@ func (r *Reconciler) reconcileConfigMap(ctx context.Context, sr *vllmv1alpha1.Se
 			"no backend resolved (%s) and spec.config defines no models: nothing is rolled out, the previous ConfigMap keeps serving",
 			joinFailures(failed))}
 	}
-	rendered, err := renderConfig(sr.Spec.Config, models)
+	rendered, parsed, err := renderRouterConfig(sr.Spec.Config, models, artifactCacheDir(sr))
 	if err != nil {
 		return renderedConfig{}, &specError{reasonInvalidConfig, fmt.Errorf("configmap %s not updated: %w", configMapName(sr), err)}
+	}
+	plan, err := planArtifacts(sr, parsed)
+	if err != nil {
+		var spec *specError
+		if errors.As(err, &spec) {
+			return renderedConfig{}, &specError{spec.reason, fmt.Errorf("configmap %s not updated: %w", configMapName(sr), spec.err)}
+		}
+		return renderedConfig{}, err
 	}
 	cm := &corev1.ConfigMap{ObjectMeta: objectMeta(sr, configMapName(sr))}
 	err = r.ensure(ctx, sr, cm, "configmap", func() error {
@@ -159,7 +179,7 @@ func (r *Reconciler) reconcileConfigMap(ctx context.Context, sr *vllmv1alpha1.Se
 		cm.BinaryData = nil
 		return nil
 	})
-	return renderedConfig{yaml: rendered, hash: configHash(rendered), env: env, backendsFailed: len(failed) > 0}, err
+	return renderedConfig{yaml: rendered, hash: configHash(rendered), env: env, backendsFailed: len(failed) > 0, artifacts: plan}, err
 }
 
 // configDefinesModels reports whether spec.config lists any model.
@@ -188,7 +208,7 @@ func checkEnvClash(sr *vllmv1alpha1.SemanticRouter, ours []corev1.EnvVar) error 
 
 func (r *Reconciler) reconcileDeployment(ctx context.Context, sr *vllmv1alpha1.SemanticRouter, rc renderedConfig, mode vllmv1alpha1.GatewayMode) (*appsv1.Deployment, error) {
 	dep := &appsv1.Deployment{ObjectMeta: objectMeta(sr, sr.Name)}
-	tmpl := desiredPodTemplate(sr, rc.hash, mode, rc.env)
+	tmpl := desiredPodTemplate(sr, rc.hash, mode, rc.env, rc.artifacts)
 	err := r.ensure(ctx, sr, dep, "deployment", func() error {
 		mutateDeployment(dep, sr, tmpl)
 		return nil

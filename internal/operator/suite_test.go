@@ -168,7 +168,7 @@ func newTestManager(cfg *rest.Config, scheme *runtime.Scheme, logger logr.Logger
 			return &hidingMapper{RESTMapper: m, hidden: hidden}, nil
 		}
 	}
-	opts.Cache = cache.Options{ByObject: map[client.Object]cache.ByObject{&vllmv1alpha1.SemanticRouter{}: {Label: sel}}}
+	opts.Cache = cache.Options{ByObject: map[client.Object]cache.ByObject{&vllmv1alpha1.SemanticRouter{}: {Label: sel}, &corev1.Pod{}: RouterPodCache()}}
 	mgr, err := ctrl.NewManager(cfg, opts)
 	if err != nil {
 		return nil, fmt.Errorf("creating manager: %w", err)
