@@ -45,6 +45,19 @@ func TestExplain(t *testing.T) {
 	}
 }
 
+// TestExplainOrdersDecisionHeaders: a decision's own headers come in the order of their
+// names, the same on every answer, whatever the map's order.
+func TestExplainOrdersDecisionHeaders(t *testing.T) {
+	t.Parallel()
+	rt := Route{Model: "m", Headers: map[string]string{"X-C": "3", "x-a": "1", "X-B": "2", "X-E": "5", "X-D": "4"}}
+	want := "x-a=1 x-b=2 x-c=3 x-d=4 x-e=5 x-vsr-selected-model=m"
+	for range 50 {
+		if got := joinHeaders(rt.Explain(false)); got != want {
+			t.Fatalf("Explain = %s, want %s", got, want)
+		}
+	}
+}
+
 func TestDebugRequested(t *testing.T) {
 	t.Parallel()
 	for v, want := range map[string]bool{"true": true, "": false, "false": false, "1": false, "yes": false} {
