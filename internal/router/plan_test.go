@@ -177,14 +177,14 @@ models:
 	if e := apiErr(t, err); e.Status != http.StatusServiceUnavailable || e.Code != "overloaded" {
 		t.Errorf("a plan while the slot is held: %d %s, want 503 overloaded", e.Status, e.Code)
 	}
-	held.Done(http.StatusOK, &openai.Usage{PromptTokens: 60, CompletionTokens: 50}, nil)
-	if p, c := testutil.ToFloat64(metrics.Tokens.WithLabelValues("m", "prompt")), testutil.ToFloat64(metrics.Tokens.WithLabelValues("m", "completion")); p != 60 || c != 50 {
-		t.Errorf("tokens_total{m} = %v prompt, %v completion; want 60 and 50", p, c)
+	held.Done(http.StatusOK, &openai.Usage{PromptTokens: 600, CompletionTokens: 500}, nil)
+	if p, c := testutil.ToFloat64(metrics.Tokens.WithLabelValues("m", "prompt")), testutil.ToFloat64(metrics.Tokens.WithLabelValues("m", "completion")); p != 600 || c != 500 {
+		t.Errorf("tokens_total{m} = %v prompt, %v completion; want 600 and 500", p, c)
 	}
 	_, err = plan()
 	want := `API key "team" has used its 100 tokens per minute; retry after the Retry-After header's seconds`
 	if e := apiErr(t, err); e.Status != http.StatusTooManyRequests || e.Message != want {
-		t.Errorf("after 110 tokens: %d %q, want 429 %q", e.Status, e.Message, want)
+		t.Errorf("after 1100 tokens: %d %q, want 429 %q", e.Status, e.Message, want)
 	}
 }
 
