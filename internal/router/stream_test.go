@@ -230,3 +230,57 @@ func TestKeepAlive(t *testing.T) {
 		res.Close()
 	}
 }
+
+// TestStreamUsageWithBlanks: a server that writes JSON with blanks after its colons (as
+// Python's json.dumps does) still has its usage counted, charged and kept from a client
+// that did not ask for it.
+func TestStreamUsageWithBlanks(t *testing.T) {
+	t.Parallel()
+	backend := rawSSE(t, `data: {"id": "c1", "object": "chat.completion.chunk", "usage": null, "choices": [{"index": 0, "delta": {"role": "assistant", "content": "hi"}}]}
+
+data: {"id": "c1", "object": "chat.completion.chunk", "usage": null, "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]}
+
+data: {"id": "c1", "object": "chat.completion.chunk", "choices": [], "usage": {"prompt_tokens": 3, "completion_tokens": 1, "total_tokens": 4}}
+
+data: [DONE]
+
+`)
+	metrics := telemetry.NewMetrics(prometheus.NewRegistry())
+	r := buildRouter(t, "models:\n  - {model_name: m, provider: {type: openai_compatible, base_url: "+backend.URL+"/v1}}\n", nil, Options{Metrics: metrics})
+	res, err := openStreamOn(t, NewPipeline(NewHolder(r), PipelineOptions{}), chatBody("m", "hi", true))
+	if err != nil {
+		t.Fatal(err)
+	}
+	chunks := drain(t, res.Stream)
+	res.Close()
+	if len(chunks) != 2 {
+		t.Errorf("%d chunks reached the client, want 2 (the usage chunk kept back): %q", len(chunks), chunks)
+	}
+	if u := res.Stream.Usage(); u == nil || *u != (openai.Usage{PromptTokens: 3, CompletionTokens: 1, TotalTokens: 4}) {
+		t.Errorf("Usage() = %+v, want 3+1", u)
+	}
+	if got := testutil.ToFloat64(metrics.Tokens.WithLabelValues("m", "prompt")); got != 3 {
+		t.Errorf("tokens_total{m,prompt} = %v, want 3", got)
+	}
+}
+
+func TestCarriesUsage(t *testing.T) {
+	t.Parallel()
+	for data, want := range map[string]bool{
+		`{"choices":[],"usage":{"prompt_tokens":1}}`:                  true,
+		`{"choices": [], "usage": {"prompt_tokens": 1}}`:              true,
+		"{\"usage\"\t:\n{}}":                                          true,
+		`{"usage":null,"choices":[]}`:                                 false,
+		`{"usage": null, "choices": []}`:                              false,
+		`{"choices":[{"delta":{"content":"say \"usage\": {x}"}}]}`:    false,
+		`{"choices":[{"delta":{"content":"usage"}}],"usage":{"a":1}}`: true,
+		`{"choices":[]}`:                                              false,
+		`{"usage"`:                                                    false,
+		`{"usage":`:                                                   false,
+		`{"usage":"text"}`:                                            false,
+	} {
+		if got := carriesUsage([]byte(data)); got != want {
+			t.Errorf("carriesUsage(%s) = %v, want %v", data, got, want)
+		}
+	}
+}
