@@ -263,6 +263,12 @@ func TestServeRefusesBadBodies(t *testing.T) {
     provider: {type: sim}
 `, nil, Options{})
 	p := NewPipeline(NewHolder(r), PipelineOptions{})
+	b := &probeBody{err: fmt.Errorf("read tcp 127.0.0.1:8801->127.0.0.1:50000: i/o timeout: %w", os.ErrDeadlineExceeded)}
+	_, trail, err := p.Serve(context.Background(), &Request{ID: "x", Header: http.Header{}, Body: b})
+	if e := apiErr(t, err); e.Status != http.StatusRequestTimeout || e.Message != "the request body did not arrive in time (server.read_timeout)" ||
+		trail.Model != "" {
+		t.Errorf("a body past its deadline: %d %q, Trail %+v", e.Status, e.Message, trail)
+	}
 	for _, tt := range []struct {
 		name, body string
 		status     int
