@@ -211,13 +211,21 @@ func TestTrailOfServedRequests(t *testing.T) {
 		model    string
 		stream   bool
 		decision string
-	}{{"m", false, ""}, {"m", true, ""}, {"auto", true, "default"}} {
+		explain  string
+	}{
+		{"m", false, "", "x-vsr-selected-model=m"},
+		{"m", true, "", "x-vsr-selected-model=m"},
+		{"auto", true, "default", "x-vsr-selected-model=m x-vsr-selected-decision=default x-vsr-selected-confidence=1.00"},
+	} {
 		res, trail, err := p.Serve(context.Background(), &Request{ID: "x", Header: http.Header{}, Body: newBody(chatBody(tt.model, "hi", tt.stream))})
 		if err != nil {
 			t.Fatalf("%s: %v", tt.model, err)
 		}
 		if trail.Model != tt.model || trail.Stream != tt.stream || trail.Route.Model != "m" || trail.Route.Decision != tt.decision {
 			t.Errorf("%s stream=%v: Trail = %+v", tt.model, tt.stream, trail)
+		}
+		if got := joinHeaders(res.Explain()); got != tt.explain {
+			t.Errorf("%s stream=%v: Explain() = %s, want %s", tt.model, tt.stream, got, tt.explain)
 		}
 		if (res.Stream != nil) != tt.stream || (res.Response != nil) == tt.stream {
 			t.Errorf("%s stream=%v: Result has stream %v, response %v", tt.model, tt.stream, res.Stream != nil, res.Response != nil)
@@ -377,6 +385,10 @@ decisions:
 	res.Close()
 	if trail.Route.Model != "b" || trail.Route.FallbackFrom != "a" {
 		t.Fatalf("route = %+v, want b after a", trail.Route)
+	}
+	// The answer explains the route as served.
+	if got, want := joinHeaders(res.Explain()), "x-vsr-selected-model=b x-vsr-fallback-from=a x-vsr-selected-decision=urgent x-vsr-selected-confidence=1.00"; got != want {
+		t.Errorf("Explain() = %s, want %s", got, want)
 	}
 	mu.Lock()
 	lines := logLines(t, buf.Bytes())
