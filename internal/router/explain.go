@@ -1,6 +1,7 @@
 package router
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -18,8 +19,8 @@ const (
 	HeaderDebug = "x-vsr-debug"
 )
 
-// Explain returns the headers that explain rt: the decision's own extra headers, then the
-// selected model, the model a fallback replaced, the decision and its confidence, and with
+// Explain returns the headers that explain rt: the decision's own extra headers, by name, then
+// the selected model, the model a fallback replaced, the decision and its confidence, and with
 // debug the names of the signals that matched (names only: values such as PII findings stay
 // out of headers). Both front doors send exactly these, in this order.
 func (rt *Route) Explain(debug bool) [][2]string {
@@ -27,6 +28,8 @@ func (rt *Route) Explain(debug bool) [][2]string {
 	for k, v := range rt.Headers {
 		out = append(out, [2]string{strings.ToLower(k), v})
 	}
+	// By name: a map's order changes from one answer to the next.
+	slices.SortFunc(out, func(a, b [2]string) int { return strings.Compare(a[0], b[0]) })
 	if rt.Model != "" {
 		out = append(out, [2]string{HeaderSelectedModel, rt.Model})
 	}

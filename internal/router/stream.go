@@ -61,7 +61,28 @@ type Stream struct {
 // Usage returns the token usage the stream reported, or nil.
 func (s *Stream) Usage() *openai.Usage { return s.usage }
 
-var usageKey = []byte(`"usage":{`)
+var usageKey = []byte(`"usage"`)
+
+// carriesUsage reports whether a chunk has a usage object, without decoding it: a "usage"
+// member whose value is an object, whatever the blanks around the colon (servers that write
+// JSON as Python's json.dumps does put one after it). Chunks with "usage":null, as some
+// servers send on every event, do not. A member name with its quotes cannot occur inside a
+// JSON string, whose quotes are escaped.
+func carriesUsage(data []byte) bool {
+	for {
+		i := bytes.Index(data, usageKey)
+		if i < 0 {
+			return false
+		}
+		data = data[i+len(usageKey):]
+		rest := bytes.TrimLeft(data, " \t\r\n")
+		if len(rest) > 0 && rest[0] == ':' {
+			if rest = bytes.TrimLeft(rest[1:], " \t\r\n"); len(rest) > 0 && rest[0] == '{' {
+				return true
+			}
+		}
+	}
+}
 
 // openStream starts a stream on m and waits for its first chunk, within the model's
 // first_token_timeout when one is set.
@@ -178,7 +199,7 @@ func (s *Stream) pull() ([]byte, error) {
 // stream_options.include_usage), and says whether it carries nothing else; other chunks are
 // not decoded.
 func (r *Router) observeUsage(model string, data []byte) (u *openai.Usage, usageOnly bool) {
-	if !bytes.Contains(data, usageKey) {
+	if !carriesUsage(data) {
 		return nil, false
 	}
 	var c struct {

@@ -1,0 +1,64 @@
+package router
+
+import (
+	"context"
+	"net/http"
+	"slices"
+	"testing"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/testutil"
+
+	"github.com/semantic-router/semantic-router/internal/telemetry"
+)
+
+// TestClassify: every configured signal with its outcome, the decision a request for the
+// virtual model would get, its first model or its block, and no request metrics.
+func TestClassify(t *testing.T) {
+	t.Parallel()
+	metrics := telemetry.NewMetrics(prometheus.NewRegistry())
+	r := buildRouter(t, routeConfig+`  - {name: weighted, priority: 50, rules: {all: [{signal: casual}, {signal: proof}]}, models: [{model: o3, weight: 1}, {model: qwen, weight: 99}]}
+`, nil, Options{ClassifyOnly: true, Metrics: metrics})
+	for _, tt := range []struct {
+		prompt     string
+		decision   string
+		confidence float64
+		model      string
+		blocked    *BlockInfo
+		matched    []string
+	}{
+		{"prove it", "math", 1, "qwen", nil, []string{"proof"}},
+		{"hello there", "default", 1, "general", nil, nil},
+		{"let us chat", "chat", 1, "deepseek", nil, []string{"casual"}},
+		{"prove it in chat", "weighted", 1, "o3", nil, []string{"casual", "proof"}},
+		{"forbidden words", "block_banned", 1, "", &BlockInfo{Status: 403, Message: "not allowed"}, []string{"banned"}},
+		{"classified", "block_secret", 1, "", &BlockInfo{Status: 451, Message: "unavailable here"}, []string{"secret"}},
+		{"prove it to jane@example.com", "mask", 1, "general", nil, []string{"pii", "proof"}},
+	} {
+		c, err := r.Classify(context.Background(), tt.prompt, http.Header{})
+		if err != nil {
+			t.Fatalf("%q: %v", tt.prompt, err)
+		}
+		var names, matched []string
+		for _, s := range c.Signals {
+			names = append(names, s.Name)
+			if s.Matched {
+				matched = append(matched, s.Name)
+			}
+		}
+		slices.Sort(names)
+		slices.Sort(matched)
+		if c.Decision != tt.decision || c.Confidence != tt.confidence || c.Model != tt.model || !slices.Equal(matched, tt.matched) {
+			t.Errorf("%q: %s %v %q, matched %q; want %s %v %q, %q", tt.prompt, c.Decision, c.Confidence, c.Model, matched, tt.decision, tt.confidence, tt.model, tt.matched)
+		}
+		if (c.Blocked == nil) != (tt.blocked == nil) || c.Blocked != nil && *c.Blocked != *tt.blocked {
+			t.Errorf("%q: blocked %+v, want %+v", tt.prompt, c.Blocked, tt.blocked)
+		}
+		if !slices.Equal(names, []string{"banned", "casual", "pii", "proof", "secret"}) {
+			t.Errorf("%q: signals %q, want every configured one", tt.prompt, names)
+		}
+	}
+	if n := testutil.CollectAndCount(metrics.Decisions) + testutil.CollectAndCount(metrics.Blocks); n != 0 {
+		t.Errorf("classification recorded %d decision or block series, want none", n)
+	}
+}
