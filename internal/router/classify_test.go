@@ -13,7 +13,8 @@ import (
 )
 
 // TestClassify: every configured signal with its outcome, the decision a request for the
-// virtual model would get, its first model or its block, and no request metrics.
+// virtual model would get, its model (picked by weight, as for a request) or its block, and
+// no request metrics.
 func TestClassify(t *testing.T) {
 	t.Parallel()
 	metrics := telemetry.NewMetrics(prometheus.NewRegistry())
@@ -23,17 +24,17 @@ func TestClassify(t *testing.T) {
 		prompt     string
 		decision   string
 		confidence float64
-		model      string
+		model      []string // any of these
 		blocked    *BlockInfo
 		matched    []string
 	}{
-		{"prove it", "math", 1, "qwen", nil, []string{"proof"}},
-		{"hello there", "default", 1, "general", nil, nil},
-		{"let us chat", "chat", 1, "deepseek", nil, []string{"casual"}},
-		{"prove it in chat", "weighted", 1, "o3", nil, []string{"casual", "proof"}},
-		{"forbidden words", "block_banned", 1, "", &BlockInfo{Status: 403, Message: "not allowed"}, []string{"banned"}},
-		{"classified", "block_secret", 1, "", &BlockInfo{Status: 451, Message: "unavailable here"}, []string{"secret"}},
-		{"prove it to jane@example.com", "mask", 1, "general", nil, []string{"pii", "proof"}},
+		{"prove it", "math", 1, []string{"qwen"}, nil, []string{"proof"}},
+		{"hello there", "default", 1, []string{"general"}, nil, nil},
+		{"let us chat", "chat", 1, []string{"deepseek"}, nil, []string{"casual"}},
+		{"prove it in chat", "weighted", 1, []string{"o3", "qwen"}, nil, []string{"casual", "proof"}},
+		{"forbidden words", "block_banned", 1, []string{""}, &BlockInfo{Status: 403, Message: "not allowed"}, []string{"banned"}},
+		{"classified", "block_secret", 1, []string{""}, &BlockInfo{Status: 451, Message: "unavailable here"}, []string{"secret"}},
+		{"prove it to jane@example.com", "mask", 1, []string{"general"}, nil, []string{"pii", "proof"}},
 	} {
 		c, err := r.Classify(context.Background(), tt.prompt, http.Header{})
 		if err != nil {
@@ -48,7 +49,7 @@ func TestClassify(t *testing.T) {
 		}
 		slices.Sort(names)
 		slices.Sort(matched)
-		if c.Decision != tt.decision || c.Confidence != tt.confidence || c.Model != tt.model || !slices.Equal(matched, tt.matched) {
+		if c.Decision != tt.decision || c.Confidence != tt.confidence || !slices.Contains(tt.model, c.Model) || !slices.Equal(matched, tt.matched) {
 			t.Errorf("%q: %s %v %q, matched %q; want %s %v %q, %q", tt.prompt, c.Decision, c.Confidence, c.Model, matched, tt.decision, tt.confidence, tt.model, tt.matched)
 		}
 		if (c.Blocked == nil) != (tt.blocked == nil) || c.Blocked != nil && *c.Blocked != *tt.blocked {

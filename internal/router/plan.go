@@ -95,19 +95,21 @@ func (p *Pipeline) plan(x *exchange, rd routed) (*Plan, error) {
 	if err != nil {
 		return nil, fmt.Errorf("encoding the request for model %q: %w", m.cfg.Name, err)
 	}
-	base, report, err := m.endpoint()
-	if err != nil {
-		return nil, r.apiError(x.ctx, m.cfg.Name, err)
-	}
-	pl := &Plan{Body: body, Stream: up.Stream, end: x, report: report,
-		Target: Target{Model: m.cfg.Name, Provider: m.cfg.Provider.Type, UpstreamModel: m.cfg.Provider.Model, BaseURL: base, Endpoint: hostPort(base)}}
+	var auth string
 	if m.apiKey != nil {
 		key, err := m.apiKey()
 		if err != nil {
 			return nil, refuse(KindModelUnavailable, withRequestID(fmt.Sprintf("model %q has no usable credential", m.cfg.Name), RequestID(x.ctx)), err)
 		}
-		pl.Authorization = "Bearer " + key
+		auth = "Bearer " + key
 	}
+	// Picked last: a picked endpoint counts the call as in flight until Done reports it.
+	base, report, err := m.endpoint()
+	if err != nil {
+		return nil, r.apiError(x.ctx, m.cfg.Name, err)
+	}
+	pl := &Plan{Body: body, Stream: up.Stream, Authorization: auth, end: x, report: report,
+		Target: Target{Model: m.cfg.Name, Provider: m.cfg.Provider.Type, UpstreamModel: m.cfg.Provider.Model, BaseURL: base, Endpoint: hostPort(base)}}
 	if p.prop != nil {
 		c := propagation.MapCarrier{}
 		p.prop.Inject(x.ctx, c)
