@@ -74,9 +74,9 @@ func probe(t *testing.T, r *running, server, path string) (int, string) {
 	return resp.StatusCode, string(b)
 }
 
-// TestReadyWhileDownloadingAtStart: the management API listens while the artifacts
-// download, /ready says which file and how far, /health is 200, the inference listener
-// waits for the router; once the file is complete the router becomes ready.
+// TestReadyWhileDownloadingAtStart: the router serves while the artifacts download: /ready
+// says which file and how far, /health is 200, and requests that need no model still
+// downloading are answered; once the file is complete the router becomes ready.
 func TestReadyWhileDownloadingAtStart(t *testing.T) {
 	t.Parallel()
 	hub := newHeldRepo(t)
@@ -92,12 +92,9 @@ func TestReadyWhileDownloadingAtStart(t *testing.T) {
 	if code, body := probe(t, r, "management", "/health"); code != http.StatusOK || body != `{"status":"ok"}`+"\n" {
 		t.Errorf("/health while downloading: %d %s", code, body)
 	}
-	code, body := probe(t, r, "management", "/api/v1/models")
-	if want := `the router is starting (artifact \"m\": downloading onnx/model.onnx (3.4 KiB of 6.8 KiB)); /api/v1/models is served once GET /ready answers 200`; code != http.StatusServiceUnavailable || !strings.Contains(body, want) {
-		t.Errorf("/api/v1/models while downloading: %d %s\nwant the message %s", code, body, want)
-	}
-	if _, ok := r.listening(t)["inference"]; ok {
-		t.Error("the inference listener listens before the router is built")
+	waitUntil(t, "the inference listener listens", func() bool { return r.listening(t)["inference"] != "" })
+	if code, body := chatTo(t, r, "a"); code != http.StatusOK {
+		t.Errorf("a request that needs no artifact, while one downloads: %d %s", code, body)
 	}
 
 	hub.release()
@@ -111,11 +108,57 @@ func TestReadyWhileDownloadingAtStart(t *testing.T) {
 	if got, err := os.ReadFile(filepath.Join(dir, "model.onnx")); err != nil || !bytes.Equal(got, hub.data) {
 		t.Errorf("model.onnx: %d bytes, %v", len(got), err)
 	}
-	if r.listening(t)["inference"] == "" {
-		t.Error("no inference listener once ready")
-	}
 	if n := hub.requests.Load(); n != 1 {
 		t.Errorf("%d requests, want 1", n)
+	}
+}
+
+// chatTo sends a one-message chat request for model to the running program's inference
+// listener and returns the status and body.
+func chatTo(t *testing.T, r *running, model string) (int, string) {
+	t.Helper()
+	body := `{"model":"` + model + `","messages":[{"role":"user","content":"What is the derivative of x squared?"}]}`
+	resp, err := http.Post("http://"+r.addrs["inference"]+"/v1/chat/completions", "application/json", strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b)
+}
+
+// TestServesWhileTheEmbedderDownloads: the onnx embedder's model is an artifact still
+// downloading. A request whose decisions need embeddings is refused with the download's
+// progress as the reason; a request that names a model, with no policy needing them, is
+// served.
+func TestServesWhileTheEmbedderDownloads(t *testing.T) {
+	t.Parallel()
+	hub := newHeldRepo(t)
+	section, _ := artifactSection(t, "m", hub.srv.URL, "onnx/model.onnx")
+	cfgPath := filepath.Join(t.TempDir(), "config.yaml")
+	cfg := `models:
+  - model_name: a
+    provider: {type: sim}
+signals:
+  embedder: {type: onnx, model_dir: "artifact:m"}
+  domains:
+    - {name: stem, categories: [math]}
+decisions:
+  - {name: stem, rules: {signal: stem}, on_error: refuse, models: [{model: a}]}
+` + section
+	if err := os.WriteFile(cfgPath, []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r := launch(t, "-config", cfgPath)
+	waitUntil(t, "the inference listener listens", func() bool { return r.listening(t)["inference"] != "" })
+	waitUntil(t, "the download is held", func() bool { return hub.requests.Load() == 1 })
+	want := `{"error":{"message":"the request was not sent to a model: policy \"stem\" could not be checked because signal \"stem\" could not be computed (the model is not loaded yet: artifact \"m\": downloading onnx/model.onnx (3.4 KiB of 6.8 KiB)); try again later","type":"server_error","param":null,"code":"policy_unavailable"}}` + "\n"
+	waitUntil(t, "a routed request names the download", func() bool {
+		code, body := chatTo(t, r, "auto")
+		return code == http.StatusServiceUnavailable && body == want
+	})
+	if code, body := chatTo(t, r, "a"); code != http.StatusOK {
+		t.Errorf("a request naming the model: %d %s", code, body)
 	}
 }
 

@@ -253,11 +253,22 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	); err != nil {
 		return err
 	}
-	if err := pullArtifacts(ctx, cfg, f.offline, log, &artifacts); err != nil {
-		if ctx.Err() != nil {
-			return nil // stopped while downloading
+	// Artifacts download while the router serves: requests whose signals need a model still
+	// downloading get its reason, the others are served, and /ready says 503 until every
+	// model is loaded. A download that fails stops the router with the cause. With -offline
+	// the cache is only checked, at once.
+	ctx, failed := context.WithCancelCause(ctx)
+	defer failed(nil)
+	if f.offline {
+		if err := pullArtifacts(ctx, cfg, true, log, &artifacts); err != nil {
+			return err
 		}
-		return err
+	} else if len(cfg.Artifacts) > 0 {
+		go func() {
+			if err := pullArtifacts(ctx, cfg, false, log, &artifacts); err != nil && ctx.Err() == nil {
+				failed(err)
+			}
+		}()
 	}
 
 	// In extproc mode Envoy calls the models; the router plans, so it needs no provider,
@@ -268,7 +279,15 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			log.Warn("setting not applied in extproc mode", "warning", w)
 		}
 	}
-	ropts := router.Options{Logger: log, Metrics: metrics, LookupEnv: os.LookupEnv, Tracing: tracing, PlanOnly: extprocMode, Redactor: redactor}
+	ropts := router.Options{Logger: log, Metrics: metrics, LookupEnv: os.LookupEnv, Tracing: tracing, PlanOnly: extprocMode, Redactor: redactor,
+		LocalModelReady: func(dir string) error {
+			if a := cfg.ArtifactForDir(dir); a != nil {
+				if ok, why := artifacts.ArtifactReady(a.Name); !ok {
+					return errors.New(why)
+				}
+			}
+			return nil
+		}}
 	rt, err := router.New(cfg, ropts)
 	if err != nil {
 		return fmt.Errorf("registering models:\n%w", err)
@@ -276,8 +295,14 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	holder := router.NewHolder(rt)
 	defer func() { _ = holder.Close() }()
 	pipeline := router.NewPipeline(holder, router.PipelineOptions{Logger: log, Tracing: tracing})
-	// A remote embedder that has not answered yet keeps /ready at 503, with the reason.
-	ready.SetCheck(func(ctx context.Context) error { return holder.Current().Ready(ctx) })
+	// An artifact still downloading, or a remote embedder that has not answered yet, keeps
+	// /ready at 503, with the reason.
+	ready.SetCheck(func(ctx context.Context) error {
+		if err := artifacts.Check(ctx); err != nil {
+			return err
+		}
+		return holder.Current().Ready(ctx)
+	})
 	if cfg.Management == nil {
 		log.Warn("the management API is open to anyone who reaches it; add a management section with tokens, or say management: {auth: disabled}")
 	}
@@ -308,7 +333,11 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		drain: cfg.Server.ShutdownTimeout.D()}); err != nil {
 		return err
 	}
-	return ls.serve(ctx, &ready)
+	err = ls.serve(ctx, &ready)
+	if cause := context.Cause(ctx); err == nil && cause != nil && !errors.Is(cause, context.Canceled) {
+		return cause // an artifact could not be downloaded
+	}
+	return err
 }
 
 func validate(cfg *config.Config, source string, err error, stdout io.Writer) error {

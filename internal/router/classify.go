@@ -36,14 +36,14 @@ func (r *Router) Classify(ctx context.Context, prompt string, h http.Header) (*C
 	req := &openai.ChatRequest{Model: r.cfg.Routing.VirtualModel,
 		Messages: []openai.Message{{Role: "user", Content: openai.TextContent(prompt)}}}
 	// A failed signal shows in its result's error; the decision is taken as for a request.
-	results, matches, _ := r.signals.Evaluate(ctx, r.inputOf(req, h), nil)
+	results, matches, sigErr := r.signals.Evaluate(ctx, r.inputOf(req, h), nil)
 	c := &Classification{Signals: results, Decision: "default", Confidence: 1, Model: r.cfg.Routing.DefaultModel}
 	if res, ok := r.engine.Evaluate(matches, false); ok {
 		d := res.Decision
 		c.Decision, c.Confidence = d.Name, res.Confidence
 		switch {
 		case res.Undetermined:
-			e := policyUnavailable(d.Name, res.Failed)
+			e := policyUnavailable(d.Name, res.Failed, sigErr)
 			c.Model, c.Blocked = "", &BlockInfo{Status: e.Status, Message: e.Message}
 		case d.Block != nil:
 			c.Model, c.Blocked = "", &BlockInfo{Status: d.Block.Status, Message: d.Block.Message}

@@ -18,7 +18,7 @@ import (
 // buildDecisions builds the signal extractors and the decision engine. Building the domain
 // classifier and the jailbreak detector embeds their examples, a fraction of a second.
 func (r *Router) buildDecisions() error {
-	set, err := signal.NewSet(context.Background(), &r.cfg.Signals, signal.SetOptions{Secrets: secretOpener{r.secrets}})
+	set, err := signal.NewSet(context.Background(), &r.cfg.Signals, signal.SetOptions{Secrets: secretOpener{r.secrets}, LocalModelReady: r.localModelReady})
 	if err != nil {
 		return fmt.Errorf("signals: %w", err)
 	}
@@ -84,8 +84,10 @@ func (r *Router) route(ctx context.Context, req *openai.ChatRequest, h http.Head
 	var rt Route
 	var res decision.Result
 	matched := false
+	var sigErr error
 	if len(names) > 0 {
 		results, matches, err := r.signals.Evaluate(ctx, r.inputOf(req, h), names)
+		sigErr = err
 		if err != nil {
 			// The other signals still count; decisions that read a failed one take their on_error.
 			logFor(ctx, r.log).Warn("signals that need embeddings failed", LogKeyError, err.Error())
@@ -100,7 +102,7 @@ func (r *Router) route(ctx context.Context, req *openai.ChatRequest, h http.Head
 		rt.Decision, rt.Confidence, rt.Headers = d.Name, res.Confidence, d.Headers
 		r.countDecision(d.Name, d.Block != nil || res.Undetermined)
 		if res.Undetermined {
-			return nil, nil, rt, policyUnavailable(d.Name, res.Failed)
+			return nil, nil, rt, policyUnavailable(d.Name, res.Failed, sigErr)
 		}
 		if d.Block != nil {
 			e := refuse(KindBlocked, d.Block.Message, nil)

@@ -53,6 +53,10 @@ type Options struct {
 	// PlanOnly is ClassifyOnly for the Envoy external processor: Envoy calls the models
 	// with the credential the router gives it, so each model's api_key is opened too.
 	PlanOnly bool
+	// LocalModelReady reports whether a local model directory's files are in place, or why
+	// not (an artifact still downloading): the signals that need such a model fail until it
+	// is, and the rest of the router serves (see signal.SetOptions). Nil: they are in place.
+	LocalModelReady func(dir string) error
 	// Tracing traces requests and passes the trace context to backends; nil traces nothing.
 	Tracing *telemetry.Tracing
 	// Redactor receives every credential value of the configuration, for as long as the
@@ -80,6 +84,7 @@ type Router struct {
 	access             *access
 	redactor           *redact.Redactor
 	redaction          *redaction
+	localModelReady    func(dir string) error
 }
 
 // model is one registered model.
@@ -147,7 +152,7 @@ func New(cfg *config.Config, o Options) (*Router, error) {
 		o.Redactor = redact.New()
 	}
 	r := &Router{cfg: cfg, log: o.Logger, metrics: o.Metrics, models: make(map[string]*model, len(cfg.Models)),
-		tracer: o.Tracing.Tracer(), redactor: o.Redactor}
+		tracer: o.Tracing.Tracer(), redactor: o.Redactor, localModelReady: o.LocalModelReady}
 	// Registered first, so that a value is redacted before anything could log it.
 	r.redaction = newRedaction(cfg, o.Redactor, o.LookupEnv)
 	var prop propagation.TextMapPropagator

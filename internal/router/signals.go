@@ -2,6 +2,7 @@ package router
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -50,14 +51,21 @@ func maskText(det *signal.PIIDetector, text string) string {
 }
 
 // policyUnavailable is the refusal of a decision that could not be evaluated because the
-// signals it reads failed, and its on_error is refuse.
-func policyUnavailable(decision string, failed []string) *openai.APIError {
+// signals it reads failed (cause: why), and its on_error is refuse. A model still
+// downloading is named with how far it is; other causes stay out of the client's message
+// (the log line and the classification API have them).
+func policyUnavailable(decision string, failed []string, cause error) *openai.APIError {
 	what := "signal"
 	if len(failed) > 1 {
 		what = "signals"
 	}
-	return refuse(KindPolicyUnavailable, fmt.Sprintf("the request was not sent to a model: policy %q could not be checked because %s %s could not be computed (the embedder did not answer); try again later",
-		decision, what, quoteList(failed)), nil)
+	why := "the embedder did not answer"
+	var pending *signal.ModelPendingError
+	if errors.As(cause, &pending) {
+		why = pending.Error()
+	}
+	return refuse(KindPolicyUnavailable, fmt.Sprintf("the request was not sent to a model: policy %q could not be checked because %s %s could not be computed (%s); try again later",
+		decision, what, quoteList(failed), why), nil)
 }
 
 func quoteList(xs []string) string {

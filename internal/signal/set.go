@@ -53,6 +53,12 @@ type SetOptions struct {
 	// Secrets resolves the embedder's credential references. Nil is fine for a
 	// configuration that references none; one that does is refused.
 	Secrets SecretOpener
+	// LocalModelReady reports whether the files of a local model directory (the onnx
+	// embedder's model_dir) are in place: nil, or why not (an artifact still downloading).
+	// With it, an embedder whose files are not there yet is loaded once they are; until
+	// then the signals that need it fail with that reason and the others are computed.
+	// Nil: the files are in place, or loading fails at once.
+	LocalModelReady func(dir string) error
 }
 
 // Set is the signals of one configuration, one extractor per configured signal, sharing the
@@ -107,7 +113,7 @@ func NewSet(ctx context.Context, cfg *config.Signals, opts SetOptions) (*Set, er
 	if set.embedTimeout == 0 {
 		set.embedTimeout = defaultEmbedTimeout
 	}
-	emb, closer, err := newEmbedder(&cfg.Embedder, opts.Secrets)
+	emb, closer, err := newEmbedder(&cfg.Embedder, opts)
 	if err != nil {
 		return nil, fmt.Errorf("signals.embedder: %w", err)
 	}
