@@ -253,9 +253,20 @@ func (s *Server) end(x *exchange, cause error) {
 	if x.span.IsRecording() {
 		x.span.SetAttributes(attribute.Int("http.response.status_code", status), attribute.String("vsr.request_id", x.id),
 			attribute.String("vsr.requested_model", x.trail.Model), attribute.String("vsr.selected_model", x.trail.Route.Model))
-		if status >= 500 || status == 0 {
+		if status >= 500 {
 			x.span.SetStatus(otelcodes.Error, http.StatusText(status))
 		}
+	}
+	defer x.span.End()
+	// Envoy's access log records every request; the processor's line adds the routing, at
+	// debug level unless the answer was a server-side failure. Status 0: no answer passed
+	// through the processor (the client went away, or Envoy sends no response phase).
+	level := slog.LevelDebug
+	if status >= 500 {
+		level = slog.LevelWarn
+	}
+	if !s.log.Enabled(context.Background(), level) {
+		return
 	}
 	attrs := []any{router.LogKeyRequestID, x.id, "path", x.path, "status", status,
 		"latency_ms", float64(time.Since(x.start).Microseconds()) / 1000, router.LogKeyModel, x.trail.Model,
@@ -266,12 +277,7 @@ func (s *Server) end(x *exchange, cause error) {
 	if x.trail.Client != "" {
 		attrs = append(attrs, "client", x.trail.Client)
 	}
-	level := slog.LevelInfo
-	if status >= 500 || status == 0 {
-		level = slog.LevelWarn
-	}
 	s.log.Log(context.Background(), level, "request", attrs...)
-	x.span.End()
 }
 
 func asAPIError(err error) *openai.APIError {

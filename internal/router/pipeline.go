@@ -28,13 +28,14 @@ import (
 // and nothing else. It is safe for concurrent use.
 type Pipeline struct {
 	src    *Holder
-	log    *slog.Logger
+	log    *slog.Logger // nil: the router's
 	tracer trace.Tracer
 	prop   propagation.TextMapPropagator
 }
 
 // PipelineOptions are a pipeline's dependencies.
 type PipelineOptions struct {
+	// Logger writes the request path's lines; nil: each router's own.
 	Logger *slog.Logger
 	// Tracing traces requests; nil traces nothing.
 	Tracing *telemetry.Tracing
@@ -43,9 +44,6 @@ type PipelineOptions struct {
 // NewPipeline returns the pipeline serving each request with the router src holds when the
 // request starts, to its end, whatever reloads happen meanwhile.
 func NewPipeline(src *Holder, o PipelineOptions) *Pipeline {
-	if o.Logger == nil {
-		o.Logger = slog.New(slog.DiscardHandler)
-	}
 	p := &Pipeline{src: src, log: o.Logger, tracer: noop.NewTracerProvider().Tracer("")}
 	if o.Tracing != nil {
 		p.tracer, p.prop = o.Tracing.Tracer(), o.Tracing.Propagator
@@ -200,11 +198,11 @@ func (p *Pipeline) begin(ctx context.Context, req *Request) (x *exchange, err er
 			x.finish(nil)
 		}
 	}()
-	log := p.log.With(LogKeyRequestID, req.ID)
+	rl := &requestLog{base: p.log, id: req.ID}
 	if sc := trace.SpanContextFromContext(ctx); sc.HasTraceID() {
-		log = log.With(LogKeyTraceID, sc.TraceID().String())
+		rl.traceID = sc.TraceID().String()
 	}
-	ctx = withLogger(WithRequestID(ctx, req.ID), log)
+	ctx = withRequestLog(WithRequestID(ctx, req.ID), rl)
 	x.ctx = ctx
 
 	// Who is asking, and whether they may, is settled before the body is read: a stranger's
@@ -233,13 +231,14 @@ func (p *Pipeline) begin(ctx context.Context, req *Request) (x *exchange, err er
 	return x, nil
 }
 
-// routed adds the routing decision to the request's logger.
+// routed adds the routing decision to the request's log attributes.
 func (x *exchange) routed(rt Route) {
-	log := logFor(x.ctx, nil).With(LogKeyModel, rt.Model)
-	if rt.Decision != "" {
-		log = log.With(LogKeyDecision, rt.Decision)
+	rl, _ := x.ctx.Value(loggerKey{}).(*requestLog)
+	routed := requestLog{model: rt.Model, decision: rt.Decision}
+	if rl != nil {
+		routed.base, routed.id, routed.traceID = rl.base, rl.id, rl.traceID
 	}
-	x.ctx = withLogger(x.ctx, log)
+	x.ctx = withRequestLog(x.ctx, &routed)
 }
 
 // explained returns err with the explanation headers, for a refusal after routing.
@@ -272,7 +271,16 @@ func ReadBody(body io.Reader, limit int64) ([]byte, error) {
 	if body == nil {
 		body = http.NoBody
 	}
-	b, err := io.ReadAll(io.LimitReader(body, limit+1))
+	var b []byte
+	var err error
+	if sized, ok := body.(interface{ Len() int }); ok { // a body already in memory (ext_proc)
+		if n := sized.Len(); int64(n) <= limit {
+			b = make([]byte, n)
+			_, err = io.ReadFull(body, b)
+			return b, err
+		}
+	}
+	b, err = io.ReadAll(io.LimitReader(body, limit+1))
 	switch {
 	case err == nil && int64(len(b)) > limit:
 		return nil, refuse(KindTooLarge, fmt.Sprintf("the request body is larger than %d bytes (server.max_request_body_bytes)", limit), nil)

@@ -43,20 +43,43 @@ func RequestID(ctx context.Context) string {
 	return id
 }
 
-// withLogger returns ctx carrying the request's logger, whose lines carry the request id,
-// the trace id and, once routed, the model and the decision.
-func withLogger(ctx context.Context, log *slog.Logger) context.Context {
-	return context.WithValue(ctx, loggerKey{}, log)
+// requestLog is what every log line of a request names: its id, its trace and, once
+// routed, the model and the decision. The logger is made from it only when a line is
+// written, which few requests do.
+type requestLog struct {
+	base                         *slog.Logger // the front door's logger; nil: the router's
+	id, traceID, model, decision string
 }
 
-// logFor returns the request's logger from ctx; without one, def with the request id when
-// ctx has one.
+// withRequestLog returns ctx carrying the request's log attributes.
+func withRequestLog(ctx context.Context, rl *requestLog) context.Context {
+	return context.WithValue(ctx, loggerKey{}, rl)
+}
+
+// logFor returns the request's logger (def when the front door gave none) with the
+// request's attributes from ctx: the request id, the trace id,
+// and once routed the model and the decision.
 func logFor(ctx context.Context, def *slog.Logger) *slog.Logger {
-	if l, ok := ctx.Value(loggerKey{}).(*slog.Logger); ok {
-		return l
+	rl, ok := ctx.Value(loggerKey{}).(*requestLog)
+	if !ok {
+		if id := RequestID(ctx); id != "" {
+			return def.With(LogKeyRequestID, id)
+		}
+		return def
 	}
-	if id := RequestID(ctx); id != "" {
-		return def.With(LogKeyRequestID, id)
+	if rl.base != nil {
+		def = rl.base
 	}
-	return def
+	attrs := make([]any, 0, 8)
+	attrs = append(attrs, LogKeyRequestID, rl.id)
+	if rl.traceID != "" {
+		attrs = append(attrs, LogKeyTraceID, rl.traceID)
+	}
+	if rl.model != "" {
+		attrs = append(attrs, LogKeyModel, rl.model)
+	}
+	if rl.decision != "" {
+		attrs = append(attrs, LogKeyDecision, rl.decision)
+	}
+	return def.With(attrs...)
 }

@@ -41,22 +41,30 @@ func TestRequestIDInContext(t *testing.T) {
 	}
 }
 
-// TestLogFor: the request's own logger when the context has one; else the default with
-// the request id when the context has one; else the default itself.
+// TestLogFor: the default logger with the request's attributes when the context has them
+// (the id, the trace, and once routed the model and the decision); else with the request id
+// when the context has one; else the default itself.
 func TestLogFor(t *testing.T) {
 	t.Parallel()
 	var buf bytes.Buffer
 	def := slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{ReplaceAttr: dropTime}))
-	own := def.With("own", true)
 	if logFor(context.Background(), def) != def {
 		t.Error("a bare context did not get the default logger")
 	}
-	if logFor(withLogger(WithRequestID(context.Background(), "r-1"), own), def) != own {
-		t.Error("a context with a logger did not get it")
+	tests := []struct {
+		ctx  context.Context
+		want string
+	}{
+		{WithRequestID(context.Background(), "r-2"), "level=INFO msg=hello request_id=r-2\n"},
+		{withRequestLog(context.Background(), &requestLog{id: "r-3", traceID: "t-3"}), "level=INFO msg=hello request_id=r-3 trace_id=t-3\n"},
+		{withRequestLog(context.Background(), &requestLog{id: "r-4", model: "m", decision: "d"}), "level=INFO msg=hello request_id=r-4 model=m decision=d\n"},
 	}
-	logFor(WithRequestID(context.Background(), "r-2"), def).Info("hello")
-	if got := buf.String(); got != "level=INFO msg=hello request_id=r-2\n" {
-		t.Errorf("logged %q, want the request id", got)
+	for _, tt := range tests {
+		buf.Reset()
+		logFor(tt.ctx, def).Info("hello")
+		if got := buf.String(); got != tt.want {
+			t.Errorf("logged %q, want %q", got, tt.want)
+		}
 	}
 }
 
