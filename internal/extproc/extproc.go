@@ -78,9 +78,11 @@ type exchange struct {
 	ended  bool
 }
 
+func newExchange() *exchange { return &exchange{start: time.Now(), header: http.Header{}} }
+
 // Process handles one HTTP request's messages, in order, until Envoy closes the stream.
 func (s *Server) Process(srv extprocv3.ExternalProcessor_ProcessServer) error {
-	x := &exchange{start: time.Now(), header: http.Header{}}
+	x := newExchange()
 	// Envoy ends the exchange after the answer's last chunk, or when the HTTP request ends
 	// early (the client went away): either way the request lets go of its slot.
 	defer s.end(x, context.Canceled)

@@ -202,7 +202,7 @@ func (p *Pipeline) begin(ctx context.Context, req *Request) (x *exchange, err er
 	if sc := trace.SpanContextFromContext(ctx); sc.HasTraceID() {
 		rl.traceID = sc.TraceID().String()
 	}
-	ctx = withRequestLog(WithRequestID(ctx, req.ID), rl)
+	ctx = withRequestLog(ctx, rl)
 	x.ctx = ctx
 
 	// Who is asking, and whether they may, is settled before the body is read: a stranger's
@@ -233,12 +233,11 @@ func (p *Pipeline) begin(ctx context.Context, req *Request) (x *exchange, err er
 
 // routed adds the routing decision to the request's log attributes.
 func (x *exchange) routed(rt Route) {
-	rl, _ := x.ctx.Value(loggerKey{}).(*requestLog)
-	routed := requestLog{model: rt.Model, decision: rt.Decision}
-	if rl != nil {
-		routed.base, routed.id, routed.traceID = rl.base, rl.id, rl.traceID
+	// The request's own attributes: no other goroutine of the request reads them until it
+	// is routed.
+	if rl, ok := x.ctx.Value(loggerKey{}).(*requestLog); ok {
+		rl.model, rl.decision = rt.Model, rt.Decision
 	}
-	x.ctx = withRequestLog(x.ctx, &routed)
 }
 
 // explained returns err with the explanation headers, for a refusal after routing.

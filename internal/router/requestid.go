@@ -37,8 +37,12 @@ func WithRequestID(ctx context.Context, id string) context.Context {
 	return context.WithValue(ctx, requestIDKey{}, id)
 }
 
-// RequestID returns the id WithRequestID put in ctx, or "".
+// RequestID returns the id of the request ctx belongs to (the pipeline's, or one
+// WithRequestID put in ctx), or "".
 func RequestID(ctx context.Context) string {
+	if rl, ok := ctx.Value(loggerKey{}).(*requestLog); ok {
+		return rl.id
+	}
 	id, _ := ctx.Value(requestIDKey{}).(string)
 	return id
 }
