@@ -10,8 +10,11 @@ import (
 // Decision is a named routing rule: when its rule tree matches, its actions apply. Decisions
 // are tried by descending priority (then in configuration order); the first match wins.
 type Decision struct {
-	Name     string `yaml:"name" json:"name"`
-	Priority int    `yaml:"priority,omitempty" json:"priority"`
+	Name string `yaml:"name" json:"name"`
+	// Cache overrides the cache for requests this decision routes, so that thresholds can
+	// differ by kind of request (strict for code, looser for FAQs).
+	Cache    *CacheOverride `yaml:"cache,omitempty" json:"cache,omitempty"`
+	Priority int            `yaml:"priority,omitempty" json:"priority"`
 	// Rules is a tree of signal matches combined with all, any and not.
 	Rules Rule `yaml:"rules" json:"rules"`
 	// AppliesTo is "auto" (the default: requests for the virtual model) or "all" (every

@@ -27,6 +27,7 @@ const (
 
 // ApplyDefaults fills every unset field with its default. It is idempotent.
 func (c *Config) ApplyDefaults() {
+	c.Cache.applyDefaults()
 	s := &c.Server
 	if s.MaxRequestBodyBytes == 0 {
 		s.MaxRequestBodyBytes = DefaultMaxRequestBodyBytes

@@ -23,6 +23,8 @@ type Config struct {
 	Management *Management `yaml:"management,omitempty" json:"management,omitempty"`
 	// Artifacts are model files the router downloads and caches; see artifacts.go.
 	Artifacts []Artifact `yaml:"artifacts,omitempty" json:"artifacts,omitempty"`
+	// Cache serves repeated requests from stored answers; off by default. See cache.go.
+	Cache Cache `yaml:"cache,omitempty" json:"cache"`
 
 	// lines maps field paths to YAML lines, for Validate's messages; nil when the config was
 	// not read from YAML.
@@ -76,6 +78,8 @@ const (
 type Model struct {
 	// Name is the name clients and decisions use.
 	Name string `yaml:"model_name" json:"model_name"`
+	// Cache overrides the cache for this model's answers.
+	Cache *CacheOverride `yaml:"cache,omitempty" json:"cache,omitempty"`
 	// Exposed lists the model in GET /v1/models and lets clients name it directly. Hidden
 	// models are reached only through routing. Default true.
 	Exposed *bool `yaml:"exposed,omitempty" json:"exposed"`

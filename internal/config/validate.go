@@ -23,6 +23,7 @@ func (c *Config) Validate() error {
 	c.validateTracing(v)
 	c.validateReliability(v)
 	c.validateArtifacts(v)
+	c.validateCache(v)
 	if len(v.problems) == 0 {
 		return nil
 	}
