@@ -1,0 +1,53 @@
+package cache
+
+import (
+	"strings"
+	"unicode"
+)
+
+// NegationGuard reports whether a cached prompt may answer a new one: false when the two
+// differ in polarity (one negates or switches off what the other asks: "turn on X" vs "turn
+// off X", "enable" vs "disable", "do" vs "don't", "with" vs "without", "can" vs "cannot").
+//
+// Each prompt's polarity is the parity of its negations: negators ("not", "no",
+// "never", "n't", ...) and words that switch off or reverse their opposite
+// ("off", "disable", "without", "cannot", "hide", ...). Two prompts pass when
+// their parities agree, so paraphrases ("don't" and "do not", "without sugar"
+// and "with no sugar", "turn the lights off" and "switch off the lights") pass
+// and a prompt never answers its opposite. It is deliberately conservative:
+// a wrong refusal costs one model call, a wrong answer costs the user.
+func NegationGuard(prompt, cached string) bool {
+	return negations(prompt)%2 == negations(cached)%2
+}
+
+// negators are words that negate on their own.
+var negators = map[string]bool{
+	"not": true, "no": true, "never": true, "none": true, "nothing": true, "nobody": true,
+	"nowhere": true, "neither": true, "nor": true, "cannot": true, "without": true, "unable": true,
+	"off": true, "disable": true, "disabled": true, "disabling": true, "disables": true,
+	"deactivate": true, "deactivated": true, "uninstall": true, "uninstalled": true,
+	"unlock": true, "disallow": true, "disallowed": true, "disconnect": true,
+	"unsubscribe": true, "unmute": true, "hide": true, "stop": true, "exclude": true,
+	"excluding": true, "dislike": true, "disagree": true, "forbid": true, "deny": true,
+	// Contractions typed without the apostrophe.
+	"dont": true, "doesnt": true, "didnt": true, "isnt": true, "arent": true, "wasnt": true,
+	"werent": true, "cant": true, "wont": true, "wouldnt": true, "shouldnt": true,
+	"couldnt": true, "hasnt": true, "havent": true, "hadnt": true, "aint": true,
+	"neednt": true, "mustnt": true,
+}
+
+// negations counts the negations in s.
+func negations(s string) int {
+	n := 0
+	for _, w := range strings.FieldsFunc(strings.ToLower(s), notWordRune) {
+		w = strings.Trim(strings.ReplaceAll(w, "’", "'"), "'")
+		if negators[w] || strings.HasSuffix(w, "n't") {
+			n++
+		}
+	}
+	return n
+}
+
+func notWordRune(r rune) bool {
+	return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '\'' && r != '’'
+}

@@ -1,0 +1,51 @@
+package cache
+
+import "testing"
+
+func TestNegationGuard(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name, prompt, cached string
+		want                 bool
+	}{
+		{"on vs off", "turn on the lights", "turn off the lights", false},
+		{"off vs on", "turn the lights off", "turn the lights on", false},
+		{"enable vs disable", "enable dark mode", "disable dark mode", false},
+		{"do vs don't", "how do I do X", "how don't I do X", false},
+		{"do vs dont typed", "should I do X", "should I dont do X", false},
+		{"do vs do not", "how do I reset the router", "how do I not reset the router", false},
+		{"with vs without", "coffee with sugar", "coffee without sugar", false},
+		{"can vs cannot", "I can log in", "I cannot log in", false},
+		{"can vs can't curly", "why can I log in", "why can’t I log in", false},
+		{"is vs isn't", "is the server up", "isn't the server up", false},
+		{"install vs uninstall", "install docker on ubuntu", "uninstall docker on ubuntu", false},
+		{"show vs hide", "show hidden files", "hide hidden files", false},
+		{"start vs stop", "start the service", "stop the service", false},
+		{"never", "always back up first", "never back up first", false},
+
+		{"identical", "turn on the lights", "turn on the lights", true},
+		{"paraphrase on", "turn on the lights", "please switch the lights on", true},
+		{"paraphrase off", "turn off the lights", "switch the lights off", true},
+		{"don't vs do not", "I don't like cats", "I do not like cats", true},
+		{"without vs with no", "coffee without sugar", "coffee with no sugar", true},
+		{"can't vs unable", "I can't log in", "I am unable to log in", true},
+		{"cannot vs can't", "I cannot log in", "I can't log in", true},
+		{"enable paraphrase", "enable dark mode", "how do I turn dark mode on", true},
+		{"disable paraphrase", "disable dark mode", "how do I switch dark mode off", true},
+		{"double negation", "don't disable dark mode", "enable dark mode", true},
+		{"no polarity words", "what is a b-tree", "explain b-trees", true},
+		{"case and punctuation", "NOT NOW!", "not now", true},
+		{"empty", "", "", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			if got := NegationGuard(tt.prompt, tt.cached); got != tt.want {
+				t.Fatalf("NegationGuard(%q, %q) = %v, want %v", tt.prompt, tt.cached, got, tt.want)
+			}
+			if got := NegationGuard(tt.cached, tt.prompt); got != tt.want {
+				t.Fatalf("NegationGuard(%q, %q) = %v, want %v (not symmetric)", tt.cached, tt.prompt, got, tt.want)
+			}
+		})
+	}
+}
