@@ -62,8 +62,13 @@ type RedisOptions struct {
 // up after a short timeout, calls OnError, and the subscription reconnects in the background.
 // Safe for concurrent use.
 type Redis struct {
-	client  *redis.Client
-	pubsub  *redis.PubSub
+	client *redis.Client
+	// pubsubMu guards pubsub, which the receive loop replaces when its connection stops
+	// answering, and closed, which stops it from doing so once Close has begun.
+	pubsubMu sync.Mutex
+	pubsub   *redis.PubSub
+	closed   bool
+
 	local   localIndex
 	prefix  string
 	channel string
@@ -128,10 +133,10 @@ func NewRedis(ctx context.Context, opts RedisOptions) (*Redis, error) {
 		DialerRetries:   1,
 		DisableIdentity: true,
 	})
+	quietClientOnce.Do(func() { redis.SetLogger(quietClient{}) })
 	runCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	r := &Redis{
 		client:  client,
-		pubsub:  client.Subscribe(runCtx),
 		local:   opts.Local,
 		prefix:  prefix,
 		channel: prefix + "events",
@@ -144,10 +149,7 @@ func NewRedis(ctx context.Context, opts RedisOptions) (*Redis, error) {
 		ready:   make(chan struct{}),
 	}
 	r.healthy.Store(true)
-	// A failed subscribe is remembered by the client and retried on the next receive.
-	if err := r.pubsub.Subscribe(runCtx, r.channel); err != nil {
-		r.fail(fmt.Errorf("subscribing: %w", err))
-	}
+	r.resubscribe(runCtx)
 	go r.run(runCtx)
 	select {
 	case <-r.ready:
@@ -286,8 +288,12 @@ func (r *Redis) Stats() Stats {
 func (r *Redis) Close() error {
 	var err error
 	r.closeOnce.Do(func() {
+		r.pubsubMu.Lock()
+		r.closed = true
+		ps := r.pubsub
+		r.pubsubMu.Unlock()
 		r.cancel()
-		_ = r.pubsub.Close() // unblocks the receive loop; its error says only that it was open
+		_ = ps.Close() // unblocks the receive loop; its error says only that it was open
 		<-r.done
 		err = r.client.Close()
 	})
@@ -305,5 +311,14 @@ func (r *Redis) fail(err error) {
 		r.onError(err)
 	}
 }
+
+// The Redis client writes a line to stderr for every failed dial, one per lookup while Redis is
+// down. Its logger is process-wide; the store reports the same failures through OnError and its
+// own logger, so the client's is silenced once, when the first store is made.
+var quietClientOnce sync.Once
+
+type quietClient struct{}
+
+func (quietClient) Printf(context.Context, string, ...any) {}
 
 var _ Store = (*Redis)(nil)

@@ -18,7 +18,10 @@ import (
 const (
 	// redisIdle is how long the subscription may stay silent before it is pinged, so that a
 	// connection that died without closing is noticed.
-	redisIdle       = 15 * time.Second
+	redisIdle = 15 * time.Second
+	// redisStartWait is how long NewRedis waits for the subscription to be confirmed before it
+	// returns a store that misses until Redis answers.
+	redisStartWait  = time.Second
 	redisRetryFirst = 100 * time.Millisecond
 	redisRetryMax   = 2 * time.Second
 
@@ -42,16 +45,23 @@ func (r *Redis) run(ctx context.Context) {
 	defer close(r.done)
 	defer r.markReady()
 	retry := redisRetryFirst
+	pinged := false // a ping is unanswered
 	for {
-		msg, err := r.pubsub.ReceiveTimeout(ctx, redisIdle)
+		timeout := redisIdle
+		if !r.isReady() {
+			timeout = redisStartWait
+		}
+		msg, err := r.subscription().ReceiveTimeout(ctx, timeout)
 		if ctx.Err() != nil {
 			return
 		}
 		if err != nil {
 			var netErr net.Error
-			if errors.As(err, &netErr) && netErr.Timeout() {
-				// Silence: ask for a pong; a dead connection fails the ping and reconnects.
-				if err := r.pubsub.Ping(ctx); err == nil {
+			timedOut := errors.As(err, &netErr) && netErr.Timeout()
+			if timedOut && !pinged && r.isReady() {
+				// Silence: ask for a pong, which the next receive reads.
+				pinged = true
+				if err := r.subscription().Ping(ctx); err == nil {
 					continue
 				}
 			}
@@ -64,9 +74,15 @@ func (r *Redis) run(ctx context.Context) {
 				return
 			}
 			retry = min(2*retry, redisRetryMax)
+			if timedOut {
+				// The client reconnects by itself after a broken connection, not after one
+				// that stopped answering: start a new subscription.
+				pinged = false
+				r.resubscribe(ctx)
+			}
 			continue
 		}
-		retry = redisRetryFirst
+		retry, pinged = redisRetryFirst, false
 		switch m := msg.(type) {
 		case *redis.Subscription:
 			if m.Kind != "subscribe" {
@@ -83,6 +99,40 @@ func (r *Redis) run(ctx context.Context) {
 		case *redis.Message:
 			r.apply(ctx, m.Payload)
 		}
+	}
+}
+
+// resubscribe replaces the subscription with a new one on a new connection. A failed
+// subscribe is remembered by the client and retried by the next receive.
+func (r *Redis) resubscribe(ctx context.Context) {
+	r.pubsubMu.Lock()
+	if r.closed {
+		r.pubsubMu.Unlock()
+		return
+	}
+	old := r.pubsub
+	r.pubsub = r.client.Subscribe(ctx)
+	if err := r.pubsub.Subscribe(ctx, r.channel); err != nil {
+		r.fail(fmt.Errorf("subscribing: %w", err))
+	}
+	r.pubsubMu.Unlock()
+	if old != nil {
+		_ = old.Close() // the connection is being given up; its error adds nothing
+	}
+}
+
+func (r *Redis) subscription() *redis.PubSub {
+	r.pubsubMu.Lock()
+	defer r.pubsubMu.Unlock()
+	return r.pubsub
+}
+
+func (r *Redis) isReady() bool {
+	select {
+	case <-r.ready:
+		return true
+	default:
+		return false
 	}
 }
 

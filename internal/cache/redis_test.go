@@ -2,7 +2,10 @@ package cache
 
 import (
 	"context"
+	"errors"
+	"io"
 	"math"
+	"net"
 	"reflect"
 	"sync"
 	"sync/atomic"
@@ -68,6 +71,15 @@ type replica struct {
 	*Redis
 	local  *bruteIndex
 	errors atomic.Int64
+
+	mu      sync.Mutex
+	lastErr error
+}
+
+func (r *replica) lastError() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.lastErr
 }
 
 func newReplica(t *testing.T, addr, prefix string) *replica {
@@ -79,7 +91,12 @@ func newReplica(t *testing.T, addr, prefix string) *replica {
 		Address:   addr,
 		KeyPrefix: prefix,
 		Local:     r.local,
-		OnError:   func(error) { r.errors.Add(1) },
+		OnError: func(err error) {
+			r.errors.Add(1)
+			r.mu.Lock()
+			r.lastErr = err
+			r.mu.Unlock()
+		},
 	})
 	if err != nil {
 		t.Fatalf("NewRedis: %v", err)
@@ -291,6 +308,46 @@ func TestRedisStartsWhileRedisIsDown(t *testing.T) {
 		other.put(t, answer("k1", 1, 0))
 		return r.local.Stats().Entries == 1
 	})
+}
+
+// A Redis that accepts connections and never answers must not hold requests: every call gives
+// up after the store's own timeout and reports it.
+func TestRedisThatNeverAnswers(t *testing.T) {
+	t.Parallel()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = l.Close() })
+	go func() {
+		for {
+			conn, err := l.Accept()
+			if err != nil {
+				return
+			}
+			go func() { _, _ = io.Copy(io.Discard, conn) }() // read everything, answer nothing
+		}
+	}()
+
+	r := newReplica(t, l.Addr().String(), "")
+	if got := r.get(t, "team-a", "k1"); got != nil {
+		t.Fatalf("Get = %+v, want a miss", got)
+	}
+	if err := r.lastError(); err == nil || !isTimeout(err) {
+		t.Fatalf("OnError got %v, want a timeout", err)
+	}
+	r.put(t, answer("k1", 1, 0))
+	if hit := r.nearest(t, "team-a", "scope-1", []float32{1, 0}); hit != nil {
+		t.Fatalf("Nearest = %+v, want a miss", hit)
+	}
+	if n := r.local.Stats().Entries; n != 0 {
+		t.Fatalf("a dropped put reached the local index: %d entries", n)
+	}
+}
+
+func isTimeout(err error) bool {
+	var netErr net.Error
+	return errors.Is(err, context.DeadlineExceeded) || (errors.As(err, &netErr) && netErr.Timeout())
 }
 
 func TestNewRedisOptions(t *testing.T) {
