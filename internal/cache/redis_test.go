@@ -178,6 +178,18 @@ func TestRedisReplicasShareAnswers(t *testing.T) {
 	if hit := b.nearest(t, "team-a", "scope-2", []float32{1, 0, 0}); hit != nil {
 		t.Fatalf("another scope's Nearest = %+v, want nil", hit)
 	}
+
+	// A new answer for the same key replaces the old one on every replica.
+	replaced := answer("k1", 0, 0, 1)
+	replaced.Body = []byte(`{"object":"chat.completion","id":"k1-v2"}`)
+	a.put(t, replaced)
+	requireSame(t, b.get(t, "team-a", "k1"), replaced)
+	redistest.WaitFor(t, "replica b to index the replacement", func() bool {
+		return b.nearest(t, "team-a", "scope-1", []float32{0, 0, 1}) != nil
+	})
+	if n := b.local.Stats().Entries; n != 1 {
+		t.Fatalf("replica b indexes %d entries after a replacement, want 1", n)
+	}
 	if n := a.errors.Load() + b.errors.Load(); n != 0 {
 		t.Fatalf("OnError called %d times with Redis up", n)
 	}
