@@ -406,3 +406,39 @@ func TestEntryEncodingRoundTrip(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 }
+
+// BenchmarkRedis measures one replica's calls against a local redis-server.
+func BenchmarkRedis(b *testing.B) {
+	srv := redistest.Start(b)
+	store, err := NewRedis(context.Background(), RedisOptions{Address: srv.Addr(), Local: newBruteIndex()})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { _ = store.Close() })
+	ctx := context.Background()
+	e := answer("k1", 1, 0, 0)
+	if err := store.Put(ctx, e); err != nil {
+		b.Fatal(err)
+	}
+	b.Run("Put", func(b *testing.B) {
+		for b.Loop() {
+			if err := store.Put(ctx, e); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("Get", func(b *testing.B) {
+		for b.Loop() {
+			if got, err := store.Get(ctx, "team-a", "k1"); got == nil || err != nil {
+				b.Fatalf("Get = %v, %v", got, err)
+			}
+		}
+	})
+	b.Run("Nearest", func(b *testing.B) {
+		for b.Loop() {
+			if hit, err := store.Nearest(ctx, "team-a", "scope-1", []float32{1, 0, 0}, 0.9, "p"); hit == nil || err != nil {
+				b.Fatalf("Nearest = %v, %v", hit, err)
+			}
+		}
+	})
+}
