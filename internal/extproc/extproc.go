@@ -182,6 +182,18 @@ func (s *Server) requestBody(ctx context.Context, x *exchange, body []byte) *ext
 		return immediate(asAPIError(err))
 	}
 	x.plan = pl
+	if pl.Cached != nil {
+		// The cache answers: Envoy sends this answer and calls no model.
+		x.status = http.StatusOK
+		set := append(headers(pl.Explain()), header("content-type", "application/json"))
+		s.end(x, nil)
+		return &extprocv3.ProcessingResponse{Response: &extprocv3.ProcessingResponse_ImmediateResponse{
+			ImmediateResponse: &extprocv3.ImmediateResponse{
+				Status:  &typev3.HttpStatus{Code: typev3.StatusCode_OK},
+				Headers: &extprocv3.HeaderMutation{SetHeaders: set},
+				Body:    pl.Cached,
+			}}}
+	}
 	t := pl.Target
 	set := []*corev3.HeaderValueOption{
 		header(router.HeaderSelectedModel, t.Model),
@@ -249,6 +261,9 @@ func (s *Server) end(x *exchange, cause error) {
 		var err error
 		if x.status == 0 {
 			err = cause
+		}
+		if body, whole := x.usage.Whole(); whole && len(body) > 0 && cause == nil && x.status == http.StatusOK && x.plan.WantsAnswer() {
+			x.plan.Answer(body)
 		}
 		x.plan.Done(x.status, x.usage.Usage(), err)
 	}

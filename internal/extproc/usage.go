@@ -84,6 +84,15 @@ func (u *usageReader) parse(b []byte) {
 	}
 }
 
+// Whole returns a JSON answer whole, once it has ended; false for a stream or an answer
+// over the bound.
+func (u *usageReader) Whole() ([]byte, bool) {
+	if u.sse || u.skip {
+		return nil, false
+	}
+	return u.buf, true
+}
+
 // Usage returns the usage found, once the answer has ended; nil when it carried none.
 func (u *usageReader) Usage() *openai.Usage {
 	if !u.sse && !u.skip && u.usage == nil && bytes.Contains(u.buf, usageKey) {

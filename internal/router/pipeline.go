@@ -84,6 +84,8 @@ type Trail struct {
 	Stream bool
 	// Route is the routing decision, once taken.
 	Route Route
+	// Cache is the cache's outcome (hit, miss, bypass), or "" when the cache is off for it.
+	Cache string
 }
 
 // Result is a served request: the whole answer or a stream whose first event has arrived.
@@ -127,6 +129,16 @@ func (p *Pipeline) Serve(ctx context.Context, req *Request) (*Result, Trail, err
 	if err != nil {
 		return nil, x.trail, err
 	}
+	debug := debugRequested(req.Header.Get)
+	lookup := x.r.cacheLookup(x.ctx, x.trail.Client, p2, req.Header)
+	if lookup.hit != nil {
+		rt := p2.rt
+		rt.Model = lookup.hit.Entry.Model
+		x.trail.Route, x.trail.Cache = rt, CacheHit
+		res := &Result{Response: &provider.Response{Body: lookup.hit.Entry.Body}, end: x}
+		res.explain = append(rt.Explain(debug), lookup.explain()...)
+		return res, x.trail, nil
+	}
 	res := &Result{end: x}
 	var rt Route
 	if x.chat.Stream {
@@ -135,11 +147,15 @@ func (p *Pipeline) Serve(ctx context.Context, req *Request) (*Result, Trail, err
 		res.Response, rt, err = x.r.complete(x.ctx, p2)
 	}
 	// A fallback changes the model: explain the route as served.
-	x.trail.Route = rt
-	res.explain = rt.Explain(debugRequested(req.Header.Get))
+	x.trail.Route, x.trail.Cache = rt, lookup.outcome
+	res.explain = rt.Explain(debug)
 	if err != nil {
 		x.finish(nil)
 		return nil, x.trail, x.explained(err, res.explain)
+	}
+	res.explain = append(res.explain, lookup.explain()...)
+	if res.Response != nil && rt.FallbackFrom == "" {
+		x.r.cacheStore(x.ctx, lookup, res.Response.Body)
 	}
 	return res, x.trail, nil
 }

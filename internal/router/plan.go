@@ -40,9 +40,14 @@ type Plan struct {
 	// Stream is whether the answer is a stream of server-sent events.
 	Stream bool
 
+	// Cached, when not nil, is the answer from the cache: the front door answers with it at
+	// once (200, JSON) and calls Done; nothing else of the plan is set.
+	Cached []byte
+
 	explain [][2]string
 	end     *exchange
 	report  func(status int, err error)
+	lookup  cacheLookup
 }
 
 // Explain returns the headers that explain the routing decision (see Route.Explain).
@@ -62,6 +67,16 @@ func (pl *Plan) Done(status int, u *openai.Usage, err error) {
 	pl.end.finish(u)
 }
 
+// WantsAnswer reports whether the front door should keep the answer's body (a whole JSON
+// answer, with status 200) and give it to Answer: the cache stores it.
+func (pl *Plan) WantsAnswer() bool { return pl.lookup.entry != nil }
+
+// Answer gives the plan the whole answer of a planned request that WantsAnswer, once it
+// has ended with status 200; the cache stores it.
+func (pl *Plan) Answer(body []byte) {
+	pl.end.r.cacheStore(pl.end.ctx, pl.lookup, body)
+}
+
 // Plan runs the pipeline for req as Serve does, but calls no model: it returns the request
 // to forward and where to. Errors are as Serve's.
 func (p *Pipeline) Plan(ctx context.Context, req *Request) (*Plan, Trail, error) {
@@ -73,12 +88,24 @@ func (p *Pipeline) Plan(ctx context.Context, req *Request) (*Plan, Trail, error)
 	if err != nil {
 		return nil, x.trail, err
 	}
+	debug := debugRequested(req.Header.Get)
+	lookup := x.r.cacheLookup(x.ctx, x.trail.Client, rd, req.Header)
+	x.trail.Cache = lookup.outcome
+	if lookup.hit != nil {
+		rt := rd.rt
+		rt.Model = lookup.hit.Entry.Model
+		x.trail.Route = rt
+		pl := &Plan{Cached: lookup.hit.Entry.Body, end: x, Target: Target{Model: rt.Model}}
+		pl.explain = append(rt.Explain(debug), lookup.explain()...)
+		return pl, x.trail, nil
+	}
 	pl, err := p.plan(x, rd)
 	if err != nil {
 		x.finish(nil)
 		return nil, x.trail, err
 	}
-	pl.explain = rd.rt.Explain(debugRequested(req.Header.Get))
+	pl.explain = append(rd.rt.Explain(debug), lookup.explain()...)
+	pl.lookup = lookup
 	return pl, x.trail, nil
 }
 

@@ -85,6 +85,7 @@ type Router struct {
 	redactor           *redact.Redactor
 	redaction          *redaction
 	localModelReady    func(dir string) error
+	cache              *cacheStage // nil: no request uses the cache
 }
 
 // model is one registered model.
@@ -208,6 +209,11 @@ func New(cfg *config.Config, o Options) (*Router, error) {
 	if r.access, err = r.newAccess(cfg, o.LookupEnv); err != nil {
 		errs = append(errs, err)
 	}
+	if len(errs) == 0 {
+		if r.cache, err = r.newCacheStage(context.Background()); err != nil {
+			errs = append(errs, err)
+		}
+	}
 	if len(errs) > 0 {
 		_ = r.Close()
 		return nil, errors.Join(errs...)
@@ -236,7 +242,7 @@ func (r *Router) Close() error {
 			_ = c.Close()
 		}
 	}
-	return errors.Join(r.access.close(), r.secrets.Close(), r.signals.Close(), r.redaction.close())
+	return errors.Join(r.access.close(), r.cache.close(), r.secrets.Close(), r.signals.Close(), r.redaction.close())
 }
 
 // Config returns the configuration the router runs.

@@ -127,7 +127,7 @@ func TestEveryAnswerIsAnEnvelope(t *testing.T) {
 		{"management GET on a POST path", management, "GET /api/v1/config/reload HTTP/1.1\r\nHost: x\r\n\r\n", 405, "POST",
 			"method GET is not allowed on /api/v1/config/reload; use POST"},
 		{"management dot segments", management, "GET /api/v1/../../health HTTP/1.1\r\nHost: x\r\n\r\n", 404, "",
-			"unknown path /api/v1/../../health; the management API serves /health, /ready, /api/v1/models, /api/v1/config, POST /api/v1/classify, POST /api/v1/config/reload"},
+			"unknown path /api/v1/../../health; the management API serves /health, /ready, /api/v1/models, /api/v1/config, /api/v1/cache, POST /api/v1/classify, POST /api/v1/config/reload, POST /api/v1/cache/flush"},
 		{"management headers too large", management, "GET /health HTTP/1.1\r\nHost: x\r\nX-Big: " + big + "\r\n\r\n", 431, "",
 			"the request line and headers are 6040 bytes, more than 4096 (server.max_header_bytes)"},
 	} {

@@ -66,7 +66,7 @@ func (h *Inference) chat(w http.ResponseWriter, r *http.Request) {
 	ctx, span := h.p.StartSpan(r.Context(), "POST /v1/chat/completions", r.Header)
 	info.span = span // ended by the middleware, which knows the final status
 	res, trail, err := h.p.Serve(ctx, &router.Request{ID: info.id, Header: r.Header, Body: r.Body})
-	info.client, info.model, info.stream, info.selected = trail.Client, trail.Model, trail.Stream, trail.Route.Model
+	info.client, info.model, info.stream, info.selected, info.cache = trail.Client, trail.Model, trail.Stream, trail.Route.Model, trail.Cache
 	if err != nil {
 		writeError(w, err)
 		return

@@ -51,12 +51,13 @@ func (r *Readiness) Ready() bool { return r.ready.Load() }
 type Reloader func(context.Context) (applied bool, err error)
 
 // NewManagement returns the handler of the management API: /health, /ready,
-// /api/v1/models, /api/v1/config and, when reload is not nil, POST /api/v1/config/reload.
+// /api/v1/models, /api/v1/config, the cache's stats and flush (/api/v1/cache, POST
+// /api/v1/cache/flush) and, when reload is not nil, POST /api/v1/config/reload.
 // It never serves completions. With management auth configured every path but the probes
 // needs a token: read for GET, admin for the reload.
 func NewManagement(src *router.Holder, ready *Readiness, inferenceAddr string, log *slog.Logger, reload Reloader) http.Handler {
 	mux := newRoutes(func(w http.ResponseWriter, r *http.Request) {
-		paths := []string{"/health", "/ready", "/api/v1/models", "/api/v1/config", "POST /api/v1/classify", "POST /api/v1/config/reload"}
+		paths := []string{"/health", "/ready", "/api/v1/models", "/api/v1/config", "/api/v1/cache", "POST /api/v1/classify", "POST /api/v1/config/reload", "POST /api/v1/cache/flush"}
 		writeError(w, openai.NotFound("unknown_url", fmt.Sprintf("unknown path %s; the management API serves %s",
 			clip(r.URL.Path), strings.Join(paths, ", "))))
 	})
@@ -92,6 +93,18 @@ func NewManagement(src *router.Holder, ready *Readiness, inferenceAddr string, l
 		writeJSON(w, http.StatusOK, map[string]string{"status": status})
 	}))
 	mux.handle(http.MethodPost, "/api/v1/classify", requireRole(src, config.RoleRead, classify(src)))
+	mux.handle(http.MethodGet, "/api/v1/cache", requireRole(src, config.RoleRead, func(w http.ResponseWriter, _ *http.Request) {
+		stats, on := src.Current().CacheStats()
+		writeJSON(w, http.StatusOK, map[string]any{"enabled": on, "stats": stats})
+	}))
+	mux.handle(http.MethodPost, "/api/v1/cache/flush", requireRole(src, config.RoleAdmin, func(w http.ResponseWriter, r *http.Request) {
+		if err := src.Current().FlushCache(r.Context()); err != nil {
+			writeError(w, &openai.APIError{Status: http.StatusBadGateway, Type: openai.TypeServer, Code: "cache_unavailable",
+				Message: "flushing the cache failed: " + err.Error()})
+			return
+		}
+		writeJSON(w, http.StatusOK, map[string]string{"status": "flushed"})
+	}))
 	mux.handlePrefix("/v1/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, openai.NotFound("wrong_port", fmt.Sprintf(
 			"%s is not served on the management API; inference is served on the OpenAI-compatible listener (%s, port 8801 by default)",

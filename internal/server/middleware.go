@@ -30,6 +30,7 @@ type requestInfo struct {
 	streamErr error
 	span      trace.Span // the request's span, when the handler started one
 	client    string     // the API key's name, never the key
+	cache     string     // the cache's outcome, when the cache applies
 }
 
 type ctxKey struct{}
@@ -103,6 +104,9 @@ func finish(log *slog.Logger, m *telemetry.Metrics, endpoint string, r *http.Req
 	}
 	if info.client != "" {
 		attrs = append(attrs, "client", info.client)
+	}
+	if info.cache != "" {
+		attrs = append(attrs, "cache", info.cache)
 	}
 	if info.streamErr != nil {
 		attrs = append(attrs, router.LogKeyError, info.streamErr.Error())

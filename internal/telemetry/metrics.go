@@ -50,6 +50,8 @@ type Metrics struct {
 	*Reliability
 	// SignalMetrics count signals that could not be computed; see signals.go.
 	*SignalMetrics
+	// CacheMetrics are the cache stage's; see cache.go.
+	*CacheMetrics
 }
 
 // Latency buckets from 1 ms to 2 min: gateway overhead is milliseconds, model calls are
@@ -129,5 +131,6 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		m.InFlight, m.Errors, m.Tokens, m.ModelRegistered, m.Retries, m.Fallbacks, m.CredentialRotations, m.SignalDuration, m.Decisions, m.Blocks, m.Planned, m.BuildInfo)
 	m.Reliability = newReliability(reg)
 	m.SignalMetrics = newSignalMetrics(reg)
+	m.CacheMetrics = newCacheMetrics(reg)
 	return m
 }

@@ -34,8 +34,9 @@ import (
 // backend is a model server speaking the OpenAI wire format; it records what it was sent.
 type backend struct {
 	*httptest.Server
-	mu   sync.Mutex
-	last map[string]any
+	mu    sync.Mutex
+	last  map[string]any
+	calls int
 }
 
 func newBackend(t *testing.T) *backend {
@@ -49,6 +50,7 @@ func newBackend(t *testing.T) *backend {
 		}
 		b.mu.Lock()
 		b.last = req
+		b.calls++
 		b.mu.Unlock()
 		w.Header().Set("Content-Type", "application/json")
 		fmt.Fprintf(w, `{"id":"chatcmpl-1","object":"chat.completion","created":1,"model":%q,`+
@@ -340,5 +342,55 @@ func TestBothFrontDoorsAnswerAlike(t *testing.T) {
 		if tt.check != nil {
 			t.Run(tt.name, func(t *testing.T) { tt.check(t, h) })
 		}
+	}
+}
+
+// TestCacheAcrossFrontDoors: both doors share the pipeline's cache stage. An answer stored
+// from the HTTP listener answers the same request through ext_proc at once (an immediate
+// response, no model call), and one stored from ext_proc's response phase answers the HTTP
+// listener.
+func TestCacheAcrossFrontDoors(t *testing.T) {
+	t.Parallel()
+	be := newBackend(t)
+	p := newRouter(t, fmt.Sprintf(`
+models:
+  - model_name: general
+    provider: {type: openai_compatible, base_url: %s/v1, model: llama-8b}
+cache: {enabled: true}
+`, be.URL), false)
+	httpSrv := httptest.NewServer(server.NewInference(p, slog.New(slog.DiscardHandler), nil))
+	t.Cleanup(httpSrv.Close)
+	envoy := serveExtproc(t, p)
+	calls := func() int {
+		be.mu.Lock()
+		defer be.mu.Unlock()
+		return be.calls
+	}
+	deterministic := func(prompt string) string {
+		b, _ := json.Marshal(map[string]any{"model": "general", "temperature": 0,
+			"messages": []map[string]string{{"role": "user", "content": prompt}}})
+		return string(b)
+	}
+
+	first := deterministic("What is the boiling point of water at sea level?")
+	if a := viaHTTP(t, httpSrv.URL, be, first, nil); a.status != 200 || a.explain["x-vsr-cache"] != "miss" {
+		t.Fatalf("HTTP first:\n%s", a)
+	}
+	if a := viaEnvoy(t, envoy, be, first, nil); a.status != 200 || a.explain["x-vsr-cache"] != "hit" || a.explain["x-vsr-cache-similarity"] != "1.00" {
+		t.Errorf("ext_proc second:\n%s", a)
+	}
+	if n := calls(); n != 1 {
+		t.Errorf("the model was called %d times, want once", n)
+	}
+
+	second := deterministic("Which planet is closest to the sun?")
+	if a := viaEnvoy(t, envoy, be, second, nil); a.status != 200 || a.explain["x-vsr-cache"] != "miss" {
+		t.Fatalf("ext_proc first:\n%s", a)
+	}
+	if a := viaHTTP(t, httpSrv.URL, be, second, nil); a.status != 200 || a.explain["x-vsr-cache"] != "hit" {
+		t.Errorf("HTTP second:\n%s", a)
+	}
+	if n := calls(); n != 2 {
+		t.Errorf("the model was called %d times, want twice", n)
 	}
 }

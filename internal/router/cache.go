@@ -1,0 +1,265 @@
+package router
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/semantic-router/semantic-router/internal/cache"
+	"github.com/semantic-router/semantic-router/internal/config"
+	"github.com/semantic-router/semantic-router/internal/openai"
+)
+
+// Headers of the cache stage.
+const (
+	HeaderCache           = "x-vsr-cache"            // hit, miss or bypass
+	HeaderCacheSimilarity = "x-vsr-cache-similarity" // of a hit, 1.00 for an exact one
+)
+
+// Cache outcomes, as x-vsr-cache says them.
+const (
+	CacheHit    = "hit"
+	CacheMiss   = "miss"
+	CacheBypass = "bypass"
+)
+
+// cacheStage is the pipeline's one cache stage, between routing and the call: a routed
+// request is looked up (exact, then semantic among entries of the same model, decision,
+// earlier turns and sampling parameters), and a whole answer to a cacheable request is
+// stored. Entries are partitioned by the client's key name. Nil when no request can use the
+// cache.
+type cacheStage struct {
+	store cache.Store
+	cfg   *config.Config
+}
+
+// newCacheStage builds the configured backend, or nil when the cache is off everywhere.
+func (r *Router) newCacheStage(ctx context.Context) (*cacheStage, error) {
+	if !cacheUsed(r.cfg) {
+		return nil, nil
+	}
+	c := r.cfg.Cache
+	mem := cache.NewMemory(cache.MemoryOptions{MaxEntries: c.MaxEntries, Eviction: c.Eviction, TTL: c.TTL.D(), OnEvict: func() {
+		if r.metrics != nil {
+			r.metrics.CacheEvictions.Inc()
+		}
+	}})
+	if c.Backend.Type != config.CacheBackendRedis {
+		return &cacheStage{store: mem, cfg: r.cfg}, nil
+	}
+	store, err := r.newRedisCache(ctx, mem)
+	if err != nil {
+		return nil, err
+	}
+	return &cacheStage{store: store, cfg: r.cfg}, nil
+}
+
+// cacheUsed reports whether any request can use the cache.
+func cacheUsed(cfg *config.Config) bool {
+	if cfg.Cache.Enabled {
+		return true
+	}
+	for _, m := range cfg.Models {
+		if m.Cache != nil && m.Cache.Enabled != nil && *m.Cache.Enabled {
+			return true
+		}
+	}
+	for _, d := range cfg.Decisions {
+		if d.Cache != nil && d.Cache.Enabled != nil && *d.Cache.Enabled {
+			return true
+		}
+	}
+	return false
+}
+
+// CacheStats reports the cache's counts, and whether any request uses the cache.
+func (r *Router) CacheStats() (cache.Stats, bool) {
+	if r.cache == nil {
+		return cache.Stats{}, false
+	}
+	return r.cache.store.Stats(), true
+}
+
+// FlushCache removes every cached answer (of every replica, with a shared backend).
+func (r *Router) FlushCache(ctx context.Context) error {
+	if r.cache == nil {
+		return nil
+	}
+	return r.cache.store.Flush(ctx)
+}
+
+func (c *cacheStage) close() error {
+	if c == nil {
+		return nil
+	}
+	return c.store.Close()
+}
+
+// cacheLookup is the stage's verdict on one request.
+type cacheLookup struct {
+	outcome string     // "" (the cache is off for it), hit, miss or bypass
+	hit     *cache.Hit // the entry that answers it
+	entry   *cache.Entry
+}
+
+// explain returns the cache's headers.
+func (l cacheLookup) explain() [][2]string {
+	if l.outcome == "" {
+		return nil
+	}
+	out := [][2]string{{HeaderCache, l.outcome}}
+	if l.hit != nil {
+		out = append(out, [2]string{HeaderCacheSimilarity, strconv.FormatFloat(l.hit.Similarity, 'f', 2, 64)})
+	}
+	return out
+}
+
+// lookup decides what the cache does for a routed request of client, with headers h.
+// Failures of the backend or the embedder make a miss, never an error: the request is
+// served uncached, and the cache's error metric counts them.
+func (r *Router) cacheLookup(ctx context.Context, client string, rd routed, h http.Header) cacheLookup {
+	c := r.cache
+	if c == nil {
+		return cacheLookup{}
+	}
+	p := r.cfg.CacheFor(rd.m.cfg.Name, rd.rt.Decision)
+	if !p.Enabled {
+		return cacheLookup{}
+	}
+	noCache, noStore := cacheControl(h.Values("Cache-Control"))
+	if rd.req.Stream || noCache && noStore || !cacheable(rd.req, &r.cfg.Cache, h) {
+		r.countCache(CacheBypass)
+		return cacheLookup{outcome: CacheBypass}
+	}
+	start := time.Now()
+	defer func() {
+		if r.metrics != nil {
+			r.metrics.CacheLookup.Observe(time.Since(start).Seconds())
+		}
+	}()
+	key, scope, prompt := cacheKeys(rd)
+	e := &cache.Entry{Key: key, Partition: client, Scope: scope, Prompt: prompt, Model: rd.m.cfg.Name, TTL: p.TTL}
+	mode := r.cfg.Cache.Mode
+	if !noCache && mode != config.CacheModeSemantic {
+		if got, err := c.store.Get(ctx, client, key); err != nil {
+			r.cacheError(ctx, "get", err)
+		} else if got != nil {
+			r.countCache("hit_exact")
+			return cacheLookup{outcome: CacheHit, hit: &cache.Hit{Entry: got, Similarity: 1, Exact: true}}
+		}
+	}
+	if mode != config.CacheModeExact && prompt != "" {
+		v, err := r.signals.EmbedText(ctx, prompt)
+		if err != nil {
+			r.cacheError(ctx, "embed", err)
+		} else {
+			e.Vector = v
+			if !noCache {
+				if hit, err := c.store.Nearest(ctx, client, scope, v, p.Threshold, prompt); err != nil {
+					r.cacheError(ctx, "nearest", err)
+				} else if hit != nil {
+					r.countCache("hit_semantic")
+					return cacheLookup{outcome: CacheHit, hit: hit}
+				}
+			}
+		}
+	}
+	r.countCache(CacheMiss)
+	if noStore {
+		return cacheLookup{outcome: CacheMiss}
+	}
+	return cacheLookup{outcome: CacheMiss, entry: e}
+}
+
+// cacheStore stores a whole answer for the request lookup missed.
+func (r *Router) cacheStore(ctx context.Context, l cacheLookup, body []byte) {
+	if l.entry == nil || r.cache == nil {
+		return
+	}
+	l.entry.Body, l.entry.Created = body, time.Now()
+	if err := r.cache.store.Put(ctx, l.entry); err != nil {
+		r.cacheError(ctx, "put", err)
+	}
+}
+
+func (r *Router) countCache(outcome string) {
+	if r.metrics != nil {
+		r.metrics.CacheRequests.WithLabelValues(outcome).Inc()
+	}
+}
+
+func (r *Router) cacheError(ctx context.Context, op string, err error) {
+	if r.metrics != nil {
+		r.metrics.CacheErrors.WithLabelValues(op).Inc()
+	}
+	logFor(ctx, r.log).Warn("cache unavailable; serving uncached", "operation", op, LogKeyError, err.Error())
+}
+
+// cacheable reports whether a request is deterministic enough to answer from the cache: its
+// temperature (1 when unset) at most max_temperature, or the opt-in header set to "true".
+func cacheable(req *openai.ChatRequest, c *config.Cache, h http.Header) bool {
+	if h.Get(c.OptInHeader) == "true" {
+		return true
+	}
+	t := 1.0
+	if req.Temperature != nil {
+		t = *req.Temperature
+	}
+	return c.MaxTemperature != nil && t <= *c.MaxTemperature
+}
+
+// cacheControl reads the request's Cache-Control: no-cache (do not answer from the cache)
+// and no-store (do not store the answer).
+func cacheControl(values []string) (noCache, noStore bool) {
+	for _, v := range values {
+		for d := range strings.SplitSeq(v, ",") {
+			switch strings.ToLower(strings.TrimSpace(d)) {
+			case "no-cache":
+				noCache = true
+			case "no-store":
+				noStore = true
+			}
+		}
+	}
+	return noCache, noStore
+}
+
+// cacheKeys returns the exact key of a routed request (the model, the decision and the
+// request as it is sent, sampling parameters included, without the fields that do not
+// change the answer), its semantic scope (the same without the last user turn) and that
+// turn's text.
+func cacheKeys(rd routed) (key, scope, prompt string) {
+	req := *rd.req
+	req.Stream, req.StreamOptions, req.User = false, nil, ""
+	req.Model = rd.m.cfg.Name
+	last := -1
+	for i := len(req.Messages) - 1; i >= 0; i-- {
+		if req.Messages[i].Role == "user" {
+			last = i
+			break
+		}
+	}
+	key = hashRequest(rd.rt.Decision, &req)
+	if last < 0 {
+		return key, "", ""
+	}
+	prompt = req.Messages[last].Content.String()
+	scoped := req
+	scoped.Messages = append([]openai.Message(nil), req.Messages...)
+	scoped.Messages[last].Content = openai.TextContent("")
+	return key, hashRequest(rd.rt.Decision, &scoped), prompt
+}
+
+func hashRequest(decision string, req *openai.ChatRequest) string {
+	b, _ := json.Marshal(req) // a parsed request marshals
+	h := sha256.New()
+	h.Write([]byte(decision))
+	h.Write([]byte{0})
+	h.Write(b)
+	return hex.EncodeToString(h.Sum(nil))
+}

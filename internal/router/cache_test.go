@@ -1,0 +1,232 @@
+package router
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/testutil"
+
+	"github.com/semantic-router/semantic-router/internal/cache/redistest"
+	"github.com/semantic-router/semantic-router/internal/telemetry"
+)
+
+// cacheRouter serves a router with the cache on, in front of a counting backend, through
+// the pipeline.
+func cacheRouter(t *testing.T, extra string) (*Pipeline, *modelBackend, *telemetry.Metrics) {
+	t.Helper()
+	be := newModelBackend(t)
+	metrics := telemetry.NewMetrics(prometheus.NewRegistry())
+	r := buildRouter(t, fmt.Sprintf(`
+models:
+  - model_name: m
+    provider: {type: openai_compatible, base_url: %s/v1, api_key: env.KEY}
+admission:
+  api_keys:
+    - {name: team-a, key: env.KEY_A}
+    - {name: team-b, key: env.KEY_B}
+cache:
+  enabled: true
+  similarity_threshold: 0.8
+%s`, be.URL, extra), map[string]string{"KEY": "sk-pool", "KEY_A": "key-a", "KEY_B": "key-b"}, Options{Metrics: metrics})
+	return NewPipeline(NewHolder(r), PipelineOptions{}), be, metrics
+}
+
+// ask sends one chat request through p and returns the cache headers and whether it was
+// served; the answer is read whole.
+func ask(t *testing.T, p *Pipeline, key, body string, h http.Header) map[string]string {
+	t.Helper()
+	if h == nil {
+		h = http.Header{}
+	}
+	h.Set("Authorization", "Bearer "+key)
+	res, _, err := p.Serve(context.Background(), &Request{ID: "c", Header: h, Body: strings.NewReader(body)})
+	if err != nil {
+		t.Fatalf("Serve: %v", err)
+	}
+	defer res.Close()
+	out := map[string]string{}
+	for _, kv := range res.Explain() {
+		if strings.HasPrefix(kv[0], "x-vsr-cache") {
+			out[kv[0]] = kv[1]
+		}
+	}
+	if res.Response != nil && !json.Valid(res.Response.Body) {
+		t.Errorf("the answer is not JSON: %s", res.Response.Body)
+	}
+	return out
+}
+
+func chatT(prompt string, temperature float64) string {
+	b, _ := json.Marshal(map[string]any{"model": "m", "temperature": temperature,
+		"messages": []map[string]string{{"role": "user", "content": prompt}}})
+	return string(b)
+}
+
+func TestCacheStage(t *testing.T) {
+	t.Parallel()
+	p, be, metrics := cacheRouter(t, "")
+	steps := []struct {
+		name, key, body string
+		header          http.Header
+		want            map[string]string
+		calls           int64 // the backend's calls after the step
+	}{
+		{"first: a miss, stored", "key-a", chatT("What is the capital of France?", 0), nil,
+			map[string]string{HeaderCache: CacheMiss}, 1},
+		{"the same: an exact hit", "key-a", chatT("What is the capital of France?", 0), nil,
+			map[string]string{HeaderCache: CacheHit, HeaderCacheSimilarity: "1.00"}, 1},
+		{"another tenant: a miss", "key-b", chatT("What is the capital of France?", 0), nil,
+			map[string]string{HeaderCache: CacheMiss}, 2},
+		{"a paraphrase: a semantic hit", "key-a", chatT("what is the capital of france", 0), nil,
+			map[string]string{HeaderCache: CacheHit}, 2},
+		{"warm: stored", "key-a", chatT("Turn on the kitchen lights", 0), nil,
+			map[string]string{HeaderCache: CacheMiss}, 3},
+		{"the opposite: the negation guard refuses the hit", "key-a", chatT("Turn off the kitchen lights", 0), nil,
+			map[string]string{HeaderCache: CacheMiss}, 4},
+		{"a temperature above max_temperature: bypass", "key-a", chatT("What is the capital of France?", 0.7), nil,
+			map[string]string{HeaderCache: CacheBypass}, 5},
+		{"the opt-in header: cacheable", "key-a", chatT("Name a prime number", 0.7), http.Header{"X-Vsr-Cache-Allow": {"true"}},
+			map[string]string{HeaderCache: CacheMiss}, 6},
+		{"no-cache: not served from the cache", "key-a", chatT("What is the capital of France?", 0), http.Header{"Cache-Control": {"no-cache"}},
+			map[string]string{HeaderCache: CacheMiss}, 7},
+		{"no-store: not stored", "key-a", chatT("List three colours", 0), http.Header{"Cache-Control": {"no-store"}},
+			map[string]string{HeaderCache: CacheMiss}, 8},
+		{"so the same again misses", "key-a", chatT("List three colours", 0), nil,
+			map[string]string{HeaderCache: CacheMiss}, 9},
+	}
+	for _, s := range steps {
+		got := ask(t, p, s.key, s.body, s.header)
+		if got[HeaderCache] != s.want[HeaderCache] || (s.want[HeaderCacheSimilarity] != "" && got[HeaderCacheSimilarity] != s.want[HeaderCacheSimilarity]) {
+			t.Errorf("%s: headers %v, want %v", s.name, got, s.want)
+		}
+		if n := be.completions.Load(); n != s.calls {
+			t.Errorf("%s: the backend was called %d times, want %d", s.name, n, s.calls)
+		}
+	}
+	for outcome, want := range map[string]float64{"hit_exact": 1, "hit_semantic": 1, "miss": 8, "bypass": 1} {
+		if got := testutil.ToFloat64(metrics.CacheRequests.WithLabelValues(outcome)); got != want {
+			t.Errorf("cache_requests_total{outcome=%q} = %v, want %v", outcome, got, want)
+		}
+	}
+}
+
+// TestCacheBypassesStreams: a stream is neither answered from the cache nor stored.
+func TestCacheBypassesStreams(t *testing.T) {
+	t.Parallel()
+	p, _, _ := cacheRouter(t, "")
+	body := `{"model":"m","temperature":0,"stream":true,"messages":[{"role":"user","content":"hi"}]}`
+	h := http.Header{"Authorization": {"Bearer key-a"}}
+	res, _, err := p.Serve(context.Background(), &Request{ID: "s", Header: h, Body: strings.NewReader(body)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Close()
+	got := ""
+	for _, kv := range res.Explain() {
+		if kv[0] == HeaderCache {
+			got = kv[1]
+		}
+	}
+	if got != CacheBypass {
+		t.Errorf("x-vsr-cache %q, want bypass", got)
+	}
+}
+
+// TestCacheOffForADecision: a model whose cache is off has no cache header at all.
+func TestCacheOffForAModel(t *testing.T) {
+	t.Parallel()
+	be := newModelBackend(t)
+	r := buildRouter(t, fmt.Sprintf(`
+models:
+  - model_name: m
+    provider: {type: openai_compatible, base_url: %s/v1, api_key: env.KEY}
+    cache: {enabled: false}
+cache: {enabled: true}
+`, be.URL), map[string]string{"KEY": "sk-pool"}, Options{})
+	p := NewPipeline(NewHolder(r), PipelineOptions{})
+	for range 2 {
+		res, _, err := p.Serve(context.Background(), &Request{ID: "o", Header: http.Header{}, Body: strings.NewReader(chatT("hi", 0))})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, kv := range res.Explain() {
+			if strings.HasPrefix(kv[0], "x-vsr-cache") {
+				t.Errorf("header %s: %s on a model without the cache", kv[0], kv[1])
+			}
+		}
+		res.Close()
+	}
+	if n := be.completions.Load(); n != 2 {
+		t.Errorf("%d calls, want 2", n)
+	}
+}
+
+// TestCacheSharedThroughRedis: two routers (two replicas) share one real Redis. An answer
+// cached by one is served by the other, exactly and semantically; with Redis down, requests
+// are served uncached and the error metric counts it; once Redis is back, the cache works.
+func TestCacheSharedThroughRedis(t *testing.T) {
+	t.Parallel()
+	rs := redistest.Start(t)
+	be := newModelBackend(t)
+	replica := func() (*Pipeline, *telemetry.Metrics) {
+		metrics := telemetry.NewMetrics(prometheus.NewRegistry())
+		r := buildRouter(t, fmt.Sprintf(`
+models:
+  - model_name: m
+    provider: {type: openai_compatible, base_url: %s/v1, api_key: env.KEY}
+cache:
+  enabled: true
+  similarity_threshold: 0.8
+  backend: {type: redis, address: "%s", key_prefix: "test:%s:"}
+`, be.URL, rs.Addr(), t.Name()), map[string]string{"KEY": "sk-pool"}, Options{Metrics: metrics})
+		return NewPipeline(NewHolder(r), PipelineOptions{}), metrics
+	}
+	a, _ := replica()
+	b, bm := replica()
+	open := func(p *Pipeline, body string) string {
+		t.Helper()
+		res, _, err := p.Serve(context.Background(), &Request{ID: "r", Header: http.Header{}, Body: strings.NewReader(body)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Close()
+		for _, kv := range res.Explain() {
+			if kv[0] == HeaderCache {
+				return kv[1]
+			}
+		}
+		return ""
+	}
+	if got := open(a, chatT("What is the tallest mountain on Earth?", 0)); got != CacheMiss {
+		t.Fatalf("replica a, first: %q", got)
+	}
+	if got := open(b, chatT("What is the tallest mountain on Earth?", 0)); got != CacheHit {
+		t.Errorf("replica b, the same request: %q, want hit (stored by a)", got)
+	}
+	// The semantic index of b learns a's entry through Redis's notifications.
+	redistest.WaitFor(t, "a paraphrase hits on replica b", func() bool {
+		return open(b, chatT("what is the tallest mountain on earth", 0)) == CacheHit
+	})
+	calls := be.completions.Load()
+
+	rs.Kill()
+	if got := open(b, chatT("Name the largest ocean.", 0)); got != CacheMiss {
+		t.Errorf("with Redis down: %q, want miss", got)
+	}
+	if be.completions.Load() != calls+1 {
+		t.Error("with Redis down the request was not served by the model")
+	}
+	if n := testutil.ToFloat64(bm.CacheErrors.WithLabelValues("redis")); n == 0 {
+		t.Error("cache_errors_total{operation=redis} did not count the outage")
+	}
+	rs.Restart()
+	redistest.WaitFor(t, "the cache works again", func() bool {
+		open(a, chatT("Name the largest desert.", 0))
+		return open(b, chatT("Name the largest desert.", 0)) == CacheHit
+	})
+}

@@ -1,0 +1,44 @@
+package server
+
+import (
+	"net/http"
+	"testing"
+)
+
+// TestCacheAdminAPI: the management API shows the cache's entries to a reader and flushes
+// them for an admin only; the inference listener says hit or miss.
+func TestCacheAdminAPI(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, simModels+`
+cache: {enabled: true}
+management:
+  tokens:
+    - {name: ops, token: env.ADMIN_TOKEN, role: admin}
+    - {name: viewer, token: env.READ_TOKEN}
+`, map[string]string{"ADMIN_TOKEN": "adm-1", "READ_TOKEN": "read-1"})
+	body := `{"model":"general","temperature":0,"messages":[{"role":"user","content":"Name a prime number."}]}`
+	for i, want := range []string{"miss", "hit"} {
+		if r := do(t, "POST", f.inference+"/v1/chat/completions", "", body); r.status != http.StatusOK || r.header.Get("X-Vsr-Cache") != want {
+			t.Fatalf("request %d: %d, x-vsr-cache %q, want %q", i+1, r.status, r.header.Get("X-Vsr-Cache"), want)
+		}
+	}
+	steps := []struct {
+		method, path, token string
+		status              int
+		body                string
+	}{
+		{"GET", "/api/v1/cache", "Bearer read-1", 200, `{"enabled":true,"stats":{"entries":1,"evictions":0,"expired":0}}` + "\n"},
+		{"POST", "/api/v1/cache/flush", "Bearer read-1", 403, ""},
+		{"POST", "/api/v1/cache/flush", "Bearer adm-1", 200, `{"status":"flushed"}` + "\n"},
+		{"GET", "/api/v1/cache", "Bearer read-1", 200, `{"enabled":true,"stats":{"entries":0,"evictions":0,"expired":0}}` + "\n"},
+	}
+	for _, s := range steps {
+		r := do(t, s.method, f.management+s.path, s.token, "")
+		if r.status != s.status || (s.body != "" && r.body != s.body) {
+			t.Errorf("%s %s as %s: %d %s, want %d %s", s.method, s.path, s.token, r.status, r.body, s.status, s.body)
+		}
+	}
+	if r := do(t, "POST", f.inference+"/v1/chat/completions", "", body); r.header.Get("X-Vsr-Cache") != "miss" {
+		t.Errorf("after the flush: x-vsr-cache %q, want miss", r.header.Get("X-Vsr-Cache"))
+	}
+}
