@@ -336,13 +336,13 @@ func (m *Memory) victimLess(a, b *item) bool {
 }
 
 // unit returns v scaled to unit length (a copy when it was not), or nil for
-// an empty or zero vector.
+// an empty or zero vector or one with a NaN or infinite component.
 func unit(v []float32) []float32 {
 	var s float64
 	for _, x := range v {
 		s += float64(x) * float64(x)
 	}
-	if s == 0 {
+	if s == 0 || math.IsNaN(s) || math.IsInf(s, 0) {
 		return nil
 	}
 	if math.Abs(s-1) < 1e-4 {

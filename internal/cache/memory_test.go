@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"reflect"
 	"sync"
 	"testing"
@@ -179,6 +180,7 @@ func TestMemoryNearest(t *testing.T) {
 		{"nothing close", []float32{0, -1, 0}, 0.1, "x", "", 0},
 		{"zero vector", []float32{0, 0, 0}, -1, "x", "", 0},
 		{"nil vector", nil, -1, "x", "", 0},
+		{"NaN vector", []float32{float32(math.NaN()), 0, 0}, -1, "x", "", 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
