@@ -374,3 +374,22 @@ func TestMemoryConcurrent(t *testing.T) {
 		t.Fatalf("Stats() = %+v, want at most 50 entries and some evictions", s)
 	}
 }
+
+// Expired entries closer to the query than a live one do not hide it, even
+// when there are more of them than Nearest checks at once.
+func TestMemoryNearestPastExpired(t *testing.T) {
+	t.Parallel()
+	m, c := newTestMemory(MemoryOptions{})
+	for i := range 5*nearestCandidates + 3 {
+		a := float64(i) * 0.01
+		v := []float32{float32(math.Cos(a)), float32(math.Sin(a))}
+		mustPut(t, m, &Entry{Key: fmt.Sprint(i), Vector: v, TTL: time.Minute})
+	}
+	mustPut(t, m, &Entry{Key: "live", Vector: []float32{0.6, 0.8}, TTL: time.Hour})
+	c.Advance(time.Minute)
+	h := nearest(t, m, "", "", []float32{1, 0}, 0.5, "")
+	if h == nil || h.Entry.Key != "live" || h.Similarity != 0.6000000238418579 {
+		t.Fatalf("Nearest = %+v, want live at 0.6", h)
+	}
+	wantStats(t, m, Stats{Entries: 1, Expired: 5*nearestCandidates + 3})
+}
