@@ -165,8 +165,9 @@ func (m *Memory) Nearest(_ context.Context, partition, scope string, v []float32
 	}
 	now := m.now()
 	// Expired candidates leave the index as they are met; search again then,
-	// so they do not hide live entries behind them.
-	for range 3 {
+	// so they never hide live entries behind them. Each round removes at
+	// least one entry for good, so the rounds are paid for by earlier Puts.
+	for {
 		removed := false
 		for _, r := range idx.Search(v, nearestCandidates, searchEf) {
 			it := m.byID[r.ID]
@@ -178,7 +179,7 @@ func (m *Memory) Nearest(_ context.Context, partition, scope string, v []float32
 			}
 			sim := min(float64(r.Similarity), 1)
 			if sim < threshold {
-				break
+				return nil, nil // and so is every entry after it
 			}
 			if NegationGuard(prompt, it.e.Prompt) {
 				m.touch(it)
@@ -336,13 +337,13 @@ func (m *Memory) victimLess(a, b *item) bool {
 }
 
 // unit returns v scaled to unit length (a copy when it was not), or nil for
-// an empty or zero vector.
+// an empty or zero vector or one with a NaN or infinite component.
 func unit(v []float32) []float32 {
 	var s float64
 	for _, x := range v {
 		s += float64(x) * float64(x)
 	}
-	if s == 0 {
+	if s == 0 || math.IsNaN(s) || math.IsInf(s, 0) {
 		return nil
 	}
 	if math.Abs(s-1) < 1e-4 {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"reflect"
 	"sync"
 	"testing"
@@ -179,6 +180,7 @@ func TestMemoryNearest(t *testing.T) {
 		{"nothing close", []float32{0, -1, 0}, 0.1, "x", "", 0},
 		{"zero vector", []float32{0, 0, 0}, -1, "x", "", 0},
 		{"nil vector", nil, -1, "x", "", 0},
+		{"NaN vector", []float32{float32(math.NaN()), 0, 0}, -1, "x", "", 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -371,4 +373,23 @@ func TestMemoryConcurrent(t *testing.T) {
 	if s := m.Stats(); s.Entries > 50 || s.Evictions == 0 {
 		t.Fatalf("Stats() = %+v, want at most 50 entries and some evictions", s)
 	}
+}
+
+// Expired entries closer to the query than a live one do not hide it, even
+// when there are more of them than Nearest checks at once.
+func TestMemoryNearestPastExpired(t *testing.T) {
+	t.Parallel()
+	m, c := newTestMemory(MemoryOptions{})
+	for i := range 5*nearestCandidates + 3 {
+		a := float64(i) * 0.01
+		v := []float32{float32(math.Cos(a)), float32(math.Sin(a))}
+		mustPut(t, m, &Entry{Key: fmt.Sprint(i), Vector: v, TTL: time.Minute})
+	}
+	mustPut(t, m, &Entry{Key: "live", Vector: []float32{0.6, 0.8}, TTL: time.Hour})
+	c.Advance(time.Minute)
+	h := nearest(t, m, "", "", []float32{1, 0}, 0.5, "")
+	if h == nil || h.Entry.Key != "live" || h.Similarity != 0.6000000238418579 {
+		t.Fatalf("Nearest = %+v, want live at 0.6", h)
+	}
+	wantStats(t, m, Stats{Entries: 1, Expired: 5*nearestCandidates + 3})
 }

@@ -36,6 +36,7 @@ type Index struct {
 	ml        float64
 	rng       uint64
 	nodes     []node
+	vecs      []float32 // node n's vector is vecs[n*dim : (n+1)*dim], contiguous for locality
 	ids       map[uint64]int32
 	entry     int32 // -1 when empty
 	maxLevel  int
@@ -48,7 +49,6 @@ type Index struct {
 
 type node struct {
 	id      uint64
-	vec     []float32
 	links   [][]int32 // links[l] are the node's neighbours on layer l
 	deleted bool
 }
@@ -80,8 +80,8 @@ func (x *Index) Len() int { return len(x.ids) }
 // Has reports whether id is live in the index.
 func (x *Index) Has(id uint64) bool { _, ok := x.ids[id]; return ok }
 
-// Add inserts v under id, replacing a live vector with the same id. v must
-// have length Dim and unit length; the index keeps v without copying it.
+// Add inserts a copy of v under id, replacing a live vector with the same
+// id. v must have length Dim and unit length.
 func (x *Index) Add(id uint64, v []float32) {
 	if len(v) != x.dim {
 		panic("hnsw: vector length does not match the index")
@@ -135,18 +135,18 @@ func (x *Index) Search(q []float32, k, ef int) []Result {
 }
 
 func (x *Index) reset() {
-	x.nodes, x.entry, x.maxLevel, x.deleted = nil, -1, 0, 0
+	x.nodes, x.vecs, x.entry, x.maxLevel, x.deleted = nil, nil, -1, 0, 0
 	x.visited = nil
 }
 
 // rebuild inserts the live vectors, in their original order, into a new graph.
 func (x *Index) rebuild() {
-	old := x.nodes
+	old, vecs := x.nodes, x.vecs
 	x.reset()
 	clear(x.ids)
 	for i := range old {
 		if !old[i].deleted {
-			x.insert(old[i].id, old[i].vec)
+			x.insert(old[i].id, vecs[i*x.dim:(i+1)*x.dim])
 		}
 	}
 }
@@ -165,7 +165,8 @@ func (x *Index) randomLevel() int {
 func (x *Index) insert(id uint64, v []float32) {
 	level := x.randomLevel()
 	n := int32(len(x.nodes)) //nolint:gosec // a graph of 2^31 nodes would need hundreds of GiB of vectors first
-	x.nodes = append(x.nodes, node{id: id, vec: v, links: make([][]int32, level+1)})
+	x.nodes = append(x.nodes, node{id: id, links: make([][]int32, level+1)})
+	x.vecs = append(x.vecs, v...)
 	x.ids[id] = n
 	if x.entry < 0 {
 		x.entry, x.maxLevel = n, level
@@ -325,9 +326,11 @@ func (x *Index) nextVisit() {
 	}
 }
 
-func (x *Index) dist(q []float32, n int32) float32 { return 1 - dot(q, x.nodes[n].vec) }
+func (x *Index) vec(n int32) []float32 { return x.vecs[int(n)*x.dim : int(n+1)*x.dim] }
 
-func (x *Index) distNodes(a, b int32) float32 { return 1 - dot(x.nodes[a].vec, x.nodes[b].vec) }
+func (x *Index) dist(q []float32, n int32) float32 { return 1 - dot(q, x.vec(n)) }
+
+func (x *Index) distNodes(a, b int32) float32 { return 1 - dot(x.vec(a), x.vec(b)) }
 
 func dot(a, b []float32) float32 {
 	b = b[:len(a)]
