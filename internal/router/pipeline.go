@@ -98,13 +98,15 @@ type Result struct {
 
 	explain [][2]string
 	end     *exchange
+	lookup  cacheLookup // a miss to store
 }
 
 // Explain returns the headers that explain the routing decision (see Route.Explain).
 func (res *Result) Explain() [][2]string { return res.explain }
 
-// Close ends the request: it closes the stream, charges the answer's token usage to the
-// client's and the model's rate limits, frees the in-flight slot and lets go of the router.
+// Close ends the request: it closes the stream, stores a whole answer in the cache when the
+// cache missed it, charges the answer's token usage to the client's and the model's rate
+// limits, frees the in-flight slot and lets go of the router.
 func (res *Result) Close() {
 	var u *openai.Usage
 	if res.Stream != nil {
@@ -112,6 +114,7 @@ func (res *Result) Close() {
 		u = res.Stream.Usage()
 	} else if res.Response != nil {
 		u = res.Response.Usage
+		res.end.r.cacheStore(res.end.ctx, res.lookup, res.Response.Body)
 	}
 	res.end.finish(u)
 }
@@ -155,7 +158,7 @@ func (p *Pipeline) Serve(ctx context.Context, req *Request) (*Result, Trail, err
 	}
 	res.explain = append(res.explain, lookup.explain()...)
 	if res.Response != nil && rt.FallbackFrom == "" {
-		x.r.cacheStore(x.ctx, lookup, res.Response.Body)
+		res.lookup = lookup // stored by Close, once the client has its answer
 	}
 	return res, x.trail, nil
 }
