@@ -102,3 +102,41 @@ func BenchmarkClassifyAllSignals(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkCacheHit is a request answered by the cache through the whole pipeline (an exact
+// hit; the model, a simulated one that answers at once, is called once before the loop);
+// BenchmarkCacheMiss is the same request with a cache that never matches it (no-cache), so
+// the model is called and the answer stored each time.
+func BenchmarkCacheHit(b *testing.B)  { benchCache(b, http.Header{}) }
+func BenchmarkCacheMiss(b *testing.B) { benchCache(b, http.Header{"Cache-Control": {"no-cache"}}) }
+
+func benchCache(b *testing.B, h http.Header) {
+	cfg, err := config.Parse([]byte(`
+models:
+  - model_name: general
+    provider: {type: sim, sim: {first_token_latency: 0s, token_latency: 0s}}
+cache: {enabled: true}
+`))
+	if err != nil {
+		b.Fatal(err)
+	}
+	r, err := New(cfg, Options{Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		b.Fatal(err)
+	}
+	p := NewPipeline(NewHolder(r), PipelineOptions{})
+	b.Cleanup(func() { _ = r.Close() })
+	body := []byte(`{"model":"general","temperature":0,"messages":[{"role":"user","content":"` + benchPrompt + `"}]}`)
+	serve := func() {
+		res, _, err := p.Serve(context.Background(), &Request{ID: "bench", Header: h, Body: bytes.NewReader(body)})
+		if err != nil {
+			b.Fatal(err)
+		}
+		res.Close()
+	}
+	serve()
+	b.ReportAllocs()
+	for b.Loop() {
+		serve()
+	}
+}
