@@ -183,16 +183,10 @@ func (s *Server) requestBody(ctx context.Context, x *exchange, body []byte) *ext
 	}
 	x.plan = pl
 	if pl.Cached != nil {
-		// The cache answers: Envoy sends this answer and calls no model.
-		x.status = http.StatusOK
-		set := append(headers(pl.Explain()), header("content-type", "application/json"))
-		s.end(x, nil)
-		return &extprocv3.ProcessingResponse{Response: &extprocv3.ProcessingResponse_ImmediateResponse{
-			ImmediateResponse: &extprocv3.ImmediateResponse{
-				Status:  &typev3.HttpStatus{Code: typev3.StatusCode_OK},
-				Headers: &extprocv3.HeaderMutation{SetHeaders: set},
-				Body:    pl.Cached,
-			}}}
+		return s.cached(x, pl)
+	}
+	if pl.Stream && pl.WantsAnswer() {
+		x.usage.answer = &router.StreamAnswer{}
 	}
 	t := pl.Target
 	set := []*corev3.HeaderValueOption{
@@ -223,6 +217,33 @@ func (s *Server) requestBody(ctx context.Context, x *exchange, body []byte) *ext
 			BodyMutation:    &extprocv3.BodyMutation{Mutation: &extprocv3.BodyMutation_Body{Body: pl.Body}},
 			ClearRouteCache: true, // the route may depend on the headers just set
 		}}}}
+}
+
+// cached answers a request from the cache: Envoy sends this answer and calls no model. A
+// streaming client gets the answer replayed as events.
+func (s *Server) cached(x *exchange, pl *router.Plan) *extprocv3.ProcessingResponse {
+	x.status = http.StatusOK
+	body, ctype := pl.Cached, "application/json"
+	if x.trail.Stream {
+		if events, ok := router.ReplayEvents(pl.Cached); ok {
+			var b bytes.Buffer
+			for _, e := range events {
+				b.WriteString("data: ")
+				b.Write(e)
+				b.WriteString("\n\n")
+			}
+			b.WriteString("data: [DONE]\n\n")
+			body, ctype = b.Bytes(), "text/event-stream"
+		}
+	}
+	set := append(headers(pl.Explain()), header("content-type", ctype))
+	s.end(x, nil)
+	return &extprocv3.ProcessingResponse{Response: &extprocv3.ProcessingResponse_ImmediateResponse{
+		ImmediateResponse: &extprocv3.ImmediateResponse{
+			Status:  &typev3.HttpStatus{Code: typev3.StatusCode_OK},
+			Headers: &extprocv3.HeaderMutation{SetHeaders: set},
+			Body:    body,
+		}}}
 }
 
 // unresolved answers a planned request whose model server's host does not resolve: the

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 
 	"github.com/semantic-router/semantic-router/internal/openai"
+	"github.com/semantic-router/semantic-router/internal/router"
 )
 
 // Bounds of what the processor keeps of an answer to find its usage.
@@ -21,6 +22,8 @@ type usageReader struct {
 	buf   []byte
 	skip  bool // the current event (or the JSON body) is over its bound
 	usage *openai.Usage
+	// answer, when set, assembles a streamed answer for the cache.
+	answer *router.StreamAnswer
 }
 
 var (
@@ -70,6 +73,9 @@ func (u *usageReader) event(ev []byte) {
 			data = append(data, bytes.TrimPrefix(rest, []byte(" "))...)
 		}
 	}
+	if u.answer != nil && len(data) > 0 && !bytes.Equal(data, []byte("[DONE]")) {
+		u.answer.Add(data)
+	}
 	if bytes.Contains(data, usageKey) {
 		u.parse(data)
 	}
@@ -84,10 +90,17 @@ func (u *usageReader) parse(b []byte) {
 	}
 }
 
-// Whole returns a JSON answer whole, once it has ended; false for a stream or an answer
-// over the bound.
+// Whole returns the answer whole, once it has ended: a JSON answer as it came, a stream as
+// the chat.completion it adds up to (when answer assembled it); false for an answer over the
+// bound or a stream that did not finish.
 func (u *usageReader) Whole() ([]byte, bool) {
-	if u.sse || u.skip {
+	if u.sse {
+		if u.answer == nil {
+			return nil, false
+		}
+		return u.answer.Body()
+	}
+	if u.skip {
 		return nil, false
 	}
 	return u.buf, true

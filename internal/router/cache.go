@@ -132,7 +132,7 @@ func (r *Router) cacheLookup(ctx context.Context, client string, rd routed, h ht
 		return cacheLookup{}
 	}
 	noCache, noStore := cacheControl(h.Values("Cache-Control"))
-	if rd.req.Stream || noCache && noStore || !cacheable(rd.req, &r.cfg.Cache, h) {
+	if noCache && noStore || !cacheable(rd.req, &r.cfg.Cache, h) {
 		r.countCache(CacheBypass)
 		return cacheLookup{outcome: CacheBypass}
 	}

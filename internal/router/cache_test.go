@@ -12,6 +12,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
 	"github.com/semantic-router/semantic-router/internal/cache/redistest"
+	"github.com/semantic-router/semantic-router/internal/openai"
 	"github.com/semantic-router/semantic-router/internal/telemetry"
 )
 
@@ -115,25 +116,75 @@ func TestCacheStage(t *testing.T) {
 	}
 }
 
-// TestCacheBypassesStreams: a stream is neither answered from the cache nor stored.
-func TestCacheBypassesStreams(t *testing.T) {
+// TestCacheStreams: a streamed answer is stored once complete and answers the same request
+// whole; a whole answer is replayed to a streaming client as events (role, content, finish).
+func TestCacheStreams(t *testing.T) {
 	t.Parallel()
-	p, _, _ := cacheRouter(t, "")
-	body := `{"model":"m","temperature":0,"stream":true,"messages":[{"role":"user","content":"hi"}]}`
-	h := http.Header{"Authorization": {"Bearer key-a"}}
-	res, _, err := p.Serve(context.Background(), &Request{ID: "s", Header: h, Body: strings.NewReader(body)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Close()
-	got := ""
-	for _, kv := range res.Explain() {
-		if kv[0] == HeaderCache {
-			got = kv[1]
+	p, be, _ := cacheRouter(t, "")
+	serve := func(prompt string, stream bool) (string, *Result) {
+		t.Helper()
+		b, _ := json.Marshal(map[string]any{"model": "m", "temperature": 0, "stream": stream,
+			"messages": []map[string]string{{"role": "user", "content": prompt}}})
+		res, _, err := p.Serve(context.Background(), &Request{ID: "s", Header: http.Header{"Authorization": {"Bearer key-a"}}, Body: strings.NewReader(string(b))})
+		if err != nil {
+			t.Fatal(err)
 		}
+		outcome := ""
+		for _, kv := range res.Explain() {
+			if kv[0] == HeaderCache {
+				outcome = kv[1]
+			}
+		}
+		return outcome, res
 	}
-	if got != CacheBypass {
-		t.Errorf("x-vsr-cache %q, want bypass", got)
+	content := func(t *testing.T, res *Result) string {
+		t.Helper()
+		defer res.Close()
+		if res.Stream == nil {
+			var r openai.ChatResponse
+			if err := json.Unmarshal(res.Response.Body, &r); err != nil || len(r.Choices) != 1 {
+				t.Fatalf("answer %s: %v", res.Response.Body, err)
+			}
+			return r.Choices[0].Message.Content.String()
+		}
+		var sb strings.Builder
+		for _, ev := range drain(t, res.Stream) {
+			var c openai.ChatChunk
+			if err := json.Unmarshal(ev, &c); err != nil {
+				t.Fatalf("event %s: %v", ev, err)
+			}
+			for _, ch := range c.Choices {
+				sb.WriteString(ch.Delta.Content)
+			}
+		}
+		return sb.String()
+	}
+
+	outcome, res := serve("Describe a sunset over the sea.", true)
+	streamed := content(t, res)
+	if outcome != CacheMiss || streamed == "" {
+		t.Fatalf("stream, first: %q %q", outcome, streamed)
+	}
+	outcome, res = serve("Describe a sunset over the sea.", false)
+	if got := content(t, res); outcome != CacheHit || got != streamed {
+		t.Errorf("the same request whole: %q %q, want a hit with %q", outcome, got, streamed)
+	}
+	outcome, res = serve("Describe a sunset over the sea.", true)
+	if got := content(t, res); outcome != CacheHit || got != streamed {
+		t.Errorf("the same request streamed: %q %q, want a replayed hit with %q", outcome, got, streamed)
+	}
+	if n := be.completions.Load(); n != 1 {
+		t.Errorf("the backend was called %d times, want once", n)
+	}
+
+	outcome, res = serve("List the first five prime numbers.", false)
+	whole := content(t, res)
+	if outcome != CacheMiss {
+		t.Fatalf("whole, first: %q", outcome)
+	}
+	outcome, res = serve("List the first five prime numbers.", true)
+	if got := content(t, res); outcome != CacheHit || got != whole {
+		t.Errorf("a whole answer replayed as a stream: %q %q, want %q", outcome, got, whole)
 	}
 }
 

@@ -112,6 +112,11 @@ func (res *Result) Close() {
 	if res.Stream != nil {
 		_ = res.Stream.Close()
 		u = res.Stream.Usage()
+		if st := res.Stream; st.record != nil && st.complete && st.err == nil {
+			if body, ok := st.record.Body(); ok {
+				res.end.r.cacheStore(res.end.ctx, res.lookup, body)
+			}
+		}
 	} else if res.Response != nil {
 		u = res.Response.Usage
 		res.end.r.cacheStore(res.end.ctx, res.lookup, res.Response.Body)
@@ -137,10 +142,20 @@ func (p *Pipeline) Serve(ctx context.Context, req *Request) (*Result, Trail, err
 	if lookup.hit != nil {
 		rt := p2.rt
 		rt.Model = lookup.hit.Entry.Model
-		x.trail.Route, x.trail.Cache = rt, CacheHit
 		res := &Result{Response: &provider.Response{Body: lookup.hit.Entry.Body}, end: x}
-		res.explain = append(rt.Explain(debug), lookup.explain()...)
-		return res, x.trail, nil
+		if x.chat.Stream {
+			st, ok := x.r.replayStream(x.ctx, rt.Model, lookup.hit.Entry.Body)
+			if ok {
+				res.Response, res.Stream = nil, st
+			} else {
+				lookup = cacheLookup{outcome: CacheMiss} // an entry that cannot be replayed: call the model
+			}
+		}
+		if lookup.hit != nil {
+			x.trail.Route, x.trail.Cache = rt, CacheHit
+			res.explain = append(rt.Explain(debug), lookup.explain()...)
+			return res, x.trail, nil
+		}
 	}
 	res := &Result{end: x}
 	var rt Route
@@ -157,8 +172,11 @@ func (p *Pipeline) Serve(ctx context.Context, req *Request) (*Result, Trail, err
 		return nil, x.trail, x.explained(err, res.explain)
 	}
 	res.explain = append(res.explain, lookup.explain()...)
-	if res.Response != nil && rt.FallbackFrom == "" {
+	if lookup.entry != nil && rt.FallbackFrom == "" {
 		res.lookup = lookup // stored by Close, once the client has its answer
+		if res.Stream != nil {
+			res.Stream.record = &StreamAnswer{}
+		}
 	}
 	return res, x.trail, nil
 }

@@ -56,6 +56,13 @@ type Stream struct {
 	closed sync.Once
 	err    error
 	usage  *openai.Usage // from the chunk that carried it
+
+	// record assembles the answer for the cache, when the cache missed a cacheable stream;
+	// complete says the stream reached its end.
+	record   *StreamAnswer
+	complete bool
+	// replayed is a stream the cache answered: no upstream call to record.
+	replayed bool
 }
 
 // Usage returns the token usage the stream reported, or nil.
@@ -155,10 +162,14 @@ func (s *Stream) Next() ([]byte, error) {
 		}
 		if err != nil {
 			if errors.Is(err, io.EOF) {
+				s.complete = true
 				return nil, io.EOF
 			}
 			s.err = err
 			return nil, s.r.apiError(s.ctx, s.model, err)
+		}
+		if s.record != nil {
+			s.record.Add(data)
 		}
 		if u, usageOnly := s.r.observeUsage(s.model, data); u != nil {
 			s.usage = u
@@ -230,7 +241,9 @@ func (s *Stream) Close() error {
 		if s.budgetCancel != nil {
 			s.budgetCancel()
 		}
-		s.r.observeUpstream(s.model, s.start, s.err)
+		if !s.replayed {
+			s.r.observeUpstream(s.model, s.start, s.err)
+		}
 		s.r.inFlight(s.model, -1)
 	})
 	return err

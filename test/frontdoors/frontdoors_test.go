@@ -52,6 +52,18 @@ func newBackend(t *testing.T) *backend {
 		b.last = req
 		b.calls++
 		b.mu.Unlock()
+		if req["stream"] == true {
+			w.Header().Set("Content-Type", "text/event-stream")
+			for _, ev := range []string{`{"id":"c1","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"role":"assistant"},"finish_reason":null}]}`,
+				`{"id":"c1","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"content":"streamed "},"finish_reason":null}]}`,
+				`{"id":"c1","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"content":"answer"},"finish_reason":null}]}`,
+				`{"id":"c1","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}`,
+				`{"id":"c1","object":"chat.completion.chunk","created":1,"model":"m","choices":[],"usage":{"prompt_tokens":5,"completion_tokens":2,"total_tokens":7}}`,
+				`[DONE]`} {
+				fmt.Fprintf(w, "data: %s\n\n", ev)
+			}
+			return
+		}
 		w.Header().Set("Content-Type", "application/json")
 		fmt.Fprintf(w, `{"id":"chatcmpl-1","object":"chat.completion","created":1,"model":%q,`+
 			`"choices":[{"index":0,"message":{"role":"assistant","content":"ok"},"finish_reason":"stop"}],`+
@@ -123,6 +135,7 @@ func newRouter(t *testing.T, yaml string, planOnly bool) *router.Pipeline {
 // refusal, the explanation headers and the messages the model was sent.
 type answer struct {
 	status  int
+	body    string // the answer's body, whole
 	errBody string
 	explain map[string]string
 	sent    string
@@ -188,6 +201,7 @@ func viaHTTP(t *testing.T, url string, be *backend, body string, hdr map[string]
 	if resp.StatusCode != http.StatusOK {
 		a.errBody = string(b)
 	}
+	a.body = string(b)
 	return a
 }
 
@@ -222,7 +236,7 @@ func viaEnvoy(t *testing.T, c extprocv3.ExternalProcessorClient, be *backend, bo
 	r := send(&extprocv3.ProcessingRequest{Request: &extprocv3.ProcessingRequest_RequestBody{
 		RequestBody: &extprocv3.HttpBody{Body: []byte(body), EndOfStream: true}}})
 	if imm := r.GetImmediateResponse(); imm != nil {
-		return answer{status: int(imm.GetStatus().GetCode()), errBody: string(imm.GetBody()),
+		return answer{status: int(imm.GetStatus().GetCode()), errBody: string(imm.GetBody()), body: string(imm.GetBody()),
 			explain: explanation(mutations(imm.GetHeaders().GetSetHeaders()))}
 	}
 	// Envoy sends the planned request to the endpoint the processor named.
@@ -246,7 +260,7 @@ func viaEnvoy(t *testing.T, c extprocv3.ExternalProcessorClient, be *backend, bo
 	_ = resp.Body.Close()
 	rh := send(&extprocv3.ProcessingRequest{Request: &extprocv3.ProcessingRequest_ResponseHeaders{
 		ResponseHeaders: &extprocv3.HttpHeaders{Headers: &corev3.HeaderMap{Headers: []*corev3.HeaderValue{
-			{Key: ":status", RawValue: []byte(strconv.Itoa(resp.StatusCode))}, {Key: "content-type", RawValue: []byte("application/json")}}}}}})
+			{Key: ":status", RawValue: []byte(strconv.Itoa(resp.StatusCode))}, {Key: "content-type", RawValue: []byte(resp.Header.Get("Content-Type"))}}}}}})
 	send(&extprocv3.ProcessingRequest{Request: &extprocv3.ProcessingRequest_ResponseBody{
 		ResponseBody: &extprocv3.HttpBody{Body: answerBody, EndOfStream: true}}})
 	return answer{status: resp.StatusCode, explain: explanation(mutations(rh.GetResponseHeaders().GetResponse().GetHeaderMutation().GetSetHeaders())),
@@ -392,5 +406,54 @@ cache: {enabled: true}
 	}
 	if n := calls(); n != 2 {
 		t.Errorf("the model was called %d times, want twice", n)
+	}
+}
+
+// TestCacheStreamsAcrossFrontDoors: a stream stored from one door answers the other, whole
+// or as a replayed stream.
+func TestCacheStreamsAcrossFrontDoors(t *testing.T) {
+	t.Parallel()
+	be := newBackend(t)
+	p := newRouter(t, fmt.Sprintf(`
+models:
+  - model_name: general
+    provider: {type: openai_compatible, base_url: %s/v1, model: llama-8b}
+cache: {enabled: true}
+`, be.URL), false)
+	httpSrv := httptest.NewServer(server.NewInference(p, slog.New(slog.DiscardHandler), nil))
+	t.Cleanup(httpSrv.Close)
+	envoy := serveExtproc(t, p)
+	req := func(prompt string, stream bool) string {
+		b, _ := json.Marshal(map[string]any{"model": "general", "temperature": 0, "stream": stream,
+			"messages": []map[string]string{{"role": "user", "content": prompt}}})
+		return string(b)
+	}
+
+	// A stream through the HTTP listener is stored once complete; ext_proc replays it.
+	if a := viaHTTP(t, httpSrv.URL, be, req("Tell me a short story.", true), nil); a.status != 200 || a.explain["x-vsr-cache"] != "miss" {
+		t.Fatalf("HTTP stream:\n%s", a)
+	}
+	a := viaEnvoy(t, envoy, be, req("Tell me a short story.", true), nil)
+	if a.status != 200 || a.explain["x-vsr-cache"] != "hit" || !strings.Contains(a.body, `"content":"streamed answer"`) || !strings.HasSuffix(a.body, "data: [DONE]\n\n") {
+		t.Errorf("ext_proc replay:\n%s\nbody %s", a, a.body)
+	}
+
+	// A stream through ext_proc is stored from the response phase; HTTP answers it whole.
+	if a := viaEnvoy(t, envoy, be, req("Tell me a riddle.", true), nil); a.status != 200 || a.explain["x-vsr-cache"] != "miss" {
+		t.Fatalf("ext_proc stream:\n%s", a)
+	}
+	a = viaHTTP(t, httpSrv.URL, be, req("Tell me a riddle.", false), nil)
+	var whole struct {
+		Choices []struct {
+			Message struct{ Content string } `json:"message"`
+		} `json:"choices"`
+	}
+	if err := json.Unmarshal([]byte(a.body), &whole); err != nil || a.explain["x-vsr-cache"] != "hit" || len(whole.Choices) != 1 || whole.Choices[0].Message.Content != "streamed answer" {
+		t.Errorf("HTTP whole from a stored stream:\n%s\nbody %s (%v)", a, a.body, err)
+	}
+	be.mu.Lock()
+	defer be.mu.Unlock()
+	if be.calls != 2 {
+		t.Errorf("the model was called %d times, want twice", be.calls)
 	}
 }
