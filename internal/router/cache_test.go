@@ -11,7 +11,6 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
-	"github.com/semantic-router/semantic-router/internal/cache/redistest"
 	"github.com/semantic-router/semantic-router/internal/openai"
 	"github.com/semantic-router/semantic-router/internal/telemetry"
 )
@@ -215,69 +214,4 @@ cache: {enabled: true}
 	if n := be.completions.Load(); n != 2 {
 		t.Errorf("%d calls, want 2", n)
 	}
-}
-
-// TestCacheSharedThroughRedis: two routers (two replicas) share one real Redis. An answer
-// cached by one is served by the other, exactly and semantically; with Redis down, requests
-// are served uncached and the error metric counts it; once Redis is back, the cache works.
-func TestCacheSharedThroughRedis(t *testing.T) {
-	t.Parallel()
-	rs := redistest.Start(t)
-	be := newModelBackend(t)
-	replica := func() (*Pipeline, *telemetry.Metrics) {
-		metrics := telemetry.NewMetrics(prometheus.NewRegistry())
-		r := buildRouter(t, fmt.Sprintf(`
-models:
-  - model_name: m
-    provider: {type: openai_compatible, base_url: %s/v1, api_key: env.KEY}
-cache:
-  enabled: true
-  similarity_threshold: 0.8
-  backend: {type: redis, address: "%s", key_prefix: "test:%s:"}
-`, be.URL, rs.Addr(), t.Name()), map[string]string{"KEY": "sk-pool"}, Options{Metrics: metrics})
-		return NewPipeline(NewHolder(r), PipelineOptions{}), metrics
-	}
-	a, _ := replica()
-	b, bm := replica()
-	open := func(p *Pipeline, body string) string {
-		t.Helper()
-		res, _, err := p.Serve(context.Background(), &Request{ID: "r", Header: http.Header{}, Body: strings.NewReader(body)})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer res.Close()
-		for _, kv := range res.Explain() {
-			if kv[0] == HeaderCache {
-				return kv[1]
-			}
-		}
-		return ""
-	}
-	if got := open(a, chatT("What is the tallest mountain on Earth?", 0)); got != CacheMiss {
-		t.Fatalf("replica a, first: %q", got)
-	}
-	if got := open(b, chatT("What is the tallest mountain on Earth?", 0)); got != CacheHit {
-		t.Errorf("replica b, the same request: %q, want hit (stored by a)", got)
-	}
-	// The semantic index of b learns a's entry through Redis's notifications.
-	redistest.WaitFor(t, "a paraphrase hits on replica b", func() bool {
-		return open(b, chatT("what is the tallest mountain on earth", 0)) == CacheHit
-	})
-	calls := be.completions.Load()
-
-	rs.Kill()
-	if got := open(b, chatT("Name the largest ocean.", 0)); got != CacheMiss {
-		t.Errorf("with Redis down: %q, want miss", got)
-	}
-	if be.completions.Load() != calls+1 {
-		t.Error("with Redis down the request was not served by the model")
-	}
-	if n := testutil.ToFloat64(bm.CacheErrors.WithLabelValues("redis")); n == 0 {
-		t.Error("cache_errors_total{operation=redis} did not count the outage")
-	}
-	rs.Restart()
-	redistest.WaitFor(t, "the cache works again", func() bool {
-		open(a, chatT("Name the largest desert.", 0))
-		return open(b, chatT("Name the largest desert.", 0)) == CacheHit
-	})
 }
