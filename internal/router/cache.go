@@ -176,12 +176,14 @@ func (r *Router) cacheLookup(ctx context.Context, client string, rd routed, h ht
 	return cacheLookup{outcome: CacheMiss, entry: e}
 }
 
-// cacheStore stores a whole answer for the request lookup missed.
+// cacheStore stores a whole answer for the request lookup missed. The answer is redacted
+// here, whichever door it came through: one stored from ext_proc's response phase never
+// passed through the router's relay, and a hit may be served by the other door.
 func (r *Router) cacheStore(ctx context.Context, l cacheLookup, body []byte) {
 	if l.entry == nil || r.cache == nil {
 		return
 	}
-	l.entry.Body, l.entry.Created = body, time.Now()
+	l.entry.Body, l.entry.Created = r.redactor.Bytes(body), time.Now()
 	if err := r.cache.store.Put(ctx, l.entry); err != nil {
 		r.cacheError(ctx, "put", err)
 	}
