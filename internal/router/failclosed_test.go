@@ -1,14 +1,10 @@
 package router
 
 import (
-	"encoding/json"
 	"errors"
-	"hash/fnv"
 	"io"
-	"math"
 	"net/http"
 	"net/http/httptest"
-	"strings"
 	"sync/atomic"
 	"testing"
 
@@ -16,6 +12,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
 	"github.com/semantic-router/semantic-router/internal/config"
+	"github.com/semantic-router/semantic-router/internal/embed/embedtest"
 	"github.com/semantic-router/semantic-router/internal/openai"
 	"github.com/semantic-router/semantic-router/internal/telemetry"
 )
@@ -33,10 +30,6 @@ func newEmbeddingServer(t *testing.T) *embeddingServer {
 	t.Helper()
 	s := &embeddingServer{done: make(chan struct{})}
 	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path != "/v1/embeddings" || r.Method != http.MethodPost {
-			http.Error(w, `{"error":{"message":"not found"}}`, http.StatusNotFound)
-			return
-		}
 		if s.stopped.Load() {
 			// A server that stopped answering: it reads the request (so that the client's
 			// giving up cancels r's context) and answers nothing.
@@ -47,51 +40,11 @@ func newEmbeddingServer(t *testing.T) *embeddingServer {
 			}
 			return
 		}
-		var req struct {
-			Model string   `json:"model"`
-			Input []string `json:"input"`
-		}
-		if err := json.NewDecoder(r.Body).Decode(&req); err != nil || req.Model == "" {
-			http.Error(w, `{"error":{"message":"bad request"}}`, http.StatusBadRequest)
-			return
-		}
-		type item struct {
-			Index     int       `json:"index"`
-			Embedding []float32 `json:"embedding"`
-		}
-		var out struct {
-			Data []item `json:"data"`
-		}
-		for i, text := range req.Input {
-			out.Data = append(out.Data, item{Index: i, Embedding: hashedVector(text)})
-		}
-		w.Header().Set("Content-Type", "application/json")
-		_ = json.NewEncoder(w).Encode(out)
+		embedtest.Answer(w, r)
 	}))
 	t.Cleanup(s.Close)
 	t.Cleanup(func() { close(s.done) }) // runs first
 	return s
-}
-
-// hashedVector is a bag-of-words vector over 64 hashed dimensions, unit length.
-func hashedVector(text string) []float32 {
-	v := make([]float32, 64)
-	for _, w := range strings.Fields(strings.ToLower(text)) {
-		h := fnv.New32a()
-		_, _ = h.Write([]byte(w))
-		v[h.Sum32()%64]++
-	}
-	var n float32
-	for _, x := range v {
-		n += x * x
-	}
-	if n == 0 {
-		v[0], n = 1, 1
-	}
-	for i := range v {
-		v[i] /= float32(math.Sqrt(float64(n)))
-	}
-	return v
 }
 
 // TestPoliciesFailClosed: when the remote embedder stops answering, the signals that need no

@@ -2,10 +2,7 @@ package signal
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
-	"hash/fnv"
-	"math"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -14,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/semantic-router/semantic-router/internal/config"
+	"github.com/semantic-router/semantic-router/internal/embed/embedtest"
 )
 
 // embeddingServer is an OpenAI-compatible /v1/embeddings endpoint with deterministic
@@ -30,10 +28,6 @@ func newEmbeddingServer(t *testing.T) *embeddingServer {
 	t.Helper()
 	s := &embeddingServer{}
 	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path != "/v1/embeddings" || r.Method != http.MethodPost {
-			http.Error(w, `{"error":{"message":"not found"}}`, http.StatusNotFound)
-			return
-		}
 		s.mu.Lock()
 		s.keys = append(s.keys, strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer "))
 		s.mu.Unlock()
@@ -41,26 +35,7 @@ func newEmbeddingServer(t *testing.T) *embeddingServer {
 			http.Error(w, `{"error":{"message":"model is loading"}}`, http.StatusServiceUnavailable)
 			return
 		}
-		var req struct {
-			Model string   `json:"model"`
-			Input []string `json:"input"`
-		}
-		if err := json.NewDecoder(r.Body).Decode(&req); err != nil || req.Model == "" {
-			http.Error(w, `{"error":{"message":"bad request"}}`, http.StatusBadRequest)
-			return
-		}
-		type item struct {
-			Index     int       `json:"index"`
-			Embedding []float32 `json:"embedding"`
-		}
-		var out struct {
-			Data []item `json:"data"`
-		}
-		for i, text := range req.Input {
-			out.Data = append(out.Data, item{Index: i, Embedding: hashedVector(text)})
-		}
-		w.Header().Set("Content-Type", "application/json")
-		_ = json.NewEncoder(w).Encode(out)
+		embedtest.Answer(w, r)
 	}))
 	t.Cleanup(s.Close)
 	return s
@@ -74,27 +49,6 @@ func (s *embeddingServer) lastKey() string {
 		return ""
 	}
 	return s.keys[len(s.keys)-1]
-}
-
-// hashedVector is a bag-of-words vector over 64 hashed dimensions, unit length.
-func hashedVector(text string) []float32 {
-	v := make([]float32, 64)
-	for _, w := range strings.Fields(strings.ToLower(text)) {
-		h := fnv.New32a()
-		_, _ = h.Write([]byte(w))
-		v[h.Sum32()%64]++
-	}
-	var n float32
-	for _, x := range v {
-		n += x * x
-	}
-	if n == 0 {
-		v[0], n = 1, 1
-	}
-	for i := range v {
-		v[i] /= float32(math.Sqrt(float64(n)))
-	}
-	return v
 }
 
 // remoteSignals is a configuration with a remote embedder at url, vector signals (domain,
