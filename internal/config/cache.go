@@ -85,14 +85,14 @@ type CachePolicy struct {
 	TTL       time.Duration
 }
 
-// CacheFor returns the cache's setting for a request served by model after decision
-// (empty for a request that named its model): the decision's override, else the model's,
-// else the top-level values.
-func (c *Config) CacheFor(model, decision string) CachePolicy {
-	p := CachePolicy{Enabled: c.Cache.Enabled, Threshold: c.Cache.SimilarityThreshold, TTL: c.Cache.TTL.D()}
-	apply := func(o *CacheOverride) {
+// Policy returns the cache's setting for one request: the top-level values with each
+// override applied in turn (the model's, then the decision's: the decision wins). Nil
+// overrides are skipped.
+func (c *Cache) Policy(overrides ...*CacheOverride) CachePolicy {
+	p := CachePolicy{Enabled: c.Enabled, Threshold: c.SimilarityThreshold, TTL: c.TTL.D()}
+	for _, o := range overrides {
 		if o == nil {
-			return
+			continue
 		}
 		if o.Enabled != nil {
 			p.Enabled = *o.Enabled
@@ -102,16 +102,6 @@ func (c *Config) CacheFor(model, decision string) CachePolicy {
 		}
 		if o.TTL != nil {
 			p.TTL = o.TTL.D()
-		}
-	}
-	for i := range c.Models {
-		if c.Models[i].Name == model {
-			apply(c.Models[i].Cache)
-		}
-	}
-	for i := range c.Decisions {
-		if c.Decisions[i].Name == decision {
-			apply(c.Decisions[i].Cache)
 		}
 	}
 	return p

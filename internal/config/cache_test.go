@@ -39,9 +39,23 @@ cache:
 		{"chat", "faq", CachePolicy{Enabled: true, Threshold: 0.85, TTL: 24 * time.Hour}},
 		{"unknown", "unknown", CachePolicy{Enabled: true, Threshold: 0.92, TTL: time.Hour}},
 	}
+	override := func(model, decision string) (m, d *CacheOverride) {
+		for i := range cfg.Models {
+			if cfg.Models[i].Name == model {
+				m = cfg.Models[i].Cache
+			}
+		}
+		for i := range cfg.Decisions {
+			if cfg.Decisions[i].Name == decision {
+				d = cfg.Decisions[i].Cache
+			}
+		}
+		return m, d
+	}
 	for _, tt := range tests {
-		if got := cfg.CacheFor(tt.model, tt.decision); got != tt.want {
-			t.Errorf("CacheFor(%q, %q) = %+v, want %+v", tt.model, tt.decision, got, tt.want)
+		m, d := override(tt.model, tt.decision)
+		if got := cfg.Cache.Policy(m, d); got != tt.want {
+			t.Errorf("Policy for (%q, %q) = %+v, want %+v", tt.model, tt.decision, got, tt.want)
 		}
 	}
 }

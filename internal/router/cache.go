@@ -35,7 +35,9 @@ const (
 // cache.
 type cacheStage struct {
 	store cache.Store
-	cfg   *config.Config
+	// decisions holds each decision's override, by name, so a request's policy costs two
+	// lookups.
+	decisions map[string]*config.CacheOverride
 }
 
 // newCacheStage builds the configured backend, or nil when the cache is off everywhere.
@@ -50,13 +52,21 @@ func (r *Router) newCacheStage(ctx context.Context) (*cacheStage, error) {
 		}
 	}})
 	if c.Backend.Type != config.CacheBackendRedis {
-		return &cacheStage{store: mem, cfg: r.cfg}, nil
+		return newStage(r.cfg, mem), nil
 	}
 	store, err := r.newRedisCache(ctx, mem)
 	if err != nil {
 		return nil, err
 	}
-	return &cacheStage{store: store, cfg: r.cfg}, nil
+	return newStage(r.cfg, store), nil
+}
+
+func newStage(cfg *config.Config, store cache.Store) *cacheStage {
+	c := &cacheStage{store: store, decisions: map[string]*config.CacheOverride{}}
+	for i := range cfg.Decisions {
+		c.decisions[cfg.Decisions[i].Name] = cfg.Decisions[i].Cache
+	}
+	return c
 }
 
 // cacheUsed reports whether any request can use the cache.
@@ -127,7 +137,7 @@ func (r *Router) cacheLookup(ctx context.Context, client string, rd routed, h ht
 	if c == nil {
 		return cacheLookup{}
 	}
-	p := r.cfg.CacheFor(rd.m.cfg.Name, rd.rt.Decision)
+	p := r.cfg.Cache.Policy(rd.m.cfg.Cache, c.decisions[rd.rt.Decision])
 	if !p.Enabled {
 		return cacheLookup{}
 	}
