@@ -2,6 +2,7 @@ package config
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 )
@@ -79,7 +80,13 @@ type Management struct {
 	Auth string `yaml:"auth,omitempty" json:"auth"`
 	// Tokens are the accepted bearer tokens; bearer auth needs at least one.
 	Tokens []ManagementToken `yaml:"tokens,omitempty" json:"tokens,omitempty"`
+	// Profiling serves Go's profiles (net/http/pprof) under /debug/pprof/ to admin tokens.
+	// Off by default; it needs bearer auth and an admin token.
+	Profiling bool `yaml:"profiling,omitempty" json:"profiling,omitempty"`
 }
+
+// ProfilingEnabled reports whether the management API serves /debug/pprof/.
+func (m *Management) ProfilingEnabled() bool { return m != nil && m.Profiling }
 
 // ManagementToken is one management API token.
 type ManagementToken struct {
@@ -213,6 +220,12 @@ func (c *Config) validateManagement(v *validator) {
 		}
 	default:
 		v.add("management.auth", "must be %s or %s, got %q", ManagementAuthBearer, ManagementAuthDisabled, m.Auth)
+	}
+	if m.Profiling {
+		admin := slices.ContainsFunc(m.Tokens, func(t ManagementToken) bool { return t.Role == RoleAdmin })
+		if m.Auth != ManagementAuthBearer || !admin {
+			v.add("management.profiling", "needs auth: bearer and a token with role admin: profiles show the process's memory, which holds credentials")
+		}
 	}
 	names, refs := map[string]int{}, map[SecretRef]int{}
 	for i, t := range m.Tokens {

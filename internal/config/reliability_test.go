@@ -99,6 +99,29 @@ models:
 				`server.stream_keepalive (line 8): must be 0s (off) or at least 100ms, got 10ms`,
 			}, "\n"),
 		},
+		{
+			name: "profiling without an admin token",
+			yaml: `
+management:
+  profiling: true
+  tokens:
+    - {name: dash, token: env.T}
+models:
+  - model_name: general
+    provider: {type: sim}
+`,
+			want: `management.profiling (line 3): needs auth: bearer and a token with role admin: profiles show the process's memory, which holds credentials`,
+		},
+		{
+			name: "profiling with auth disabled",
+			yaml: `
+management: {auth: disabled, profiling: true}
+models:
+  - model_name: general
+    provider: {type: sim}
+`,
+			want: `management.profiling (line 2): needs auth: bearer and a token with role admin: profiles show the process's memory, which holds credentials`,
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

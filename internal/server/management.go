@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"net/http/pprof"
 	"strings"
 	"sync/atomic"
 
@@ -52,7 +53,8 @@ type Reloader func(context.Context) (applied bool, err error)
 
 // NewManagement returns the handler of the management API: /health, /ready,
 // /api/v1/models, /api/v1/config, the cache's stats and flush (/api/v1/cache, POST
-// /api/v1/cache/flush) and, when reload is not nil, POST /api/v1/config/reload.
+// /api/v1/cache/flush), when reload is not nil POST /api/v1/config/reload, and with
+// management.profiling Go's profiles under /debug/pprof/ for admin tokens.
 // It never serves completions. With management auth configured every path but the probes
 // needs a token: read for GET, admin for the reload.
 func NewManagement(src *router.Holder, ready *Readiness, inferenceAddr string, log *slog.Logger, reload Reloader) http.Handler {
@@ -105,12 +107,36 @@ func NewManagement(src *router.Holder, ready *Readiness, inferenceAddr string, l
 		}
 		writeJSON(w, http.StatusOK, map[string]string{"status": "flushed"})
 	}))
+	mux.handlePrefix("/debug/pprof/", requireRole(src, config.RoleAdmin, profiles(src)))
 	mux.handlePrefix("/v1/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, openai.NotFound("wrong_port", fmt.Sprintf(
 			"%s is not served on the management API; inference is served on the OpenAI-compatible listener (%s, port 8801 by default)",
 			clip(r.URL.Path), inferenceAddr)))
 	})
 	return withRequestContext(mux, log, nil, "management")
+}
+
+// profiles serves net/http/pprof while the current configuration turns profiling on, and
+// 404 otherwise, so that a reload switches it either way.
+func profiles(src *router.Holder) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if !src.Current().Config().Management.ProfilingEnabled() {
+			writeError(w, openai.NotFound("profiling_off", "profiling is off; set management.profiling: true (it needs bearer auth and an admin token)"))
+			return
+		}
+		switch strings.TrimPrefix(r.URL.Path, "/debug/pprof/") {
+		case "cmdline":
+			pprof.Cmdline(w, r)
+		case "profile":
+			pprof.Profile(w, r)
+		case "symbol":
+			pprof.Symbol(w, r)
+		case "trace":
+			pprof.Trace(w, r)
+		default:
+			pprof.Index(w, r)
+		}
+	}
 }
 
 // addProbes serves /health, always 200 while the process serves, and /ready, 200 when ready

@@ -3,8 +3,10 @@ package server
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net/http/httptest"
+	"strings"
 	"testing"
 )
 
@@ -46,5 +48,47 @@ func TestLateManagement(t *testing.T) {
 	late.Set(f.mgmtH)
 	if r := do(t, "GET", srv.URL+"/api/v1/models", "", ""); r.status != 200 {
 		t.Errorf("models after Set: %d %s", r.status, r.body)
+	}
+}
+
+// TestProfiling: /debug/pprof/ is served only with management.profiling on, and only to an
+// admin token; with it off the path is a 404 that says how to turn it on.
+func TestProfiling(t *testing.T) {
+	t.Parallel()
+	const adminTok, readTok = "adm-7f3c2a", "read-91be44"
+	env := map[string]string{"ADMIN_TOKEN": adminTok, "READ_TOKEN": readTok}
+	mgmt := func(profiling bool) string {
+		return fmt.Sprintf(`
+management:
+  profiling: %t
+  tokens:
+    - {name: ops, token: env.ADMIN_TOKEN, role: admin}
+    - {name: viewer, token: env.READ_TOKEN}
+%s`, profiling, simModels)
+	}
+	on, off := newFixture(t, mgmt(true), env), newFixture(t, mgmt(false), env)
+
+	tests := []struct {
+		name, url, token string
+		status           int
+		contains         string
+	}{
+		{"index for admin", on.management + "/debug/pprof/", "Bearer " + adminTok, 200, "goroutine"},
+		{"heap profile for admin", on.management + "/debug/pprof/heap?debug=1", "Bearer " + adminTok, 200, "heap profile"},
+		{"cmdline for admin", on.management + "/debug/pprof/cmdline", "Bearer " + adminTok, 200, ""},
+		{"no token", on.management + "/debug/pprof/heap", "", 401, `"code":"invalid_token"`},
+		{"read token", on.management + "/debug/pprof/heap", "Bearer " + readTok, 403,
+			`the token \"viewer\" has the read role; GET /debug/pprof/heap needs an admin token`},
+		{"off", off.management + "/debug/pprof/heap", "Bearer " + adminTok, 404,
+			`profiling is off; set management.profiling: true (it needs bearer auth and an admin token)`},
+	}
+	for _, tt := range tests {
+		r := do(t, "GET", tt.url, tt.token, "")
+		if r.status != tt.status || !strings.Contains(r.body, tt.contains) {
+			t.Errorf("%s: %d %.300s\nwant %d containing %s", tt.name, r.status, r.body, tt.status, tt.contains)
+		}
+		if strings.Contains(r.body, adminTok) || strings.Contains(r.body, readTok) {
+			t.Errorf("%s: the answer holds a token", tt.name)
+		}
 	}
 }
