@@ -36,9 +36,14 @@ type SSEReader struct {
 	line  []byte
 }
 
+// sseBufferBytes is the read buffer of an SSEReader. A stream of tokens sends events of a few
+// hundred bytes, and a longer line is assembled across reads, so the buffer stays small: a
+// router holding thousands of streams keeps one per stream.
+const sseBufferBytes = 1 << 10
+
 // NewSSEReader returns a reader of the events in r.
 func NewSSEReader(r io.Reader) *SSEReader {
-	return &SSEReader{r: bufio.NewReaderSize(r, 16<<10)}
+	return &SSEReader{r: bufio.NewReaderSize(r, sseBufferBytes)}
 }
 
 // Next returns the next event with data. Comments, retry and id fields are skipped. At the

@@ -34,7 +34,7 @@ func routerTimeout(cause error) bool {
 
 // Stream is a routed streamed answer whose first chunk has already arrived. It enforces the
 // model's stream_idle_timeout, records the upstream time and token usage, checks that every
-// event is JSON, and its errors are *openai.APIError. It is not safe for concurrent use, except Close and Abort.
+// event is JSON, and its errors are *openai.APIError. It is not safe for concurrent use, except Close.
 type Stream struct {
 	r            *Router
 	ctx          context.Context // the request's, for its id
@@ -223,10 +223,6 @@ func (r *Router) observeUsage(model string, data []byte) (u *openai.Usage, usage
 	r.countTokens(model, c.Usage)
 	return c.Usage, c.Usage != nil && len(c.Choices) == 0
 }
-
-// Abort cancels the upstream call. Unlike Close it may be called while another goroutine is
-// in Next, which then returns an error; Close must still be called, after Next returned.
-func (s *Stream) Abort() { s.cancel(nil) }
 
 // Close ends the stream, cancels the upstream call if it is still running, and records the
 // outcome. It is safe to call more than once.

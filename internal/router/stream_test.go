@@ -177,42 +177,6 @@ func TestMalformedStreams(t *testing.T) {
 	}
 }
 
-// TestStreamAbort: Abort ends a Next that waits for the backend; the client is gone.
-func TestStreamAbort(t *testing.T) {
-	t.Parallel()
-	hold := providertest.NewScript()
-	hold.SetReply(providertest.Reply{Text: "one two", HoldAfterFirst: true})
-	f := providertest.NewOpenAIFake(t, hold, "sk-fake")
-	metrics := telemetry.NewMetrics(prometheus.NewRegistry())
-	r := buildRouter(t, "models:\n"+fakeModel("m", f, ""), fakeEnv, Options{Metrics: metrics})
-	res, err := openStreamOn(t, NewPipeline(NewHolder(r), PipelineOptions{}), chatBody("m", "hi", true))
-	if err != nil {
-		t.Fatal(err)
-	}
-	errs := make(chan error, 1)
-	go func() {
-		for {
-			if _, err := res.Stream.Next(); err != nil {
-				errs <- err
-				return
-			}
-		}
-	}()
-	res.Stream.Abort()
-	select {
-	case err = <-errs:
-	case <-time.After(10 * time.Second):
-		t.Fatal("Next did not return after Abort")
-	}
-	res.Close()
-	if e := apiErr(t, err); e.Status != StatusClientClosed || e.Message != `upstream model server for model "m" was not waited for: the client went away (request id test)` {
-		t.Errorf("after Abort: %d %q", e.Status, e.Message)
-	}
-	if got := testutil.ToFloat64(metrics.InFlight.WithLabelValues("m")); got != 0 {
-		t.Errorf("in flight after Close = %v, want 0", got)
-	}
-}
-
 // TestKeepAlive: the stream's keep-alive interval is server.stream_keepalive, 15s by
 // default, 0 when turned off.
 func TestKeepAlive(t *testing.T) {

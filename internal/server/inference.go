@@ -106,17 +106,12 @@ func (h *Inference) stream(w http.ResponseWriter, r *http.Request, s *router.Str
 	w.WriteHeader(http.StatusOK)
 	rc := http.NewResponseController(w)
 	_ = rc.Flush()
-	next := s.Next
-	if ka := s.KeepAlive(); ka > 0 {
-		var stop func()
-		next, stop = h.withKeepAlive(r.Context(), w, rc, s, ka)
-		defer stop()
-	}
+	sw := newStreamWriter(w, rc, s.KeepAlive(), h.countKeepAlive)
+	defer sw.stop()
 	for {
-		data, err := next()
+		data, err := s.Next()
 		if errors.Is(err, io.EOF) {
-			_, _ = w.Write(doneEvent)
-			_ = rc.Flush()
+			_ = sw.event(doneEvent, nil, nil)
 			return
 		}
 		if err != nil {
@@ -124,21 +119,19 @@ func (h *Inference) stream(w http.ResponseWriter, r *http.Request, s *router.Str
 			var apiErr *openai.APIError
 			if errors.As(err, &apiErr) {
 				if b, merr := json.Marshal(apiErr.Envelope()); merr == nil {
-					_, _ = w.Write(dataPrefix)
-					_, _ = w.Write(b)
-					_, _ = w.Write(eventEnd)
-					_ = rc.Flush()
+					_ = sw.event(dataPrefix, b, eventEnd)
 				}
 			}
 			return
 		}
-		_, _ = w.Write(dataPrefix)
-		_, _ = w.Write(data)
-		if _, err := w.Write(eventEnd); err != nil {
+		if err := sw.event(dataPrefix, data, eventEnd); err != nil {
 			return // the client went away; Close cancels the upstream call
 		}
-		if err := rc.Flush(); err != nil {
-			return
-		}
+	}
+}
+
+func (h *Inference) countKeepAlive() {
+	if h.metrics != nil {
+		h.metrics.StreamKeepAlives.Inc()
 	}
 }

@@ -1,77 +1,79 @@
 package server
 
 import (
-	"context"
 	"net/http"
+	"sync"
 	"time"
-
-	"github.com/semantic-router/semantic-router/internal/router"
 )
 
 var keepAliveComment = []byte(": keep-alive\n\n")
 
-// withKeepAlive returns a next function for s that writes an SSE comment every interval
-// while it waits for the upstream's next event, so that proxies and load balancers with
-// idle timeouts do not cut a stream whose model is thinking. Clients ignore comments, and
-// events still arrive one at a time, in order: the reader asks for the next event only after
-// the previous one was handed over. stop must be called before s is closed or its usage
-// read: it aborts the upstream call if the reader is still waiting on it, and returns once
-// the reader goroutine has exited, so that nothing touches s concurrently afterwards.
-func (h *Inference) withKeepAlive(ctx context.Context, w http.ResponseWriter, rc *http.ResponseController, s *router.Stream, interval time.Duration) (next func() ([]byte, error), stop func()) {
-	type result struct {
-		data []byte
-		err  error
+// streamWriter writes a stream's events and, when the upstream stays silent for interval,
+// an SSE comment, so that proxies and load balancers with idle timeouts do not cut a stream
+// whose model is thinking. Clients ignore comments. The comment is written by a timer, not
+// a goroutine, so a waiting stream costs no more than its connections; every write goes
+// through the writer's lock, so a comment never lands inside an event.
+type streamWriter struct {
+	mu       sync.Mutex
+	w        http.ResponseWriter
+	rc       *http.ResponseController
+	interval time.Duration
+	timer    *time.Timer // nil without keep-alives
+	stopped  bool
+	comment  func() // counts a comment written
+}
+
+// newStreamWriter returns the writer of a stream whose headers are out. interval 0 turns
+// keep-alives off.
+func newStreamWriter(w http.ResponseWriter, rc *http.ResponseController, interval time.Duration, comment func()) *streamWriter {
+	sw := &streamWriter{w: w, rc: rc, interval: interval, comment: comment}
+	if interval > 0 {
+		sw.timer = time.AfterFunc(interval, sw.keepAlive)
 	}
-	want, got, done, exited := make(chan struct{}), make(chan result), make(chan struct{}), make(chan struct{})
-	go func() {
-		defer close(exited)
-		for {
-			select {
-			case <-want:
-			case <-done:
-				return
-			}
-			data, err := s.Next()
-			select {
-			case got <- result{data, err}:
-			case <-done: // the handler is gone
-				return
-			}
-			if err != nil {
-				return
-			}
+	return sw
+}
+
+func (sw *streamWriter) keepAlive() {
+	sw.mu.Lock()
+	defer sw.mu.Unlock()
+	if sw.stopped {
+		return
+	}
+	if _, err := sw.w.Write(keepAliveComment); err != nil {
+		return // the client is gone; the next event's write says so
+	}
+	if err := sw.rc.Flush(); err != nil {
+		return
+	}
+	sw.comment()
+	sw.timer.Reset(sw.interval)
+}
+
+// event writes prefix, data and suffix as one event, flushes it and starts the silence
+// interval again.
+func (sw *streamWriter) event(prefix, data, suffix []byte) error {
+	sw.mu.Lock()
+	defer sw.mu.Unlock()
+	if sw.timer != nil {
+		sw.timer.Reset(sw.interval)
+	}
+	for _, b := range [...][]byte{prefix, data, suffix} {
+		if len(b) == 0 {
+			continue
 		}
-	}()
-	next = func() ([]byte, error) {
-		select {
-		case want <- struct{}{}:
-		case <-ctx.Done():
-			return nil, ctx.Err()
-		}
-		t := time.NewTicker(interval)
-		defer t.Stop()
-		for {
-			select {
-			case res := <-got:
-				return res.data, res.err
-			case <-t.C:
-				if _, err := w.Write(keepAliveComment); err != nil {
-					return nil, err
-				}
-				if err := rc.Flush(); err != nil {
-					return nil, err
-				}
-				if h.metrics != nil {
-					h.metrics.StreamKeepAlives.Inc()
-				}
-			case <-ctx.Done():
-				return nil, ctx.Err()
-			}
+		if _, err := sw.w.Write(b); err != nil {
+			return err
 		}
 	}
-	return next, func() {
-		close(done)
-		s.Abort() // a reader blocked in Next returns; one that is not ignores it
-		<-exited
+	return sw.rc.Flush()
+}
+
+// stop ends the keep-alives; once it returns nothing writes to the response any more.
+func (sw *streamWriter) stop() {
+	sw.mu.Lock()
+	defer sw.mu.Unlock()
+	sw.stopped = true
+	if sw.timer != nil {
+		sw.timer.Stop()
 	}
 }
