@@ -45,7 +45,7 @@ func BenchmarkMarshalChatRequest(b *testing.B) {
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := json.Marshal(req); err != nil {
+		if _, err := req.Encode(); err != nil {
 			b.Fatal(err)
 		}
 	}

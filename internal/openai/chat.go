@@ -11,7 +11,9 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"unicode/utf8"
+
+	jsonv2 "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // ChatRequest is a POST /v1/chat/completions body.
@@ -21,7 +23,7 @@ import (
 type ChatRequest struct {
 	Model               string          `json:"model"`
 	Messages            []Message       `json:"messages"`
-	Stream              bool            `json:"stream,omitempty"`
+	Stream              bool            `json:"stream,omitzero"`
 	StreamOptions       *StreamOptions  `json:"stream_options,omitempty"`
 	MaxTokens           *int            `json:"max_tokens,omitempty"`
 	MaxCompletionTokens *int            `json:"max_completion_tokens,omitempty"`
@@ -37,7 +39,7 @@ type ChatRequest struct {
 	ChatTemplateKwargs map[string]any `json:"chat_template_kwargs,omitempty"`
 
 	// Extra holds every top-level field not listed above, as the client sent it.
-	Extra map[string]json.RawMessage `json:"-"`
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // StreamOptions is the stream_options object.
@@ -68,7 +70,7 @@ type Message struct {
 	ToolCalls  []ToolCall `json:"tool_calls,omitempty"`
 	ToolCallID string     `json:"tool_call_id,omitempty"`
 
-	Extra map[string]json.RawMessage `json:"-"`
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // ToolCall is a function call made by the assistant.
@@ -86,58 +88,62 @@ type FunctionCall struct {
 	Arguments string `json:"arguments"`
 }
 
-var (
-	chatRequestFields = fieldIndex[ChatRequest]()
-	messageFields     = fieldIndex[Message]()
+// The request types are read and written by encoding/json/v2 (its mirror module until Go 1.27),
+// which decodes each value in one pass. Their encoding/json methods forward to it, so that
+// every caller gets the same result.
+
+type (
+	plainRequest ChatRequest
+	plainMessage Message
 )
 
-// UnmarshalJSON decodes the known fields and keeps the rest in Extra.
-func (r *ChatRequest) UnmarshalJSON(data []byte) error {
-	var p ChatRequest
-	extra, _, err := decodeObject(data, &p, chatRequestFields)
-	if err != nil {
+// UnmarshalJSONFrom decodes the known fields and keeps the rest in Extra.
+func (r *ChatRequest) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
+	var p plainRequest
+	if err := jsonv2.UnmarshalDecode(dec, &p); err != nil {
 		return err
 	}
-	p.Extra = extra
-	*r = p
+	*r = ChatRequest(p)
 	return nil
 }
 
-// MarshalJSON encodes the known fields followed by Extra.
-func (r ChatRequest) MarshalJSON() ([]byte, error) {
-	type plain ChatRequest
-	b, err := json.Marshal(plain(r))
-	if err != nil {
-		return nil, err
-	}
-	return appendFields(b, r.Extra)
+// MarshalJSONTo encodes the known fields followed by Extra, in sorted order.
+func (r *ChatRequest) MarshalJSONTo(enc *jsontext.Encoder) error {
+	return jsonv2.MarshalEncode(enc, (*plainRequest)(r))
 }
 
-// UnmarshalJSON decodes the known fields and keeps the rest in Extra.
-func (m *Message) UnmarshalJSON(data []byte) error {
-	var p Message
-	extra, all, err := decodeObject(data, &p, messageFields)
-	if err != nil {
+// Encode returns the request as JSON, as MarshalJSON does, without encoding/json's second
+// pass over the result.
+func (r *ChatRequest) Encode() ([]byte, error) { return jsonv2.Marshal(r, codec) }
+
+// UnmarshalJSON is UnmarshalJSONFrom for encoding/json.
+func (r *ChatRequest) UnmarshalJSON(data []byte) error { return jsonv2.Unmarshal(data, r, codec) }
+
+// MarshalJSON is MarshalJSONTo for encoding/json.
+func (r ChatRequest) MarshalJSON() ([]byte, error) { return jsonv2.Marshal(&r, codec) }
+
+// UnmarshalJSONFrom decodes the known fields and keeps the rest in Extra.
+func (m *Message) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
+	// An absent content (an assistant turn with only tool calls) is re-encoded as null; a
+	// content member replaces this.
+	p := plainMessage{Content: Content{IsNull: true}}
+	if err := jsonv2.UnmarshalDecode(dec, &p); err != nil {
 		return err
 	}
-	p.Extra = extra
-	if _, ok := all["content"]; !ok {
-		// An absent content (an assistant turn with only tool calls) is re-encoded as null.
-		p.Content.IsNull = true
-	}
-	*m = p
+	*m = Message(p)
 	return nil
 }
 
-// MarshalJSON encodes the known fields followed by Extra.
-func (m Message) MarshalJSON() ([]byte, error) {
-	type plain Message
-	b, err := json.Marshal(plain(m))
-	if err != nil {
-		return nil, err
-	}
-	return appendFields(b, m.Extra)
+// MarshalJSONTo encodes the known fields followed by Extra, in sorted order.
+func (m *Message) MarshalJSONTo(enc *jsontext.Encoder) error {
+	return jsonv2.MarshalEncode(enc, (*plainMessage)(m))
 }
+
+// UnmarshalJSON is UnmarshalJSONFrom for encoding/json.
+func (m *Message) UnmarshalJSON(data []byte) error { return jsonv2.Unmarshal(data, m, codec) }
+
+// MarshalJSON is MarshalJSONTo for encoding/json.
+func (m Message) MarshalJSON() ([]byte, error) { return jsonv2.Marshal(&m, codec) }
 
 // Content is a message's content: plain text, an array of parts, or null (assistant tool calls).
 type Content struct {
@@ -179,66 +185,86 @@ func (c Content) String() string {
 	return sb.String()
 }
 
-// UnmarshalJSON accepts a string, an array of parts or null.
-func (c *Content) UnmarshalJSON(data []byte) error {
-	data = bytes.TrimSpace(data)
-	switch {
-	case len(data) == 0 || bytes.Equal(data, []byte("null")):
-		*c = Content{IsNull: true}
-		return nil
-	case data[0] == '"':
-		*c = Content{}
-		// The decoder has validated data already; a string without escapes is its bytes.
-		if inner := data[1 : len(data)-1]; bytes.IndexByte(inner, '\\') < 0 && utf8.Valid(inner) {
-			c.Text = string(inner)
-			return nil
-		}
-		return json.Unmarshal(data, &c.Text)
-	case data[0] == '[':
-		var raws []json.RawMessage
-		if err := json.Unmarshal(data, &raws); err != nil {
+// errContent is the error for a content that is neither text, parts nor null.
+var errContent = errors.New("content must be a string, an array of content parts, or null")
+
+// UnmarshalJSONFrom accepts a string, an array of parts or null.
+func (c *Content) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
+	switch dec.PeekKind() {
+	case 'n':
+		if _, err := dec.ReadToken(); err != nil {
 			return err
 		}
-		parts := make([]ContentPart, len(raws))
-		for i, raw := range raws {
-			if err := json.Unmarshal(raw, &parts[i]); err != nil {
-				return fmt.Errorf("content[%d]: %w", i, err)
+		*c = Content{IsNull: true}
+		return nil
+	case '"':
+		tok, err := dec.ReadToken()
+		if err != nil {
+			return err
+		}
+		*c = Content{Text: tok.String()}
+		return nil
+	case '[':
+		if _, err := dec.ReadToken(); err != nil {
+			return err
+		}
+		parts := []ContentPart{}
+		for dec.PeekKind() != ']' {
+			raw, err := dec.ReadValue()
+			if err != nil {
+				return err
 			}
-			parts[i].Raw = raw
+			var p ContentPart
+			if err := jsonv2.Unmarshal(raw, &p, codec); err != nil {
+				return fmt.Errorf("content[%d]: %w", len(parts), err)
+			}
+			p.Raw = bytes.Clone(raw)
+			parts = append(parts, p)
+		}
+		if _, err := dec.ReadToken(); err != nil {
+			return err
 		}
 		*c = Content{Parts: parts, IsParts: true}
 		return nil
 	default:
-		return errors.New("content must be a string, an array of content parts, or null")
+		return errContent
 	}
 }
 
-// MarshalJSON writes the content in the shape it was received.
-func (c Content) MarshalJSON() ([]byte, error) {
+// MarshalJSONTo writes the content in the shape it was received.
+func (c *Content) MarshalJSONTo(enc *jsontext.Encoder) error {
 	switch {
 	case c.IsParts:
-		out := make([]json.RawMessage, len(c.Parts))
-		for i, p := range c.Parts {
-			if p.Raw != nil {
-				out[i] = p.Raw
-				continue
-			}
-			b, err := json.Marshal(struct {
-				Type string `json:"type"`
-				Text string `json:"text"`
-			}{p.Type, p.Text})
-			if err != nil {
-				return nil, err
-			}
-			out[i] = b
+		if err := enc.WriteToken(jsontext.BeginArray); err != nil {
+			return err
 		}
-		return json.Marshal(out)
+		for _, p := range c.Parts {
+			var err error
+			if p.Raw != nil {
+				err = enc.WriteValue(jsontext.Value(p.Raw))
+			} else {
+				err = jsonv2.MarshalEncode(enc, struct {
+					Type string `json:"type"`
+					Text string `json:"text"`
+				}{p.Type, p.Text})
+			}
+			if err != nil {
+				return err
+			}
+		}
+		return enc.WriteToken(jsontext.EndArray)
 	case c.IsNull && c.Text == "":
-		return []byte("null"), nil
+		return enc.WriteToken(jsontext.Null)
 	default:
-		return json.Marshal(c.Text)
+		return enc.WriteToken(jsontext.String(c.Text))
 	}
 }
+
+// UnmarshalJSON is UnmarshalJSONFrom for encoding/json.
+func (c *Content) UnmarshalJSON(data []byte) error { return jsonv2.Unmarshal(data, c, codec) }
+
+// MarshalJSON is MarshalJSONTo for encoding/json.
+func (c Content) MarshalJSON() ([]byte, error) { return jsonv2.Marshal(&c, codec) }
 
 // Stop is the stop parameter: one string or a list of strings. It is re-encoded in the form
 // it was received.

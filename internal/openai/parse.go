@@ -5,6 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
+	"strings"
+
+	jsonv2 "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 var validRoles = map[string]bool{"system": true, "developer": true, "user": true, "assistant": true, "tool": true, "function": true}
@@ -23,8 +28,8 @@ func ParseChatRequest(body []byte) (*ChatRequest, *APIError) {
 		return nil, apiErr
 	}
 	var req ChatRequest
-	if err := json.Unmarshal(body, &req); err != nil {
-		return nil, decodeError(err)
+	if err := jsonv2.Unmarshal(body, &req, codec); err != nil {
+		return nil, decodeError(body, err)
 	}
 	if req.Model == "" {
 		return nil, BadRequest("model", "you must provide a model parameter")
@@ -44,22 +49,78 @@ func ParseChatRequest(body []byte) (*ChatRequest, *APIError) {
 	return &req, nil
 }
 
-func decodeError(err error) *APIError {
+// codec are the options requests are read and written with. As with encoding/json, invalid
+// UTF-8 becomes U+FFFD and a member name may repeat (checkKeys refuses a repeated name where
+// the router reads it); map keys and extra members are written in sorted order.
+var codec = jsonv2.JoinOptions(
+	jsontext.AllowInvalidUTF8(true),
+	jsontext.AllowDuplicateNames(true),
+	jsonv2.Deterministic(true),
+)
+
+// decodeError explains why body did not decode: where the JSON is broken, or which
+// parameter has the wrong type.
+func decodeError(body []byte, err error) *APIError {
 	var (
-		syntax *json.SyntaxError
-		typ    *json.UnmarshalTypeError
+		syntax   *jsontext.SyntacticError
+		semantic *jsonv2.SemanticError
 	)
 	switch {
 	case errors.As(err, &syntax):
-		return BadRequest("", fmt.Sprintf("the request body is not valid JSON (at byte %d): %s", syntax.Offset, syntax.Error()))
-	case errors.As(err, &typ):
-		field := typ.Field
-		if field == "" {
-			field = "body"
+		// encoding/json words syntax errors as clients know them from every other server.
+		var v1 *json.SyntaxError
+		if errors.As(json.Unmarshal(body, new(json.RawMessage)), &v1) {
+			return BadRequest("", fmt.Sprintf("the request body is not valid JSON (at byte %d): %s", v1.Offset, v1.Error()))
 		}
-		return BadRequest(field, fmt.Sprintf("%s must be %s, not a JSON %s", field, jsonKind(typ.Type.Kind().String()), typ.Value))
+		return BadRequest("", fmt.Sprintf("the request body is not valid JSON (at byte %d): %v", syntax.ByteOffset, syntax.Err))
+	case errors.As(err, &semantic) && semantic.Err == nil && semantic.GoType != nil && semantic.JSONKind != 0:
+		field := paramOf(semantic.JSONPointer)
+		return BadRequest(field, fmt.Sprintf("%s must be %s, not a JSON %s", field, jsonKind(semantic.GoType.Kind().String()), kindName(semantic.JSONKind)))
+	case errors.As(err, &semantic) && semantic.Err != nil && !errors.Is(semantic.Err, jsonv2.ErrUnknownName):
+		return BadRequest("", "the request body is not a valid chat completion request: "+semantic.Err.Error())
 	default:
 		return BadRequest("", "the request body is not a valid chat completion request: "+err.Error())
+	}
+}
+
+// paramOf turns a JSON pointer (/messages/0/role) into the parameter's name as the OpenAI
+// API writes it (messages[0].role).
+func paramOf(p jsontext.Pointer) string {
+	var sb strings.Builder
+	for tok := range p.Tokens() {
+		switch _, err := strconv.Atoi(tok); {
+		case err == nil && sb.Len() > 0:
+			sb.WriteString("[" + tok + "]")
+		default:
+			if sb.Len() > 0 {
+				sb.WriteByte('.')
+			}
+			sb.WriteString(tok)
+		}
+	}
+	if sb.Len() == 0 {
+		return "body"
+	}
+	return sb.String()
+}
+
+// kindName names a JSON kind as encoding/json's errors do.
+func kindName(k jsontext.Kind) string {
+	switch k {
+	case 'n':
+		return "null"
+	case 'f', 't':
+		return "bool"
+	case '"':
+		return "string"
+	case '0':
+		return "number"
+	case '{':
+		return "object"
+	case '[':
+		return "array"
+	default:
+		return k.String()
 	}
 }
 

@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"net/http"
 	"strconv"
 	"strings"
@@ -268,7 +267,7 @@ func cacheKeys(rd routed) (key, scope, prompt string) {
 }
 
 func hashRequest(decision string, req *openai.ChatRequest) string {
-	b, _ := json.Marshal(req) // a parsed request marshals
+	b, _ := req.Encode() // a parsed request encodes
 	h := sha256.New()
 	h.Write([]byte(decision))
 	h.Write([]byte{0})

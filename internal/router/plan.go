@@ -2,7 +2,6 @@ package router
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"net"
 	"net/url"
@@ -118,7 +117,7 @@ func (p *Pipeline) plan(x *exchange, rd routed) (*Plan, error) {
 		so := openai.StreamOptions{IncludeUsage: true}
 		up.StreamOptions = &so
 	}
-	body, err := json.Marshal(&up)
+	body, err := up.Encode()
 	if err != nil {
 		return nil, fmt.Errorf("encoding the request for model %q: %w", m.cfg.Name, err)
 	}

@@ -119,7 +119,7 @@ func (c *Client) post(ctx context.Context, req *openai.ChatRequest, stream bool)
 	if !stream {
 		up.StreamOptions = nil
 	}
-	body, err := json.Marshal(up)
+	body, err := up.Encode()
 	if err != nil {
 		return nil, "", &provider.Error{Kind: provider.KindInternal, Model: c.opts.Name, Message: "encoding the request", Err: err}
 	}
