@@ -58,6 +58,10 @@ var codec = jsonv2.JoinOptions(
 	jsonv2.Deterministic(true),
 )
 
+// Unmarshal decodes JSON from a client or a model server in one pass (encoding/json/v2), with
+// the options requests are read with.
+func Unmarshal(data []byte, v any) error { return jsonv2.Unmarshal(data, v, codec) }
+
 // decodeError explains why body did not decode: where the JSON is broken, or which
 // parameter has the wrong type.
 func decodeError(body []byte, err error) *APIError {

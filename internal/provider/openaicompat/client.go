@@ -84,7 +84,7 @@ func (c *Client) ChatCompletion(ctx context.Context, req *openai.ChatRequest) (*
 		Choices json.RawMessage `json:"choices"`
 		Usage   *openai.Usage   `json:"usage"`
 	}
-	if err := json.Unmarshal(body, &parsed); err != nil || parsed.Choices == nil {
+	if err := openai.Unmarshal(body, &parsed); err != nil || parsed.Choices == nil {
 		return nil, c.protocolError("the answer is not a chat completion JSON object", err)
 	}
 	return &provider.Response{Body: body, Usage: parsed.Usage}, nil
