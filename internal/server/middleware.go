@@ -84,6 +84,10 @@ func withRequestContext(next http.Handler, log *slog.Logger, m *telemetry.Metric
 					writeError(rec, &openai.APIError{Status: http.StatusInternalServerError, Type: openai.TypeServer,
 						Message: "internal error; the request id is " + info.id})
 				}
+			} else if rec.status != 0 && rec.Header().Get("Content-Length") != "" {
+				// The answer is whole: send it now; the client need not wait for the log
+				// line, the metrics and the span.
+				_ = http.NewResponseController(w).Flush()
 			}
 			finish(log, m, endpoint, r, rec.status, info, time.Since(start))
 		}()
