@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/semantic-router/semantic-router/bench/internal/measure"
+	"github.com/semantic-router/semantic-router/internal/provider/transport"
 )
 
 // Options size a benchmark run. Full gives the defaults of `make bench`, Quick those of
@@ -26,6 +27,9 @@ type Options struct {
 	Duration    time.Duration // duration of each throughput measurement
 	Streams     int           // concurrent streams of the streams run
 	Settle      time.Duration // longest wait for the "after" sample to stop changing
+	// IdleWait is how long after the release the "idle" sample is taken: past the upstream
+	// transport's idle timeout, the pool's connections are closed. 0 skips the sample.
+	IdleWait time.Duration
 	// Quick marks a run whose counts are too small to judge the goals on.
 	Quick bool
 	// Command is the command line printed in the report.
@@ -37,7 +41,7 @@ type Options struct {
 // Full is `make bench`.
 func Full() Options {
 	return Options{Rounds: 5, LatencyN: 2000, TTFBN: 1000, Warmup: 100, Concurrency: 32, Duration: 3 * time.Second,
-		Streams: 5000, Settle: 15 * time.Second}
+		Streams: 5000, Settle: 15 * time.Second, IdleWait: transport.IdleConnTimeout + 5*time.Second}
 }
 
 // Quick proves the harness works in about a minute; its numbers are not for reporting.

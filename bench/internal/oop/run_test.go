@@ -49,7 +49,7 @@ func TestRunQuick(t *testing.T) {
 	defer cancel()
 	var progress bytes.Buffer
 	rep, err := Run(ctx, Options{Rounds: 2, LatencyN: 20, TTFBN: 10, Warmup: 2, Concurrency: 4, Duration: 200 * time.Millisecond,
-		Streams: 50, Settle: 2 * time.Second, Command: "go test ./bench/...", Progress: &progress})
+		Streams: 50, Settle: 2 * time.Second, IdleWait: time.Second, Command: "go test ./bench/...", Progress: &progress})
 	if err != nil {
 		t.Fatalf("%v\nprogress:\n%s", err, progress.String())
 	}
@@ -78,7 +78,7 @@ func TestRunQuick(t *testing.T) {
 		"| full signals, 7-word prompt: throughput at c=4 | ≥ 0.8× proxy |",
 		"| full signals, 200-token prompt: added p50 | ≤ 3.0× proxy |",
 		"| 50 concurrent streams: router peak RSS, every stream complete | ≤ 200 MB | ",
-		"| after the streams: router goroutines and sockets back to the baseline |",
+		"| after the streams: router goroutines and sockets back to the baseline | within 16 of before | after the upstream idle timeout: goroutines ",
 		"not judged (fewer than 5 rounds)",
 	} {
 		if !strings.Contains(out, want) {

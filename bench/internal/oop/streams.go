@@ -23,6 +23,10 @@ type StreamRun struct {
 	Complete              int
 	FirstError            string
 	Before, During, After Sample
+	// Idle is sampled once the upstream idle timeout has passed after the release (zero
+	// when the run does not wait for it).
+	Idle     Sample
+	released time.Time
 }
 
 // streams starts a mock backend that holds streams, then a fresh router (config (a)) and a
@@ -53,7 +57,23 @@ func (r *runner) streams(ctx context.Context, rep *Report) error {
 		}
 		run.Target = t.target
 		rep.Streams = append(rep.Streams, run)
-		r.ps.stop(t.p, 5*time.Second)
+	}
+	// The idle samples wait for the upstream pool's idle timeout; the router's wait runs
+	// while the proxy is measured.
+	for i, t := range []*Process{rt, px} {
+		if r.o.IdleWait > 0 {
+			run := &rep.Streams[len(rep.Streams)-2+i]
+			r.say("waiting for the upstream idle timeout after the streams through %s", t.Name)
+			select {
+			case <-ctx.Done():
+				return ctx.Err()
+			case <-time.After(time.Until(run.released.Add(r.o.IdleWait))):
+			}
+			if run.Idle, err = sample(ctx, t.Pid(), "http://"+t.Addr("metrics")+"/metrics"); err != nil {
+				return err
+			}
+		}
+		r.ps.stop(t, 5*time.Second)
 	}
 	return nil
 }
@@ -93,6 +113,7 @@ func (r *runner) streamRun(ctx context.Context, p *Process, backendURL string) (
 		if err != nil {
 			break
 		}
+		run.released = time.Now()
 	}
 	_, _ = io.Copy(io.Discard, stdout)
 	if werr := cmd.Wait(); werr != nil && err == nil {

@@ -23,6 +23,9 @@ type Options struct {
 	Now func() time.Time
 }
 
+// IdleConnTimeout is how long an idle upstream connection is kept for the next request.
+const IdleConnTimeout = 90 * time.Second
+
 // New returns a transport tuned for many concurrent keep-alive connections to a few hosts,
 // which is what a gateway in front of model servers has. It fails if CACertPEM holds no
 // certificate or an expired one, so a bad bundle is a start-up error, not a request error.
@@ -50,7 +53,7 @@ func New(o Options) (*http.Transport, error) {
 		ForceAttemptHTTP2:     true,
 		MaxIdleConns:          2048,
 		MaxIdleConnsPerHost:   512,
-		IdleConnTimeout:       90 * time.Second,
+		IdleConnTimeout:       IdleConnTimeout,
 		ExpectContinueTimeout: time.Second,
 		// Model servers answer compressed or not as they like; the router passes bytes on,
 		// so it asks for none and never pays to decompress.
