@@ -24,6 +24,7 @@ import (
 	"github.com/semantic-router/semantic-router/internal/artifact"
 	"github.com/semantic-router/semantic-router/internal/config"
 	"github.com/semantic-router/semantic-router/internal/extproc"
+	"github.com/semantic-router/semantic-router/internal/logbuf"
 	"github.com/semantic-router/semantic-router/internal/redact"
 	"github.com/semantic-router/semantic-router/internal/router"
 	"github.com/semantic-router/semantic-router/internal/secret"
@@ -213,9 +214,13 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	// Every credential value the routers hold is redacted from every log line.
+	// Every credential value the routers hold is redacted from every log line. Lines are
+	// written in batches (a line per request would otherwise cost a write each); a warning
+	// or an error is written at once, and everything is written before Run returns.
 	redactor := redact.New()
-	log := slog.New(redact.Handler(newLogger(f, stderr).Handler(), redactor))
+	logOut := logbuf.New(stderr, logbuf.DefaultDelay)
+	defer func() { _ = logOut.Flush() }()
+	log := slog.New(redact.Handler(logbuf.Handler(newLogger(f, logOut).Handler(), logOut, slog.LevelWarn), redactor))
 	log.Info("starting", "version", buildVersion(), "config", source, "gateway", f.gateway, "models", len(cfg.Models))
 
 	reg := prometheus.NewRegistry()
