@@ -58,7 +58,7 @@ type domainCVFold struct {
 	vecs [][]float32
 }
 
-// domainCVFolds builds one classifier per fold of the train split. Each
+// buildDomainCVFolds builds one classifier per fold of the train split. Each
 // fold's classifier learns from the built-in examples minus the fold's
 // rows and minus every example within word-Jaccard domainLeakJaccard of
 // one of them, so a reworded copy does not flatter the score.
@@ -142,7 +142,10 @@ func domainCVAccuracy(folds []domainCVFold, tune domainTuning, minConf float64) 
 
 // TestDomainCrossValidation checks the classifier by five-fold
 // cross-validation on the train split of testdata/domain. With -domaincv
-// it prints the confusion table and the misclassified train rows.
+// it prints the confusion table, the misclassified train rows and the
+// best points of a sweep of the blend's weights:
+//
+//	go test ./internal/signal -run 'TestDomainCrossValidation$' -v -domaincv
 func TestDomainCrossValidation(t *testing.T) {
 	t.Parallel()
 	folds := buildDomainCVFolds(t)
@@ -169,29 +172,27 @@ func TestDomainCrossValidation(t *testing.T) {
 		for _, w := range wrong {
 			t.Log(w)
 		}
+		logDomainCVSweep(t, folds)
 	}
 	if acc < domainCVFloor {
 		t.Errorf("cross-validated domain accuracy %.3f, want >= %.2f", acc, domainCVFloor)
 	}
 }
 
-// TestDomainCrossValidationSweep prints the cross-validated accuracy of a
-// grid of blend weights around the defaults; it runs only with -domaincv.
-func TestDomainCrossValidationSweep(t *testing.T) {
-	if !*domainCVVerbose {
-		t.Skip("run with -domaincv")
-	}
-	folds := buildDomainCVFolds(t)
+// logDomainCVSweep logs the cross-validated accuracy of the best points of
+// a grid of blend weights around the defaults.
+func logDomainCVSweep(t *testing.T, folds []domainCVFold) {
+	t.Helper()
 	type point struct {
 		tune domainTuning
 		acc  float64
 	}
 	var pts []point
 	for _, bw := range []float64{0.3, 0.5, 0.7} {
-		for _, lw := range []float64{0.5, 0.7, 0.85} {
+		for _, lw := range []float64{0.5, 0.7, 0.85, 1} {
 			for _, temp := range []float64{0.03, 0.05, 0.08} {
-				for _, ls := range []float64{0.3, 0.5} {
-					for _, ks := range []float64{0.3, 0.5} {
+				for _, ls := range []float64{0, 0.3, 0.5} {
+					for _, ks := range []float64{0, 0.3, 0.5} {
 						tn := domainTuning{keywordStep: ks, temperature: temp, bayesW: bw, linearW: lw, lemmaStep: ls}
 						acc, _, _ := domainCVAccuracy(folds, tn, DefaultDomainMinConfidence)
 						pts = append(pts, point{tn, acc})
@@ -201,7 +202,7 @@ func TestDomainCrossValidationSweep(t *testing.T) {
 		}
 	}
 	sort.SliceStable(pts, func(i, j int) bool { return pts[i].acc > pts[j].acc })
-	for _, p := range pts[:min(25, len(pts))] {
-		t.Logf("%.3f %+v", p.acc, p.tune)
+	for _, p := range pts[:min(15, len(pts))] {
+		t.Logf("sweep %.3f %+v", p.acc, p.tune)
 	}
 }
