@@ -267,8 +267,10 @@ func (c *DomainClassifier) ClassifyVector(text string, v []float32) DomainResult
 // probability by e^keywordStep, and each prompt word among a built-in
 // category's WordNet lemmas (at most three) by e^lemmaStep, before
 // renormalising. The step sizes and the abstain threshold were chosen by
-// two-fold cross-validation on the train split of testdata/domain; the
-// older weights were tuned on earlier held-out sets and the shared dev set.
+// cross-validation on the train split of testdata/domain
+// (TestDomainCrossValidation; go test -run 'TestDomainCrossValidation'
+// -domaincv prints a sweep); the older weights were tuned on earlier
+// held-out sets and the shared dev set.
 // domainTuning are the blend's weights; see defaultDomainTuning.
 type domainTuning struct {
 	keywordStep, temperature, bayesW, linearW float64
@@ -278,7 +280,7 @@ type domainTuning struct {
 }
 
 var defaultDomainTuning = domainTuning{
-	keywordStep: 0.5,
+	keywordStep: 0.3,
 	temperature: 0.05,
 	bayesW:      0.5,
 	linearW:     0.7,
