@@ -8,11 +8,8 @@ import (
 	"time"
 )
 
-// BenchmarkBuiltinSignals computes every builtin signal kind (the builtin embedder) for a
-// 200-token prompt, normalisation included, as a request does; it reports the median
-// (p50-µs) beside the mean.
-func BenchmarkBuiltinSignals(b *testing.B) {
-	s := newTestSet(b, `
+// builtinSignalsConfig configures every builtin signal kind (the builtin embedder).
+const builtinSignalsConfig = `
 models:
   - model_name: m
     provider: {type: sim}
@@ -35,11 +32,27 @@ signals:
     - {name: english, languages: [en]}
   context_length:
     - {name: long, min_tokens: 1000}
-`, SetOptions{})
-	req := userChat(signalsPrompt)
+`
+
+// BenchmarkBuiltinSignals computes every builtin signal kind (the builtin embedder) for a
+// 200-token prompt, normalisation included, as a request does; it reports the median
+// (p50-µs) beside the mean.
+func BenchmarkBuiltinSignals(b *testing.B) {
 	if n := EstimateTokens(signalsPrompt); n < 190 || n > 210 {
 		b.Fatalf("the prompt has %d tokens, want about 200", n)
 	}
+	benchmarkSignals(b, signalsPrompt)
+}
+
+// BenchmarkBuiltinSignalsShort is BenchmarkBuiltinSignals for a short question, the most
+// common request: there the fixed cost per request dominates.
+func BenchmarkBuiltinSignalsShort(b *testing.B) {
+	benchmarkSignals(b, shortPrompt)
+}
+
+func benchmarkSignals(b *testing.B, prompt string) {
+	s := newTestSet(b, builtinSignalsConfig, SetOptions{})
+	req := userChat(prompt)
 	ctx := context.Background()
 	var took []time.Duration
 	b.ReportAllocs()
@@ -53,6 +66,9 @@ signals:
 	slices.Sort(took)
 	b.ReportMetric(float64(took[len(took)/2].Nanoseconds())/1000, "p50-µs")
 }
+
+// shortPrompt is a neutral seven-word question.
+const shortPrompt = "Which city hosts the headquarters of the UN?"
 
 // signalsPrompt is a realistic prompt of about 200 tokens.
 var signalsPrompt = strings.Join([]string{
