@@ -86,12 +86,20 @@ var stopwordIndex = func() map[string][]string {
 
 // Detect returns the language of text.
 func (d *LanguageDetector) Detect(text string) LanguageResult {
-	res := detectLanguage(text)
+	return d.detect(newAnalysis(text))
+}
+
+// detect is Detect on a request's shared analysis of the text.
+func (d *LanguageDetector) detect(a *analysis) LanguageResult {
+	res := detectLanguageOf(a)
 	res.Matched = res.Code != "und" && (len(d.match) == 0 || d.match[res.Code])
 	return res
 }
 
-func detectLanguage(text string) LanguageResult {
+func detectLanguage(text string) LanguageResult { return detectLanguageOf(newAnalysis(text)) }
+
+func detectLanguageOf(a *analysis) LanguageResult {
+	text := a.text
 	var letters, latin, han, kana, hangul, cyr, arabic, hebrew, greek, deva, thai int
 	ukr := 0
 	for _, r := range text {
@@ -162,13 +170,12 @@ func detectLanguage(text string) LanguageResult {
 	case share(latin) < 0.5:
 		return LanguageResult{Code: "und"}
 	}
-	return detectLatin(text)
+	return detectLatin(a.lowerText())
 }
 
 // detectLatin scores Latin-script text by function words, with
 // language-specific letters as tie-breakers.
-func detectLatin(text string) LanguageResult {
-	lower := strings.ToLower(text)
+func detectLatin(lower string) LanguageResult {
 	scores := map[string]float64{}
 	for w := range strings.FieldsFuncSeq(lower, func(r rune) bool { return !unicode.IsLetter(r) && r != '\'' && r != '-' }) {
 		for _, lang := range stopwordIndex[w] {
