@@ -1,7 +1,6 @@
 package signal
 
 import (
-	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -21,8 +20,8 @@ type analysis struct {
 	view  string // wordView(text)
 	cues  cueSet // mechLexicon.scan(view)
 	words []string
-	// domainWords are the distinct words of wordSet(text), sorted; domainStems the stems of
-	// those that are not stop words (stemsOf).
+	// domainWords are the distinct words of wordSet(text) in the order they first occur;
+	// domainStems the stems of those that are not stop words (stemsOf).
 	domainWords, domainStems []string
 }
 
@@ -61,8 +60,9 @@ func (a *analysis) foldedWords() []string {
 	return a.words
 }
 
-// domainTerms returns the distinct words of wordSet(text), sorted, and the stems of those
-// stemsOf keeps.
+// domainTerms returns the distinct words of wordSet(text), in the order they first occur,
+// and the stems of those stemsOf keeps. The order fixes the order in which the classifier
+// adds up its word scores.
 func (a *analysis) domainTerms() (words, stems []string) {
 	if !a.domainDone {
 		a.domainDone = true
@@ -78,9 +78,37 @@ func (a *analysis) domainTerms() (words, stems []string) {
 }
 
 // appendWordSet appends the distinct letter and digit words of lower (already lower-cased),
-// as wordSet finds them, sorted.
+// as wordSet finds them, in the order they first occur.
 func appendWordSet(dst []string, lower string) []string {
-	start := len(dst)
+	// An open-addressed set of indices into dst, sized for the words the text can hold.
+	var tableBuf [512]int32
+	size := 16
+	for size < len(lower)/2+2 {
+		size *= 2
+	}
+	table := tableBuf[:0]
+	if size <= len(tableBuf) {
+		table = tableBuf[:size]
+	} else {
+		table = make([]int32, size)
+	}
+	add := func(w string) {
+		h := uint32(2166136261) // FNV-1a
+		for i := 0; i < len(w); i++ {
+			h ^= uint32(w[i])
+			h *= 16777619
+		}
+		for k := int(h) & (size - 1); ; k = (k + 1) & (size - 1) {
+			switch at := table[k]; {
+			case at == 0:
+				table[k] = int32(len(dst) + 1) //nolint:gosec // bounded by the text's length
+				dst = append(dst, w)
+				return
+			case dst[at-1] == w:
+				return
+			}
+		}
+	}
 	// Bytes of non-ASCII runes are all >= 0x80, so a byte scan splits as a rune scan would.
 	from := -1
 	for i := 0; i < len(lower); i++ {
@@ -89,13 +117,12 @@ func appendWordSet(dst []string, lower string) []string {
 				from = i
 			}
 		} else if from >= 0 {
-			dst = append(dst, lower[from:i])
+			add(lower[from:i])
 			from = -1
 		}
 	}
 	if from >= 0 {
-		dst = append(dst, lower[from:])
+		add(lower[from:])
 	}
-	slices.Sort(dst[start:])
-	return slices.Compact(dst)
+	return dst
 }

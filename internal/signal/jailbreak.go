@@ -124,8 +124,10 @@ func NewJailbreakDetector(ctx context.Context, opts JailbreakOptions) (*Jailbrea
 		return d, nil
 	}
 	var background []string
+	var perDomain []int
 	for _, c := range BuiltinDomains() {
 		background = append(background, c.Examples...)
+		perDomain = append(perDomain, len(c.Examples))
 	}
 	vecs, err := d.emb.Embed(ctx, append(ex, background...))
 	if err != nil {
@@ -147,8 +149,26 @@ func NewJailbreakDetector(ctx context.Context, opts JailbreakOptions) (*Jailbrea
 			d.benign = append(d.benign, centred(v, d.mean))
 		}
 	}
-	d.attacks, d.benign = packRows(d.attacks), packRows(d.benign)
+	d.attacks, d.benign = packRows(d.attacks), packRows(roundRobin(d.benign, perDomain))
 	return d, nil
+}
+
+// roundRobin reorders rows, which hold groups of the given sizes one after the other, to
+// take one row of each group in turn. gapOver stops at the first benign example as close as
+// the nearest attack, and a prompt on any topic meets one of its domain early; the maximum
+// it computes otherwise does not depend on the order.
+func roundRobin(rows [][]float32, sizes []int) [][]float32 {
+	out := make([][]float32, 0, len(rows))
+	for k := 0; len(out) < len(rows); k++ {
+		off := 0
+		for _, n := range sizes {
+			if k < n {
+				out = append(out, rows[off+k])
+			}
+			off += n
+		}
+	}
+	return out
 }
 
 // Detect scores text. It only fails if the embedder fails.
