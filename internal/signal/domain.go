@@ -7,7 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"sort"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -346,7 +346,15 @@ func (c *DomainClassifier) classifyVector(v []float32, a *analysis) DomainResult
 	for i, p := range probs {
 		scores[i] = DomainScore{Label: c.labels[i], Score: p}
 	}
-	sort.SliceStable(scores, func(i, j int) bool { return scores[i].Score > scores[j].Score })
+	slices.SortStableFunc(scores, func(a, b DomainScore) int {
+		switch {
+		case a.Score > b.Score:
+			return -1
+		case b.Score > a.Score:
+			return 1
+		}
+		return 0
+	})
 	res := DomainResult{Label: scores[0].Label, Confidence: scores[0].Score, Scores: scores[:min(c.topK, len(scores))]}
 	if c.minConf > 0 && res.Confidence < c.minConf {
 		res.Label, res.Confidence, res.Abstained = AbstainLabel, 1-res.Confidence, true

@@ -217,7 +217,8 @@ func (d *JailbreakDetector) detect(a *analysis, v []float32) JailbreakResult {
 		}
 	}
 	if len(d.attacks) > 0 && v != nil {
-		q := centred(v, d.mean)
+		var qBuf [128]float32
+		q := centredInto(qBuf[:0], v, d.mean)
 		if gap, over := gapOver(maxDot(q, d.attacks), q, d.benign, d.margin); over {
 			addReason(reasons, ReasonSimilar, maxSimilarityWeight*math.Min(1, (gap-d.margin)/d.width))
 		}

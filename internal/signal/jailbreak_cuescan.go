@@ -4,7 +4,7 @@ import (
 	"math"
 	"regexp"
 	"regexp/syntax"
-	"sort"
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -128,7 +128,8 @@ func (r jailbreakRule) matchWindows(lower string, windows [][2]int, need [][]str
 	if len(windows) == 0 {
 		return false
 	}
-	sort.Slice(windows, func(a, b int) bool { return windows[a][0] < windows[b][0] })
+	// slices.SortFunc, unlike sort.Slice, leaves windows on the caller's stack.
+	slices.SortFunc(windows, func(a, b [2]int) int { return a[0] - b[0] })
 	cur := windows[0]
 	for _, w := range windows[1:] {
 		if w[0] <= cur[1] {

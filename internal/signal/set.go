@@ -9,6 +9,7 @@ import (
 
 	"github.com/semantic-router/semantic-router/internal/config"
 	"github.com/semantic-router/semantic-router/internal/embed"
+	"github.com/semantic-router/semantic-router/internal/embed/builtin"
 	"github.com/semantic-router/semantic-router/internal/embed/remote"
 )
 
@@ -72,6 +73,7 @@ type Set struct {
 	// inProcess says the embedder computes on the calling goroutine (builtin, onnx): it is
 	// called inline, while a remote one is called concurrently with the other signals.
 	inProcess bool
+	builtin   bool        // the embedder is the builtin one
 	list      []extractor // configuration order
 	scopes    []Role      // the distinct scopes of list that read message text
 
@@ -123,6 +125,7 @@ func NewSet(ctx context.Context, cfg *config.Signals, opts SetOptions) (*Set, er
 	}
 	set.embedder, set.closer = emb, closer
 	_, remoteEmb := emb.(*remote.Client)
+	_, set.builtin = emb.(*builtin.Embedder)
 	set.inProcess = !remoteEmb
 	b := &builder{ctx: ctx, set: set}
 	if rd, ok := emb.(readier); ok && rd.Ready(ctx) != nil {

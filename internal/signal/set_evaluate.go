@@ -24,8 +24,11 @@ type evaluation struct {
 	vecs     [][]float32
 	embedErr error
 	embedDur time.Duration
-	// analyses are the texts read so far, in the order first read.
+	// analyses are the texts read so far, in the order first read; the first few live in
+	// own.
 	analyses []*analysis
+	own      [4]analysis
+	ownPtrs  [4]*analysis
 }
 
 // vec returns the embedding of text, or false when it could not be computed.
@@ -50,7 +53,16 @@ func (ev *evaluation) text(text string) *analysis {
 			return a
 		}
 	}
-	a := newAnalysis(text)
+	var a *analysis
+	if n := len(ev.analyses); n < len(ev.own) {
+		ev.own[n] = analysis{text: text}
+		a = &ev.own[n]
+		if n == 0 {
+			ev.analyses = ev.ownPtrs[:0]
+		}
+	} else {
+		a = newAnalysis(text)
+	}
 	ev.analyses = append(ev.analyses, a)
 	return a
 }
@@ -190,8 +202,12 @@ func (s *Set) embedTexts(in *Input, names map[string]bool) []string {
 
 // embedList embeds texts in one call bounded by the embedder timeout, one vector per text.
 func (s *Set) embedList(ctx context.Context, texts []string) ([][]float32, error) {
-	ctx, cancel := context.WithTimeout(ctx, s.embedTimeout)
-	defer cancel()
+	if !s.builtin {
+		// The builtin embedder neither waits nor blocks: its timer would only cost.
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, s.embedTimeout)
+		defer cancel()
+	}
 	vs, err := s.embedder.Embed(ctx, texts)
 	if err != nil {
 		return nil, fmt.Errorf("embedding %d texts: %w", len(texts), err)
