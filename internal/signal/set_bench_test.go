@@ -81,3 +81,26 @@ var signalsPrompt = strings.Join([]string{
 	"be for the image cache? Please compare an LRU with a time-based expiry for this workload, and tell me which",
 	"metrics I should export to Prometheus. Our ticket is JIRA-4521.",
 }, " ")
+
+// BenchmarkSignalKind computes one signal of each kind on its own (the others of
+// builtinSignalsConfig are not wanted), for both prompts: what each detector costs a
+// request, its share of the text's analysis and embedding included.
+func BenchmarkSignalKind(b *testing.B) {
+	s := newTestSet(b, builtinSignalsConfig, SetOptions{})
+	ctx := context.Background()
+	for _, p := range []struct{ name, text string }{{"short", shortPrompt}, {"200tokens", signalsPrompt}} {
+		req := userChat(p.text)
+		for i := range s.list {
+			ex := &s.list[i]
+			names := map[string]bool{ex.name: true}
+			b.Run(ex.kind+"/"+p.name, func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					if _, _, err := s.Evaluate(ctx, InputFromChat(req, nil), names); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}
