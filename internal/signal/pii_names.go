@@ -155,6 +155,12 @@ func endsWithWord(t, w string) bool {
 // suffixFold is the index where t ends with s under Unicode simple case folding, as (?i)
 // matches, or -1.
 func suffixFold(t, s string) int {
+	// Two ASCII characters fold together only as upper and lower case of one letter (the
+	// other forms of k and s are not ASCII): most cues end otherwise than t, and stop here.
+	if len(t) > 0 && len(s) > 0 && t[len(t)-1] < utf8.RuneSelf && s[len(s)-1] < utf8.RuneSelf &&
+		t[len(t)-1]|0x20 != s[len(s)-1]|0x20 {
+		return -1
+	}
 	i := len(t)
 	for range utf8.RuneCountInString(s) {
 		if i == 0 {
