@@ -115,7 +115,7 @@ type scopeText struct {
 
 // NewInput normalises the segments' Raw text into Text and marks the last user segment (the
 // last segment with RoleUser that is not a tool call) with RoleLastUser. Scopes whose joined
-// text will be read concurrently should be prepared with Prepare.
+// text will be read concurrently should be prepared with Prepare (Evaluate does).
 func NewInput(segs []Segment) *Input {
 	last := -1
 	for i := range segs {
