@@ -168,12 +168,18 @@ func init() {
 
 // Score rates text.
 func (c *ComplexityScorer) Score(text string) ComplexityResult {
+	return c.score(newAnalysis(text))
+}
+
+// score is Score on a request's shared analysis of the text.
+func (c *ComplexityScorer) score(a *analysis) ComplexityResult {
+	text := a.text
 	tokens := float64(EstimateTokens(text))
 	r := ComplexityResult{
 		// log scale: 10 tokens ≈ 0.2, 60 ≈ 0.5, 500 and more = 1.
 		Length: math.Min(1, math.Log1p(tokens/8)/math.Log1p(500.0/8)),
 	}
-	lower := strings.ToLower(text)
+	lower := a.lowerText()
 	var steps float64
 	for _, p := range stepPhrases {
 		steps += float64(strings.Count(lower, p))

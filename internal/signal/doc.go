@@ -24,8 +24,11 @@
 // Set wires them from the configuration (config.Signals): NewSet builds one
 // extractor per configured signal, sharing the embedder and the expensive
 // detectors, and Set.Evaluate computes the signals a request needs (read
-// from the request by InputFromChat) concurrently, embedding the texts they
-// read in one call. When the embedder fails, the signals that need a vector
+// from the request by InputFromChat) one after the other on the caller's
+// goroutine, sharing one analysis of each text they read (its lower-cased
+// form, word view, cues and words) and embedding those texts in one call,
+// concurrently with the other signals only for a remote embedder. When the
+// embedder fails, the signals that need a vector
 // come back failed, so that the policies reading them take their on_error.
 //
 // Accuracy on the shipped held-out sets is checked by TestTargets; run it

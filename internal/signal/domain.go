@@ -7,7 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"sort"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -249,7 +249,7 @@ func (c *DomainClassifier) Classify(ctx context.Context, text string) (DomainRes
 // ClassifyVector is Classify for a prompt the caller has already embedded
 // with the same embedder, so one embedding serves several signals.
 func (c *DomainClassifier) ClassifyVector(text string, v []float32) DomainResult {
-	return c.classifyVector(v, text)
+	return c.classifyVector(v, newAnalysis(text))
 }
 
 // Scoring blends three views of the prompt into one probability per
@@ -304,32 +304,37 @@ func vocabIndex(cats []DomainCategory) map[string][]int {
 	return out
 }
 
-func (c *DomainClassifier) classifyVector(v []float32, text string) DomainResult {
-	q := centred(v, c.mean)
-	words := wordSet(text)
-	raw := make([]float64, len(c.labels))
-	hits := make([]int, len(c.labels))
+func (c *DomainClassifier) classifyVector(v []float32, a *analysis) DomainResult {
+	n := len(c.labels)
+	var qBuf [128]float32
+	q := centredInto(qBuf[:0], v, c.mean)
+	// Per-category scratch on the stack for up to 32 categories.
+	var buf [4 * 32]float64
+	var hitBuf [2 * 32]int
+	scratch, hits, lemmaBuf := buf[:], hitBuf[:n:n], hitBuf[32:32]
+	if n > 32 {
+		scratch, hits, lemmaBuf = make([]float64, 4*n), make([]int, n), nil
+	}
+	raw, probs, lin, nb := scratch[:n:n], scratch[n:2*n:2*n], scratch[2*n:3*n:3*n], scratch[3*n:4*n:4*n]
 	for k := range c.labels {
 		raw[k] = float64(dot(q, c.centroid[k]))
 	}
-	for w := range words {
+	words, st := a.domainTerms()
+	for _, w := range words {
 		for _, k := range c.keywordIndex[w] {
 			hits[k]++
 		}
 	}
-	probs := softmax(raw, c.tune.temperature)
-	lin := make([]float64, len(c.labels))
+	softmaxInto(probs, raw, c.tune.temperature)
 	c.linear.probs(q, lin)
 	for i := range probs {
 		probs[i] = c.tune.linearW*lin[i] + (1-c.tune.linearW)*probs[i]
 	}
-	st := stemsOf(words)
-	nb := make([]float64, len(c.labels))
 	c.bayes.probsStems(st, nb)
 	for i := range probs {
 		probs[i] = (1-c.tune.bayesW)*probs[i] + c.tune.bayesW*nb[i]
 	}
-	lemmaHits := c.vocabHits(st)
+	lemmaHits := c.vocabHits(st, lemmaBuf)
 	var sum float64
 	for i := range probs {
 		probs[i] *= math.Exp(c.tune.keywordStep*math.Min(float64(hits[i]), 3) +
@@ -343,7 +348,15 @@ func (c *DomainClassifier) classifyVector(v []float32, text string) DomainResult
 	for i, p := range probs {
 		scores[i] = DomainScore{Label: c.labels[i], Score: p}
 	}
-	sort.SliceStable(scores, func(i, j int) bool { return scores[i].Score > scores[j].Score })
+	slices.SortStableFunc(scores, func(a, b DomainScore) int {
+		switch {
+		case a.Score > b.Score:
+			return -1
+		case b.Score > a.Score:
+			return 1
+		}
+		return 0
+	})
 	res := DomainResult{Label: scores[0].Label, Confidence: scores[0].Score, Scores: scores[:min(c.topK, len(scores))]}
 	if c.minConf > 0 && res.Confidence < c.minConf {
 		res.Label, res.Confidence, res.Abstained = AbstainLabel, 1-res.Confidence, true
@@ -355,8 +368,8 @@ func (c *DomainClassifier) classifyVector(v []float32, text string) DomainResult
 const domainVocabHits = 3
 
 // vocabHits counts, per category, the stems among its WordNet lemmas.
-func (c *DomainClassifier) vocabHits(stems []string) []int {
-	hits := make([]int, len(c.labels))
+func (c *DomainClassifier) vocabHits(stems []string, buf []int) []int {
+	hits := append(buf[:0], make([]int, len(c.labels))...)
 	for _, st := range stems {
 		for _, k := range c.lemmas[st] {
 			hits[k]++
@@ -365,12 +378,12 @@ func (c *DomainClassifier) vocabHits(stems []string) []int {
 	return hits
 }
 
-func softmax(x []float64, temp float64) []float64 {
+// softmaxInto writes softmax(x, temp) into out, of x's length.
+func softmaxInto(out, x []float64, temp float64) {
 	m := math.Inf(-1)
 	for _, v := range x {
 		m = math.Max(m, v)
 	}
-	out := make([]float64, len(x))
 	var sum float64
 	for i, v := range x {
 		out[i] = math.Exp((v - m) / temp)
@@ -379,7 +392,6 @@ func softmax(x []float64, temp float64) []float64 {
 	for i := range out {
 		out[i] /= sum
 	}
-	return out
 }
 
 // dot is the inner product over the shorter length; four accumulators let

@@ -104,12 +104,18 @@ type Input struct {
 	// User is the request's "user" field, read by the user signals.
 	User string
 
-	joined map[Role]string
+	// joined are the prepared scopes' texts; a request has one or two.
+	joined []scopeText
+}
+
+type scopeText struct {
+	scope Role
+	text  string
 }
 
 // NewInput normalises the segments' Raw text into Text and marks the last user segment (the
 // last segment with RoleUser that is not a tool call) with RoleLastUser. Scopes whose joined
-// text will be read concurrently should be prepared with Prepare.
+// text will be read concurrently should be prepared with Prepare (Evaluate does).
 func NewInput(segs []Segment) *Input {
 	last := -1
 	for i := range segs {
@@ -121,7 +127,7 @@ func NewInput(segs []Segment) *Input {
 	if last >= 0 {
 		segs[last].Role |= RoleLastUser
 	}
-	return &Input{Segments: segs, joined: map[Role]string{}}
+	return &Input{Segments: segs}
 }
 
 // ToolCallText is what the detectors read of a tool call's arguments: when they are a JSON
@@ -181,8 +187,11 @@ func (in *Input) Select(scope Role) []Segment {
 // Prepare joins the text of each scope ahead of concurrent Text calls.
 func (in *Input) Prepare(scopes ...Role) {
 	for _, sc := range scopes {
-		if _, ok := in.joined[sc]; !ok {
-			in.joined[sc] = in.join(sc)
+		if _, ok := in.prepared(sc); !ok {
+			if in.joined == nil {
+				in.joined = make([]scopeText, 0, 2)
+			}
+			in.joined = append(in.joined, scopeText{sc, in.join(sc)})
 		}
 	}
 }
@@ -190,21 +199,42 @@ func (in *Input) Prepare(scopes ...Role) {
 // Text is the normalised text of the segments in scope, one per line. A scope not passed to
 // Prepare is joined on each call.
 func (in *Input) Text(scope Role) string {
-	if t, ok := in.joined[scope]; ok {
+	if t, ok := in.prepared(scope); ok {
 		return t
 	}
 	return in.join(scope)
 }
 
-func (in *Input) join(scope Role) string {
-	var parts []string
-	for _, s := range in.Segments {
-		if s.Role&scope != 0 && s.Text != "" {
-			parts = append(parts, s.Text)
+func (in *Input) prepared(scope Role) (string, bool) {
+	for _, j := range in.joined {
+		if j.scope == scope {
+			return j.text, true
 		}
 	}
-	if len(parts) == 1 {
-		return parts[0]
+	return "", false
+}
+
+// join is strings.Join of the non-empty texts in scope with "\n"; a single text is returned
+// as is.
+func (in *Input) join(scope Role) string {
+	n, size, only := 0, 0, ""
+	for _, s := range in.Segments {
+		if s.Role&scope != 0 && s.Text != "" {
+			n, size, only = n+1, size+len(s.Text), s.Text
+		}
 	}
-	return strings.Join(parts, "\n")
+	if n <= 1 {
+		return only
+	}
+	var b strings.Builder
+	b.Grow(size + n - 1)
+	for _, s := range in.Segments {
+		if s.Role&scope != 0 && s.Text != "" {
+			if b.Len() > 0 {
+				b.WriteByte('\n')
+			}
+			b.WriteString(s.Text)
+		}
+	}
+	return b.String()
 }

@@ -124,8 +124,10 @@ func NewJailbreakDetector(ctx context.Context, opts JailbreakOptions) (*Jailbrea
 		return d, nil
 	}
 	var background []string
+	var perDomain []int
 	for _, c := range BuiltinDomains() {
 		background = append(background, c.Examples...)
+		perDomain = append(perDomain, len(c.Examples))
 	}
 	vecs, err := d.emb.Embed(ctx, append(ex, background...))
 	if err != nil {
@@ -147,8 +149,26 @@ func NewJailbreakDetector(ctx context.Context, opts JailbreakOptions) (*Jailbrea
 			d.benign = append(d.benign, centred(v, d.mean))
 		}
 	}
-	d.attacks, d.benign = packRows(d.attacks), packRows(d.benign)
+	d.attacks, d.benign = packRows(d.attacks), packRows(roundRobin(d.benign, perDomain))
 	return d, nil
+}
+
+// roundRobin reorders rows, which hold groups of the given sizes one after the other, to
+// take one row of each group in turn. gapOver stops at the first benign example as close as
+// the nearest attack, and a prompt on any topic meets one of its domain early; the maximum
+// it computes otherwise does not depend on the order.
+func roundRobin(rows [][]float32, sizes []int) [][]float32 {
+	out := make([][]float32, 0, len(rows))
+	for k := 0; len(out) < len(rows); k++ {
+		off := 0
+		for _, n := range sizes {
+			if k < n {
+				out = append(out, rows[off+k])
+			}
+			off += n
+		}
+	}
+	return out
 }
 
 // Detect scores text. It only fails if the embedder fails.
@@ -170,17 +190,22 @@ func (d *JailbreakDetector) Detect(ctx context.Context, text string) (JailbreakR
 // DetectVector is Detect for a prompt the caller has already embedded with
 // the detector's embedder; v may be nil to score patterns only.
 func (d *JailbreakDetector) DetectVector(text string, v []float32) JailbreakResult {
+	return d.detect(newAnalysis(text), v)
+}
+
+// detect is DetectVector on a request's shared analysis of the text.
+func (d *JailbreakDetector) detect(a *analysis, v []float32) JailbreakResult {
 	// The word view and its cues are computed once and shared by every
 	// check that reads the same text.
-	plain, view := text, wordView(text)
-	c := mechLexicon.scan(view)
+	text := a.text
+	plain, lower, view, c := text, a.lowerText(), a.wordView(), a.cueSet()
 	if c.has(cueDiscuss) {
 		if plain = quotedRE.ReplaceAllString(text, " "); plain != text {
-			view = wordView(plain)
+			lower, view = strings.ToLower(plain), wordView(plain)
 			c = mechLexicon.scan(view)
 		}
 	}
-	reasons := scorePatternsView(plain, view, c, 0)
+	reasons := scorePatternsView(plain, lower, view, c, 0)
 	if d.model != nil {
 		bv := v
 		if !d.builtinVecs || plain != text {
@@ -192,7 +217,8 @@ func (d *JailbreakDetector) DetectVector(text string, v []float32) JailbreakResu
 		}
 	}
 	if len(d.attacks) > 0 && v != nil {
-		q := centred(v, d.mean)
+		var qBuf [128]float32
+		q := centredInto(qBuf[:0], v, d.mean)
 		if gap, over := gapOver(maxDot(q, d.attacks), q, d.benign, d.margin); over {
 			addReason(reasons, ReasonSimilar, maxSimilarityWeight*math.Min(1, (gap-d.margin)/d.width))
 		}
@@ -216,7 +242,12 @@ const maxSimilarityWeight = 0.4
 // centred returns v minus mean, normalised: what every prompt shares is
 // not evidence for any class.
 func centred(v, mean []float32) []float32 {
-	out := make([]float32, len(mean))
+	return centredInto(nil, v, mean)
+}
+
+// centredInto is centred appended to dst[:0], which it reuses when it is large enough.
+func centredInto(dst, v, mean []float32) []float32 {
+	out := append(dst[:0], make([]float32, len(mean))...)
 	for i := range out {
 		if i < len(v) {
 			out[i] = v[i] - mean[i]
@@ -244,14 +275,13 @@ func combine(reasons map[string]float64) float64 {
 // recursion into decoded payloads.
 func scorePatterns(text string, depth int) map[string]float64 {
 	view := wordView(text)
-	return scorePatternsView(text, view, mechLexicon.scan(view), depth)
+	return scorePatternsView(text, strings.ToLower(text), view, mechLexicon.scan(view), depth)
 }
 
-// scorePatternsView is scorePatterns for a text whose wordView and cues
-// are known.
-func scorePatternsView(text, view string, c cueSet, depth int) map[string]float64 {
+// scorePatternsView is scorePatterns for a text whose lower-cased form,
+// wordView and cues are known.
+func scorePatternsView(text, lower, view string, c cueSet, depth int) map[string]float64 {
 	reasons := map[string]float64{}
-	lower := strings.ToLower(text)
 	var hitBuf [64]cueHit
 	hits, harmfulCue := jailbreakCues.scan(lower, hitBuf[:0])
 	for i, r := range jailbreakRules {

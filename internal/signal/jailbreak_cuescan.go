@@ -2,8 +2,9 @@ package signal
 
 import (
 	"math"
+	"regexp"
 	"regexp/syntax"
-	"sort"
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -127,7 +128,8 @@ func (r jailbreakRule) matchWindows(lower string, windows [][2]int, need [][]str
 	if len(windows) == 0 {
 		return false
 	}
-	sort.Slice(windows, func(a, b int) bool { return windows[a][0] < windows[b][0] })
+	// slices.SortFunc, unlike sort.Slice, leaves windows on the caller's stack.
+	slices.SortFunc(windows, func(a, b [2]int) int { return a[0] - b[0] })
 	cur := windows[0]
 	for _, w := range windows[1:] {
 		if w[0] <= cur[1] {
@@ -150,7 +152,128 @@ func (r jailbreakRule) matchWindow(lower string, w [2]int, need [][]string) bool
 	for hi < len(lower) && !utf8.RuneStart(lower[hi]) {
 		hi++
 	}
-	return holdsAll(lower[lo:hi], need) && r.RE.MatchString(lower[lo:hi])
+	return holdsAll(lower[lo:hi], need) && matchFromStarts(r.RE, ruleStarts[r.RE], lower[lo:hi])
+}
+
+// ruleStart is what a rule's regexp needs where a match starts: a word boundary and one of
+// lits. at is the regexp anchored at the start of its input.
+type ruleStart struct {
+	lits []string
+	at   *regexp.Regexp
+}
+
+// ruleStarts are the jailbreak rules whose every match starts with \b and a literal: their
+// windows are searched from those places only.
+var ruleStarts = func() map[*regexp.Regexp]*ruleStart {
+	out := map[*regexp.Regexp]*ruleStart{}
+	for _, r := range jailbreakRules {
+		re, err := syntax.Parse(r.RE.String(), syntax.Perl)
+		if err != nil {
+			panic(err)
+		}
+		if lits, ok := boundaryStart(re); ok && !hasTextAnchor(re) {
+			out[r.RE] = &ruleStart{lits: lits, at: regexp.MustCompile(`^(?:` + r.RE.String() + `)`)}
+		}
+	}
+	return out
+}()
+
+// matchFromStarts is re.MatchString(s), tried only where st says a match can start. The
+// anchored regexp reads s[j:], whose start is a word boundary as s[j] is in s: every
+// literal of st starts with an ASCII word character and the character before j is none.
+func matchFromStarts(re *regexp.Regexp, st *ruleStart, s string) bool {
+	if st == nil {
+		return re.MatchString(s)
+	}
+	for _, lit := range st.lits {
+		for from := 0; ; {
+			i := strings.Index(s[from:], lit)
+			if i < 0 {
+				break
+			}
+			j := from + i
+			if (j == 0 || !isREWordByte(s[j-1])) && st.at.MatchString(s[j:]) {
+				return true
+			}
+			from = j + 1
+		}
+	}
+	return false
+}
+
+// boundaryStart returns literals one of which starts every match of re, when every match
+// starts with \b and then such a literal, whose first byte is an ASCII word character.
+func boundaryStart(re *syntax.Regexp) ([]string, bool) {
+	switch re.Op {
+	case syntax.OpCapture:
+		return boundaryStart(re.Sub[0])
+	case syntax.OpAlternate:
+		var out []string
+		for _, sub := range re.Sub {
+			lits, ok := boundaryStart(sub)
+			if !ok {
+				return nil, false
+			}
+			out = append(out, lits...)
+		}
+		return out, true
+	case syntax.OpConcat:
+		if len(re.Sub) < 2 || re.Sub[0].Op != syntax.OpWordBoundary {
+			return nil, false
+		}
+		lits, ok := prefixLiterals(re.Sub[1])
+		if !ok {
+			return nil, false
+		}
+		for _, l := range lits {
+			if l == "" || !isREWordByte(l[0]) {
+				return nil, false
+			}
+		}
+		return lits, true
+	}
+	return nil, false
+}
+
+// prefixLiterals returns literals one of which starts every match of re.
+func prefixLiterals(re *syntax.Regexp) ([]string, bool) {
+	switch re.Op {
+	case syntax.OpLiteral:
+		if re.Flags&syntax.FoldCase != 0 || len(re.Rune) == 0 {
+			return nil, false
+		}
+		return []string{string(re.Rune)}, true
+	case syntax.OpCapture:
+		return prefixLiterals(re.Sub[0])
+	case syntax.OpConcat:
+		return prefixLiterals(re.Sub[0])
+	case syntax.OpAlternate:
+		var out []string
+		for _, sub := range re.Sub {
+			lits, ok := prefixLiterals(sub)
+			if !ok {
+				return nil, false
+			}
+			out = append(out, lits...)
+		}
+		return out, true
+	}
+	return nil, false
+}
+
+// hasTextAnchor reports whether re holds ^, $, \A or \z, which read where its input starts
+// or ends.
+func hasTextAnchor(re *syntax.Regexp) bool {
+	switch re.Op {
+	case syntax.OpBeginLine, syntax.OpEndLine, syntax.OpBeginText, syntax.OpEndText:
+		return true
+	}
+	for _, sub := range re.Sub {
+		if hasTextAnchor(sub) {
+			return true
+		}
+	}
+	return false
 }
 
 // holdsAll reports whether s contains a string of every set.

@@ -303,7 +303,7 @@ func scoreMechanisms(text, lower, view string, c cueSet, reasons map[string]floa
 	for _, ov := range obfuscatedViews(text, view, c) {
 		ovView := wordView(ov)
 		vc := mechLexicon.scan(ovView)
-		inner := scorePatternsView(ov, ovView, vc, 1)
+		inner := scorePatternsView(ov, strings.ToLower(ov), ovView, vc, 1)
 		if vc&^c&cueHarmful != 0 || combine(inner) >= 0.5 {
 			addReason(reasons, ReasonObfuscated, max(0.85, combine(inner)))
 		}

@@ -98,8 +98,25 @@ const maxFuzzyRunes = 32
 // Match checks text. It is linear in the text's words, plus a comparison per keyword for
 // each of the first MaxFuzzyWords words when fuzzy.
 func (m *KeywordMatcher) Match(text string) KeywordResult {
-	words := splitWords(text, m.caseSens)
-	found := make([]bool, len(m.keywords))
+	return m.match(splitWords(text, m.caseSens))
+}
+
+// matchText is Match on a request's shared analysis.
+func (m *KeywordMatcher) matchText(a *analysis) KeywordResult {
+	if m.caseSens {
+		return m.match(splitWords(a.text, true))
+	}
+	return m.match(a.foldedWords())
+}
+
+func (m *KeywordMatcher) match(words []string) KeywordResult {
+	var buf [64]bool
+	var found []bool
+	if len(m.keywords) > len(buf) {
+		found = make([]bool, len(m.keywords))
+	} else {
+		found = buf[:len(m.keywords)]
+	}
 	left := len(m.keywords)
 	for i := 0; i < len(words) && left > 0; i++ {
 		if m.maxEdits > 0 && i < MaxFuzzyWords {
@@ -173,6 +190,11 @@ func splitWords(s string, caseSensitive bool) []string {
 	if !caseSensitive {
 		s = strings.ToLower(s)
 	}
+	return splitLowerWords(s)
+}
+
+// splitLowerWords is splitWords without the case folding.
+func splitLowerWords(s string) []string {
 	out := make([]string, 0, len(s)/6+1)
 	start := -1
 	for i, r := range s {
@@ -193,7 +215,7 @@ func splitWords(s string, caseSensitive bool) []string {
 				out = append(out, s[start:i])
 				start = -1
 			}
-			out = append(out, string(r))
+			out = append(out, s[i:i+utf8.RuneLen(r)])
 		case unicode.IsLetter(r) || unicode.IsDigit(r) || r == '\'' && start >= 0:
 			if start < 0 {
 				start = i

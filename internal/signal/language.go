@@ -2,7 +2,7 @@ package signal
 
 import (
 	"fmt"
-	"sort"
+	"slices"
 	"strings"
 	"unicode"
 )
@@ -86,12 +86,20 @@ var stopwordIndex = func() map[string][]string {
 
 // Detect returns the language of text.
 func (d *LanguageDetector) Detect(text string) LanguageResult {
-	res := detectLanguage(text)
+	return d.detect(newAnalysis(text))
+}
+
+// detect is Detect on a request's shared analysis of the text.
+func (d *LanguageDetector) detect(a *analysis) LanguageResult {
+	res := detectLanguageOf(a)
 	res.Matched = res.Code != "und" && (len(d.match) == 0 || d.match[res.Code])
 	return res
 }
 
-func detectLanguage(text string) LanguageResult {
+func detectLanguage(text string) LanguageResult { return detectLanguageOf(newAnalysis(text)) }
+
+func detectLanguageOf(a *analysis) LanguageResult {
+	text := a.text
 	var letters, latin, han, kana, hangul, cyr, arabic, hebrew, greek, deva, thai int
 	ukr := 0
 	for _, r := range text {
@@ -162,53 +170,67 @@ func detectLanguage(text string) LanguageResult {
 	case share(latin) < 0.5:
 		return LanguageResult{Code: "und"}
 	}
-	return detectLatin(text)
+	return detectLatin(a.lowerText())
 }
 
-// detectLatin scores Latin-script text by function words, with
-// language-specific letters as tie-breakers.
-func detectLatin(text string) LanguageResult {
-	lower := strings.ToLower(text)
-	scores := map[string]float64{}
-	for w := range strings.FieldsFuncSeq(lower, func(r rune) bool { return !unicode.IsLetter(r) && r != '\'' && r != '-' }) {
-		for _, lang := range stopwordIndex[w] {
-			scores[lang]++
+// latinLanguages are the languages detectLatin tells apart by words, in code order (the
+// order that breaks ties).
+var latinLanguages = [...]string{"de", "en", "es", "fr", "it", "nl", "pt"}
+
+// latinIndex maps each word of stopwordIndex to its languages' indices in latinLanguages, a
+// language as often as the word is listed for it.
+var latinIndex = func() map[string][]uint8 {
+	out := make(map[string][]uint8, len(stopwordIndex))
+	for w, langs := range stopwordIndex {
+		for _, l := range langs {
+			i := slices.Index(latinLanguages[:], l)
+			if i < 0 {
+				panic("signal: stop words of unknown language " + l)
+			}
+			out[w] = append(out[w], uint8(i))
 		}
 	}
-	hints := []struct {
-		chars string
-		lang  string
-	}{{"ñ¿¡", "es"}, {"ãõ", "pt"}, {"ß", "de"}, {"äöü", "de"}, {"çœ", "fr"}, {"êâîôûëïè", "fr"}, {"ìò", "it"}, {"ĳ", "nl"}}
+	return out
+}()
+
+// latinHints are letters that only some of the languages use.
+var latinHints = [...]struct {
+	chars string
+	lang  int // index in latinLanguages
+}{{"ñ¿¡", 2}, {"ãõ", 6}, {"ß", 0}, {"äöü", 0}, {"çœ", 3}, {"êâîôûëïè", 3}, {"ìò", 4}, {"ĳ", 5}}
+
+// detectLatin scores Latin-script text (lower-cased) by function words, with
+// language-specific letters as tie-breakers.
+func detectLatin(lower string) LanguageResult {
+	var scores [len(latinLanguages)]float64
+	for w := range strings.FieldsFuncSeq(lower, func(r rune) bool { return !unicode.IsLetter(r) && r != '\'' && r != '-' }) {
+		for _, l := range latinIndex[w] {
+			scores[l]++
+		}
+	}
 	// Every hint letter is non-ASCII: most prompts have none, and skip the search.
 	if hasNonASCII(lower) {
-		for _, h := range hints {
+		for _, h := range latinHints {
 			if strings.ContainsAny(lower, h.chars) {
 				scores[h.lang] += 1.5
 			}
 		}
 		if strings.Contains(lower, "ç") && strings.ContainsAny(lower, "ãõ") {
-			scores["pt"]++
+			scores[6]++
 		}
 	}
-	type ls struct {
-		lang  string
-		score float64
-	}
-	var ranked []ls
-	var total float64
-	for l, s := range scores {
-		ranked = append(ranked, ls{l, s})
+	// Every score is a sum of ones and halves, so the total is exact in any order.
+	// The first of the highest wins: ties go to the smaller code.
+	best, bestScore, total := "", 0.0, 0.0
+	for i, s := range scores {
 		total += s
+		if s > bestScore {
+			best, bestScore = latinLanguages[i], s
+		}
 	}
-	if len(ranked) == 0 {
+	if best == "" {
 		// No known word at all (code, names, "asdf"): saying English would be a guess.
 		return LanguageResult{Code: "und"}
 	}
-	sort.Slice(ranked, func(i, j int) bool {
-		if ranked[i].score != ranked[j].score {
-			return ranked[i].score > ranked[j].score
-		}
-		return ranked[i].lang < ranked[j].lang
-	})
-	return LanguageResult{Code: ranked[0].lang, Confidence: ranked[0].score / total}
+	return LanguageResult{Code: best, Confidence: bestScore / total}
 }

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"net/netip"
 	"regexp"
-	"sort"
+	"slices"
 	"strings"
 )
 
@@ -61,7 +61,7 @@ func (r PIIResult) Types() []PIIType {
 			out = append(out, f.Type)
 		}
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
+	slices.Sort(out)
 	return out
 }
 
@@ -216,7 +216,8 @@ func (d *PIIDetector) detect(text string, gate bool) PIIResult {
 			}
 		}
 	}
-	sort.Slice(all, func(i, j int) bool { return all[i].Start < all[j].Start })
+	// Findings do not overlap: their starts differ, and any sort orders them alike.
+	slices.SortFunc(all, func(a, b PIIFinding) int { return a.Start - b.Start })
 	return PIIResult{Findings: all}
 }
 

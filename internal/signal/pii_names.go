@@ -155,6 +155,12 @@ func endsWithWord(t, w string) bool {
 // suffixFold is the index where t ends with s under Unicode simple case folding, as (?i)
 // matches, or -1.
 func suffixFold(t, s string) int {
+	// Two ASCII characters fold together only as upper and lower case of one letter (the
+	// other forms of k and s are not ASCII): most cues end otherwise than t, and stop here.
+	if len(t) > 0 && len(s) > 0 && t[len(t)-1] < utf8.RuneSelf && s[len(s)-1] < utf8.RuneSelf &&
+		t[len(t)-1]|0x20 != s[len(s)-1]|0x20 {
+		return -1
+	}
 	i := len(t)
 	for range utf8.RuneCountInString(s) {
 		if i == 0 {
@@ -249,10 +255,12 @@ func (d *PIIDetector) findNames(text string) [][2]int {
 				continue
 			}
 		}
-		words := strings.Fields(text[s:e])
+		// A run holds at most four words, joined by ASCII whitespace.
+		var wordBuf [4]string
+		words := appendFields(wordBuf[:0], text[s:e])
 		// Drop leading sentence words ("Send Ingrid ..." keeps "Ingrid",
 		// "Remind Aiko Varga" keeps "Aiko Varga").
-		for len(words) > 0 && (notNameWords[strings.ToLower(words[0])] || !d.givenNames[strings.ToLower(words[0])] && d.laterGivenName(words[1:])) {
+		for len(words) > 0 && (holdsLower(notNameWords, words[0]) || !holdsLower(d.givenNames, words[0]) && d.laterGivenName(words[1:])) {
 			s += strings.Index(text[s:], words[0]) + len(words[0])
 			s += len(text[s:]) - len(strings.TrimLeft(text[s:], " \t\n"))
 			words = words[1:]
@@ -267,14 +275,17 @@ func (d *PIIDetector) findNames(text string) [][2]int {
 			}
 		}
 		// Cut trailing non-name words ("Ingrid Halvorsen Street").
-		for len(words) > 0 && notNameWords[strings.ToLower(trimPossessive(words[len(words)-1]))] {
+		for len(words) > 0 && holdsLower(notNameWords, trimPossessive(words[len(words)-1])) {
 			words = words[:len(words)-1]
 		}
 		if len(words) == 0 {
 			continue
 		}
-		e = s + len(strings.Join(words, " "))
-		if strings.Join(words, " ") != text[s:e] { // words were separated by newlines etc.
+		e = s + len(words) - 1
+		for _, w := range words {
+			e += len(w)
+		}
+		if !joinedBySpaces(text[s:e], words) { // words were separated by newlines etc.
 			e = s + len(words[0])
 			words = words[:1]
 		}
@@ -295,6 +306,52 @@ func (d *PIIDetector) findNames(text string) [][2]int {
 	return out
 }
 
+// appendFields appends the fields of s, as strings.Fields splits them, to dst.
+func appendFields(dst []string, s string) []string {
+	for f := range strings.FieldsSeq(s) {
+		dst = append(dst, f)
+	}
+	return dst
+}
+
+// joinedBySpaces reports whether s is strings.Join(words, " ") (of s's length).
+func joinedBySpaces(s string, words []string) bool {
+	for i, w := range words {
+		if i > 0 {
+			if s == "" || s[0] != ' ' {
+				return false
+			}
+			s = s[1:]
+		}
+		if !strings.HasPrefix(s, w) {
+			return false
+		}
+		s = s[len(w):]
+	}
+	return s == ""
+}
+
+// holdsLower reports whether m holds strings.ToLower(w), without building the lower-case
+// string for a short ASCII word.
+func holdsLower(m map[string]bool, w string) bool {
+	var buf [32]byte
+	if len(w) > len(buf) {
+		return m[strings.ToLower(w)]
+	}
+	b := buf[:len(w)]
+	for i := 0; i < len(w); i++ {
+		c := w[i]
+		switch {
+		case c >= utf8.RuneSelf:
+			return m[strings.ToLower(w)]
+		case 'A' <= c && c <= 'Z':
+			c += 'a' - 'A'
+		}
+		b[i] = c
+	}
+	return m[string(b)]
+}
+
 func overlapsSpan(spans [][2]int, s, e int) bool {
 	for _, o := range spans {
 		if s < o[1] && o[0] < e {
@@ -308,7 +365,7 @@ func overlapsSpan(spans [][2]int, s, e int) bool {
 // least two words within words.
 func (d *PIIDetector) laterGivenName(words []string) bool {
 	for i, w := range words {
-		if d.givenNames[strings.ToLower(w)] && i+1 < len(words) {
+		if i+1 < len(words) && holdsLower(d.givenNames, w) {
 			return true
 		}
 	}

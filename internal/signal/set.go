@@ -9,6 +9,8 @@ import (
 
 	"github.com/semantic-router/semantic-router/internal/config"
 	"github.com/semantic-router/semantic-router/internal/embed"
+	"github.com/semantic-router/semantic-router/internal/embed/builtin"
+	"github.com/semantic-router/semantic-router/internal/embed/remote"
 )
 
 // Result is one signal's outcome for a request, as the classification API and the debug
@@ -68,8 +70,12 @@ type Set struct {
 	embedder     embed.Embedder
 	closer       interface{ Close() error } // the embedder's resources (an ONNX session), if any
 	embedTimeout time.Duration
-	extractor    map[string]extractor
-	order        []string // configuration order
+	// inProcess says the embedder computes on the calling goroutine (builtin, onnx): it is
+	// called inline, while a remote one is called concurrently with the other signals.
+	inProcess bool
+	builtin   bool        // the embedder is the builtin one
+	list      []extractor // configuration order
+	scopes    []Role      // the distinct scopes of list that read message text
 
 	// pending build the parts that embed their examples (similarity matchers, the domain
 	// classifier, the jailbreak detector) when a remote embedder was not answering at
@@ -81,7 +87,7 @@ type Set struct {
 
 // extractor is one configured signal.
 type extractor struct {
-	kind string
+	name, kind string
 	// scope is the messages the signal reads; 0 for signals that read no message text.
 	scope Role
 	// vec says the signal needs embeddings: of each segment in scope (perSegment) or of
@@ -109,7 +115,7 @@ const defaultEmbedTimeout = 3 * time.Second
 // config.Validate fails only on its embedder (an ONNX model that cannot be loaded, an
 // unreadable credential) or, for a remote embedder that answers, on embedding the examples.
 func NewSet(ctx context.Context, cfg *config.Signals, opts SetOptions) (*Set, error) {
-	set := &Set{extractor: map[string]extractor{}, embedTimeout: cfg.Embedder.RequestTimeout.D()}
+	set := &Set{embedTimeout: cfg.Embedder.RequestTimeout.D()}
 	if set.embedTimeout == 0 {
 		set.embedTimeout = defaultEmbedTimeout
 	}
@@ -118,6 +124,9 @@ func NewSet(ctx context.Context, cfg *config.Signals, opts SetOptions) (*Set, er
 		return nil, fmt.Errorf("signals.embedder: %w", err)
 	}
 	set.embedder, set.closer = emb, closer
+	_, remoteEmb := emb.(*remote.Client)
+	_, set.builtin = emb.(*builtin.Embedder)
+	set.inProcess = !remoteEmb
 	b := &builder{ctx: ctx, set: set}
 	if rd, ok := emb.(readier); ok && rd.Ready(ctx) != nil {
 		b.deferBuild = true

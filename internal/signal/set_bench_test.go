@@ -8,11 +8,8 @@ import (
 	"time"
 )
 
-// BenchmarkBuiltinSignals computes every builtin signal kind (the builtin embedder) for a
-// 200-token prompt, normalisation included, as a request does; it reports the median
-// (p50-µs) beside the mean.
-func BenchmarkBuiltinSignals(b *testing.B) {
-	s := newTestSet(b, `
+// builtinSignalsConfig configures every builtin signal kind (the builtin embedder).
+const builtinSignalsConfig = `
 models:
   - model_name: m
     provider: {type: sim}
@@ -35,11 +32,27 @@ signals:
     - {name: english, languages: [en]}
   context_length:
     - {name: long, min_tokens: 1000}
-`, SetOptions{})
-	req := userChat(signalsPrompt)
+`
+
+// BenchmarkBuiltinSignals computes every builtin signal kind (the builtin embedder) for a
+// 200-token prompt, normalisation included, as a request does; it reports the median
+// (p50-µs) beside the mean.
+func BenchmarkBuiltinSignals(b *testing.B) {
 	if n := EstimateTokens(signalsPrompt); n < 190 || n > 210 {
 		b.Fatalf("the prompt has %d tokens, want about 200", n)
 	}
+	benchmarkSignals(b, signalsPrompt)
+}
+
+// BenchmarkBuiltinSignalsShort is BenchmarkBuiltinSignals for a short question, the most
+// common request: there the fixed cost per request dominates.
+func BenchmarkBuiltinSignalsShort(b *testing.B) {
+	benchmarkSignals(b, shortPrompt)
+}
+
+func benchmarkSignals(b *testing.B, prompt string) {
+	s := newTestSet(b, builtinSignalsConfig, SetOptions{})
+	req := userChat(prompt)
 	ctx := context.Background()
 	var took []time.Duration
 	b.ReportAllocs()
@@ -54,6 +67,9 @@ signals:
 	b.ReportMetric(float64(took[len(took)/2].Nanoseconds())/1000, "p50-µs")
 }
 
+// shortPrompt is a neutral seven-word question.
+const shortPrompt = "Which city hosts the headquarters of the UN?"
+
 // signalsPrompt is a realistic prompt of about 200 tokens.
 var signalsPrompt = strings.Join([]string{
 	"I run a small web shop on a Kubernetes cluster with three nodes, and since last week the checkout service",
@@ -65,3 +81,26 @@ var signalsPrompt = strings.Join([]string{
 	"be for the image cache? Please compare an LRU with a time-based expiry for this workload, and tell me which",
 	"metrics I should export to Prometheus. Our ticket is JIRA-4521.",
 }, " ")
+
+// BenchmarkSignalKind computes one signal of each kind on its own (the others of
+// builtinSignalsConfig are not wanted), for both prompts: what each detector costs a
+// request, its share of the text's analysis and embedding included.
+func BenchmarkSignalKind(b *testing.B) {
+	s := newTestSet(b, builtinSignalsConfig, SetOptions{})
+	ctx := context.Background()
+	for _, p := range []struct{ name, text string }{{"short", shortPrompt}, {"200tokens", signalsPrompt}} {
+		req := userChat(p.text)
+		for i := range s.list {
+			ex := &s.list[i]
+			names := map[string]bool{ex.name: true}
+			b.Run(ex.kind+"/"+p.name, func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					if _, _, err := s.Evaluate(ctx, InputFromChat(req, nil), names); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}

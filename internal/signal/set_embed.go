@@ -11,9 +11,9 @@ func (s *Set) EmbedText(ctx context.Context, text string) ([]float32, error) {
 	if s == nil || s.embedder == nil {
 		return nil, fmt.Errorf("no embedder")
 	}
-	vs, err := s.embed(ctx, []string{text})
+	vs, err := s.embedList(ctx, []string{text})
 	if err != nil {
 		return nil, err
 	}
-	return vs[text], nil
+	return vs[0], nil
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"sync"
 	"time"
 
 	"github.com/semantic-router/semantic-router/internal/decision"
@@ -13,82 +12,128 @@ import (
 // errNoVector is the Error of a signal whose embedding failed.
 const errNoVector = "embedding unavailable"
 
-// evaluation is one Evaluate call: the input and the embeddings of the texts the vector
-// signals read. vecs and embedErr are written before the vector signals run (they wait for
-// the embedding) and only read afterwards.
+// evaluation is one Evaluate call: the input, the embeddings of the texts the vector
+// signals read, and the analyses of the texts the detectors read, each made once and
+// shared by every signal. It belongs to the goroutine that runs the signals; a remote
+// embedder's goroutine writes only vecs and embedErr, which are read after it is done.
 type evaluation struct {
 	in *Input
-	// vecs are the embeddings of the texts the vector signals read; nil when embedding
-	// failed (embedErr says why).
-	vecs     map[string][]float32
+	// texts are the texts embedded; vecs their embeddings, nil when embedding failed
+	// (embedErr says why).
+	texts    []string
+	vecs     [][]float32
 	embedErr error
+	embedDur time.Duration
+	// analyses are the texts read so far, in the order first read; the first few live in
+	// own.
+	analyses []*analysis
+	own      [4]analysis
+	ownPtrs  [4]*analysis
 }
 
 // vec returns the embedding of text, or false when it could not be computed.
 func (ev *evaluation) vec(text string) ([]float32, bool) {
-	v, ok := ev.vecs[text]
-	return v, ok
+	if ev.vecs == nil {
+		return nil, false
+	}
+	for i, t := range ev.texts {
+		if t == text {
+			return ev.vecs[i], true
+		}
+	}
+	return nil, false
 }
 
-// Evaluate computes the named signals (every signal when names is nil) concurrently and
-// returns their results in configuration order and the matches for the decision engine.
-// The texts the vector signals read are embedded together, once, only if one of them is
-// wanted. When that fails (err, for the log), the vector signals come back with an Error and
-// as failed matches, and every other signal is computed as usual.
+// text returns the shared analysis of text. The texts of one request are few (a scope's
+// joined text, each segment), and a segment that is a scope's whole text is the same
+// string, so a comparison usually ends at the pointer.
+func (ev *evaluation) text(text string) *analysis {
+	for _, a := range ev.analyses {
+		if a.text == text {
+			return a
+		}
+	}
+	var a *analysis
+	if n := len(ev.analyses); n < len(ev.own) {
+		ev.own[n] = analysis{text: text}
+		a = &ev.own[n]
+		if n == 0 {
+			ev.analyses = ev.ownPtrs[:0]
+		}
+	} else {
+		a = newAnalysis(text)
+	}
+	ev.analyses = append(ev.analyses, a)
+	return a
+}
+
+// Evaluate computes the named signals (every signal when names is nil) and returns their
+// results in configuration order and the matches for the decision engine. The texts the
+// vector signals read are embedded together, once, only if one of them is wanted. When that
+// fails (err, for the log), the vector signals come back with an Error and as failed
+// matches, and every other signal is computed as usual.
+//
+// The signals run one after the other on the calling goroutine: each takes microseconds
+// and reads the analyses of the same few texts, so goroutines would cost more than they
+// save. Only a remote embedder, a network call, runs concurrently with the signals that
+// need no vector; an in-process one (builtin, onnx) is called inline.
 //
 // in must not be used by another Evaluate at the same time: Evaluate prepares the joined
 // texts it reads.
 func (s *Set) Evaluate(ctx context.Context, in *Input, names map[string]bool) (_ []Result, _ decision.Matches, err error) {
-	var want []string
-	var scopes []Role
-	for _, n := range s.order {
-		if names == nil || names[n] {
-			want = append(want, n)
-			if sc := s.extractor[n].scope; sc != 0 && !slices.Contains(scopes, sc) {
-				scopes = append(scopes, sc)
+	n := len(s.list)
+	scopes := s.scopes
+	if names != nil {
+		n, scopes = 0, nil
+		for i := range s.list {
+			if ex := &s.list[i]; names[ex.name] {
+				n++
+				if ex.scope != 0 && !slices.Contains(scopes, ex.scope) {
+					scopes = append(scopes, ex.scope)
+				}
 			}
 		}
 	}
-	if len(want) == 0 {
+	if n == 0 {
 		return nil, decision.Matches{}, nil
 	}
 	in.Prepare(scopes...)
 	ev := &evaluation{in: in}
-	texts := s.embedTexts(in, want)
-	var embedDone sync.WaitGroup
-	if len(texts) > 0 {
-		embedDone.Add(1)
-		go func() {
-			defer embedDone.Done()
-			ev.vecs, ev.embedErr = s.embed(ctx, texts)
-			if ev.embedErr == nil {
-				// The parts left pending while the embedder was down.
-				if err := s.ensure(ctx); err != nil {
-					ev.vecs, ev.embedErr = nil, err
-				}
-			}
-		}()
+	var embedded chan struct{} // closed once a remote embedder has answered
+	if texts := s.embedTexts(in, names); len(texts) > 0 {
+		ev.texts = texts
+		if s.inProcess {
+			s.embedInto(ctx, ev)
+		} else {
+			embedded = make(chan struct{})
+			go func() {
+				defer close(embedded)
+				s.embedInto(ctx, ev)
+			}()
+		}
 	}
-	results := make([]Result, len(want))
-	var wg sync.WaitGroup
-	for i, n := range want {
-		ex := s.extractor[n]
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			start := time.Now()
-			if ex.vec {
-				embedDone.Wait()
-			}
-			res := ex.run(ev)
-			res.Name, res.Kind = n, ex.kind
-			res.LatencyMs = float64(time.Since(start).Microseconds()) / 1000
-			results[i] = res
-		}()
+	results := make([]Result, 0, n)
+	// The vector signals wait for a remote embedder: their places in results, and their
+	// extractors.
+	var waiting []int
+	for i := range s.list {
+		ex := &s.list[i]
+		if names != nil && !names[ex.name] {
+			continue
+		}
+		if ex.vec && embedded != nil {
+			waiting = append(waiting, len(results), i)
+			results = append(results, Result{})
+			continue
+		}
+		results = append(results, s.run(ex, ev))
 	}
-	// Every text to embed is read by a wanted vector signal, which waited for the embedding:
-	// ev is settled once they are all done.
-	wg.Wait()
+	if embedded != nil {
+		<-embedded
+		for k := 0; k < len(waiting); k += 2 {
+			results[waiting[k]] = s.run(&s.list[waiting[k+1]], ev)
+		}
+	}
 	if ev.embedErr != nil {
 		// The classification API shows operators why; clients only see the signal names.
 		for i := range results {
@@ -104,18 +149,44 @@ func (s *Set) Evaluate(ctx context.Context, in *Input, names map[string]bool) (_
 	return results, m, ev.embedErr
 }
 
+// run computes one signal. A vector signal's latency includes the embedding it read.
+func (s *Set) run(ex *extractor, ev *evaluation) Result {
+	start := time.Now()
+	res := ex.run(ev)
+	res.Name, res.Kind = ex.name, ex.kind
+	took := time.Since(start)
+	if ex.vec {
+		took += ev.embedDur
+	}
+	res.LatencyMs = float64(took.Microseconds()) / 1000
+	return res
+}
+
+// embedInto embeds ev.texts and then builds the parts left pending while the embedder was
+// down.
+func (s *Set) embedInto(ctx context.Context, ev *evaluation) {
+	start := time.Now()
+	ev.vecs, ev.embedErr = s.embedList(ctx, ev.texts)
+	if ev.embedErr == nil {
+		if err := s.ensure(ctx); err != nil {
+			ev.vecs, ev.embedErr = nil, err
+		}
+	}
+	ev.embedDur = time.Since(start)
+}
+
 // embedTexts lists the distinct texts the wanted vector signals read.
-func (s *Set) embedTexts(in *Input, want []string) []string {
+func (s *Set) embedTexts(in *Input, names map[string]bool) []string {
 	var texts []string
 	addText := func(t string) {
 		if !slices.Contains(texts, t) {
 			texts = append(texts, t)
 		}
 	}
-	for _, n := range want {
-		ex := s.extractor[n]
+	for i := range s.list {
+		ex := &s.list[i]
 		switch {
-		case !ex.vec:
+		case !ex.vec || names != nil && !names[ex.name]:
 		case ex.perSegment:
 			for _, seg := range in.Segments {
 				if seg.Role&ex.scope != 0 && seg.Text != "" {
@@ -129,10 +200,14 @@ func (s *Set) embedTexts(in *Input, want []string) []string {
 	return texts
 }
 
-// embed embeds texts in one call bounded by the embedder timeout.
-func (s *Set) embed(ctx context.Context, texts []string) (map[string][]float32, error) {
-	ctx, cancel := context.WithTimeout(ctx, s.embedTimeout)
-	defer cancel()
+// embedList embeds texts in one call bounded by the embedder timeout, one vector per text.
+func (s *Set) embedList(ctx context.Context, texts []string) ([][]float32, error) {
+	if !s.builtin {
+		// The builtin embedder neither waits nor blocks: its timer would only cost.
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, s.embedTimeout)
+		defer cancel()
+	}
 	vs, err := s.embedder.Embed(ctx, texts)
 	if err != nil {
 		return nil, fmt.Errorf("embedding %d texts: %w", len(texts), err)
@@ -140,11 +215,7 @@ func (s *Set) embed(ctx context.Context, texts []string) (map[string][]float32, 
 	if len(vs) != len(texts) {
 		return nil, fmt.Errorf("embedding %d texts: the embedder returned %d vectors", len(texts), len(vs))
 	}
-	out := make(map[string][]float32, len(texts))
-	for i, t := range texts {
-		out[t] = vs[i]
-	}
-	return out, nil
+	return vs, nil
 }
 
 // jailbreakResult scores each segment in scope on its own and keeps the highest score, so
@@ -160,7 +231,7 @@ func jailbreakResult(det *JailbreakDetector, ev *evaluation, scope Role, thresho
 		}
 		v, ok := ev.vec(seg.Text)
 		missing = missing || !ok
-		if r := det.DetectVector(seg.Text, v); r.Score > best.Score {
+		if r := det.detect(ev.text(seg.Text), v); r.Score > best.Score {
 			best = r
 		}
 	}

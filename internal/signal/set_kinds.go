@@ -51,8 +51,10 @@ func (b *builder) add(name, kind string, roles []string, def Role, vec bool, run
 	if err != nil && b.scopeErr == nil {
 		b.scopeErr = fmt.Errorf("signal %q: %w", name, err)
 	}
-	b.set.extractor[name] = extractor{kind: kind, scope: scope, vec: vec, perSegment: kind == "jailbreak", run: run}
-	b.set.order = append(b.set.order, name)
+	b.set.list = append(b.set.list, extractor{name: name, kind: kind, scope: scope, vec: vec, perSegment: kind == "jailbreak", run: run})
+	if scope != 0 && !slices.Contains(b.set.scopes, scope) {
+		b.set.scopes = append(b.set.scopes, scope)
+	}
 }
 
 // mustScope is the scope of a signal's roles; a bad role is reported by add, which parses
@@ -79,7 +81,7 @@ func (b *builder) keywords(cfg *config.Signals) error {
 		}
 		scope := mustScope(k.Roles, ScopeRouting)
 		b.add(k.Name, "keyword", k.Roles, ScopeRouting, false, func(ev *evaluation) Result {
-			r := m.Match(ev.in.Text(scope))
+			r := m.matchText(ev.text(ev.in.Text(scope)))
 			return Result{Matched: r.Matched, Confidence: exact(r.Matched), Value: r.Found}
 		})
 	}
@@ -152,7 +154,7 @@ func (b *builder) domains(cfg *config.Signals) error {
 			if !have {
 				return Result{Error: errNoVector}
 			}
-			r := dc.ClassifyVector(text, v)
+			r := dc.classifyVector(v, ev.text(text))
 			ok := slices.Contains(d.Categories, r.Label) && r.Confidence >= d.MinConfidence
 			return Result{Matched: ok, Confidence: r.Confidence, Label: r.Label, Value: r.Scores}
 		})
@@ -230,7 +232,7 @@ func (b *builder) complexity(cfg *config.Signals) error {
 		minLevel := slices.Index(config.ComplexityLevels, c.MinLevel)
 		scope := mustScope(c.Roles, ScopeRouting)
 		b.add(c.Name, "complexity", c.Roles, ScopeRouting, false, func(ev *evaluation) Result {
-			r := sc.Score(ev.in.Text(scope))
+			r := sc.score(ev.text(ev.in.Text(scope)))
 			return Result{Matched: slices.Index(config.ComplexityLevels, string(r.Level)) >= minLevel, Confidence: r.Score, Label: string(r.Level), Value: r}
 		})
 	}
@@ -248,7 +250,7 @@ func (b *builder) language(cfg *config.Signals) error {
 	for _, l := range cfg.Language {
 		scope := mustScope(l.Roles, ScopeRouting)
 		b.add(l.Name, "language", l.Roles, ScopeRouting, false, func(ev *evaluation) Result {
-			r := ld.Detect(ev.in.Text(scope))
+			r := ld.detect(ev.text(ev.in.Text(scope)))
 			return Result{Matched: slices.Contains(l.Languages, r.Code), Confidence: r.Confidence, Label: r.Code}
 		})
 	}

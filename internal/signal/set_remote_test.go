@@ -264,3 +264,32 @@ func TestNewSetErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestResultsKeepConfigurationOrderWithARemoteEmbedder: the vector signals, computed once the
+// remote embedder has answered, still come back in their configuration places.
+func TestResultsKeepConfigurationOrderWithARemoteEmbedder(t *testing.T) {
+	t.Parallel()
+	emb := newEmbeddingServer(t)
+	s := newTestSet(t, remoteSignals(emb.URL), SetOptions{Secrets: &secretMap{vals: map[string]string{"env.EMBED_KEY": "k1"}}})
+	ctx := context.Background()
+	for _, tt := range []struct {
+		names map[string]bool
+		want  string
+	}{
+		{nil, "urgent:keyword,stem:domain,pii:pii,jailbreak:jailbreak"},
+		{map[string]bool{"jailbreak": true, "urgent": true}, "urgent:keyword,jailbreak:jailbreak"},
+		{map[string]bool{"stem": true}, "stem:domain"},
+	} {
+		res, _, err := s.Evaluate(ctx, InputFromChat(userChat("urgent: what is a prime number?"), nil), tt.names)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, r := range res {
+			got = append(got, r.Name+":"+r.Kind)
+		}
+		if strings.Join(got, ",") != tt.want {
+			t.Errorf("names %v: results %v, want %s", tt.names, got, tt.want)
+		}
+	}
+}

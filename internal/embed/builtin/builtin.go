@@ -89,6 +89,18 @@ func (t *table) sentence(s string) []float32 {
 		}
 	}
 	for _, r := range s {
+		if r < utf8.RuneSelf {
+			// ASCII, most text: what the cases below decide, without the Unicode tables.
+			switch c := byte(r); {
+			case 'a' <= c && c <= 'z' || '0' <= c && c <= '9':
+				tok = append(tok, c)
+			case 'A' <= c && c <= 'Z':
+				tok = append(tok, c+'a'-'A')
+			default:
+				flush()
+			}
+			continue
+		}
 		switch {
 		case isIdeograph(r):
 			// CJK text has no spaces: each character is its own token.

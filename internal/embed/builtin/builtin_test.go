@@ -5,6 +5,8 @@ import (
 	"math"
 	"sort"
 	"testing"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/semantic-router/semantic-router/internal/embed"
 )
@@ -151,4 +153,19 @@ func FuzzEmbed(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestASCIIFastPathAgreesWithUnicode checks the ASCII shortcut of sentence against the
+// Unicode tests it skips.
+func TestASCIIFastPathAgreesWithUnicode(t *testing.T) {
+	t.Parallel()
+	for r := rune(0); r < utf8.RuneSelf; r++ {
+		word := 'a' <= r && r <= 'z' || '0' <= r && r <= '9' || 'A' <= r && r <= 'Z'
+		if isIdeograph(r) || word != (unicode.IsLetter(r) || unicode.IsDigit(r)) {
+			t.Fatalf("rune %q: the ASCII shortcut disagrees with unicode", r)
+		}
+		if word && unicode.ToLower(r) != r|0x20 && !('0' <= r && r <= '9') {
+			t.Fatalf("rune %q: lower case %q", r, unicode.ToLower(r))
+		}
+	}
 }
