@@ -124,7 +124,7 @@ func domainCVAccuracy(folds []domainCVFold, tune domainTuning, minConf float64) 
 	for _, f := range folds {
 		f.c.tune, f.c.minConf = tune, minConf
 		for i, r := range f.rows {
-			got := f.c.classifyVector(f.vecs[i], r.Prompt).Label
+			got := f.c.classifyVector(f.vecs[i], newAnalysis(r.Prompt)).Label
 			if conf[r.Domain] == nil {
 				conf[r.Domain] = map[string]int{}
 			}
