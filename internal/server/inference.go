@@ -103,9 +103,10 @@ func (h *Inference) stream(w http.ResponseWriter, r *http.Request, s *router.Str
 	hd.Set("Content-Type", "text/event-stream")
 	hd.Set("Cache-Control", "no-cache")
 	hd.Set("X-Accel-Buffering", "no") // tell buffering proxies in front of us not to
+	// The status and headers leave with the first event, or the first keep-alive comment
+	// when the model is slow to start: one write, not two, before the first token.
 	w.WriteHeader(http.StatusOK)
 	rc := http.NewResponseController(w)
-	_ = rc.Flush()
 	sw := newStreamWriter(w, rc, s.KeepAlive(), h.countKeepAlive)
 	defer sw.stop()
 	for {
