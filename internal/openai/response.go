@@ -1,6 +1,10 @@
 package openai
 
-import "encoding/json"
+import (
+	"encoding/json"
+
+	"github.com/go-json-experiment/json/jsontext"
+)
 
 // ChatResponse is a non-streaming chat completion.
 type ChatResponse struct {
@@ -74,3 +78,13 @@ const (
 	ObjectList                = "list"
 	ObjectModel               = "model"
 )
+
+// Present records that a member was in a JSON object, checking its value without keeping it:
+// reading an answer for its usage need not copy its choices.
+type Present bool
+
+// UnmarshalJSONFrom implements encoding/json/v2's UnmarshalerFrom.
+func (p *Present) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
+	*p = true
+	return dec.SkipValue()
+}

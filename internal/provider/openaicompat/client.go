@@ -81,10 +81,10 @@ func (c *Client) ChatCompletion(ctx context.Context, req *openai.ChatRequest) (*
 		return nil, err
 	}
 	var parsed struct {
-		Choices json.RawMessage `json:"choices"`
-		Usage   *openai.Usage   `json:"usage"`
+		Choices openai.Present `json:"choices"`
+		Usage   *openai.Usage  `json:"usage"`
 	}
-	if err := openai.Unmarshal(body, &parsed); err != nil || parsed.Choices == nil {
+	if err := openai.Unmarshal(body, &parsed); err != nil || !parsed.Choices {
 		return nil, c.protocolError("the answer is not a chat completion JSON object", err)
 	}
 	return &provider.Response{Body: body, Usage: parsed.Usage}, nil

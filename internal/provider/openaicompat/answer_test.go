@@ -1,0 +1,68 @@
+package openaicompat_test
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/semantic-router/semantic-router/internal/openai"
+	"github.com/semantic-router/semantic-router/internal/provider"
+	"github.com/semantic-router/semantic-router/internal/provider/openaicompat"
+)
+
+// TestAnswerIsReadForItsUsage: a 200 answer is passed on as sent, with its usage read; one
+// that is not a chat completion object is a protocol error.
+func TestAnswerIsReadForItsUsage(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name, body string
+		usage      *openai.Usage
+		err        string
+	}{
+		{"with usage", `{"id":"c","choices":[{"index":0,"message":{"role":"assistant","content":"hi"}}],"usage":{"prompt_tokens":3,"completion_tokens":1,"total_tokens":4}}`,
+			&openai.Usage{PromptTokens: 3, CompletionTokens: 1, TotalTokens: 4}, ""},
+		{"without usage", `{"id":"c","choices":[]}`, nil, ""},
+		{"choices null", `{"choices":null}`, nil, ""},
+		{"no choices", `{"id":"c","object":"chat.completion"}`, nil,
+			"the answer is not a chat completion JSON object"},
+		{"not JSON", `<html>gateway</html>`, nil,
+			"the answer is not a chat completion JSON object"},
+		{"choices cut", `{"choices":[{"index":0,`, nil,
+			"the answer is not a chat completion JSON object"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+				w.Header().Set("Content-Type", "application/json")
+				_, _ = w.Write([]byte(tt.body))
+			}))
+			t.Cleanup(srv.Close)
+			p, err := openaicompat.New(openaicompat.Options{Name: "m", BaseURL: srv.URL + "/v1", Model: "up"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp, err := p.ChatCompletion(context.Background(), &openai.ChatRequest{Model: "m",
+				Messages: []openai.Message{{Role: "user", Content: openai.TextContent("hi")}}})
+			if tt.err != "" {
+				var pe *provider.Error
+				if !errors.As(err, &pe) || pe.Kind != provider.KindProtocol || !strings.HasSuffix(pe.Message, ": "+tt.err) {
+					t.Fatalf("err = %v, want a protocol error %q", err, tt.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(resp.Body) != tt.body {
+				t.Errorf("body = %s, want it as sent", resp.Body)
+			}
+			if (resp.Usage == nil) != (tt.usage == nil) || (tt.usage != nil && *resp.Usage != *tt.usage) {
+				t.Errorf("usage = %+v, want %+v", resp.Usage, tt.usage)
+			}
+		})
+	}
+}
