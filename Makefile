@@ -9,7 +9,7 @@ LINT      = $(GO) tool -modfile=tools/golangci-lint/go.mod golangci-lint
 VERSION  ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS   = -s -w -X main.version=$(VERSION)
 
-.PHONY: all run build test test-unit fuzz lint fmt bench bench-faults clean
+.PHONY: all run build test test-unit test-quality fuzz lint fmt bench bench-faults clean
 
 all: build
 
@@ -25,11 +25,16 @@ build:
 ## etcd, built once into the cache by envtest-assets), then a short run of each fuzz target
 ## The onnx build tag compiles the ONNX Runtime embedder, tested against the library that
 ## onnxruntime fetches from npm into the cache.
-test: envtest-assets onnxruntime test-unit fuzz
+test: envtest-assets onnxruntime test-unit test-quality fuzz
 
 test-unit:
 	KUBEBUILDER_ASSETS="$$(hack/envtest.sh --print)" ONNXRUNTIME_LIB="$$(hack/onnxruntime.sh)" $(GO) test -race -timeout 25m -tags onnx -count=1 $$($(GO) list ./... | grep -v -e '/internal/operator' -e '/api/' -e '/cmd/semantic-router-operator' -e '/test/operator')
 	KUBEBUILDER_ASSETS="$$(hack/envtest.sh --print)" $(GO) test -race -timeout 25m -count=1 $(OPERATOR_TEST_FLAGS) $(OPERATOR_PKGS)
+
+## test-quality: the single-threaded checks of the signals' data and shortcuts, which -race
+## only slows down (cross-validation, model training, shortcuts against their regexps)
+test-quality:
+	$(GO) test -count=1 -run '^(TestDomainCrossValidation|TestJailbreakModelIsTrainedFromTheTrainSplit|TestRuleStartsMatchAsTheRegexps|TestNameCuesMatchTheirRegexps)$$' -v ./internal/signal
 
 ## fuzz: run each fuzz target for FUZZTIME executions (default 50000x)
 fuzz:

@@ -147,6 +147,7 @@ func domainCVAccuracy(folds []domainCVFold, tune domainTuning, minConf float64) 
 //
 //	go test ./internal/signal -run 'TestDomainCrossValidation$' -v -domaincv
 func TestDomainCrossValidation(t *testing.T) {
+	qualityCheck(t)
 	t.Parallel()
 	folds := buildDomainCVFolds(t)
 	acc, conf, wrong := domainCVAccuracy(folds, defaultDomainTuning, DefaultDomainMinConfidence)

@@ -180,6 +180,7 @@ func chooseThreshold(exs []example) (float64, string) {
 // training split and compares it with the shipped one (or, with
 // -update-jailbreak-model, writes it).
 func TestJailbreakModelIsTrainedFromTheTrainSplit(t *testing.T) {
+	qualityCheck(t)
 	if testing.Short() && !*updateJailbreakModel {
 		t.Skip("training takes seconds")
 	}

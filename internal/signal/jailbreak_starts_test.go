@@ -9,6 +9,7 @@ import (
 // a rule's match can start answers as the rule's regexp on the whole window, on every
 // suffix and prefix window of the test texts.
 func TestRuleStartsMatchAsTheRegexps(t *testing.T) {
+	qualityCheck(t)
 	t.Parallel()
 	if len(ruleStarts) < len(jailbreakRules)/2 {
 		t.Fatalf("only %d of %d rules start with a boundary and a literal", len(ruleStarts), len(jailbreakRules))

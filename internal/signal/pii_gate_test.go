@@ -95,6 +95,7 @@ var (
 // TestNameCuesMatchTheirRegexps compares the hand-written cues with the regexps on the
 // text before positions of the test texts, cut to the 40 bytes isName reads.
 func TestNameCuesMatchTheirRegexps(t *testing.T) {
+	qualityCheck(t)
 	t.Parallel()
 	// Every position of the edge cases, and every seventh of the long texts: the regexps are
 	// slow under the race detector, and the cues are tested on each ending either way.
