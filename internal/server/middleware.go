@@ -95,30 +95,37 @@ func withRequestContext(next http.Handler, log *slog.Logger, m *telemetry.Metric
 	})
 }
 
+// accessAttrs are the fields of a request's access log line, typed so that none is boxed.
+func accessAttrs(r *http.Request, status int, info *requestInfo, d time.Duration) []slog.Attr {
+	attrs := make([]slog.Attr, 0, 13)
+	attrs = append(attrs, slog.String(router.LogKeyRequestID, info.id), slog.String("method", r.Method),
+		slog.String("path", r.URL.Path), slog.Int("status", status), slog.Float64("latency_ms", float64(d.Microseconds())/1000))
+	if info.model != "" {
+		attrs = append(attrs, slog.String(router.LogKeyModel, info.model), slog.String("selected_model", info.selected),
+			slog.Bool("stream", info.stream))
+	}
+	if info.client != "" {
+		attrs = append(attrs, slog.String("client", info.client))
+	}
+	if info.cache != "" {
+		attrs = append(attrs, slog.String("cache", info.cache))
+	}
+	if info.streamErr != nil {
+		attrs = append(attrs, slog.String(router.LogKeyError, info.streamErr.Error()))
+	}
+	if info.span != nil {
+		if sc := info.span.SpanContext(); sc.HasTraceID() {
+			attrs = append(attrs, slog.String("trace_id", sc.TraceID().String()))
+		}
+	}
+	return attrs
+}
+
 func finish(log *slog.Logger, m *telemetry.Metrics, endpoint string, r *http.Request, status int, info *requestInfo, d time.Duration) {
 	if status == 0 {
 		status = router.StatusClientClosed
 	}
-	attrs := []any{
-		router.LogKeyRequestID, info.id, "method", r.Method, "path", r.URL.Path, "status", status,
-		"latency_ms", float64(d.Microseconds()) / 1000,
-	}
-	if info.model != "" {
-		attrs = append(attrs, router.LogKeyModel, info.model, "selected_model", info.selected, "stream", info.stream)
-	}
-	if info.client != "" {
-		attrs = append(attrs, "client", info.client)
-	}
-	if info.cache != "" {
-		attrs = append(attrs, "cache", info.cache)
-	}
-	if info.streamErr != nil {
-		attrs = append(attrs, router.LogKeyError, info.streamErr.Error())
-	}
 	if info.span != nil {
-		if sc := info.span.SpanContext(); sc.HasTraceID() {
-			attrs = append(attrs, "trace_id", sc.TraceID().String())
-		}
 		if info.span.IsRecording() {
 			info.span.SetAttributes(attribute.Int("http.response.status_code", status), attribute.String("vsr.request_id", info.id),
 				attribute.String("vsr.requested_model", info.model), attribute.String("vsr.selected_model", info.selected),
@@ -136,7 +143,9 @@ func finish(log *slog.Logger, m *telemetry.Metrics, endpoint string, r *http.Req
 	if status >= 500 || info.streamErr != nil {
 		level = slog.LevelWarn
 	}
-	log.Log(r.Context(), level, "request", attrs...)
+	if log.Enabled(r.Context(), level) {
+		log.LogAttrs(r.Context(), level, "request", accessAttrs(r, status, info, d)...)
+	}
 	if m == nil || info.model == "" {
 		return
 	}
