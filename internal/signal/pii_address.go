@@ -18,7 +18,7 @@ var (
 	latStreetRE = regexp.MustCompile(`\b(?:Calle|Avenida|Av\.|Plaza|Paseo|Carrer|Rua|Via|Viale|Piazza|Corso)\s+(?:(?:de|del|la|los|las|dos|da|di|della)\s+)*\p{Lu}[\p{L}\-']+(?:\s+\p{Lu}[\p{L}\-']+)*,?\s+(?:n\.?\s?º?\s?)?\d{1,4}\b`)
 
 	// Tails that may follow the street: unit, city, state + ZIP, postcode.
-	unitTailRE     = regexp.MustCompile(`^,?\s*(?i:Apt|Apartment|Suite|Ste|Unit|Floor|Fl|Room|Rm|Flat|Gate|Entrance|Building|Bldg|Block|Tower|Level|Piso|Étage|Etage|Wohnung|Whg|#)\.?\s*#?(?:[A-Za-z]{0,2}\d[A-Za-z0-9\-]{0,5}|[A-Z])\b`)
+	unitTailRE     = regexp.MustCompile(`^,?\s*(?:[Aa]pt|[Aa]partment|[Ss]uite|[Ss]te|[Uu]nit|[Ff]loor|[Ff]l|[Rr]oom|[Rr]m|[Ff]lat|[Gg]ate|[Ee]ntrance|[Bb]uilding|[Bb]ldg|[Bb]lock|[Tt]ower|[Ll]evel|[Pp]iso|[ÉéEe]tage|[Ww]ohnung|[Ww]hg|APT|#)\.?\s*#?(?:[A-Za-z]{0,2}\d[A-Za-z0-9\-]{0,5}|[A-Z])\b`)
 	stateZipTailRE = regexp.MustCompile(`^,?\s*[A-Z]{2}\s+\d{5}(?:-\d{4})?\b`)
 	ukPostTailRE   = regexp.MustCompile(`^,?\s*[A-Z]{1,2}\d[A-Z\d]?\s*\d[A-Z]{2}\b`)
 	euPostTailRE   = regexp.MustCompile(`^,?\s*(?:\d{4,5}|\d{2}-\d{3}|\d{4}-\d{3})(?:\s+[A-Z]{2})?\s+\p{Lu}[\p{L}\-]+\b`)
@@ -165,9 +165,11 @@ func extendAddress(text string, end int) int {
 func extendAddressPostal(text string, end int) (int, bool) {
 	postal := false
 	for range 4 {
-		rest := text[end:]
-		if loc := cityPostTailRE.FindStringSubmatchIndex(rest); loc != nil && !yearLike(rest[loc[2]:loc[3]]) {
-			end += loc[1]
+		// Tails are short; a bounded window keeps the regexps' cost independent of the text's
+		// length.
+		rest := text[end:min(len(text), end+addressWindow)]
+		if n := cityPostEnd(rest); n > 0 {
+			end += n
 			postal = true
 			continue
 		}

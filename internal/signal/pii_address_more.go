@@ -24,8 +24,8 @@ var (
 	lowerStateZipTail = regexp.MustCompile(`^,\s*[a-z]+(?:\s[a-z]+)?,?\s+[a-z]{2}\s+\d{5}\b`)
 
 	// coStreetRE: Colombian addresses ("Calle 85 # 11-53", "Carrera 7 No. 32-16").
-	coStreetRE    = regexp.MustCompile(`\b(?:Calle|Carrera|Cra\.?|Cl\.?|Avenida|Av\.?|Diagonal|Transversal|Tv\.?|Dg\.?)\s+\d{1,3}[A-Z]?(?:\s?bis)?\s*(?:#|No\.?|N[°º])\s*\d{1,3}[A-Z]?\s*-\s*\d{1,3}\b`)
-	coStreetWords = []string{"Calle", "Carrera", "Cra", "Cl", "Av", "Diagonal", "Transversal", "Tv", "Dg"}
+	coStreetRE    = regexp.MustCompile(`\b(?:Calle|Carrera|Cra\.?|Avenida|Av\.|Diagonal|Transversal)\s+\d{1,3}[A-Z]?(?:\s?bis)?\s*(?:#|No\.?|N[°º])\s*\d{1,3}[A-Z]?\s*-\s*\d{1,3}\b`)
+	coStreetWords = []string{"Calle", "Carrera", "Cra", "Avenida", "Av.", "Diagonal", "Transversal"}
 	// gulfStreetRE: a villa or building number, then a numbered street ("Villa 5, Street 22").
 	gulfStreetRE    = regexp.MustCompile(`\b(?:Villa|House|Building|Bldg|Plot|Flat|Apartment|Apt|Unit|Shop|Office)\s+(?:No\.?\s*)?\d{1,5}[A-Z]?,\s*(?:Street|St|Road|Rd|Lane|Block|Sector|Sikka)\s+\d{1,4}\b`)
 	gulfStreetWords = []string{"Villa", "House", "Building", "Bldg", "Plot", "Flat", "Apartment", "Apt", "Unit", "Shop", "Office"}
@@ -37,8 +37,14 @@ var (
 // findAddresses's older patterns do not cover; it returns the span found, or e <= s.
 func findMoreAddressesAt(text string, n numberRun) (int, int) {
 	window := text[n.start:min(len(text), n.start+addressWindow)]
-	if loc := localityChainAt.FindStringIndex(window); loc != nil {
-		return n.start, extendAddress(text, n.start+loc[1])
+	if strings.IndexByte(window, ',') >= 0 {
+		if loc := localityChainAt.FindStringIndex(window); loc != nil {
+			return n.start, extendAddress(text, n.start+loc[1])
+		}
+	}
+	// The lower-case patterns need a space and a lower-case letter after the number.
+	if rest := text[n.end:]; len(rest) < 2 || rest[0] != ' ' || rest[1] < 'a' || rest[1] > 'z' {
+		return 0, 0
 	}
 	if m := lowerStreetAt.FindStringSubmatchIndex(window); m != nil && plainWords(window[m[2]:m[3]]) {
 		e := n.start + m[1]
@@ -75,6 +81,19 @@ func plainWords(s string) bool {
 var notStreetWords = wordSetOf(`lane road street way more less times years months weeks days hours minutes
 	seconds people kids children items things eggs cups pieces pages points percent dollars euros pounds
 	miles km apples steps ways reasons tips ideas`)
+
+// cityPostEnd is the length of the city and postcode (not a year) that rest starts with, as
+// cityPostTailRE matches them, or 0.
+func cityPostEnd(rest string) int {
+	if rest == "" || rest[0] != ',' {
+		return 0
+	}
+	loc := cityPostTailRE.FindStringSubmatchIndex(rest)
+	if loc == nil || yearLike(rest[loc[2]:loc[3]]) {
+		return 0
+	}
+	return loc[1]
+}
 
 // yearLike reports whether a four-digit postcode candidate reads as a year (1900-2099).
 func yearLike(code string) bool {

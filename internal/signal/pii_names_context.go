@@ -41,24 +41,38 @@ func surnamePrefix(p string) bool {
 	return false
 }
 
-var (
-	// aboutFigureRE: a question about who someone was or is ("Who was Simón Bolívar?", "Qui
-	// était Victor Hugo ?", "Wer war Goethe?") asks about a public or historical figure, not
-	// about someone the user knows.
-	aboutFigureRE = regexp.MustCompile(`(?i)(?:\bwho\s+(?:was|is|were)|\bqui\s+(?:était|est|étaient)|\bwer\s+(?:war|ist|waren)|\bquién\s+(?:fue|era|es)|\bchi\s+(?:era|è|fu)|\bquem\s+(?:foi|é|era))\s+$`)
-	// namedThingRE: words after a name that make it the name of a thing (the James Webb
-	// telescope, the Nobel Prize, Kennedy Airport).
-	namedThingRE = regexp.MustCompile(`^(?:'s|’s)?\s+(?:telescope|prize|award|medal|foundation|institute|museum|airport|bridge|stadium|library|memorial|center|centre|building|tower|hall|square|park|station|street|avenue|road|boulevard|university|college|school|hospital|trophy|cup|festival|theatre|theater|gallery|collection|trust|fellowship|scholarship|lecture|building)\b`)
-	// theBeforeRE: "the" right before the run ("the Mona Lisa", "the Geneva Conventions"):
-	// people are seldom named with an article.
-	theBeforeRE = regexp.MustCompile(`(?i)\bthe\s+$`)
-)
+// namedThingRE: words after a name that make it the name of a thing (the James Webb
+// telescope, the Nobel Prize, Kennedy Airport).
+var namedThingRE = regexp.MustCompile(`^(?:'s|’s)?\s+(?:telescope|prize|award|medal|foundation|institute|museum|airport|bridge|stadium|library|memorial|center|centre|building|tower|hall|square|park|station|street|avenue|road|boulevard|university|college|school|hospital|trophy|cup|festival|theatre|theater|gallery|collection|trust|fellowship|scholarship|lecture)\b`)
+
+// figureVerbs, after a question word, ask who someone was or is ("Who was Simón Bolívar?",
+// "Qui était Victor Hugo ?", "Wer war Goethe?"): a public or historical figure, not someone
+// the user knows.
+var figureVerbs = map[string]string{"was": "who", "is": "who", "were": "who", "était": "qui", "est": "qui",
+	"étaient": "qui", "war": "wer", "ist": "wer", "waren": "wer", "fue": "quién", "era": "quién|chi|quem",
+	"es": "quién", "è": "chi", "fu": "chi", "foi": "quem", "é": "quem"}
 
 // notPersonContext reports whether the words around a capitalised run make it something
-// other than a private person: a question about a figure, an article before it, or a thing
-// named after someone after it.
+// other than a private person: a question about a figure, an article before it ("the Mona
+// Lisa", "the Geneva Conventions": people are seldom named with one), or a thing named
+// after someone after it.
 func notPersonContext(tail, after string) bool {
-	return theBeforeRE.MatchString(tail) || aboutFigureRE.MatchString(tail) || namedThingRE.MatchString(after)
+	t := strings.TrimRight(tail, reSpace)
+	if len(t) < len(tail) {
+		w, rest := lastWord(t)
+		if w == "the" {
+			return true
+		}
+		if q, ok := figureVerbs[w]; ok {
+			prev, _ := lastWord(strings.TrimRight(rest, reSpace))
+			for _, want := range strings.Split(q, "|") {
+				if prev == want {
+					return true
+				}
+			}
+		}
+	}
+	return namedThingRE.MatchString(after)
 }
 
 // signOffCues close a message with the sender's first name ("Cheers, Nikhil").
