@@ -50,7 +50,11 @@ func findAddresses(text string, gate bool) [][2]int {
 	// which keeps the cost linear in the digits of the text rather than its length.
 	nums := numberStarts(text)
 	for _, n := range nums {
+		lowerNext := lowerWordNext(text, n.end)
 		for _, re := range []*regexp.Regexp{usStreetAt, frStreetAt, bareStreetAt} {
+			if lowerNext && re != frStreetAt {
+				continue // the US and bare streets need a capital or a digit after the number
+			}
 			loc := re.FindStringIndex(text[n.start:min(len(text), n.start+addressWindow)])
 			if loc == nil {
 				continue
