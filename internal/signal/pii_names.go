@@ -428,7 +428,9 @@ func (d *PIIDetector) isName(before string, words []string, after string) bool {
 	case d.givenNames[first] && len(words) >= 2:
 		return true
 	case cueBefore(tail, personCues, ofCues) && len(words) >= 2 && !placeFollowsRE.MatchString(after):
-		return d.givenNames[first] || len(words) == 2 && looksLikeSurname(words[1]) && !cueBefore(tail, weakCues, nil)
+		// A known first name may come second, after the family name (Zhou Wei, Nagy Anna).
+		return d.givenNames[first] || len(words) == 2 && looksLikeSurname(words[1]) &&
+			(!cueBefore(tail, weakCues, nil) || looksLikeSurname(words[0]) && holdsLower(d.givenNames, trimPossessive(words[1])))
 	case d.givenNames[first] && len(words) == 1:
 		// A lone first name needs a person-like verb or address after it.
 		return personVerbRE.MatchString(after) || cueBefore(tail, personCues, ofCues)
