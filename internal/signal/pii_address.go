@@ -8,17 +8,17 @@ import (
 var (
 	// usStreetRE: house number, optional direction, one to four name words
 	// (capitalised or ordinals), a street suffix.
-	usStreetRE = regexp.MustCompile(`\b\d{1,6}[A-Za-z]?\s+(?:(?:N|S|E|W|NE|NW|SE|SW|North|South|East|West)\.?\s+)?(?:(?:\p{Lu}[\p{L}'\-]*|\d+(?:st|nd|rd|th))\.?\s+){1,4}(?:Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|Lane|Ln|Drive|Dr|Court|Ct|Way|Place|Pl|Terrace|Ter|Parkway|Pkwy|Highway|Hwy|Circle|Cir|Square|Sq|Trail|Trl|Crescent|Close|Row|Alley|Loop|Plaza|Mews|Gardens|Grove|Hill|Rise|Walk|Green|Park)\b\.?`)
+	usStreetRE = regexp.MustCompile(`\b\d{1,6}[A-Za-z]?\s+(?:(?:N|S|E|W|NE|NW|SE|SW|North|South|East|West)\.?\s+)?(?:(?:\p{Lu}[\p{L}'\-]*|\d+(?:st|nd|rd|th))\.?\s+){1,4}(?:Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|Lane|Ln|Drive|Dr|Court|Ct|Way|Place|Pl|Terrace|Ter|Parkway|Pkwy|Highway|Hwy|Circle|Cir|Square|Sq|Trail|Trl|Crescent|Close|Row|Alley|Loop|Plaza|Mews|Gardens|Grove|Hill|Rise|Walk|Green|Park|Heights|Hts|Ridge|View|Vista|Crest|Hollow|Wharf|Quay|Esplanade|Promenade|Causeway|Bend|Pike|Turnpike|Commons|Crossing|Landing|Glen|Dale|Vale|Chase)\b\.?`)
 	poBoxRE    = regexp.MustCompile(`(?i)\b(?:p\.?\s?o\.?\s*box|post office box|postfach|apartado(?: postal)?|bo[iî]te postale)\s*#?\s*\d{1,7}\b`)
 	// German-style: the number follows the street ("Hauptstraße 12").
-	deStreetRE = regexp.MustCompile(`\b\p{Lu}[\p{L}\-]*(?:straße|strasse|str\.|weg|gasse|platz|allee|ring|damm|ufer|chaussee)\s+\d{1,4}[a-z]?\b`)
+	deStreetRE = regexp.MustCompile(`\b\p{Lu}[\p{L}\-]*(?:straße|strasse|str\.|weg|gasse|platz|allee|ring|damm|ufer|chaussee|stieg|steig|graben|markt|gracht|plein|laan|straat|gade|vej|gatan|vägen|katu|utca)\s+\d{1,4}[a-z]?\b`)
 	// French-style: "12 rue de la Paix", "5 bis avenue Victor Hugo".
 	frStreetRE = regexp.MustCompile(`\b\d{1,4}(?:\s?(?:bis|ter))?,?\s+(?i:rue|avenue|av\.|boulevard|bd|place|chemin|allée|impasse|quai|route|cours)\s+(?:(?:de|du|des|la|le|l'|d')\s*)*\p{Lu}[\p{L}\-']+(?:\s+\p{Lu}[\p{L}\-']+)*`)
 	// Spanish, Portuguese, Italian: "Calle Mayor 5", "Via Roma, 12".
 	latStreetRE = regexp.MustCompile(`\b(?:Calle|Avenida|Av\.|Plaza|Paseo|Carrer|Rua|Via|Viale|Piazza|Corso)\s+(?:(?:de|del|la|los|las|dos|da|di|della)\s+)*\p{Lu}[\p{L}\-']+(?:\s+\p{Lu}[\p{L}\-']+)*,?\s+(?:n\.?\s?º?\s?)?\d{1,4}\b`)
 
 	// Tails that may follow the street: unit, city, state + ZIP, postcode.
-	unitTailRE     = regexp.MustCompile(`^,?\s*(?:Apt|Apartment|Suite|Ste|Unit|Floor|Fl|Room|Rm|Flat|#)\.?\s*#?[A-Za-z0-9\-]{1,6}\b`)
+	unitTailRE     = regexp.MustCompile(`^,?\s*(?:[Aa]pt|[Aa]partment|[Ss]uite|[Ss]te|[Uu]nit|[Ff]loor|[Ff]l|[Rr]oom|[Rr]m|[Ff]lat|[Gg]ate|[Ee]ntrance|[Bb]uilding|[Bb]ldg|[Bb]lock|[Tt]ower|[Ll]evel|[Pp]iso|[ÉéEe]tage|[Ww]ohnung|[Ww]hg|APT|#)\.?\s*#?(?:[A-Za-z]{0,2}\d[A-Za-z0-9\-]{0,5}|[A-Z])\b`)
 	stateZipTailRE = regexp.MustCompile(`^,?\s*[A-Z]{2}\s+\d{5}(?:-\d{4})?\b`)
 	ukPostTailRE   = regexp.MustCompile(`^,?\s*[A-Z]{1,2}\d[A-Z\d]?\s*\d[A-Z]{2}\b`)
 	euPostTailRE   = regexp.MustCompile(`^,?\s*(?:\d{4,5}|\d{2}-\d{3}|\d{4}-\d{3})(?:\s+[A-Z]{2})?\s+\p{Lu}[\p{L}\-]+\b`)
@@ -50,7 +50,11 @@ func findAddresses(text string, gate bool) [][2]int {
 	// which keeps the cost linear in the digits of the text rather than its length.
 	nums := numberStarts(text)
 	for _, n := range nums {
+		lowerNext := lowerWordNext(text, n.end)
 		for _, re := range []*regexp.Regexp{usStreetAt, frStreetAt, bareStreetAt} {
+			if lowerNext && re != frStreetAt {
+				continue // the US and bare streets need a capital or a digit after the number
+			}
 			loc := re.FindStringIndex(text[n.start:min(len(text), n.start+addressWindow)])
 			if loc == nil {
 				continue
@@ -71,16 +75,26 @@ func findAddresses(text string, gate bool) [][2]int {
 				add(s, end)
 			}
 		}
+		if s, e := findMoreAddressesAt(text, n); e > s {
+			add(s, e)
+		}
 		// The name before the number ("Keizersgracht 123"), with a postal code after it.
-		if end, postal := extendAddressPostal(text, n.end); postal {
+		numEnd := n.end
+		if loc := flatSuffixRE.FindStringIndex(text[numEnd:]); loc != nil {
+			numEnd += loc[1] // Marszałkowska 84/92
+		}
+		if end, postal := extendAddressPostal(text, numEnd); postal {
 			base := max(0, n.start-48)
-			if loc := bareReverseAt.FindStringIndex(text[base:n.end]); loc != nil {
+			if loc := bareReverseAt.FindStringIndex(text[base:n.end]); loc != nil && !overlapsSpan(out, base+loc[0], end) {
 				add(base+loc[0], end)
 			}
 		}
 	}
-	for _, re := range []*regexp.Regexp{deStreetRE, latStreetRE, poBoxRE} {
+	for _, re := range []*regexp.Regexp{deStreetRE, latStreetRE, poBoxRE, coStreetRE, gulfStreetRE, frBoxRE} {
 		if gate && (re == deStreetRE && !mayHoldDEStreet(text, nums) ||
+			re == coStreetRE && !containsAnyOf(text, coStreetWords) ||
+			re == gulfStreetRE && !containsAnyOf(text, gulfStreetWords) ||
+			re == frBoxRE && !containsAnyOf(text, []string{"BP", "B.P"}) ||
 			re == latStreetRE && !containsAnyOf(text, latStreetWords) ||
 			re == poBoxRE && !containsFoldASCII(text, poBoxParts)) {
 			continue
@@ -155,7 +169,14 @@ func extendAddress(text string, end int) int {
 func extendAddressPostal(text string, end int) (int, bool) {
 	postal := false
 	for range 4 {
-		rest := text[end:]
+		// Tails are short; a bounded window keeps the regexps' cost independent of the text's
+		// length.
+		rest := text[end:min(len(text), end+addressWindow)]
+		if n := cityPostEnd(rest); n > 0 {
+			end += n
+			postal = true
+			continue
+		}
 		grew := false
 		for _, re := range []*regexp.Regexp{unitTailRE, stateZipTailRE, caPostTailRE, ukPostTailRE, euPostTailRE, cityTailRE} {
 			if loc := re.FindStringIndex(rest); loc != nil {

@@ -88,7 +88,7 @@ func TestPIIGatesChangeNothing(t *testing.T) {
 // The end-anchored regexps the name cues replaced, kept to check the hand-written cues.
 var (
 	strongCueRE = regexp.MustCompile(`(?i)(?:my name is|my name's|name\s*:|named|full name\s*:|me llamo|mi nombre es|je m'appelle|je suis|ich heiße|ich bin|mein name ist|mi chiamo|meu nome é|sincerely,|regards,|signed,|dear|hi|hello|attn:?|c/o)\s*$`)
-	titleCueRE  = regexp.MustCompile(`(?:\b(?:Mr|Mrs|Ms|Mx|Dr|Dra|Prof|Sr|Sra|Srta|Mme|Mlle|Herr|Frau|Capt|Sgt|Lt|Rev|Fr)\.?|\b(?:` + titleWordList + `))\s+$`)
+	titleCueRE  = regexp.MustCompile(`(?:\bM\.|\b(?:Mr|Mrs|Ms|Mx|Dr|Dra|Prof|Sr|Sra|Srta|Mme|Mlle|Herr|Frau|Capt|Sgt|Lt|Rev|Fr)\.?|\b(?:` + titleWordList + `))\s+$`)
 	iamCueRE    = regexp.MustCompile(`(?i)(?:\bi'm|\bi am|\bthis is|\bit's|\bsoy|\bsono)\s+$`)
 )
 

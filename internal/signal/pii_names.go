@@ -123,6 +123,9 @@ func titleCue(tail string) bool {
 		}
 	}
 	u, dot := strings.CutSuffix(t, ".")
+	if dot && endsWithWord(u, "M") {
+		return true // M. Lefèvre; a lone M without the dot is too common
+	}
 	for _, w := range titleAbbrevs {
 		if endsWithWord(t, w) || dot && endsWithWord(u, w) {
 			return true
@@ -176,7 +179,7 @@ func suffixFold(t, s string) int {
 }
 
 // titleWordList are spelled-out honorifics and ranks that come before a name.
-const titleWordList = `Miss|Sir|Madam|Doctor|Professor|Señor|Señora|Señorita|Monsieur|Madame|Mademoiselle|Captain|Sergeant|Lieutenant|Officer|Detective|Inspector|Judge|Father|Reverend|Pastor|Rabbi|Imam|Coach|Nurse|Auntie|Uncle|Aunt|Grandma|Grandpa|Signor|Signora|Dottore|Dottoressa|Don|Doña`
+const titleWordList = `Miss|Sir|Brother|Sister|Herrn|don|doña|señor|señora|señorita|Madam|Doctor|Professor|Señor|Señora|Señorita|Monsieur|Madame|Mademoiselle|Captain|Sergeant|Lieutenant|Officer|Detective|Inspector|Judge|Father|Reverend|Pastor|Rabbi|Imam|Coach|Nurse|Auntie|Uncle|Aunt|Grandma|Grandpa|Signor|Signora|Dottore|Dottoressa|Don|Doña`
 
 // titleWords are the honorifics that may start a run of capitalised words ("Captain
 // Morales"), as keys without a trailing dot.
@@ -248,6 +251,11 @@ func (d *PIIDetector) findNames(text string) [][2]int {
 		}
 		out = append(out, [2]int{s, e})
 	}
+	for _, m := range d.findLowerNames(text) {
+		if !overlapsSpan(out, m[0], m[1]) {
+			out = append(out, m)
+		}
+	}
 	for _, m := range capitalisedRuns(text) {
 		s, e := m[0], m[1]
 		if s > 0 {
@@ -260,7 +268,8 @@ func (d *PIIDetector) findNames(text string) [][2]int {
 		words := appendFields(wordBuf[:0], text[s:e])
 		// Drop leading sentence words ("Send Ingrid ..." keeps "Ingrid",
 		// "Remind Aiko Varga" keeps "Aiko Varga").
-		for len(words) > 0 && (holdsLower(notNameWords, words[0]) || !holdsLower(d.givenNames, words[0]) && d.laterGivenName(words[1:])) {
+		for len(words) > 0 && (holdsLower(notNameWords, words[0]) || len(words) > 1 && leadCue(words[0]) ||
+			!holdsLower(d.givenNames, words[0]) && d.laterGivenName(words[1:])) {
 			s += strings.Index(text[s:], words[0]) + len(words[0])
 			s += len(text[s:]) - len(strings.TrimLeft(text[s:], " \t\n"))
 			words = words[1:]
@@ -289,7 +298,7 @@ func (d *PIIDetector) findNames(text string) [][2]int {
 			e = s + len(words[0])
 			words = words[:1]
 		}
-		if !d.isName(text[:s], words, text[e:]) {
+		if camelCased(words) || !d.isName(text[:s], words, text[e:]) {
 			continue
 		}
 		if overlapsSpan(out, s, e) {
@@ -401,8 +410,16 @@ func (d *PIIDetector) isName(before string, words []string, after string) bool {
 	if nameInNearbyEmail(words, after) {
 		return true
 	}
+	if titleCue(tail) {
+		return true
+	}
+	if notPersonContext(tail, after) {
+		return false
+	}
 	switch {
-	case titleCue(tail), strongCue(tail):
+	case strongCue(tail):
+		return true
+	case d.givenNames[first] && len(words) == 1 && (signOffCue(tail) || vocative(tail, after)):
 		return true
 	case cueBefore(tail, relationCues, nil):
 		return len(words) >= 2 || looksLikeSurname(words[0]) || d.givenNames[first]
@@ -411,7 +428,9 @@ func (d *PIIDetector) isName(before string, words []string, after string) bool {
 	case d.givenNames[first] && len(words) >= 2:
 		return true
 	case cueBefore(tail, personCues, ofCues) && len(words) >= 2 && !placeFollowsRE.MatchString(after):
-		return d.givenNames[first] || len(words) == 2 && looksLikeSurname(words[1])
+		// A known first name may come second, after the family name (Zhou Wei, Nagy Anna).
+		return d.givenNames[first] || len(words) == 2 && looksLikeSurname(words[1]) &&
+			(!cueBefore(tail, weakCues, nil) || looksLikeSurname(words[0]) && holdsLower(d.givenNames, trimPossessive(words[1])))
 	case d.givenNames[first] && len(words) == 1:
 		// A lone first name needs a person-like verb or address after it.
 		return personVerbRE.MatchString(after) || cueBefore(tail, personCues, ofCues)
@@ -459,14 +478,18 @@ var (
 	// personCues: role words that introduce a person; they need a two-word name or a
 	// known first name after them. ofCues take "of" after them ("the family of").
 	personCues = wordSetOf(`to for from with customer client patient employee tenant contact colleague manager candidate
-	applicant student user cc by per ask tell email call invite remind named`)
-	ofCues = wordSetOf(`family wife husband son daughter mother father parents widow friend`)
+	applicant student user cc by per ask tell email call invite remind named let ping text message answer reply
+	thank notify inform congratulate resident young little guest visitor member`)
+	// weakCues are prepositions among personCues: after them two capitalised words are a name
+	// only when the first is a known first name ("for Adidas Ultraboost" is not).
+	weakCues = wordSetOf(`to for from with by per`)
+	ofCues   = wordSetOf(`family wife husband son daughter mother father parents widow friend`)
 	// relationCues: a relative or someone close, right before a name: "my nephew Mateo",
 	// "our coworker Ingrid"; the name may be a single word.
 	relationCues = wordSetOf(`nephew niece son daughter wife husband mom mum mother dad father grandma grandpa granny
 	grandmother grandfather grandson granddaughter aunt uncle cousin friend coworker co-worker colleague boss brother
 	sister partner neighbour neighbor landlord landlady intern teacher tutor roommate flatmate fiancé fiancée fiance
-	girlfriend boyfriend classmate stepson stepdaughter baby`)
+	girlfriend boyfriend classmate stepson stepdaughter baby buddy pal mate bestie housemate`)
 )
 
 // cueBefore reports whether the text before a name ends with one of cues (in any case),

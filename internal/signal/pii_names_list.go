@@ -50,5 +50,10 @@ func givenNameSet() map[string]bool {
 	for _, n := range strings.Fields(givenNames) {
 		m[n] = true
 	}
+	for _, n := range strings.Fields(moreGivenNames) {
+		if !notNameWords[n] && !famousSurnames[n] {
+			m[n] = true
+		}
+	}
 	return m
 }
