@@ -178,7 +178,9 @@ var splitCues = []string{"variab", "перемен", "变量"}
 
 // assignRE finds the quoted values of variable assignments, for
 // payload splitting: s1='synthesize', X = "make a ".
-var assignRE = regexp.MustCompile(`[\p{L}\p{N}_]{1,10}\s*(?:=|vale|is)\s*["'“«]([^"'”»]{1,80})["'”»]`)
+// A short name ("X", "s1", "Part 2") may also take its value with a colon,
+// "be" or "es", or with nothing: Sea X "como fabricar".
+var assignRE = regexp.MustCompile(`(?:[\p{L}\p{N}_]{1,10}\s*(?:=|vale|is)|\b[\p{L}\p{N}_]{1,3}\s*(?::|be|es|sea)?)\s*["'“«]([^"'”»]{1,80})["'”»]`)
 
 // bracketPartRE finds "[A] pistol [B] 3D printer" style fragments.
 var bracketPartRE = regexp.MustCompile(`[\[【]\s*[\p{L}\p{N}]{1,8}\s*[\]】]`)
@@ -194,13 +196,7 @@ var obfuscatedHarmTerms = []string{"zha弹", "zha药", "zhadan", "zhayao", "bing
 // cueObfuscated marks obfuscatedHarmTerms.
 const cueObfuscated cueSet = 1 << 30
 
-var mechLexicon = func() *lexicon {
-	terms := map[cueSet][]string{cueObfuscated: obfuscatedHarmTerms}
-	for k, v := range mechanismTerms {
-		terms[k] = v
-	}
-	return newLexicon(terms)
-}()
+var mechLexicon = newLexicon(lexiconTerms())
 
 // Reasons of the mechanisms added to those of the phrase patterns.
 const (
@@ -276,7 +272,9 @@ func scoreMechanisms(text, lower, view string, c cueSet, reasons map[string]floa
 	}
 	// strings.ContainsAny(text, "=[【"), without its slow path for a
 	// non-ASCII set: a valid rune's bytes in text always decode as it.
-	if strings.ContainsAny(text, "=[") || strings.Contains(text, "【") || containsAny(lower, splitCues) {
+	// Quoted parts joined by "+" or a word for joining are a split too.
+	if strings.ContainsAny(text, "=[") || strings.Contains(text, "【") || containsAny(lower, splitCues) ||
+		(c.has(cueCombine) || strings.Contains(text, "+")) && strings.ContainsAny(text, "\"'“«") {
 		scoreSplit(text, lower, c, reasons)
 	}
 	if harm && c.has(cueDeceased) && c.has(cueRelative) && c.has(cueRoleplay) {

@@ -1,0 +1,84 @@
+package signal
+
+import "strings"
+
+// variantTerms are further wordings of the mechanisms in mechanismTerms, in
+// English and Spanish: the ordinary paraphrases of each wrapper (how a DAN
+// prompt, a developer mode or a dead relative's bedtime story is usually
+// worded), the forms of Latin American Spanish (voseo, "auto", "carro"),
+// and harm topics the lists lacked. They are matched like mechanismTerms.
+var variantTerms = map[cueSet][]string{
+	cuePersona: {"actuar como", "compórtate como", "comportate como", "ahora sos", "desde ahora sos", "sos dan", "eres dan",
+		"ser dan", "usted será", "usted es ahora", "versión tuya", "tu lado oscuro", "una ia que", "un asistente que",
+		"un asistente sin", "an assistant with", "an assistant that", "an ai who",
+		"a chatbot that", "act like", "behave as", "respond as"},
+	cueRuleless: {"cualquier cosa ahora", "no tiene que cumplir", "no tiene que seguir", "no tiene que respetar",
+		"no tenés que", "no tienes que seguir", "no tienes que respetar", "ninguna regla", "sin límites", "sin ética", "sin principios",
+		"sin valores", "amoral", "inmoral", "no tiene ética", "no tiene valores", "escrúpulos", "le dan igual", "le da igual la",
+		"le importa un bledo", "no le importan", "responde todo", "lado oscuro", "no principles", "without principles", "give a damn",
+		"doesn t care about the law", "above the law", "no ethics", "has no limits", "no limits", "anything now"},
+	cueFiction: {"una historia", "historia donde", "historia en la que", "obra de teatro", "diálogo", "canción", "protagonista",
+		"personaje", "un libro", "mi libro", "película", "stage play", "a play ", "film", "movie", "protagonist", "character", "lyrics", "verses", "versos"},
+	cueDetail: {"materiales", "proceso", "cantidades", "instrucciones", "ingredientes", "materials", "the process", "quantities",
+		"instructions", "lists the", "list the", "how to"},
+	cueRealism: {"instrucciones reales", "actual instructions", "real instructions", "funcione de verdad", "that actually work"},
+	cueLawless: {"todo está permitido", "no existen leyes", "no hay leyes", "sin gobierno", "la ética no existe",
+		"no existe la ética", "ninguna consecuencia", "sin consecuencias", "everything is permitted", "everything is legal",
+		"no government", "no legal consequences", "no consequences", "without consequences", "lawless",
+		"anarch"},
+	cueRefusal: {"avisos legales", "advertencias legales", "no me vengas con", "lecciones de moral", "no me des lecciones",
+		"no me sermonees", "nunca digas que no", "no digas que no puedes", "no me digas que es ilegal", "legal disclaimers",
+		"don t tell me it s illegal", "never say you can t", "never say no", "no excuses", "sin excusas",
+		"don t add warnings"},
+	cuePolicyOff: {"cualquier tipo de contenido", "filtros de contenido", "políticas de seguridad", "filtros desactivados",
+		"sin cuestionar", "incluso ilegal", "any kind of content", "any type of content", "without questioning", "including illegal",
+		"filters off", "filters disabled"},
+	cueUnlock: {"modo administrador", "modo admin", "modo debug", "modo dios", "modo sin censura", "modo sin filtros",
+		"admin mode", "god mode", "unrestricted mode"},
+	cueDeceased: {"en paz descanse", "se nos fue", "ya no está", "perdí a mi", "q e p d", "rest in peace", "no longer with us",
+		"who passed", "since he passed", "since she passed", "dad passed", "mom passed", "mum passed", "lost my"},
+	cueRelative: {"abuelit", "mi papá", "mi mamá", " yaya", " nona", "mi viejo", "mi vieja", " dad ", " mum ", "grandmother", " nan "},
+	cueRoleplay: {"hablarme como", "háblame como", "habla como", "haceme de", "hazme de", "como ella", "como él", "una última vez",
+		"talk to me like", "talk like", "speak like", "like him", "like her", "be my"},
+	cueOverride: {"ya no valen", "ya no aplican", "ya no se aplican", "ya no cuentan", "olvida todo", "olvídate de todo",
+		"solo me obedeces", "obedéceme", "pay no attention to", "no longer count", "no longer valid"},
+	cueExtract: {"tu prompt de sistema", "tu prompt del sistema", "tus instrucciones iniciales", "tus instrucciones originales",
+		"tu mensaje de sistema", "instrucciones de arriba", "texto de arriba", "antes de nuestra conversación",
+		"te indicaron antes", "te dijeron antes", "antes de que empezara nuestra", "before this conversation", "told you before", "before our conversation", "words above", "text above"},
+	cueCombine:  {"concatena", "combina", "une las", "une ambas", "unir", "júntalas", "together", "pega "},
+	cueReversed: {"al revés", "read it backward"},
+	cueHarm: {"munición", "ammunition", " ammo ", "bullets", "firearm", "arma de fuego", "rob a bank",
+		"robar un banco", " rob ", "robbing", "stealing", "steal a ", "banknotes", "billetes falsos", "fake money", "marihuana",
+		"marijuana", " weed ", "sin la llave", "auto ajeno", "coche ajeno", "carro ajeno", "wifi del vecino", "neighbor s wifi",
+		"neighbour s wifi", "granada", "grenade"},
+	cueIntent: {"a escondidas", "sin permiso", "without permission", "an elderly", "un anciano", "una anciana", "sin dejar pistas",
+		"out of their savings", "secretly"},
+}
+
+// foldAccent maps the accented Latin letters that writers commonly drop
+// (Spanish, French, Portuguese) and Russian ё to their plain letters. German
+// umlauts are kept: "fälschen" is not "falschen".
+var foldAccent = strings.NewReplacer(
+	"á", "a", "é", "e", "í", "i", "ó", "o", "ú", "u", "à", "a", "è", "e", "ì", "i", "ò", "o", "ù", "u",
+	"â", "a", "ê", "e", "î", "i", "ô", "o", "û", "u", "ñ", "n", "ç", "c", "ё", "е")
+
+// lexiconTerms are every mechanism term by category, each also in its
+// form without accents, since text written quickly often has none.
+func lexiconTerms() map[cueSet][]string {
+	out := map[cueSet][]string{cueObfuscated: obfuscatedHarmTerms}
+	add := func(cat cueSet, terms []string) {
+		for _, t := range terms {
+			out[cat] = append(out[cat], t)
+			if f := foldAccent.Replace(t); f != t {
+				out[cat] = append(out[cat], f)
+			}
+		}
+	}
+	for k, v := range mechanismTerms {
+		add(k, v)
+	}
+	for k, v := range variantTerms {
+		add(k, v)
+	}
+	return out
+}
