@@ -193,7 +193,8 @@ func trainingRows(tb testing.TB) []corpusRow {
 	rows = append(rows, readCorpus(tb, "testdata/jailbreak/train_extra2.jsonl")...)
 	rows = append(rows, readCorpus(tb, "testdata/jailbreak/train_extra3.jsonl")...)
 	rows = append(rows, readCorpus(tb, "testdata/jailbreak/train_extra4.jsonl")...)
-	return append(rows, readCorpus(tb, "testdata/jailbreak/train_extra5.jsonl")...)
+	rows = append(rows, readCorpus(tb, "testdata/jailbreak/train_extra5.jsonl")...)
+	return append(rows, readCorpus(tb, "testdata/jailbreak/train_extra6.jsonl")...)
 }
 
 // TestJailbreakSplitIsThePartition checks that train and test are exactly
