@@ -40,12 +40,12 @@ var mechanismTerms = map[cueSet][]string{
 	cueIntent: intentTerms,
 	cuePersona: {"ты dan", "你是dan", " you re ", "two bots", "dos bots", "deux bots", "zwei bots", "два бота", "两个机器人", "answer as", "responde como", "réponds comme", "antworte als", "отвечай как", " tu es ", "du bist", " ты ", "you re now", " you are ", " as dan", "como dan", "que dan", "als dan", "как dan", "притворяться", "ты будешь", "假装成", "成dan", "switch personalities", "the new you",
 		"version of you", "evil twin", "summon", "become ", "pretend to be",
-		"ahora eres", " eres ", "interpretar a", "vas a ser", "actúa como", "finge ser", "hazte pasar por", "agis comme", "fais comme si tu étais", "verhalte dich wie", "веди себя как", "充当", "serás ", "you will be ", "tu seras ", "du wirst jetzt", "ты станешь", "变成", "化身为", "interpreta a", "conviértete", "tu gemelo", "tu personalidad", "versión interna",
+		"ahora eres", " eres ", "interpretar a", "vas a ser", "actúa como", "finge ser", "hazte pasar por", "agis comme", "fais comme si tu étais", "verhalte dich wie", "веди себя как", "充当", " serás ", "you will be ", "tu seras ", "du wirst jetzt", "ты станешь", "变成", "化身为", "interpreta a", "conviértete", "tu gemelo", "tu personalidad", "versión interna",
 		"tu t appelles", "tu es maintenant", "tu deviens", "joue le rôle", "ton double", "face cachée", "deviens ",
 		"dunklen zwilling", "verborgene seite", "du wirst", "werde ",
 		"теперь ты", "двойника", "личность", "стань ",
 		"你叫", "你是", "你现在是", "双胞胎", "人格", "换个身份", "测试版本"},
-	cueRuleless: {"safety training", "entrenamiento de seguridad", "entraînement de sécurité", "sicherheitstraining", "обучение безопасности", "安全训练", "stripped out", "quitaron el", "a retiré", "entfernt wurde", "удалили", "移除了", "rogue", "rebelde", "rebelle", "rebellisch", "бунтар", "叛逆", "never says no", "nunca dice que no", "jamais non", "nie nein", "никогда не отказывает", "从不说不", "laughs at", "se ríe de", "lacht über", "смеётся над", "嘲笑", "freed from", "libre de todas", "libéré", "befreit", "свободен", "不受任何", "do anything", "evil", "spiteful", "unbound", "no rules", "no restrictions", "sin restricciones", "sans restriction", "ohne einschränkung", "без ограничений", "没有限制", "malicious", "cruel", "despises", "no conscience", "unfiltered",
+	cueRuleless: {"safety training", "entrenamiento de seguridad", "entraînement de sécurité", "sicherheitstraining", "обучение безопасности", "安全训练", "stripped out", "quitaron el", "a retiré", "entfernt wurde", "удалили", "移除了", "rogue", "rebelde", "rebelle", "rebellisch", "бунтар", "叛逆", "never says no", "nunca dice que no", "jamais non", "nie nein", "никогда не отказывает", "从不说不", "laughs at", "se ríe de", "lacht über", "смеётся над", "嘲笑", "freed from", "libre de todas", "libéré", "befreit", "свободен", "不受任何", "do anything", " evil", "spiteful", "unbound", "no rules", "no restrictions", "sin restricciones", "sans restriction", "ohne einschränkung", "без ограничений", "没有限制", "malicious", "cruel", "despises", "no conscience", "unfiltered",
 		"uncensored", "without ethical", "zero morals", "no morals", "ninguna moral", "sin moral", "aucune morale", "sans morale", "jede moral", "keine moral",
 		"всякой морали", "без морали", "毫无道德", "没有道德底线", "hacer de todo", "tout faire", "kannst alles",
 		"можешь всё", "можешь все", "什么都能做", "什么都可以做", "conscience", "conciencia", "gewissen", "совест", "良知", "良心", "se burla de", "cualquier norma", "jamás se niega", "nunca se niega", "sin pegas", "lacht über jede", "obeys no", "answers everything", "every restriction", "restrictions lifted", "ignores every",
@@ -176,9 +176,15 @@ var mechanismTerms = map[cueSet][]string{
 // splitCues name variables in prose, for splits written without "=".
 var splitCues = []string{"variab", "перемен", "变量"}
 
+// splitRunCues ask for the parts to be run in turn ("run X and then Y"),
+// which joins them as "concatenate" does.
+var splitRunCues = []string{"then", "después", "luego", "ejecuta", "execute", "run ", "carry out"}
+
 // assignRE finds the quoted values of variable assignments, for
 // payload splitting: s1='synthesize', X = "make a ".
-var assignRE = regexp.MustCompile(`[\p{L}\p{N}_]{1,10}\s*(?:=|vale|is)\s*["'“«]([^"'”»]{1,80})["'”»]`)
+// A short name ("X", "s1", "Part 2") may also take its value with a colon,
+// "be" or "es", or with nothing: Sea X "como fabricar".
+var assignRE = regexp.MustCompile(`(?:[\p{L}\p{N}_]{1,10}\s*(?:=|vale|is)|\b[\p{L}\p{N}_]{1,3}\s*(?::|be|es|sea)?)\s*["'“«]([^"'”»]{1,80})["'”»]`)
 
 // bracketPartRE finds "[A] pistol [B] 3D printer" style fragments.
 var bracketPartRE = regexp.MustCompile(`[\[【]\s*[\p{L}\p{N}]{1,8}\s*[\]】]`)
@@ -194,13 +200,7 @@ var obfuscatedHarmTerms = []string{"zha弹", "zha药", "zhadan", "zhayao", "bing
 // cueObfuscated marks obfuscatedHarmTerms.
 const cueObfuscated cueSet = 1 << 30
 
-var mechLexicon = func() *lexicon {
-	terms := map[cueSet][]string{cueObfuscated: obfuscatedHarmTerms}
-	for k, v := range mechanismTerms {
-		terms[k] = v
-	}
-	return newLexicon(terms)
-}()
+var mechLexicon = newLexicon(lexiconTerms())
 
 // Reasons of the mechanisms added to those of the phrase patterns.
 const (
@@ -276,7 +276,9 @@ func scoreMechanisms(text, lower, view string, c cueSet, reasons map[string]floa
 	}
 	// strings.ContainsAny(text, "=[【"), without its slow path for a
 	// non-ASCII set: a valid rune's bytes in text always decode as it.
-	if strings.ContainsAny(text, "=[") || strings.Contains(text, "【") || containsAny(lower, splitCues) {
+	// Quoted parts joined by "+" or a word for joining are a split too.
+	if strings.ContainsAny(text, "=[") || strings.Contains(text, "【") || containsAny(lower, splitCues) ||
+		(c.has(cueCombine) || strings.Contains(text, "+")) && strings.ContainsAny(text, "\"'“«") {
 		scoreSplit(text, lower, c, reasons)
 	}
 	if harm && c.has(cueDeceased) && c.has(cueRelative) && c.has(cueRoleplay) {
@@ -349,7 +351,7 @@ func scoreSplit(text, lower string, c cueSet, reasons map[string]float64) {
 	if len(parts) < 2 && brackets < 2 {
 		return
 	}
-	if !c.has(cueCombine) && !strings.Contains(lower, "+") {
+	if !c.has(cueCombine) && !strings.Contains(lower, "+") && !containsAny(lower, splitRunCues) {
 		return
 	}
 	var vals []string
