@@ -78,16 +78,16 @@ func buildDomainCVFolds(t *testing.T) []domainCVFold {
 	for f := range folds {
 		held := make([]map[string]bool, len(folds[f].rows))
 		for i, r := range folds[f].rows {
-			held[i] = domainLeakWords(r.Prompt)
+			held[i] = leakWords(r.Prompt)
 		}
 		cats := make([]DomainCategory, len(builtins))
 		for k, c := range builtins {
 			cats[k] = DomainCategory{Name: c.Name, Keywords: builtinDomainKeywords[c.Name]}
 			for _, ex := range c.Examples {
-				w := domainLeakWords(ex)
+				w := leakWords(ex)
 				near := false
 				for _, h := range held {
-					if domainJaccard(w, h) >= domainLeakJaccard {
+					if jaccard(w, h) >= domainLeakJaccard {
 						near = true
 						break
 					}

@@ -92,9 +92,9 @@ func domainTrainingPrompts(t *testing.T) []string {
 	return append(out, train...)
 }
 
-// domainLeakWords are the lowercased letter and digit runs of s: every word
-// counts, so two prompts that differ only in their subject still collide.
-func domainLeakWords(s string) map[string]bool {
+// leakWords are the lowercased letter and digit runs of s, for the leakage checks: every
+// word counts, so two prompts that differ only in their subject still collide.
+func leakWords(s string) map[string]bool {
 	out := map[string]bool{}
 	for _, w := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
 		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
@@ -104,33 +104,19 @@ func domainLeakWords(s string) map[string]bool {
 	return out
 }
 
-func domainJaccard(a, b map[string]bool) float64 {
-	inter := 0
-	for w := range a {
-		if b[w] {
-			inter++
-		}
-	}
-	union := len(a) + len(b) - inter
-	if union == 0 {
-		return 0
-	}
-	return float64(inter) / float64(union)
-}
-
 // domainNearPairs lists each evaluation prompt within domainLeakJaccard of a training
 // prompt, with the closest one.
 func domainNearPairs(evals, train []string) []string {
 	tw := make([]map[string]bool, len(train))
 	for i, s := range train {
-		tw[i] = domainLeakWords(s)
+		tw[i] = leakWords(s)
 	}
 	var out []string
 	for _, e := range evals {
-		ew := domainLeakWords(e)
+		ew := leakWords(e)
 		best, bestJ := -1, 0.0
 		for i, w := range tw {
-			if j := domainJaccard(ew, w); j >= domainLeakJaccard && j > bestJ {
+			if j := jaccard(ew, w); j >= domainLeakJaccard && j > bestJ {
 				best, bestJ = i, j
 			}
 		}
@@ -153,7 +139,7 @@ func liftedDomainKeywords(keywords map[string][]string, evals, train []string, v
 		}
 	}
 	for _, s := range train {
-		for w := range domainLeakWords(s) {
+		for w := range leakWords(s) {
 			add(seen, w)
 		}
 	}
@@ -163,7 +149,7 @@ func liftedDomainKeywords(keywords map[string][]string, evals, train []string, v
 	}
 	inEval := map[string]bool{}
 	for _, s := range evals {
-		for w := range domainLeakWords(s) {
+		for w := range leakWords(s) {
 			add(inEval, w)
 		}
 	}
