@@ -25,6 +25,7 @@ import (
 	"github.com/semantic-router/semantic-router/internal/config"
 	"github.com/semantic-router/semantic-router/internal/extproc"
 	"github.com/semantic-router/semantic-router/internal/logbuf"
+	"github.com/semantic-router/semantic-router/internal/memlimit"
 	"github.com/semantic-router/semantic-router/internal/redact"
 	"github.com/semantic-router/semantic-router/internal/router"
 	"github.com/semantic-router/semantic-router/internal/secret"
@@ -222,6 +223,13 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	defer func() { _ = logOut.Flush() }()
 	log := slog.New(redact.Handler(logbuf.Handler(newLogger(f, logOut).Handler(), logOut, slog.LevelWarn), redactor))
 	log.Info("starting", "version", buildVersion(), "config", source, "gateway", f.gateway, "models", len(cfg.Models))
+	// In a container with a memory limit, the garbage collector works harder as memory
+	// nears it rather than letting garbage get the process killed.
+	if soft, err := memlimit.Apply("/sys/fs/cgroup", os.LookupEnv); err != nil {
+		log.Warn("no Go memory limit from the container's", "error", err.Error())
+	} else if soft > 0 {
+		log.Info("Go memory limit from the container's", "limit_bytes", soft, "fraction", memlimit.Fraction)
+	}
 
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
