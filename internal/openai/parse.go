@@ -80,7 +80,7 @@ func decodeError(body []byte, err error) *APIError {
 	case errors.As(err, &semantic) && semantic.Err == nil && semantic.GoType != nil && semantic.JSONKind != 0:
 		field := paramOf(semantic.JSONPointer)
 		return BadRequest(field, fmt.Sprintf("%s must be %s, not a JSON %s", field, jsonKind(semantic.GoType.Kind().String()), kindName(semantic.JSONKind)))
-	case errors.As(err, &semantic) && semantic.Err != nil && !errors.Is(semantic.Err, jsonv2.ErrUnknownName):
+	case errors.As(err, &semantic) && semantic.Err != nil:
 		return BadRequest("", "the request body is not a valid chat completion request: "+semantic.Err.Error())
 	default:
 		return BadRequest("", "the request body is not a valid chat completion request: "+err.Error())

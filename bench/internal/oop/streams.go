@@ -46,6 +46,7 @@ func (r *runner) streams(ctx context.Context, rep *Report) error {
 	if err != nil {
 		return err
 	}
+	first := len(rep.Streams) // the router's run; the proxy's follows
 	for _, t := range []struct {
 		target string
 		p      *Process
@@ -62,7 +63,7 @@ func (r *runner) streams(ctx context.Context, rep *Report) error {
 	// while the proxy is measured.
 	for i, t := range []*Process{rt, px} {
 		if r.o.IdleWait > 0 {
-			run := &rep.Streams[len(rep.Streams)-2+i]
+			run := &rep.Streams[first+i]
 			r.say("waiting for the upstream idle timeout after the streams through %s", t.Name)
 			select {
 			case <-ctx.Done():
