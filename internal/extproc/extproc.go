@@ -74,7 +74,8 @@ type exchange struct {
 	plan   *router.Plan // nil until planned
 	status int          // the answer's status, once its headers came
 	usage  usageReader
-	err    error // the refusal sent, if any
+	drop   *usageDropper // set for a stream whose client did not ask for its usage
+	err    error         // the refusal sent, if any
 	ended  bool
 }
 
@@ -142,22 +143,33 @@ func (s *Server) handle(ctx context.Context, x *exchange, req *extprocv3.Process
 			}
 		}
 		var set []*corev3.HeaderValueOption
+		var remove []string
 		if x.plan != nil {
 			set = headers(x.plan.Explain())
+			if x.plan.DropUsage && x.usage.sse && x.status == http.StatusOK {
+				// The body will be shorter than the model server said.
+				x.drop, remove = &usageDropper{}, []string{"content-length"}
+			}
 		}
 		if r.ResponseHeaders.GetEndOfStream() {
 			s.end(x, nil)
 		}
-		return headersResponse(false, set, nil)
+		return headersResponse(false, set, remove)
 	case *extprocv3.ProcessingRequest_ResponseBody:
 		body := r.ResponseBody
 		if x.plan != nil {
 			x.usage.Write(body.GetBody())
 		}
+		var cr *extprocv3.CommonResponse
+		if x.drop != nil {
+			if out, changed := x.drop.filter(body.GetBody(), body.GetEndOfStream()); changed {
+				cr = &extprocv3.CommonResponse{BodyMutation: replaceBody(out)}
+			}
+		}
 		if body.GetEndOfStream() {
 			s.end(x, nil)
 		}
-		return bodyResponse(false, nil)
+		return bodyResponse(false, cr)
 	case *extprocv3.ProcessingRequest_RequestTrailers:
 		return &extprocv3.ProcessingResponse{Response: &extprocv3.ProcessingResponse_RequestTrailers{
 			RequestTrailers: &extprocv3.TrailersResponse{}}}
@@ -346,6 +358,14 @@ func bodyResponse(request bool, cr *extprocv3.CommonResponse) *extprocv3.Process
 		return &extprocv3.ProcessingResponse{Response: &extprocv3.ProcessingResponse_RequestBody{RequestBody: br}}
 	}
 	return &extprocv3.ProcessingResponse{Response: &extprocv3.ProcessingResponse_ResponseBody{ResponseBody: br}}
+}
+
+// replaceBody is the mutation that sends b in place of a chunk.
+func replaceBody(b []byte) *extprocv3.BodyMutation {
+	if len(b) == 0 {
+		return &extprocv3.BodyMutation{Mutation: &extprocv3.BodyMutation_ClearBody{ClearBody: true}}
+	}
+	return &extprocv3.BodyMutation{Mutation: &extprocv3.BodyMutation_Body{Body: b}}
 }
 
 func headers(kvs [][2]string) []*corev3.HeaderValueOption {

@@ -38,6 +38,10 @@ type Plan struct {
 	Trace map[string]string
 	// Stream is whether the answer is a stream of server-sent events.
 	Stream bool
+	// DropUsage is set for a stream whose client did not ask for its usage: the router asked
+	// the model for it (token limits need it), and the front door drops the chunk that
+	// carries only the usage (see UsageOnly) before it reaches the client.
+	DropUsage bool
 
 	// Cached, when not nil, is the answer from the cache: the front door answers with it at
 	// once (200, JSON) and calls Done; nothing else of the plan is set.
@@ -112,9 +116,14 @@ func (p *Pipeline) plan(x *exchange, rd routed) (*Plan, error) {
 	r, m := x.r, rd.m
 	up := *r.forModel(rd.rt.reasoning, m, rd.req)
 	up.Model = m.cfg.Provider.Model
-	if up.Stream && (up.StreamOptions == nil || !up.StreamOptions.IncludeUsage) {
+	dropUsage := up.Stream && (up.StreamOptions == nil || !up.StreamOptions.IncludeUsage)
+	if dropUsage {
 		// Token limits need the usage, which a stream reports only when asked.
 		so := openai.StreamOptions{IncludeUsage: true}
+		if up.StreamOptions != nil {
+			so = *up.StreamOptions
+			so.IncludeUsage = true
+		}
 		up.StreamOptions = &so
 	}
 	body, err := up.Encode()
@@ -134,7 +143,7 @@ func (p *Pipeline) plan(x *exchange, rd routed) (*Plan, error) {
 	if err != nil {
 		return nil, r.apiError(x.ctx, m.cfg.Name, err)
 	}
-	pl := &Plan{Body: body, Stream: up.Stream, Authorization: auth, end: x, report: report,
+	pl := &Plan{Body: body, Stream: up.Stream, DropUsage: dropUsage, Authorization: auth, end: x, report: report,
 		Target: Target{Model: m.cfg.Name, Provider: m.cfg.Provider.Type, UpstreamModel: m.cfg.Provider.Model, BaseURL: base, Endpoint: hostPort(base)}}
 	if p.prop != nil {
 		c := propagation.MapCarrier{}

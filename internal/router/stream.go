@@ -206,6 +206,19 @@ func (s *Stream) pull() ([]byte, error) {
 	return data, err
 }
 
+// UsageOnly reports whether a stream chunk's data carries a usage and no choices: the last
+// chunk of a stream asked for stream_options.include_usage.
+func UsageOnly(data []byte) bool {
+	if !carriesUsage(data) {
+		return false
+	}
+	var c struct {
+		Usage   *openai.Usage     `json:"usage"`
+		Choices []json.RawMessage `json:"choices"`
+	}
+	return json.Unmarshal(data, &c) == nil && c.Usage != nil && len(c.Choices) == 0
+}
+
 // observeUsage counts the tokens of a chunk that carries usage (the last one, with
 // stream_options.include_usage), and says whether it carries nothing else; other chunks are
 // not decoded.

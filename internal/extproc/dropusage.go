@@ -1,0 +1,68 @@
+package extproc
+
+import (
+	"bytes"
+
+	"github.com/semantic-router/semantic-router/internal/router"
+)
+
+// usageDropper removes the usage-only event from a stream whose client did not ask for it,
+// chunk by chunk as Envoy passes the answer on. An event split across chunks is held back
+// until its end arrives, so that it can be judged whole; the last chunk takes whatever is
+// held. Everything else passes unchanged, byte for byte.
+type usageDropper struct {
+	held []byte
+}
+
+// filter returns what to send on in place of chunk, and whether that differs from chunk
+// (when it does not, Envoy is told to send the chunk as it is).
+func (d *usageDropper) filter(chunk []byte, end bool) ([]byte, bool) {
+	data := chunk
+	if len(d.held) > 0 {
+		data = append(d.held, chunk...)
+	}
+	var out []byte
+	dropped := false
+	start, kept := 0, 0 // start of the current event; end of what is kept so far in data
+	for i := 0; i < len(data); {
+		nl := bytes.IndexByte(data[i:], '\n')
+		if nl < 0 {
+			break
+		}
+		line := bytes.TrimSuffix(data[i:i+nl], []byte("\r"))
+		i += nl + 1
+		if len(line) > 0 {
+			continue
+		}
+		// A blank line ends the event data[start:i].
+		if eventUsageOnly(data[start:i]) {
+			out = append(out, data[kept:start]...)
+			kept, dropped = i, true
+		}
+		start = i
+	}
+	if end {
+		start = len(data)
+	}
+	if !dropped && len(d.held) == 0 && start == len(data) {
+		return chunk, false
+	}
+	out = append(out, data[kept:start]...)
+	d.held = append(d.held[:0:0], data[start:]...)
+	return out, true
+}
+
+// eventUsageOnly reports whether one server-sent event's data is a usage-only chunk.
+func eventUsageOnly(ev []byte) bool {
+	if !bytes.Contains(ev, usageKey) {
+		return false
+	}
+	var data []byte
+	for line := range bytes.SplitSeq(ev, []byte("\n")) {
+		line = bytes.TrimSuffix(line, []byte("\r"))
+		if rest, ok := bytes.CutPrefix(line, dataField); ok {
+			data = append(data, bytes.TrimPrefix(rest, []byte(" "))...)
+		}
+	}
+	return router.UsageOnly(data)
+}

@@ -1,0 +1,152 @@
+package extproc
+
+import (
+	"strings"
+	"testing"
+
+	extprocv3 "github.com/envoyproxy/go-control-plane/envoy/service/ext_proc/v3"
+)
+
+const (
+	evContent   = "data: {\"choices\":[{\"delta\":{\"content\":\"hi\"}}]}\n\n"
+	evUsage     = "data: {\"choices\":[],\"usage\":{\"prompt_tokens\":6,\"completion_tokens\":9,\"total_tokens\":15}}\n\n"
+	evBoth      = "data: {\"choices\":[{\"delta\":{}}],\"usage\":{\"prompt_tokens\":6,\"completion_tokens\":9,\"total_tokens\":15}}\n\n"
+	evDone      = "data: [DONE]\n\n"
+	evKeepAlive = ": keep-alive\n\n"
+)
+
+func TestUsageDropperFilter(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name   string
+		chunks []string
+		want   string
+	}{
+		{"event per chunk", []string{evContent, evUsage, evDone}, evContent + evDone},
+		{"all in one chunk", []string{evContent + evUsage + evDone}, evContent + evDone},
+		{"usage split across chunks", []string{evContent + evUsage[:30], evUsage[30:] + evDone}, evContent + evDone},
+		{"split inside the blank line", []string{evContent + strings.TrimSuffix(evUsage, "\n"), "\n" + evDone}, evContent + evDone},
+		{"CRLF line ends", []string{strings.ReplaceAll(evContent+evUsage, "\n", "\r\n"), "data: [DONE]\r", "\n\r\n"},
+			strings.ReplaceAll(evContent, "\n", "\r\n") + "data: [DONE]\r\n\r\n"},
+		{"usage with a choice is kept", []string{evBoth, evDone}, evBoth + evDone},
+		{"comments and other events pass", []string{evKeepAlive, evContent, evKeepAlive + evUsage, evDone}, evKeepAlive + evContent + evKeepAlive + evDone},
+		{"no usage at all", []string{evContent, evContent, evDone}, evContent + evContent + evDone},
+		{"an unfinished last event is sent at the end", []string{evContent, "data: {\"cho"}, evContent + "data: {\"cho"},
+		{"a usage without a final blank line is sent", []string{evContent, strings.TrimSuffix(evUsage, "\n\n")}, evContent + strings.TrimSuffix(evUsage, "\n\n")},
+		{"malformed JSON with a usage key is kept", []string{"data: {\"usage\":{\"prompt_tokens\":1\n\n", evDone}, "data: {\"usage\":{\"prompt_tokens\":1\n\n" + evDone},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			var d usageDropper
+			var got strings.Builder
+			for i, c := range tt.chunks {
+				out, changed := d.filter([]byte(c), i == len(tt.chunks)-1)
+				if !changed && string(out) != c {
+					t.Fatalf("chunk %d: unchanged, but %q is not %q", i, out, c)
+				}
+				got.Write(out)
+			}
+			if got.String() != tt.want {
+				t.Errorf("got  %q\nwant %q", got.String(), tt.want)
+			}
+		})
+	}
+}
+
+// TestUsageDropperLeavesPlainChunksAlone: a chunk of whole events without a usage needs no
+// mutation, so Envoy sends it as it came.
+func TestUsageDropperLeavesPlainChunksAlone(t *testing.T) {
+	t.Parallel()
+	var d usageDropper
+	for _, c := range []string{evContent, evKeepAlive + evContent, evDone} {
+		if _, changed := d.filter([]byte(c), false); changed {
+			t.Errorf("%q was changed", c)
+		}
+	}
+}
+
+// sent is what Envoy forwards for chunk after the processor's answer to it.
+func sent(t *testing.T, resp *extprocv3.ProcessingResponse, chunk string) string {
+	t.Helper()
+	m := resp.GetResponseBody().GetResponse().GetBodyMutation()
+	switch {
+	case m == nil:
+		return chunk
+	case m.GetClearBody():
+		return ""
+	default:
+		return string(m.GetBody())
+	}
+}
+
+// TestProcessorDropsTheUsageNobodyAskedFor: the router asks every stream for its usage, for
+// token limits; a client that did not ask does not get the usage-only chunk, and the tokens
+// are charged either way. A client that asked gets it.
+func TestProcessorDropsTheUsageNobodyAskedFor(t *testing.T) {
+	t.Parallel()
+	usage := "data: {\"choices\":[],\"usage\":{\"prompt_tokens\":60,\"completion_tokens\":90,\"total_tokens\":150}}\n\n"
+	chunks := []string{evContent, usage[:25], usage[25:] + evDone}
+	tests := []struct {
+		name, body string
+		want       string
+	}{
+		{"not asked", `{"model":"general","stream":true,"messages":[{"role":"user","content":"hi"}]}`, evContent + evDone},
+		{"asked", `{"model":"general","stream":true,"stream_options":{"include_usage":true},"messages":[{"role":"user","content":"hi"}]}`,
+			evContent + usage + evDone},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			f := newFixture(t, keyed, map[string]string{"TEAM_A_KEY": teamKey})
+			auth := hv("authorization", "Bearer "+teamKey)
+			e := f.open(t)
+			planned := e.planned(tt.body, auth).GetRequestBody().GetResponse().GetBodyMutation().GetBody()
+			if !strings.Contains(string(planned), `"include_usage":true`) {
+				t.Fatalf("the upstream request does not ask for the usage: %s", planned)
+			}
+			hr := e.send(responseHeaders(200, "text/event-stream")).GetResponseHeaders().GetResponse().GetHeaderMutation()
+			removed := strings.Join(hr.GetRemoveHeaders(), ",")
+			if wantRemoved := map[string]string{"not asked": "content-length", "asked": ""}[tt.name]; removed != wantRemoved {
+				t.Errorf("headers removed: %q, want %q", removed, wantRemoved)
+			}
+			var got strings.Builder
+			for i, c := range chunks {
+				got.WriteString(sent(t, e.send(responseBody(c, i == len(chunks)-1)), c))
+			}
+			e.close()
+			if got.String() != tt.want {
+				t.Errorf("the client got  %q\nwant %q", got.String(), tt.want)
+			}
+			// 150 tokens were charged either way, of 100 a minute: the next request waits.
+			if imm := f.open(t).planned(chatGeneral, auth).GetImmediateResponse(); imm.GetStatus().GetCode() != 429 {
+				t.Errorf("after 150 tokens: %v", imm)
+			}
+		})
+	}
+}
+
+// FuzzUsageDropper: however a stream is cut into chunks, the client gets the same bytes as
+// when it comes in one piece, and nothing but usage-only events is removed.
+func FuzzUsageDropper(f *testing.F) {
+	f.Add(evContent+evUsage+evDone, 10)
+	f.Add(strings.ReplaceAll(evKeepAlive+evUsage+evBoth, "\n", "\r\n"), 3)
+	f.Add("data: x\n\ndata: {\"usage\":{}}\n\n", 0)
+	f.Fuzz(func(t *testing.T, stream string, cut int) {
+		if cut < 0 || cut > len(stream) {
+			return
+		}
+		var whole usageDropper
+		want, _ := whole.filter([]byte(stream), true)
+		var parts usageDropper
+		a, _ := parts.filter([]byte(stream[:cut]), false)
+		b, _ := parts.filter([]byte(stream[cut:]), true)
+		got := string(a) + string(b)
+		if got != string(want) {
+			t.Fatalf("in two chunks %q, in one %q", got, want)
+		}
+		if len(got) > len(stream) {
+			t.Fatalf("output %q is longer than the stream %q", got, stream)
+		}
+	})
+}
