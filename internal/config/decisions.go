@@ -41,6 +41,14 @@ type Decision struct {
 	OnError string `yaml:"on_error,omitempty" json:"on_error"`
 }
 
+// OnlyModifies reports whether the decision is a policy that changes a request without
+// choosing where it goes: it applies to all requests, blocks nothing and names no models
+// (masking, a system prompt, headers). Such a decision does not end the search: the request
+// is still routed, and checked, by the decisions after it.
+func (d *Decision) OnlyModifies() bool {
+	return d.AppliesTo == "all" && d.Block == nil && len(d.Models) == 0
+}
+
 // OnError values.
 const (
 	OnErrorRefuse = "refuse"

@@ -49,25 +49,54 @@ type Result struct {
 	// without calling a model.
 	Undetermined bool
 	Failed       []string
+	// Modifiers are the policies that matched before Decision and only modify the request
+	// (config.Decision.OnlyModifies), in evaluation order: their changes apply too.
+	Modifiers []*config.Decision
 }
 
 // Evaluate returns the first decision whose rules match. For a request that named a model
-// (direct), only decisions that apply to all requests are considered.
+// (direct), only decisions that apply to all requests are considered. A matching policy that
+// only modifies the request does not end the search: it is kept in Modifiers, and the search
+// goes on for the decision that routes or blocks; when none matches, the first such policy
+// is the Decision (and the request goes to the default or the named model).
 func (e *Engine) Evaluate(m Matches, direct bool) (Result, bool) {
+	var mods []*config.Decision
+	var first Result
 	for _, d := range e.decisions {
 		if direct && d.AppliesTo != "all" {
 			continue
 		}
-		switch st, conf := eval3(d.Rules, m); {
-		case st == isTrue:
+		res, ok := match(d, m)
+		if !ok {
+			continue
+		}
+		if res.Undetermined || !d.OnlyModifies() {
+			res.Modifiers = mods
+			return res, true
+		}
+		if mods == nil {
+			first = res
+		}
+		mods = append(mods, d)
+	}
+	if mods == nil {
+		return Result{}, false
+	}
+	first.Modifiers = mods[1:]
+	return first, true
+}
+
+// match evaluates one decision's rules.
+func match(d *config.Decision, m Matches) (Result, bool) {
+	switch st, conf := eval3(d.Rules, m); {
+	case st == isTrue:
+		return Result{Decision: d, Confidence: conf}, true
+	case st == isUnknown && d.RefusesOnError():
+		return Result{Decision: d, Undetermined: true, Failed: failedSignals(d.Rules, m, nil)}, true
+	case st == isUnknown:
+		// on_error allow: the failed signals read as not matched (Matched is false).
+		if ok, conf := eval(d.Rules, m); ok {
 			return Result{Decision: d, Confidence: conf}, true
-		case st == isUnknown && d.RefusesOnError():
-			return Result{Decision: d, Undetermined: true, Failed: failedSignals(d.Rules, m, nil)}, true
-		case st == isUnknown:
-			// on_error allow: the failed signals read as not matched (Matched is false).
-			if ok, conf := eval(d.Rules, m); ok {
-				return Result{Decision: d, Confidence: conf}, true
-			}
 		}
 	}
 	return Result{}, false

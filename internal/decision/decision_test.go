@@ -14,7 +14,7 @@ func TestEvaluate(t *testing.T) {
 		{Name: "low", Priority: 1, AppliesTo: "auto", Rules: sig("code")},
 		{Name: "math", Priority: 10, AppliesTo: "auto", Rules: config.Rule{Any: []config.Rule{sig("math"), sig("physics")}}},
 		{Name: "hard_not_german", Priority: 5, AppliesTo: "auto", Rules: config.Rule{All: []config.Rule{sig("hard"), {Not: &config.Rule{Signal: "german"}}}}},
-		{Name: "pii_block", Priority: 100, AppliesTo: "all", Rules: sig("pii")},
+		{Name: "pii_block", Priority: 100, AppliesTo: "all", Rules: sig("pii"), Block: &config.Block{Status: 403}},
 	}
 	e := New(ds)
 	tests := []struct {
@@ -117,6 +117,55 @@ func TestEvaluateFailedSignals(t *testing.T) {
 			}
 			if got != tt.want || r.Undetermined != tt.wantUndet || !slices.Equal(r.Failed, tt.wantFailed) {
 				t.Errorf("got %q undetermined=%v failed=%v, want %q %v %v", got, r.Undetermined, r.Failed, tt.want, tt.wantUndet, tt.wantFailed)
+			}
+		})
+	}
+}
+
+// TestEvaluatePoliciesThatOnlyModify: a policy that masks or adds a system prompt, without
+// models or a block, does not end the search: the request is still routed, and blocked, by
+// the decisions after it.
+func TestEvaluatePoliciesThatOnlyModify(t *testing.T) {
+	t.Parallel()
+	block := &config.Block{Status: 403}
+	e := New([]config.Decision{
+		{Name: "mask", Priority: 100, AppliesTo: "all", Rules: sig("pii"), MaskPII: true},
+		{Name: "jailbreak", Priority: 90, AppliesTo: "all", Rules: sig("jailbreak"), Block: block},
+		{Name: "prompt", Priority: 80, AppliesTo: "all", Rules: sig("legal"), SystemPrompt: "Cite sources."},
+		{Name: "math", Priority: 10, Rules: sig("math"), Models: []config.ModelRef{{Model: "qwen"}}},
+		{Name: "failing", Priority: 5, AppliesTo: "all", Rules: sig("embedder"), Block: block},
+	})
+	on := Match{Matched: true, Confidence: 1}
+	tests := []struct {
+		name      string
+		matches   Matches
+		direct    bool
+		want      string
+		modifiers []string
+		undet     bool
+	}{
+		{"the routing decision after a mask", Matches{"pii": on, "math": on}, false, "math", []string{"mask"}, false},
+		{"a block after a mask", Matches{"pii": on, "jailbreak": on, "math": on}, false, "jailbreak", []string{"mask"}, false},
+		{"a block after a mask, named model", Matches{"pii": on, "jailbreak": on}, true, "jailbreak", []string{"mask"}, false},
+		{"two modifiers, then routing", Matches{"pii": on, "legal": on, "math": on}, false, "math", []string{"mask", "prompt"}, false},
+		{"a mask alone", Matches{"pii": on}, false, "mask", nil, false},
+		{"two modifiers alone", Matches{"pii": on, "legal": on}, true, "mask", []string{"prompt"}, false},
+		{"a failed policy after a mask refuses", Matches{"pii": on, "embedder": {Failed: true}}, false, "failing", []string{"mask"}, true},
+		{"named model: routing decisions stay out", Matches{"pii": on, "math": on}, true, "mask", nil, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			r, ok := e.Evaluate(tt.matches, tt.direct)
+			if !ok {
+				t.Fatal("nothing matched")
+			}
+			var mods []string
+			for _, d := range r.Modifiers {
+				mods = append(mods, d.Name)
+			}
+			if r.Decision.Name != tt.want || !slices.Equal(mods, tt.modifiers) || r.Undetermined != tt.undet {
+				t.Errorf("got %s %v undetermined=%v, want %s %v %v", r.Decision.Name, mods, r.Undetermined, tt.want, tt.modifiers, tt.undet)
 			}
 		})
 	}

@@ -15,6 +15,9 @@ type Classification struct {
 	// Decision is the matched decision ("default" when none did).
 	Decision   string  `json:"decision"`
 	Confidence float64 `json:"confidence"`
+	// Policies are the decisions that matched before Decision and only modify the request
+	// (masking, a system prompt); their changes apply too.
+	Policies []string `json:"policies,omitempty"`
 	// Model is the model the request would go to; empty when a decision blocks it.
 	Model string `json:"model,omitempty"`
 	// Blocked is the block's status and message, when a decision refuses the request.
@@ -41,6 +44,9 @@ func (r *Router) Classify(ctx context.Context, prompt string, h http.Header) (*C
 	if res, ok := r.engine.Evaluate(matches, false); ok {
 		d := res.Decision
 		c.Decision, c.Confidence = d.Name, res.Confidence
+		for _, p := range res.Modifiers {
+			c.Policies = append(c.Policies, p.Name)
+		}
 		switch {
 		case res.Undetermined:
 			e := policyUnavailable(d.Name, res.Failed, sigErr)

@@ -34,7 +34,8 @@ func TestClassify(t *testing.T) {
 		{"prove it in chat", "weighted", 1, []string{"o3", "qwen"}, nil, []string{"casual", "proof"}},
 		{"forbidden words", "block_banned", 1, []string{""}, &BlockInfo{Status: 403, Message: "not allowed"}, []string{"banned"}},
 		{"classified", "block_secret", 1, []string{""}, &BlockInfo{Status: 451, Message: "unavailable here"}, []string{"secret"}},
-		{"prove it to jane@example.com", "mask", 1, []string{"general"}, nil, []string{"pii", "proof"}},
+		{"prove it to jane@example.com", "math", 1, []string{"qwen"}, nil, []string{"pii", "proof"}},
+		{"write to jane@example.com", "mask", 1, []string{"general"}, nil, []string{"pii"}},
 	} {
 		c, err := r.Classify(context.Background(), tt.prompt, http.Header{})
 		if err != nil {

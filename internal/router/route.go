@@ -99,7 +99,10 @@ func (r *Router) route(ctx context.Context, req *openai.ChatRequest, h http.Head
 	}
 	if matched {
 		d := res.Decision
-		rt.Decision, rt.Confidence, rt.Headers = d.Name, res.Confidence, d.Headers
+		rt.Decision, rt.Confidence, rt.Headers = d.Name, res.Confidence, decisionHeaders(res)
+		for _, p := range res.Modifiers {
+			r.countDecision(p.Name, false)
+		}
 		r.countDecision(d.Name, d.Block != nil || res.Undetermined)
 		if res.Undetermined {
 			return nil, nil, rt, policyUnavailable(d.Name, res.Failed, sigErr)
@@ -123,10 +126,27 @@ func (r *Router) route(ctx context.Context, req *openai.ChatRequest, h http.Head
 	}
 	rt.Model = m.cfg.Name
 	if matched {
+		for _, p := range res.Modifiers {
+			req = r.apply(p, req)
+		}
 		req = r.apply(res.Decision, req)
 		rt.reasoning = res.Decision.Reasoning
 	}
 	return m, req, rt, nil
+}
+
+// decisionHeaders are the response headers of the matched decision and of the policies
+// that modified the request before it; the decision's own win a clash.
+func decisionHeaders(res decision.Result) map[string]string {
+	if len(res.Modifiers) == 0 {
+		return res.Decision.Headers
+	}
+	h := map[string]string{}
+	for _, p := range res.Modifiers {
+		maps.Copy(h, p.Headers)
+	}
+	maps.Copy(h, res.Decision.Headers)
+	return h
 }
 
 // modelFor picks the model of a matched decision, by weight among its models; the default

@@ -75,8 +75,10 @@ func TestRoute(t *testing.T) {
 		{"a named model skips routing decisions", chat("qwen", "prove it"), "qwen", "", "[user: prove it]", 0, "", ""},
 		{"a named model skips routing blocks", chat("general", "classified"), "general", "", "[user: classified]", 0, "", ""},
 		{"a policy masks a named model's request", chat("o3", "mail jane@example.com"), "o3", "mask", "[user: mail [EMAIL]]", 0, "", ""},
-		{"a policy masks every message", chat("auto", "prove it to jane@example.com", "and bob@example.org"), "general", "mask",
-			"[user: prove it to [EMAIL] user: and [EMAIL]]", 0, "", ""},
+		{"a policy masks every message", chat("auto", "hello jane@example.com", "and bob@example.org"), "general", "mask",
+			"[user: hello [EMAIL] user: and [EMAIL]]", 0, "", ""},
+		{"a masking policy leaves routing to the decisions after it", chat("auto", "prove it to jane@example.com"), "qwen", "math",
+			"[system: Be rigorous. user: prove it to [EMAIL]]", 0, "", ""},
 		{"a policy blocks a named model's request", chat("qwen", "forbidden"), "", "block_banned", "", 403, "not allowed", "blocked_by_policy"},
 		{"a routing block with its own status", chat("auto", "classified"), "", "block_secret", "", 451, "unavailable here", "blocked_by_policy"},
 		{"a hidden model by name", chat("deepseek", "hi"), "", "", "", 404,
@@ -101,7 +103,7 @@ func TestRoute(t *testing.T) {
 			t.Errorf("%s: the client's request was changed: %s", tt.name, messagesOf(tt.req))
 		}
 	}
-	for name, want := range map[string]float64{"math": 2, "default": 1, "block_banned": 1} {
+	for name, want := range map[string]float64{"math": 3, "mask": 3, "default": 1, "block_banned": 1} {
 		if got := testutil.ToFloat64(metrics.Decisions.WithLabelValues(name)); got != want {
 			t.Errorf("decisions_total{%s} = %v, want %v", name, got, want)
 		}
