@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -110,9 +111,12 @@ func (rl *reloader) apply(ctx context.Context, explicit bool) (applied bool, err
 	return false, err
 }
 
-// watch reloads on every change in the config file's directory (the directory, because a
-// ConfigMap volume changes by swapping its ..data symlink, with no event on the file) and on
-// SIGHUP, until ctx ends.
+// watch reloads when the config file's directory changes in a way that may change the file
+// (the directory, because a ConfigMap volume changes by swapping its ..data symlink, with no
+// event on the file), and on SIGHUP, until ctx ends. Other files in the directory, such as a
+// log written next to the config, are ignored. The reload runs reloadDebounce after the first
+// event of a change; later events of the same change do not postpone it, so a stream of
+// events cannot hold a change back.
 func (rl *reloader) watch(ctx context.Context) error {
 	w, err := fsnotify.NewWatcher()
 	if err != nil {
@@ -128,6 +132,13 @@ func (rl *reloader) watch(ctx context.Context) error {
 	debounce := time.NewTimer(time.Hour)
 	debounce.Stop()
 	defer debounce.Stop()
+	pending := false
+	arm := func() {
+		if !pending {
+			pending = true
+			debounce.Reset(reloadDebounce)
+		}
+	}
 	for {
 		select {
 		case <-ctx.Done():
@@ -135,21 +146,43 @@ func (rl *reloader) watch(ctx context.Context) error {
 		case <-hup:
 			rl.log.Info("SIGHUP: reloading the config", "config", rl.path)
 			_, _ = rl.apply(ctx, true)
-		case _, ok := <-w.Events:
+		case ev, ok := <-w.Events:
 			if !ok {
 				return nil
 			}
-			debounce.Reset(reloadDebounce)
+			if rl.concerns(ev.Name) {
+				arm()
+			}
 		case err, ok := <-w.Errors:
 			if !ok {
 				return nil
 			}
 			rl.log.Warn("watching the config", "config", rl.path, "error", err.Error())
-			debounce.Reset(reloadDebounce) // an overflow may have dropped the event that mattered
+			arm() // an overflow may have dropped the event that mattered
 		case <-debounce.C:
+			pending = false
 			_, _ = rl.apply(ctx, false)
 		}
 	}
+}
+
+// concerns reports whether a change to name, a file in the config file's directory, may
+// change what the config path reads: the file itself (an editor saves by renaming onto it),
+// the kubelet's ..data symlink and versioned ..directories, and the target of the file when it
+// is a symlink into the same directory.
+func (rl *reloader) concerns(name string) bool {
+	base := filepath.Base(name)
+	if base == filepath.Base(rl.path) || strings.HasPrefix(base, "..") {
+		return true
+	}
+	target, err := os.Readlink(rl.path)
+	if err != nil {
+		return false
+	}
+	if !filepath.IsAbs(target) {
+		target = filepath.Join(filepath.Dir(rl.path), target)
+	}
+	return filepath.Clean(target) == filepath.Clean(name)
 }
 
 // accessRefWarnings lists the client keys and management tokens whose references cannot be

@@ -330,3 +330,55 @@ models:
 		t.Error("a token or key appears in the logs")
 	}
 }
+
+// TestReloadIgnoresOtherFiles: a log written next to the config, line after line, neither
+// triggers reloads nor holds back a change to the config itself.
+func TestReloadIgnoresOtherFiles(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "router.yaml")
+	if err := os.WriteFile(path, []byte(reloadConfig("first")), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r := start(t, "-config", path)
+	reloads := func() string {
+		return grepLines(r.get(t, "metrics", "/metrics"), "semantic_router_config_reloads_total{")
+	}
+
+	log, err := os.Create(filepath.Join(dir, "router.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer log.Close()
+	done := make(chan struct{})
+	var writer sync.WaitGroup
+	writer.Add(1)
+	go func() { // a line every 20 ms, well inside the reload's debounce
+		defer writer.Done()
+		tick := time.NewTicker(20 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-tick.C:
+				_, _ = log.WriteString(`{"msg":"request"}` + "\n")
+			}
+		}
+	}()
+	defer func() { close(done); writer.Wait() }()
+
+	// An editor saves by writing a temporary file and renaming it onto the config.
+	tmp := filepath.Join(dir, ".router.yaml.swp")
+	if err := os.WriteFile(tmp, []byte(reloadConfig("second")), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		t.Fatal(err)
+	}
+	waitUntil(t, "the change applies while the log is written", func() bool {
+		return strings.Contains(r.get(t, "management", "/api/v1/config"), "second one two")
+	})
+	if got := reloads(); got != `semantic_router_config_reloads_total{result="applied"} 1` {
+		t.Errorf("reloads after one change with a log written beside it:\n%s", got)
+	}
+}
