@@ -81,7 +81,11 @@ func newRuleCues(rules []jailbreakRule, harmful []string) *ruleCues {
 // scan returns the cue occurrences in lower, ordered by position, and
 // whether " "+lower contains a harmful cue.
 func (rc *ruleCues) scan(lower string, hits []cueHit) ([]cueHit, bool) {
-	next := make([]int, len(rc.cues)) // per cue: where the next occurrence may start
+	first := len(hits) // hits before this belong to the caller
+	// next holds, per cue, where its next occurrence may start. Until hits
+	// are many, the last hit of the cue says the same, and a short search
+	// costs less than clearing a slot per cue for every scan.
+	var next []int
 	harmful := false
 	for _, c := range rc.harmfulAtStart {
 		if strings.HasPrefix(lower, c) {
@@ -96,15 +100,40 @@ func (rc *ruleCues) scan(lower string, hits []cueHit) ([]cueHit, bool) {
 		rest := lower[i:]
 		for _, id := range rc.buckets[b-1] {
 			c := rc.cues[id]
-			if i < next[id] || len(c) > len(rest) || rest[:len(c)] != c {
+			if len(c) > len(rest) || rest[:len(c)] != c {
 				continue
 			}
-			next[id] = i + len(c)
+			if next != nil && i < next[id] || next == nil && overlapsLast(hits[first:], id, i, len(c)) {
+				continue
+			}
 			hits = append(hits, cueHit{id, i})
+			switch {
+			case next != nil:
+				next[id] = i + len(c)
+			case len(hits)-first > maxHitSearch:
+				next = make([]int, len(rc.cues))
+				for _, h := range hits[first:] {
+					next[h.id] = h.pos + len(rc.cues[h.id])
+				}
+			}
 			harmful = harmful || rc.harmful[id]
 		}
 	}
 	return hits, harmful
+}
+
+// maxHitSearch is how many hits scan searches before it keeps a slot per cue.
+const maxHitSearch = 32
+
+// overlapsLast reports whether the last occurrence of cue id in hits, which
+// has length n, ends after i.
+func overlapsLast(hits []cueHit, id, i, n int) bool {
+	for k := len(hits) - 1; k >= 0; k-- {
+		if hits[k].id == id {
+			return hits[k].pos+n > i
+		}
+	}
+	return false
 }
 
 // matchHits is match with the cue occurrences already found: rule is the
