@@ -55,10 +55,10 @@ func findMoreAddressesAt(text string, n numberRun) (int, int) {
 	}
 	if m := lowerBareAt.FindStringSubmatchIndex(window); m != nil && plainWords(window[m[2]:m[3]]) {
 		e := n.start + m[1]
-		if loc := lowerStateZipTail.FindStringIndex(text[e:]); loc != nil {
+		if loc := lowerStateZipTail.FindStringIndex(tailWindow(text[e:], tailBytes)); loc != nil {
 			return n.start, extendAddress(text, e+loc[1])
 		}
-		if loc := unitTailRE.FindStringIndex(text[e:]); loc != nil && text[e] == ',' {
+		if loc := unitTailRE.FindStringIndex(tailWindow(text[e:], tailBytes)); loc != nil && text[e] == ',' {
 			return n.start, extendAddress(text, e+loc[1])
 		}
 	}

@@ -403,7 +403,7 @@ func (d *PIIDetector) isName(before string, words []string, after string) bool {
 	}
 	// "Newton's laws", "Bayes' theorem": possessive of a thing named after
 	// someone.
-	if possessiveConceptRE.MatchString(after) && len(words) == 1 {
+	if possessiveConceptRE.MatchString(tailWindow(after, tailBytes)) && len(words) == 1 {
 		return false
 	}
 	tail := before[max(0, len(before)-40):]
@@ -427,13 +427,13 @@ func (d *PIIDetector) isName(before string, words []string, after string) bool {
 		return d.givenNames[first] || len(words) >= 2 && looksLikeSurname(words[len(words)-1])
 	case d.givenNames[first] && len(words) >= 2:
 		return true
-	case cueBefore(tail, personCues, ofCues) && len(words) >= 2 && !placeFollowsRE.MatchString(after):
+	case cueBefore(tail, personCues, ofCues) && len(words) >= 2 && !placeFollowsRE.MatchString(tailWindow(after, tailBytes)):
 		// A known first name may come second, after the family name (Zhou Wei, Nagy Anna).
 		return d.givenNames[first] || len(words) == 2 && looksLikeSurname(words[1]) &&
 			(!cueBefore(tail, weakCues, nil) || looksLikeSurname(words[0]) && holdsLower(d.givenNames, trimPossessive(words[1])))
 	case d.givenNames[first] && len(words) == 1:
 		// A lone first name needs a person-like verb or address after it.
-		return personVerbRE.MatchString(after) || cueBefore(tail, personCues, ofCues)
+		return personVerbRE.MatchString(tailWindow(after, tailBytes)) || cueBefore(tail, personCues, ofCues)
 	}
 	return false
 }

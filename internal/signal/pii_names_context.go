@@ -72,7 +72,7 @@ func notPersonContext(tail, after string) bool {
 			}
 		}
 	}
-	return namedThingRE.MatchString(after)
+	return namedThingRE.MatchString(tailWindow(after, tailBytes))
 }
 
 // signOffCues close a message with the sender's first name ("Cheers, Nikhil").
@@ -139,7 +139,7 @@ func (d *PIIDetector) findLowerNames(text string) [][2]int {
 		if j-i >= 3 && d.givenNames[w] && !englishGivenNames[w] && !notNameWords[w] && !bayesStop[w] {
 			tail := text[max(0, i-40):i]
 			if cueBefore(tail, lowerNameCues, nil) || cueBefore(tail, relationCues, nil) ||
-				lowerNameVerbRE.MatchString(text[j:]) && clauseStart(tail) {
+				lowerNameVerbRE.MatchString(tailWindow(text[j:], tailBytes)) && clauseStart(tail) {
 				out = append(out, [2]int{i, j})
 			}
 		}
