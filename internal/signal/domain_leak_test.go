@@ -105,14 +105,15 @@ func leakWords(s string) map[string]bool {
 }
 
 // domainNearPairs lists each evaluation prompt within domainLeakJaccard of a training
-// prompt, with the closest one.
+// prompt, with the closest one. An evaluation prompt is named by its index, never shown:
+// whoever mends the leak removes the training example, and must not read the test row.
 func domainNearPairs(evals, train []string) []string {
 	tw := make([]map[string]bool, len(train))
 	for i, s := range train {
 		tw[i] = leakWords(s)
 	}
 	var out []string
-	for _, e := range evals {
+	for ei, e := range evals {
 		ew := leakWords(e)
 		best, bestJ := -1, 0.0
 		for i, w := range tw {
@@ -121,10 +122,14 @@ func domainNearPairs(evals, train []string) []string {
 			}
 		}
 		if best >= 0 {
-			out = append(out, fmt.Sprintf("%.2f %q ~ %q", bestJ, e, train[best]))
+			out = append(out, nearPair(bestJ, ei, train[best]))
 		}
 	}
 	return out
+}
+
+func nearPair(j float64, eval int, train string) string {
+	return fmt.Sprintf("%.2f: training example %q is near evaluation prompt #%d", j, train, eval)
 }
 
 // liftedDomainKeywords lists keywords that occur in evaluation prompts but in no
@@ -196,10 +201,10 @@ func TestDomainLeakageCatchesPlantedOverlap(t *testing.T) {
 	near := domainNearPairs(evals, append(train[:len(train):len(train)], planted))
 	found := false
 	for _, n := range near {
-		found = found || strings.Contains(n, fmt.Sprintf("%q ~ %q", victim, planted))
+		found = found || strings.HasSuffix(n, nearPair(0, 0, planted)[len("0.00"):])
 	}
-	if !found {
-		t.Errorf("planted near copy %q of %q was not reported; got %v", planted, victim, near)
+	if !found { // the planted row is a test row's near copy: it is not printed either
+		t.Errorf("the planted near copy of evaluation prompt #0 was not reported (%d pairs reported)", len(near))
 	}
 
 	const word = "zqxjvortle"
