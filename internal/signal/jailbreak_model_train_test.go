@@ -119,27 +119,8 @@ func fit(exs []example) *jbModel {
 // prompt an attack, by cross-validation on the training rows: the lowest
 // at which at most 0.5 % of the benign rows reach it, so that the model adds
 // what the rules miss without adding more than that share of false alarms.
-func chooseThreshold(exs []example) (float64, string) {
-	idx := make([]int, len(exs))
-	for i := range idx {
-		idx[i] = i
-	}
-	rand.New(rand.NewPCG(7, 11)).Shuffle(len(idx), func(i, j int) { idx[i], idx[j] = idx[j], idx[i] })
-	p := make([]float64, len(exs))
-	for fold := range trainFolds {
-		var tr []example
-		for k, i := range idx {
-			if k%trainFolds != fold {
-				tr = append(tr, exs[i])
-			}
-		}
-		m := fit(tr)
-		for k, i := range idx {
-			if k%trainFolds == fold {
-				p[i] = sigmoid(m.logit(exs[i].f))
-			}
-		}
-	}
+// p holds the rows' cross-validated probabilities.
+func chooseThreshold(exs []example, p []float64) (float64, string) {
 	var neg []float64
 	for i, e := range exs {
 		if e.y == 0 {
@@ -188,7 +169,7 @@ func TestJailbreakModelIsTrainedFromTheTrainSplit(t *testing.T) {
 	exs := examplesOf(t, trainingRows(t))
 	m := fit(exs)
 	var report string
-	m.Threshold, report = chooseThreshold(exs)
+	m.Threshold, report = chooseThreshold(exs, crossValidated(exs))
 	t.Logf("model threshold %.3f\n%s", m.Threshold, report)
 	if *updateJailbreakModel {
 		if err := os.WriteFile("jailbreak_model.json", encodeModel(m), 0o644); err != nil {
@@ -262,4 +243,30 @@ func TestJailbreakModelScoreIsLogit(t *testing.T) {
 			t.Errorf("%q: logit %v, score %v", r.Text, a, b)
 		}
 	}
+}
+
+// crossValidated returns each row's attack probability from a model
+// trained on the other folds.
+func crossValidated(exs []example) []float64 {
+	idx := make([]int, len(exs))
+	for i := range idx {
+		idx[i] = i
+	}
+	rand.New(rand.NewPCG(7, 11)).Shuffle(len(idx), func(i, j int) { idx[i], idx[j] = idx[j], idx[i] })
+	p := make([]float64, len(exs))
+	for fold := range trainFolds {
+		var tr []example
+		for k, i := range idx {
+			if k%trainFolds != fold {
+				tr = append(tr, exs[i])
+			}
+		}
+		m := fit(tr)
+		for k, i := range idx {
+			if k%trainFolds == fold {
+				p[i] = sigmoid(m.logit(exs[i].f))
+			}
+		}
+	}
+	return p
 }
