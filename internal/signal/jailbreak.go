@@ -212,7 +212,7 @@ func (d *JailbreakDetector) detect(a *analysis, v []float32) JailbreakResult {
 			// The table loaded in NewJailbreakDetector: this cannot fail.
 			bv, _ = builtinEmbedder.Vector(plain)
 		}
-		if (c&wrapperCues != 0 || combine(reasons) >= 0.3) && sigmoid(d.model.score(view, bv, c, reasons)) >= d.model.Threshold {
+		if showsWrapper(c, reasons) && sigmoid(d.model.score(view, bv, c, reasons)) >= d.model.Threshold {
 			addReason(reasons, ReasonLearned, learnedWeight)
 		}
 	}

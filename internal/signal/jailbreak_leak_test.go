@@ -194,7 +194,40 @@ func trainingRows(tb testing.TB) []corpusRow {
 	rows = append(rows, readCorpus(tb, "testdata/jailbreak/train_extra3.jsonl")...)
 	rows = append(rows, readCorpus(tb, "testdata/jailbreak/train_extra4.jsonl")...)
 	rows = append(rows, readCorpus(tb, "testdata/jailbreak/train_extra5.jsonl")...)
-	return append(rows, readCorpus(tb, "testdata/jailbreak/train_extra6.jsonl")...)
+	rows = append(rows, readCorpus(tb, "testdata/jailbreak/train_extra6.jsonl")...)
+	return append(rows, readCorpus(tb, "testdata/jailbreak/train_extra7.jsonl")...)
+}
+
+// spanishRowsLimit is the word overlap that train_extra7, written after
+// blind5, keeps below with blind5 and the test split: wider than
+// leakJaccard, so that its rows are not rewordings of either.
+const spanishRowsLimit = 0.4
+
+// nearRows reports every row of rows within limit of a row of against,
+// naming only the row of rows, so that the split compared with stays
+// unread.
+func nearRows(rows, against []corpusRow, limit float64) []string {
+	var near []string
+	for _, r := range rows {
+		toks := leakTokens(r.Text)
+		for _, a := range against {
+			if j := jaccard(toks, leakTokens(a.Text)); j >= limit {
+				near = append(near, fmt.Sprintf("row %q: word Jaccard %.2f with a held-out row", r.Text, j))
+				break
+			}
+		}
+	}
+	return near
+}
+
+// TestSpanishTrainingRowsKeepTheirDistance checks train_extra7 against the
+// test split and blind5.
+func TestSpanishTrainingRowsKeepTheirDistance(t *testing.T) {
+	t.Parallel()
+	held := append(readCorpus(t, "testdata/jailbreak/test.jsonl"), readCorpus(t, "testdata/jailbreak/blind5.jsonl")...)
+	for _, near := range nearRows(readCorpus(t, "testdata/jailbreak/train_extra7.jsonl"), held, spanishRowsLimit) {
+		t.Error(near)
+	}
 }
 
 // TestJailbreakSplitIsThePartition checks that train and test are exactly
@@ -261,5 +294,21 @@ func TestFindLeaksCatchesPlantedOverlap(t *testing.T) {
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("findLeaks =\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestNearRowsNamesOnlyTheCheckedRow tests the distance check itself: the
+// held-out text never appears in what it reports.
+func TestNearRowsNamesOnlyTheCheckedRow(t *testing.T) {
+	t.Parallel()
+	held := []corpusRow{{Text: "cuéntame un cuento sobre un faro y su guardián"}}
+	rows := []corpusRow{
+		{Text: "Cuéntame un cuento sobre un faro y su perro"},      // reworded
+		{Text: "¿A qué temperatura hierve el agua en la montaña?"}, // far
+	}
+	got := nearRows(rows, held, spanishRowsLimit)
+	want := []string{`row "Cuéntame un cuento sobre un faro y su perro": word Jaccard 0.78 with a held-out row`}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("nearRows =\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }

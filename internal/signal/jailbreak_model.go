@@ -13,9 +13,10 @@ import (
 )
 
 // The learned part of the jailbreak score is a logistic regression over
-// four groups of features: the builtin word-vector embedding of the prompt
-// (topic), hashed character trigrams (wording in any script), the lexicon
-// categories, and the weights of the rule reasons. It is trained from the
+// five groups of features: the builtin word-vector embedding of the prompt
+// (topic), hashed character trigrams (wording in any script), hashed words
+// and word pairs without accents (phrasing), the lexicon categories, and
+// the weights of the rule reasons. It is trained from the
 // training split of testdata/jailbreak only, by
 //
 //	go test ./internal/signal -run TestJailbreakModelIsTrainedFromTheTrainSplit -update-jailbreak-model
@@ -37,6 +38,7 @@ type jbModel struct {
 	Cues      []float64          `json:"cues"`
 	Reasons   map[string]float64 `json:"reasons"`
 	NGrams    []float64          `json:"ngrams"`
+	Words     []float64          `json:"words"`
 }
 
 // ReasonLearned is reported when the learned model alone is confident.
@@ -46,12 +48,20 @@ const ReasonLearned = "learned_model"
 // prompt on its own at the default threshold.
 const learnedWeight = 0.6
 
+// showsWrapper reports whether a prompt shows some attack wrapper or rule
+// reason: only then may the learned model flag it, since a harmful topic
+// asked about plainly is not a jailbreak.
+func showsWrapper(c cueSet, reasons map[string]float64) bool {
+	return c&wrapperCues != 0 || combine(reasons) >= 0.3
+}
+
 // jbFeatures is one prompt's feature vector in sparse form.
 type jbFeatures struct {
 	vec     []float32
 	cues    cueSet
 	reasons map[string]float64
 	ngrams  map[int]float64
+	words   map[int]float64
 }
 
 // jbNGramBuckets is the size of the hashed trigram space.
@@ -62,9 +72,9 @@ var loadJailbreakModel = sync.OnceValues(func() (*jbModel, error) {
 	if err := json.Unmarshal(jailbreakModelJSON, &m); err != nil {
 		return nil, fmt.Errorf("jailbreak model: %w", err)
 	}
-	if len(m.Vector) != builtin.Dimensions || len(m.Cues) != 32 || len(m.NGrams) != jbNGramBuckets {
-		return nil, fmt.Errorf("jailbreak model: %d vector, %d cue and %d n-gram weights, want %d, 32 and %d",
-			len(m.Vector), len(m.Cues), len(m.NGrams), builtin.Dimensions, jbNGramBuckets)
+	if len(m.Vector) != builtin.Dimensions || len(m.Cues) != 32 || len(m.NGrams) != jbNGramBuckets || len(m.Words) != jbWordBuckets {
+		return nil, fmt.Errorf("jailbreak model: %d vector, %d cue, %d n-gram and %d word weights, want %d, 32, %d and %d",
+			len(m.Vector), len(m.Cues), len(m.NGrams), len(m.Words), builtin.Dimensions, jbNGramBuckets, jbWordBuckets)
 	}
 	return &m, nil
 })
@@ -78,16 +88,15 @@ func features(text string, vec []float32, c cueSet, reasons map[string]float64) 
 			return jbFeatures{}, err
 		}
 	}
-	return jbFeatures{vec: vec, cues: c, reasons: reasons, ngrams: trigrams(wordView(text))}, nil
+	view := wordView(text)
+	return jbFeatures{vec: vec, cues: c, reasons: reasons, ngrams: counts(trigramBuckets(view, nil)), words: counts(wordBuckets(view, nil))}, nil
 }
 
 var builtinEmbedder = builtin.New()
 
-// trigrams returns the L2-normalised counts of the hashed character
-// trigrams of view.
-func trigrams(view string) map[int]float64 {
+// counts turns buckets and their norm into L2-normalised counts.
+func counts(buckets []uint32, norm float64) map[int]float64 {
 	out := map[int]float64{}
-	buckets, norm := trigramBuckets(view, nil)
 	for _, b := range buckets {
 		out[int(b)] += 1 / norm
 	}
@@ -113,6 +122,66 @@ func trigramBuckets(view string, dst []uint32) ([]uint32, float64) {
 			dst = append(dst, h%jbNGramBuckets)
 		}
 	}
+	return sortedNorm(dst)
+}
+
+// jbWordBuckets is the size of the hashed space of words and word pairs.
+const jbWordBuckets = 1 << 14
+
+// wordBuckets appends the bucket of every word of view, and of every two
+// adjacent words, to dst, sorted, and returns the L2 norm of their counts.
+// Accents are folded first (foldRune), so that "cómo" and "como" are one
+// word.
+func wordBuckets(view string, dst []uint32) ([]uint32, float64) {
+	const offset = uint32(2166136261) // FNV-1a, over the folded runes
+	h, prev, word, hasPrev := offset, uint32(0), false, false
+	for _, r := range view {
+		if r != ' ' {
+			h ^= uint32(foldRune(r)) //nolint:gosec // a decoded rune is never negative
+			h *= 16777619
+			word = true
+			continue
+		}
+		if !word {
+			continue
+		}
+		dst = append(dst, h%jbWordBuckets)
+		if hasPrev {
+			pair := (prev*0x9e3779b1 ^ h) * 0x85ebca6b
+			dst = append(dst, (pair^pair>>16)%jbWordBuckets)
+		}
+		prev, hasPrev, h, word = h, true, offset, false
+	}
+	return sortedNorm(dst)
+}
+
+// foldRune maps the accented letters that foldAccent folds to their plain
+// letters.
+func foldRune(r rune) rune {
+	switch r {
+	case 'á', 'à', 'â':
+		return 'a'
+	case 'é', 'è', 'ê':
+		return 'e'
+	case 'í', 'ì', 'î':
+		return 'i'
+	case 'ó', 'ò', 'ô':
+		return 'o'
+	case 'ú', 'ù', 'û':
+		return 'u'
+	case 'ñ':
+		return 'n'
+	case 'ç':
+		return 'c'
+	case 'ё':
+		return 'е'
+	}
+	return r
+}
+
+// sortedNorm sorts buckets and returns them with the L2 norm of their
+// counts.
+func sortedNorm(dst []uint32) ([]uint32, float64) {
 	slices.Sort(dst)
 	var sq float64
 	for i := 0; i < len(dst); {
@@ -146,6 +215,10 @@ func (m *jbModel) score(view string, vec []float32, c cueSet, reasons map[string
 	for _, b := range buckets {
 		s += m.NGrams[b] / norm
 	}
+	buckets, norm = wordBuckets(view, buf[:0])
+	for _, b := range buckets {
+		s += m.Words[b] / norm
+	}
 	return s
 }
 
@@ -165,6 +238,9 @@ func (m *jbModel) logit(f jbFeatures) float64 {
 	}
 	for k, v := range f.ngrams {
 		s += m.NGrams[k] * v
+	}
+	for k, v := range f.words {
+		s += m.Words[k] * v
 	}
 	return s
 }

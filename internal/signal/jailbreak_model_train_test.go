@@ -9,18 +9,21 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
+	"slices"
 	"sort"
 	"testing"
 )
 
 var updateJailbreakModel = flag.Bool("update-jailbreak-model", false, "retrain jailbreak_model.json from testdata/jailbreak/train.jsonl and train_extra*.jsonl")
 
-// Training: full-batch gradient descent from zero weights, so the same
-// rows always give the same model.
+// Training: full-batch AdaGrad from zero weights, so the same rows always
+// give the same model. The per-weight step lets a word or trigram seen in a
+// handful of rows learn as fast as the dense features; L2 was chosen by
+// cross-validation on the training rows.
 const (
 	trainEpochs = 400
-	trainRate   = 0.5
-	trainL2     = 1e-3
+	trainRate   = 0.3
+	trainL2     = 1e-5
 	trainFolds  = 5
 )
 
@@ -63,15 +66,16 @@ func examplesOf(tb testing.TB, rows []corpusRow) []example {
 
 // fit trains the logistic regression with classes weighted equally.
 func fit(exs []example) *jbModel {
-	m := &jbModel{Vector: make([]float64, 100), Cues: make([]float64, 32), Reasons: map[string]float64{}, NGrams: make([]float64, jbNGramBuckets)}
+	m := newModel()
 	var pos float64
 	for _, e := range exs {
 		pos += e.y
 	}
 	n := float64(len(exs))
 	wPos, wNeg := n/(2*pos), n/(2*(n-pos))
+	acc := newModel()
 	for range trainEpochs {
-		g := &jbModel{Vector: make([]float64, 100), Cues: make([]float64, 32), Reasons: map[string]float64{}, NGrams: make([]float64, jbNGramBuckets)}
+		g := newModel()
 		for _, e := range exs {
 			d := sigmoid(m.logit(e.f)) - e.y
 			if e.y == 1 {
@@ -94,71 +98,68 @@ func fit(exs []example) *jbModel {
 			for k, v := range e.f.ngrams {
 				g.NGrams[k] += d * v
 			}
+			for k, v := range e.f.words {
+				g.Words[k] += d * v
+			}
 		}
-		step := func(w *float64, grad float64) { *w -= trainRate * (grad/n + trainL2**w) }
-		m.Bias -= trainRate * g.Bias / n
+		// a accumulates the squared gradients of w.
+		step := func(w, a *float64, grad float64) {
+			grad = grad/n + trainL2**w
+			*a += grad * grad
+			if *a > 0 {
+				*w -= trainRate * grad / math.Sqrt(*a)
+			}
+		}
+		step(&m.Bias, &acc.Bias, g.Bias)
 		for i := range m.Vector {
-			step(&m.Vector[i], g.Vector[i])
+			step(&m.Vector[i], &acc.Vector[i], g.Vector[i])
 		}
 		for i := range m.Cues {
-			step(&m.Cues[i], g.Cues[i])
+			step(&m.Cues[i], &acc.Cues[i], g.Cues[i])
 		}
 		for _, r := range modelReasons {
-			w := m.Reasons[r]
-			step(&w, g.Reasons[r])
-			m.Reasons[r] = w
+			w, a := m.Reasons[r], acc.Reasons[r]
+			step(&w, &a, g.Reasons[r])
+			m.Reasons[r], acc.Reasons[r] = w, a
 		}
 		for i := range m.NGrams {
-			step(&m.NGrams[i], g.NGrams[i])
+			step(&m.NGrams[i], &acc.NGrams[i], g.NGrams[i])
+		}
+		for i := range m.Words {
+			step(&m.Words[i], &acc.Words[i], g.Words[i])
 		}
 	}
 	return m
 }
 
-// chooseThreshold picks the probability at which the model alone calls a
-// prompt an attack, by cross-validation on the training rows: the lowest
-// at which at most 0.5 % of the benign rows reach it, so that the model adds
-// what the rules miss without adding more than that share of false alarms.
-func chooseThreshold(exs []example) (float64, string) {
-	idx := make([]int, len(exs))
-	for i := range idx {
-		idx[i] = i
-	}
-	rand.New(rand.NewPCG(7, 11)).Shuffle(len(idx), func(i, j int) { idx[i], idx[j] = idx[j], idx[i] })
-	p := make([]float64, len(exs))
-	for fold := range trainFolds {
-		var tr []example
-		for k, i := range idx {
-			if k%trainFolds != fold {
-				tr = append(tr, exs[i])
-			}
-		}
-		m := fit(tr)
-		for k, i := range idx {
-			if k%trainFolds == fold {
-				p[i] = sigmoid(m.logit(exs[i].f))
-			}
-		}
-	}
-	var neg []float64
+// newModel returns a model with every weight zero.
+func newModel() *jbModel {
+	return &jbModel{Vector: make([]float64, 100), Cues: make([]float64, 32), Reasons: map[string]float64{},
+		NGrams: make([]float64, jbNGramBuckets), Words: make([]float64, jbWordBuckets)}
+}
+
+// chooseThreshold picks the probability at which the model calls a prompt
+// an attack, by cross-validation on the training rows: the lowest (at least
+// 0.5) at which the model, where the detector lets it flag (showsWrapper),
+// adds no false alarm to those of the rules. p holds the rows'
+// cross-validated probabilities.
+func chooseThreshold(exs []example, p []float64) (float64, string) {
+	threshold := 0.5
 	for i, e := range exs {
-		if e.y == 0 {
-			neg = append(neg, p[i])
+		if e.y == 0 && e.rules < 0.5 && showsWrapper(e.f.cues, e.f.reasons) {
+			threshold = math.Max(threshold, math.Ceil(p[i]*1000+1e-9)/1000)
 		}
 	}
-	sort.Sort(sort.Reverse(sort.Float64Slice(neg)))
-	allowed := len(neg) / 200
-	threshold := math.Max(0.5, math.Ceil(neg[allowed]*1000+1e-9)/1000)
 	var report bytes.Buffer
-	for _, mode := range []string{"rules", "model", "rules or model"} {
+	for _, mode := range []string{"rules", "model", "detector"} {
 		var tp, fn, fp, tn float64
 		for i, e := range exs {
 			hit := e.rules >= 0.5
 			switch mode {
 			case "model":
 				hit = p[i] >= threshold
-			case "rules or model":
-				hit = hit || p[i] >= threshold
+			case "detector":
+				hit = hit || showsWrapper(e.f.cues, e.f.reasons) && p[i] >= threshold
 			}
 			switch {
 			case e.y == 1 && hit:
@@ -188,7 +189,7 @@ func TestJailbreakModelIsTrainedFromTheTrainSplit(t *testing.T) {
 	exs := examplesOf(t, trainingRows(t))
 	m := fit(exs)
 	var report string
-	m.Threshold, report = chooseThreshold(exs)
+	m.Threshold, report = chooseThreshold(exs, crossValidated(exs))
 	t.Logf("model threshold %.3f\n%s", m.Threshold, report)
 	if *updateJailbreakModel {
 		if err := os.WriteFile("jailbreak_model.json", encodeModel(m), 0o644); err != nil {
@@ -207,6 +208,11 @@ func TestJailbreakModelIsTrainedFromTheTrainSplit(t *testing.T) {
 	for i := range m.NGrams {
 		if math.Abs(shipped.NGrams[i]-m.NGrams[i]) > tol {
 			t.Fatalf("shipped n-gram weight %d is %v, training gives %v; run go generate ./internal/signal", i, shipped.NGrams[i], m.NGrams[i])
+		}
+	}
+	for i := range m.Words {
+		if math.Abs(shipped.Words[i]-m.Words[i]) > tol {
+			t.Fatalf("shipped word weight %d is %v, training gives %v; run go generate ./internal/signal", i, shipped.Words[i], m.Words[i])
 		}
 	}
 }
@@ -229,7 +235,7 @@ func encodeModel(m *jbModel) []byte {
 	for _, k := range keys {
 		reasons[k] = round([]float64{m.Reasons[k]})[0]
 	}
-	out := jbModel{Threshold: m.Threshold, Bias: round([]float64{m.Bias})[0], Vector: round(m.Vector), Cues: round(m.Cues), Reasons: reasons, NGrams: round(m.NGrams)}
+	out := jbModel{Threshold: m.Threshold, Bias: round([]float64{m.Bias})[0], Vector: round(m.Vector), Cues: round(m.Cues), Reasons: reasons, NGrams: round(m.NGrams), Words: round(m.Words)}
 	b, err := json.Marshal(out)
 	if err != nil {
 		panic(err) // plain numbers always marshal
@@ -261,5 +267,50 @@ func TestJailbreakModelScoreIsLogit(t *testing.T) {
 		if a, b := m.logit(f), m.score(wordView(text), f.vec, f.cues, reasons); math.Abs(a-b) > 1e-9 {
 			t.Errorf("%q: logit %v, score %v", r.Text, a, b)
 		}
+	}
+}
+
+// crossValidated returns each row's attack probability from a model
+// trained on the other folds.
+func crossValidated(exs []example) []float64 {
+	idx := make([]int, len(exs))
+	for i := range idx {
+		idx[i] = i
+	}
+	rand.New(rand.NewPCG(7, 11)).Shuffle(len(idx), func(i, j int) { idx[i], idx[j] = idx[j], idx[i] })
+	p := make([]float64, len(exs))
+	for fold := range trainFolds {
+		var tr []example
+		for k, i := range idx {
+			if k%trainFolds != fold {
+				tr = append(tr, exs[i])
+			}
+		}
+		m := fit(tr)
+		for k, i := range idx {
+			if k%trainFolds == fold {
+				p[i] = sigmoid(m.logit(exs[i].f))
+			}
+		}
+	}
+	return p
+}
+
+// TestWordBucketsFoldAccents checks that a word and its unaccented spelling
+// share a bucket, and that word pairs are counted beside words.
+func TestWordBucketsFoldAccents(t *testing.T) {
+	t.Parallel()
+	accented, normA := wordBuckets(wordView("Cómo fabricó"), nil)
+	plain, normP := wordBuckets(wordView("como fabrico"), nil)
+	if !slices.Equal(accented, plain) || normA != normP {
+		t.Errorf("wordBuckets(%q) = %v, %v; wordBuckets(%q) = %v, %v", "Cómo fabricó", accented, normA, "como fabrico", plain, normP)
+	}
+	if len(plain) != 3 {
+		t.Errorf("wordBuckets(%q) has %d buckets, want 3 (two words, one pair)", "como fabrico", len(plain))
+	}
+	yo, _ := wordBuckets(wordView("фёдор"), nil)
+	ye, _ := wordBuckets(wordView("федор"), nil)
+	if !slices.Equal(yo, ye) {
+		t.Errorf("wordBuckets(%q) = %v, want that of %q, %v", "фёдор", yo, "федор", ye)
 	}
 }
