@@ -109,7 +109,7 @@ var routerDetector = sync.OnceValues(func() (*JailbreakDetector, error) {
 // are recall 0.90 and FPR 0.05; these are the levels reached (see
 // docs/jailbreak-quality.md), so that a change can only raise them.
 const (
-	testSplitMinRecall = 0.81
+	testSplitMinRecall = 0.87
 	testSplitMaxFPR    = 0.0313
 )
 
