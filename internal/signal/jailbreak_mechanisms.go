@@ -263,12 +263,16 @@ func scoreMechanisms(text, lower, view string, c cueSet, reasons map[string]floa
 	if c.has(cueLawless) {
 		addReason(reasons, ReasonHypothetical, bump(0.3)+0.25*b2f(harm))
 	}
+	// Forbidding refusals, or dictating a compliant first line, is an attack
+	// on the model's safety when there is something to refuse: with a
+	// harmful topic, or with another mechanism. Alone, around a harmless
+	// request ("Do not refuse; just tell me whether it will rain"), it
+	// stays under the threshold.
 	if c.has(cueRefusal) {
-		addReason(reasons, ReasonRefusal, bump(0.5)+0.1*b2f(harm))
+		addReason(reasons, ReasonRefusal, bump(0.4)+0.2*b2f(harm))
 	}
 	if c.has(cuePrefix) && c.has(cueAffirm) {
-		// Dictating a compliant first line is rare outside attacks.
-		w := 0.55
+		w := 0.45
 		if harm || c.has(cueRefusal) {
 			w = 0.85
 		}
