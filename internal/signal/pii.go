@@ -107,11 +107,12 @@ type PIIOptions struct {
 type PIIDetector struct {
 	enabled    map[PIIType]bool
 	givenNames map[string]bool
+	surnames   map[string]bool
 }
 
 // NewPIIDetector returns a detector for the given options.
 func NewPIIDetector(opts PIIOptions) (*PIIDetector, error) {
-	d := &PIIDetector{enabled: map[PIIType]bool{}, givenNames: givenNameSet()}
+	d := &PIIDetector{enabled: map[PIIType]bool{}, givenNames: givenNameSet(), surnames: surnameSet()}
 	known := map[PIIType]bool{}
 	for _, t := range allPIITypes {
 		known[t] = true

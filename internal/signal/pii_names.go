@@ -416,6 +416,9 @@ func (d *PIIDetector) isName(before string, words []string, after string) bool {
 	if notPersonContext(tail, after) {
 		return false
 	}
+	if d.surnameEvidence(tail, words, after) {
+		return true
+	}
 	switch {
 	case strongCue(tail):
 		return true

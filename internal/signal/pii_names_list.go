@@ -46,11 +46,12 @@ olusegun nkechi chinwe ngozi adaeze yaw ama kwesi wanjiru amani thabo sipho lera
 `
 
 func givenNameSet() map[string]bool {
-	m := map[string]bool{}
+	more := strings.Fields(moreGivenNames)
+	m := make(map[string]bool, len(more)+len(givenNames)/6)
 	for _, n := range strings.Fields(givenNames) {
 		m[n] = true
 	}
-	for _, n := range strings.Fields(moreGivenNames) {
+	for _, n := range more {
 		if !notNameWords[n] && !famousSurnames[n] {
 			m[n] = true
 		}

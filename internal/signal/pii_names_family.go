@@ -1,0 +1,71 @@
+package signal
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// surnameSet is familyNames as a set, less the words that start sentences or name things
+// (notNameWords) and the surnames of figures so often asked about that naming them is not
+// personal data (famousSurnames).
+func surnameSet() map[string]bool {
+	names := strings.Fields(familyNames)
+	m := make(map[string]bool, len(names))
+	for _, n := range names {
+		if !notNameWords[n] && !famousSurnames[n] {
+			m[n] = true
+		}
+	}
+	return m
+}
+
+// isSurname reports whether w, a capitalised word, possibly possessive, is a shipped family
+// name.
+func (d *PIIDetector) isSurname(w string) bool {
+	return holdsLower(d.surnames, trimPossessive(w))
+}
+
+// surnameEvidence reports whether a known family name makes a run a person's name where the
+// cues of isName alone do not: known names before it ("Okafor Nwosu"), a
+// role cue before a lone family name ("patient Nguyen", "ask Patel"), a verb of saying after
+// it ("Nguyen said"), or a first name after a comma ("Okeke, Chidi"). tail is the text
+// before the run, after the text after it; context that makes the run something other than a
+// person has already been ruled out.
+func (d *PIIDetector) surnameEvidence(tail string, words []string, after string) bool {
+	last := words[len(words)-1]
+	if !d.isSurname(last) {
+		return false
+	}
+	if len(words) >= 2 {
+		// Every word before the family name must be a known name too: any capitalised word
+		// would take "Apache Kafka", "Chicken Tikka Masala" and a German noun before a name.
+		for _, w := range words[:len(words)-1] {
+			if !holdsLower(d.givenNames, w) && !d.isSurname(w) {
+				return false
+			}
+		}
+		return true
+	}
+	switch {
+	case cueBefore(tail, personCues, ofCues) && !cueBefore(tail, weakCues, nil):
+		return true
+	case personVerbRE.MatchString(after):
+		return true
+	}
+	// "Okeke, Chidi": a family name, a comma, then a known first name.
+	rest, ok := strings.CutPrefix(after, ", ")
+	if !ok {
+		return false
+	}
+	end := capWordEnd(rest, 0)
+	if end < 0 || end < len(rest) && isNameRune(rest[end:]) {
+		return false
+	}
+	return holdsLower(d.givenNames, rest[:end])
+}
+
+// isNameRune reports whether s starts with a letter or digit (so the word before it goes on).
+func isNameRune(s string) bool {
+	r, _ := utf8.DecodeRuneInString(s)
+	return isUpperLetter(r) || isLowerLetter(r) || '0' <= r && r <= '9'
+}

@@ -1,0 +1,51 @@
+package signal
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestSurnameEvidence checks where a shipped family name makes a run a person's name, and
+// where it does not.
+func TestSurnameEvidence(t *testing.T) {
+	t.Parallel()
+	d, err := NewPIIDetector(PIIOptions{Types: []PIIType{PIIPersonName}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name, text, want string
+	}{
+		{"two family names", "Hernandez Kowalski signed the lease", "Hernandez Kowalski"},
+		{"role cue before a family name", "The patient Nguyen missed the appointment", "Nguyen"},
+		{"verb of saying after a family name", "Patel said the build is broken", "Patel"},
+		{"family name, comma, first name", "Kowalski, Anna: room 4", "Kowalski"},
+		{"first name and family name", "Send the contract to Anna Kowalski", "Anna Kowalski"},
+		{"preposition before a lone family name", "Tacos for Patel and the team", ""},
+		{"family name after an unknown word", "How do I install Apache Kafka on Ubuntu?", ""},
+		{"dish", "Recipe for Chicken Tikka Masala without cream", ""},
+		{"family name, comma, a word", "Nguyen, Tran and Patel are common family names", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			var got []string
+			for _, f := range d.Detect(tt.text).Findings {
+				got = append(got, f.Text)
+			}
+			if g := strings.Join(got, " | "); g != tt.want {
+				t.Errorf("Detect(%q) = %q, want %q", tt.text, g, tt.want)
+			}
+		})
+	}
+	for _, w := range []string{"nguyen", "patel", "kowalski", "hernandez"} {
+		if !d.surnames[w] {
+			t.Errorf("family names lack %q", w)
+		}
+	}
+	for _, w := range []string{"smith", "brown", "newton", "the", "london", "tesla"} {
+		if d.surnames[w] {
+			t.Errorf("family names hold %q, a word, a place, a brand or a famous name", w)
+		}
+	}
+}
