@@ -2,6 +2,7 @@ package signal
 
 import (
 	"fmt"
+	"maps"
 	"net/netip"
 	"regexp"
 	"slices"
@@ -105,14 +106,16 @@ type PIIOptions struct {
 // ranges, IP parsing, token shapes) and, for names and street addresses,
 // cue-based heuristics. It is safe for concurrent use.
 type PIIDetector struct {
-	enabled    map[PIIType]bool
+	enabled map[PIIType]bool
+	// givenNames and surnames are read only: the shipped sets, shared by every detector, or a
+	// copy of the first with ExtraGivenNames added.
 	givenNames map[string]bool
 	surnames   map[string]bool
 }
 
 // NewPIIDetector returns a detector for the given options.
 func NewPIIDetector(opts PIIOptions) (*PIIDetector, error) {
-	d := &PIIDetector{enabled: map[PIIType]bool{}, givenNames: givenNameSet(), surnames: surnameSet()}
+	d := &PIIDetector{enabled: map[PIIType]bool{}, givenNames: shippedGivenNames(), surnames: shippedSurnames()}
 	known := map[PIIType]bool{}
 	for _, t := range allPIITypes {
 		known[t] = true
@@ -128,8 +131,11 @@ func NewPIIDetector(opts PIIOptions) (*PIIDetector, error) {
 			d.enabled[t] = true
 		}
 	}
-	for _, n := range opts.ExtraGivenNames {
-		d.givenNames[strings.ToLower(n)] = true
+	if len(opts.ExtraGivenNames) > 0 {
+		d.givenNames = maps.Clone(d.givenNames)
+		for _, n := range opts.ExtraGivenNames {
+			d.givenNames[strings.ToLower(n)] = true
+		}
 	}
 	return d, nil
 }

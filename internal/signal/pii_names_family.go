@@ -2,8 +2,13 @@ package signal
 
 import (
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
+
+// shippedSurnames is surnameSet, built once (some 43,000 names) and shared read-only by every
+// detector.
+var shippedSurnames = sync.OnceValue(surnameSet)
 
 // surnameSet is familyNames as a set, less the words that start sentences or name things
 // (notNameWords) and the surnames of figures so often asked about that naming them is not

@@ -5,9 +5,9 @@ import (
 	"testing"
 )
 
-// TestSurnameEvidence checks where a shipped family name makes a run a person's name, and
-// where it does not.
-func TestSurnameEvidence(t *testing.T) {
+// TestShippedNameLists checks where a shipped family name or one of the later first names
+// makes a run a person's name, and where it does not.
+func TestShippedNameLists(t *testing.T) {
 	t.Parallel()
 	d, err := NewPIIDetector(PIIOptions{Types: []PIIType{PIIPersonName}})
 	if err != nil {
@@ -25,6 +25,11 @@ func TestSurnameEvidence(t *testing.T) {
 		{"family name after an unknown word", "How do I install Apache Kafka on Ubuntu?", ""},
 		{"dish", "Recipe for Chicken Tikka Masala without cream", ""},
 		{"family name, comma, a word", "Nguyen, Tran and Patel are common family names", ""},
+		{"vietnamese first name typed without accents", "Remind Tuan about the demo", "Tuan"},
+		{"indian first name and family name", "Ajay Kulkarni approved the budget", "Ajay Kulkarni"},
+		{"brand before a capitalised word", "How do I use Bing Maps offline?", ""},
+		{"monument", "Is the Taj Mahal open on Fridays?", ""},
+		{"film", "Is Kung Fu Panda good for a six-year-old?", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -47,5 +52,26 @@ func TestSurnameEvidence(t *testing.T) {
 		if d.surnames[w] {
 			t.Errorf("family names hold %q, a word, a place, a brand or a famous name", w)
 		}
+	}
+}
+
+// TestExtraGivenNamesStayWithTheirDetector checks that a detector's extra first names do not
+// reach the shipped set that other detectors share.
+func TestExtraGivenNamesStayWithTheirDetector(t *testing.T) {
+	t.Parallel()
+	with, err := NewPIIDetector(PIIOptions{Types: []PIIType{PIIPersonName}, ExtraGivenNames: []string{"Zorblatt"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	without, err := NewPIIDetector(PIIOptions{Types: []PIIType{PIIPersonName}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const text = "Ask Zorblatt to sign the form"
+	if !with.Detect(text).Has(PIIPersonName) {
+		t.Errorf("with the extra name: no name in %q", text)
+	}
+	if without.Detect(text).Has(PIIPersonName) {
+		t.Errorf("without the extra name: a name in %q", text)
 	}
 }

@@ -1,6 +1,9 @@
 package signal
 
-import "strings"
+import (
+	"strings"
+	"sync"
+)
 
 // givenNames is a sample of common first names across languages, used by
 // the person_name heuristic when no stronger cue ("my name is", "Dr.")
@@ -45,15 +48,21 @@ søren björn åsa inés sebastián joão antónio raúl ramón nuñez declan ao
 olusegun nkechi chinwe ngozi adaeze yaw ama kwesi wanjiru amani thabo sipho lerato
 `
 
+// shippedGivenNames is givenNameSet, built once (some 17,000 names) and shared read-only by
+// every detector.
+var shippedGivenNames = sync.OnceValue(givenNameSet)
+
 func givenNameSet() map[string]bool {
-	more := strings.Fields(moreGivenNames)
-	m := make(map[string]bool, len(more)+len(givenNames)/6)
+	more, other := strings.Fields(moreGivenNames), strings.Fields(otherGivenNames)
+	m := make(map[string]bool, len(more)+len(other)+len(givenNames)/6)
 	for _, n := range strings.Fields(givenNames) {
 		m[n] = true
 	}
-	for _, n := range more {
-		if !notNameWords[n] && !famousSurnames[n] {
-			m[n] = true
+	for _, list := range [][]string{more, other} {
+		for _, n := range list {
+			if !notNameWords[n] && !famousSurnames[n] {
+				m[n] = true
+			}
 		}
 	}
 	return m
