@@ -2,213 +2,283 @@
 
 package signal
 
-// otherGivenNames are first names of Ruby Faker's and FakerPHP's locales of South and
-// South-East Asia, West and East Africa and Iran (MIT licences) that moreGivenNames lacks, each
-// also without its accents, less
-// words of English and six other languages, proper nouns of English, place names and brands;
-// see gen.cjs.
+// otherGivenNames are first names of Ruby Faker's, FakerPHP's and ffaker's locales of South
+// and South-East Asia, West and East Africa and Iran (MIT licences) that moreGivenNames lacks,
+// each also without its accents, less words of English and six other languages, proper nouns
+// of English, place names, brands and names of three letters; see gen.cjs.
 const otherGivenNames = `
 'abidah 'afiqah 'alia 'alyaa 'aqilah 'atiqah 'dhiya 'irdhina 'irdina 'isdmah 'izzah a'fif a'in a'ishah a'zizah
-a'zizul a-gun a-wut aabha aadarsh aadesh aadil aadish aakansha aakash aanchal aarati aarif aarti aarushi
-aashika aastha aatif aawut aayusha aayushi abadi abdah abdull abdulloh abhinav abhishek abiatul abid abrar
-abud adani adaobi adawiyah addy adeel adha adharina adhwa adibah adilah adilla adini adlina adlyna adnan
-adranuch adzlyana adzmin afandy afif afifah afiq afiqah afiza afreen afrina afza afzaal afzal afzan ahda ahmat
-ahmer ahsan ahwali ahyer aidatul aidid aidil aidila aifa aiman aimi aimman aimuni ainaa ainaanasuha aini ainin
-ainn ainnaziha ainol ainuddin ainul ainun ainur airin aishah aishwarya aisya aiza aizad aizam aizat aizuddin
-ajay ajinkya ajis ajmal ajwad akanksha akhil akhila akhmal akhtar akid akma akshar akshay al-afnan al-muazrar
-alaknanda aleem aleeya aleeza aleza alfian aliaa aliah alif aliff aliffa aliffatus alilah alisya alkubra
-alleisya allif alpa altaf alyaa amaanullah amalien amalin amalina aman amanina ambhom ambiga ambika ameershah
-amier amiera amierul amil aminah aminuddin aminy amirah amiruddin amirul amisha amjad ammar amod amolika amran
-amri amrina amru amrullah amsyar amulya amylia amyra an-nur anada anaika ananada ananya anbil anchali andani
-anees anesha angikar animesh aninafishah aniq aniruddh anisah anisha aniza anjana anju ankit ankita ankur
-anmol anshu ansu antaza anuj anuman anupa anurak anusha anushree anuska anuwar anwar apasra apeksha aqeel
-aqeem aqeera aqib aqif aqila aqilah aran arash arasu arbani archana arefin arfahrina arief ariena ariessa
-arifah arifen ariff ariffin arifin ariqah arissa arisya armira aroon arpit arpita arsalan arshad arul arulraj
-arumugam arvind arwina aryani ashika ashish ashraf ashraff ashriyana ashrof ashrul ashutosh asiah aslam aslina
-asma'rauha asmaa' asmaleana asmawi asmin asmuri asnee asniati asnie asniza asraf asri asrialif asror asrul
-astha aswana asyiqin asykin asymawi asyraaf asyraf athari athi athirah atid atifa atifah atifahajar atikah
-atiqa atiqah atirah atul atyqah auni avinash awaludin awatif awatiff awira ayaaz ayesha ayub ayuni ayunie
-ayush azad azam azashahira azeem azely azfar azhan azhar azhari aziah azib aziemah azika azim azira azizah
-azizan azizi azizul azizulhasni azlan azlee azli azliah azliatul azlin azlina azman azmie azmin azmina aznan
-azni aznizam azraai azrah azri azrie azrien azril azrin azrina azrul azry azuan azuin azwa azwani azyan
-azyyati baalkrishan baber babish babita babu baburam badri badrina badrullesham bagwati bahadur baharin
-baharuddin bahirah bahrul baibhav bakri balaji balasubramaniam baldev baljit balqis baltej barnet barsa
-basaruddin bashir basiran basirin basri basyir basyirah batrisya batrisyia bayu bazli bei'en benjakalyani
-bhaagyasree bhagwam bhairavi bhakti bhanu bhanupriya bhawana bhola bich bicky bidur bidwan bijoy bikal bikesh
-bikram bilqis bimal bimala bimla binamra binay bindu binita binod binoya bipana bipin biplav bipul biraj biren
-birendra bishan bisu biswas boey boon-mee boon-nam borhan boribun buang bukhari bukharudin buppha busaba
-bussaba bustaman buyung bích caemen canagasabai canh cempaka chadani chailai chailan chaisai chaisee chaiya
-chaiyo chak chakan chalerm chalermchai chalermwan chaloem chameli chand chandana channarong chantana chanthira
-chanturu chao charandeep charanya chariya charoen charoenrasamee charong charu charunee chatalerm chatchada
-chatchom chatmanee chatrasuda chatri chaudhary chaveevan chaw chayan chea cheah cheam chean cheang chee cheen
-chek cheng cheok cheong chhavi chhaya chieu chih chik chimlin ching chinh chinmay chintana chirag chirawan
-chitra chitranjan chiu chiêu chiểu choirul chok chomechai chomesri chompoo chon chong chongrak choo choochai
-chooi choon choong chor choy chua chuachai chuachan chuah chuan chuanchen chuasiri chuenchai chulamai chun
-chuo chuong churai chye chính chương chưởng cuong cương cường cảnh daanish dahalan dailami dalili damia damini
-danell danh danie daniyal darlina darpan darul darus darwisy darwisyah daud dawood decha deepa deepak deepti
-deni depan depika derry desi devaki devamany devasagayam devendra dhairya dhani dhanush dharmendra dhiraj
-dhiren dhiyaulhaq dianah dibya diljit dilmaya dini diong dipshika dipti diwakar diwash diya diyana diyanah
-djuhandie doan dok-ban-yen dolbahrin dolkefli doraisingam drishti dusadi duyen duyên dylaila dzikri dzul
-dzulfahmi dzulfikri dzulkarnaen eazriq ehsaan ehtisham ehza eizkandar eizzah ekbal ekhsan eklavya eliya
-ellynur elpiya elyana elysha emran emylia endang enidzullah enxuan enyi ezam ezani ezzatul faathihah fadhil
-fadhilah fadly fadzil fadziruddin fadzli fadzliana fahad fahda fahid fahimah fahira fahmi fairuz faiz faizal
-faizan faiznur faizurrahman faizyani fakaruddin fakhira fakhrul fakhrullah falah falguni fang'en faqihah
-faradieba faraheira farahin farahiyah farahtasha faraz fardeen farha farhah farham farhan farhana farid
-faridatul fariha farisah farisan farisha fariz farooq farrah farrukh fartinah farzana fasehah fasha fasil
-fateh fateha fatehah fathi fathiah fathiha fathihah fathimah fathuddin fathul fatiha fatihah fatimatul fatini
-fatt fauzan fauzi fauziah fauzul fawad fawwaz fayaz fazal fazlina fazly fazreen fazril felixia ferdian fezrina
-fika fikrie fikrul filzah firdaus firzanah fithri fitiri fitrah fitriah fizra foong fuad fung gajendra garima
-gauransh gaurav gauri genervie geng gengadharan ghafoor ghalib ghayoor ghazali gheetha ghous giaan giac giao
-giap giác giáp gobalakrishnan gobind gokul gopinathan govind govindasamy gowri griahma grishma gugun gulab
-gulzar gunasekaran gung gunjan gunn gurmit gyanraj haanii haddad hadfina hadier hadif hadiyatul hadzir hafezah
-haffize haffizi hafidzah hafidzuddin hafieza hafis hafiy hafizah hafizan hafizhan hafizi hafizsyakirin
-hafizuddin hahizah haider haikal haiqal hairol hairollkahar hairuddin hairul hairun haisyraf haizan haji
-hakeem hakimah hakimi hakimie halidan haliem halimatul halimatussa'diah halisah hamdan hamdani hameed hamidoon
-hamira hamizah hamizan hamka hammad hanaani hanafi hanani hanh hanif hanim hanini hanis hanisah hanit hann-yi
-hannan hannani hanni hanuman hanun haqeem haqimie haran harbhajan hardik harez harikrish haris harith hariz
-harmaini haroon harpreet harraz harsa harsika hashim hasif hasmalinda hasnul hasrin hasrol hasya hasyim
-hasyimah haszlan hayani hayatul hayaty hazim haziq haziqh hazira hazirah hazmeera hazrie hazrul hazwan hazwani
-hazwanie hazzam heena helmy hema hemant hemendra hengky heni heong heri herlina herliyana hermansah hetan
-hidayah hidayat hidayatullah hidzwati hien hieu himal himanshu himesh hina hiong hiresh hisam hisammudin
-hisyam hitesh hiên hiếu hiền hiển hoai hoan hoang hoirussalam hoong hoài hoàn hoàng hoán hridaya hrishikesh
-huan huda huishan humadu humayun huong hureen hurmin husain husaini husna husnina husnul hussin huyen huynh
-huyền huzaifi huzaimi huzir huzzaini huấn huỳnh hành hương hường hạnh ibnu idham idlan idrees idrus idzwan
-ielman iffah iftikhar ighfar ijaz ikhmal ikhwan iklil ikmal illias ilman indrani innamul insyira insyirah
-inzamam iqwan iraman irdina irman irsa irsyad iryani isha ishak ishat ishika ishwar ishwari iskandar islamiah
-isma ismaon isnur isyraq ittiporn izaiti izam izati izatie izatul izaty izdihar izlan izlin izuhail izwan
-izzah izzan izzani izzat izzati izzatul izzaty izziani izzikry izzuddin izzul ja'afer jaafar jabbar jafar
-jaferi jafree jafri jagat jagruti jahari jajuenne jalani jamali jamalludin jamaluddin jameel jamekon jamsare
-jamshed jamuna janaki janaky jang jani janil jannatul januka jaslina jasni jaswant jatin javed javid jawahar
-jayshree jebat jeevandran jefrie jegathesan jemie jeng jeong jesseca jeyakumar jia'en jian jiang jien jiet
-jihan jing jiong jivan jiya jobin johari joharudin joong juhi juliya jumat junaid junaidi junu kabeer kabindra
-kabita kaew kaiting kaiyi kajal kajol kalaya kaleem kalpit kamalanathan kamarlia kamaruddin kamarudin kamarul
-kamaruzain kamaruzaman kamaruzzaman kamelia kamini kamlai kamnan kamod kanagaraj kanchana kandasamy kandiah
-kang kanika kannika kanok kanya kapil karamjit karawek karnail karnchana karpal kartini karuna kasem kasemchai
-kashif kasi kasinather kasthuriraani kasturba kasturi kaushika kausthar kauthar kavi kavidhai kavita kean
-keang keat kemat khadijah khadzromi khagendra khahirah khai khairi khairil khairin khairina khairiz khairol
-khairubi khairudin khairul khairulnizam khairun khairunisa khairunnisa khairunnisak khairurrazi khaleeda
-khaleisya khaliesah khalilul khalisa khang khar khasmadi khasri khatta khaw khay khean kheang khee khemkhaeng
-khia khian khiang khiem khieu khirul khiêm khiếu khoa khoat khodijah khoh khoi khoirul kholis khoo khor khoát
-khrisna khue khum khung khuong khurshid khusaini khusbhu khushal khuyen khuyên khuzairey khuê khôi khương khải
-kiang kiap kiat kiet kieu kinh kishor kitti kittibun kittichai kittichat kiều kiệt klahan kohsoom komal komar
-koong kopila kosum koushtubh kovit kraisee kraisingha kripa krishen krishnamoorthy krishnamurthi krishnasamy
-krisus kriti kritika kshitz kuang kuber kuhan kukrit kulap kulasegaran kumud kumutha kunanlan kunjiraman kunti
-kuong kusa kushal kusum kutni kwanchai kwang kwanjai kính labeen lalit lamon latiff laveena lawan lazim leang
-leat leelawati leik lein leiu lely leong leow li-ann liang liao liat liau liaw liek liem liew ling linh liong
-liow lizi liêm lochan loganathan lokesh lokman loong loqman luat lufty luong luqman luqmanul luthfie luận luật
-lyndel lĩnh lương maamor madee madfaizal madhav madhavi madhu madhukar madhur madihah magendran maha mahadev
-mahadhir mahaletchumy mahatdir mahathir maheran mahfuzah mahirah mahmood mahmusin maisara maisarah maizatul
-majid malee malihah malivalaya maliwan mamata mandeep mang manh maniam manickavasagam manikavasagam manish
-manjari manjit manjita manju manjul manogaran manoharan manpreet manrick mansor maqsood mardhiah marimuthu
-mariska marlina marlizam marni martonis mashitah masitah masood mastura maswah masyikah masyitah maszlina
-mawaddah mayabati mayawati mayuree mayushi mazdiyana mazlan mazlyn mazmin mazwan meeia megat megha meghana
-mehul mekhala melinder menuka meor merican mian midoon miin miing mirsha misbun miskan miskon misran mitesh
-mogan mohanadas mohanlal moheem mohit mohlim mohmad mohsin mokhtar mokhzani moktar mongkut monin moong mridul
-mridula mu'izzuddin muazzah mubashar mudassar muhaimen muhaimi muhd muizzuddin muizzudin mujtaba mukhriz
-mukhtar mukminin mukti mukund mumtaz munaf munawar munni munshi murad murshid mursyidah murtaza murugayan
-murugesan mus'ab mushtaq musiran mustain mustansar mustaqim musyrif muszaphar mutahir muti'ah muyassarah
-muzainah muzami muzamil muzhafar muzzammil mysara mysarah mạnh na'imullah nabeel nabihah nabilah nabilla
-nabillah nadarajan nadeem naderi nadhilah nadhirah nadhrah nadiah nadiatun nadira nadirah nadwah nadzeri
-nadzirah naeem nafees nafisah nafizah nagma naina najah najhan najian najiha najihah najmi najwani nakimie
-nakul naliny namita namrata nandakumar nandani nandini nanthakumar naqib naqibahuda naqiuddin naraina naresh
-narong narul nasaruddin naseer nashrah nashrul nashuha nasimuddin nasiruddin nasliha nasri nasrin nasrizal
-nasruddin nasrul nasuha natasya nathasa natrah natwar naufal nauman naurah navami naveed nawab nawawi nawaz
-nayan nayli nazari nazaruddin nazarul nazatul nazeem nazeri nazhan nazihah nazir nazira nazirah nazlan nazren
-nazri nazril nazrin nazrul nazura nazurah nazzab neerendra neng nerain nethaji ngadinin ngah ngam-chit ngan
-ngao ngasiman ngatri ngaw nghia nghiem nghiep nghiêm nghiệp nghĩa ngoc ngoen ngon nguyet nguyệt ngân ngôn ngạn
-ngọc nhan nhien nhiên nhuan nhung nhuong nhuận nhàn nhân nhượng nhạn nian niang niao niau nidhi nien nikmah
-nilima ninian nira nirajan niran nirmali nirupam nisak nisha nishad nishant nishi nishita nishtha nisrina
-nithya nitika nitin niyati nizam nizan noman noorain noorazmiera noordin noorfarzanah noorizman noornazratul
-norafizah norain noraisyah noralia noranisa noratasha norazman norazmi nordanish nordhiya nordiana nordiarman
-nordin norelliana norerina norfadli norfaezah norfahanna norfahmi norhafiza norhakim norhamiza norhan
-norhidayah norhisham noridayu norliyana norsakinah norshaera norshahirah norshuhailah norsilan norsolehah
-norsuhana norsyafiqah norsyahirah norsyamimie norsyarah norsyazmira norsyazwani norsyuhada norul noryshah
-nuong nupoor nupur nur'irfaan nuradilah nurafifah nurafrina nurain nuraina nurakmal nuralia nuraliah nuralifah
-nuralya nurani nuranisya nuraqilah nurarisha nurasyikin nuratika nuratiqah nuraveena nureen nurfaatihah
-nurfadlhlin nurfaizah nurfarah nurfarahin nurfarhana nurfarrah nurfatehah nurfatiha nurfatin nurfirzanah
-nurfitrah nurfizatul nurhafizah nurhajar nurhanafi nurhani nurhanida nurhanis nurhanisah nurhanna nurhawa
-nurhazrul nurhazwani nurhazzimah nurhidayah nurhidayatul nurhuda nurilyani nurin nurjazriena nurmuzdalifah
+a'zizul a-gun a-wut aabha aadarsh aadesh aadhira aadil aadish aadriti aadya aakansha aakash aanchal aanya
+aaradhya aarati aarif aarna aarohi aarti aarush aarushi aashika aastha aatif aavya aawut aayra aayush aayusha
+aayushi abadi abba abdah abdoulatif abdull abdulloh abhinav abhishek abiatul abid abie ablaye abrar absa abud
+achmad adang adani adaobi adawiyah addy adeel adha adharina adhwa adibah adilah adilla adinda adini adiouma
+adji adjie adlina adlyna adnan adranuch advait advik advika advit adzlyana adzmin afandy afif afifah afiq
+afiqah afiza afreen afrina afza afzaal afzal afzan ageng agouloubene agung ahaan ahda ahmat ahmer ahsan ahwali
+ahyer aidatul aidid aidil aidila aifa aiman aimi aimman aimuni ainaa ainaanasuha aini ainin ainina ainn
+ainnaziha ainol ainuddin ainul ainun ainur airin aishah aishwarya aisya aiza aizad aizam aizat aizuddin ajay
+ajinkya ajis ajmal ajuma ajwad akanksha akhil akhila akhmal akhtar akid akinumelob akma akshar akshay al-afnan
+al-muazrar aladji alaknanda alasana albouri alboury aleem aleeya aleeza aleza alfian alfousseyni alfusainou
+aliaa aliah alieu alif aliff aliffa aliffatus alilah alimatou alinesiitowe alisya alkalo alkubra allabatou
+allamouta alleisya allif allimatouamie almami almamo almamy aloendisso alpa altaf altine alyaa amaanullah
+amalien amalin amalina aman amanina ambarwati ambhom ambiga ambika ameershah amidou amier amiera amierul amil
+aminah aminta aminuddin aminy amirah amiruddin amirul amisha amjad ammar amod amolika amran amri amrina amru
+amrullah amsyar amulya amylia amyra an-nur anada anaika ananada ananya anaya anbil anchali andani andini anees
+anesha anggi anggita anggra anggraeni angikar animesh aninafishah anindita aniq aniruddh anisah anisha aniza
+anjana anju ankit ankita ankur anmol ansh anshika anshu ansoumane ansu antaza anto anuj anuman anupa anurak
+anusha anushree anuska anuwar anvi anwar apasra apeksha appaye aprilia aqeel aqeem aqeera aqib aqif aqila
+aqilah araba aradhana aran arash arasu arbani archana arefin aret arfahrina arfan arfang arhaan arief ariena
+ariessa arifah arifen ariff ariffin arifin arini ariqah arissa aristi arisya ariyani armaan armira arnav
+arookee aroon arpit arpita arsalan arshad arul arulraj arumugam arvind arwina aryani asanatou asep ashika
+ashish ashraf ashraff ashriyana ashrof ashrul ashutosh asiah aslam aslina asma'rauha asmaa' asmaleana asmawi
+asmin asmuri asnee asniati asnie asniza asraf asri asrialif asror asrul assane assietou astha aswana asyiqin
+asykin asymawi asyraaf asyraf athari atharv athi athirah atid atifa atifah atifahajar atikah atiqa atiqah
+atirah atul atyqah auni avik avinash avyaan awaludin awan awatif awatiff awentorebe awentorébé awira ayaaz
+ayansh ayat ayesha ayimpen ayub ayuni ayunie ayush ayyah azad azam azashahira azeem azely azfar azhan azhar
+azhari aziah azib aziemah azika azim azira azizah azizan azizi azizul azizulhasni azlan azlee azli azliah
+azliatul azlin azlina azman azmie azmin azmina aznan azni aznizam azraai azrah azri azrie azrien azril azrin
+azrina azrul azry azuan azuin azwa azwani azyan azyyati aïnina baalkrishan baber babibatou babish babita
+baboucar babu baburam bacar badara badou badri badrina badrullesham bagwati bahadur baharin baharuddin bahirah
+bahrul baibhav baidi bairo bakari bakri balaji balankang balasubramaniam baldev baljit ballago balqis baltej
+bamara banel banjuku banowati banta barnet barsa basaruddin bashir basiran basirin basirou basri bassirou
+basyir basyirah bathie batouly batrisya batrisyia bayu bazli baïdi becaye bechou bei'en bejo benjakalyani
+bentari beteng bhaagyasree bhagwam bhairavi bhakti bhanu bhanupriya bhawana bhola bich bicky bidur bidwan biji
+bijilo bijoy bikal bikesh bikram bilqis bimal bimala bimla bimo binamra binay bindu binet binita binneh binod
+binoya bintanding bintu bipana bipin biplav bipul biraj biram biren birendra birima biry bishan bisu biswas
+bocar bodiel boey bolikoro boneh boon-mee boon-nam booti booya borhan bori boribun borika bougouma bouly bouna
+bourkhane boury bousso bransan buang bubacarr buka bukhari bukharudin bulley bunja buppha buray busaba bussaba
+bustaman buyung bích caemen canagasabai canh ceesaynding cempaka chabba chadani chailai chailan chairil
+chaisai chaisee chaiya chaiyo chak chakan chalerm chalermchai chalermwan chaloem chambi chameli chana chand
+chandana channarong chantana chanthira chanturu chao charandeep charanya chariya charneh charoen
+charoenrasamee charong charu charunee chatalerm chatchada chatchom chatmanee chatrasuda chatri chaudhary
+chaveevan chaw chayan chea cheah cheam chean cheang cheboh chee cheen chek cheng cheok cheong chhavi chhaya
+chieu chih chik chimlin ching chinh chinmay chintana chirag chirawan chitra chitranjan chiu chiêu chiểu
+choirul chok chomechai chomesri chompoo chon chong chongrak choo choochai chooi choon choong chor choy chua
+chuachai chuachan chuah chuan chuanchen chuasiri chuenchai chulamai chun chuo chuong churai chye chính chương
+chưởng cintana cintya cipto ciramadi codou coki coudouution coumboye cung cuong cyndi cương cường cảnh daado
+daanish daba daggah dahalan dailami daka daksh dalili damia damini dandi danell danh daniati danie daniyal
+danjang daour daraman darlina darmadi darpan darsh darul darus darwisy darwisyah daud dawitt dawood debi decha
+dedi deepa deepak deepti defa defri deguman dekory dembo dendi deni denyanke depan depika derry desi desmon
+dessy devaki devamany devasagayam devendra dewa dewanti dewel dewene dhairya dhani dhanush dharmendra dhiraj
+dhiren dhiyaulhaq dhvani diakher diakhou dialamba dialegueye dialikatou dianah dianco dianke dianké diariatou
+dibor dibya dicory diegane dieourou dierry diljit dilmaya dini diokel diokine diomaye diong diouma dipshika
+dipti dirga disha divija divit divyansh diwakar diwash diya diyana diyanah diégane djaly djebou djeynaba djibo
+djiby djilane djuhandie djébou dkikel doan dodi dok-ban-yen dolbahrin dolkefli doraisingam dramane drishti
+drishya dulla durang dusadi duwa duyen duyên dylaila dzikri dzul dzulfahmi dzulfikri dzulkarnaen défa dényanké
+eazriq ebou ebrima echa edrisa eggeh ehsaan ehtisham ehza eizkandar eizzah ekbal ekhsan ekku eklavya elhadj
+elimane eliya ellynur elpiya elyana elysha emran emylia endang enfadima enidzullah enxuan enyi erlita ezam
+ezani ezzatul faathihah fabala fabinta fachri facourou fadel fadhil fadhilah fadima fadli fadly fadzil
+fadziruddin fadzli fadzliana fafanding fahad fahda fahid fahimah fahira fahmi fahreza fairuz faiz faizal
+faizan faiznur faizurrahman faizyani fajri fajrul fakane fakaruddin fakebba fakhira fakhrul fakhrullah falah
+falguni falilou fallou famara fanding fang'en fanna fansaine faqihah faradieba faraheira farahin farahiyah
+farahtasha faranding faraz farba fardeen farha farhah farham farhan farhana farid faridatul fariha farimang
+farisah farisan farisha fariz farmata farooq farrah farrukh fartinah farzana fasehah fasha fasil fatamina
+fateh fateha fatehah fatel fathi fathiah fathiha fathihah fathimah fathuddin fathul fatiha fatihah fatimah
+fatimatul fatini fatoumatou fatt fatunding fauzan fauzi fauziah fauzul fawad fawwaz fayaz fayel fazal fazlina
+fazly fazreen fazril febina febri felixia ferdian fezrina fika fikrie fikrul filzah findi firdaus firzanah
+fithri fitiri fitrah fitriah fitrianti fitrianto fizra foday fodey fodie fodié fodé folongko foong foulah
+fransis fuad fulatunk fung funtufaye gadisa gajendra galaye galleh gantari gaoussou garima garmi gauransh
+gaurav gauri gegeh genervie geng gengadharan geofani ghafoor ghalib ghayoor ghazali gheetha ghous giaan giac
+gianti giao giap giddo gidera gidom gindereh gito giác giáp gnagna gnilane gnima gobalakrishnan gobind gokul
+gondoi gopinathan gorgui goumbo gouya govind govindasamy gowri griahma grishma gugun guidado guignane guissaly
+gulab gulzar gunasekaran gung gunjan gunn gurmit gyanraj haanii haddad hadfina hadier hadif hadim hadiya
+hadiyatul hady hadzir hafezah haffize haffizi hafidzah hafidzuddin hafieza hafis hafiy hafizah hafizan
+hafizhan hafizi hafizsyakirin hafizuddin hahizah haidar haider haikal haiqal hairol hairollkahar hairuddin
+hairul hairun haisyraf haizan hajarta haji hakeem hakimah hakimi hakimie halidan haliem halimah halimatul
+halimatussa'diah halisah hallima hamadi hamdan hamdani hameed hamidoon hamira hamisowe hamizah hamizan hamka
+hammad hammel hanaani hanafi hanani handi hanh hanif hanim hanini hanis hanisah hanit hann-yi hannan hannani
+hanni hanuman hanun haqeem haqimie haran harbhajan hardik harez hariette harikrish haris harith hariz harmaini
+harmoko haroon harpreet harraz harsa harsika haruna haryo hashim hasif hasmalinda hasnul hasrin hasrol hasto
+hasya hasyim hasyimah haszlan hatab hayaa hayani hayatul hayaty hazim haziq haziqh hazira hazirah hazmeera
+hazrie hazrina hazrul hazwan hazwani hazwanie hazzam heena heinda helmy hema hemant hemendra hendro hengki
+hengky heni heong heri herjuno herlina herliyana hermansah hetan hidayah hidayat hidayatullah hidzwati hien
+hieu hikmanto himal himanshu himesh hina hiong hiresh hisam hisammudin hisyam hitesh hiên hiếu hiền hiển hoai
+hoan hoang hoirussalam holel holèl hoong horeja houdja houmou houn hoyaan hoyan hoài hoàn hoàng hoán hridaan
+hridaya hrishikesh huan huda huishan huja humadu humayun huong hureen huri hurmin husain husaini husna husni
+husnina husnul hussin hutomo huyen huynh huyền huzaifi huzaimi huzir huzzaini huấn huỳnh hành hương hường hạnh
+ibnu ichsan idham idlan idrees idrus idzwan ielman iffah iftikhar ighfar ijaz ikhmal ikhwan iklil ikmal illias
+ilman inaaya indana indrani indri innamul insyira insyirah inzamam iqwan iraman irdina irman irsa irsyad
+iryani isatou isha ishaan ishak ishani ishat ishika ishwar ishwari iskandar islamiah isma ismaila ismaon isnur
+issate isshaga isti isyraq ittiporn ivaan izaiti izam izati izatie izatul izaty izdihar izlan izlin izuhail
+izwan izzah izzan izzani izzat izzati izzatul izzaty izziani izzikry izzuddin izzul ja'afer jaafar jabbar
+jabel jaboh jabou jaelani jafar jaferi jafree jafri jagat jagruti jahari jaherr jahu jainab jajang jajeh
+jajuenne jalang jalani jalika jalima jall jallom jalnum jamali jamalludin jamaluddin jameel jamekon jamos
+jamsare jamshed jamuna jamuyon janaki janaky jang jani janil jankay jankebay jannatul januar januka janun
+jarai jaria jariatou jasinta jaslina jasni jaswant jatin jatta jatto javed javid jawahar jayshree jebat
+jeevandran jefrie jegathesan jemie jemussu jeng jeong jerreh jesseca jewru jeyakumar jia'en jian jiang jidere
+jidereh jien jiet jihan jing jiong jirang jivan jiya jobin johari joharudin jojon joong juhi juldeh juliya
+jumanto jumat jumiati juminten junaid junaidi jungkunda junita junkung junu kaani kabeer kabindra kabir kabita
+kaddy kadek kadiali kadijah kaew kafa kahfi kainack kaiting kaiyi kajal kajaly kajol kalaya kaleem kalilou
+kalilu kalpit kamalanathan kamarlia kamaruddin kamarudin kamarul kamaruzain kamaruzaman kamaruzzaman kambia
+kamelia kamini kamlai kamnan kamod kamuneh kanagaraj kanchana kandar kandasamy kandeh kandiah kang kanika
+kanimang kanja kanjumblaank kanjura kankou kannika kanok kanya kaourou kapil karamjit karamo karankallo
+karanlang karanta karawek kardah karimatou karmadi karnail karnchana karno karpal karrafa kartini kartono
+karuna kasem kasemchai kashif kashvi kasi kasinather kassamanding kasthuriraani kasturba kasturi katim
+kaushika kausthar kauthar kavi kavidhai kavin kavita kavya kawsu kaykoto kayluntang kayring kean keang keat
+keba kebba kebuteh kekoi kemat kemesseng kemeta kemo kemoba kemoring kenbougoul kenbugul kenbugut ketabou kewe
+kewuleng khadijah khadijatou khadir khadzromi khagendra khahirah khai khairi khairil khairin khairina khairiz
+khairol khairubi khairudin khairul khairulnizam khairun khairunisa khairunnisa khairunnisak khairurrazi
+khaleeda khaleisya khaliesah khalilul khalisa khamby khang khar khary khasmadi khasri khatta khaw khay
+khayfatte khean kheang khee khemkhaeng khia khian khiang khiem khieu khirul khiêm khiếu khoa khoat khodijah
+khoh khoi khoir khoirul kholid kholiq kholis khoo khor khoudjedji khoule khoumbare khoumbaré khoát khrisna
+khue khum khung khuong khurshid khusaini khusbhu khushal khuyen khuyên khuzairey khuê khôi khương khải kiaan
+kiang kiap kiat kiet kieu kikan kinanti kinaryosih kinh kinti kishor kitim kitti kittibun kittichai kittichat
+kiyansh kiều kiệt klahan kodou kohsoom komal komala komar koong koora kopila korka koro kosum koushtubh
+koutoubo kovit kraisee kraisingha kripa krishen krishiv krishnamoorthy krishnamurthi krishnasamy krisna
+kristanto krisus krisyanto kriti kritika kshitz kuang kuber kuhan kujayjah kukrit kulap kulasegaran kulubo
+kumareh kumud kumutha kunanlan kunjiraman kunkung kunti kuntoaji kuong kurniawan kurou kusa kush kushal kusum
+kusumaningrum kutni kuto kutobo kuura kwanchai kwang kwanjai kéwé kính labeen lalit lalo lamhot lamon lani
+latiff latjor latsouck latyr laveena lawan lazim leang leat leelawati leemu leik lein leiu lely lemou lenggo
+lensa leong leou leow leyti li-ann liang liao liat liau liaw libasse liek liem liew lika limane ling linh
+liong liow lissah liwane lizi liêm lochan loganathan lokesh lokman loloh lolon lolong loong lopita loqman
+loumboul luat ludi lufty luki lukito lulung luong luqman luqmanul lusie lutfia luthfie luận luật lyndel lémou
+léou lĩnh lương maahi maaluta maamina maamor maari maba macky macodou mada madee madeghen madehgen madfaizal
+madhav madhavi madhu madhukar madhur madi madiba madicke madické madihah madikeh madior madjiguene madjiguène
+maemunah maesaroh maffal magendran maha mahadev mahadhir mahaletchumy mahatdir mahathir mahawa mahecor maheran
+mahfuzah mahira mahirah mahmood mahmusin mahécor maimuna mairam maisara maisarah maithreyi maizatul majid
+majorr majula malal malamine malanding malaw malee malihah malivalaya maliwan mamadi mamandew mamassa mamata
+mambisinnine mamburray mamina mamudu mamur manasvi mandeep mang manh maniam manickavasagam manikavasagam
+manish manjari manjit manjita manju manjul mankita manlafy manogaran manoharan manpreet manrick mansata mansor
+mansyur manthita manya manyimba maodo maoyatou mapate mapaté maqsood mardhiah mareme marget mariatu marimuthu
+mariska marlina marlizam marni martonis mashitah masitah masood massaneh massar masseck mastura maswah
+masyikah masyitah maszlina maty mawaddah mawdo mayabati mayatta mayawati mayekor maymouna mayuree mayushi
+mazdiyana mazlan mazlyn mazmin mazwan mbagnick mbakhane mbamoussa mbar mbarka mbarou mbasey mbayam mbayeng
+mbene mberegaye mberi mbinga mbinkinding mbissine mbosse mbossé mebok medoune meeia meera megat megha meghana
+mehul meissa mekhala melbourey melinder melly menuka meor merican mian midoon miin miing miko mintou mirsha
+misbun misha mishka mishti miskan miskon misran mitesh mithran mivaan mogan mohanadas mohanlal moheem mohit
+mohlim mohmad mohsin mokhtar mokhzani moktar momar momat momkan momodou mongkut monin moong mounir mountaga
+mouskeba mouskéba mridul mridula mu'izzuddin muazzah mubashar mudassar mufri muhaimen muhaimi muhd muizzuddin
+muizzudin mujtaba mukhriz mukhtar mukminin mukti mukund mumtaz munaf munaroh munawar munawaroh munni munshi
+murad murshid mursyid mursyidah murtaza murugayan murugesan muryati mus'ab mushtaq musiran mustain mustansar
+mustaqim musubanding musukoi musukoto musukuta musyrif muszaphar mutahir muti'ah muyassarah muzainah muzami
+muzamil muzhafar muzzammil mysara mysarah mébok mạnh na'imullah nabeel nabihah nabilah nabilla nabillah
+nadarajan nadeem naderi nadhilah nadhirah nadhrah nadiah nadiatun nadira nadirah nadwah nadzeri nadzirah naeem
+nafees naffie nafi nafisah nafizah nagma naibelle naina najah najhan najian najiha najihah najma najmi najwani
+nakimie naksh nakul naliny namita namori namrata nanang nandakumar nandani nandar nandini nanthakumar naqib
+naqibahuda naqiuddin naraina naresh narong narul nasaruddin naseer nashrah nashrul nashuha nasimuddin
+nasiruddin nasliha nasri nasrin nasrizal nasruddin nasrul nasuha natasya nathasa natoma natrah natwar naufal
+nauman naurah navami naveed navya nawab nawawi nawaz nayan nayli nazari nazaruddin nazarul nazatul nazeem
+nazeri nazhan nazihah nazir nazira nazirah nazlan nazren nazri nazril nazrin nazrul nazura nazurah nazzab
+nbene nbieumbet ndane ndella ndey ndeye ndiabou ndiack ndiaga ndiankou ndiarenioul ndiasse ndiaty ndiaw
+ndiawar ndiaya ndieme ndingbo ndioba ndiogou ndiole ndiolé ndioro ndiouga ndiémé ndombo ndongo nduggu ndura
+neerendra nenegalleh neng nerain nethaji neyba nfally nfamara nfansu ngadinin ngagne ngah ngam-chit ngan ngao
+ngasiman ngat ngatri ngattan ngaw ngenarr nghia nghiem nghiep nghiêm nghiệp nghĩa ngilan ngoc ngoen ngoja ngon
+ngone ngoneh ngoné ngor ngosse nguenar nguissaly nguyet nguyệt nguénar ngân ngôn ngạn ngọc nhan nhien nhiên
+nhuan nhung nhuong nhuận nhàn nhân nhượng nhạn niakar niakuhufosso niali nialine nian niang niankou niao niau
+nidhi nien nikmah nilima ningou ninian niokhor nira nirajan niran nirmali nirupam nisak nisha nishad nishant
+nishi nishita nishtha nisrina nitara nithya nitika nitin nitya nivaan niyati nizam nizan njagga njaling
+njarram njemeh njonkoling njuga nkey nogoy noman noorain noorazmiera noordin noorfarzanah noorizman
+noornazratul norafizah norain noraisyah noralia noranisa noratasha norazman norazmi nordanish nordhiya
+nordiana nordiarman nordin norelliana norerina norfadli norfaezah norfahanna norfahmi norhafiza norhakim
+norhamiza norhan norhidayah norhisham noridayu norliyana norsakinah norshaera norshahirah norshuhailah
+norsilan norsolehah norsuhana norsyafiqah norsyahirah norsyamimie norsyarah norsyazmira norsyazwani norsyuhada
+norul noryshah nouh novianti novrianto npaly numbeh numu nunik nuong nupoor nupur nur'irfaan nuradilah
+nurafifah nurafrina nurain nuraina nurakmal nuralia nuraliah nuralifah nuralya nurani nuranisya nuraqilah
+nurarisha nurasyikin nuratika nuratiqah nuraveena nurdin nureen nurfaatihah nurfadlhlin nurfaizah nurfarah
+nurfarahin nurfarhana nurfarrah nurfatehah nurfatiha nurfatin nurfirzanah nurfitrah nurfizatul nurhadi
+nurhafizah nurhajar nurhanafi nurhani nurhanida nurhanis nurhanisah nurhanna nurhawa nurhayati nurhazrul
+nurhazwani nurhazzimah nurhidayah nurhidayatul nurhuda nurilyani nurin nurjazriena nurma nurmuzdalifah
 nurnajiha nurnatasha nurnazhimah nurnazhirah nurqurratuain nursabrina nursahira nursarah nursarwindah nursham
 nurshammeza nursofiah nursuhaila nursyaffira nursyafika nursyahindah nursyakirah nursyarina nursyazwani
 nursyazwina nursyuhadah nurulhuda nurulsyahida nurun nurwadiyah nurwahidah nurzafira nurzarith nurzulaika
-nutan nuwair nuzrul nuzul nyet nương oanh obaid omri osama othman owais padama padathan padmini paitoon pakpao
-palanivel pallavi paramjit parijat parikshit parimal parminder parveen parvez pauzi pavandeep pavitra pawan
-payal peik pen-chan pensri pesona phaibun phailin phairoh pham phang phanumas phassakorn phat phawta pheng
-phet phichai phichit phitsamai phloi phueng phung phuong phát phùng phương phượng phạm phụng pichai pimchan
-pirzada piyabutr piyush pong poonam prabal prabesh prabha prabhat prabina praboo prabriti prachanda pradeep
-pradipta pragash prajwal prakriti pramesh pramod pranab pranaya pranil prapti prashanthini prasoon prasun
+nutan nuwair nuzrul nuzul nyakasi nyaling nyanya nyet nyillan nyima nương oanh obaar obaid oemar oktaviani
+oktavianti oktavita olaye olimatou olimatta omanda omri ongki osama othman ouleye oulimata ouly oulèye oumy
+oureye ousainatou ousainou ousman ousseynou owais padama padathan padmini paitoon pakpao palanivel pallavi
+papis paramjit pardian parijat parikshit parimal parminder parth parveen parvez parwati paryanto pateh pathe
+pauzi pavandeep pavitra pawan payal peik pen-chan pensri pepen pesona pevita phaibun phailin phairoh pham
+phang phanumas phassakorn phat phawta pheng phet phichai phichit phitsamai phloi phueng phung phuong phát
+phùng phương phượng phạm phụng pichai pihu pili pimchan pirzada pitoyo piyabutr piyush pong poonam prabal
+prabesh prabha prabhat prabina praboo prabriti prachanda pradeep pradipta pradita pragash prajwal prakriti
+pramesh pramod pranab pranav pranavi pranaya pranil pranit prapti prasetyani prashanthini prasoon prasun
 pratap pratik pratiksha pratima pravat pravin prayut preet preeta preeti prekshya premnath prenana prerna
-preshita prianshu pricha prija prily prisana prithivi priyanka puadi puah puenthai pushkar pushpa puteri putra
-puvaneswaran qabeel qabool qadim qadir qairil qairina qais qaiser qamarina qasim qasrina qays qhistina qing
-qingyi qinyi qistina qomar qorri quddus quek quen quintasya quok qurratu qurratuaini qurratul qusyairi quyen
-quyet quynh quyên quyết quyền quỳnh rabi'atul rabiatul rabina rabinder radhe radheshyam radhika radzi radzuan
-raees raffioddin rafidah rafiee rafizal raghab raghavan ragini rahiemah rahmah raihah raihana raihanah
-rajagobal rajesh rajeswary rakhi rakmat raksha ramasamy ramdan ramita ramkarpal ramlan ramli rampyari ramya
-ranjana ranju rasammah rashdan rashidi rashmi rasid rasyaratul rasyiqah rasyiqqah ratan ratana ratanaporn
-raudatul raulah rausyan ravichandran razak razali razemi razif razlan razuan razzaq redzuan redzuawan redzwan
-rehan rehman rejina rekha renu renuga renuka reshami rezal richa riddhi ridhuan ridiatul ridza ridzuan ridzwan
-rieni rifhan rifqi rihhadatul rijan rimi rinn rishab ritika ritthirong ritu riya rizli rizwan rochana rohaizad
-rohaizal rohini rohman roni roosmadi roseli rosey roshan roshni roslan roslee rosli roslin rosnan rossafizal
-rosyadah rou'en rozi ruchi rueben rui-han ruishan ruitong rukaini rukmanihakim ruknuddin runjhun runrot rupa
-rupal rupesh rusli rusyda rusydina rynn sa'adah saadiah saarvindran sabita sabqi sacheta sachit sachita
-sadaqat sadhana sadili sadiq saeed saengdao saf'han safal safala safeer saffrin safi safiah safie safiy
-safiyah safrizal safuan safwan saghar sagheer sagina sahaj sahamudin sahan sahana saharil sahil sahir sahira
-saidan saidatul saidin saif saifullah saifullizan saileja saipol sajal sajala sajid sajja sajjad sakar sakda
-sakinah sakirah sakri sakshi sakuntala salahuddin salamon salihin salimi salleh samad samani sameedha sameera
-samiun samjhana samorn sampada samridhi samsur sanchit sandesh sangeeta sangita sanisvara sanjana sanjeev
-sankalpa sannatasah sanoh sanorhizam sanouk sanskriti santhara santichai santokh santoshi sanun sapna saqib
-saqlain sarad sarakit sarath saravanan sarfraz sariha sarjit sarmad sarmila saroj sarudin sarupa sarwar
-sarwati sashi sasikumar sasya sataheep satishwar satra sattar satwant saubhagya saufishazwi saumya saurabh
-savita sawatdi sazali see-yi seema selamat selvakkumar selvaraju senon serbegeth sevak shabariah shabbir
-shafarizal shafiah shafie shafiera shafikah shafinaz shafiq shafiqa shafiqah shafqat shahamirul shaharudin
-shahbaz shaheila shaheizy shahfiq shahid shahida shahidah shahiera shahila shahira shahirah shahmi shahnon
-shahquzaifi shahrazy shahril shahrin shahrina shahrizal shahrol shahru shahrul shahrulnaim shahrun shahrunizam
-shahzad shahzwan shaiful shailesh shak shakeel shakif shakilah shakinah shakir shakoor shalina shameer
-shameera shamhazli shamil shamila shamimie shamini shamira shamizan shamizul shamsher shamsuddin shamsudin
-shamsul shamsuri shamsuzlynn shamundra shang shanmugam shanthi shao shapiein shar shar'fiera sharad
-sharafuddin sharifah sharifuddin sharifudin sharil sharizah sharizal sharsham sharudin sharul shashank
-shashwat shasikala shaugi shaukat shauqi shauqina shawal shayira shazana shazieda shazlien shazwan shazwana
-shazwani shee sheetal shei shekar shen sheraz shevon shew shey shia shian shiang shiao shie shih shik shio
-shiqi shiu shmsul shoaib shoba shobha shohaimi shok shong shonia shou shova shraddha shrija shriya shuba
-shuhada shuja shuk shukri shum shung shuo shusila shuwei shweta shyam siah siak siang siao siaw sibtain
-siddharth siddiq sieu siew sigit sikandar simran sinh sining sinn siong siou siow sirajuddin sirish sitaram
-sittampalam sitti sivakumar sivarasa siying siyun siêu sneha sofea sofeah sofian sofiya sofiyah sofya sohaib
-sohail sohaini sohil sohrab solamalay solehah solehen solekhan solleh somchair sona sonchai songsuda soni
-soong sopie sothinathan spandan srijana srinivasan sroy suaidah sualman suan suang subal subbahi subham subhan
-subheksha subkhiddin subramaniam suchada suchin sudarrahman sudhir sudin sudip sudirman suen suhada suhadah
-suhaida suhaila suhailah suhaimi suhaina suhana suhani sujan sujit sukanta sukarni sukhairi sukhjit sukhon
-sukonta sukri sukriti sukymi sulaiha sulaiman suleman sulhan sulochana sumalee sumana sumel sumisha sumit
-sumnima sunan sunee sunil sunila sunstra sunti suong supriya surakshya suraya surendra surendran suriaprakash
-sushmita susma susmita sutheaswari suyash suyesha suyog suzaili suzaman suziyanis swagat swarna swarup swati
-swechchha syaffea syafika syafikah syafina syafiq syafiqa syafiqah syafirah syafiyah syafiyana syahada
-syahadatullah syahaziq syahera syaherah syahid syahidah syahidatul syahiera syahir syahira syahirah syahmi
-syahmimi syahmina syahrial syahriman syahru syahzani syahzuan syaidatul syairah syakila syakir syakira
-syakirah syakirin syakirul syamien syamilah syamimi syamina syamirah syamirul syamsol syaqirin syara syarafana
-syarafina syarafuddin syarah syarina syasyabila syauqina syawal syawalludin syaza syazana syazani syazliya
-syazmin syazryana syazwan syazwana syazwani syazwanie syazwina syed syid syifa' syuhada syuhaida syuhaidah
-syukri syuqeri sương taahid tabeed tabraiz taeng taimur tajammul tajuddin takiudin tanasekharan tanay tansanee
-tanuja tanvir taqiah tarmizi tasripin tatparanandam tatt taufeeq taufek tauqeer tauseef tayib tean teena
-tejaswani teng tengku teoh termizi thac thach thahan thaklaew thalahuddin tham tham-boon thamboosamy thamil
-thang thanom thanuja thao thapthim thaqif thau thay thayaparan theiviya ther theu thew thia thian thinh
-thinnakorn thirumurugan thirunavuk thoa thoai thoi thok thoo thoại thripura thuanthong thuc thuk thum thung
-thuong thêu thúc thương thường thạc thạch thảo thắm thắng thịnh thời thục thực tiah tiak tiam tiang tiek tiep
-tihany tilak tiong tirtha tiếp toan topan totsaken toàn toản trach trailokya triet trinh trishana triết trong
-truong trình trương trường trưởng trạch trịnh trọng tschi-xuan tuan tukata tulsi tunan tuong tuyet tuyết tuấn
-tze-kwang tường ubol uday udin udom ujwal umair umairah umasundari umesh umira ummi unang upasana urbasi urmi
-urvashi uthaya uthayakumar uzaif vaishali vakeel valentinus vandana vanida varatharaju varun vasudevan vazir
-veena veenod veerappan veerappen vellu veloo venkat viatilingam vidura vijandren vijaya vijayent vikrant
-vineeta vinod virat vivasvan vivek vong voon vọng wadiha waen wafa wafi wafiq waheed waheeda wahid wahida
-wahidah wajid wakeel wali waqar waqas wardatul wardina wardinah wasay waseem wasif wasim waythamoorthy wazir
-wazira wazzirul weeratunge weining welson weng weni wenxuan wenyan whay wila winai wipa xiah xian xiao xiau
-xing xinhui xiong xuan xuwicha xuân yadu yadunandan yami yamini yanling yanuar yaqzan yash yasir yasodha yatt
-yawar yeng yeoh yeong yetri yihui yindee yingbi yitong yixuan yong-yut yosri yossi younas yousaf yu-pha
-yu-phin yudha yudhistira yudi yugendran yujin yunalis yung yunos yunwen yusaini yusfaisal yushafiq yushma
-yusni yusof yusoff yusra yusri yusrinaa yussof yusyilaaida yuthakon yutong yutt yuvaraj yuxi yuxuan zabayudin
-zabidi zabrina zaeem zaenal zaffan zafirah zaharah zahari zaheer zahid zahirah zahiruddin zahoor zahrah zahrak
-zahrul zaid zaidalina zaidatulkhoiriyah zaidi zaighum zainal zainatul zainodin zainordin zainuddin zainul
-zairy zaiyon zakdatul zakii zakri zakwan zaman zambri zameer zamre zamri zamrul zaqiyuddin zar'ai zarar zareef
-zarif zariq zarith zarul zatalini zati zaukepli zawawi zayani zeah zeeshan zeqafazri zhai zhan zhang zhao
-zharaubi zhau zhee zhen zheng zhet zhiming zhiyu zhong zhung ziah ziak zian ziang ziao ziau zikri zikril zikry
+preshita priadi prianshu prianti pricha priganti prija prily prisana prisha prisilia prithivi priyanka priyo
+puadi puah puenthai puitika purwati pushkar pushpa puteri putra puvaneswaran qabeel qabool qadim qadir qairil
+qairina qais qaiser qamarina qasim qasrina qays qhistina qing qingyi qinyi qistina qomar qorri quddus quek
+quen quintasya quok qurratu qurratuaini qurratul qusyairi qutub quyen quyet quynh quyên quyết quyền quỳnh
+rabi'atul rabiatul rabina rabinder raby rachim radhe radheshyam radhika radzi radzuan raees raffioddin rafidah
+rafiee rafizal raghab raghav raghavan ragini rahiemah rahmad rahmah raihah raihana raihanah rajagobal rajesh
+rajeswary rakhi rakmat raksha ramasamy ramdan ramita ramkarpal ramlan ramli rampyari ramya ranjana ranju ranti
+rasammah rashdan rashidi rashmi rasid rasyaratul rasyid rasyiqah rasyiqqah ratan ratana ratanaporn raudatul
+raulah rausyan ravichandran razak razali razemi razif razlan razuan razzaq redzuan redzuawan redzwan reeva
+rehan rehman rejina rekha renu renuga renuka rere reshami reyansh rezal riadi richa riddhi ridhuan ridiatul
+ridza ridzuan ridzwan rieni rifhan rifqi rihhadatul rijan rimi rinn riri rishaan rishab risna ristanto ritika
+ritthirong ritu riya rizli rizwan rochana roddie rohaizad rohaizal rohini rohman rokhia romli roni roosmadi
+roseli rosey roshan roshni roslan roslee rosli roslin rosnan rossafizal rosyadah rou'en roubba roughy rozi
+ruchi rudransh rueben ruggie ruhaan rui-han ruishan ruitong rukaini rukmanihakim ruknuddin runjhun runrot rupa
+rupal rupesh rusli ruswandi rusyda rusydina rynn sa'adah saadiah saaki saako saangone saanvi saarvindran
+saathvik sabita sabqi sacheta sachit sachita sacoura sadaqat saderr sadewo sadhana sadibou sadili sadiq saeed
+saengdao saer saf'han safal safala safeer saffrin safi safiah safie safietou safiy safiyah safrizal safuan
+safwan saghar sagheer sagina sahaba sahaj sahamudin sahan sahana saharil sahid sahil sahir sahira saiarr
+saidan saidatul saidin saidou saif saifullah saifullizan saikou saileja sainabou sainey saipol saira sajaa
+sajal sajala sajid sajja sajjad sajo sakar sakda sakhir sakinah sakirah sakri sakshi sakuntala salahuddin
+salamata salamon salihin salimi salleh salmina saloum samaba samad samaira samani sameedha sameera samiun
+samjhana samori samorn samory sampada samridhi samsidine samsur sanakha sanaya sanballa sanchit sandesh
+sandigui sangeeta sangita sanisvara sanjally sanjana sanjani sanjeev sanji sankalpa sankoun sankung sannatasah
+sanoh sanokho sanorhizam sanouk sanskriti santhara santichai santokh santoshi sanun saoudatou sapna sapto
+saqib saqlain sarad sarakit sarata sarath saratou saravanan sarfraz saribaa saribanding sariha sarjit sarmad
+sarmila saroj sarratou sarudin sarupa sarwar sarwati sarwono sashi sasikumar sasya sataheep satang satishwar
+satra sattar satunding satwant saubhagya saufishazwi saumya saurabh savita sawalo sawatdi sawdiatou sayer
+sazali saër saïdou seckka secouba see-yi seema selamat selvakkumar selvaraju semou sendi sengan senghane senon
+serbegeth serigne sevak seyba seydina seyni shaashwat shabariah shabbir shafarizal shafiah shafie shafiera
+shafikah shafinaz shafiq shafiqa shafiqah shafqat shahamirul shaharudin shahbaz shaheila shaheizy shahfiq
+shahid shahida shahidah shahiera shahila shahira shahirah shahmi shahnon shahquzaifi shahrazy shahril shahrin
+shahrina shahrizal shahrol shahru shahrul shahrulnaim shahrun shahrunizam shahzad shahzwan shaiful shailesh
+shak shakeel shakif shakilah shakinah shakir shakoor shalina shameer shameera shamhazli shamil shamila
+shamimie shamini shamira shamizan shamizul shamsher shamsuddin shamsudin shamsul shamsuri shamsuzlynn
+shamundra shanaya shang shanmugam shanthi shao shapiein shar shar'fiera sharad sharafuddin sharifah
+sharifuddin sharifudin sharil sharizah sharizal sharsham sharudin sharul shashank shashwat shasikala shaugi
+shaukat shauqi shauqina shaurya shawal shayira shazana shazieda shazlien shazwan shazwana shazwani shee
+sheetal shei shekar shen sheraz sherrif shevon shew shey shia shian shiang shiao shie shih shik shio shiqi
+shiu shivansh shivanya shlok shmsul shoaib shoba shobha shohaimi shok shong shonia shou shova shraddha shreyan
+shrija shriya shriyansh shuba shuhada shuja shuk shukri shum shung shuo shusila shuwei shweta shyam siah siak
+siang siao siaw sibett sibiloumbaye sibtain sidate siddharth siddiq sidia sieka sieu siew siffaye sigga sigit
+sihalebe sihalébé sihounke sikandar siman simran sinajo sinh sining sinn siong siou siow sirabiry sirach
+sirajuddin sirando sirish sirreh sitaram sittafa sittampalam sitti sivakumar sivarasa siya siying siyun siéka
+siêu sneha soce socé sofea sofeah soffie sofian sofiatou sofietou sofiya sofiyah sofya sogui sohaib sohail
+sohaini sohil sohrab soireba solamalay solehah solehen solekhan solleh somchair sona sonchai songsuda soni
+soong sopie sothinathan souadou soukeye soukeyna soundjata sounkarou souty spandan srijana srinivasan sroy
+suaidah sualman suan suang subal subbahi subham subhan subheksha subkhiddin subramaniam suchada suchin
+sudarrahman sudhir sudin sudip sudirman suen sugito suhada suhadah suhaida suhaila suhailah suhaimi suhaina
+suhana suhani sujan sujit sukai sukanta sukardi sukarni sukhairi sukhjit sukhon sukonta sukri sukriti sukymi
+sulaiha sulaiman sulayman suleman sulhan sulochana sumalee sumana sumbundu sumel sumisha sumit sumnima suna
+sunan sunaryo sunee sunil sunila sunkang sunstra sunti suntu suong supriya surakshya suraya surendra surendran
+suriaprakash sushmita susi susma susmita sutay sutheaswari sutunkung suyash suyesha suyog suzaili suzaman
+suziyanis swagat swarna swarup swati swechchha syaffea syafika syafikah syafina syafiq syafiqa syafiqah
+syafirah syafiyah syafiyana syahada syahadatullah syahaziq syahera syaherah syahid syahidah syahidatul
+syahiera syahir syahira syahirah syahmi syahmimi syahmina syahrial syahriman syahroni syahru syahrul syahzani
+syahzuan syaidatul syairah syakila syakir syakira syakirah syakirin syakirul syamien syamilah syamimi syamina
+syamirah syamirul syamsol syaqirin syara syarafana syarafina syarafuddin syarah syarif syarina syasyabila
+syauqi syauqina syawal syawalludin syaza syazana syazani syazliya syazmin syazryana syazwan syazwana syazwani
+syazwanie syazwina syed syid syifa' syuhada syuhaida syuhaidah syukri syuqeri sécouba sương taahid tabara
+tabeed tabraiz tacko taeng tafsir taimur tajammul tajuddin takiudin tamsir tanasekharan tanay tano tansanee
+tanu tanuja tanvir taqiah tarmizi tasatou tasripin tasya tati tatparanandam tatt taufeeq taufek tauqeer
+tauseef tayfor tayib tean teena tejaswani tekheye teng tengku tening teoh termizi tete teti teuku tewa thac
+thach thahan thaklaew thalahuddin tham tham-boon thamboosamy thamil thang thanom thanuja thao thapthim thaqif
+thau thay thayaparan theiviya ther theu thew thia thian thiawlo thinh thinnakorn thiomba thione thiony thioro
+thioumbane thirumurugan thirunavuk thoa thoai thoi thok thoo thoại thripura thuanthong thuc thuk thum thung
+thuong thêu thúc thương thường thạc thạch thảo thắm thắng thịnh thời thục thực tiah tiak tiam tiang tidjane
+tiek tiep tihany tijan tijane tika tilak tiong tirtha tirto tisya tiwi tiya tiếp toan tocka tokoselle toly
+tombong topan totsaken toumani toàn toản trach trailokya triet trinh trishana triết trong truong trình trương
+trường trưởng trạch trịnh trọng tschi-xuan tuan tukata tukino tukiyo tulsi tunan tuong tuti tuyet tuyết tuân
+tuấn tze-kwang téwa tường tưởng ubol uday udin udom ujwal ukhti ully umair umairah umasundari umesh umira ummi
+unang untung upasana urbasi urmi urvashi usmaini uthaya uthayakumar utomo utoro uzaif vaishali vakeel
+valentinus vandana vanida vanny varatharaju varun vasudevan vazir vedansh vedant veena veenod veerappan
+veerappen vellu veloo venkat vetty viaan viatilingam vidura vihaan vijandren vijaya vijayent viki vikrant
+vineeta vinod viraj virat virda vivaan vivasvan vivek vong voni voon vọng wadiha waen wafa wafi wafiq wagane
+waheed waheeda wahid wahida wahidah wahono wajid wakeel wali walty wandifing waqar waqas warda wardatul
+wardina wardinah wardoyo wasay waseem wasif wasim wati waythamoorthy wazir wazira wazzirul weeratunge weining
+welson weng weni wenxuan wenyan whay wibowo widia widianto widodo widyawati wijaya wila winai wipa wirawan
+wiryawan woula woury wuday xiah xian xiao xiau xing xinhui xiong xuan xuong xuwicha xuân xương yadicone
+yadikon yadu yadunandan yafaye yakay yakou yakub yama yami yamini yande yandeh yandi yanding yandé yankhoba
+yanling yanti yanto yanuar yaqzan yash yasina yasinta yasir yasodha yatt yawar yayan yayat yaye yazhini yelee
+yeng yeoh yeong yerim yetri yeyeh yeyen yihui yindee yingbi yitong yixuan yong-yut yoseph yosri yossi yougo
+younas younouss yousaf youssoufa yu-pha yu-phin yudha yudhistira yudi yudo yugendran yujin yunalis yung yunos
+yunwen yusaini yusak yusfaisal yushafiq yushma yusni yusof yusoff yusra yusri yusrinaa yussof yussu
+yusyilaaida yuthakon yutong yutt yuvaan yuvaraj yuxi yuxuan yuyun zabayudin zabidi zabrina zaeem zaenal zaffan
+zafirah zaharah zahari zaheer zahid zahida zahirah zahiruddin zahoor zahrah zahrak zahrul zaid zaidalina
+zaidatulkhoiriyah zaidi zaighum zainal zainatul zainodin zainordin zainuddin zainul zairy zaiyon zakdatul
+zakii zakky zakri zakwan zaman zambri zameer zamre zamri zamrul zaqiyuddin zar'ai zarar zareef zarif zariq
+zarith zarul zatalini zati zaukepli zawadi zawawi zayani zeah zeeshan zeqafazri zhai zhan zhang zhao zharaubi
+zhau zhee zhen zheng zhet zhiming zhiyu zhong zhung ziah ziak zian ziang ziao ziau ziko zikri zikril zikry
 zilhaiza ziyu zohaib zohair zolkifle zu'er zubaidah zubair zubir zufayri zufrie zuhaib zuheeryrizal zuhri zuki
 zulaika zulfadhli zulfadli zulfahmi zulfaqar zulfaqqar zulfiqar zulhaikal zulhakim zulhakimi zulhelmi zulhilmi
 zulkapli zulkarnain zulkefli zulkfli zulkifli zulkipli zulman zulqarnain zung zuri đoan đoàn

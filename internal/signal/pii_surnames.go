@@ -3,10 +3,10 @@
 package signal
 
 // familyNames are last names of many languages and cultures (the last-name lists of the
-// locales of @faker-js/faker, Ruby Faker and FakerPHP, MIT licences, each also without its
-// accents), less everyday English words, place names and brands; see gen.cjs.
+// locales of @faker-js/faker, Ruby Faker, FakerPHP and ffaker, MIT licences, each also without
+// its accents), less everyday English words, place names and brands; see gen.cjs.
 const familyNames = `
-'aizat 'iffat a'liyyuddin aafjes aaftink aagaard aaij aaken aakster aakula aalbers aalbersberg aalberts
+'aizat 'iffat a'liyyuddin aafjes aaftink aagaard aagrd aaij aaken aakster aakula aalbers aalbersberg aalberts
 aalbrecht aalbregt aalderen aaldering aalderink aalders aaldijk aalerud aalsburg aalsum aaltink aalto aaltonen
 aalvanger aandewiel aanen aangeenbrug aantjes aarab aardema aardenburg aardoom aardweg aare aarle aarma
 aarnink aarnio aarnoudse aarnoutse aarns aarntzen aaronen aarse aarsen aarsman aarssen aarst aarten aartman
@@ -18,28 +18,32 @@ abdulahadyeva abdulazimov abdulazimova abdulazizov abdulazizova abdulboriyev abd
 abdulhafizova abdulhakimov abdulhakimova abdulhayov abdulhayova abdulholiqov abdulholiqova abdulic abdulić
 abduljabborov abduljabborova abduljalilov abduljalilova abdulkarimov abdulkarimova abdullah abdullahi
 abdullatifov abdullatifova abdullayeva abdulmalikov abdulmalikova abdulqahhorov abdulqahhorova abdulqodirov
-abdulqodirova abdulvahhobov abdulvahhobova abdulvaliyev abdulvaliyeva abdulvohidov abdulvohidova abee abeele
-abeelen abegglen abel abele abeling abelite abeln abels aben aberg abernathy aberson abeyta abicht abidin
-abildgaard abimanyu abiodun abiola abiputra abma abodunrin abol abola abolina abolins abols aboltina aboltins
-abosede abraham abrahamse abrahamsen abrahamsson abrahám abramic abramić abramovic abramović abrego abreu
-abshire abspoel abswoude abt abuls acanski acar accardi accardo accurso acda acer aceto acevedo achahbar
-achalhi achari acharya acheampong achermann achilles achim achkinadze achleitner achterberg achterbergh
-achtereekte achterhof achterkamp achthoven achtien acic acikgoz acimic acimovic acin acić ackema ackerman
-ackermann ackermans aclan acosta acquadro acquaviva acquistapace acquoij acuna adadevoh adahchour adal adam
-adamcova adamcová adamczak adamczyk adame adamec adamek adami adamiak adamic adamiec adamić adamkova adamo
-adamova adamovic adamović adamová adamowicz adamse adamsen adamska adamski adamus adan adang adank adanski
-adaobi adasevic adašević adcock adda addari addens addink addis addouti ade adebayo adebisi adegbite adegboye
-adegeest adegoke adeke adekunle adelakun adeleke adelerhof adell adelusi ademayowa ademiluyi ademola adendorff
-adeniyan adeoluwa aderibigbe aderinsola aderogba aderonke adesina adesiyan adewale adewunmi adewura adeyemo
-adha adham adhikari adhin adhitama adieka adiga adiguzel adigüzel adil adip adisa adjei adli adnan adolfs
-adomah adomako adongo adorno adragna adriaan adriaans adriaanse adriaansen adriaansens adriaansz adriaens
-adriaensen adriansyah adrichem adrus adu adusei adutwum advokaat adzic adámek adámková adıvar adžić aebi
-aebischer aeby aelbers aelen aelmans aendekerk aerde aerdts aerle aert aerts aertsen aertssen aeschlimann
-afandi affinito afifah afiq afirifa afizi afkir afman afnan afoakwa afolabi afolayan afonja afsyal afunku
+abdulqodirova abdulvahhobov abdulvahhobova abdulvaliyev abdulvaliyeva abdulvohidov abdulvohidova abdurokhman
+abednego abee abeele abeelen abegglen abel abele abeling abelite abeln abels aben aberg abernathy aberson
+abeyta abicht abidin abildgaard abimanyu abiodun abiola abiputra abiwinata abma abodunrin abol abola abolina
+abolins abols aboltina aboltins abosede abraham abrahamse abrahamsen abrahamsson abrahám abramic abramić
+abramovic abramović abrego abreu abrin abrizal abrín abshire abspoel abswoude abt abuls acanski acar acc
+accardi accardo accurso acda acer aceto acevedo achahbar achalhi achari acharya acheampong achermann achilles
+achim achkinadze achleitner achterberg achterbergh achtereekte achterhof achterkamp achthoven achtien acic
+acikgoz acimic acimovic acin acić ackema ackerman ackermann ackermans aclan acosta acquadro acquaviva
+acquistapace acquoij acuna adadevoh adahchour adal adam adamcova adamcová adamczak adamczyk adame adamec
+adamek adami adamiak adamic adamiec adamić adamkova adamo adamova adamovic adamović adamová adamowicz adamse
+adamsen adamska adamski adamus adan adang adank adanski adaobi adasevic adašević adcock adda addari addens
+addink addis addouti ade adebayo adebisi adebisiajamu adegbite adegboye adegeest adegoke adeke adekunle
+adelakun adelayde adeleke adelerhof adelina adell adelusi ademayowa ademiluyi ademola adendorff adeniyan
+adeoluwa aderibigbe aderinsola aderlina aderogba aderonke adesina adesiyan adetama adewale adewunmi adewura
+adeyemo adha adham adhigara adhikari adhilia adhin adhitama adiansyah adieka adiga adiguzel adigüzel adikusuma
+adil adining adip adisa aditiyan adjei adli adnan adolfs adomah adomako adongo adorno adragna adriaan adriaans
+adriaanse adriaansen adriaansens adriaansz adriaens adriaensen adriani adriansyah adrianti adrichem adriwansah
+adrus adu adusei adutwum advokaat adzic adámek adámková adıvar adžić aebi aebischer aeby aelbers aelen aelmans
+aendekerk aerde aerdts aerle aert aerts aertsen aertssen aeschlimann afandi aferetdi affandi affinito afianto
+afiasari afidatu afifah afiq afirifa afizi afkir afman afnan afoakwa afolabi afolayan afonja afriani
+afriansyah afrianti afrianto afrilia afriliana afrilisa afriyuanti afrizal afsyal aftiani afunku afyandini
 agaba agaoglu agarwal agboola agelink agema agerbeek aggarwal aggelen agnello agnes agostinelli agostini
-agosto agrawal agresta agt agten agterberg agterbos agteren agterhof agterhuis agthoven agtmaal aguayo aguero
-aguiar aguilar aguilera aguirre aguridic aguridić agustian agustina agustoni agyapong agyare agyei agyemang
-ahebwe ahic ahić ahlers ahlke ahluwalia ahmad ahmadi ahmadzai ahmala ahmed ahmetovic ahmetović ahmetspahic
+agosto agrawal agresta agrivina agt agten agterberg agterbos agteren agterhof agterhuis agthoven agtmaal
+aguayo aguero aguiar aguilar aguilera aguirre aguridic aguridić agusdinsyah agustia agustian agustiani
+agustina agustini agustiningsih agustinus agustoni agyapong agyare agyei agyemang ahebwe ahic ahić ahlers
+ahlke ahluwalia ahmad ahmaddin ahmadi ahmadzai ahmala ahmaludin ahmed ahmetovic ahmetović ahmetspahic
 ahmetspahić ahokas ahola ahomaa ahonen ahoniemi ahopelto ahortor ahovaara ahrenberg ahrens ahrorov ahrorova
 ahrouch ahsmann ahtila ahtiluoto ahtio ahtisaari ahto ahtola ahtonen ahtorinne ahuis ahuja ahwali aichinger
 aidara aidi aidil aiello aigare aigars aigbiniode aigner aigroz aija aijala aikema aiman ainola aipassa
@@ -47,148 +51,163 @@ airlangga aissaoui aissati aisu aitio aitolahti aitomaa aittasalmi aizad aizam a
 ajayi ajdacic ajdačić ajdid ajducic ajdučić ajewole ajjouri ajllin ajmal ajodhia ajoeb ajose-adeogun ajouaou
 ajvazovic ajvazović akachar akal akan akankunda akankwasa akar akashaba akashabe akashah akasyah akay akaydın
 akbaba akbari akbas akbaş akbulut akca akcay akdag akdağ akdemir akdeniz akdogan akdoğan akeem-omosanya
-akerboom akerele akershoek akesson aketch akgul akgun akgül akgün akhmal akhtar akid akif akifovic akifović
-akihary akinrinola akintade akka akkala akkanen akkaya akkermans akkersdijk akkoc akkouh akkoç akkurt akkus
-akkuş akloe akmal akmalov akmalova akman akmentins akmentiņš akoth akoto akoudad akowua akpinar akram akramov
-akramova aksam akse aksentic aksentijevic aksentijević aksentić aksic aksin aksit aksić aksovic aksović aksoy
-akster aksu aktan aktas aktaş akumu akyeamfuɔ akyeampong akyena akyol akyurek akyuz akyürek akyüz akça akçay
-akısık akışık akşit akšam al-amin al-hakim alabi aladic aladić aladzic aladžić alaerds alagaratnam alahuhta
-alaimo alajarvi alajoki alajärvi alakovic alaković alamsyah alanen alanis alaniz alanovic alanović alaníz
-alapuro alarcon alards alargic alargić alasalmi alatalo alavanja alavantic alavantić albanese albano albayrak
-alberda alberg alberink albers albersen alberti albertini alberts albertsen albertsma albertus albertyn
-albijanic albijanić albisetti alblas albrecht albrechtova albrechtová albrechtsen albronda albu albukhary
-alcala alcamo alcantar alcaraz alcaráz alcántar aldea aldenhoven aldenkamp aldenzee alderden alderlieste
-alderliesten aldershof aldewereld alebeek alejandro aleksandric aleksandrić aleksandrov aleksandrova
-aleksandrowicz aleksejev aleksejeva aleksendric aleksendrić aleksic aleksić aleman alemany alemán alers
-alessandrini alessi aletta aleven alewijnse alexander alexandre alexandrescu alexandru alexe alfano alfaro
-alfen alferink alfermann alfieri alfing alfons alfrink algera algoe algra alhola ali alibaks alibux alicea
-alici alicic alidi alif aligbe alih alija alijoki alikavazovic alikavazović alimi alimpic alimpić aling alink
-alisherov alisherova aliuddin alivernini aliyev aliyeva alizadeh aličić aljancic aljančić alkan alkema
-alkemade alkhamis alkovic alković alksne alksnis allaart allain allali allaoui allard allart allati alleblas
-allegretti allewijn allgeyer allik allon allouchi almanza almaraz almaráz almasac almasi almašac almeida
-almekinders almiron almonte almáši alnıacık alnıaçık aloba alofs aloi alons alonso alonzo aloserij alparac
-alphen alphenaar alpugan alpuğan alsema alsemgeest alserda alssema alst altamirano altan altay altelaar altena
-altenburg altenwerth althof althoff althuis althuizen altieri altin alting altink altintas altintaş altmann
-altorf altun altuntas altuntaş aluga alunans alunāns alva alvarado alvarez alves alyanak amabile amado amador
-amadori amaechi amakran amaluddin aman amann amanta amar amaral amato amatya amaya ambagtsheer ambaum amberg
+akerboom akerele akershoek akesson aketch akgul akgun akgül akgün akhmal akhsani akhtar akid akif akifovic
+akifović akihary akinrinola akintade akka akkala akkanen akkaya akkermans akkersdijk akkoc akkouh akkoç akkurt
+akkus akkuş akloe akmal akmalia akmalov akmalova akman akmentins akmentiņš akoth akoto akoudad akowua akpinar
+akram akramov akramova aksam akse aksentic aksentijevic aksentijević aksentić aksic aksin aksit aksić aksovic
+aksović aksoy akster aksu aktan aktas aktaş akumu akyeamfuɔ akyeampong akyena akyol akyurek akyuz akyürek
+akyüz akça akçay akısık akışık akşit akšam al-amin al-aqid al-hakim alabi aladic aladić aladzic aladžić
+alaerds alagaratnam alahuhta alaimo alajarvi alajoki alajärvi alakovic alaković alamsyah alanen alanis alaniz
+alanovic alanović alanís alaníz alapuro alarcon alards alargic alargić alasalmi alatalo alavanja alavantic
+alavantić alawiyah albanese albano albayrak alberda alberg alberink albers albersen alberti albertini alberts
+albertsen albertsma albertus albertyn albijanic albijanić albisetti alblas albrecht albrechtova albrechtová
+albrechtsen albronda albu albukhary alcala alcamo alcantar alcaraz alcaráz alcántar aldama aldea aldenhoven
+aldenkamp aldenzee alderden alderlieste alderliesten aldershof aldewereld alebeek alejandro aleksandric
+aleksandrić aleksandrov aleksandrova aleksandrowicz aleksejev aleksejeva aleksendric aleksendrić aleksic
+aleksić aleman alemanga alemany alemán alers alessandrini alessi aletta aleven alewijnse alexander alexandre
+alexandrescu alexandru alexe alfajar alfano alfarizi alfaro alfen alferink alfermann alfiani alfiansyah
+alfieri alfing alfons alfrink algera algoe algra alhajji alhamdu alhola ali alibaks alibux alicea alici alicic
+alidi alif aligbe alih alija alijoki alikavazovic alikavazović alimahmud alimi alimpic alimpić aling alink
+alisherov alisherova aliuddin alivernini aliyev aliyeva alizadeh aličić aljancic aljančić alkan alkautsar
+alkema alkemade alkhamis alkhawasyi alkovic alković alksne alksnis allaart allain allali allaoui allard allart
+allati alleblas allegretti allewijn allgeyer allik allon allouchi almaidah almanza almaraz almaráz almasac
+almasi almašac almeida almekinders almiron almonte almáši alnıacık alnıaçık aloba alofs aloi alons alonso
+alonzo aloserij alparac alphen alphenaar alpugan alpuğan alqindy alsema alsemgeest alserda alssema alst
+altamirano altan altay altelaar altena altenburg altenwerth althof althoff althuis althuizen altieri altin
+alting altink altintas altintaş altmann altorf altun altuntas altuntaş aluga alunans alunāns alva alvarado
+alvarez alves alviana alviani alyanak amabile amadhani amado amador amadori amaechi amakran amalina amaliya
+amaliyah amaluddin aman amann amanta amar amaral amato amatya amaya ambagtsheer ambarsari ambaum amberg
 ambergen ambrosini ambrosino ambrosio ambrosius ambroz ambrozic ambrozova ambrož ambrožič ambrožová ambrósio
-ambtman ambumamee ameijde ameling amelink amels amelsfoort amelsfort amelsvoort amendola amendt amengual ament
-amerio amerom amerongen amersfoort amersvoort amesz amezian ameziane amghar amici amico amidzic amidžić amier
-amin aminat amini aminnudin aminrullah aminuddin amiran amiri amiruddin amirul amirullah amkreutz amla ammann
-ammar ammasee ammer ammeraal ammerlaan ammers ammoscato amni amo amoa amoako amoasi amod amon amorij amorim
-amoroso amoruso ampadu ampalavanar ampofo amponsah ampting amptmeijer ampumuza amran amrani amraoui amrein
-amri amry amsing amstel amstelveen amsyar amundsen amzah anakkala anakotta analbers anam ananda anandbahadoer
-anandya ananic ananić ananthan anaqi anasov anasova anaya anbeek anbergen ancans ancher ancker ancāns andalis
-andel andela andelic andelkovic andelova anderle andersen andersone andersons andersson andesilic andesilić
-andeweg andic anding andini andić andonov andonovic andonović andorful andrade andre andreae andreas andreasen
-andreassen andreasson andree andrei andrejev andrejeva andrejevic andrejević andrejic andrejin andrejić
-andrekovic andreković andreoli andresen andreu andrey andriani andrianto andric andries andriese andriesse
-andriessen andrijanic andrijanić andringa andrisani andriska andrić andriška andrle andrlova andrlová androbic
-androbić andronic andrzejczak andrzejewska andrzejewski andusic andzans anděl andělová andžāns anelli anema
-anemaat ang angeletti angeli angelini angeloni angelucci angenent angeren angerer angevaare angevare anggraini
-anggreny anggriawan anghel anglund angster anguiano angulo anholts anic anicic anić aničić anjani anjema anjos
-ankersmit ankic ankipans ankipāns ankić ankkala ankkuri ankone ankra ankunda ankunding annala annema annen
-anneveld anneveldt annina anninga annink annunen annunziata anojcic anojčić anokic anokić anrooij ansa anselmi
-anselmo ansem ansems ansing ansink antal antalne antalné antalova antalová antczak antens antenucci antezza
-antheunisse anthonijsz anthonio anthonisse anthonissen antoci anton antonacci antonelli antoni antonic
+ambtman ambumamee ambyah ameijde ameling amelink amels amelsfoort amelsfort amelsvoort amendola amendt
+amengual ament amerio amerom amerongen amersfoort amersvoort amesz amezian ameziane amghar amici amico amidzic
+amidžić amier amillia amin aminat amini aminnudin aminrullah aminuddin aminudin amiran amiri amiruddin
+amirudin amirul amirullah amkreutz amla ammann ammar ammasee ammer ammeraal ammerlaan ammers ammoscato amni
+amo amoa amoako amoasi amod amon amorij amorim amoroso amoruso ampadu ampalavanar ampofo amponsah ampting
+amptmeijer ampumuza amran amrani amraoui amrein amri amry amsing amstel amstelveen amsyar amundsen amzah
+anakkala anakotta analbers anam ananda anandbahadoer anandhita anandya ananic ananić ananthan anaqi anarizqi
+anasov anasova anaya anbeek anbergen ancans ancher ancker ancāns andalis andaru anddriansyah andel andela
+andelic andelkovic andelova anderle andersen andersone andersons andersson andesilic andesilić andeweg andhika
+andic andika andikasari anding andini andiputeri andiyani andić andonov andonovic andonović andorful andrade
+andraeni andrayani andre andreae andreas andreasen andreassen andreasson andree andrei andrejev andrejeva
+andrejevic andrejević andrejic andrejin andrejić andrekovic andreković andreoli andresen andreu andrey andrian
+andriani andriansyah andrianto andriantoro andric andries andriese andriesse andriessen andrijanic andrijanić
+andringa andrisani andriska andriyan andrić andriška andrle andrlova andrlová androbic androbić andronic
+andryan andrzejczak andrzejewska andrzejewski andusic andzans anděl andělová andžāns anelli anema anemaat ang
+angeletti angeli angelini angeloni angelucci angenent angeren angerer angevaare angevare anggara anggisa
+anggit anggita anggiyani anggraeni anggraini anggreini anggreni anggreny anggriawan anghel angkoso anglund
+angraini angster anguiano angulo anholts anic anicic anilsonrizka anindhita anindhyta anindya anistasari
+anistia anić aničić anjani anjelina anjema anjos ankersmit ankic ankipans ankipāns ankić ankkala ankkuri
+ankone ankra ankunda ankunding annala annema annen anneveld anneveldt annina anninga annink annisafajarrini
+annisah annisya annunen annunziata anojcic anojčić anokic anokić anrooij ansa anselmi anselmo ansem ansems
+ansing ansink antal antalne antalné antalova antalová antarressa antczak antens antenucci antezza antheunisse
+anthonijsz anthonio anthonisse anthonissen anthonius antobri antoci anton antonacci antonelli antoni antonic
 antonides antonini antonis antonise antonisse antonissen antonić antonovic antonović antons antonsen antonucci
 antos antosova antovic antović antoš antošová antson anttila anttinen anttonen antunes antunovic antunović
-antusevic antušević antvelink antwi anuar anucin anusic anučin anušić anvaryev anvaryeva anwar anzalone
-anđelić anđelković anđić anđušić aouragh aparicio aparjode aparício apaydin apeldoorn apelic apelić apic
-apicella apine apinis apitz apizan apić aploks apol apon aponte apostol appeldoorn appelhof appelman appelo
-apperlo apperloo appia appiah aprile apsitis apsītis aqashah aqil aqila aquino aragao aragon aragão araja
-arajs arambasic arambašić aramini arana aranda arantes araujo araña araújo arbib arbouw arcangeli arce
-archuleta ardalic ardalić ardana ardelean ardeleanu ardesch ardianto ardiyanti ardon aregger arellano aremu
-arendonk arends arendse arendsen arendshorst arendt arens arensman arenthals arents arentsen arentz aret arets
-aretz arevalo arfan arfandi arfman argalis argenio argento argiolas arguello argüello arhanic arhanić arhila
-arhinmaki arhinmäki arhosuo arief ariens ariese ariesen arif ariff ariffin arifin arifuddin arik arikan arinen
-arink arisse arissen aristianto arivanathan ariëns arjamaa arjanen arkel arkelen arkema arkenbout arkes
-arkesteijn arkink arkkila arkoubi arler arling arlovic arlović arman armansyah armas armendariz armendáriz
-armengol armengou armenta armijo armio armstrong arnaud arnaut arndt arnesen arnio arnold arnoldus arnoldussen
-arnouts arns arnts arntz arntzen aroeira aromdee aronen arons arora arosuo arp arpasi arpaši arponen arragon
-arredondo arreola arriaga arrindell arruda arsenault arshad arsic arsić arslan arslanoglu arslanoğlu arslonov
-arslonova arteaga artioli artner artz arujunan arumugam arve arvidsson arvola arya aryal aryani aryanti aryee
-arziman arāja arājs arıcan asadanin asadov asadova asadullohyev asadullohyeva asamoa asamoah asan asanin
-asante asare asaro asars asasira asbreuk asbroek asceric asch aschauer aschenbroich aschman ascione asenso
-ashley ashraf ashraff ashruf asiama asiedu asiimwe asikainen asilbekov asilbekova asim asimi asirvatham asjes
-askamp askes askraba askrabic aslan aslander aslund asmadi asmawi asmus asmussen asonja asperdt aspere asperen
-aspers aspert asri asruf asscheman asselbergs asseldonk asselen asselman asselt assema assenberg assendelft
-assies assinck assink assmann assmus assouw assumpcao assumpção assuncao assunção astafei astala astitou
-astolfi astra astrom astrup astuti aswandi asyraf asyran asyrani aszahari asıkoglu ata atak atakol atalay
-atanasov atanda atay atema atencio ateş atici atik atitarn atlagic atlagić atmaca atmadja atmani atsma attema
-atteveld attevelt attia atuhe atuhire atukunda atukwase atwal atwine atzeni atzori au-yong aubert aubry aubért
-aucamp audenaerd audet aue auer aufderhar augenbroe augskalns augstkalns augusteijn augustinus augustyn
-augustyniak augškalns auinger aukema aukes auld auma aunela aunins auniņš auns auramies auranen aurelia
-aurishaba ausema ausems auskaps ausma aussems autar autherapady autio auvinen auvola auwens auzina auzins
-auziņa auziņš aué auškāps avalic avalić avallone avalos avan avazyev avazyeva avci avdic avdić avdulic avdulić
-avendonk avens averdijk averesch averink avesaath aveskamp avest avezaat avezaath avila aviles avoird avola
-avonius avoort avotie avotins avotiņš avots avram avric avrić awad awal awalluddin awaluddin awaludin awater
-awira awodiran awolowo awori awuah axelsen axelsson axmann ayadi ayala ayandokun ayaydın ayaz aybar aydan
-aydemir aydin aydogan aydogdu aydoğan aydoğdu aygun aygün ayhan ayisat aykac aykaç aymonier ayobami ayomide
-ayoola ayoub ayras aytekin ayverdi ayyadi ayyildiz azahaf azahari azam azamatov azamatova azaoum azara
-azarfane azaric azarić azarkan azdad azdajic azevedo azhan azhar azhari azier azim azimi azinic azinić aziz
-azizah azizan azizi azizov azizova azizy azlan azlansyhah azli azlim azman azmani azmee azmi azmin aznag aznai
-azni azouagh azougagh azraai azrai azri azril azrin azriq azrul azuan azzahra azzaoui azzouz azzouzi açikgöz
-aïdara aćimić aćimović aćin aćić ačanski ačić ađanski ağaoğlu aşıkoğlu ašanin ašađanin ašimi aškraba aškrabić
-ašonja ašćerić aždajić baafi baah baaij baaijen baaijens baake baakman baalbergen baalen baalhuis baalman
-baanders baans baanstra baarck baarda baardewijk baardwijk baaren baarends baarle baarlen baarsen baarsma
-baarspul baarssen baartman baartmans baaten baatje baauw baawia baay babac babacan babalj babalola babaoglu
-babaoğlu babarogic babarogić babatunde babatz babic babin babini babirye babić babič babka babkova babková
-baboelal baboeram babou babovic babović babtunde babu baburic baburić baca bacalo bacci bacetic bacetić bacher
-bachiri bachler bachmann bachoe bacic baciu backes backulic backx bacova badami badane badar badart badea
-bademci badenhorst bader badiane badillo badji badjuk badloe badoux badri badric badrić badru badrulhisham
-badu baechler baecke baegen baelde baelemans baerends baeriswyl baert baerts baerveldt baest baeten baetsen
-baez baeza baganz bagaskara bagchus bagci bager bagerman bagge baggem baggen baggermans baggio baghdadi baghy
-bagijn baginski bagiński bagnoud baguma baha bahadir bahadoer bahaman bahar bahari baharin baharruddin
-baharuddin baharudin bahena bahida bahl bahlmann bahna bahnerth bahno bahnova bahnová bahodirov bahodirova
-bahri bahriddinov bahriddinova bahrin bahringer bahrodin bahromov bahromova bahun baidjoe baidya baier baijens
-baijense baijer bailey bailly baiocco bajagic bajagić bajaj bajandic bajandić bajare bajars bajc bajcetic
-bajcic bajema bajer bajerova bajerová bajic bajicic bajić bajičić bajkic bajkić bajnath bajnok bajracharya
-bajsanski bajwa bajāre bajārs bajčetić bajčić bajšanski bak bakabulindi bakal bakaran bakarbessy bakare
-bakarec bakelaar bakels bakema bakermans bakhoum bakhtiyorov bakhtiyorova baki bakic bakir bakić bakkali bakke
-bakken bakkenes bakker bakkeren bakkum bakos bakosne bakosné bakowski bakri bakridi bakry baks bakshi bakti
-bakx bakırcıoglu bakırcıoğlu balaban balabanovic balabanović balak balakrishnan balami balan balasa balasch
-balasevic balaskovic balasubramanian balat balaydin balaz balazevic balazova balazs balazsne balaša balašević
-balašković balaž balažević balboni balcar balcarova balcarová balcer balcerzak balci balciunaite balck balcı
-baldacci baldassarre balde balderas baldew baldi baldini baldo balducci balduk baldzens baldzēns baldé
-balemans balendonck balentien balentina balesevic balestero balestra baleta baletic baletić balevic balević
-balešević balfoort balgobind balina balincic balins balint balintne balinčić balistreri baljak balje baljet
-baljeu baljon baljé balkaran balke balkema balkenende balkom balkow balkum balla ballane ballarin ballegooij
-ballegooijen ballemans ballering ballesteros ballouhey balláné balmelli balmer balnuweit balode balodis balog
-balogh baloghne baloghné balogne balogné balogova balogová balogsandor balogšandor balotic balotić baloun
-balounova balounová baloyi balsamo balsic balster balsters baltag baltazar baltgailis baltin baltins baltissen
-baltić baltiņš baltus baltussen balveren balvers balvert balzano balzer balázs balázsné baláž balážová
-balčiūnaitė balšić bamadhaj bambacht bamidele bamiloye bamisebi bamwiine banach banas banasiak banasik banaś
-bandhoe bandic bandicstimac bandini bandić bandićštimac bandl bandopadhyay bandringa bandsma bandstra banel
-banepali banerjee bangma banh banic banica banicevic banicjokic banik baniya banić banićević banićjokić banjac
-banjade banjak banjalic banjalić banjari bankert bankras bannenberg bannink bannisseht banov bansal banse
-bansi bansie bantulic bantulić banu banuelos banus banzic banzić baptista barad barajas barak barakova baral
-baraldi baralic baralić baran baranauskas baranjec baranka barankova baranková baranova baranová baranowska
-baranowski baranski barański barbagallo barbale barbaricsehic barbarićšehić barbarosoglu barbarosoğlu
-barbarossa barbarulo barbato barbera barberi barberis barbero barbey barbier barbieri barbiero barbiér barbosa
-barbu barbulescu bardek bardoel barel barela barelds barels bareman baremans barendrecht barendregt barends
-barendse barendsen barens barentsen baresova baretta barešová bargais bargan bargeman barhorst baric barigye
-barile barilla barillà barinic barinić barink baris barisic barisić barić barišić barkans barkel barkema
-barkey barkhof barkhuis barkhuizen barkmeijer barkāns barlag barlingen barmentlo barmentloo barna barnane
-barnard barneveld barnhoorn barning barnáné barone baroni barosevcic barosevic baroudi barošević baroševčić
-barr barra barragan barragán barras barraza barre barreca barrera barresi barreto barretta barreveld
-barrientos barrionuevo barros barry barselaar barsingerhorn barsotti barta bartak bartakova bartane bartczak
-bartelds bartelen bartelings bartelink bartell bartels bartelse barten barth barthel bartholome bartholomeus
-bartholomé bartkowiak bartl bartlema bartman bartnik barto bartoletti bartoli bartolini bartolomei bartolucci
-barton bartonova bartos bartosek bartosik bartoskova bartosova bartova bartovic bartovicova bartovič
-bartovičová bartoň bartoňová bartoš bartošek bartošková bartošová bartsch bartschi bartulin bartulis bartunek
-bartunkova barták bartáková bartáné bartůněk bartůňková barut barwari barylla barák baráková basak
-basar-klapec basara basaran basaric basarić basaruddin basdew baseda baselier baselmans bashah bashir
-bashirian basile basjes basnet basoglu basri bassani bassant bassetti bassie basson basta bastac bastajic
-bastajić bastakoti bastasic bastać bastašić bastelaar bastemeijer basters bastiaan bastiaannet bastiaans
-bastiaanse bastiaansen bastiaanssen bastiaenen bastiaens bastian bastianen bastianpillai bastic bastien bastin
-bastings bastmeijer bastola bastova basu basyal basyir basynat batalle batallé bataveljic bataveljić batelaan
-batema batenburg batens bathoorn batinic batinicsantic batinić batinićšantić batisah batista batnozic batnožić
-bato batra batstra battaglia batterink battig battista battisti battistini battjes battke battum batur
-baturalp batz bauch baudoin baudry bauer bauermeister bauerova bauerová bauhuis bauman baumanis baumann
+antusevic antušević antvelink antwi anuar anucin anugerah anusic anučin anušić anvaryev anvaryeva anwar
+anzalone anđelić anđelković anđić anđušić aouragh aparicio aparjode aparício apaydin apeldoorn apelic apelić
+apic apicella apine apinis apitz apizan apić aploks apol apon aponte apostol appeldoorn appelhof appelman
+appelo apperlo apperloo appia appiah apriana apriandari apriandi apriani aprianti aprianto apriany aprihantina
+aprile aprilia aprilian aprilianti aprilianto apriliany apriliya aprillia aprillian aprilliana aprilyanti
+apriska apriyandi apriyani apriyanti apriyanto apryana apsitis apsītis aqashah aqil aqila aquino aragao aragon
+aragão araja arajs arambasic arambašić aramini arana aranda arantes araujo araña araújo arbaniyah arbib arbouw
+arcangeli arce archuleta ardalic ardalić ardana ardelean ardeleanu ardesch ardhito ardiahanni ardiani
+ardiansyah ardianti ardianto ardiyansyah ardiyanti ardon arechiga aregger arellano aremu arendonk arends
+arendse arendsen arendshorst arendt arens arensman arenthals arents arentsen arentz aret arets aretz arevalo
+arfan arfandi arfandy arfiandri arfiansyah arfianti arfman argalis argenio argento argiolas arguello argustia
+argüello arhanic arhanić arhila arhinmaki arhinmäki arhosuo ariansyah arianti arianto arief ariens ariesco
+ariese ariesen arif ariff ariffin arifian arifin arifuddin arik arikan arinen arink arisse arissen aristian
+aristianto aritonang arivanathan ariyadi ariyani ariëns arjamaa arjanen arjona arkel arkelen arkema arkenbout
+arkes arkesteijn arkink arkkila arkoubi arler arling arlovic arlović arman armansyah armas armendariz
+armendáriz armengol armengou armenta armijo armio armstrong arnaud arnaut arndt arnesen arnimas arnio arnold
+arnoldus arnoldussen arnouts arns arnts arntz arntzen aroeira aromdee aronen arons arora arosuo arp arpasi
+arpaši arponen arragon arredondo arreola arriaga arrigo arrindell arruda arsenault arshad arsic arsić arslan
+arslanoglu arslanoğlu arslonov arslonova artanti arteaga artioli artner artz arujunan arumugam arve arviana
+arvidsson arvola arya aryal aryani aryanti aryanto aryee arziman aréchiga arāja arājs arıcan asadanin asadov
+asadova asadullohyev asadullohyeva asamoa asamoah asan asanin asante asare asaro asars asasira asbreuk asbroek
+asceric asch aschauer aschenbroich aschman ascione asenso ashley ashraf ashraff ashruf asiama asiedu asiimwe
+asikainen asilbekov asilbekova asim asimi asirvatham asjes askamp askes askraba askrabic aslan aslander aslund
+asma'ulludin asmadi asmarani asmawi asmoro asmus asmussen asonja asperdt aspere asperen aspers aspert
+aspiyanti asri asruf assairy asscheman asselbergs asseldonk asselen asselman asselt assema assenberg
+assendelft assies assinck assink assmann assmus assouw assumpcao assumpção assuncao assunção assyifa astafei
+astala astiana astitou astolfi astra astriana astriani astrimalia astrini astrom astrup astuti aswandi asyraf
+asyran asyrani aszahari asıkoglu ata atak atakol atalay atanasov atanda atay atema atencio ateş athie atici
+atiiqah atik atitarn atlagic atlagić atmaca atmadja atmani atsma attema atteveld attevelt attia atuhe atuhire
+atukunda atukwase atwal atwine atzeni atzori au-yong aubert aubry aubért aucamp audeane audenaerd audet aue
+auer aufderhar augenbroe augskalns augstkalns augusteijn augustinus augustyn augustyniak augškalns auinger
+aukema aukes auld auliani auma aunela aunins auniņš auns auramies auranen aurelia aurishaba ausema ausems
+auskaps ausma aussems autar autherapady autio auvinen auvola auwens auzina auzins auziņa auziņš aué auškāps
+avalic avalić avallone avalos avan avazyev avazyeva avci avdic avdić avdulic avdulić avendonk avens averdijk
+averesch averink avesaath aveskamp avest avezaat avezaath avianti avila aviles avoird avola avonius avoort
+avotie avotins avotiņš avots avram avric avriyanti avrić awad awal awalluddin awaluddin awaludin awandra
+awater awira awodiran awolowo awori awuah axelsen axelsson axmann ayadi ayala ayandokun ayaydın ayaz aybar
+aydan aydemir aydin aydogan aydogdu aydoğan aydoğdu aygun aygün ayhan ayisat aykac aykaç aymonier ayniyah
+ayobami ayomide ayoola ayoub ayras aytekin ayuningrum ayuningtyas ayverdi ayyadi ayyildiz azahaf azahari
+azairus azam azamatov azamatova azaoum azara azarfane azaric azarić azarkan azarnis azcarraga azcárraga azdad
+azdajic azevedo azhan azhar azhari azier azim azimi azinic azinić aziz azizah azizan azizi azizov azizova
+azizy azlan azlansyhah azli azlim azman azmani azmee azmi azmin aznag aznai azni azouagh azougagh azraai azrai
+azri azril azrin azriq azrul azuan azzahra azzaoui azzouz azzouzi açikgöz aïdara aćimić aćimović aćin aćić
+ačanski ačić ađanski ağaoğlu aşıkoğlu ašanin ašađanin ašimi aškraba aškrabić ašonja ašćerić aždajić baafi baah
+baaij baaijen baaijens baake baakman baalbergen baalen baalhuis baalman baanders baans baanstra baarck baarda
+baardewijk baardwijk baaren baarends baarle baarlen baarsen baarsma baarspul baarssen baartman baartmans
+baaten baatje baauw baawia baay babac babacan babalj babalola babaoglu babaoğlu babarogic babarogić babatunde
+babatz babic babin babini babirye babić babič babka babkova babková baboelal baboeram babou babovic babović
+babtunde babu baburic baburić baca bacalo bacci bacetic bacetić bacher bachiri bachler bachmann bachoe bachrun
+bachtiar bacic baciu backes backulic backx bacova badami badane badar badart badarudin badea bademci
+badenhorst bader badiane badiatte badillo badji badjuk badloe badoux badri badriah badric badriyyah badrić
+badru badrulhisham badu baechler baecke baegen baelde baelemans baerends baeriswyl baert baerts baerveldt
+baest baeten baetsen baez baeza baganz bagaskara bagaskoro bagchus bagci bager bagerman bagge baggem baggen
+baggermans baggio baghdadi baghy bagijn baginski bagiński bagnoud bagong baguma baha bahadir bahadoer bahaman
+bahar bahari baharin baharruddin baharuddin baharudin bahena bahida bahl bahlmann bahna bahnerth bahno bahnova
+bahnová bahodirov bahodirova bahri bahriddinov bahriddinova bahrin bahringer bahrodin bahromov bahromova bahun
+baidjoe baidya baier baihaki baihaqi baijens baijense baijer bailey bailly baiocco bairez bajagic bajagić
+bajaj bajandic bajandić bajare bajars bajc bajcetic bajcic bajema bajer bajerova bajerová bajic bajicic bajić
+bajičić bajkic bajkić bajnath bajnok bajracharya bajsanski bajwa bajāre bajārs bajčetić bajčić bajšanski bak
+bakabulindi bakal bakaran bakarbessy bakare bakarec bakelaar bakels bakema bakermans bakhoum bakhtiyorov
+bakhtiyorova baki bakic bakir bakić bakkali bakke bakken bakkenes bakker bakkeren bakkum bakos bakosne bakosné
+bakowski bakri bakridi bakry baks bakshi bakti bakx bakırcıoglu bakırcıoğlu balaban balabanovic balabanović
+balak balakrishnan balami balan balasa balasch balasevic balaskovic balasubramanian balat balaydin balaz
+balazevic balazova balazs balazsne balaša balašević balašković balaž balažević balboni balcar balcarova
+balcarová balcer balcerzak balci balciunaite balck balcı baldacci baldassarre balde balderas baldew baldi
+baldini baldo balducci balduk baldzens baldzēns baldé balemans balendonck balentien balentina balesevic
+balestero balestra baleta baletic baletić balevic balević balešević balfoort balgobind balgohom balina
+balincic balins balint balintne balinčić balistreri baljak balje baljet baljeu baljon baljé balkaran balke
+balkema balkenende balkom balkow balkum balla ballane ballarin ballegooij ballegooijen ballemans ballering
+ballesteros ballina ballouhey balláné balmelli balmer balnuweit balode balodis balog balogh baloghne baloghné
+balogne balogné balogova balogová balogsandor balogšandor balotic balotić baloucoune baloun balounova
+balounová baloyi balsamo balsic balster balsters baltag baltazar baltgailis baltin baltins baltissen baltić
+baltiņš baltus baltussen balveren balvers balvert balzano balzer balázs balázsné baláž balážová balčiūnaitė
+balšić bamadhaj bambacht bambang bamidele bamiloye bamisebi bamwiine banach banas banasiak banasik banaś
+bandhoe bandiacky bandic bandicstimac bandini bandić bandićštimac bandl bandopadhyay bandringa bandsma
+bandstra banel banepali banerjee bangar bangma bangonine banh banic banica banicevic banicjokic banik baniya
+banić banićević banićjokić banjac banjade banjak banjalic banjalić banjari bankert bankras bannenberg bannink
+bannisseht banos banov bansal banse bansi bansie bantulic bantulić banu banuelos banus banzic banzić bapinye
+baptista barad barajas barak barakova baral baraldi baralic baralić baran baranauskas baranjec baranka
+barankova baranková baranova baranová baranowska baranowski baranski barański barbagallo barbale barbaricsehic
+barbarićšehić barbarosoglu barbarosoğlu barbarossa barbarulo barbato barbera barberi barberis barbero barbey
+barbier barbieri barbiero barbiér barbosa barbu barbulescu barcenas bardek bardoel barel barela barelds barels
+bareman baremans barendrecht barendregt barends barendse barendsen barens barentsen baresova baretta barešová
+bargais bargan bargeman barhorst baric barigye barile barilla barillà barinic barinić barink baris barisic
+barisić barizah barić barišić barkah barkans barkel barkema barkey barkhof barkhuis barkhuizen barkmeijer
+barkāns barlag barlingen barmentlo barmentloo barna barnane barnard barneveld barnhoorn barning barnáné barone
+baroni barosevcic barosevic baroudi barošević baroševčić barr barra barragan barragán barras barraza barre
+barreca barrera barresi barreto barretta barreveld barrientos barrionuevo barros barry barselaar barsingerhorn
+barsotti barta bartak bartakova bartane bartczak bartelds bartelen bartelings bartelink bartell bartels
+bartelse barten barth barthel bartholome bartholomeus bartholomé bartkowiak bartl bartlema bartman bartnik
+barto bartoletti bartoli bartolini bartolomei bartolucci barton bartonova bartos bartosek bartosik bartoskova
+bartosova bartova bartovic bartovicova bartovič bartovičová bartoň bartoňová bartoš bartošek bartošková
+bartošová bartsch bartschi bartulin bartulis bartunek bartunkova barták bartáková bartáné bartůněk bartůňková
+barut barwari barylla barák baráková basahil basak basar-klapec basara basaran basaric basarić basaruddin
+basdew baseda baselier baselmans bashah bashir bashirian basile basjes baskara baskoro basnet basoglu
+basomario basri bassani bassant bassene bassetti bassie basson bassène basta bastac bastajic bastajić
+bastakoti bastasic bastać bastašić bastelaar bastemeijer basters bastiaan bastiaannet bastiaans bastiaanse
+bastiaansen bastiaanssen bastiaenen bastiaens bastian bastianen bastianpillai bastic bastien bastin bastings
+bastmeijer bastola bastova basu basuki basyal basyir basynat batalle batallé bataveljic bataveljić batelaan
+batema batenburg batens bathily bathoorn batinic batinicsantic batinić batinićšantić batisah batista batnozic
+batnožić bato batra batstra battaglia batterink battig battista battisti battistini battjes battke battum
+batur baturalp batz bauch baudoin baudry bauer bauermeister bauerova bauerová bauhuis bauman baumanis baumann
 baumbach baumeister baumgartner baur bausch bauschinger bauschke bauskenieks bauwens baušķenieks bavarcic
 bavarčić bavaud bavel baveljic baveljić bavinck baving bawa bax bayat bayeni bayer bayerova bayerová baykam
-bayrak bayraktar bazan bazant bazantova bazelmans bazán bañuelos baćić bača bačić bačkulić bačová bağci
+bayrak bayraktar bazan bazant bazantova bazelmans bazán baños bañuelos baćić bača bačić bačkulić bačová bağci
 başaran başoğlu bašta baštić baštová bažant bažantová bbosa beahan beatty beauchemin beaudoin beaujean
 beaulieu beavogui bebber bebic bebić bebris becerra bech bechan becht bechtelar bechtold becka beckel becker
 beckers beckhoven becking beckman beckmann beckova beckx becvar becvarova becx bedaf bedan bedard bedaux bedem
@@ -197,9 +216,9 @@ bednařík bednaříková bednář bednářová beeck beeftink beeke beekelaar b
 beekhuijzen beekhuis beekhuizen beekink beekman beekmans beeks beeksma beekum beekveld beekwilder beele beelen
 beeloo beem beemer beems beemster beemsterboer beemt beenakker beenders beenen beenhakker beens beerda beeren
 beerendonk beerends beerens beerepoot beeris beerkens beerlage beerli beerling beerman beernink beerse beersma
-beersum beerta beerten beerthuizen beeten beetge beetsma beetstra beeuwkes begeman begemann begenisic
-begenišić beggerow begue begum beh behari beharry behl behnert behnke behr behrenbruch behrendt behrens
-behruzov behruzova beier beihofner beij beijaard beijeman beijen beijer beijeren beijering beijers
+beersum beerta beerten beerthuizen beeten beetge beetsma beetstra beeuwkes begananda begeman begemann
+begenisic begenišić beggerow begue begum beh behari beharry behl behnert behnke behr behrenbruch behrendt
+behrens behruzov behruzova beier beihofner beij beijaard beijeman beijen beijer beijeren beijering beijers
 beijersbergen beijert beijk beijl beijleveld beijnen beijnes beijnhem beijnum beijsterveldt beikes beilen
 beimers bein beintema beishuizen beissmann bejan bejenari bejenaru bekavac bekcic beke bekebrede bekedam
 bekelaar bekema bekendam bekenkamp bekerom bekhof bekhoven bekhuis bekink bekius bekjarev bekke bekkema bekker
@@ -207,147 +226,149 @@ bekkering bekkernens bekkers bekking bekkum bekman bekmurodyev bekmurodyeva beko
 bektas bektaş bekvalac bekx bekčić belancic belanger belančić belarbi belavske belavskis belbase belcar
 belcevic beld belder belderbos belderink belderok beldman belenzada belfor belgers belgraver belhadi belhadj
 belhaj belic belien belivuk beliën belić beljaars beljic beljić beljon belkadi belkasmi belkom belksma belkum
-bellaart bellekom bellemakers belli bellinga bellini belliot bellis bello bellomo bellotti bellucci belmer
-belmonte belodedic belodedić belogrlic belogrlić belohlavek belohlavkova belojevic belojević belonic belonić
-belopoljac belosevac belosevic belotti belovic belović belovukovic belovuković beloševac belošević belterman
-beltman beltrame beltrami beltran beltrao beltrán beltrão belvisi belz belzen belčević bemd bemelen bemelmans
-bemer bemmel bemmelen bemt benade benaissa benakovic benaković benali benamar benasicpavlovic benatti
-benavides benavidez benavídez benašićpavlović benda bendanon benders bendic bendixen bendić bendova bendová
-bendt bendtsen benecke benedetti benedetto benedictus beneke beneker benerink benes benesova benetti benez
-beneš benešová bengtsson bengu benhaddou benhammou beniers benigni benini benink benites benitez benjamin
-bennaars bennardo benneker bennekom bennekum bennema bennemann bennenbroek benner bennik benning benninga
-benninger benningshof bennink bennis beno benoist benoit benova benschop bensdorp bense bensink bentem benten
-bentes benthem benthum bentivoglio bentlage bentsen bentum bentvelsen bentvelzen bentzen benus benvenuti
-benvenuto benz benzing benítez berak beran beranek berankova beranova beranová berardi berbee berben
-berberoglu berberoğlu berchum berckel bercken berden berendijk berendrecht berends berendse berendsen berenpas
-berens berenschot berentschot berentsen beretta berfelo berga bergamasco bergamini bergant berge bergeijk
-bergem bergenhenegouwen berger bergeron bergerova bergerová bergervoet bergevoet berggren bergh berghe
-berghmans berghoef berghorst berghs berghuijs bergis bergkamp berglund bergman bergmane bergmanis bergmann
-bergmans bergnaum bergqvist bergrova bergrová bergshoeff bergsma bergstra bergstrom bergström bergwerf
-bergwerff bergwijn bergér berhane berhitu beribak beric berilazic berilažić berisha berić berka berkel
-berkelaar berkelder berkelmans berkenbosch berkenpas berkers berkheij berkhof berkhoff berkhout berkien
-berkman berkmortel berkom berkouwer berkova berková berkt berkum berkvens berky berkyova berkyová berlijn
-berloo berman bermudez bermúdez bernaards bernabei bernabela bernadina bernal bernard bernardes bernardi
-bernardini bernardova bernardová bernards bernardus bernasconi bernatovic bernatović bernds berndsen berndt
-berner berney bernhard bernhart bernier berning bernolak bernolakova bernolák bernoláková berns bernsen bernts
-berntsen berrens berrenstein berrevoets berrios berríos bers bersee berserik berset bersier bersselaar
+bellaart belland bellekom bellemakers belli bellina bellinga bellini belliot bellis bello bellomo bellotti
+bellucci belmer belmonte belodedic belodedić belogrlic belogrlić belohlavek belohlavkova belojevic belojević
+belonic belonić belopoljac belosevac belosevic belotti belovic belović belovukovic belovuković beloševac
+belošević belterman beltman beltrame beltrami beltran beltrao beltrán beltrão belvisi belz belzen belčević
+bemd bemelen bemelmans bemer bemmel bemmelen bemt benade benaissa benakovic benaković benali benamar
+benasicpavlovic benatti benavides benavidez benavídez benašićpavlović benda bendanon benders bendian bendic
+bendixen bendić bendova bendová bendt bendtsen benecke benedetti benedetto benedictus beneke beneker benerink
+benes benesova benetti benez beneš benešová bengtsson bengu benhaddou benhammou beniers benigni benini benink
+benites benitez benjamin bennaars bennardo benneker bennekom bennekum bennema bennemann bennenbroek benner
+bennik benning benninga benninger benningshof bennink bennis beno benoist benoit benova benschop bensdorp
+bense bensink bentem benten bentes benthem benthum bentivoglio bentlage bentsen bentum bentvelsen bentvelzen
+bentzen benus benvenuti benvenuto benz benzing benítez berak beran beranek berankova beranova beranová berardi
+berbee berben berberoglu berberoğlu berchum berckel bercken berden berendijk berendrecht berends berendse
+berendsen berenpas berens berenschot berentschot berentsen beretta berfelo berga bergamasco bergamini bergant
+berge bergeijk bergem bergenhenegouwen berger bergeron bergerova bergerová bergervoet bergevoet berggren bergh
+berghe berghmans berghoef berghorst berghs berghuijs bergis bergkamp berglund bergman bergmane bergmanis
+bergmann bergmans bergnaum bergqvist bergrova bergrová bergshoeff bergsma bergstra bergstrom bergström
+bergwerf bergwerff bergwijn bergér berhane berhitu beribak beric berilazic berilažić berisha berić berka
+berkel berkelaar berkelder berkelmans berkenbosch berkenpas berkers berkheij berkhof berkhoff berkhout berkien
+berkman berkmortel berkom berkouwer berkova berková berkt berkum berkvens berky berkyova berkyová berliana
+berlijn berloo berman bermudez bermúdez bernaards bernabei bernabela bernadina bernal bernard bernardes
+bernardi bernardini bernardova bernardová bernards bernardus bernasconi bernatovic bernatović bernds berndsen
+berndt berner berney bernhard bernhart bernier berning bernolak bernolakova bernolák bernoláková berns bernsen
+bernts berntsen berrens berrenstein berrevoets berrios berríos bers bersee berserik berset bersier bersselaar
 bertaccini bertani bertans bertelink bertelli bertels bertelsen bertenbreiter bertens berthelot berthelsen
-bertholds bertholet berti bertin berting bertini berto bertolini bertolussi bertrams bertrand bertrums bertāns
-berube berveling bervoets berwald berzina berzins berzite berzits berzkalns berzs beránek beránková berģis
-besamusca besedic besedić besemer besems beserler besjedic besjedić beskers besnard beso besok besomi besouw
-besse besselaar besseling besselink bessels besselsen bessems bestebreur bestebreurtje bestebroer besteman
-bester besters besuijen betancourt beterams bethke betins betist betjes betlem betschart betti bettink
-bettonvil bettosini betuw betz beucken beuckens beudeker beugelaar beugeling beugelink beugelsdijk beukeboom
-beukel beukelman beukema beukenkamp beukering beukes beukeveld beukhof beukman beulink beuman beumer beumers
-beumkes beunder beune beuningen beunis beunk beursken beurskens beus beuse beusekamp beusekom beusen
-beusenberg beushausen beusichem beusink beutelspacher beuting beuving beuvink beuwer beuzekom beuzenberg bevc
-bevelander beveren beverloo beverwijk bevilacqua bex bexkens beye beyeler beyer beyers bezanic bezdek
-bezdekova bezděk bezděková bezema bezemer bezjak bezooijen bezouw bezouwen bezuidenhout bezuijen bečka bečková
-bečvář bečvářová beđan beļavske beļavskis beňo beňová beşerler beşok bežanić bhadresha bhagat bhageloe bhaggoe
-bhagwandas bhagwandien bhagwandin bhagwat bhakta bhalla bhana bhandari bharadwaj bhardwaj bhargava bharos
-bhasin bhat bhatia bhatnagar bhatt bhatta bhattacharya bhattacharyya bhattarai bhattathiri bhatti bhattoe
-bhavsar bhawanidin bhembe bhengani bhengu bhikhie bhoelai bhoelan bhola bholai bholasingh bhugwansing bhullar
-bhupalan bhusal bhuyeni biagetti biagi biagini bianc biancheri bianchetti bianchi bianchini bianco bianda
-biasci białas białek białkowski biba bibercic biberdzic biberdžić biberčić bibic bibić bibo bicanin biccari
-bicek bicekova biceková bicer bichler bickel bicknell bidaud bideau bidstrup biedermann biedrzynski
-biedrzyński biegel biegstraaten biekens biekram bielak bielawski bielderman bielecki bieler bielert bieleveld
-bielik bielikova bieliková bielski bielsma bieman biemans biemen biemold biemolt biemond bienasch biene
-bienias bieniek bienkowski bierbooms biere bierenbroodspot bierens bierhof bieri bierings bierkens bierling
-bierma bierman biermann biermans biernacki biernat biervliet biesbroek biesen biesenbach bieshaar biesheuvel
-biesma biesmans biesot biesterbos biesterveld biever biewenga biezais bieze bieńkowski bigdeli biggelaar biggi
-bighelaar biglebauer bihari biharie bijanic bijanić bijelic bijelić bijelonic bijelonić bijenhof bijgaart bijl
-bijland bijlard bijlenga bijleveld bijlevelt bijlholt bijlhout bijlmakers bijloo bijlsma bijlstra bijma
-bijmans bijmolt bijnen bijnsdorp bijsterbosch bijsteren bijsterveld bijsterveldt bijstra bijukchhe bijvank
-bijvelds bijvoets bijwaard bila bilderbeek bilek bilen bilgic bilgin bilgiç bilibajkic bilibajkić bilic bilici
-bilić biljan biljic biljić biljouw biljuric biljurić bilkic bilkić bilkova billekens bilodeau bilogravic
-bilogravić bilolyev bilolyeva bilopavlovic bilopavlović bilova bilsen bilski bily bimantara bina binda bindels
-bindi bindsbergen bini binic binić binkhorst binnani binnekade binnekamp binnema binnenmars binnerts binneveld
-binova binsbergen bintara bionaz biondi bipat bir birca bircakovic bircanin birina biringer birins birisic
-birišić birk birkavs birkeland birkemeyer birkerts birkhoff biro biro-datkovic biro-datković birone birtasevic
-birtašević birza birze birzina birzins birziņa birziņš birzniece birznieks biró biróné birčaković birčanin
-bischoff bisconti bisenic biseniece bisenieks bisenić bisercic biseric biserić biserčić bisessar bisgaard bish
-bisheko bishesar bisht bisic bisio bisić biskicmerkas bisoen bisscheroux bisschops bisseling bisselink bissels
-bisset bissumbhar biswas bitca bitenieks biteye bittencourt bittich bittner bittnerova bittnerová bivol
-bivolarevic bivolarević biyani biyela biyinzika bizetic bizetić bizic bizjak bizumic bizumić bizzarri
-bizzozero biçer bićanin biškićmerkaš bižić biện bjekic bjekić bjelanovic bjelanović bjeletic bjeletić bjelic
-bjelica bjelicic bjelinic bjelinić bjelivuk bjelić bjeličić bjelja bjeljac bjelkic bjelkić bjelobaba bjelobrk
-bjeloglav bjelogrlic bjelogrlić bjelojevic bjelojević bjelonic bjelonić bjelotomic bjelotomić bjelovitic
-bjelovitić bjerg bjerke bjerre bjerregaard bjerrum bjork bjorklund björk björklund bjørn bjørnstad blaaij
-blaakman blaauboer blaauw blaauwbroek blaauwendraad blaauwgeers blaauwwiekel blaazer blacanin blacquiere
-blacquière bladel blaeij blaga blagic blagić blagotic blagotić blaha blaho blahova blahová blais blakenburg
-blanc blanchard blanchette blanckenberg blanco blanda blankenburgh blankendaal blankendal blankenspoor
-blankenstein blankenstijn blankenvoorde blankenzee blankers blankert blankespoor blankestein blankestijn
-blankevoort blankhorst blanksma blankvoort blans blansjaar blaschek blasco blaser blasi blasko-vidosavljevic
-blaskovic blassneck blatancic blatančić blatesic blatešić blatnik blatter blaua blaus blazanovic blazaric
-blazek blazetic blazevic blazević blazic blazkova blazquez blaćanin blaško-vidosavljević blašković blažanović
-blažarić blažek blažetić blažević blažić blažič blažková blecha blechova blechová blecic blecourt bleekemolen
-bleeker bleekman bleij bleijenberg bleijendaal bleijerveld bleijs bleijswijk bleize blekkenhorst blekkink
-blekte blendic blendić blerck blerk blesgraaf blesic blesing blesić bleumer bleumink blewanus bleyenberg
-blezer blečić blešić blick blieck bliekendaal blignaut blijd blijderveen blijdorp blijenberg blijham blijleven
-blijlevens blijswijk blikman blin blitterswijk bloch blochwitz blockhaus blodnieks bloemberg bloembergen
-bloeme bloemendaal bloemendal bloemenkamp bloemer bloemers bloemert bloemhard bloemheuvel bloemhof bloemhoff
-bloeming bloemink bloemsma bloetjes blois blokdijk blokpoel bloks bloksma blokvoort blokzijl blom blomberg
-blomen blommaert blomme blommendaal blommerde blommers blommestein blommestijn blomqvist blomsma bloo bloois
-bloothoofd blotenburg bluemink blum blume blumers blummel bláha bláhová blázquez blöte blüm boadu boahen
-boakye boase boaten boateng bobal bobbink bobek bobeldijk bober boberic boberić bobeta bobic bobinac bobić
-bobkova bobková boboc boburov boburova bobusic bobušić bocchi boccia bocek bochem bochenek bochove bocic bocić
-bock bockai bockel bocker bockova bockovac-kunstek bockovac-kunštek bockting bockweg bocokic bocokić bocxe
-boda bodaan bodart bodbijl bodde boddeke bodden boddeus boddé bodea bodegom bodegraven bodelier bodemeijer
-bodenstaff bodewes bodewits bodewitz bodha bodian bodic bodin bodini bodiroga bodirogic bodirogić bodirozic
-bodirožić bodić bodnar bodnarne bodnár bodnárné bodrozic bodrožić bodrug bodt boeckel boed boeder boedhai
-boedhoe boedhram boedjarath boegheim boehm boeije boeijen boeijenga boeijink boejharat boekee boekelaar
-boekelder boekelman boekelo boekema boekestein boekestijn boekhoff boekhold boekholt boekhoorn boekhorst
-boekhout boelaars boele boelee boelema boelens boelhouwer boelhouwers boellaard boelman boels boelsma boemaars
-boendermaker boensma boer boerakker boerboom boerdam boerdijk boere boerebach boereboom boeree boerefijn
-boerekamp boerema boerenkamp boerhof boerhoop boerhout boering boerjan boerkamp boerlage boerland boerleider
-boerma boerman boermans boerrigter boersbroek boersema boersen boersma boerstal boerstra boertien boerwinkel
-boerée boeschoten boesen boesenkool boeser boesjes boesschoten boessen boessenkool boesten boesterd boestert
-boesveld boetzkes boeve boevink boevé boey boezaard boezelman boezer boffa bogaards bogaars bogaart bogaarts
-bogaers bogaert bogaerts bogan bogataj bogatic bogatić bogdan bogdanic bogdanić bogdanne bogdanov bogdanova
-bogdanovic bogdanović bogdashin bogdán bogdánné bogels bogema bogenrieder bogerman bogers bogert bogetic
-bogetić boggelen bogget bogic bogicic bogisavljevic bogisavljević bogisich bogić bogičić bogman bogmans bognar
-bognarne bogner bognár bognárné bogoljubovic bogoljubović bogosavac bogucki bogusz bohac bohacek bohackova
-bohacova bohara boheemen bohemen bohge bohle bohm bohme bohmer bohmova bohne bohnen bohte boháč boháček
-boháčková boháčová boi boico boillat boin boirac boisen boisvert boiten boivin bojadic bojadić bojanic bojanić
-bojars bojcetic bojcic boje bojic bojicic bojić bojičić bojkic bojkić bojārs bojčetić bojčić bokanic bokanić
-bokanovic bokanović bokdam boke bokhorst bokhove bokhoven bokkel bokkem bokkerink bokkers bokma bokonjic
-bokonjić boksebeld bokum bokx boland bolat bolatlı bolck bolderdijk bolderman boldewijn bolding boleij
-bolf-kovacic bolf-kovačić bolhaar bolhoeve bolhuis bolic bolijn bolink bolić boljanic boljanić bolkovac bolks
-bollaart bolland bolle bollebakker bolleboom bollema bolleman bolliger bolluijt bolm bolman bolmer bolmers
-bolot-salaj bolscher bolsenbroek bolsius bolta bolte bolten boltendal boltic boltić boltje boltjes boltong
-bolunovic bolunović bolwijn bomas bombeeck bomdia bomert bomestar bomeštar bomhof bommelje bommeljé bommer
-bommezijn bona bonanni bonanno bonants bonarius bonastre bonato bonazzi bondare bondarenco bondars bonde
-bonderovic bonderović bondra bondrova bondrová bondt bondzic bondzulic bondžić bondžulić bonefaas bonekamp
-bonelli bonenberg bonenkamp boneschansker bonestroo bonetti bonfim bongaards bongaarts bongaerts bongard
-bongarts bongartz bongenaar bongers bongertman bongiorno bongiovanni bonhof boni bonifazi bonilha bonilla
-bonini bonisch bonke bonneau bonnema bonneveld bonnin bonné bonomi bonomo bonouvrie bonouvrié bonsel bonsink
-bonsra bonsu bontan bontekoe bontekoning bontenbal bontes bonth bonthuis bontic bontić bontjer bontrop
-bontsema bonvin boode booden boogaard boogaart boogaarts boogaers boogaert boogerd boogers boogert boogmans
-booi booij booijink booiman bool booltink boomaars boomaerts booman boomkamp boomkens boomsma boomstra
-boonacker boonekamp boonen boonk boonman boonstoppel boonstra boonzaaijer boorder boorn boorsma boosman
-bootsma bootsveld booy booyens booysen borah borbely borbelyne borbély borbélyné borcanin borch borchers
-borcic bordewijk bordian bordoni borelli borgdorff borge borgeaud borgeling borgerink borgers borges borggreve
-borgh borghans borghi borghols borghouts borghuis borgia borgman borgmeijer borgonjen borgschulze borgstein
-borhan boric boricic borikic borikić borilovic borilović borincevic borinčević borisavljevic borisavljević
-borisic borić boričić borišić borjanic borjanić bork borkent borkovacki borkovački borkovic borković borkowska
-borkowski borkus borm borman bormann bormans bornebroek borneman borner borninkhof bornman bornscheuer borokic
-borokić boros borosne borosné borotic borotić borovac borovicka borovickova borovička borovičková borowiec
-borowska borowski borrego borrelli borreman borremans borren borrenbergs borrmann bors borsboom borsje borta
-bortolin bortoluzzi bortot boruschewski borčanin borčić bos bosak bosakova bosanac bosancic bosančić bosboom
-boscaino bosch boschetti boschi boschker boschloo boschma boschman bosco boscolo boselie bosgoed bosgra
-bosgraaf boshart boshoff boshouwers boshoven boshuis boshuizen bosi bosic bosiljcic bosiljkic bosiljkić
-bosiljkovic bosiljković bosiljčić bosiocic bosiorcic bosiorčić bosiočić bosić boska boskamp bosker bosklopper
-boskma boskova bosler bosma bosman bosmans bosnic bosnić bosnjacic bosnjakovicholik bossard bosscha bosschaart
-bossche bosscher bosschers bosschieter bosselaar bossema bossenbroek bossers bosshard bossink bosson bostan
-bostanci bostelaar bostelen bosters bostrunic bosua bosveld bosvelt boswerger boswijk boswinkel bosák bosáková
-bota botan botden botello boterman botermans botezatu botha bothma bothmer bothof boting botiryev botiryeva
-botma botman botnari botnaru botoric botorić botsford botta bottcher bottema bottenberg bottenheft botterhuis
-botterman bottinelli bottinga bottner bottse bouali bouazza bouazzaoui bouazzati boucas boucek bouchard
-boucher bouchet bouchiba bouckaert bouckova bouda boudens boudesteijn boudestein boudewijn boudewijns boudhan
-boudova boudová boudreau bouhali bouhof bouhuijs bouhuis bouius boukema boukens boukes boukhizzou boulakhrif
-bouland boulay boulton bouman boumans boumeester bour bouras bourcard bourgondien bourgondiën bourgonje
-bourlet bourquin bourrouag bours bouschen bousema bouska bouskova bousquet boutens bouterse bouthoorn boutier
-boutin boutkabout boutkan bouvrie bouwels bouwens bouwense bouwes bouwknegt bouwma bouwmans bouwmeister bouws
+bertholds bertholet berti bertin berting bertini berto bertola bertolini bertolussi bertrams bertrand bertrums
+bertāns berube berveling bervoets berwald berzina berzins berzite berzits berzkalns berzs beránek beránková
+berģis besamusca besedic besedić besemer besems beserler besjedic besjedić beskers besnard beso besok besomi
+besouw besse besselaar besseling besselink bessels besselsen bessems bestari bestebreur bestebreurtje
+bestebroer besteman bester besters besuijen betancourt beterams bethara bethari bethke betins betist betjes
+betlem betschart betti bettink bettonvil bettosini betuw betz beucken beuckens beudeker beugelaar beugeling
+beugelink beugelsdijk beukeboom beukel beukelman beukema beukenkamp beukering beukes beukeveld beukhof beukman
+beulink beuman beumer beumers beumkes beunder beune beuningen beunis beunk beursken beurskens beus beuse
+beusekamp beusekom beusen beusenberg beushausen beusichem beusink beutelspacher beuting beuving beuvink beuwer
+beuzekom beuzenberg bevc bevelander beveren beverloo beverwijk bevilacqua bex bexkens beye beyeler beyer
+beyers bezanic bezdek bezdekova bezděk bezděková bezema bezemer bezjak bezooijen bezouw bezouwen bezuidenhout
+bezuijen bečka bečková bečvář bečvářová beđan beļavske beļavskis beňo beňová beşerler beşok bežanić bhadresha
+bhagat bhageloe bhaggoe bhagwandas bhagwandien bhagwandin bhagwat bhakta bhalla bhana bhandari bharadwaj
+bharata bhardwaj bhargava bharos bhasin bhat bhatia bhatnagar bhatt bhatta bhattacharya bhattacharyya
+bhattarai bhattathiri bhatti bhattoe bhavsar bhawanidin bhembe bhengani bhengu bhikhie bhoelai bhoelan bhola
+bholai bholasingh bhugwansing bhullar bhupalan bhusal bhuyeni biagetti biagi biagini biagui bianc biancheri
+bianchetti bianchi bianchini bianco bianda biandhika bianquinch biasci białas białek białkowski biba bibercic
+biberdzic biberdžić biberčić bibic bibić bibo bicanin biccari bicek bicekova biceková bicer bichler bickel
+bicknell bidaud bideau bidiar bidstrup biedermann biedrzynski biedrzyński biegel biegstraaten biekens biekram
+bielak bielawski bielderman bielecki bieler bielert bieleveld bielik bielikova bieliková bielski bielsma
+bieman biemans biemen biemold biemolt biemond bienasch biene bienias bieniek bienkowski bierbooms biere
+bierenbroodspot bierens bierhof bieri bierings bierkens bierling bierma bierman biermann biermans biernacki
+biernat biervliet biesbroek biesen biesenbach bieshaar biesheuvel biesma biesmans biesot biesterbos
+biesterveld biever biewenga biezais bieze bieńkowski bigdeli biggelaar biggi bighelaar biglebauer bihari
+biharie bijanic bijanić bijelic bijelić bijelonic bijelonić bijenhof bijgaart bijl bijland bijlard bijlenga
+bijleveld bijlevelt bijlholt bijlhout bijlmakers bijloo bijlsma bijlstra bijma bijmans bijmolt bijnen
+bijnsdorp bijsterbosch bijsteren bijsterveld bijsterveldt bijstra bijukchhe bijvank bijvelds bijvoets bijwaard
+bila bilderbeek bilek bilen bilgic bilgin bilgiç bilibajkic bilibajkić bilic bilici bilić biljan biljic biljić
+biljouw biljuric biljurić bilkic bilkić bilkova billekens bilodeau bilogravic bilogravić bilolyev bilolyeva
+bilopavlovic bilopavlović bilova bilsen bilski bily bimantara bimoputra bimosekti bina binawan binda bindels
+bindi bindian bindsbergen bini binic binić binkhorst binnani binnekade binnekamp binnema binnenmars binnerts
+binneveld binova binsbergen bintang bintara binthan bionaz biondi bipat bir birca bircakovic bircanin birina
+biringer birins birisic birišić birk birkavs birkeland birkemeyer birkerts birkhoff biro biro-datkovic
+biro-datković birone birtasevic birtašević birza birze birzina birzins birziņa birziņš birzniece birznieks
+biró biróné birčaković birčanin bischoff bisconti bisenic biseniece bisenieks bisenić bisercic biseric biserić
+biserčić bisessar bisgaard bisgrd bish bisheko bishesar bisht bisic bisio bisić biskicmerkas bismoko bisoen
+bisscheroux bisschops bisseling bisselink bissels bisset bissumbhar biswas bitca bitenieks biteye bittencourt
+bittich bittner bittnerova bittnerová bivol bivolarevic bivolarević biyani biyela biyinzika bizetic bizetić
+bizic bizjak bizumic bizumić bizzarri bizzozero biçer bićanin biškićmerkaš bižić biện bjekic bjekić bjelanovic
+bjelanović bjeletic bjeletić bjelic bjelica bjelicic bjelinic bjelinić bjelivuk bjelić bjeličić bjelja bjeljac
+bjelkic bjelkić bjelobaba bjelobrk bjeloglav bjelogrlic bjelogrlić bjelojevic bjelojević bjelonic bjelonić
+bjelotomic bjelotomić bjelovitic bjelovitić bjerg bjerke bjerre bjerregaard bjerregrd bjerrum bjork bjorklund
+björk björklund bjørn bjørnstad blaaij blaakman blaauboer blaauw blaauwbroek blaauwendraad blaauwgeers
+blaauwwiekel blaazer blacanin blacquiere blacquière bladel blaeij blaga blagic blagić blagotic blagotić blaha
+blaho blahova blahová blais blakenburg blanc blanchard blanchette blanckenberg blanco blanda blankenburgh
+blankendaal blankendal blankenspoor blankenstein blankenstijn blankenvoorde blankenzee blankers blankert
+blankespoor blankestein blankestijn blankevoort blankhorst blanksma blankvoort blans blansjaar blaschek blasco
+blaser blasi blasko-vidosavljevic blaskovic blassneck blatancic blatančić blatesic blatešić blatnik blatter
+blaua blaus blazanovic blazaric blazek blazetic blazevic blazević blazic blazkova blazquez blaćanin
+blaško-vidosavljević blašković blažanović blažarić blažek blažetić blažević blažić blažič blažková blecha
+blechova blechová blecic blecourt bleekemolen bleeker bleekman bleij bleijenberg bleijendaal bleijerveld
+bleijs bleijswijk bleize blekkenhorst blekkink blekte blendic blendić blerck blerk blesgraaf blesic blesing
+blesić bleumer bleumink blewanus bleyenberg blezer blečić blešić blick blieck bliekendaal blignaut blijd
+blijderveen blijdorp blijenberg blijham blijleven blijlevens blijswijk blikman blin blitterswijk bloch
+blochwitz blockhaus blodnieks bloemberg bloembergen bloeme bloemendaal bloemendal bloemenkamp bloemer bloemers
+bloemert bloemhard bloemheuvel bloemhof bloemhoff bloeming bloemink bloemsma bloetjes blois blokdijk blokpoel
+bloks bloksma blokvoort blokzijl blom blomberg blomen blommaert blomme blommendaal blommerde blommers
+blommestein blommestijn blomqvist blomsma bloo bloois bloothoofd blotenburg bluemink blum blume blumers
+blummel bláha bláhová blázquez blöte blüm boadu boahen boakye boase boaten boateng bobadilla bobal bobbink
+bobek bobeldijk bober boberic boberić bobeta bobic bobinac bobić bobkova bobková boboc boburov boburova
+bobusic bobušić bocchi boccia bocek bochem bochenek bochove bocic bocić bock bockai bockel bocker bockova
+bockovac-kunstek bockovac-kunštek bockting bockweg bocokic bocokić bocxe boda bodaan bodart bodbijl bodde
+boddeke bodden boddeus boddé bodea bodegom bodegraven bodelier bodemeijer bodenstaff bodewes bodewits bodewitz
+bodha bodian bodic bodin bodini bodiroga bodirogic bodirogić bodirozic bodirožić bodić bodnar bodnarne bodnár
+bodnárné bodrozic bodrožić bodrug bodt boeckel boed boeder boedhai boedhoe boedhram boedjarath boegheim boehm
+boeije boeijen boeijenga boeijink boejharat boekee boekelaar boekelder boekelman boekelo boekema boekestein
+boekestijn boekhoff boekhold boekholt boekhoorn boekhorst boekhout boelaars boele boelee boelema boelens
+boelhouwer boelhouwers boellaard boelman boels boelsma boemaars boendermaker boensma boer boerakker boerboom
+boerdam boerdijk boere boerebach boereboom boeree boerefijn boerekamp boerema boerenkamp boerhof boerhoop
+boerhout boering boerjan boerkamp boerlage boerland boerleider boerma boerman boermans boerrigter boersbroek
+boersema boersen boersma boerstal boerstra boertien boerwinkel boerée boeschoten boesen boesenkool boeser
+boesjes boesschoten boessen boessenkool boesten boesterd boestert boesveld boetzkes boeve boevink boevé boey
+boezaard boezelman boezer boffa bogaards bogaars bogaart bogaarts bogaers bogaert bogaerts bogan bogataj
+bogatic bogatić bogdan bogdanic bogdanić bogdanne bogdanov bogdanova bogdanovic bogdanović bogdashin bogdán
+bogdánné bogels bogema bogenrieder bogerman bogers bogert bogetic bogetić boggelen bogget bogic bogicic
+bogisavljevic bogisavljević bogisich bogić bogičić bogman bogmans bognar bognarne bogner bognár bognárné
+bogoljubovic bogoljubović bogosavac bogucki bogusz bohac bohacek bohackova bohacova bohara boheemen bohemen
+bohge bohle bohm bohme bohmer bohmova bohne bohnen bohte boháč boháček boháčková boháčová boi boico boillat
+boin boirac boisen boissy boisvert boiten boivin bojadic bojadić bojanic bojanić bojars bojcetic bojcic boje
+bojic bojicic bojić bojičić bojkic bojkić bojārs bojčetić bojčić bokanic bokanić bokanovic bokanović bokdam
+boke bokhorst bokhove bokhoven bokkel bokkem bokkerink bokkers bokma bokonjic bokonjić boksebeld bokum bokx
+boland bolat bolatlı bolck bolderdijk bolderman boldewijn bolding boleij bolf-kovacic bolf-kovačić bolhaar
+bolhoeve bolhuis bolic bolijn bolink bolić boljanic boljanić bolkovac bolks bollaart bolland bolle bollebakker
+bolleboom bollema bolleman bolliger bolluijt bolm bolman bolmer bolmers bolot-salaj bolscher bolsenbroek
+bolsius bolta bolte bolten boltendal boltic boltić boltje boltjes boltong bolunovic bolunović bolwijn bomas
+bombeeck bomdia bomert bomestar bomeštar bomhof bommelje bommeljé bommer bommezijn bona bonang bonanni bonanno
+bonants bonarius bonastre bonato bonazzi bondare bondarenco bondars bonde bonderovic bonderović bondra
+bondrova bondrová bondt bondzic bondzulic bondžić bondžulić bonefaas bonekamp bonelli bonenberg bonenkamp
+boneschansker bonestroo bonetti bonfim bongaards bongaarts bongaerts bongard bongarts bongartz bongenaar
+bongers bongertman bongiorno bongiovanni bonhof boni bonifazi bonilha bonilla bonini bonisch bonke bonneau
+bonnema bonneveld bonnin bonné bonomi bonomo bonouvrie bonouvrié bonsel bonsink bonsra bonsu bontan bontekoe
+bontekoning bontenbal bontes bonth bonthuis bontic bontić bontjer bontrop bontsema bonvin boode booden
+boogaard boogaart boogaarts boogaers boogaert boogerd boogers boogert boogmans booi booij booijink booiman
+bool booltink boomaars boomaerts booman boomkamp boomkens boomsma boomstra boonacker boonekamp boonen boonk
+boonman boonstoppel boonstra boonzaaijer boorder boorn boorsma boosman bootsma bootsveld booy booyens booysen
+borah borbely borbelyne borbély borbélyné borcanin borch borchers borcic bordewijk bordian bordoni borelli
+borgdorff borge borgeaud borgeling borgerink borgers borges borggreve borgh borghans borghi borghols borghouts
+borghuis borgia borgman borgmeijer borgogni borgonjen borgschulze borgstein borhan boric boricic borikic
+borikić borilovic borilović borincevic borinčević borisavljevic borisavljević borisic borić boričić borišić
+borja borjanic borjanić bork borkent borkovacki borkovački borkovic borković borkowska borkowski borkus borm
+borman bormann bormans bornebroek borneman borner borninkhof bornman bornscheuer borokic borokić boros borosne
+borosné borotic borotić borovac borovicka borovickova borovička borovičková borowiec borowska borowski borrego
+borrelli borreman borremans borren borrenbergs borrmann bors borsboom borsje borta bortolin bortoluzzi bortot
+boruschewski borčanin borčić bos bosak bosakova bosanac bosancic bosančić bosboom boscaino bosch boschetti
+boschi boschker boschloo boschma boschman bosco boscolo boselie bosgoed bosgra bosgraaf boshart boshoff
+boshouwers boshoven boshuis boshuizen bosi bosic bosiljcic bosiljkic bosiljkić bosiljkovic bosiljković
+bosiljčić bosiocic bosiorcic bosiorčić bosiočić bosić boska boskamp bosker bosklopper boskma boskova bosler
+bosma bosman bosmans bosnic bosnić bosnjacic bosnjakovicholik bossard bosscha bosschaart bossche bosscher
+bosschers bosschieter bosselaar bossema bossenbroek bossers bosshard bossink bosson bostan bostanci bostelaar
+bostelen bosters bostrunic bosua bosveld bosvelt boswerger boswijk boswinkel bosák bosáková bota botan botden
+botello boterman botermans botezatu botha bothma bothmer bothof boting botiryev botiryeva botma botman botnari
+botnaru botoric botorić botsford botta bottcher bottema bottenberg bottenheft botterhuis botterman bottinelli
+bottinga bottner bottse bouali bouazza bouazzaoui bouazzati boubane boucas boucek bouchard boucher bouchet
+bouchiba bouckaert bouckova bouda boudens boudesteijn boudestein boudewijn boudewijns boudhan boudova boudová
+boudreau bouhali bouhof bouhuijs bouhuis bouius boukema boukens boukes boukhizzou boulakhrif bouland boulay
+boulton bouman boumans boumeester bour bouras bourcard bourgondien bourgondiën bourgonje bourlet bourquin
+bourrouag bours bouschen bousema bouska bouskova bousquet bousso boutens bouterse bouthoorn boutier boutin
+boutkabout boutkan bouvrie bouwels bouwens bouwense bouwes bouwknegt bouwma bouwmans bouwmeister bouws
 bouwsema bouwsma bouziane bouzidi bouček boučková bouška boušková bove bovee bovenberg bovendorp bovenkamp
 bovens bovenschen boverhof bovolenta bovée boxel boxem boxhammer boxhoorn boxma boxman boxmeer boxtel boxum
 boyde boye boyer boyes boyle boymans boysen boyér bozalo bozanic bozanovic bozdag bozdağ bozdok bozdokov bozek
@@ -355,111 +376,113 @@ bozic bozicanin bozicic bozickovic bozikic bozkurt bozsik bozuwa bozzi bozzo bo�
 bošková bošnjakovićholik bošnjačić boštrunić bożek božanić božanović božikić božić božićković božič božičanin
 božičić božičković braafhart braake braakhekke braakhuis braakman braaksma braal braamhaar braams braamse
 braamskamp braan braas braat brabander brabcova brabcová brabec brabencova brabencová brabenec braber brabers
-brada bradac bradacova bradaric bradarić bradic bradić bradonjic bradonjić bradova bradová bradtke bradvic
-bradvić bradáč bradáčová braek braeken braekt braem bragt brahaj brahmbhatt braia brajic brajić brakeboer
-brakel brakels brakenhoff brakkee brakman brakus braletic braletić bralic bralić brals bralts bralusic
-bralušić brambilla brammer branca brancic brandenbarg branderhorst brandhof brandhoff brandhorst brandi
-brandis brandl brandli brandner brandse brandsema brandsen brandsma brandstatter brandstetter brandstätter
-brandt brandts brandwijk branger brankaert brans bransen branten brantenaar brantjes brants brantsma brančić
-brar brasic brasjen brasla brasz brathen bratic bratić bratojevic bratojević bratonozic bratonožić bratovic
-bratović brattinga bratu brauer brauers braun braunova braunová brauns brautigam bravenboer braxhoofden braysy
-brazda brazdil brazdilova brazdova brašić brdanin brdaric brdarić brdovic breda breddels breden bredenhoff
-bredenkamp brederode brederoo brederveld bredewold bredewoud bredewout bredius bree breebaart breederland
-breederveld breedeveld breedijk breedt breedveld breejen breekveldt breeman breemen breemer breems breen
-breenen breeschoten breet breetveld breeuwsma breevaart breeveld breevoort breg breggen bregman bregonje
-brehler brehm brehmer breidenbach breider breij breijer breikss breikšs breimer breinburg breitenberg
-breitenstein breivik brejcha brejchova brejchová brekel brekelmans brekic brekić brekke brekveld bremer
-bremmer bremmers bremser brencens brencēns brendel brenk brenke brenkelen brenkis brenkman brenner
-brenninkmeijer brenters brentjens bresciani breskovic bressan bresser bressers breteler brethouwer breton
-brettschneider bretveld breu breuer breugel breugelmans breugem breukel breukelaar breukelen breukelman
-breuker breukers breukhoven breukink breul breuls breunesse breunis breunissen breur breure brevoord brevé
-breytenbach brezancic brezic brezina brezinova brezinová brezić breznik brezo brezovac brezovnjacki
-brezovnjački breņķe breņķis brešković brežančić briaire briand briano briede briedis briedé briels briemen
-briene brienen brienesse briesenick brigandi brigandì briggeman brignone brijder brijker brilleman brilman
-bringmann brinjak brinke brinker brinkerink brinkers brinkhof brinkhoff brinkhorst brinkhuis brinkkemper
-brinkman brinkmann brinkmans brinksma brinza briones briseno briseño brisic brisić brisuda brito brits
-britstra brittijn britz brix briza brizova brizuela brizzi briët brkanlic brkanlić brkanovic brkanović brkic
-brkić brndusic brndušić brniclevada brnićlevada broberg brocatus brochard brocic brocken brocker brockhoff
-brockhus brockotter brockötter broda brodalic brodalić brodersen brodic brodić broeck broecke broeckhuijsen
-broecks broekaart broeke broekema broekhof broekhoff broekhoven broekhuijse broekhuijsen broekhuis broekhuisen
-broekhuizen broekkamp broekman broekmans broekmeulen broekroelofs broeks broeksema broeksma broeksteeg
-broekstra broekzitter broen broening broenink broens broere broeren broerse broersen broersma broesder
-broeshart broeze brogaard brogi brogli brokelman brokke brokking brokling broks brokx brolsma bromfield bromme
-bronckers bronckhorst bronder brondijk brondsema bronger brongers bronkhorst bronneberg bronsdijk bronsema
-bronsgeest bronsveld bronsvoort bronswijk bronts brontsema bronwasser broodman broodryk brooijmans brookhuis
-brookman broring brosch brosens broshuis brouns brouwer brouwershaven broz brozek brozius brozkova brozova
-broćić brož brože brožek brožková brožová bruchem bruchez bruckmann bruder bruekers bruel bruen bruens brueren
-bruers brugel brugge bruggeling bruggeman bruggemann bruggencate bruggenkamp brugger bruggers bruggink
-bruggmann brughuis brugman brugmans brugts bruhn bruhns bruic bruijn bruijnaers bruijne bruijnen bruijnes
-bruijnesteijn bruijninckx bruijnis bruijnooge bruijns bruijnzeel bruijnzeels bruijs bruijsten bruijstens bruil
-bruinekool bruinenberg bruinewoud bruinhard bruinhorst bruinier bruinink bruinooge bruinsma bruić brujic
-brujić brukic brukić brule brull brum brumat brummans brummelen brummelhuis brummelkamp brummelman
-brummelstroete brummer brun brundel bruneau brunekreef brunekreeft brunelli brunenberg brunetti bruni brunia
-bruning brunings brunink brunkevica brunkevics brunkeviča brunkevičs brunnekreef brunner brunninkhuis bruns
-brunschot brunsman brunsting brunsveld bruntink bruschi brussaard brusse brussee brusselaars brusselers
-brussen brussé brust bruun bruurmijn bruurs bruwer bruxvoort bruyn bruyne bruzzone brychta brychtova brychtová
-bryson brzezinska brzezinski brzezińska brzeziński brzic brzić brzozowski brázda brázdil brázdilová brázdová
-brändli bräutigam bräysy bråten bråthen bréton bröcker brökling brömme bröring brøndum brückner brüggemann
-brügger brüggink brüggmann brüll brüning brđanin brđović buac buaca buač buača bubalo bubberman bubenik
-bubenikova bubeník bubeníková bubic bubić bubonjic bubonjić bucalo bucalovic bucalović bucanin bucci bucek
-buch buchberger buchegger buchele buchem bucher buchholz buchinger buchner buchrucker buchta buchtova buchtová
-bucic buckalovic buckens buckic buckić buckova buckridge bucur buczek buczkowski buczynski buczyński buda
-budai budaine budainé budak budalic budalić budathoki budde buddenberg buddingh bude budel buder budiarto
-budic budichalas budiman budimcic budimcic-kovacevic budimkic budimkić budimčić budimčić-kovačević budincic
-budinčić budiono budisic budiyanto budić budišić budnic budnić budreiko buduric budurić budzinski budziński
-budzynski budzyński budé buel buenen bueno bueren buermans buesink buga bugala bugar bugarcic bugarčić
-buggenum bugnon bugter bugár buhari buhl buhler buhlmann buhrs bui buijing buijk buijks buijl buijnink
-buijnsters buijs buijsen buijserd buijsman buijsrogge buijsse buijssen buijtels buijtendijk buijtene buijtenen
-buijtenhek buijtenhuis buijvoets buijze buijzer buikema buikis buiks buile builis buining buise buisman
-buiteman buitenen buitenga buitenhek buitenkamp buitenwerf buiter buiting buitink buizert buiķis bujagic
-bujagić bujak bujandric bujandrić bujic bujisic bujić bujišić bujuklic bujuklić bukazic bukazić bukelic
-bukelić bukenya buker bukhari bukkems bukonjic bukonjić bukovcic bukovec bukovska bukovsky bukovská bukovský
-bukovčić bukowski bukumiric bukumirić bukusic bukušić bukvic bukvić bulaja bulajic bulajić bulat bulatovic
-bulatović bulbul bulgarelli bulhoes bulhões bulic bulić buljat buljin buljubasic buljubašić buljugic buljugić
-bulkmans bullee bullens bulovan buls bulsing bulsink bulte bultena bulter bulterman bulters bulthuis bultink
-bultje bultman bultmann bults bultsma bultstra bulut buma bumb bumbic bumbiere bumbić bunardzic bunardžić
-buncic bundgaard bunea bunescu bungelaar bungener bunic buning bunink bunić bunjes bunnik bunningen bunoza
-bunschoten bunsee bunskoek buntsma bunusevac bunuševac bunyasarn bunčić buongiorno buonomo burani burazer
-burazor burckhardt burda burdak burdova burdová burduja burema burer bures buresova burevic burević bureš
-burešová burgel burgerhout burgering burgersdijk burggraaff burgh burghagen burghard burghardt burghgraef
-burghoorn burghout burghouts burghouwt burght burgi burgic burgio burgić burgler burgman burgmans burgmeijer
-burgstaller burgsteden burgstra burgt burgzorg burhenne burhonov burhonova burian burianek buriankova
-burianova burianová buric burik buring burink buriánek buriánková burić burk burken burkhard burkhardt burki
-burklein burlacu burlage burlic burlić burm burmann burmeister burnet burri burtscher buruiana buruma burvis
-burzynski burzyński burđak busa busak busancic busančić busari busch buschbaum buscher buschgens buschman
-buscop busemann busetic busetincan busic busink busio busk busken buskens busker buskermolen buskes buskop
-buslaver busman busscher busschers busse bussemaker busser bussink bussmann busstra bustamante bustos bustraan
-busuioc butala butarevic butarević buteijn butera buth buthelezi butijn butink butkus butkute butkutė butnaru
-butselaar buttner butvinova butvínová butzelaar buu buul buunk buuren buurke buurkes buurlage buurma
-buurmeijer buuron buursema buursen buursink buursma buurstede buus buuts buvelot buwalda buyinza buysse
-buzaretic buzaretić buzzi bučanin buček bučić bučkalović bučková buđićhalas buša bušetinčan bušetić bušić
-bwana byanjankar byanyima byaruhanga byrd byrtus byrtusova byrtusová bành báez bálint bálintné bárta bártová
-bärtschi bättig bæk bédard bélanger bénoit bérnard bértrand bérubé bétancourt bílek bílková bílová bílá bílý
-bína bínová böck böcker bögels böhm böhme böhmer böhmová böhne böke bökkerink bömer bönisch börgeling börger
-börner bösch böttcher böttner bødker bøe bøgh børgesen bùi büchele bühler bühlmann bührs büker bülbül büngener
-bürgi bürki bürklein bürmann büscher büter büttner bāliņa bāliņš bārbale bārda bąk bąkowski bērziņa bērziņš
-bērzkalns bērzs bērzīte bērzīts bētiņš bělohlávek bělohlávková bīriņa bīriņš bļodnieks błaszczak błaszczyk
-březina březinová břízová bạch bảo bửu caam caarels caarls caat cabaj-adam caballero caban cabras cabrera
+bracho brada bradac bradacova bradaric bradarić bradic bradić bradonjic bradonjić bradova bradová bradtke
+bradvic bradvić bradáč bradáčová braek braeken braekt braem bragt brahaj brahmbhatt braia brajic brajić
+brakeboer brakel brakels brakenhoff brakkee brakman brakus braletic braletić bralic bralić brals bralts
+bralusic bralušić brambila brambilla brammer branca brancic brandenbarg branderhorst brandhof brandhoff
+brandhorst brandi brandis brandl brandli brandner brandse brandsema brandsen brandsma brandstatter
+brandstetter brandstätter brandt brandts brandwijk branger brankaert brans bransen branten brantenaar brantjes
+brants brantsma brančić brar brasic brasjen brasla brasz brathen bratic bratić bratojevic bratojević
+bratonozic bratonožić bratovic bratović brattinga bratu brauer brauers braun braunova braunová brauns
+brautigam bravenboer braxhoofden braysy brazda brazdil brazdilova brazdova brašić brdanin brdaric brdarić
+brdovic breda breddels breden bredenhoff bredenkamp brederode brederoo brederveld bredewold bredewoud
+bredewout bredius bree breebaart breederland breederveld breedeveld breedijk breedt breedveld breejen
+breekveldt breeman breemen breemer breems breen breenen breeschoten breet breetveld breeuwsma breevaart
+breeveld breevoort breg breggen bregman bregonje brehler brehm brehmer breidenbach breider breij breijer
+breikss breikšs breimer breinburg breitenberg breitenstein breivik brejcha brejchova brejchová brekel
+brekelmans brekic brekić brekke brekveld bremer bremmer bremmers bremser brencens brencēns brendel brenk
+brenke brenkelen brenkis brenkman brenner brenninkmeijer brenters brentjens bresciani breskovic bressan
+bresser bressers breteler brethouwer breton brettschneider bretveld breu breuer breugel breugelmans breugem
+breukel breukelaar breukelen breukelman breuker breukers breukhoven breukink breul breuls breunesse breunis
+breunissen breur breure brevoord brevé breytenbach brezancic brezic brezina brezinova brezinová brezić breznik
+brezo brezovac brezovnjacki brezovnjački breņķe breņķis brešković brežančić briaire briand briano briede
+briedis briedé briels briemen briene brienen brienesse briesenick brigandi brigandì briggeman brignone brijder
+brijker brilleman brilman bringmann brinjak brinke brinker brinkerink brinkers brinkhof brinkhoff brinkhorst
+brinkhuis brinkkemper brinkman brinkmann brinkmans brinksma brinza briones briseno briseño brisic brisić
+brisuda brito brits britstra brittijn britz brix briza brizova brizuela brizzi briët brkanlic brkanlić
+brkanovic brkanović brkic brkić brndusic brndušić brniclevada brnićlevada broberg brocatus brochard brocic
+brocken brocker brockhoff brockhus brockotter brockötter broda brodalic brodalić brodersen brodic brodić
+broeck broecke broeckhuijsen broecks broekaart broeke broekema broekhof broekhoff broekhoven broekhuijse
+broekhuijsen broekhuis broekhuisen broekhuizen broekkamp broekman broekmans broekmeulen broekroelofs broeks
+broeksema broeksma broeksteeg broekstra broekzitter broen broening broenink broens broere broeren broerse
+broersen broersma broesder broeshart broeze brogaard brogi brogli brokelman brokke brokking brokling broks
+brokx brolsma bromfield bromme bronckers bronckhorst bronder brondijk brondsema bronger brongers bronkhorst
+bronneberg bronsdijk bronsema bronsgeest bronsveld bronsvoort bronswijk bronts brontsema bronwasser broodman
+broodryk brooijmans brookhuis brookman broring brosch brosens broshuis brouns brouwer brouwershaven broz
+brozek brozius brozkova brozova broćić brož brože brožek brožková brožová bruchem bruchez bruckmann bruder
+bruekers bruel bruen bruens brueren bruers brugel brugge bruggeling bruggeman bruggemann bruggencate
+bruggenkamp brugger bruggers bruggink bruggmann brughuis brugman brugmans brugts bruhn bruhns bruic bruijn
+bruijnaers bruijne bruijnen bruijnes bruijnesteijn bruijninckx bruijnis bruijnooge bruijns bruijnzeel
+bruijnzeels bruijs bruijsten bruijstens bruil bruinekool bruinenberg bruinewoud bruinhard bruinhorst bruinier
+bruinink bruinooge bruinsma bruić brujic brujić brukic brukić brule brull brum brumat brummans brummelen
+brummelhuis brummelkamp brummelman brummelstroete brummer brun brundel bruneau brunekreef brunekreeft brunelli
+brunenberg brunetti bruni brunia bruning brunings brunink brunkevica brunkevics brunkeviča brunkevičs
+brunnekreef brunner brunninkhuis bruns brunschot brunsman brunsting brunsveld bruntink bruschi brussaard
+brusse brussee brusselaars brusselers brussen brussé brust bruun bruurmijn bruurs bruwer bruxvoort bruyn
+bruyne bruzzone brychta brychtova brychtová bryson brzezinska brzezinski brzezińska brzeziński brzic brzić
+brzozowski brázda brázdil brázdilová brázdová brändli bräutigam bräysy bråten bråthen bréton bröcker brökling
+brömme bröring brøndum brückner brüggemann brügger brüggink brüggmann brüll brüning brđanin brđović buac buaca
+buač buača bubalo bubberman bubenik bubenikova bubeník bubeníková bubic bubić bubonjic bubonjić bucalo
+bucalovic bucalović bucanin bucci bucek buch buchberger buchegger buchele buchem bucher buchholz buchinger
+buchner buchrucker buchta buchtova buchtová bucic buckalovic buckens buckic buckić buckova buckridge bucur
+buczek buczkowski buczynski buczyński buda budai budaine budainé budak budalic budalić budathoki budde
+buddenberg buddingh bude budel buder budiaji budianto budiarti budiarto budic budichalas budiman budimcic
+budimcic-kovacevic budimkic budimkić budimčić budimčić-kovačević budincic budinčić budiono budisic budiyanto
+budić budišić budnic budnić budreiko buduric budurić budzinski budziński budzynski budzyński budé buel buenen
+bueno bueren buermans buesink buga bugala bugar bugarcic bugarčić buggenum bugnon bugter bugár buhari buhl
+buhler buhlmann buhrs bui buijing buijk buijks buijl buijnink buijnsters buijs buijsen buijserd buijsman
+buijsrogge buijsse buijssen buijtels buijtendijk buijtene buijtenen buijtenhek buijtenhuis buijvoets buijze
+buijzer buikema buikis buiks buile builis buining buise buisman buiteman buitenen buitenga buitenhek
+buitenkamp buitenwerf buiter buiting buitink buizert buiķis bujagic bujagić bujak bujandric bujandrić bujic
+bujisic bujić bujišić bujuklic bujuklić bukazic bukazić bukelic bukelić bukenya buker bukhari bukkems bukonjic
+bukonjić bukovcic bukovec bukovska bukovsky bukovská bukovský bukovčić bukowski bukumiric bukumirić bukusic
+bukušić bukvic bukvić bulaja bulajic bulajić bulat bulatovic bulatović bulbul bulgarelli bulhoes bulhões bulic
+bulić buljat buljin buljubasic buljubašić buljugic buljugić bulkmans bullee bullens bulovan buls bulsing
+bulsink bulte bultena bulter bulterman bulters bulthuis bultink bultje bultman bultmann bults bultsma bultstra
+bulut buma bumb bumbic bumbiere bumbić bunardzic bunardžić buncic bundgaard bundgrd bunea bunescu bungelaar
+bungener bunic buning bunink bunić bunjes bunnik bunningen bunoza bunschoten bunsee bunskoek buntsma bunusevac
+bunuševac bunyamin bunyasarn bunčić buongiorno buonomo burani burazer burazor burckhardt burda burdak burdova
+burdová burduja burema burer bures buresova burevic burević bureš burešová burgel burgerhout burgering
+burgersdijk burggraaff burgh burghagen burghard burghardt burghgraef burghoorn burghout burghouts burghouwt
+burght burgi burgic burgio burgić burgler burgman burgmans burgmeijer burgstaller burgsteden burgstra burgt
+burgzorg burhenne burhonov burhonova burian burianek buriankova burianova burianová buric burik buring burink
+buriánek buriánková burić burk burken burkhard burkhardt burki burklein burlacu burlage burlic burlić burm
+burman burmann burmeister burnet burri burtscher buruiana buruma burvis burzynski burzyński burđak busa busak
+busancic busančić busari busch buschbaum buscher buschgens buschman buscop busemann busetic busetincan busic
+busink busio busk busken buskens busker buskermolen buskes buskop buslaver busman busscher busschers busse
+bussemaker busser bussink bussmann busstra bustamante busthomi bustos bustraan busuioc butala butarevic
+butarević buteijn butera buth buthelezi butijn butink butkus butkute butkutė butnaru butselaar buttner
+butvinova butvínová butzelaar buu buul buunk buuren buurke buurkes buurlage buurma buurmeijer buuron buursema
+buursen buursink buursma buurstede buus buuts buvelot buwalda buwono buyinza buysse buzaretic buzaretić buzzi
+bučanin buček bučić bučkalović bučková buđićhalas buša bušetinčan bušetić bušić bwana byanjankar byanyima
+byaruhanga byrd byrtus byrtusova byrtusová bành báez bálint bálintné bárcenas bárta bártová bärtschi bättig
+bæk bédard bélanger bénoit bérnard bértrand bérubé bétancourt bílek bílková bílová bílá bílý bína bínová böck
+böcker bögels böhm böhme böhmer böhmová böhne böke bökkerink bömer bönisch börgeling börger börner bösch
+böttcher böttner bødker bøe bøgh børgesen bùi büchele bühler bühlmann bührs büker bülbül büngener bürgi bürki
+bürklein bürmann büscher büter büttner bāliņa bāliņš bārbale bārda bąk bąkowski bērziņa bērziņš bērzkalns
+bērzs bērzīte bērzīts bētiņš bělohlávek bělohlávková bīriņa bīriņš bļodnieks błaszczak błaszczyk březina
+březinová břízová bạch bảo bửu caam caarels caarls caat cabaj-adam caballero caban cabazos cabras cabrera
 cabric cabro cabán caccamo caccavo cacciamani cacciapuoti cacciatore cace cada cadena cadoni cadova cadsand
-caelen caelers caenen caforio cagıran caha cahova cahová cahyadi cahyono caiazza caiazzo caillat cailler cajic
-cajić cajka cajko cajner cajzler cakic cakić caklais cakste calabrese calabro calabrò calafell calafiore
-calame calandro caldera calderon calderón calenic caleta cali calic califano calin calis calite calitis calitz
-caljouw calker calkhoven callaars callegari callemeijn callenbach callesen calligaris calo calon calsteren
-caluwe caluwé calvillo calì calò camacho camagic camara camdalı camdzic cameron camfferman camilli cammeraat
-cammisa campagna campanella campanini campen campenhout campfens camphens campher campisi campman campo
-campoli camponovo campos camprubi camprubí campschroer canaki canale canales cancar cancelliere cancellieri
-candan candel candela candelaria candido candolfi candrawijaya candrlic canepa cangiano canino canisius
-canjels canjko-novak cann cannas cannata cannegieter cannella canninga cannone cano canova canrinus cantagallo
-cantoni cantric cantu cantú canu canudas capannolo capanoglu capasso capatina capecchi capek capelleveen
-capelli capitani capizzi capkova capkovic capkovicova capkunovic caplovic caplovicova capoccia capocotta
-capoferri capogna capone caporaso capova cappai cappellen cappelletti cappelli cappello cappendijk cappiello
-cappon capponi capraro capriotti caprnjic captein captijn capuano caputo cara carabajal caraballo caracciolo
-caradonna caraman carapic carapina caraus caravesa carbaat carbajal carballo carbone carbonell carboni
-cardella cardenas cardia cardinaal cardinale cardinali cardini cardol cardona cardone careddu carella carels
-carelse caretti caric caricari caricic carini caris carić caričić carletti carli carlier carlini carlino
-carloni carlotti carlowitz carlsen carlsohn carlsson carlucci carmiggelt carminati carmona carneiro carnevale
-carnic carnogurska carnogursky carnovale carollo caron carosi carovic carpaij carpentier carpéntier carranza
-carraro carrasco carrasquillo carre carree carreon carrera carrero carreón carrieri carriero carrilho carrillo
+caelen caelers caenen caesarani caforio cagıran caha cahayani cahova cahová cahyadi cahyadianti cahyani
+cahyati cahyono caiazza caiazzo caillat cailler cajic cajić cajka cajko cajner cajzler cakic cakić caklais
+cakste calabrese calabro calabrò calafell calafiore calame calandro caldera calderon calderón calenic caleta
+cali calic califano calin calis calite calitis calitz caljouw calker calkhoven callaars callegari callemeijn
+callenbach callesen calligaris calo calon calsteren caluwe caluwé calvillo calì calò camacho camagic camara
+camdalı camdzic cameron camfferman camilli cammeraat cammisa campagna campanella campanini campen campenhout
+campfens camphens campher campisi campman campo campoli camponovo campos camprubi camprubí campschroer canadia
+canaki canale canales cancar cancelliere cancellieri candan candel candela candelaria candido candolfi
+candrawijaya candrlic canella canepa cangiano canino canisius canjels canjko-novak cann cannas cannata
+cannegieter cannella canninga cannone cano canova canrinus cantagallo cantalamessa cantoni cantric cantu cantú
+canu canudas capannolo capanoglu capasso capatina capecchi capek capelleveen capelli capitani capizzi capkova
+capkovic capkovicova capkunovic caplovic caplovicova capoccia capocotta capoferri capogna capone caporaso
+capova cappai cappellen cappelletti cappelli cappello cappendijk cappiello cappon capponi capraro capricornia
+capriotti caprnjic captein captijn capuano caputo cara carabajal caraballo caracciolo caradonna caraman
+carapic carapina caraus caravesa carbaat carbajal carballo carbone carbonell carboni cardella cardenas cardia
+cardinaal cardinale cardinali cardini cardol cardona cardone careddu carella carelli carels carelse caretti
+caric caricari caricic carini caris carić caričić carletti carli carlier carlini carlino carloni carlotti
+carlowitz carlsen carlsohn carlsson carlucci carmiggelt carminati carmona carneiro carnevale carnic
+carnogurska carnogursky carnovale carollo caron carosi carovic carpaij carpentier carpéntier carranza carraro
+carrasco carrasquillo carre carree carreon carrera carrero carreón carrieri carriero carrilho carrillo
 carrozza carrozzo carrus carstens carstensen carta carter cartl cartwright caruso carvajal carvalho carvelli
 casadei casadio casagrande casajoana casajuana casale casali casano casanova casares casarez casavecchia
 cascio cascone casella caselli casian casillas casini casolaro caspari caspel caspers caspersen cassano cassee
@@ -467,193 +490,200 @@ cassim cassin cassina castagna castaldi castaldo castaneda castano castañeda ca
 castelijns castellana castellani castellano castellanos castelli castelyn castenmiller castens casteren
 castermans castiello castiglioni castillo castricum casu casula casárez catalano catalbas cataldi cataldo
 catalinac catana catarsi catellani caterino cathalina catic catsburg cattaneo cattani cattin cauberg caubo
-caulil cauna caune caunitis caunītis caupain cavadini cavalcanti cavalic cavaliere cavalieri cavaljuga
-cavallari cavallaro cavalli cavallini cavallo cavazos cavdarevic cavic cavlina cavriani cazac cazacu cazares
-cazemier ceballos ceban cebanu cebekhulu cebic cebotari cebula cecan cecaric ceccarelli ceccarini cecchetti
-cecchi cecchini cecere cech cechova cederblad cedillo ceelen ceelie ceh cehmajster ceja cejas cejka cejkova
-celano celar cele celebija celeketic celentano celeste celi celic celik cellini celma celmina celmins celmiņa
-celmiņš celms cemerikic cenan cengija cengiz cenic cenić cenkic cenkić cenni centeno centofanti cepeda
-ceplitis ceplītis ceppi ceranic cerar cerda cereghetti cerkasin cermak cermakova cerna cernei cernik cernikova
-cernoch cernochova cernohorska cernohorsky cerny cerps cerqueira cerrani cerrato cerri cerullo cerutti
-cervantes cervantez cervena cervenak cervenakova cervenka cervenkova cerveny cervinka cervinkova cervántez
-cesaretti cesur cetin cetiner ceulemans cevaal cevat cevers cevik ceyhan ceylan ch'ng chaara chacko chacon
-chacón chada chadha chahal chahbari chahid chaigneau chaiprasit chaisurivirat chakawri chakir chakrabarti
-chakraborty chalise chaloupka chaloupkova chaloupková chalupa chalupka chalupkova chalupková chalupova
-chalupová chamlal chamling chamoun champlin chan chana chand chanda chander chandiru chandoe chandran chang
-changoer changur chaoui chapa chapagain chappuis chapron chapuis chapuisat charbonneau charif charite charlier
+caulil cauna caune caunitis caunītis caupain cavadini cavalcante cavalcanti cavalic cavaliere cavalieri
+cavaljuga cavallari cavallaro cavalli cavallini cavallo cavazos cavdarevic cavic cavlina cavriani cazac cazacu
+cazares cazemier ceballos ceban cebanu cebekhulu cebic cebotari cebula cecan cecaric ceccarelli ceccarini
+cecchetti cecchi cecchini cecere cech cechova cederblad cedillo ceelen ceelie ceh cehmajster ceja cejas cejka
+cejkova celano celar cele celebija celeketic celentano celeste celi celic celik cellini celma celmina celmins
+celmiņa celmiņš celms cemerikic cempaka cenan cendikia cengija cengiz cenic cenić cenkic cenkić cenni centeno
+centofanti cepeda ceplitis ceplītis ceppi ceranic cerar cerda cereghetti cerkasin cermak cermakova cerna
+cernei cernik cernikova cernoch cernochova cernohorska cernohorsky cerny cerps cerqueira cerrani cerrato cerri
+cerullo cerutti cervantes cervantez cervena cervenak cervenakova cervenka cervenkova cerveny cervinka
+cervinkova cervántez cesaretti cesur cetin cetiner ceulemans cevaal cevat cevers cevik ceyhan ceylan ch'ng
+chaara chabra chacko chacon chacón chada chadha chaerani chaerunissah chahal chahbari chahid chaigneau
+chaiprasit chairil chairun chairunisa chaisurivirat chakawri chakir chakrabarti chakraborty chalise chaloupka
+chaloupkova chaloupková chalupa chalupka chalupkova chalupková chalupova chalupová chamlal chamling chamoun
+champlin chan chana chand chanda chander chandiru chandoe chandran chandriani chang changoer changur chantika
+chaoui chapa chapagain chappuis chapron chapuis chapuisat charbonneau charell charif charite charlier
 charpentier charpéntier chartier charvat charvatova charvát charvátová chassot chatelain chatenier chatinier
 chatrer chatterjee chattopadhyay chaturvedi chaudhari chaudhary chaudhry chaudhuri chaudry chauhan chauke
-chauthi chauveau chauvet chavarria chavarría chavez chawla cheah cheam chedi chee cheema chelvan chen cheng
-chengara cheok cheong cherchi cheret cherian cherubini chessa chessari chettri chetty cheuk chevalier
+chauthi chauveau chauvet chavarria chavarría chavez chawla cheah cheam chedi chee cheema chelvan chelvia chen
+cheng chengara cheok cheong cherchi cheret cherian cherubini chessa chessari chettri chetty cheuk chevalier
 chevaliér chevalking chevalley chevallier chhabra chhetri chiacchio chianese chiang chiaravalle chiavacci
-chiawat chibike chibuike chicu chidinma chidozie chieng chiew chihai chila chiliza chilà chimenti ching chiodi
-chiriac chirico chirila chirilov chirino chirita chis chiu chivu chiêm chladek chladkova chlup chlupova
-chlupová chládek chládková chmelar chmelarova chmelař chmelařová chmelik chmelikova chmelík chmelíková chmiel
-chmielewska chmielewski chmura cho chohan chojnacki chojnowski chokshi cholewa chollet chong choo choong
-chopard chopra choquart chotkan chotoe choudhary choudhry choudhury chovancova chovancová chovanec chowdhury
-choy chrispijn christ christaller christenhusz christensen christiaan christiaans christiaanse christiaens
-christian christianen christiani christiansen christis christoffel christoffersen christophersen chroma chromy
-chromá chromý chrzanowski chtatou chu chua chuah chudik chudikova chudoba chudobova chudobová chudzik chudík
-chudíková chuit chuong chvatal chvatalova chvojka chvojkova chvojková chvátal chvátalová chytil chytilova
-chytilová chávez chương chử ciaccio ciacio ciampa cianci ciani ciavarella cibotari cibula cibulka cibulkova
-cibulková cibulova cibulová cibuľa cicala cicatiello ciccarelli cicchetti ciccone cichocki cichon cichoń cichy
-cicic cicilia cicmak cicvaric cicvarić cielens cielēns ciemins ciemiņš cieraad ciere cieremans cierna cierny
+chiawat chibike chibuike chicu chidinma chidozie chieng chiew chihai chikmatul chila chiliza chilà chimenti
+ching chiodi chiriac chirico chirila chirilov chirino chirita chis chiu chivu chiêm chladek chladkova chlup
+chlupova chlupová chládek chládková chmelar chmelarova chmelař chmelařová chmelik chmelikova chmelík
+chmelíková chmiel chmielewska chmielewski chmura cho choerunisya chohan choiriyah choirunnisa chojnacki
+chojnowski chokshi cholewa cholidya cholifah chollet chollis chong choo choong chopard chopra choquart chotkan
+chotoe choudhary choudhry choudhury chovancova chovancová chovanec chowdhury choy chrispijn christ christaller
+christenhusz christensen christiaan christiaans christiaanse christiaens christian christianen christiani
+christiansen christis christoffel christoffersen christophersen chroma chromy chromá chromý chrzanowski
+chtatou chu chua chuah chudik chudikova chudoba chudobova chudobová chudzik chudík chudíková chuit chuong
+chusaeni chvatal chvatalova chvojka chvojkova chvojková chvátal chvátalová chytil chytilova chytilová chávez
+chương chử ciaccio ciacio ciampa cianci ciani ciavarella cibotari cibula cibulka cibulkova cibulková cibulova
+cibulová cibuľa cicala cicatiello ciccarelli cicchetti ciccone cichocki cichon cichoń cichy cicic cicilia
+cicitri cicmak cicvaric cicvarić cielens cielēns ciemins ciemiņš cieraad ciere cieremans cierna cierny
 cierpinski ciesielski ciesla cieslak cieslik cieśla cieślak cieślik cifarelli ciger cigerova ciglic ciglić
 cihak cihakova cihan cihlar cihlarova cihlář cihlářová cijntje cijs cijsouw cikaric cikic ciklusic ciklušić
 cikota cilikan cillekens cillessen cilli cilliers cimbaljevic cimbaljević cimerman cimesa cimeša cimmino
-cincurak-kovac cinelli cingel cingolani cini cinjee cintron cintrón cioban ciobanu ciocan cioffi cioni ciorba
-ciornii ciotola ciotti cipanj cipanj-banja cipcic ciplic cipolla cipollaro cipolletta cipranic cipriani
+cincurak-kovac cindhe cinelli cingel cingolani cini cinjee cintron cintrón cioban ciobanu ciocan cioffi cioni
+ciorba ciornii ciotola ciotti cipanj cipanj-banja cipcic ciplic cipolla cipollaro cipolletta cipranic cipriani
 cipriano cipruss cipulis ciputra cirelli ciric cirillo cirjanic cirule cirulis cisar cisarova cisneros ciss
-cisse cissokho ciszewski citro cittadino ciubotaru ciuffetelli ciuffreda ciulla ciumac civcic civisic civišić
-civric civrić cizek cizkova cizmar-tormas ckovric claas claase claasen claassen claassens clabbers claes
-claesen claessen claessens claesson claeys claij clarijs clarinda clarius classens clausen clazing cleef cleem
-cleijne cleiren clemmensen cleophas clephas clerc clerck clercq clercx clerkx clermonts clerx cleton cleutjens
-cleve cleven cleveringa clevers clijnk clijsen cloe cloete cloin cloo cloos cloosterman cloots clottu cloudt
-cluistra cmiljanic cmiljanić cmolic cmolić cnossen cobanovic cobben cobelens cobelic cobeljic cobrda cobrdova
-cobussen coccia cocco cocq cocuric codinas codines codreanu codrington coehoorn coehorst coelen coelho
-coelingh coenders coene coenen coenraad coenraads coenraadts coenraats coenradi coenradie coens coers coert
-coertze coerver coesel coetsee coetser coetzee coetzer coeverden coevering coevert coevorden coffeng coffie
-coinchon cojbasic cojcic cojic cojocari cojocaru cojuhari cokov colaco colak colakovic colangelo colanic
-colantuono colaris colaço colbers coldenhoff cole colella colen colenbrander colesnic coletta colijn colin
-colina coljee collard collaris collazo collee collenburg collet collewijn collignon collét colombo colonna
-colson colucci colunga coly coman comans comar combee combrinck combrink combé comello comito commijs compaan
-compagner companje companjen compeer compen compier comvalius concas conceicao conceição concepcion concincion
-condrea conen conforti confurius congiu coniglio conijn coninck conjagic conka conkic conkova conn connelly
-connolly conrad conradi conradie conroy consemulder considine consiglio constandse constantin constantinescu
-constantinov consten conte conti contini contreras contu cooijmans cooiman coolegem coolwijk cooman coomans
-coonen coopman coopmans coort cooten copic copinga coppelmans coppen coppens coppes coppola coppoolse coppus
-cora corak corazza corba corbeek corbeij corbet corbic corbijn corboz cordero cordes cordewener cordioli
-corekci coremans coret coretti coric corijn corkery corluka cormier cornax cornejo cornel cornelis cornelisse
-cornelissen cornelissens cornelsen cornielje cornips coronado corput corradi corradini corrado corrales corrao
-correa correale correia correlje correljé corret corridori corrêa cors corsi corsini corsius corso corstanje
-corsten corstens corstjens cort corten cortenbach cortenraad cortes cortese cortesi cortez corti cortinovis
-corts cortés cortéz corveleijn corven corver corvers corwin cosentino cosic cosijn coskun coslovich cosma
-cosman cossee cossu costache costantin costantini costantino costanza costanzo costea coster costin costongs
-cotorobai cotric cotruta cotthardt cottier cotto cottone coufal coufalova coufalová coulibaly coulon coumans
-coumou couperus couprie courbois courten courtens coutinho couvee couwenberg couwenbergh covaci covalciuc
-covalenco covali covarrubias covic coviello cozijn cozijnsen cozma cozzani cozzi cozzolino coşkun craane
-craanen craats craciun craemers craen craenen craenmehr crafford cramers cranen cranenbroek crapels crausaz
-crea creciun creemers creij cremer cremers cremin cremonesi crepaldi crescenzi crespi crespo cretier cretu
-creusen creutzburg creuwels crevatin crezee crielaard crienen criens crijnen crijns crimi crippa crisafulli
-crisan criscenti crisci criscione crispino crist cristea cristescu cristiano cristofaro critelli crnogaj
-crnovcic crnovčić croce crocq croes croese croeze croezen croijmans croitor croitoru crom crombach crombag
-crombeen crommenacker crommentuijn crommert crompvoets cromvoirt cromwijk crona cronin cronjager cronje
-cronjäger cronnje crooijmans croonenberg crosskofp crous crouwel cruchten cruciani cruciata crucq cruden crudu
-cruickshank cruijsberg cruijsen cruijssen cruiming crul crum cruts crutzen csapo cseh csonka csonkane csonkáné
-csordas cubric cucchiara cucciniello cuche cucos cucu cudara cudars cudic cudina cuellar cuevas cuic cuijk
-cuijpers cuijten cuiper cujba cujic cuk cukalac cukalovic cukanic cukanić cukaric cukic cukić cukovic cukste
-cukteras culibrk cullens cullinan cumaraswamy cumic cummerata cummings cung cunha cuntalova cuomo cuong
-cuparic cuparić cupeljic cuperkic cuperus cupic cuppens cuppers curci curcic curcio curda curdic curdova curfs
-curic curiel curre curreli curré curvers cusic cusiel cusimano cuslovic cusnir custers cusumano cuturic
-cuvelier cuypers cuzzocrea cvagic cvejic cvejić cvetic cvetić cvetko cvetkovic cvetković cvetljanin cvetojevic
+cisse cissokho cissoko cissé ciszewski citro cittadino ciubotaru ciuffetelli ciuffreda ciulla ciumac civcic
+civisic civišić civric civrić cizek cizkova cizmar-tormas ckovric claas claase claasen claassen claassens
+clabbers claes claesen claessen claessens claesson claeys claij clarijs clarinda clarius classens clausen
+clazing cleef cleem cleijne cleiren clemmensen cleophas clephas clerc clerck clercq clercx clerkx clermonts
+clerx cleton cleutjens cleve cleven cleveringa clevers clijnk clijsen cloe cloete cloin cloo cloos cloosterman
+cloots clottu cloudt cluistra cmiljanic cmiljanić cmolic cmolić cnossen cobanovic cobben cobelens cobelic
+cobeljic cobrda cobrdova cobussen coccia cocco cocq cocuric codinas codines codreanu codrington coehoorn
+coehorst coelen coelho coelingh coenders coene coenen coenraad coenraads coenraadts coenraats coenradi
+coenradie coens coers coert coertze coerver coesel coetsee coetser coetzee coetzer coeverden coevering coevert
+coevorden coffeng coffie coinchon cojbasic cojcic cojic cojocari cojocaru cojuhari cokov colaco colak
+colakovic colangelo colanic colantuono colaris colaço colbers coldenhoff cole colella colen colenbrander
+colesnic coletta colijn colin colina coljee collard collaris collazo collee collenburg collet collewijn
+collignon collét colombo colonna colson colucci colunga coly coman comans comar combee combrinck combrink
+combé comello comito commijs compaan compagner companje companjen compeer compen compier comvalius concas
+conceicao conceição concepcion concincion condrea condro conen conforti confurius congiu coniglio conijn
+coninck conjagic conka conkic conkova conn connelly connolly conrad conradi conradie conroy consemulder
+considine consiglio constandse constantin constantinescu constantinov consten conte conti contini contreras
+contu cooijmans cooiman coolegem coolwijk cooman coomans coonen coopman coopmans coort cooten copic copinga
+coppelmans coppen coppens coppes coppola coppoolse coppus cora corak corazza corba corbeek corbeij corbet
+corbic corbijn corboz cordero cordes cordewener cordioli corekci coremans coret coretti coric corijn corkery
+corluka cormier cornax cornejo cornel cornelis cornelisse cornelissen cornelissens cornelsen cornielje cornips
+coronado corput corradi corradini corrado corrales corrao correa correale correia correlje correljé corret
+corridori corrêa cors corsi corsini corsius corso corstanje corsten corstens corstjens cort corten cortenbach
+cortenraad cortes cortese cortesi cortez corti cortinovis corts cortés cortéz corveleijn corven corver corvers
+corwin cosentino cosic cosijn cosiolienti coskun coslovich cosma cosman cossee cossu costache costantin
+costantini costantino costanza costanzo costea coster costin costongs cotorobai cotric cotruta cotthardt
+cottier cotto cottone coufal coufalova coufalová coulibaly coulon coumans coumou couperus couprie courbois
+courten courtens coutinho couvee couwenberg couwenbergh covaci covalciuc covalenco covali covarrubias covic
+coviello cozijn cozijnsen cozma cozzani cozzi cozzolino coşkun craane craanen craats craciun craemers craen
+craenen craenmehr crafford cramers cranen cranenbroek crapels crausaz crea creciun creemers creij cremer
+cremers cremin cremonesi crepaldi crescenzi crespi crespo cretier cretu creusen creutzburg creuwels crevatin
+crezee crielaard crienen criens crijnen crijns crimi crippa crisafulli crisan criscenti crisci criscione
+crisnia crispino crist cristea cristescu cristiano cristofaro critelli crnogaj crnovcic crnovčić croce crocq
+croes croese croeze croezen croijmans croitor croitoru crom crombach crombag crombeen crommenacker
+crommentuijn crommert crompvoets cromvoirt cromwijk crona cronin cronjager cronje cronjäger cronnje crooijmans
+croonenberg crosskofp crous crouwel cruchten cruciani cruciata crucq cruden crudu cruickshank cruijsberg
+cruijsen cruijssen cruiming crul crum cruts crutzen csapo cseh csonka csonkane csonkáné csordas cubric
+cucchiara cucciniello cuche cucos cucu cudara cudars cudic cudina cuellar cuevas cuic cuijk cuijpers cuijten
+cuiper cujba cujic cuk cukalac cukalovic cukanic cukanić cukaric cukic cukić cukovic cukste cukteras culibrk
+cullens cullinan cumaraswamy cumic cummerata cummings cung cunha cuntalova cuomo cuong cuparic cuparić
+cupeljic cupellaro cuperkic cuperus cupic cuppens cuppers curci curcic curcio curda curdic curdova curfs curic
+curiel curre curreli curré curvers cusic cusiel cusimano cuslovic cusnir custers cusumano cuturic cuvelier
+cuypers cuzzocrea cvagic cvejic cvejić cvetic cvetić cvetko cvetkovic cvetković cvetljanin cvetojevic
 cvetojević cvetuljski cvijan cvijancevic cvijanovic cvijanović cvijančević cvijetic cvijetin cvijetinovic
-cvijetinović cvijetić cvijic cvijić cvikic cvikić cvisic cvišić cvjeticanin cvjetičanin cvokic cvoric cybulski
-cygan cyprich cyprichova cyprichová cyr czaja czajka czajkowski czapla czarnecka czarnecki czech czechowski
-czekaj czerniak czerwinska czerwinski czerwińska czerwiński czyz czyzewski czyż czyżewski cázares cíger
-cígerová císař císařová cörvers cālīte cālītis cērps cīrule cīrulis cường d'agostino d'aleo d'alessandro
-d'alessio d'amato d'ambrosio d'amico d'amore d'andrea d'angeli d'angelo d'anna d'argenio d'avila d'avino
-d'cruze d'elia d'errico d'hont d'hooghe d'inca d'incà d'ippolito d'onofrio d'orazio d'urso d'ávila daako
-daalderop daalen daalhuisen daalhuizen daalman daalmans daalmeijer daals daamen daams daan daane daanen daanje
-daatselaar dabarcic dabarčić dabcevic dabek dabetic dabetić dabic dabija dabizljevic dabić dabižljević
+cvijetinović cvijetić cvijic cvijić cvikic cvikić cvisic cvišić cvjeticanin cvjetičanin cvokic cvoric
+cyanophyta cybulski cygan cyprich cyprichova cyprichová cyr czaja czajka czajkowski czapla czarnecka czarnecki
+czech czechowski czekaj czerniak czerwinska czerwinski czerwińska czerwiński czyz czyzewski czyż czyżewski
+cázares cíger cígerová císař císařová cörvers cālīte cālītis cērps cīrule cīrulis cường d'agostino d'aleo
+d'alessandro d'alessio d'amato d'ambrosio d'amico d'amore d'andrea d'angeli d'angelo d'anna d'argenio d'avila
+d'avino d'cruze d'elia d'errico d'hont d'hooghe d'inca d'incà d'ippolito d'onofrio d'orazio d'urso d'ávila
+daako daalderop daalen daalhuisen daalhuizen daalman daalmans daalmeijer daals daamen daams daan daane daanen
+daanje daatselaar dabarcic dabarčić dabcevic dabek dabetic dabetić dabic dabija dabizljevic dabić dabižljević
 dabkowski dabnjak dabo dabolins dabovic dabović dabrowska dabrowski dabukke dabčević dacej dach dachert dacic
 dackovic dackus dacovic dadic dadić dadova dael daele daelen daelmans daemen daems daenen dafunic dafunić
 dagdas dagdeviren dagelet dagevos daglaroglu dagovic dagović dahal dahalan dahari dahl dahlan dahlberg dahle
 dahlhaus dahlmans dahm dahmani dahmen dahoe dahri daiders daidone daiman daimer dairiam daisevic daišević
 dajic dajić dajlic dajlić dakickozic dakićkožić dakusic dalal dalderis dalebout daleman dalemans dalenberg
-dalenoord dalfsen dalgaard dalhuisen dalkıran dall dalleaste dallenbach dallinga dalm dalmaijer dalman
-dalmasso dalmeijer dalmolen dalmulder dalsem dalsen dalsgaard dalstra dalum damanik damaske damayanti dambis
-damen damgaard damhuis damian damiani damiano damico damink damjanic damjanić damkat damkot damljanovic
-damljanović damm damman damme damsgaard damsma damsteeg damsteegt damstra damveld damwijk dan danciu daneal
-danek danen danenberg danenhauer dangic dangić dangol dangremond dangubic dangubić danh danhof dani daniael
-daniawan danicic daniel daniele danielova danielová daniels danielse danielsen danielsone danielsons
-danielsson danila danilova danilová danis danisova daniël daniëls daniëlse daničić daniš danišová dankaart
-dankelman dankers danklof danko dankova danková danneberg dannenberg danner dano danojlic danojlić danova
-dansik dantas dante dantuma dantzig danès daněk dao daoud daoudi dap dapic dappers dara darazac daražac
-darbellay dardic dardić darii daris darkaoui darko darmadi darmawan darmawi darojat darsan darteh dartey
-darwinkel daryusman darzins darznieks dascalu dasgupta dashorst dasic dasler dasselaar datema datena datta
-dattilo daubner daud daudeij daudrich dauer daugaard daugherty daum dauth dautzenberg davelaar davenschot
-daverveld david davidova davidovic davidovicamic davidović davidovićamić davidová davidsainen davidse davidsen
-davies davila davina davinic davinić davoli davronov davronova davut dawadi dawood daya dayal dazila dačić
-dačković dačović dağ dağdaş dağdeviren dağlaroğlu daňko daňková daňo daňová dašić ddamulira deak deakne deane
-debeljak debelnogic debelnogić deben debets debi debie debije debipersad debisarun debnar debnarova debnár
-debnárová debowski debski dec decker deckers deckert deckow declerck declercq decock decoster dedanski dedden
-deddens dede dedejic dedejić dedek dedic dedijer dedić dedkova dedovic deeben deegens deekman deelen deelman
-deelstra deenen deenik deerberg deerenberg dees deetlefs deetman defesche degano dege degeling degenaar
-degenaars degener degenhart degenkamp degger degis deglavs degn degrassi deguelle dehing dehmel deiana deij
-deijck deijk deijkers deijl deijs deijssel deijzen deiman deinum deira deja dejanic dejanić dejanovic
-dejanović dejova dejová dekanovic dekic dekker dekkinga dekovic dekys dekysova dekýš dekýšová delacruz
-delacrúz delafuente delagarza delahaije delahaye delalic delalić delaney delannoy delao delapaz delarosa
-delatorre delattre delaunay delazy delcò delden deleij delemarre deleon deleón delfgaauw delfgou delfino
-delfos delfosse delfsma delgadillo delgado delger delhaas delhaye delhez delic delien delil delissen deliën
-delić delkapic dell'amico dellaert dellebeke delleman dellemann dellemijn delmas delmee delmenico delnoij
-delogu delonge delorme delosevic delpeut delport delrio delrío delsing delsink delsman delst delvalle delvaux
-delwel demandt demarteau demas dembele dembelé deme demeijer demers demeter demetrova demetrová demic demierre
-demir demirbas demirbaş demirci demirel demirhan demirtas demirtaş demić demkes demmenie demmer demmers
-demming demmink demonjic demonjić demontis demsar demurtas demut demšar denadic denaro dencic deneer denekamp
-denesik denessen denge dengerink dengler denic denie denisic denissen deniz denić denkel denkic denkić
-denneboom denneman denner dennissen denovic denti denzinger denzler denčić deol deppe deprez dera derajic
-derajić derasevic derasimovic dercksen derckx deretic deretić dergovic derhaag deric derickx derikonjic
-derikonjić derikx derisilo deriu derix derkink derks derkse derksema derksen derkx derlagen dermois dernison
-derogee deronjic deronjić derr derrez dertmann derwort desai desancic desančić descamps deschamps deschenes
-deschênes deshmukh deshpande desic desiderio desjardins desmedt desmet desogus despenic despenić despic
-despinic despinić despić desrosiers dessel dessens dessing destro determan deth dethier dethloff dethmers
-detmar detmers deudekom deuling deunk deure deurhof deuric deuring deurić deurloo deurse deursen deurzen
-deuschle deuss deutekom deuveren deuzeman devald devan devandran devar devaraj devaser devaud devaux
-devcickatic deveci devedzic devedžić develing deventer deverso devetak devilee devkota devos devrnja
-devčićkatić dewaide dewan dewilde dewnarain deysel deyzel deák deákné deđanski deģe deģis dešić dhakal
-dhaliwal dhamla dhar dharampal dharmalingam dhaubhadel dhawan dhillon dhingra dhlamini dhlomo dhondt dhonre
-dhungel dia diaby diack diaconescu diaconu diagne diakhate diakhaté diallo diamanka diamanti diana diao diarra
-diatta diattara diaw diawara diaz dibbert dibbets dibbits dicic dickens dickhoff dicki dickinson dickmann
-dictus didden diderich dideriksen didier diebels dieben dieckmann diederen diedericks diederik diederiks
-diedhiou diedrich dieen diegues diehl diejen dieke diekema dieker diekman diekmann dieks diekstra dieleman
-dielemans dielen dielis dielissen diels dieme diemeer diemel diemen diemer diemers diene dienel dieng
-diepenbeek diepenbroek diependaal diepenhorst diepenmaat diepens dieperink diepeveen diepgrond diephuis
-diepman diepstra diepstraten dierckx dierdorp dierendonck dierick dierikx dierks dierkx diermen dierx diessen
-diest diesveld dieten dieteren dieterman dietrich dietsche dietvorst dietz dietzsch diever dieye diezel dieën
-diggele dignum dihal dijck dijcks dijke dijkema dijkerman dijkhof dijkhoff dijkhorst dijkink dijkkamp dijkman
-dijkmans dijks dijkshoorn dijksma dijksman dijksteel dijksterhuis dijkstra dijkxhoorn dijkzeul dijl dijoux
-dijs dijssel dijsselbloem dijsselhof dijst dijstelbloem dikhooff dikic dikić dikkeboom dikkenberg dikkerboom
-dikkers dikkes diklic diklić dikmans dikosavic dikosavić diks dil dilla dillema dilling dilmurodyev
-dilmurodyeva dilven dima dimanic dimanić dimants dimcevic dimcic dimic dimitric dimitrijevic dimitrijević
-dimitrić dimitrovski dimić dimkic dimkić dimkovic dimković dimmendaal dimovic dimović dimsic dimčević dimčić
-dimšić dinata dinc dinca dincer dincic dindic dinesen dingarac dingelstad dingelstedt dingemans dingemanse
-dingena dingenen dingenouts dingerdis dingiswayo dingjan dingler dinh dini dinic dinić dinjens dinkelberg
-dinkelman dinkgreve dinkic dinkić dinkla dinmohamed dinnissen dinten dinter dinteren dinther dinu dinç dinçer
-dinčić diome dione diongue dionisi diop diouf dioum diphoorn dippenaar dippl dircken dircks dirckx dirgantara
-dirike dirikis dirix dirkmaat dirkse dirksen dirkson dirksz dirkx dirkzwager dirven diskic diskić disseldorp
-distefano disveld ditewig ditlevsen ditmarsch ditshuizen ditters dittmann dittmar dittmer dittrich dittrichova
-dittrichová ditzel divald divcic divic divis divisova divić diviš divišová divnic divnić divčić dix dixhoorn
-dixon diyorov diyorova dizanov dizdar diène diédhiou diémé diêm dičić diệp djaoen djetka djitte djitté djokoto
-djorai djordjevic djordjević djuhandie djunaedi djurasek dladla dlamini dlouha dlouhy dlouhá dlouhý doan dob
-dobbelaer dobbelstein dobben dobbrunz dobel dobelis dobes dobesova dobeš dobešová dobias dobiasova dobiáš
-dobiášová dobler dobma dobos dobosne dobosné dobosz dobranic dobranić dobratic dobratić dobrescu dobric
-dobricic dobrilovic dobrilović dobrinkovic dobrinković dobrić dobričić dobrosavljevic dobrosavljević
-dobrovolna dobrovolny dobrovolná dobrovolný dobrowolski dobrzynski dobrzyński docekal docekalova dockal
-dockalova docolomanska docolomansky docter dodaro dodde doddema dodemont dodewaard dodeweerd dodic dodiya
-dodić dodon doebar doedee doedens doedée doejaaren doekes doekharan doekhi doekhie doeksen doeland doelder
-doeleman doensen doerga doesburg doeselaar doeser doest doeswijk doets doeve doeven doevendans doeveren doeze
-doezé dofferhoff dogan dogandzic dogandžić doganjic doganjić dogaru dogge dogterom doherty dohmen dohnal
-dohnalova dohnalová dohring doi dokic dokić dokkum dokman doknic doknić dokonal dokoupil dokoupilova
-dokoupilová dokovic dokoza dolacek dolaček dolce dolch dolci dold dolder dolderen dolderman doldersum dolecek
-doleckova dolejs dolejsi dolejsova dolejš dolejšová dolejší dolenc doleweerd dolezal dolezalova dolezel
-dolezelova doleček dolečková doležal doležalová doležel doleželová dolfing dolfsma dolinar dolinic dolinić
-dolinsek dolinšek dolkefli dollart dollee dollekamp dollekens dollenkamp dollevoet dollé dolovic dolović
-dolphijn dols dolsma dolstra domagała domanovic domanović domanski domazet domański dombrovska dombrovskis
-dombrowski domburg domenech domenie domhof domingues dominiak dominici dominicus dominquez domisevac domiševac
-domjan domljan dommele dommerholt dommisse dompeling domselaar domínquez donald donath donati doncic donck
-donda donderwinkel dondorp dondur donevic donević donga donge dongelmans dongeren dongol dongoran donia donica
-donie donkelaar donkerbroek donkersgoed donkersloot donkersteeg donkervoort donkor donks donmez donnelly
-donners donselaar dontje donze donzel dončić doodeman doodewaard doodkorte dooge dooijeweerd dooijeweert
-doolaard dooley doomen doomernik dooper doorakkers doorduin dooremaal dooremalen dooremolen dooren doorenbos
-doorenbosch doorenspleet doorgeest doormaal doormalen doornberg doornbosch doornbusch doorne doornebal
-doornebosch doornekamp doornenbal doornewaard doorneweerd doornhein doornik doornink doornkamp doornmalen
-doornspeek doornwaard doornweerd doorschodt doorson doorten dootjes doove doppenberg dopperen dopsa dopuda
-dopuđa dopša dor doran dordic doreleijers doremalen dorenberg dorenbos dorfling dorgelo dorhout doria doric
-doring dorić dorland dorlandt dorlas dorleijn dorman dormans dormolen dorn dorneles dorner doro doronjski
-dorontic dorontić doronzo dorr dorre dorrepaal dorresteijn dorrestein dorrestijn dorré dorsman dorsselaer
-dorssen dorssers dorsthorst dortants dorth dortland dortmans dortmont doshi doskocil doskocilova doskoczynski
-doskočil doskočilová dossett dostal dostalova dostanic dostanić dostic dosticic dostić dostičić dostál
-dostálová dotinga dotlic dotlić doubek doubkova doubková doubrava doubravova doubravová doudouh douiri douna
+dalenoord dalfsen dalgaard dalgrd dalhuisen dalkıran dall dalleaste dallenbach dallinga dalm dalmaijer dalman
+dalmasso dalmeijer dalmolen dalmulder dalsem dalsen dalsgaard dalsgrd dalstra dalum damaiyanti damanik
+damaratri damaske damayanthi damayanti dambis damen damgaard damgrd damhuis damian damiani damiano damico
+damink damjanic damjanić damkat damkot damljanovic damljanović damm damman damme damsgaard damsma damsteeg
+damsteegt damstra damveld damwijk dan danciu daneal danek danen danenberg danenhauer dangic dangić dangol
+dangremond dangubic dangubić danh danhof dani daniael daniawan danicic daniel daniele danielova danielová
+daniels danielse danielsen danielsone danielsons danielsson danila danilova danilová danis danisova daniël
+daniëls daniëlse daničić daniš danišová dankaart dankelman dankers danklof danko dankova danková danneberg
+dannenberg danner dano danojlic danojlić danova dansik dansokho dantas dante dantuma dantzig danès daněk dao
+daoud daoudi dap dapic dappers dara darazac daražac darbellay dardic dardić darii daris darkaoui darko darmadi
+darmawa darmawan darmawi darmayanti darojat darsan darteh dartey darwinkel darwinto daryusman darzins
+darznieks dascalu dasgupta dashorst dasic dasler dasselaar datema datena datta dattilo daubner daud daudeij
+daudrich dauer daugaard daugherty daum dauth dautzenberg davalos davelaar davenschot daverveld david davidova
+davidovic davidovicamic davidović davidovićamić davidová davidsainen davidse davidsen davies davila davina
+davinic davinić davoli davronov davronova davut dawadi dawamah dawood daya dayal dazila dačić dačković dačović
+dağ dağdaş dağdeviren dağlaroğlu daňko daňková daňo daňová dašić ddamulira deak deakne deane debeljak
+debelnogic debelnogić deben debets debi debie debije debipersad debisarun debnar debnarova debnár debnárová
+debowski debski dec decker deckers deckert deckow declerck declercq decock decoster dedanski dedden deddens
+dede dedejic dedejić dedek dedic dedijer dedić dedkova dedovic deeben deegens deekman deelen deelman deelstra
+deenen deenik deerberg deerenberg dees deetlefs deetman defesche degano dege degeling degenaar degenaars
+degener degenhart degenkamp degger degis deglavs degn degrassi deguelle dehing dehmel deiana deij deijck deijk
+deijkers deijl deijs deijssel deijzen deiman deinum deira deja dejanic dejanić dejanovic dejanović dejova
+dejová dekanovic dekatuanty dekic dekker dekkinga dekovic dekys dekysova dekýš dekýšová delacruz delacrúz
+delafuente delagarza delahaije delahaye delalic delalić delaney delannoy delao delapaz delarosa delatorre
+delattre delaunay delazy delcò delden deleij delemarre deleon deleón delfgaauw delfgou delfino delfos delfosse
+delfsma delgadillo delgado delger delhaas delhaye delhez delic delien delil delissen deliën delić delkapic
+dell'amico dellaert dellebeke delleman dellemann dellemijn delmas delmee delmenico delnoij delogu delonge
+delorme delosevic delpeut delport delrio delrío delsing delsink delsman delst delvalle delvaux delwel demandt
+demarteau demas demba dembele dembelé deme demeijer demers demeter demetrova demetrová demic demierre demir
+demirbas demirbaş demirci demirel demirhan demirtas demirtaş demić demkes demmenie demmer demmers demming
+demmink demonjic demonjić demontis demsar demurtas demut demšar denadic denaro dencic deneer denekamp denesik
+denessen denge dengerink dengler denic denie denisic denissen deniz denić denkel denkic denkić denneboom
+denneman denner dennissen denovic denti denzinger denzler denčić deol deppe deprez dera derajic derajić
+derasevic derasimovic dercksen derckx deretic deretić dergovic derhaag deric derickx derikonjic derikonjić
+derikx derisilo deriu derix derkink derks derkse derksema derksen derkx derlagen dermois dernison derogee
+deronjic deronjić derr derrez dertmann derwort desai desancic desančić descamps deschamps deschenes deschênes
+deshmukh deshpande desianuri desic desiderio desjardins desmedt desmet desogus despenic despenić despic
+despinic despinić despić desrosiers dessel dessens dessing destana destro destyan desyanna determan deth
+dethier dethloff dethmers detiarni detmar detmers deudekom deuling deunk deure deurhof deuric deuring deurić
+deurloo deurse deursen deurzen deuschle deuss deutekom deuveren deuzeman devald devan devandran devar devaraj
+devaser devaud devaux devcickatic deveci devedzic devedžić develing deventer deverso devetak deviana devilee
+devkota devos devrnja devčićkatić dewaide dewan dewanegoro dewanto dewantri dewilde dewinta dewnarain deysel
+deyzel deák deákné deđanski deģe deģis dešić dhaifina dhakal dhaliwal dhamla dhar dharampal dharmalingam
+dhaubhadel dhawan dhianty dhillon dhimas dhingra dhlamini dhlomo dhondt dhonre dhungel dia diabang diabira
+diaby diack diaconescu diaconu diadhiou diagne diaher diakhate diakhaté diakho diakhoumpa diakite diakité
+diallo diamacoune diamanka diamanti diana diananda diandy dianita diao diarra diastuti diatta diattara diaw
+diawara diaz dibbert dibbets dibbits dicic dickens dickhoff dicki dickinson dickmann dictus didden diderich
+dideriksen didier diebels dieben dieckmann diederen diedericks diederik diederiks diedhiou diedrich dieen
+diegues diehl diejen dieke diekema dieker diekman diekmann dieks diekstra dieleman dielemans dielen dielis
+dielissen diels dieme diemeer diemel diemen diemer diemers diene dienel dieng diepenbeek diepenbroek
+diependaal diepenhorst diepenmaat diepens dieperink diepeveen diepgrond diephuis diepman diepstra diepstraten
+dierckx dierdorp dierendonck dierick dierikx dierks dierkx diermen dierx diessen diest diesveld dieten
+dieteren dieterman dietrich dietsche dietvorst dietz dietzsch diever dieye diezel dieën diggele dignum dihal
+dijck dijcks dijke dijkema dijkerman dijkhof dijkhoff dijkhorst dijkink dijkkamp dijkman dijkmans dijks
+dijkshoorn dijksma dijksman dijksteel dijksterhuis dijkstra dijkxhoorn dijkzeul dijl dijoux dijs dijssel
+dijsselbloem dijsselhof dijst dijstelbloem dikhooff dikic dikić dikkeboom dikkenberg dikkerboom dikkers dikkes
+diklic diklić dikmans dikosavic dikosavić diks dil dilla dillema dilling dilmurodyev dilmurodyeva dilven dima
+dimanic dimanić dimants dimasyq dimcevic dimcic dimic dimitric dimitrijevic dimitrijević dimitrić dimitrovski
+dimić dimkic dimkić dimkovic dimković dimmendaal dimovic dimović dimsic dimčević dimčić dimšić dinata dinc
+dinca dincer dincic dindic dinesen dingarac dingelstad dingelstedt dingemans dingemanse dingena dingenen
+dingenouts dingerdis dingiswayo dingjan dingler dinh dini dinic diniyah dinić dinjens dinkelberg dinkelman
+dinkgreve dinkic dinkić dinkla dinmohamed dinnissen dinten dinter dinteren dinther dinu dinç dinçer dinčić
+dioh diome diompy dione diongue dionisi diop diotaiuti diouf dioum diphoorn dippenaar dippl dircken dircks
+dirckx dirgantara dirike dirikis dirix dirkmaat dirkse dirksen dirkson dirksz dirkx dirkzwager dirven diskic
+diskić disseldorp distefano disveld ditewig ditlevsen ditmarsch ditshuizen ditters dittmann dittmar dittmer
+dittrich dittrichova dittrichová ditzel divald divcic divic divis divisova divić diviš divišová divnic divnić
+divčić dix dixhoorn dixon diyorov diyorova dizanov dizdar diène diédhiou diémé diêm dičić diệp djaoen djetka
+djiba djimera djitte djitté djokoto djorai djordjevic djordjević djubairah djuhandie djulpaka djunaedi
+djurasek dladla dlamini dlouha dlouhy dlouhá dlouhý doan dob dobbelaer dobbelstein dobben dobbrunz dobel
+dobelis dobes dobesova dobeš dobešová dobias dobiasova dobiáš dobiášová dobler dobma dobos dobosne dobosné
+dobosz dobranic dobranić dobratic dobratić dobrescu dobric dobricic dobrilovic dobrilović dobrinkovic
+dobrinković dobrić dobričić dobrosavljevic dobrosavljević dobrovolna dobrovolny dobrovolná dobrovolný
+dobrowolski dobrzynski dobrzyński docekal docekalova dockal dockalova docolomanska docolomansky docter dodaro
+dodde doddema dodemont dodewaard dodeweerd dodic dodiya dodić dodon doebar doedee doedens doedée doejaaren
+doekes doekharan doekhi doekhie doeksen doeland doelder doeleman doensen doerga doesburg doeselaar doeser
+doest doeswijk doets doeve doeven doevendans doeveren doeze doezé dofferhoff dogan dogandzic dogandžić
+doganjic doganjić dogaru dogge dogterom doherty dohmen dohnal dohnalova dohnalová dohring doi dokic dokić
+dokkum dokman doknic doknić dokonal dokoupil dokoupilova dokoupilová dokovic dokoza dolacek dolaček dolce
+dolch dolci dold dolder dolderen dolderman doldersum dolecek doleckova dolejs dolejsi dolejsova dolejš
+dolejšová dolejší dolenc doleweerd dolezal dolezalova dolezel dolezelova doleček dolečková doležal doležalová
+doležel doleželová dolfing dolfsma dolinar dolinic dolinić dolinsek dolinšek dolkefli dollart dollee dollekamp
+dollekens dollenkamp dollevoet dollé dolovic dolović dolphijn dols dolsma dolstra domagała domanovic domanović
+domanski domazet domański dombrovska dombrovskis dombrowski domburg domenech domenie domhof domingues dominiak
+dominici dominicus dominquez domisevac domiševac domjan domljan dommele dommerholt dommisse dompeling
+domselaar domínquez donald donath donati doncic donck donda donderwinkel dondorp dondur donevic donević donga
+donge dongelmans dongeren dongol dongoran donia donica donie donkelaar donkerbroek donkersgoed donkersloot
+donkersteeg donkervoort donkor donks donmez donnelly donners donselaar dontje donze donzel dončić doodeman
+doodewaard doodkorte dooge dooijeweerd dooijeweert doolaard dooley doomen doomernik dooper doorakkers doorduin
+dooremaal dooremalen dooremolen dooren doorenbos doorenbosch doorenspleet doorgeest doormaal doormalen
+doornberg doornbosch doornbusch doorne doornebal doornebosch doornekamp doornenbal doornewaard doorneweerd
+doornhein doornik doornink doornkamp doornmalen doornspeek doornwaard doornweerd doorschodt doorson doorten
+dootjes doove doppenberg dopperen dopsa dopuda dopuđa dopša dor doran dorantes dordic doreleijers doremalen
+dorenberg dorenbos dorfling dorgelo dorhout doria doric doring dorić dorland dorlandt dorlas dorleijn dorman
+dormans dormolen dorn dorneles dorner doro doronjski dorontic dorontić doronzo dorr dorre dorrepaal
+dorresteijn dorrestein dorrestijn dorré dorsman dorsselaer dorssen dorssers dorsthorst dortants dorth dortland
+dortmans dortmont doshi doskocil doskocilova doskoczynski doskočil doskočilová dossett dostal dostalova
+dostanic dostanić dostic dosticic dostić dostičić dostál dostálová dotinga dotlic dotlić dotulong doubek
+doubkova doubková doubrava doubravova doubravová doucoure doucouré doudouh douiri doumbia doumbouya douna
 dousa dousi dousova douven douwenga douwes douwma douwsma douwstra douša doušová doveren dovermann dovijanic
 dovijanić dovudov dovudova dower doyle doza dozeman doãn dočekal dočekalová dočkal dočkalová dočolomanská
 dočolomanský doğan doža draaijer draaisma draanen drabbe drabbels drabek drabik drabkova drac dracic dragan
@@ -686,29 +716,30 @@ duinmaijer duinmeijer duis duistermaat duisterwinkel duitman duitscher duiveman 
 duivenbooden duivendijk duivenvoorde duivenvoorden duiverman duivesteijn duivestein duivis duizendstra duizer
 dujardin dujic dukaric dukel dukelic duker dukers duketic dukic dukić dukker duknic dukovac dukure dukurs dula
 dulfer dulk dulken dulla dullaart dullaert dullemen dullemond dullens dullova dullová dulmen dulos dulova
-dulová dulst duma duman dumanjic dumanjić dumas dumeljic dumeljić dumija duminy dumitrache dumitrascu
+dulová dulst duma dumadi duman dumanjic dumanjić dumas dumeljic dumeljić dumija duminy dumitrache dumitrascu
 dumitrescu dumitrikic dumitrikić dumitriu dumitru dumnic dumnić dumonic dumonić dumont dumoulin dumpe dumpis
 duncic duncker dunda dundas dungen dunjic dunjić dunka dunkova dunková dunnewind dunnewold dunnink dunsbergen
 dunschoten dunselman dunčić duong dupan dupon dupont duppen dupre dupuis dupuy duragic durak durakic duran
-durand durante durdic durenkamp duretic durgan duric durica duricic duricova durieux durinck duris durisic
-durisova durkic durlinger durmaz durmus durmuş duronjic duronjić dursun durville durán dusanic dusee dusek
-dusenkalkar dushime dusic dusik dusikova dusink duskova dusschoten dussel dusseldorp dusseljee dussen
+durand durante durazo durdic durenkamp duretic durgan duric durica duricic duricova durieux durinck duris
+durisic durisova durkic durlinger durmaz durmus durmuş duronjic duronjić dursun durville durán dusanic dusee
+dusek dusenkalkar dushime dusic dusik dusikova dusink duskova dusschoten dussel dusseldorp dusseljee dussen
 duszynski duszyński dusée dusík dusíková duta duteweert dutkiewicz dutoit dutrieux dutt dutta dutto duuren
 duurland duurling duursema duursma duus duut duval duvekot duvenage duvenhage duvigneau duvnjakculjak
 duvnjakčuljak duwel duygulu duyvestijn duzgun duzic dučić dušanić dušek dušková dvizac dvnis dvokic dvokić
 dvonc dvoncova dvonč dvončová dvoracek dvorackova dvorak dvorakova dvoranac dvorancic dvorančić dvornic
 dvornić dvorska dvorsky dvorská dvorský dvořák dvořáková dvořáček dvořáčková dwamena dwarka dwarkasing
-dwarshuis dwarswaard dwiantoro dwivedi dyal dyett dykstra dylus dzadzic dzajic dzakmic dzakula dzal dzambic
-dzanija dzavric dzelebdzic dzelme dzelzitis dzelzītis dzene dzenis dzenitis dzenopoljac dzenītis dzepina
-dzerins dzerve dziedzic dzigumovic dzigurski dzikic dzikri dzinic dzintars dzirkale dzirkalis dzirne dziuba
-dzodanovic dzodic dzokoto dzolkefli dzombic dzomic dzonic dzulfikar dzulkifli dzullutfi dzurjanin dzurjaninova
-dzurjaninová dzērve dávid dávidová dávila dächert dème déschamps dévaud díaz díez döbel dönmez dörenberg
-döring dörner dörr dörre düzgün düşenkalkar dāboliņš dālderis dārziņš dārznieks dąbek dąbkowski dąbrowska
-dąbrowski dębowski dębski dědek dědková dīriķe dīriķis długosz džadžić džajić džakmić džakula džal džambić
-džanija džavrić dželebdžić dženopoljac džepina džeriņš džigumović džigurski džikić džinić džodanović džodić
-džombić džomić džonić ebbekink ebbelaar ebbeling ebbelink ebbenhorst ebbens ebbers ebbesen ebbinge ebbink
-ebeling ebels ebelties ebeltjes eberhard eberhardt eberharter eberl eberle eberson ebert ebing ebner ebrahim
-ebskamp ebubechukwu ebus echevarria echevarría echteld echtelt ecker eckert eckeveld eckhardt ecoffey edelaar
+dwarshuis dwarswaard dwiantoro dwintha dwiputra dwiputri dwivedi dwiyanti dwiyanto dwiyono dyal dyett dykstra
+dylus dzadzic dzajic dzakmic dzakula dzal dzambic dzanija dzavric dzelebdzic dzelme dzelzitis dzelzītis dzene
+dzenis dzenitis dzenopoljac dzenītis dzepina dzerins dzerve dziedzic dzigumovic dzigurski dzikic dzikri
+dzikrian dzikyrullah dzinic dzintars dzirkale dzirkalis dzirne dziuba dzodanovic dzodic dzokoto dzolkefli
+dzombic dzomic dzonic dzulfikar dzulkifli dzullutfi dzurjanin dzurjaninova dzurjaninová dzērve dávalos dávid
+dávidová dávila dächert dème déschamps dévaud díaz díez döbel dönmez dörenberg döring dörner dörr dörre düzgün
+düşenkalkar dāboliņš dālderis dārziņš dārznieks dąbek dąbkowski dąbrowska dąbrowski dębowski dębski dědek
+dědková dīriķe dīriķis długosz džadžić džajić džakmić džakula džal džambić džanija džavrić dželebdžić
+dženopoljac džepina džeriņš džigumović džigurski džikić džinić džodanović džodić džombić džomić džonić
+ebbekink ebbelaar ebbeling ebbelink ebbenhorst ebbens ebbers ebbesen ebbinge ebbink ebeling ebels ebelties
+ebeltjes eberhard eberhardt eberharter eberl eberle eberson ebert ebing ebner ebrahim ebskamp ebubechukwu ebus
+echevarria echevarría echeverria echeverría echteld echtelt ecker eckert eckeveld eckhardt ecoffey edelaar
 edelbroek edelenbos edelenbosch edelijn edeling eder ederen ederveen eding edlinger edorh edun edvardsen
 edwards eeckhout eeden eefting eeftink eekelder eekelen eekels eeken eekeren eekert eekhof eekhout eekhuis
 eekma eekman eelderink eelkema eelman eelsing eeltink eem eems eenbergen eendenburg eenennaam eenige eenink
@@ -717,396 +748,415 @@ eerkes eerland eerola eersel eerten eertink eertman eertwegh ees eestermans eete
 efferen effertz effindi effing effler effting egaric egarić egas egberink egbers egberts egbertzen egbochukwu
 egdom egeland egeli egelja egeljic egeljić egelmeers egeraat egeric egerić eggebeen eggelen eggels eggengoor
 eggenhuizen eggenkamp eggenmueller eggens egger eggermont eggers eggert eggink egic egić egle egli eglite
-eglitis eglīte eglītis egmond egtberts egten egteren ehigiator ehlen ehlers ehm ehmann ehrig eibl eibrink eich
-eichberger eichelsheim eichenberger eichhorn eichinger eickhoff eide eidhof eiduka eier eifert eigenhuis
-eigenraam eigner eijbergen eijck eijdems eijden eijer eijgelaar eijgelsheim eijgen eijgenhuijsen eijgenraam
-eijk eijkel eijkelboom eijkelenboom eijkelenburg eijkelenkamp eijkelhof eijkelkamp eijkemans eijken eijkenaar
-eijkenboom eijkens eijkeren eijkhout eijking eijkman eijl eijlander eijlers eijmeren eijnde eijnden eijndhoven
-eijndt eijndthoven eijnsbergen eijpe eijs eijsackers eijsbouts eijsden eijsermans eijsink eijssen eijsvogels
-eijt eijzenga eijzeren eikeland eikelboom eikelenboom eikema eikenaar eikendal eikenhorst eikens eikholt
-eikhout eikmans eilering eilers eilert eilertsen eiling eimers eindhoven einel einert eino einola einonen
-eisaks eisden eisenga eisenlauer eising eisinga eisink eisma eissens eisses eitens eiting eizinga ekamper
-ekelenburg ekelmans ekelschot ekema ekeren ekeris ekert ekhart ekhsan ekici ekinci ekis ekiz ekkaldır ekkebus
-ekkel ekkelboom ekkelenkamp ekkelkamp ekkels ekker ekkers eklund ekman ekmecic ekmedzic ekmedžić ekmečić ekola
-ekpo ekris eksioglu eksteen ekstrom ekström ekwueme ekşioğlu elands elavarasan elb elbe elbekov elbekova
-elbers elberse elbersen elbertse elbertsen elbrink elburg elciboga elden elderen elderhorst eldering elderkamp
-elderman elderson eldijk eldik eldonk eldorov eldorova elebiyo elema elemans elenbaas eleonora eleveld elewout
-eleyth elferen elfering elferink elfers elfferich elfring elfrink elgersma elhorst elia elias eliasen eliasova
-eliassen eliasson eliaš elich elicin elie eliens eligibile elijzen eling elings elissen elizen elizondo eliáš
-eliášová eliçin eliëns elkerbout elkhuizen elkink elkjær elksne ellenbroek ellenkamp elleswijk ellila ellilä
-ellinen elling ellingsen ellis elmas elmastasoglu elmastaşoğlu elmendorp elmers elmi elmpt elmurodyev
-elmurodyeva elnurov elnurova eloff eloharju elomaa eloranta elout elp els elsacker elschot elsen elsenaar
-elsendoorn elshof elshoff elshout elsing elsinga elsinghorst elskamp elsman elss elst elstak elsten elstgeest
-elswijk elsäcker elten elteren elting eltink elve elverding elvers elvina elworthy elyorov elyorova elzakker
-elzakkers elzelingen elzenaar elzenga elzer elzerman elzinga elçiboğa eman emans emanuels emanuelson emard
-emaus embden embranthiri embrechts embregts emerenciana emert emig emmanuel emmelkamp emmelmann emmelot emmens
-emmerich emmerik emmerink emmerloot emming emmink emonds emons emonts emous empel empelen emst enache enachi
-enajarvi enckevort endeman endenburg endendijk ender enderby enderink endeveld endhoven endschot endt
-endzelina endzelins endzelīna endzelīns endzina endzins endziņa endziņš ene enevoldsen engberink engbers
-engbersen engberts engebretsen engel engelaar engelage engeland engelander engelbart engelbarts engelbert
-engelbertink engelberts engelbracht engelbrecht engelen engelenburg engelenhoven engelgeer engelhard
-engelhardt engelhart engelkes engelman engelmann engelse engelsen engelshoven engelsma engelsman engering engh
-engholm engstrom engström engwerda eni enins eniņš enkelaar enkhuizen enklaar ennema ennik eno enola enriquez
-enríquez enserink ensing ensink enslin enthoven entius entjes entrop enzerink enäjärvi epema epifani eplinius
-eppenga epping eppinga eppink epskamp erades eradus eraharju eramaja eranen erasmus erbay erben erbenova
-erbenová erberk erbrink erbulak ercan ercetin ercic erckens ercoli erdem erdkamp erdman erdmann erdogan
-erdoğan erdtsieck eremic eremić erens erenstein erents erez erfan ergic ergin erginsoy ergić erglis ergul
-ergun ergül ergün erhan erhardt erhart erichsen eriks eriksen eriksson eringa eringaard erinkveld erić erjavec
-erk erkamp erkan erkekli erkel erkeland erkelens erkemeij erkens erkinjuntti erkkila erkkilä erkkinen erkko
-erkkola erlangga erlei erletic erletić erlings erm ermen ermens ermers ermes ermini ermis ermiş ermstrang
-ernamo ernens ernes erni ernser ernst eroglu erol erola eronat eronen eroğlu erp errante erren errera
-errichiello errico ersoy ertepınar ertl erturk ertürk ervola erwee erwes erwich eryilmaz erzen eräharju
-erämaja eränen erçetin erčić eržen esajas esanu esbach esbensen escalante escamilla escobar esdonk esen
-esenwein eshof eshuis eskela eskelinen eskelä eskens eskes eskildsen eskola esman esmeijer esparza espeldoorn
-espersen espinal espindola espinheira espino espinosa espinoza esposito espíndola esquibel esquivel essack
-essaidi essanoussi esschert esschoten esseboom essed esselbrugge esseling esselink esselman essenberg
-essenburg essens essenstam esser essers esseveld essing essink essop esterhuizen esterhuyse esterik esteves
-estevez esther estrada estruch estéves estévez esveld esveldt etman etnel ettekoven ettema etten ettinger
-etzebeth eugelink eugster eulderink eulink eunen eupen eurlings euser eussen euverman euving evangelista
-evangelisti evans evdenic evela eveleens evelä evenblij evenboer evenhuis evensen everaars everaarts everaers
+eglitis eglīte eglītis egmond egtberts egten egteren ehemba ehigiator ehlen ehlers ehm ehmann ehrig eibl
+eibrink eich eichberger eichelsheim eichenberger eichhorn eichinger eickhoff eide eidhof eiduka eier eifert
+eigenhuis eigenraam eigner eijbergen eijck eijdems eijden eijer eijgelaar eijgelsheim eijgen eijgenhuijsen
+eijgenraam eijk eijkel eijkelboom eijkelenboom eijkelenburg eijkelenkamp eijkelhof eijkelkamp eijkemans eijken
+eijkenaar eijkenboom eijkens eijkeren eijkhout eijking eijkman eijl eijlander eijlers eijmeren eijnde eijnden
+eijndhoven eijndt eijndthoven eijnsbergen eijpe eijs eijsackers eijsbouts eijsden eijsermans eijsink eijssen
+eijsvogels eijt eijzenga eijzeren eikeland eikelboom eikelenboom eikema eikenaar eikendal eikenhorst eikens
+eikholt eikhout eikmans eilering eilers eilert eilertsen eiling eimers eindhoven einel einert eino einola
+einonen eisaks eisden eisenga eisenlauer eising eisinga eisink eisma eissens eisses eitens eiting eizabeth
+eizinga ekamper ekaputri ekarianti ekasari ekelenburg ekelmans ekelschot ekema ekeren ekeris ekert ekhart
+ekhsan ekici ekinci ekis ekiz ekkaldır ekkebus ekkel ekkelboom ekkelenkamp ekkelkamp ekkels ekker ekkers
+eklund ekman ekmecic ekmedzic ekmedžić ekmečić ekola ekpo ekris eksioglu eksteen ekstrom ekström ekwueme
+ekşioğlu elands elavarasan elb elbe elbekov elbekova elbers elberse elbersen elbertse elbertsen elbrink elburg
+elciboga elden elderen elderhorst eldering elderkamp elderman elderson eldijk eldik eldonk eldorov eldorova
+elebiyo elema elemans elenbaas eleonora eleveld elewout eleyth elferen elfering elferink elfers elfferich
+elfring elfrink elgersma elhajri elhorst elia elias eliasen eliasova eliassen eliasson eliaš elich elicin elie
+eliens eligibile elijzen eling elings elissen elizen elizondo eliáš eliášová eliçin eliëns elkerbout elkhuizen
+elkink elkjær elksne ellenbroek ellenkamp elleswijk ellila ellilä ellinen elling ellingsen ellis elmainiati
+elmas elmastasoglu elmastaşoğlu elmendorp elmers elmi elmpt elmurodyev elmurodyeva elnurov elnurova eloff
+eloharju elomaa eloranta elout elp els elsacker elschot elsen elsenaar elsendoorn elserida elshof elshoff
+elshout elsinda elsing elsinga elsinghorst elskamp elsman elsner elss elst elstak elsten elstgeest elswijk
+elsäcker elten elteren elting eltink elve elverding elvers elvina elworthy elyorov elyorova elzakker elzakkers
+elzelingen elzenaar elzenga elzer elzerman elzinga elçiboğa eman emans emanuels emanuelson emard emaus embden
+embranthiri embrechts embregts emeraldy emerenciana emert emig emiliya emmanuel emmelkamp emmelmann emmelot
+emmens emmerich emmerik emmerink emmerloot emming emmink emonds emons emonts emous empel empelen emprit emst
+enache enachi enajarvi enckevort endeman endenburg endendijk ender enderby enderink endeveld endhoven endrawan
+endrayani endschot endt endzelina endzelins endzelīna endzelīns endzina endzins endziņa endziņš ene enevoldsen
+engberink engbers engbersen engberts engebretsen engel engelaar engelage engeland engelander engelbart
+engelbarts engelbert engelbertink engelberts engelbracht engelbrecht engelen engelenburg engelenhoven
+engelgeer engelhard engelhardt engelhart engelkes engelman engelmann engelse engelsen engelshoven engelsma
+engelsman engering engh engholm engstrom engström engwerda eni enins eniņš enkelaar enkhuizen enklaar ennema
+ennik eno enola enriquez enríquez enserink ensing ensink enslin enthoven entius entjes entrop enzerink
+enäjärvi epema epifani eplinius eppenga epping eppinga eppink epskamp erades eradus eraharju eramaja eranen
+erasmus erbay erben erbenova erbenová erberk erbrink erbulak ercan ercetin ercic erckens ercoli erdem erdkamp
+erdman erdmann erdogan erdoğan erdtsieck eremic eremić erens erenstein erents erez erfan ergic ergin erginsoy
+ergić erglis ergul ergun ergül ergün erhan erhardt erhart erianty erichsen eriks eriksen erikson eriksson
+eringa eringaard erinkveld erić erjavec erk erkamp erkan erkekli erkel erkeland erkelens erkemeij erkens
+erkinjuntti erkkila erkkilä erkkinen erkko erkkola erlando erlangga erlei erletic erletić erlinda erlings erm
+ermawati ermen ermens ermers ermes ermini ermis ermiş ermstrang ernamo ernanda ernens ernes erni ernser ernst
+eroglu erol erola eronat eronen eroğlu erp errante erren errera errichiello errico ersoy ertepınar ertl erturk
+ertürk ervola erwee erwes erwich eryantie eryilmaz erzen eräharju erämaja eränen erçetin erčić eržen esajas
+esanu esbach esbensen escalante escamilla escobar esdonk esen esenwein esequiel eshof eshuis eskela eskelinen
+eskelä eskens eskes eskildsen eskola esman esmeijer esparza espeldoorn espersen espinal espindola espinheira
+espino espinosa espinoza esposito espíndola esquibel esquivel essack essaidi essanoussi esschert esschoten
+esseboom essed esselbrugge esseling esselink esselman essenberg essenburg essens essenstam esser essers
+esseveld essing essink essop esterhuizen esterhuyse esterik esteves estevez esther estrada estriana estruch
+estéves estévez esveld esveldt etman etnel ettekoven ettema etten ettinger etzebeth eugelink eugster
+euisnawati eulderink eulink eunen eupen eurlings euser eussen euverman euving evangelista evangelisti evans
+evayanti evdenic evela eveleens eveline evelä evenblij evenboer evenhuis evensen everaars everaarts everaers
 everaert everaerts everdingen everhardus everink everling evers eversdijk everse eversen eversteijn everts
 evertse evertsen evertsz evertz evertzen everwijn evila evilä evink evliyaoglu evliyaoğlu evola evrard
 evstifejev evđenić ewald ewalds ewals ewalts ewijck ewijk exel exoo exposito extel exter exterkate eybers eyk
 ezendam ezergailis ezerins ezeriņš ezinga faaij faase faasen faasse faassen fabbri fabbricatore fabbro faber
 fabian fabiani fabianne fabiano fabianova fabianová fabijanovic fabijanović fabián fabiánová fabjan fabre
-fabricius fabrie fabris fabrizi fabrizio fabré fachri fachriawan faculjak fadda fadel fadhil fadhilah fadil
-fadillah fadipe fadlullah fadzil faerber faes faessen faez fagel fagunwa fahey fahham fahi fahim fahmi fahmie
-fahner fahri fahriddinov fahriddinova fairos fairuz faiser faivre faiz faizal faizul faizun fajardo fajdetic
-fajdetić fajimi fajnor fajnorova fajnorová fakhri fakhrurrazi fakier fakkeldij fakkert faktor falabi falbo
-falcao falchi falcioni falco falcão faleti falier falize falk falke falkena falkner falkowski faller faloye
-falzone fam fanara fancello fanelli fankhauser fanta fantini fantova fantová fantozzi faraci farag farago
-faragone faragó faragóné farah faraj faraone farber farcas farcic fareesnizra fareez farella farenhorst
-faresta farhan faria farias farid farida farihan faris farissi farkas farkasne farkasné farkasova farkasovska
-farkasovsky farkaš farkašovská farkašovský farkašová farkic farkić farre farrell farres farris farruhov
-farruhova farré farrés farías farčić fasano fasasi fasching fasoli fassaert fassbender fassler fatehmahomed
-fatels fathi fathina fatic fatić fatullah faty fauche faudzi faulhaber faure fauré fauzi fauzy fava favara
-favaro favero favier favre fay faye fayyad fayzbekov fayzbekova fazal fazekas fazekasne fazekasné fazil fazio
-fazira fazliddinyev fazliddinyeva feber febian febrer febriansyah febrianti feddema feddes fedele federici
-federico feelders feen feeney feenstra feest feher feherne fehling fehr fehrig fehér fehérné feichtinger feij
-feijen feijer feijt feijtel feijter feijth feiken feikens feil feith feitsma fejfar fejfarova fejfarová fekete
-feketene feketéné fekken fekkes fekonja felber feld feldbrugge feldek felder feldmann feleppa felici feliciano
-felida felius feliziani felke fellay fellinger fellner felten felter femic femina femić fencl fenclova
-fenclová fenijn fennema fenner fennis fenske ferdian ferdinandus ferenc ferencova ferencová ferianto ferilli
-feringa ferjencikova ferjenčíková ferket ferko ferkova ferková ferluga ferminiano fermont fernand fernanda
+fabricius fabrie fabris fabrizi fabrizio fabré fachri fachriani fachriawan faculjak fadda fadel fadhil
+fadhilah fadhillah fadhlah fadil fadilah fadilla fadillah fadipe fadliah fadlullah fadlyansyah fadzil faerber
+faes faessen faez fagel fagunwa fahey fahham fahi fahim fahlevi fahmi fahmie fahner fahri fahrian fahriansyah
+fahriddinov fahriddinova fahrudin fahrurrozi fahthia faineisya fairos fairuz faiser faivre faiz faizal faizul
+faizun fajardo fajarianto fajarmeidia fajarrudin fajdetic fajdetić fajimi fajnor fajnorova fajnorová fajriah
+fajrini fakhri fakhriy fakhrurrazi fakier fakkeldij fakkert faktor falabi falbo falcao falchi falcioni falco
+falcão faleti faliani falier falize falk falke falkena falkner falkowski faller faloye falzone fam fanara
+fancello fandini fanelli fankhauser fanta fantini fantova fantová fantozzi faraci farag farago faragone faragó
+faragóné farah faraj faraone farasari farber farcas farcic fardani fardiyansyah fareesnizra fareez farella
+farenhorst faresta farhan farhana farhanah farhani faria fariani farias farid farida faridah faridhaniati
+farihan faris farissi farkas farkasne farkasné farkasova farkasovska farkasovsky farkaš farkašovská
+farkašovský farkašová farkic farkić farre farrell farres farris farrogi farruhov farruhova farré farrés farías
+farčić fasano fasasi fasching fasoli fassa fassaert fassbender fassler fatehmahomed fatels fathi fathihani
+fathina fathoni fatic fatimah fatiyatus fatić fatullah faty fauche faudzi faujiah faulhaber faure fauré
+faustin fauzi fauziah fauziyah fauziyyah fauzy fava favara favaro favero favier favre fay faye fayyad
+fayzbekov fayzbekova fazal fazekas fazekasne fazekasné fazil fazio fazira fazliddinyev fazliddinyeva fazriani
+feber febian febrer febrian febriani febriansyah febrianti febriantinah febriany febriyana febriyanie
+febriyanto febryan feddema feddes fedele federici federico feelders feen feeney feenstra feest feher feherne
+fehling fehr fehrig fehér fehérné feichtinger feij feijen feijer feijt feijtel feijter feijth feiken feikens
+feil feith feitsma fejfar fejfarova fejfarová fekete feketene feketéné fekken fekkes fekonja felber feld
+feldbrugge feldek felder feldmann feleppa felici feliciano felida felius feliziani felke fellay fellinger
+fellner fellygrina felten felter femic femina femić fencl fenclova fenclová fenijn fennema fenner fennis
+fenske ferdian ferdiansyah ferdinandus feregrino ferenc ferencova ferencová ferianto ferilli feringa ferizal
+ferjencikova ferjenčíková ferket ferko ferkova ferková ferlizan ferluga ferminiano fermont fernand fernanda
 fernandes fernandez fernandéz fernhout feron ferraco ferracuti ferraiuolo ferrando ferrante ferranti ferrarini
 ferrario ferraris ferraro ferrarotti ferraz ferrazzini ferraço ferrer ferreri ferrero ferretti ferreyra ferri
-ferrier ferrigno ferrini ferro ferroni ferwerda feskens fessem festa festuccia feteris feuerbach feunekes
-fevre fial fiala fialova fialová fichardt fichera fichtinger fico ficova ficová fictorie fidan fiddelers
-fidder fidelis fidom fidélis fiechter fiedler fiedlerova fiedlerová fiege fiene fieret fiering fierloos fierro
-fieten fietje fietz figaroa figee figge figl figueiredo figueroa figura fijan fijałkowski fijen fijlstra fijma
-fijnaut fijneman fijnvandraat fijter fikke fikkers fikkert fikri filart filc filcova filcová filemon filgueira
-filice filimon filip filipan filipek filipiak filipic filipić filipič filipova filipovic filipović filipová
-filipowicz filipowski filippi filippini filippo filipponi filius fillekes fillion filppula filsinger fincke
-fingerlandova fingerlandová fini finka finke finkers finkova finková finnema finni finocchiaro finotti finstad
-finsy fintelman fiolet fioole fior fioravanti fiore fiorelli fiorentini fiorentino fiorenza fioretti fiori
-fiorillo fiorini fiorucci firat firdaus firdavsyev firdavsyeva firdoz firgantoro firmansyah fisbah fischer
-fischerova fischerová fischetti fiselier fiser fiserova fisker fisscher fisser fiteri fitratov fitratova fitri
-fitschen fišbah fišer fišerová fjeld fjodorov fjodorova flacco flacer flaman flameling flanjak flantua flatley
-flaton flačer flecken fledderman fledderus fleerakkers fleischer fleischhacker fleischmann flemming fleskens
-fleurke fleurkens fleury flierman fliert flietstra flikkema flikweert flim flinsenberg flinterman flipse
-flipsen flis flisijn flobbe floder flohil flohr flokstra flonk florack florax florczak flore florea florek
-floren florentinus flores florescu florez florian florianova floricelovic florie florio floris florissen
-florián floriánová floričelović florusse flottmann fluckiger fluijt fluitman fluitsma flury fléury flórez
-flückiger focke fockert focsa fodor fodorne fodorné fodulovic fodulović foederer foekema foeken foekens
-foesenek fofana fofie fogaca foged fogele fogelis fogh foglia fois fojtik fojtikova fojtík fojtíková fok fokke
-fokkema fokkens fokkert fokkinga fokkink folbert foletti folivarski folkeringa folkers folkersma folkerts
-folkertsma folmer foltyn foltynova foltýn foltýnová fonda fondse fonk fonken fonseca fontaine fontainé
-fonteijn fonteine fonti fontijn fontijne fontinhas fonville foolen foong foort fopma foppele forconi foretay
-forgione forkel forlani forman formanek formankova formanova formanová formica formánek formánková fornara
-forrer forsberg forst forster forstner fortgens fortier fortova fortugno fortuijn fortunato fortuny foschi
-foss fossen fossum fosu foti fotic fotihov fotihova fotiric fotirić fotić fouche foucher fouchier fouquet
-fourie fournier fourniér fousek fouskova fousková fouw fořtová fraaij fraanje frackowiak fraczek fraenk fraga
-fragniere fragnière frahmeke fraikin fraiquin frami francesca franceschi franceschini francesconi francezi
-franchi franchini franciskovic francissen francišković francke francken franco francois francot francova
-francová frandila frandsen franecki franek franey franic franić franjic franjicabramic franjiczelic franjić
+ferriawan ferrier ferrigno ferrini ferro ferroni ferwerda feskens fessem festa festuccia feteris feuerbach
+feunekes fevre fharastina fial fiala fialova fialová fichardt fichera fichtinger fico ficova ficová fictorie
+fidan fiddelers fidder fidelis fidom fidélis fiechter fiedler fiedlerova fiedlerová fiege fiene fieret fiering
+fierloos fierro fieten fietje fietz figaroa figee figge figl figueiredo figueroa figura fijan fijałkowski
+fijen fijlstra fijma fijnaut fijneman fijnvandraat fijter fikke fikkers fikkert fikri fikriyah filart filc
+filcova filcová filemon filgueira filice filimon filip filipan filipek filipiak filipic filipić filipič
+filipova filipovic filipović filipová filipowicz filipowski filippi filippini filippo filipponi filius
+fillekes fillion filppula filsinger fincke fingerlandova fingerlandová fini finka finke finkers finkova
+finková finnema finni finocchiaro finotti finstad finsy fintelman fiolet fioole fior fioravanti fiore fiorelli
+fiorentini fiorentino fiorenza fioretti fiori fiorillo fiorini fiorucci firat firdaus firdavsyev firdavsyeva
+firdayanti firdiyanti firdoz firgantoro firmansyah firmanyah firnita fisbah fischer fischerova fischerová
+fischetti fiselier fiser fiserova fisker fisscher fisser fiteri fithrina fithriyamah fitratov fitratova fitri
+fitriana fitriani fitrianingsih fitriari fitrilia fitriya fitriyah fitriyana fitriyani fitriyanti fitschen
+fišbah fišer fišerová fjeld fjodorov fjodorova flacco flacer flaman flameling flanjak flantua flatley flaton
+flačer flecken fledderman fledderus fleerakkers fleischer fleischhacker fleischmann flemming fleskens fleurke
+fleurkens fleury flierman fliert flietstra flikkema flikweert flim flinsenberg flinterman flipse flipsen flis
+flisijn flobbe floder flohil flohr flokstra flonk florack florax florczak flore florea florek floren florensia
+florentinus flores florescu florez florian florianova floricelovic florie florio floris florissen florián
+floriánová floričelović florusse flottmann fluckiger fluijt fluitman fluitsma flury fléury flórez flückiger
+focke fockert focsa fodor fodorne fodorné fodulovic fodulović foederer foekema foeken foekens foesenek fofana
+fofie fogaca foged fogele fogelis fogh foglia fois fojtik fojtikova fojtík fojtíková fok fokke fokkema fokkens
+fokkert fokkinga fokkink folbert foletti folivarski folkeringa folkers folkersma folkerts folkertsma folmer
+foltyn foltynova foltýn foltýnová fonda fondse fonk fonken fonseca fontaine fontainé fonteijn fonteine fonti
+fontijn fontijne fontinhas fonville foolen foong foort fopma foppele forconi foretay forgione forkel forlani
+forman formanek formankova formanova formanová formica formánek formánková fornara forrer forsberg forst
+forster forstner fortgens fortier fortova fortugno fortuijn fortunato fortuny foschi foss fossen fossum fosu
+foti fotic fotihov fotihova fotiric fotirić fotić fouche foucher fouchier fouquet fourie fournier fourniér
+fousek fouskova fousková fouw fořtová fraaij fraanje frackowiak fraczek fraenk fraga fragniere fragnière
+frahmeke fraikin fraiquin frami francesca franceschi franceschini francesconi francezi franchi franchini
+franciskovic francissen francišković francke francken franco francois francot francova francová frandila
+frandsen franecki franek franey frangky franic franić franjic franjicabramic franjiczelic franjić
 franjićabramić franjićzelić franke frankema frankena frankes frankhuisen frankhuizen frankova franková
-frankowski frankrijker franse fransen fransens franssen franssens fransson fransz franta franti frantz
-frantzen franx franz franze franzen franzis franzmann franzoni franzè françois franěk fras frasca fratczak
-fratello fraterman fratila fratti frau frauen frauendorf frauenfelder fraza frazer frazi fraňková fredericks
-frederik frederiks frederiksen frederix fredriks fredriksen fredriksson fredriksz fredrix freeke freese freeth
-frei freigang freij freije freijser freimane freimanis freimann freimuth freisen freitag freitas freke frel
-freling frelink fremouw frenaij frencken frenk frenkel frenken frens frensch frentz frenzel frerejean frerichs
-frericks freriks freriksen fresen frey freymond frezza frias frick fricke fridrich fridrichova fridrichová
-frie friebel friedek friedenberg friederich friederichs friedl friedli friedmann friedrich frieling frielink
-friesen frieser friess frieswijk frietema frietman frigan frigerio frigo friis frijling frijlink frijns
-frijters frimpong frings frinking frints frisch frischknecht frishert fritsch fritschij froeling froger
-frohlich frohn froidevaux frolich froling froma fronik froon frosch frowijn frtunic frtunić fruhwirth
-fruijtier frumau frunza frunze frusch frydrych frydrychova frydrychová frändilä fränkel fränti fräser
-frèrejean frías frölich fröling frühwirth frąckowiak frączek frątczak ftorek ftorekova ftoreková fuad fuart
-fucci fuchs fuchsova fuchsová fucik fucikova fuentes fuga fuglsang fuhlbrugge fuhlbrügge fuhler fuhrer
-fuhrmann fujiati fukkink fuksa fuksova fuksová fulop fulopne fumagalli fumarola funcke fundak funes fung
-funmilayo fuoco furgala furlan furman furno furrer furst furtado furtuna fusaro fusco fusenig fust fuzi fučík
-fučíková fynn fábián fábiánné fässler félix förster fülöp fülöpné fürst g'afforov g'afforova g'afurov
-g'afurova g'iyosov g'ulomov gaag gaakeer gaalen gaarenstroom gaarthuis gaasbeek gaasenbeek gaasendam gaast
-gaastra gaba gabeira gabeler gabhezi gabius gabler gabor gaborova gabriel gabriele gabrielli gabrielova
-gabrielová gabriels gabrielse gabrielsen gabriël gabriëls gabriëlse gabud gacanovic gacevic gacic gacina
-gacinovic gadanski gaddini gade gadellaa gademan gadiaga gadomski gadschiew gadzic gadžić gaemers gaertner
-gageldonk gagic gagić gagliano gagliardi gagnon gagovic gagović gagrani gagricic gagričić gagro gahwiler
-gaigals gaikema gaile gailis gailite gailitis gaillard gailīte gailītis gaina gaitan gaitán gajadhar gajadien
-gajadin gajanic gajanić gajda gajdos gajdosova gajdoš gajdošová gajec gajetic gajetić gajewska gajewski
-gajgicmatic gajgićmatić gajic gajicic gajić gajičić gajsek gajski gajtanic gajtanić gajšek gakstadter
-gakstädter galama galan galander galante galarza galasso galeazzi galema galenkamp galesloot galetic galetić
-galfetti galiart galic galien galinac galindo galis galiën galić galjaard galjak galjen galjer gallardo gallas
-gallegos gallet galli gallo galluzzo gallé galne galonic galonić galonjic galonjić galosevic galošević galvan
-galvao galvez galvins galviņš galván galvão gama gamba gambelic gambelić gamberini gambino gamboa gamboni
-gameren gamez gamlin gammelgaard gammeren gamper gamwera gan ganaka ganapathy gandhi gandolfo ganea ganesan
-ganesh gangadien gangadin gangan gangapersad gangelen gangemi gangl gangnus ganguly gankema ganpat ganput
-gansewinkel ganzeboer ganzeboom ganzeveld ganzevles ganzevoort ganzewinkel ganzmann ganzzuparic ganzžuparić
-gaona garacic garanca garanča garapar garatva garau garavaglia garay garačić garcez garcia garcês gardenier
-gardeniers garderen gardic gardingen gardić garduno garg gargiulo garib garibay garic garica garifo garić
-garnier garniér garofalo garonja garotic garotić garretsen garrido garritsen garssen gartner gasch gashi gasic
-gasior gasiorowski gasjune gasjuns gasjūne gasjūns gaspar gaspari gasparini gasparne gasparova gasparovic
+frankowski frankrijker franse fransen fransens fransisca fransisco fransiska franssen franssens fransson
+fransz franta franti frantz frantzen franx franz franze franzen franzis franzmann franzoni franzè françois
+franěk fras frasca frastiansyah fratczak fratello fraterman fratila fratti frau frauen frauendorf frauenfelder
+fraza frazer frazi fraňková fredericks frederik frederiks frederiksen frederix fredriks fredriksen fredriksson
+fredriksz fredrix fredyca freeke freese freeth fregoso frei freigang freij freije freijser freimane freimanis
+freimann freimuth freisen freitag freitas freke frel freling frelink fremouw frenaij frencken frenk frenkel
+frenken frens frensch frentz frenzel frerejean frerichs frericks freriks freriksen fresen frey freymond frezza
+frias frick fricke fridrich fridrichova fridrichová frie friebel friedek friedenberg friederich friederichs
+friedl friedli friedmann friedrich frieling frielink friesen frieser friess frieswijk frietema frietman frigan
+frigerio frigo friis frijling frijlink frijns frijters frimpong frings frinking frints frisch frischknecht
+frishert fritsch fritschij friyadi froeling froger frohlich frohn froidevaux frolich froling froma fronik
+froon frosch frowijn frtunic frtunić fruhwirth fruijtier frumau frunza frunze frusch frydrych frydrychova
+frydrychová frändilä fränkel fränti fräser frèrejean frías frölich fröling frühwirth frąckowiak frączek
+frątczak ftorek ftorekova ftoreková fuad fuart fucci fuchs fuchsova fuchsová fucik fucikova fuentes fuertes
+fuga fuglsang fuhlbrugge fuhlbrügge fuhler fuhrer fuhrmann fujiastuti fujiati fukkink fuksa fuksova fuksová
+fulop fulopne fumagalli fumarola funcke fundak funes fung funmilayo fuoco furgala furlan furman furno furrer
+furst furtado furtuna fusaro fusco fusenig fust fuzi fučík fučíková fynn fábián fábiánné fässler félix förster
+fülöp fülöpné fürst g'afforov g'afforova g'afurov g'afurova g'iyosov g'ulomov gaag gaakeer gaalen gaarenstroom
+gaarthuis gaasbeek gaasenbeek gaasendam gaast gaastra gaba gabeira gabeler gabhezi gabius gabler gabor
+gaborova gabriel gabriele gabrielli gabrielova gabrielová gabriels gabrielse gabrielsen gabriël gabriëls
+gabriëlse gabud gacanovic gacevic gacic gacina gacinovic gadanski gaddini gade gadellaa gademan gadiaga gadio
+gadomski gadschiew gadzic gadžić gaeauli gaemers gaertner gageldonk gagic gagić gagliano gagliardi gagnon
+gagovic gagović gagrani gagricic gagričić gagro gahwiler gaigals gaikema gaile gailis gailite gailitis
+gaillard gailīte gailītis gaina gaitan gaitán gajadhar gajadien gajadin gajanic gajanić gajda gajdos gajdosova
+gajdoš gajdošová gajec gajetic gajetić gajewska gajewski gajgicmatic gajgićmatić gajic gajicic gajić gajičić
+gajsek gajski gajtanic gajtanić gajšek gakou gakstadter gakstädter galadio galama galan galander galante
+galarza galasso galeazzi galema galenkamp galesloot galetic galetić galfetti galiart galic galien galinac
+galindo galis galiën galić galjaard galjak galjen galjer gallardo gallas gallegos gallet galli gallo galluzzo
+gallé galne galonic galonić galonjic galonjić galosevic galošević galvan galvao galvez galvins galviņš galván
+galvão gama gamba gambelic gambelić gamberini gambino gamboa gamboni gameren gamez gamlin gammelgaard gammeren
+gamper gamwera gan ganaka ganapathy gandega gandhi gandolfo ganea ganesan ganesh gangadien gangadin gangan
+gangapersad gangelen gangemi gangl gangnus ganguly gankema ganpat ganput gansewinkel ganzeboer ganzeboom
+ganzeveld ganzevles ganzevoort ganzewinkel ganzmann ganzzuparic ganzžuparić gaona garacic garanca garanča
+garapar garatva garau garavaglia garay garačić garcez garcia garcês gardenier gardeniers garderen gardic
+gardingen gardić garduno garg gargiulo garib garibay garic garica garifo garić garnesia garnier garniér
+garofalo garonja garotic garotić garretsen garrido garritsen garssen gartner garudho gasch gashi gasic gasior
+gasiorowski gasjune gasjuns gasjūne gasjūns gaspar gaspari gasparini gasparne gasparova gasparovic
 gasparovicova gaspersz gaspic gassama gasse gasseling gasselt gasser gassner gassull gast gastel gastelum
-gastélum gasull gataric gatarić gatsonides gatta gatti gatto gatzka gauchan gauder gaudiano gaudin gaudreault
-gauja gauna gautam gauthier gauthiér gautier gautiér gavaric gavarić gavrancic gavranic gavranić gavrančić
-gavric gavrila gavrilita gavriliuc gavrilovic gavrilović gavrić gavrovic gavrović gaweł gawlik gawron
-gawronski gawroński gaye gaylord gaytan gaytán gazdic gazdić gazi gazibara gaziova gazivoda gazo gaćina
-gaćinović gačanović gačević gačić gađanski gałazka gałka gałązka gašić gašpar gašparovič gašparovičová
-gašparová gašpić gaži gažiová gažo gbadamosi gbogboade gebbinck gebbink gebhardt geboers gebuis gedik geelen
-geelhoed geelink geelkerken geemen geemert geene geenen geenhuizen geense geensen geeraets geerards geerdes
-geerdinck geerdink geerds geerenstein geerings geerink geeris geerligs geerling geerlings geerlof geerman
-geerse geersing geertman geerts geertse geertsema geertsen geertsma geervliet geesing geesink geessink geet
-geeve geeven geevers gefferie gehlen gehre gehrig gehring gehrke geiger geijlswijk geijn geijs geijselaers
-geijsen geijteman geijtenbeek geilenkirchen geilings geisendorf geisler geissler geitenbeek geißler gelauf
-gelauff geldenhuys gelder gelderblom geldere gelderen gelderloos gelderman geldermans geldhof geldof geldorp
-geleijns geleijnse gelens geleuken gelici gelink gelissen gellecom gellecum gellekom gelmers gelsing geltink
-gelton gemerden gemeren gemert gemerts gemin gemma gemmink gemser genc genchi gencic gend genderen gendt
-genechten genee geneijgen geneugelijk genini genjega genna gennaro gennep gennip gennissen genoud genovese
-gentenaar gentili genuchten genugten genç genčić georgescu gepken geraads geraats gerace geraci geradts
-geraeds geraedts geraerts geraets geraldes gerard gerards gerardu gerats gerbennow gerber gerbers gerbrandij
-gerbrands gerdel gerdes gerding gerdsen geresteijn gerhards gerhardt gerhardus gerhold gericke gerkema gerlach
-gerlag gerlings gerlofsma germani germeraad gernaat gerner gerosa gerrets gerretsen gerrevink gerris gerrist
-gerrits gerritse gerritsen gerritsma gerritzen gerschler gersen gerson gerssen gerth gertsen gervasi gerven
-gervink gerwen gerwig gerzic gerzić geschiere gesell gesink geskus gessel gesser gest gesthuizen getkate
-geugjes geugten geuijen geuke geukes geuns geurds geurink geurkink geurs geurten geurtjens geurts geurtse
-geurtsen geurtz geusebroek geuskens geutjes geuzebroek geuzinge geveke geverink geway geyer gezer gfeller
-ghaddari ghale ghamarti ghani gharbharan ghazi gheorghita gheorghiu gherman ghielen ghijsen ghilardi ghimire
-ghiraw ghirmai ghisaidoobe ghita ghose ghosh giacalone giaccio giachi giacomelli giampaoli giampaolo gianella
-gianinazzi gianini giannelli giannetti gianni giannini giannone giannotti gianola gianotten gianotti giansante
-giao giap giardina giardini gibala gibbs gibcus gibson gidding gideonse gieben giehl giel giele gielen gielens
-gieles gielesen gieling gielink gielis gielisse gielissen gielkens giepmans gierisch gierkink gierman
-giersbergen gierveld gies giesa giesbergen giesbers giesberts giesbertz giesche giese giesen giesing gieskens
-gieskes giessen gietema giethoorn gietman giezeman giezenaar gigaba gigengack giger gigli giglio gigliotti
-giguere giguère gijbels gijben gijlswijk gijsbers gijsbertha gijsberts gijsbertse gijsbertsen gijsel
-gijselhart gijsen gijsman gijssel gijtenbeek gijzen gil gilardi gilbers gilca gilde giliam gilic gilijamse
-giling gilis gilissen gilić giljam gillebaard gilles gillesen gillet gillieron gillis gillissen gilliéron gils
-gilsing gilson gilst gimenez gimeno giménez ginanjar ginderen gingras ginhoven gink ginkel ginneke ginneken
-ginting gioacchini gioia giordani giordano giorgetti giorgi giorgio giovannelli giovannetti giovannini
-giovinazzo girard girardet girardi girardin giraud giraudo girbu girdhari girgens girigorie giron girone
-giroud giroux girón gisbergen gisca giskes gislason gisler giudice giuffrida giugliano giuliani giuliano
-giunta giusti giustra gizdavic gizdavić giáp gjaltema gjerde glabbeek gladdines glamocic glamočić glandorf
-glasbergen glashouwer glasius glasnovic glasnović glasson glastra glatting glatz glaudemans glauser glavac
-glavati glavač glavcic glavendekic glavendekić glavimans glavinic glavinić glavonic glavonić glavonjic
-glavonjić glavčić glazenborg glazenburg gleason glebbeek gleda gledic gledić gleichner gleijm glerum gleznic
-gleđa gležnić glibetic glibetić gligic gligić gligoric gligorić gliguric gligurić glimmerveen glind glintic
-glintić glisic glissenaar glišić glodovic gloginjic gloginjić glomazic glomazić gloor glopper glosli
-gloudemans glover glozanski glođović gložanski gluhovic gluhović glukcevic glukčević glumac glumicic glumičić
-glumpak gluvajic gluvajić gmeiner gmizic gmizić gnai gnanalingam gning gningue gnjatic gnjatić gnodde
-gobardhan gobbels gobbi gobel gobeljic gobeljić gobin gobind goch gocic gocić gockeritz gocnik gocnikova
-gocník gocníková godanj godard goddijn godding godec godee godeke goderie godfrey godfried godijn godinez
-godinho godins godlewski godlieb godmanis godoi godolova godolová godoy godrie godschalk godthelp godwaldt
-godínez godói goebel goedee goedegebure goedegebuur goedegebuure goedemans goedendorp goedhart goedicke
-goedknegt goedman goedvolk goei goeij goeijen goel goeloe goemaat goemans goeptar goeree goertz goessen
-goessens goesten goetheer goethem goettsch goey goezinne goffau goffin gogh gogic gogić gohler goijaerts
-goinga gojgic gojgić gokalp gokce gokhale gokmen gokoel goksu goktas golay golbach golban golchha goldbeck
-goldenbeld goldewijk goldfuss goldkamp goldkuhle goldkühle goldner goldstein golec golen golicsamarzija
-golinelli golićsamaržija golla goller golling gollnow gollum golob golomski golonka golsteijn golstein
-golverdingen gombai gombay gombert gomboc gomersbach gomes gomez gomide gomis gommans gommers gompel goncalves
-goncear goncic goncić gondokusumo gonesh gonggrijp gonlag gonova gonová gonta gonultas gonzales gonzalez
-gonzaléz gonzáles gonzález gonçalves goodijk goodwin gooijer gooijers gool goonam goorbergh goorden gooren
-goorhuis goorman goorts goos goosen goosens gooskens goossen goossens gooswilligen gootzen goozen gopal gopi
-gopie goppel goppers goral gorancic goranic goranić gorančić gorcum gorczany gordanic gordanić gordeau
-gordebeke gordhan gordic gordić gorea gorecka gorecki gorel gorenc gori goricanec goris gorissen goričanec
-gorjanski gorjup gorka gorkink gorkom gorkss gorkum gorkšs gorlich gormer gorniak gorny goronjic goronjić
-gorree gorsel gorska gorski gortel gortemaker gorter gortz gortzen goselink gosen gosens gosliga goslinga
-gosman gosnjic gospavic gospavić gosselaar gosselin gosseling gosselink gossens gossink gostic gostić gostojic
-gostojić goswami gotfredsen gotink gotje gotjé gottenbos gottgens gotthardt gottlieb gottmer gottschalk
-gottwald gottwaldova gottwaldová gotz gotzelmann goudbeek goudiaby goudkuil goudriaan goudsblom goudsmit
-goudswaard goudzwaard gouka goulart goulooze gouma gouman goumans goundar gounden gounder gouriye gouweleeuw
-gouweloos gouwenberg gouwens gouwerok gouws govaarts govaert govaerts govender goverde govers goverts
-govindasamy govindsamy govoni gowda gowrising goy goyal goyette gozali gozeling gołab gołebiewski gołebiowski
-gołąb gołębiewski gołębiowski gošnjić graafeiland graaff graafland graafmans graafsma graansma graauw
-graauwmans graber grabez grabež grabic grabijn grabić grabner grabovac grabovcic grabovčić grabowska grabowski
-graca gracia graczyk gradic gradistanac gradić gradištanac gradojevic gradojević gradussen grady gradzki graef
-graf grafhorst gragt gramberg gramic gramić gramser gramsma grana granado granados granat granata granato
-grandi grandia grandic grandiek grandić grandjean granneman grannetia granolic granolić grantins grantiņš
-granulic granulić granà graonic graonić grapendaal graper grashof grashoff grashuis grasic grasman grasmeijer
-grasse grassi grasso gratzer gratzky grau graudina graudins graudiņa graudiņš grauds graumans graur grauss
-gravekamp graveland gravelis gravemaker gravenbeek gravenberch gravendeel graversen gravesen gravesteijn
-gravestein gravina graziani graziano grašić grbic grbić greb grebenarzarmen grebenaržarmen grecic greco grecu
-greebe greef greeff greefhorst greenfelder greenholt greeuw greeve greeven greevink grefkens greft grefte
-greger gregersen gregoire gregoor gregor gregori gregoric gregorič gregorova gregorová gregus gregusova greguš
-gregušová greidanus greijdanus greijmans greijn greiner greithanner gremaud gremmen gremmer grendelman grent
-greppi greschner gresnigt greste greten greuningen greuter greveling grevelink greven grevenbroek grevenstuk
-grevers greving grevinga grevink grevins grewal greyling greyvenstein grečić grgic grgić grgurevic grgurević
-gribnau gribuste gribusts grieco griego griekspoor griem griemink griendt griens griensven griesbacher griese
-griethuijsen grievink griffiths grifhorst grigoras grigore grigorescu grigorjev grigorjeva grijalva grijmans
-grijpink grijpma grijpstra grijseels grijsen grijzenhout grilli grillo grimaldi grimberg grimbergen grimm
-grimme grimminck grimmius grinberga grinbergs gringhuis grinsven grinwis grippeling grisel grispen gritsch
-gritter griva grkavac grkinic grkinić grladinovic grladinović grob grobbe grobbelaar grobben grobelaar grobler
-grochowski groduma grodums groebli groefsema groen groenbroek groendijk groenenberg groenenboom groenendaal
-groenendal groenendijk groenestein groeneveld groenevelt groenewald groeneweg groenewege groenewegen
-groenewold groenewoud groenhagen groenheide groenheijde groenhof groenhuijzen groenigen groeningen groenink
-groenveld groenwold groesbeek groesen groezen groffen grokanic grokanić grolleman grollé gromilic gromilić
-gromisch grondelle grondhuis grondman grondsma grood groodt groof groosman groote grootel grootelaar grooteman
-grooten grootenboer grootendorst grootenhuis grootens grooters grootes grootevheen grootfaam grooth groothedde
-grootheest groothof groothoff groothuizen grootjans grootjen grootkarzijn grootoonk grootscholten grootswagers
-grootveld grosfeld grosjean groskamp grossheim grossi grosskopf grosu grotas groteboer grotel grotenbreg
-grotendorst grotenhuis grotens groth grothaus grothkopp grotke grotzinger grouw grouwstra groza grozdanic
-grozdanić grozdanovic grozdanović grozdic grozdić grozema großmann gruba grubacic grubačić grubben grube
-gruber gruberova gruberová grubesic grubesicbarbir grubetic grubetić grubešić grubešićbarbir grubic grubisic
-grubić grubišić grubjesic grubješić grubljesic grublješić grubnic grubnić grubrova grubrová grudzien grudzień
-gruijl gruijs gruijter gruijters gruijthuijsen gruisen gruiter gruiters grujanic grujanić grujic grujicic
-grujić grujičić grul grumic grumić grun grund grundeken grunder grundmann grundza grundzova grundzová gruner
-gruning grunsven gruntjes grunwald gruppen gruppuso grupstra gruszczynski gruszczyński gruszecki gruszka
-gruter gruters gruyters gruzanic gruzitis gruzītis gružanić grygar grygarova grygarová grzegorczyk grzelak
-grzesiak grzesik grzeskowiak grześkowiak grznar grznarova grznár grznárová grzyb grzybowski grzywacz gräper
-grégoire grötzinger grøn grün grüner grünwald grāvelis grēviņš grīnberga grīnbergs grīva grūba grūbe
-gschwandtner guajardo gual gualtieri guan guarch guardado guarino guarneri guarnieri guasch guasp guastella
-guastone gubbels guberinic guberinić gubler gucanin guchte guclu guconic guconić gudde gudden gude guduric
-gudurić gudzulic gudžulić guedes guelen guerin guerra guerreiro guerrieri guerriero guerrini guevara guex
-gueye guglielmetti guglielmi gugten guha guibert guichard guichelaar guida guidetti guidi guido guidotti guijt
-guikema guilbert guiljam guillaume guillen guillet guillot guillou guillén guinand guisse guissé gujanicic
-gujaničić gujjar gulati gulbe gulbis gulbrandsen guldemeester guldemeister guldemond guldenaar gulec guler
-gulgowski gulick gulickx gulik guliker gulikers gulino guliwe gulli gullì gulpers gultekin gulyas gulyasne
-gulyás gulyásné guman gumbs gumede gummelt gumus gumuspala gunajaya gunalan gunardi gunarto gunawan gunay
-gunaydin gunday gundersen gundlach gundogdu gunduz guner gunes guneta gungor gunjaca gunjača gunkel gunnarsson
-gunneman gunneweg gunnink gunsing gunther guntlisbergen gunz guo gupta gur gurbig gurbuz gurel guresic gurešić
-gurler gurmen gurp gurrieri gursoy gurule gurung gurusamy gusan gusanovic gusatovic gusavac gusevac gusic
-gusikowski gusmao gusmeroli gusmão gusovic gussenhoven gussinklo gustafsson gustavsen gustin gutal guterres
-guth gutierrez gutjahr gutkowski gutmann gutowicz gutowski gutrovac gutschank gutteling gutu guven guyon guyot
-guzel guzik guzina guzman guzmán guzun guzvic guérin gučanin gušanović gušatović gušavac guševac gušić gušović
-gužvić gvoic gvoić gvojic gvojić gvozdenic gvozdenić gvozdic gvozdić gwacela gwala gwozdz gwozdzik gwoździk
-gwóźdź gyalzen gyamfi gyasi gyawali gábor gáborová gálné gálvez gámez gáspár gáspárné gähwiler gärtner gérard
-góral górecka górecki górniak górny górska górski göbbels göbel göckeritz göertz göhler gök gökalp gökmen
-göksu göktaş gökçe gönültaş gören görlich görmer görtz görtzen göttgens götz götzelmann gül güldemeister güler
-güleç gültekin gümüs gümüş gümüşpala günay günaydin günday gündoğdu gündüz güner günes güneş güngör günther
-günz gür gürbig gürbüz gürel gürler gürmen gürsoy güven güzel güçlü gąsior gąsiorowski głab głogowski głowacka
-głowacki głąb h'ng haack haaf haafkes haaften haag haagen haagensen haagh haagmans haagsma haagsman haahka
-haahkola haaij haaijer haaima haakma haakman haakmat haakmeester haaksema haaksma haaksman haaland haalen
-haanappel haandel haandrikman haanen haanpaa haanpää haans haanschoten haanskorf haanstra haapakorpi haapala
-haapanen haaparanta haapasalmi haapasalo haapkyla haapkylä haapoja haarbosch haarbrink haardt haare haaren
-haarhuis haaring haarlem haarman haarmans haarsma haarst haartsen haas haasbroek haasdijk haase haasen
-haasnoot haaster haasteren haastert haastrecht haastregt haataja haavisto haazen habeeb habekotte habekotté
-habel haber haberl habermehl habers habes habets habib habibi habibov habibova habich habing hablak hablakova
-hablák habláková habraken habsuda habsudova habšuda habšudová hache hachioui hachmang hackbusch hackelbusch
-hackett hackl hada haddad haddeman hadderingh hadders haddi haddouch haddouchi haddouti hadebe hadfield hadi
-hadiwijaya hadwich hadzibeganovic hadzic hadzis hadžibeganović hadžić haeck haeften haegens haeizan haemers
-haen haenen haer haeren haeringen haerkens haesen haest haex hafandi hafeez haferkamp haffmans hafid hafizam
-hafizee hafizh hafizi hafizuddin hafkamp hafkenscheid hafliger hafner haga hage hagebeek hagebeuk hagedoorn
+gastélum gasull gataric gatarić gathot gatsonides gatta gattari gatti gatto gatzka gauchan gauder gaudiano
+gaudin gaudreault gauja gauna gautam gauthier gauthiér gautier gautiér gavaric gavarić gavito gavrancic
+gavranic gavranić gavrančić gavric gavrila gavrilita gavriliuc gavrilovic gavrilović gavrić gavrovic gavrović
+gaweł gawlik gawron gawronski gawroński gaye gaylord gaytan gaytán gazcon gazcón gazdic gazdić gazi gazibara
+gaziova gazivoda gazo gaćina gaćinović gačanović gačević gačić gađanski gałazka gałka gałązka gašić gašpar
+gašparovič gašparovičová gašparová gašpić gaži gažiová gažo gbadamosi gbogboade gebbinck gebbink gebhardt
+geboers gebuis gedik geelen geelhoed geelink geelkerken geemen geemert geene geenen geenhuizen geense geensen
+geeraets geerards geerdes geerdinck geerdink geerds geerenstein geerings geerink geeris geerligs geerling
+geerlings geerlof geerman geerse geersing geertman geerts geertse geertsema geertsen geertsma geervliet
+geesing geesink geessink geet geeve geeven geevers gefferie gehlen gehre gehrig gehring gehrke geiger
+geijlswijk geijn geijs geijselaers geijsen geijteman geijtenbeek geilenkirchen geilings geisendorf geisler
+geissler geitenbeek geißler gelauf gelauff geldenhuys gelder gelderblom geldere gelderen gelderloos gelderman
+geldermans geldhof geldof geldorp geleijns geleijnse gelens geleuken gelici gelink gelissen gellecom gellecum
+gellekom gelmers gelsing geltink gelton gemerden gemeren gemert gemerts gemilang gemin gemma gemmink gemser
+genc genchi gencic gend genderen gendt genechten genee geneijgen geneugelijk genini genjega genna gennaro
+gennep gennip gennissen genoud genovese gentenaar gentili genuchten genugten genç genčić georgescu gepken
+geraads geraats gerace geraci geradts geraeds geraedts geraerts geraets geraldes gerard gerards gerardu gerats
+gerbennow gerber gerbers gerbrandij gerbrands gerdel gerdes gerding gerdsen geresteijn gerhards gerhardt
+gerhardus gerhold gericke gerkema gerlach gerlag gerlings gerlofsma germani germeraad gernaat gerner gerosa
+gerrets gerretsen gerrevink gerris gerrist gerrits gerritse gerritsen gerritsma gerritzen gerschler gersen
+gerson gerssen gerth gertsen gervasi gerven gervink gerwen gerwig gerzic gerzić geschiere gesell gesink geskus
+gessel gesser gest gesthuizen getkate geugjes geugten geuijen geuke geukes geuns geurds geurink geurkink geurs
+geurten geurtjens geurts geurtse geurtsen geurtz geusebroek geuskens geutjes geuzebroek geuzinge geveke
+geverink geway geyer gezer gfeller ghaddari ghale ghamarti ghani gharbharan ghazali ghazi gheorghita gheorghiu
+gherman ghielen ghijsen ghilardi ghimire ghiraw ghirmai ghisaidoobe ghita ghose ghosh ghozali giacalone
+giaccio giachi giacomelli giampaoli giampaolo giandoly gianella gianinazzi gianini giannelli giannetti gianni
+giannini giannone giannotti gianola gianotten gianotti giansante giantri giao giap giardina giardini gibala
+gibbs gibcus gibson gidding gideonse gieben giehl giel giele gielen gielens gieles gielesen gieling gielink
+gielis gielisse gielissen gielkens giepmans gierisch gierkink gierman giersbergen gierveld gies giesa
+giesbergen giesbers giesberts giesbertz giesche giese giesen giesing gieskens gieskes giessen gietema
+giethoorn gietman giezeman giezenaar gigaba gigengack giger gigli giglio gigliotti giguere giguère gijbels
+gijben gijlswijk gijsbers gijsbertha gijsberts gijsbertse gijsbertsen gijsel gijselhart gijsen gijsman gijssel
+gijtenbeek gijzen gil gilardi gilbers gilca gilde giliam gilic gilijamse giling gilis gilissen gilić giljam
+gillebaard gilles gillesen gillet gillieron gillis gillissen gilliéron gils gilsing gilson gilst gimenez
+gimeno giménez ginanjar ginderen gingras ginhoven gink ginkel ginneke ginneken ginting gioacchini gioia
+giordani giordano giorgetti giorgi giorgio giovannelli giovannetti giovannini giovinazzo girard girardet
+girardi girardin giraud giraudo girbu girdhari girgens girigorie giron girone giroud giroux girsang girón
+gisbergen gisca giskes gislason gisler giudice giuffrida giugliano giuliani giuliano giunta giusti giustra
+gizdavic gizdavić giáp gjaltema gjerde glabbeek gladdines glamocic glamočić glandorf glasbergen glashouwer
+glasius glasnovic glasnović glasson glastra glatting glatz glaudemans glauser glavac glavati glavač glavcic
+glavendekic glavendekić glavimans glavinic glavinić glavonic glavonić glavonjic glavonjić glavčić glazenborg
+glazenburg gleason glebbeek gleda gledic gledić gleichner gleijm glerum gleznic gleđa gležnić glibetic
+glibetić gligic gligić gligoric gligorić gliguric gligurić glimmerveen glind glintic glintić glisic glissenaar
+glišić glodovic gloginjic gloginjić glomazic glomazić gloor glopper glosli gloudemans glover glozanski
+glođović gložanski gluhovic gluhović glukcevic glukčević glumac glumicic glumičić glumpak gluvajic gluvajić
+gmeiner gmizic gmizić gnai gnanalingam gning gningue gnjatic gnjatić gnodde gobardhan gobbels gobbi gobel
+gobeljic gobeljić gobin gobind goch gocic gocić gockeritz gocnik gocnikova gocník gocníková godanj godard
+goddijn godding godec godee godeke goderie godfrey godfried godijn godinez godinho godins godlewski godlieb
+godmanis godoi godolova godolová godoy godrie godschalk godthelp godwaldt godínez godói goebel goedee
+goedegebure goedegebuur goedegebuure goedemans goedendorp goedhart goedicke goedknegt goedman goedvolk goei
+goeij goeijen goel goeloe goemaat goemans goeptar goeree goertz goessen goessens goesten goesyen goetheer
+goethem goettsch goey goezinne goffau goffin gogh gogic gogić gohler goijaerts goinga gojgic gojgić gokalp
+gokce gokhale gokmen gokoel goksu goktas golay golbach golban golchha goldbeck goldenbeld goldewijk goldfuss
+goldkamp goldkuhle goldkühle goldner goldstein golec golen golicsamarzija golinelli golićsamaržija golla
+goller golling gollnow gollum golob golomski golonka golsteijn golstein golverdingen gombai gombay gombert
+gomboc gomersbach gomes gomez gomide gomis gommans gommers gompel goncalves goncear goncic goncić gondokusumo
+gonesh gonggrijp gongora gonlag gonova gonová gonta gonultas gonzales gonzalez gonzaléz gonzáles gonzález
+gonçalves goodijk goodwin gooijer gooijers gool goonam goorbergh goorden gooren goorhuis goorman goorts goos
+goosen goosens gooskens goossen goossens gooswilligen gootzen goozen gopal gopi gopie goppel goppers goral
+gorancic goranic goranić goranov gorančić gorcum gorczany gordanic gordanić gordeau gordebeke gordhan gordic
+gordić gorea gorecka gorecki gorel gorenc gori goricanec goris gorissen goričanec gorjanski gorjup gorka
+gorkink gorkom gorkss gorkum gorkšs gorlich gormer gorniak gorny goronjic goronjić gorree gorsel gorska gorski
+gortel gortemaker gorter gortz gortzen goselink gosen gosens gosliga goslinga gosman gosnjic gospavic gospavić
+gosselaar gosselin gosseling gosselink gossens gossink gostic gostić gostojic gostojić goswami gotfredsen
+gotink gotje gotjé gottenbos gottgens gotthardt gottlieb gottmer gottschalk gottwald gottwaldova gottwaldová
+gotz gotzelmann goudbeek goudiaby goudkuil goudriaan goudsblom goudsmit goudswaard goudzwaard gouka goulart
+goulooze gouma gouman goumans goumbala goundar gounden gounder gouriye gouweleeuw gouweloos gouwenberg gouwens
+gouwerok gouws govaarts govaert govaerts govender goverde govers goverts govindasamy govindsamy govoni gowda
+gowrising goy goyal goyette gozali gozeling gołab gołebiewski gołebiowski gołąb gołębiewski gołębiowski
+gošnjić graafeiland graaff graafland graafmans graafsma graansma graauw graauwmans graber grabez grabež grabic
+grabijn grabić grabner grabovac grabovcic grabovčić grabowska grabowski graca gracia graczyk gradic
+gradistanac gradić gradištanac gradojevic gradojević gradussen grady gradzki graef graf grafhorst gragt
+gramberg gramic gramić gramser gramsma grana granado granados granat granata granato grandi grandia grandic
+grandiek grandić grandjean granneman grannetia granolic granolić grantins grantiņš granulic granulić granà
+graonic graonić grapendaal graper grashof grashoff grashuis grasic grasman grasmeijer grasse grassi grassini
+grasso gratzer gratzky grau graudina graudins graudiņa graudiņš grauds graumans graur grauss gravekamp
+graveland gravelis gravemaker gravenbeek gravenberch gravendeel graversen gravesen gravesteijn gravestein
+gravina graziani graziano grašić grbic grbić grd greb grebenarzarmen grebenaržarmen grecic greco grecu greebe
+greef greeff greefhorst greenfelder greenholt greeuw greeve greeven greevink grefkens greft grefte greger
+gregersen gregoire gregoor gregor gregori gregoric gregorius gregorič gregorova gregorová gregus gregusova
+greguš gregušová greidanus greijdanus greijmans greijn greiner greithanner gremaud gremmen gremmer grendelman
+grent greppi greschner gresnigt greste greten greuningen greuter greveling grevelink greven grevenbroek
+grevenstuk grevers greving grevinga grevink grevins grewal greyling greyvenstein grečić grgic grgić grgurevic
+grgurević gribnau gribuste gribusts grieco griego griekspoor griem griemink griendt griens griensven
+griesbacher griese griethuijsen grievink griffiths grifhorst grigoras grigore grigorescu grigorjev grigorjeva
+grijalva grijmans grijpink grijpma grijpstra grijseels grijsen grijzenhout grilli grillo grimaldi grimberg
+grimbergen grimm grimme grimminck grimmius grinberga grinbergs gringhuis grinsven grinwis grippeling grisel
+grispen gritsch gritter griva grkavac grkinic grkinić grladinovic grladinović grob grobbe grobbelaar grobben
+grobelaar grobler grochowski groduma grodums groebli groefsema groen groenbroek groendijk groenenberg
+groenenboom groenendaal groenendal groenendijk groenestein groeneveld groenevelt groenewald groeneweg
+groenewege groenewegen groenewold groenewoud groenhagen groenheide groenheijde groenhof groenhuijzen groenigen
+groeningen groenink groenveld groenwold groesbeek groesen groezen groffen grokanic grokanić grolleman grollé
+gromilic gromilić gromisch grondelle grondhuis grondman grondsma grood groodt groof groosman groote grootel
+grootelaar grooteman grooten grootenboer grootendorst grootenhuis grootens grooters grootes grootevheen
+grootfaam grooth groothedde grootheest groothof groothoff groothuizen grootjans grootjen grootkarzijn
+grootoonk grootscholten grootswagers grootveld grosfeld grosjean groskamp grossheim grossi grosskopf grosu
+grotas groteboer grotel grotenbreg grotendorst grotenhuis grotens groth grothaus grothkopp grotke grotzinger
+grouw grouwstra groza grozdanic grozdanić grozdanovic grozdanović grozdic grozdić grozema großmann gruba
+grubacic grubačić grubben grube gruber gruberova gruberová grubesic grubesicbarbir grubetic grubetić grubešić
+grubešićbarbir grubic grubisic grubić grubišić grubjesic grubješić grubljesic grublješić grubnic grubnić
+grubrova grubrová grudzien grudzień gruijl gruijs gruijter gruijters gruijthuijsen gruisen gruiter gruiters
+grujanic grujanić grujic grujicic grujić grujičić grul grumic grumić grun grund grundeken grunder grundmann
+grundza grundzova grundzová gruner gruning grunsven gruntjes grunwald gruppen gruppuso grupstra gruszczynski
+gruszczyński gruszecki gruszka gruter gruters gruyters gruzanic gruzitis gruzītis gružanić grygar grygarova
+grygarová grzegorczyk grzelak grzesiak grzesik grzeskowiak grześkowiak grznar grznarova grznár grznárová grzyb
+grzybowski grzywacz gräper grégoire grötzinger grøn grün grüner grünwald grāvelis grēviņš grīnberga grīnbergs
+grīva grūba grūbe gschwandtner guajardo gual gualtieri guan guarch guardado guarino guarneri guarnieri guasch
+guasp guastella guastone gubbels guberinic guberinić gubler gucanin gucciano guchte guclu guconic guconić
+gudde gudden gude guduric gudurić gudzulic gudžulić guedes guelen guerin guerra guerreiro guerrieri guerriero
+guerrini guevara guex gueye guglielmetti guglielmi gugten guha guibert guichard guichelaar guida guidetti
+guidi guido guidotti guijt guikema guilbert guiljam guillaume guillen guillet guillot guillou guillén guinand
+guisse guissé gujanicic gujaničić gujjar gulati gulbe gulbis gulbrandsen guldemeester guldemeister guldemond
+guldenaar gulec guler gulgowski gulick gulickx gulik guliker gulikers gulino guliwe gulli gullì gulpers
+gultekin gulyas gulyasne gulyás gulyásné guman gumbs gumede gumelar gummelt gumus gumuspala gunajaya gunalan
+gunardi gunarto gunawan gunay gunaydin gunday gundersen gundlach gundogdu gunduz guner gunes guneta gungor
+guniawati gunjaca gunjača gunkel gunnarsson gunneman gunneweg gunnink gunsing gunther guntlisbergen gunz guo
+gupta gur gurbig gurbuz gurel guresic gurešić guritno gurler gurmen gurp gurrieri gursoy gurule gurung
+gurusamy gurusinga gusan gusanovic gusatovic gusavac gusevac gusic gusikowski guslinda gusmaida gusmao
+gusmeroli gusmão gusovic gussenhoven gussinklo gustafsson gustavsen gustiana gustin gutal guterres guth
+gutierrez gutilani gutjahr gutkowski gutmann gutowicz gutowski gutrovac gutschank gutteling gutu guven guyon
+guyot guzel guzik guzina guzman guzmán guzun guzvic guérin gučanin gušanović gušatović gušavac guševac gušić
+gušović gužvić gvoic gvoić gvojic gvojić gvozdenic gvozdenić gvozdic gvozdić gwacela gwala gwozdz gwozdzik
+gwoździk gwóźdź gyalzen gyamfi gyasi gyawali gábor gáborová gálné gálvez gámez gáspár gáspárné gähwiler
+gärtner gérard góngora góral górecka górecki górniak górny górska górski göbbels göbel göckeritz göertz göhler
+gök gökalp gökmen göksu göktaş gökçe gönültaş gören görlich görmer görtz görtzen göttgens götz götzelmann gül
+güldemeister güler güleç gültekin gümüs gümüş gümüşpala günay günaydin günday gündoğdu gündüz güner günes
+güneş güngör günther günz gür gürbig gürbüz gürel gürler gürmen gürsoy güven güzel güçlü gąsior gąsiorowski
+głab głogowski głowacka głowacki głąb h'ng haack haaf haafkes haaften haag haagen haagensen haagh haagmans
+haagsma haagsman haahka haahkola haaij haaijer haaima haakma haakman haakmat haakmeester haaksema haaksma
+haaksman haaland haalen haanappel haandel haandrikman haanen haanpaa haanpää haans haanschoten haanskorf
+haanstra haapakorpi haapala haapanen haaparanta haapasalmi haapasalo haapkyla haapkylä haapoja haarbosch
+haarbrink haardt haare haaren haarhuis haaring haarlem haarman haarmans haarsma haarst haartsen haas haasbroek
+haasdijk haase haasen haasnoot haaster haasteren haastert haastrecht haastregt haataja haavisto haazen
+habeahan habeeb habekotte habekotté habel haber haberl habermehl habers habes habets habib habibah habibi
+habibov habibova habich habing hablak hablakova hablák habláková habraken habsuda habsudova habšuda habšudová
+hache hachioui hachmang hackbusch hackelbusch hackett hackl hada haddad haddeman hadderingh hadders haddi
+haddouch haddouchi haddouti hadebe hadfield hadi hadimaulana hadinata hadisaputra hadisusanto hadiwijaya
+hadwich hadzibeganovic hadzic hadzis hadžibeganović hadžić haeck haeften haegens haeizan haemers haen haenen
+haer haeren haeringen haerkens haesen haest haex hafandi hafeez haferkamp haffmans hafid hafizam hafizee
+hafizh hafizhul hafizi hafizuddin hafkamp hafkenscheid hafliger hafner haga hage hagebeek hagebeuk hagedoorn
 hagedorn hagelaar hagelaars hagels hagelstein hageman hagemans hagemeijer hagenauw hagenbeek hagendijk hagenes
 hagenouw hagens hagenstein hageraats hagers hagestein hagg haggenburg hagman hagoort hagreis hagting hahn
 hahnraths haidari haider haidie haidinger haije haijes haijma haijtink haikal haikala haikara haile haime
-haimé haiqal hairizan hairuddin hairulnizam hairunnezam haisma haitjema haitsma haizam haizan hajar hajdinjak
-hajdu hajduk hajdune hajdúné hajek haji hajjari hajji hajkova hajna hajnc hajny hajná hajný hajoui hajzerova
-hajzerová hakala hakam hakamies hakansson haket hakiem hakim hakimi hakimie hakkaart hakkarainen hakkenberg
-hakkenbroek hakkens hakkert hakkesteegt hakki hakkinen haklander haksteen hakstege hakula hakvoort hakyemez
-hakze hala halak halakova haland halas halasz halaszne halbersma halberstadt halbertsma halbesma hald halda
-halder halderen halderman haldova haldová halem halewijn haley halfhide halfman halfwerk hali halib halici
-halil halilovic halilović halilyev halilyeva halim halimah halin halinen halkes halkola halkonen halla
-hallaper hallapuro hallatu hallema haller hallikainen hallila hallink hallmann hallonen halman halmans halme
-halmela halmelahti halmingh halova halsema halteren halttunen haluska haluskova haluška halušková halvorsen
-halvorson halák haláková halász halászné hamacher hamaker hamakers hamal hamalainen hamann hamans hamberg
-hamdan hamdani hamdaoui hamdi hameeteman hameetman hameleers hamelers hamelijnck hamelink hamerlinck hamerling
-hamersma hamersveld hamhuis hamid hamidi hamidov hamidova hamill hamizie hamizuddin hamjah hamman hammani
-hammas hammerl hammerle hammes hamminga hammink hammouchi hammouti hamoen hamon hamond hamont hampl hamplova
-hamplová hampsink hamre hamstra hamzah hamzaoglu hamzaoğlu hamzayev hamzayeva hana hanacek hanackova hanafi
-hanafia hanak hanakova handa handaru handayani handgraaf handl handoko handzic handžić hane hanegraaf hanekamp
-hanekom hanemaaijer hanenberg hanenberger hanenburg haneveer haneveld hanff hango hanhart hanhela hanhinen
-hani hania hanief hanif hanifah hanifat haniff hanim hanizar hanižar hanke hankel hanko hankova hanková
-hannecker hannema hanneman hannen hannessen hannewijk hanni hannich hanninen hanning hannink hanniske hannula
-hannunen hanoeman hanousek hanouskova hanousková hanova hanraets hanselaar hanselman hansen hanskamp hansler
-hansma hansman hanssen hanssens hansson hanstede hansum hanswijk hantuchova hantuchová hanus hanusova hanusová
-hanuš hanušová hanzal hanzalova hanzalová hanzel hanzl hanzlik hanzlikova hanzlova hanzlová hanzlík hanzlíková
-hanák hanáková hanáček hanáčková haouli hapani hapola happel haqim haqimi harac haramaini haramija harač
-harber harberink harbers harberts hardam hardeman hardenberg hardenbol harderwijk hardeveld hardiansyah hardij
-hardinal hardoar hardon hardonk hardorff harg hargasser hari haridas hariff harinck haringa haringsma harini
-harink haris harith hariyah hariz harjamaki harjamäki harjo harjono harju harjula harjunpaa harjunpää harkel
-harkema harkes harkhoe harkimo harkink harkonen harlaar harland harleman harmaini harman harmans harmelen
-harmeling harmelink harmens harmes harmse harmsel harmsen harmsma harn harnam harnapp haro haron harpal
-harperink harreman harrer harrevelt harrewijn harris harselaar harsevoort harskamp harsveld hartanto hartati
-harteman hartemink hartenberg hartendorp hartensveld harter harteveld hartevelt hartgerink hartgers hartgring
-hartholt harthoorn hartigh harting hartings hartingsveldt hartkamp hartkoorn hartley hartlieb hartlief hartman
-hartmann hartmanova hartmanová hartmans hartog hartogh hartogs hartogsveld hartong hartono hartsema hartsink
-hartskamp hartstra hartsuijker hartsuiker hartung hartveld hartwig hartz hartzenberg haruddin harun harvey
-harwig haryanti haryanto hasadi hasan hasanah hasanica hasbi hasbullah hascak hascakova haschke hasek
-haselager hashan hashemi hasif hasim haskova hasler haslinger hasmawi hasnan hasnaoui hasper hasperhoven hasri
-hassan hassanah hassani hassankhan hasse hassel hasselaar hasselbach hasselbaink hassell hasselman hasselo
-hasselt hassfeld hassim hassimon hassink hassnaoui hastenberg haster hastuti haszlan haterd hatert hathorn
-hattem hattingh hattink hattu hattum hatzmann hauck hauer haug haugaard hauge haugen haugland hauke
-haukelidsæter haupt hauptmeijer haurissa hauser hautakangas hautakoski hautala hautamaki hautamäki hautvast
-hauwert havekes havelaar havelka havelkova havelková havelova havelová haveman havenaar havenga haverhals
-haverhoek haverinen haverkamp haverkate haverkort haverlag haverman havermans haverney havers haverslag
-havinga havlicek havlickova havlik havlikova havlova havlová havlík havlíková havlíček havlíčková havojic
-havojić havranek havrankova havránek havránková havukoski hawinkels hayer hayes hayre hayworth hazambi hazaril
-hazebroek hazekamp hazeleger hazelhof hazelhoff hazelhorst hazelkamp hazelzet hazenberg hazenbosch hazenbroek
-hazendonk hazenoot hazeu hazeveld hazewindus hazewinkel hazim hazimie haziq hazizan hazlin hazre hazrin hazrol
-hađa hašek hašková haščák haščáková heaney hearne heathcote hebbink hebels heberstreit hebing heblij hechler
-hecht hecker heckers heckman hecko heckova heczko heczkova heczková hedde heddema heddes hedegaard hedel
-hedermann hediger hedlund heebing heebink heefer heeffer heeg heegde heege heeger heeman heemels heems
-heemsbergen heemskerk heemstra heeneman heerbeek heerde heerden heerdink heerdt heere heerebeek heerema
-heeremans heeren heerens heeres heerik heerikhuize heering heeringa heeringen heerings heerink heerkens
-heerlien heeroma heerschop heersema heersink heerspink heertum heerwaarden heesakkers heesbeen heesch heese
-heesen heesewijk heesmans heessels heesterbeek heesterman heestermans heeswijk heetebrij heeten heethuis
-heetkamp heezen heezik hefer heffels hegde hegedus hegedusne hegedüs hegedűs hegedűsné hegeman heger hegerova
-hegerová heggeler hegger hegmann hehenkamp hehl heida heidbuurt heidekamp heidelmann heidema heideman
-heidenreich heidinga heidler heidotting heidstra heij heijblom heijboer heijde heijdeman heijdemann heijden
-heijdenrijk heijdens heijdra heijdt heije heijen heijenk heijenrath heijens heijer heijerman heijes heijink
-heijkamp heijkant heijkers heijkoop heijl heijligers heijltjes heijman heijmann heijmans heijmen heijmerink
-heijmink heijn heijndijk heijne heijnekamp heijneman heijnemans heijnen heijnens heijningen heijnis heijns
-heijnsbergen heijnsdijk heijs heijst heijstee heijsteeg heijstek heijster heijt heijting heikamp heikens
-heikkila heikkilä heikkinen heikoop heilbron heiligenberg heiligers heimans heimensen heimeriks heimgartner
-heimola heinala heindl heineman heinemann heinemans heinhuis heinig heiniger heinink heinis heinke heino
-heinonen heinrich heinrichs heins heinsbroek heinsius heinsman heinst heintikainen heintjes heintz heinze
-heinälä heiser heiskanen heiskari heistek heisterkamp heitbrink heite heitink heitkamp heitlager heiwegen
-hejda hejdova hejdová hejduk hejdukova hejduková hejl hejlova hejlová hejna hejnova hejnová hekhuis hekkaharju
-hekkelman hekkema hekkenberg hekker hekkers hekkert hekking hekman hekstra helbers helbig heldens helderman
-helderop helders heldoorn helenius heleta helfferich helfrich helgers helgesen helinen helismaa helland
-hellebrekers hellegers hellema helleman hellemond hellemons hellenbrand hellendoorn hellenthal heller hellgren
-hellinga hellingman hellings hellmann hellstrom hellström helmanis helmantel helmel helmer helmerhorst helmers
-helmes helmholt helmhout helmi helmich helmig helming helmink helmke helmond helmons helmont helmstrijd helmus
-helovirta helpling helppolainen helsdingen helsen helsloot helsper helstel helstone helten helthuis heltzel
-helvert helvoirt helvoort helweg helwegen helwig hemelaar hemeltjen hemerik hemert hemetsberger heming hemink
-hemmelder hemmer hemmers hemmes hemminga hemmingsen hemmink hempel hempenius hemstede hemstra henckens
-henderickx henderiks henderikx hendrawinata hendrick hendricksen hendrickx hendriks hendrikse hendriksen
+haimé haiqal hairani hairizan hairuddin hairulnizam hairunnezam haisma haitjema haitsma haizam haizan hajar
+hajdinjak hajdu hajduk hajdune hajdúné hajek haji hajjari hajji hajkova hajna hajnc hajny hajná hajný hajoui
+hajzerova hajzerová hakala hakam hakamies hakansson haket hakiem hakim hakimi hakimie hakkaart hakkarainen
+hakkenberg hakkenbroek hakkens hakkert hakkesteegt hakki hakkinen haklander haksteen hakstege hakula hakvoort
+hakyemez hakze hala halak halakova haland halas halasz halaszne halbersma halberstadt halbertsma halbesma hald
+halda haldar halder halderen halderman haldova haldová halem halewijn haley halfhide halfman halfwerk hali
+halib halici halil halilovic halilović halilyev halilyeva halim halimah halin halinen halkes halkola halkonen
+halla hallaper hallapuro hallatu hallema haller hallikainen hallila hallink hallmann hallonen halman halmans
+halme halmela halmelahti halmingh halova halsema halteren halttunen haluska haluskova haluška halušková
+halvorsen halvorson halák haláková halász halászné hamacher hamaker hamakers hamal hamalainen hamann hamans
+hamberg hamdan hamdani hamdaoui hamdi hameeteman hameetman hameleers hamelers hamelijnck hamelink hamengku
+hamerlinck hamerling hamersma hamersveld hamhuis hamid hamidi hamidov hamidova hamill hamizie hamizuddin
+hamjah hamman hammani hammas hammerl hammerle hammes hamminga hammink hammouchi hammouti hamoen hamon hamond
+hamont hampl hamplova hamplová hampsink hamre hamstra hamzah hamzaoglu hamzaoğlu hamzayev hamzayeva hana
+hanacek hanackova hanafi hanafia hanak hanakova handa handaru handayani handgraaf handini handl handoko
+handrian handriansyah handrias handriyan handzic handžić hane hanegraaf hanekamp hanekom hanemaaijer hanenberg
+hanenberger hanenburg haneveer haneveld hanff hango hanhart hanhela hanhinen hani hania hanief hanif hanifah
+hanifat haniff hanim hanipah haniputra hanizar hanižar hanke hankel hanko hankova hanková hanne hannecker
+hannema hanneman hannen hannessen hannewijk hanni hannich hanninen hanning hannink hanniske hannula hannunen
+hanoeman hanousek hanouskova hanousková hanova hanraets hanselaar hanselman hansen hanskamp hansler hansma
+hansman hanssen hanssens hansson hanstede hansum hanswijk hantari hantuchova hantuchová hanus hanusova
+hanusová hanuš hanušová hanzal hanzalova hanzalová hanzel hanzl hanzlik hanzlikova hanzlova hanzlová hanzlík
+hanzlíková hanák hanáková hanáček hanáčková haouli hapani hapipah hapola happel hapsara hapsari haqim haqimi
+haqqoni harac harahap haramaini haramija harapan harač harber harberink harbers harberts hardam hardawina
+hardeman hardenberg hardenbol harderwijk hardeveld hardian hardiansyah hardianto hardij hardimas hardinal
+hardoar hardon hardonk hardorff harfiani harg hargasser hari haridas hariff harinck haringa haringsma harini
+harink haris harisma haristiara harith hariyah hariz harjamaki harjamäki harjanti harjo harjono harju harjula
+harjuno harjunpaa harjunpää harkel harkema harkes harkhoe harkimo harkink harkonen harlaar harland harleman
+harmaini harman harmans harmelen harmeling harmelink harmens harmes harmse harmsel harmsen harmsma harmuzain
+harn harnam harnapp haro haron harpal harperink harreman harrer harrevelt harrewijn harris harryansha
+harselaar harseno harsevoort harskamp harsveld hartanto hartarto hartati harteman hartemink hartenberg
+hartendorp hartensveld harter harteveld hartevelt hartgerink hartgers hartgring hartholt harthoorn hartigh
+harting hartings hartingsveldt hartkamp hartkoorn hartley hartlieb hartlief hartman hartmann hartmanova
+hartmanová hartmans hartog hartogh hartogs hartogsveld hartong hartono hartsema hartsink hartskamp hartstra
+hartsuijker hartsuiker hartung hartveld hartwig hartz hartzenberg haruddin harun harvey harwig haryadi
+haryandi haryanti haryanto hasadi hasan hasanah hasanica hasanti hasanuddin hasaryo hasbi hasbullah hascak
+hascakova haschke hasek haselager hashan hashemi hashilah hasibuan hasif hasim haskova hasler haslinger
+hasmawi hasnan hasnaoui hasnita hasper hasperhoven hasri hassan hassanah hassani hassankhan hasse hassel
+hasselaar hasselbach hasselbaink hassell hasselman hasselo hasselt hassfeld hassim hassimon hassink hassnaoui
+hastenberg haster hastuti haszlan haterd hatert hathorn hattem hattingh hattink hattu hattum hatzmann hauck
+hauer haug haugaard hauge haugen haugland hauke haukelidsæter haupt hauptmeijer haurissa hauser hautakangas
+hautakoski hautala hautamaki hautamäki hautvast hauwert havekes havelaar havelka havelkova havelková havelova
+havelová haveman havenaar havenga haverhals haverhoek haverinen haverkamp haverkate haverkort haverlag
+haverman havermans haverney havers haverslag havinga havlicek havlickova havlik havlikova havlova havlová
+havlík havlíková havlíček havlíčková havojic havojić havranek havrankova havránek havránková havukoski
+hawinkels hayatun hayer hayes hayre hayworth hazambi hazaril hazebroek hazekamp hazeleger hazelhof hazelhoff
+hazelhorst hazelkamp hazelzet hazenberg hazenbosch hazenbroek hazendonk hazenoot hazeu hazeveld hazewindus
+hazewinkel hazim hazimie haziq hazizan hazlin hazre hazrin hazrol hađa hašek hašková haščák haščáková heaney
+hearne heathcote hebbink hebels heberstreit hebing heblij hechler hecht hecker heckers heckman hecko heckova
+heczko heczkova heczková hedde heddema heddes hedegaard hedegrd hedel hedermann hediger hedlund hedytia
+heebing heebink heefer heeffer heeg heegde heege heeger heeman heemels heems heemsbergen heemskerk heemstra
+heeneman heerbeek heerde heerden heerdink heerdt heere heerebeek heerema heeremans heeren heerens heeres
+heerik heerikhuize heering heeringa heeringen heerings heerink heerkens heerlien heeroma heerschop heersema
+heersink heerspink heertum heerwaarden heesakkers heesbeen heesch heese heesen heesewijk heesmans heessels
+heesterbeek heesterman heestermans heeswijk heetebrij heeten heethuis heetkamp heezen heezik hefer heffels
+hegde hegedus hegedusne hegedüs hegedűs hegedűsné hegeman heger hegerova hegerová heggeler hegger hegmann
+hehenkamp hehl heida heidbuurt heidekamp heidelmann heidema heideman heidenreich heidinga heidler heidotting
+heidstra heij heijblom heijboer heijde heijdeman heijdemann heijden heijdenrijk heijdens heijdra heijdt heije
+heijen heijenk heijenrath heijens heijer heijerman heijes heijink heijkamp heijkant heijkers heijkoop heijl
+heijligers heijltjes heijman heijmann heijmans heijmen heijmerink heijmink heijn heijndijk heijne heijnekamp
+heijneman heijnemans heijnen heijnens heijningen heijnis heijns heijnsbergen heijnsdijk heijs heijst heijstee
+heijsteeg heijstek heijster heijt heijting heikamp heikens heikkila heikkilä heikkinen heikoop heilbron
+heiligenberg heiligers heimans heimensen heimeriks heimgartner heimola heinala heindl heineman heinemann
+heinemans heinhuis heinig heiniger heinink heinis heinke heino heinonen heinrich heinrichs heins heinsbroek
+heinsius heinsman heinst heintikainen heintjes heintz heinze heinälä heiser heiskanen heiskari heistek
+heisterkamp heitbrink heite heitink heitkamp heitlager heiwegen hejda hejdova hejdová hejduk hejdukova
+hejduková hejl hejlova hejlová hejna hejnova hejnová hekhuis hekkaharju hekkelman hekkema hekkenberg hekker
+hekkers hekkert hekking hekman hekstra helbers helbig heldens helderman helderop helders heldoorn helenius
+heleta helfferich helfrich helgers helgesen helinen helismaa helland hellebrekers hellegers hellema helleman
+hellemond hellemons hellenbrand hellendoorn hellenthal heller hellgren hellinga hellingman hellings hellmann
+hellstrom hellström helmanis helmantel helmel helmer helmerhorst helmers helmes helmholt helmhout helmi
+helmich helmig helming helmink helmke helmond helmons helmont helmstrijd helmus helovirta helpling
+helppolainen helsdingen helsen helsloot helsper helstel helstone helten helthuis heltzel helvert helvoirt
+helvoort helweg helwegen helwig hemelaar hemeltjen hemerik hemert hemetsberger heming hemink hemmelder hemmer
+hemmers hemmes hemminga hemmingsen hemmink hempel hempenius hemstede hemstra henckens henderickx henderiks
+henderikx hendratno hendrawinata hendriawan hendrick hendricksen hendrickx hendriks hendrikse hendriksen
 hendriksma hendrikx hendrych hendrychova hendrychová hengelman hengeveld hengmith hengstman hengstmengel
 hengstum henke henkel henkelman henken henkens henkes hennekam henneke hennekens hennekes henneman hennepe
 hennequin hennes henneveld hennevelt hennezel hennig hennik henning henningsen hennink hennipman hennissen
-henny henraat henraath henri henriksen henriksson henriques henriquez henríquez hensbergen hense hensel
-henselmans hensels hensema hensen hensens hensgens hensing henskens henssen henst henstra hentel henten
-hentenaar hentinen hento hentschel hentschke henze hepkema hepomaki hepomäki heponen heppe heppener hepperle
-herberger herbers herbrand herbrink herckenrath heredia hereijgers herel heres heretik heretikova heretiková
-herfkens herholdt herijgers hering heringa heritier herjavec herk herlaar herlambang herman hermanek
-hermanides hermankova hermann hermanns hermanova hermanová hermans hermansen hermansson hermanus hermanussen
-hermawan hermecke hermelin hermeling hermelink hermens hermingues hermiston hermkens herms hermse hermsen
-hermus hernadez hernandes hernandez hernando hernádez hernándes hernández herold herp herpen herpers herps
-herpt herranen herrebout herrebrugh herrema herremans herrera herrewijn herrewijnen herrijgers herrmann
-hersbach herschmann herselman hersevoort herst hertel hertgers hertogh hertogs hertsenberg hertzog heruer
-hervanta hervanto herve herwaarde herwaarden herweg herwegh herweijer herwerden herwig herwijnen herzenberg
-herzog hesemans heshof heshusius heskamp heskes heslenfeld heslinga hess hesse hessek hessel hesselberth
-hesseling hesselink hesselman hesselmans hessels hessing hessler hest hesteren hesterman hetebrij hetem
-heteren hetharia hettema hetterscheid hettinga hettinger hetzler heuck heuff heuft heugten heuijerjans
-heukelom heukels heukelum heukers heumen heun heunen heunis heuperman heupers heupink heurik heurkens heurman
-heusden heusdens heuseveldt heusinkveld heusschen heussen heuten heutinck heutink heutmekers heuts heutz
-heuveling heuvelink heuvelman heuvelmans heuveln heuven heuver heuverling heuving heuvink heuzen hexspoor
-heydemuller heydemüller heyden heydenrych heylen heymans heynen heyningen heyns hezel hezemans hezik heß hečko
-hečková heřman heřmanová heřmánek heřmánková hi'qal hibma hickle hidayanto hidayat hiddema hiddes hidding
-hiddinga hiddingh hiddink hideo hidosanin hidošanin hiebl hielema hielkema hiemstra hien hienen hiensch hierck
-hierden hiesu hietala hietanen hietbrink hietkamp hiew hii hijden hijdra hijink hijkoop hijlkema hijma hijman
-hijmans hijmering hijne hijnekamp hijnen hijstek hijum hijwegen hijzelendoorn hikmatov hikmatova hikmee
-hikspoors hilarius hilberdink hilberink hilbers hilberts hilbink hilbolling hilbrands hilbrink hildebrand
-hildebrandt hildenbrand hildering hilderink hilders hilferink hilgeman hilgen hilgendorf hilgenga hilgenkamp
-hilgerink hilgers hilgersom hilhorst hilkens hilkhuijsen hillard hille hillebrand hillebrandt hillebrink
-hillegers hillen hillenaar hillenga hiller hilligehekken hilll hillo hilmi hilpert hilst hilster hilten
-hiltunen hilverda hilverink hilverts himanshu himawan himst hincu hinderiks hinderks hindriks hindriksen
-hinfelaar hingsen hingst hingstman hinh hinic hinić hinnen hinojosa hinrichs hinrichsen hinskens hinssen hinte
-hinterberger hinteregger hinterleitner hintum hintz hintzen hinz hinzen hira hiralal hirdes hirnstajn
-hirnštajn hirs hirsch hirschberg hirschfeld hirt hirthe hirtum hirvela hirvelä hirvi hirvikangas hirvonen
-hisam hisham hishhram hissink hitchinson hitipeuw hitz hitzert hiwat hizam hiền hjort hjorth hladik hladikova
-hladka hladky hladká hladký hladík hladíková hlapec hlasni hlatshwayo hlavac hlavacek hlavacekova hlavackova
-hlavacova hlavata hlavati hlavaty hlavatá hlavatý hlavka hlavkova hlaváč hlaváček hlaváčeková hlaváčková
-hlaváčová hlinka hlinkova hlinková hlongwa hlongwane hlophe hlousek hlouskova hloušek hloušková hlávka
-hlávková hoang hoarau hoareau hobbelink hobe hobelman hobers hobert hobma hobus hobé hocevar hochreiter
+henny hennyta henraat henraath henri henriksen henriksson henrina henriques henriquez henríquez hensbergen
+hense hensel henselmans hensels hensema hensen hensens hensgens hensing henskens henssen henst henstra hentel
+henten hentenaar hentinen hento hentschel hentschke henze hepkema hepomaki hepomäki heponen heppe heppener
+hepperle herawati herberger herbers herbrand herbrink herckenrath herdanto herdian herdiansyah heredia
+hereijgers herel heres heretik heretikova heretiková herfkens herholdt herijgers hering heringa heritier
+heriyanto herjavec herk herlaar herlambang herlina herman hermanek hermanides hermankova hermann hermanns
+hermanova hermanová hermans hermansen hermansson hermansyah hermanto hermanus hermanussen hermawan hermawati
+hermecke hermelin hermeling hermelink hermens hermingues hermiston hermkens herms hermse hermsen hermus
+hernadez hernandes hernandez hernando hernaningsih hernawa hernawaty hernádez hernándes hernández herold herp
+herpen herpers herps herpt herranen herrebout herrebrugh herrema herremans herrera herrewijn herrewijnen
+herrijgers herrmann hersbach herschmann herselman hersevoort herst hertel hertgers hertogh hertogs hertsenberg
+hertzog heruer hervanta hervanto herve hervianty herwaarde herwaarden herweg herwegh herweijer herwerden
+herwig herwijnen herwina heryansen herzenberg herzog hesemans heshof heshusius heskamp heskes heslenfeld
+heslinga hess hesse hessek hessel hesselberth hesseling hesselink hesselman hesselmans hessels hessing hessler
+hest hesteren hesterman hestiningsih hetebrij hetem heteren hetharia hettema hetterscheid hettinga hettinger
+hetzler heuck heuff heuft heugten heuijerjans heukelom heukels heukelum heukers heumen heun heunen heunis
+heuperman heupers heupink heurik heurkens heurman heusden heusdens heuseveldt heusinkveld heusschen heussen
+heuten heutinck heutink heutmekers heuts heutz heuveling heuvelink heuvelman heuvelmans heuveln heuven heuver
+heuverling heuving heuvink heuzen hexspoor heydemuller heydemüller heyden heydenrych heylen heymans heynen
+heyningen heyns hezel hezemans hezik heß hečko hečková heřman heřmanová heřmánek heřmánková hi'qal hibma
+hickle hidayah hidayanti hidayanto hidayat hidayati hidayatulah hidayatullah hiddema hiddes hidding hiddinga
+hiddingh hiddink hideo hidosanin hidošanin hiebl hielema hielkema hiemstra hien hienen hiensch hierck hierden
+hiesu hietala hietanen hietbrink hietkamp hiew hii hijden hijdra hijink hijkoop hijlkema hijma hijman hijmans
+hijmering hijne hijnekamp hijnen hijstek hijum hijwegen hijzelendoorn hikmatov hikmatova hikmee hikmiah
+hikspoors hilarius hilberdink hilberink hilbers hilberts hilbink hilbolling hilbrands hilbrink hildansyah
+hildebrand hildebrandt hildenbrand hildering hilderink hilders hilferink hilgeman hilgen hilgendorf hilgenga
+hilgenkamp hilgerink hilgers hilgersom hilhorst hilkens hilkhuijsen hillard hille hillebrand hillebrandt
+hillebrink hillegers hillen hillenaar hillenga hiller hilligehekken hilll hillo hilmi hilpert hilst hilster
+hilten hiltunen hilverda hilverink hilverts himanshu himawan himbane himst hincu hinderiks hinderks hindriks
+hindriksen hinfelaar hingsen hingst hingstman hinh hinic hinić hinnen hinojosa hinrichs hinrichsen hinskens
+hinssen hinte hinterberger hinteregger hinterleitner hintum hintz hintzen hinz hinzen hira hiralal hirdes
+hirnstajn hirnštajn hirs hirsch hirschberg hirschfeld hirt hirthe hirtum hirvela hirvelä hirvi hirvikangas
+hirvonen hisam hisham hishhram hissink hitchinson hitipeuw hitz hitzert hiwat hizam hiền hjort hjorth hladik
+hladikova hladka hladky hladká hladký hladík hladíková hlapec hlasni hlatshwayo hlavac hlavacek hlavacekova
+hlavackova hlavacova hlavata hlavati hlavaty hlavatá hlavatý hlavka hlavkova hlaváč hlaváček hlaváčeková
+hlaváčková hlaváčová hlinka hlinkova hlinková hlongwa hlongwane hlophe hlousek hlouskova hloušek hloušková
+hlávka hlávková hoang hoarau hoareau hobbelink hobe hobelman hobers hobert hobma hobus hobé hocevar hochreiter
 hochschorner hochstenbach hochstrasser hocke hockx hodanovac hodde hodea hodel hodes hodiamont hodkiewicz hodl
 hodler hodovanj hodzelmans hodzic hodžić hoebe hoebee hoebeke hoeben hoebergen hoeberichts hoebers hoebink
 hoeboer hoeckel hoedemaker hoedemakers hoedeman hoefakker hoeff hoeflaak hoeflaken hoefman hoefs hoefsloot
@@ -1152,103 +1202,108 @@ horstink horstman hort hortensius horvat horvath horvathne horvathova horvatinci
 horvers horvát horváth horváthné horváthová horvátová horák horáková horáček horáčková horňák horňáková hosek
 hoskam hoskens hoskova hosman hosper hospers hossa hosseini hossova hossová hostettler hotova hotová hotting
 hottinga hottinguer hotz houba houben houbraken houdek houdijk houdijker houdkova houdková hougaard hough
-houkes houmes houniet houselt houska houskova houtappels houte houtekamer houtem houtenbos houtepen houter
-houterman houtert houthuijzen houtkamp houtkoop houtkooper houtman houtriet houts houtsma houtstra houtum
-houtvast houtveen houwaard houwaart houweling houwelingen houwing houwink houška houšková hovanjek hovenga
-hovenkamp hovens hovestad hovestadt hovi hovinga hovingh hovius hovland hovorka hovorkova hovorková howard
-howe howell hoyer hoza hozjan hozova hozová hoàng hočevar hořejší hořejšíová hošek hošková hrabal hrabalova
-hrabalová hrabovska hrabovsky hrabovská hrabovský hradecka hradecky hradecká hradecký hradil hradilova
-hradilová hrasko hraskova hraško hrašková hrbacek hrbackova hrbek hrbkova hrbková hrbáček hrbáčková hrda
-hrdina hrdinova hrdinová hrdlicka hrdlickova hrdlička hrdličková hrdy hrdá hrdý hren hresicdubaic hrešićdubaić
-hribar hribernik hric hricova hricová hristic hristić hrkalovic hrkalović hrmo hrmova hrmová hrncir hrncirova
-hrnjak hrnčíř hrnčířová hroch hrochova hrochová hromadka hromadkova hromádka hromádková hron hronova hronová
-hrovat hruba hrubes hrubesova hrubeš hrubešová hruby hrubá hrubý hruska hruskova hrusovska hrusovsky hruza
-hruzova hruška hrušková hrušovská hrušovský hrůza hrůzová hsu huang huba hubacek hubackova hubbers hubeek
-hubenbecker hubens huber hubers huberts hubl hubner hubova hubová hubregtse hubáček hubáčková huckestein
-hudacek hudak hudcova hudcová hudding hudec hudecek hudeckova hudepohl hudeček hudečková hudson hudáček huebel
-huegen huel huels huemer huenestein huerta huesken huet hueting huetink huffel huffelen hufnagl huft hugel
-hugen hugens huggers hughes hugo hugten huguenin huhn huhta huhtala huibers huiberts huibrechtse huibregtse
-huige huigenbos huigens huigsloot huijben huijbens huijbers huijberts huijboom huijbrechts huijbregts huijer
-huijerjans huijg huijgen huijgens huijgevoort huijing huijink huijkelom huijnen huijps huijs huijsen huijser
-huijsing huijskens huijskes huijsman huijsmans huijssoon huijstee huijten huijts huijzer huijzers huikeshoven
-huinink huirne huiser huising huisinga huisintveld huiskamp huisken huiskens huiskes huisma huisman huismans
-huissen huissoon huisstede huissteden huistra huiszoon huitema huiting huitink huits huitsing huixtlacatl
-huizenga huizer huizinga huizingh hujo huke hukema hukkala huliselan hulka hulkova hullegie hulleman hullenaar
-hullu hulman hulmanova hulmanová huls hulsbergen hulsbos hulsbosch hulscher hulsebos hulsebosch hulsegge
-hulsen hulsenboom hulshof hulshoff hulshorst hulsing hulsink hulskamp hulsker hulskers hulskes hulsman hulspas
-hulsteijn hulstein hulswit hulten hultermans hulters hultink hulzebos hulzebosch hulzinga hulzink humagain
-humbert humbert-droz humblet huml humlova humlová humme hummelen hummelink hund hundscheid huneke hunen hunink
-hunnekens hunneman hunnik huntelerslag huntink huntjens hunziker huopainen huotari huovinen hupkens hupkes
-huppelschoten huppertz hurck hurenkamp hurkens hurkmans hurks hurkx hurlimann hurramov hurramova hurtado
-hurter husaini husak husakova husakovichodzic husakovićhodžić huseby husek husin husken huskens huskova
-husmann husna husni hussaarts hussain hussainali hussin husslage husson husted hustinx husák husáková
-hutagalung hutapea hutasoit huth huting hutjens huttcher hutter hutting huttinga huttunen hutzezon huu huuhka
-huuksloot huurdeman huurinainen huurman huurne huurneman huurnink huuskes huusko huussen huvenaars huveneers
-huver huvinen huwae huwaë huwiler huynen huynh huysmans huzaify huzain huzanic huzanić huzen huét hušek
-hušková huỳnh hvid hviid hyatt hybl hyblova hylkema hynek hynkova hynková hyppola hypponen hyppölä hyppönen
-hytola hytölä hyypia hyypiä hyyppa hyyppä hájek hájková hála hálová hán hána hánová häber häfliger häfner
-häkkinen häkämies hämmerle hämäläinen hänni hänninen härkönen härma håkansson håland hébert hình hõbe höcke
-hödl höfler höft höhne hölscher hölzken hölzl hönig höppener hörchner hördt hörmann høgh høj højgaard høyer
-hübenbecker hübl hübner hügel hülters hürlimann hüttcher hütter hýbl hýblová hůlka hůlková hứa hữu iacob
-iacolare iacono iacovino iacovone iancu iandolo iannaccone iannello ianni iannone iannucci iaria iatco
-iazzetta ibanez ibarra ibe ibikunle ibodullohyev ibodullohyeva ibrahim ibrahimi ibranovic ibranović ibric
-ibrić ibrohimov ibrohimova ibáñez icelic ichim icke ickenroth idema idenburg idham iding idoe idris idrissi
-idsardi idsinga idzenga idzerda idzes idzinga iedema ieperen ierardi iersel ierssel iest iezzi ifwat igaunis
-igic igić ignacia ignat ignjatic ignjatić ignjic ignjić igov igric igrić ihalainen ihasz ihly ihnacak
-ihnacakova ihnačák ihnačáková ihtiyorov ihtiyorova ijacic ijaga ijačić ijbema ijben ijdema ijdo ijff
-ijkelenstam ijkema ijkhout ijland ijlstra ijmker ijntema ijpeij ijpelaar ijperen ijpma ijsbrandij ijspeerd
-ijspeert ijsseldijk ijsselmuiden ijsselsteijn ijsselstein ijsselstijn ijtsma ijzelenberg ijzendoorn ijzereef
-ijzerman ijzermans ikauniece ikaunieks ikelaar ikhmal ikhram ikhsan ikhwan ikic iking ikink ikić ikmal ikola
-ikonen ikonic ikonić ikram ikromov ikromova ilahi ilahibaks ilancic ilančić ilbay ilbrink ilhan ilibasic
-ilibašić ilic ilicic ilicin ilie iliescu ilijic ilijić ilikic ilikić ilin ilincic ilinčić iliohan ilisic
-ilisić ilić iličin iličić ilkic ilkić illes illesne illing illés illésné ilman ilmarinen ilmer ilomaki ilomäki
-iloniemi ilori ilupeju ilves ilvesniemi ilyosov ilyosova ilıcalı imamdi imanse imanuel imbert imhof immelman
-immerseel immerzeel imming imminga immink imminkhuizen immonen impelen impellizzeri improta imran imronov
-imronova imthorn imtiyaz inan inani ince inci indelicato indragiri indrajaya indriksone indriksons ineveld
-ingebrigtsen ingelse ingen inghels ingrassia ingrosso inia inkeri inkinen innemee innocenti inpijn intven
-inzerillo inđić iodice ionescu ionita iordache iorga iorio iosif iotti iovino iovu ipek ipema ipenburg iperen
-ippel ippoliti ippolito ipsen ipskamp iqmal irawan irbe iren irfan irfandi irham iric irik iriks irimia
-irizarry irić irmak irsyad is'ad isa isaac isaacs isaak isak isakov isaksen isaksson isbouts isbrucker
-isbrücker iseger isekenmeier isenia isfarhan ishaak ishak ishsyal isidora isik iskandar isler islomov islomova
-ismadi ismail ismayudin ismoilov ismoilova isokun isoluoma isomaki isomäki isotalo ispas ispiranovic isreal
-isroman ista istokovic istrate istrati isvan iswahyudi iswanto isyagi isyrafi italiaander itavaara itavuori
-iten iterson itkonen itt ittersum itävaara itävuori iuliano ivancan ivancic ivankovicbon ivankovićbon ivanov
-ivanova ivanovic ivanović ivanovs ivans ivantic ivantić ivančan ivančić ivančič ivarsson ivas ivascu ivask
-ivens iversen ivetic ivetić ivezic ivezić ivic ivicic ivić ivičić ivkovac ivucic ivucić iwaarden iwanowski
-iwanski iwański iwema iyalla iyanda iyengar iyer izad izaks izam izani izdebski izeboud izelaar izman izwan
-izzat izzi izzo izzuddin izzudin ičelić işik išpiranović ištoković išvan jaager jaakke jaakkola jaakkonen
-jaakonmaa jaarsma jaarsveld jaartsveld jaaskelainen jaasma jaatinen jabbar jablancic jablanov jablančić
-jabłonska jabłonski jabłońska jabłoński jaccard jacimovic jackowski jacob jacoba jacobi jacobs jacobse
-jacobsen jacobson jacott jacovic jacquet jacquét jaddoe jadoenath jadro jagai jagan jagdew jagerman jagernath
-jagersma jagesar jagessar jaggan jaggi jaggoe jagica jagielski jagiełło jaglicic jagličić jagodic jagodić
-jagodzinski jagodziński jagram jagroep jagtenberg jagtman jagusch jagusic jagušić jahangier jahn jahnke jahoda
-jahodova jahodová jaidka jailani jaime jaimes jain jainal jainandunsing jaini jairam jaiyeola jakab jakabne
-jakabné jakes jakesova jakeš jakešová jakic jakisic jakić jakišić jakkila jakl jaklova jaklová jakob jakobek
-jakobs jakobsen jakobson jakobsson jakolic jakolić jakonic jakonić jakoubek jakoubkova jakoubková jakovlev
-jakovleva jaksic jakubcova jakubcová jakubczyk jakubec jakubiak jakubova jakubová jakubowska jakubowski
-jakusmejarec jakušmejarec jakšić jalal jalic jalimsing jalink jalić jalloh jalolov jalolova jalonen jalving
-jalvingh jama jamahari jamaluddin jamaludin jaman jambor jamin jaminon jamiu jamnik jamolov jamolova jamri
-jamrozy jamshidov jamshidova janacek janackova janak janakova janas janata janatova janatová janbroers janca
-jancek jancekova jancic jancik jancikova jancova jancuric janda jander jandl jandova jandová jandric jandrić
-janecek janecekova janecic janecka janeckova janekovic janeković janes janevski janezic janeček janečeková
-janečić janečka janečková janežič janga jangid jani janiak janic janicek janich janicic janicki janickova
-janik janikic janikić janikova janisch janissen janiszewski janić janičić janjic janjić janjusic janjušić
-janka jankauskaite jankauskaitė jankauskas jankauskiene jankauskienė jankausks janke jankelic jankelić janki
-jankic jankie jankić janknegt jankova jankovic jankovicbeslic jankovitch janković jankovićbešlić jankovska
-jankovskis janková jankowiak jankowska jankowski janku janků jannes jannink janojkic janojkić janosevicfranz
-janosik janosikova janoska janoskova janota janotova janotová janousek janouskova janoušek janoušková janovska
-janovsky janovská janovský janowski janoševićfranz janoška janošková jans jansa janse jansema jansen jansens
-jansink janska jansky jansma jansman janson jansone jansonius jansons jansova jansová janssen janssens jansson
-jansz janszen jantjies jantosovic jantosovicova jantošovič jantošovičová janu januar janus janusko janusz
-januszewski januško janzen janßen janák janáková janáček janáčková janík janíková janíček janíčková janča
-janček jančeková jančić jančová jančurić jančík jančíková janů japenga japink jappie jappinen jaques jaquet
-jaquez jaramillo jarbandhan jarc jardan jares jaresova jarets jareš jarešová jaric jaring jarić jarmohamed
-jarnec jaros jarosova jarosz jaroš jarošová jarv jarve jarvekulg jarvela jarvinen jarzabek jarząbek jasarevic
-jasek jasic jasinska jasinski jasińska jasiński jaskiewicz jaskolski jaskova jasni jasnic jasnić jaspar
-jaspers jasperse jassal jassies jasso jast jastrzebski jastrzębski jasuryev jasuryeva jaudzems jauhiainen
-jauho jauk jaunzeme jaunzemis jaunzems javed javlonov javlonova javohirov javohirova javoric javorić javurek
-javurkova javůrek javůrková jawalapersad jaworska jaworski jaya jayadi jayadinata jayakusuma jayaram jayaraman
-jayaseelan jazbec jazbinsek jazbinšek jazvinsak jazvinšak jaćimović jaćović jaśkiewicz jašarević jašek jašić
+hougrd houkes houmes houniet houselt houska houskova houtappels houte houtekamer houtem houtenbos houtepen
+houter houterman houtert houthuijzen houtkamp houtkoop houtkooper houtman houtriet houts houtsma houtstra
+houtum houtvast houtveen houwaard houwaart houweling houwelingen houwing houwink houška houšková hovanjek
+hovenga hovenkamp hovens hovestad hovestadt hovi hovinga hovingh hovius hovland hovorka hovorkova hovorková
+howard howe howell hoyer hoyos hoza hozjan hozova hozová hoàng hočevar hořejší hořejšíová hošek hošková hrabal
+hrabalova hrabalová hrabovska hrabovsky hrabovská hrabovský hradecka hradecky hradecká hradecký hradil
+hradilova hradilová hrasko hraskova hraško hrašková hrbacek hrbackova hrbek hrbkova hrbková hrbáček hrbáčková
+hrda hrdina hrdinova hrdinová hrdlicka hrdlickova hrdlička hrdličková hrdy hrdá hrdý hren hresicdubaic
+hrešićdubaić hribar hribernik hric hricova hricová hristic hristić hrkalovic hrkalović hrmo hrmova hrmová
+hrncir hrncirova hrnjak hrnčíř hrnčířová hroch hrochova hrochová hromadka hromadkova hromádka hromádková hron
+hronova hronová hrovat hruba hrubes hrubesova hrubeš hrubešová hruby hrubá hrubý hruska hruskova hrusovska
+hrusovsky hruza hruzova hruška hrušková hrušovská hrušovský hrůza hrůzová hshaini hsu huang huba hubacek
+hubackova hubbers hubeek hubenbecker hubens huber hubers huberts hubl hubner hubova hubová hubregtse hubáček
+hubáčková huckestein hudacek hudak hudcova hudcová hudding hudec hudecek hudeckova hudepohl hudeček hudečková
+hudson hudáček huebel huegen huel huels huemer huenestein huerta huesken huet hueting huetink huffel huffelen
+hufnagl huft hugel hugen hugens huggers hughes hugo hugten huguenin huhn huhta huhtala huibers huiberts
+huibrechtse huibregtse huige huigenbos huigens huigsloot huijben huijbens huijbers huijberts huijboom
+huijbrechts huijbregts huijer huijerjans huijg huijgen huijgens huijgevoort huijing huijink huijkelom huijnen
+huijps huijs huijsen huijser huijsing huijskens huijskes huijsman huijsmans huijssoon huijstee huijten huijts
+huijzer huijzers huikeshoven huinink huirne huiser huising huisinga huisintveld huiskamp huisken huiskens
+huiskes huisma huisman huismans huissen huissoon huisstede huissteden huistra huiszoon huitema huiting huitink
+huits huitsing huixtlacatl huizenga huizer huizinga huizingh hujo huke hukema hukkala huliselan hulka hulkova
+hullegie hulleman hullenaar hullu hulman hulmanova hulmanová huls hulsbergen hulsbos hulsbosch hulscher
+hulsebos hulsebosch hulsegge hulsen hulsenboom hulshof hulshoff hulshorst hulsing hulsink hulskamp hulsker
+hulskers hulskes hulsman hulspas hulsteijn hulstein hulswit hulten hultermans hulters hultink hulzebos
+hulzebosch hulzinga hulzink humagain humbert humbert-droz humblet huml humlova humlová humme hummelen
+hummelink hund hundscheid huneke hunen hunink hunnekens hunneman hunnik huntelerslag huntink huntjens hunziker
+huopainen huotari huovinen hupkens hupkes huppelschoten huppertz hurck hurenkamp hurkens hurkmans hurks hurkx
+hurlimann hurramov hurramova hurtado hurter husaini husak husakova husakovichodzic husakovićhodžić huseby
+husek husin husken huskens huskova husmann husna husni husnullabib hussaarts hussain hussainali hussin
+husslage husson husted hustinx husák husáková hutagalung hutapea hutasoit hutasuhut huth huting hutjens
+huttcher hutter hutting huttinga huttunen hutzezon huu huuhka huuksloot huurdeman huurinainen huurman huurne
+huurneman huurnink huuskes huusko huussen huvenaars huveneers huver huvinen huwae huwaë huwiler huynen huynh
+huysmans huzaify huzain huzanic huzanić huzen huét hušek hušková huỳnh hvid hviid hyatt hybl hyblova hylkema
+hynek hynkova hynková hyppola hypponen hyppölä hyppönen hytola hytölä hyypia hyypiä hyyppa hyyppä hájek
+hájková hála hálová hán hána hánová häber häfliger häfner häkkinen häkämies hämmerle hämäläinen hänni hänninen
+härkönen härma håkansson håland hébert hình hõbe höcke hödl höfler höft höhne hölscher hölzken hölzl hönig
+höppener hörchner hördt hörmann høgh høj højgaard høyer hübenbecker hübl hübner hügel hülters hürlimann
+hüttcher hütter hýbl hýblová hůlka hůlková hứa hữu iacob iacolare iacono iacovino iacovone iancu iandolo
+iannaccone iannello ianni iannone iannucci iaria iatco iazzetta ibanez ibarguengoitia ibargüengoitia ibarra
+ibe ibikunle ibodullohyev ibodullohyeva ibrahim ibrahimi ibranovic ibranović ibric ibrić ibrohimov ibrohimova
+ibáñez icelic ichim icke ickenroth idema idenburg idevitra idham iding idoe idris idrissi idsardi idsinga
+idzenga idzerda idzes idzinga iedema ieperen ierardi iersel ierssel iest iezzi ifwat igaunis igic igić ignacia
+ignat ignjatic ignjatić ignjic ignjić igov igric igrić ihalainen ihasz ihly ihnacak ihnacakova ihnačák
+ihnačáková ihsaniel ihtiyorov ihtiyorova ijacic ijaga ijačić ijbema ijben ijdema ijdo ijff ijkelenstam ijkema
+ijkhout ijland ijlstra ijmker ijntema ijpeij ijpelaar ijperen ijpma ijsbrandij ijspeerd ijspeert ijsseldijk
+ijsselmuiden ijsselsteijn ijsselstein ijsselstijn ijtsma ijzelenberg ijzendoorn ijzereef ijzerman ijzermans
+ikauniece ikaunieks ikelaar ikhmal ikhram ikhsan ikhwan ikic iking ikink ikić ikmal ikola ikonen ikonic ikonić
+ikram ikromov ikromova ilahi ilahibaks ilancic ilančić ilbay ilbrink ilhan ilibasic ilibašić ilic ilicic
+ilicin ilie iliescu ilijic ilijić ilikic ilikić ilin ilincic ilinčić iliohan ilisic ilisić ilić iličin iličić
+ilkic ilkić illes illesne illing illés illésné ilman ilmarinen ilmer ilomaki ilomäki iloniemi ilori ilupeju
+ilves ilvesniemi ilyosov ilyosova ilıcalı imamdi imaniar imanse imansyah imanuel imarnia imbert imhof immanuel
+immelman immerseel immerzeel imming imminga immink imminkhuizen immonen impelen impellizzeri improta imran
+imronov imronova imthorn imtiyaz inan inani ince inci indelicato indonesiana indragiri indrahayu indrajaya
+indrawan indrayati indriana indrianawati indriani indriksone indriksons indritiana indriyani ineveld
+ingebrigtsen ingelse ingen inghels ingrassia ingrosso inia inkeri inkinen innemee innocenti inpijn inrachman
+inriany insanti intven inzerillo inđić iodice ionescu ionita iordache iorga iorio iosif iotti iovino iovu ipek
+ipema ipenburg iperen ippel ippoliti ippolito ipsen ipskamp iqmal irawan irbe iren irfan irfandi irham iric
+irik iriks irimia irineo irizarry irić irmak irmasari irmawati irnanda irnawati irsandyk irsyad irsyanih
+irwandi irwansyah is'ad isa isaac isaacs isaak isak isakov isaksen isaksson isbouts isbrucker isbrücker iseger
+isekenmeier isenia isfarhan isfihani ishaak ishak ishsyal isidora isik iskandar isler islomov islomova ismadi
+ismail ismarinah ismawati ismayudin ismoilov ismoilova ismoyo isnaini isokun isoluoma isomaki isomäki isotalo
+ispas ispiranovic isreal isroman ista istawati istiyanti istokovic istrate istrati istrianingsih istyadi
+isunza isvan iswahyudi iswandi iswanto iswiyanto isyagi isyrafi italiaander itavaara itavuori iten iterson
+itkonen itt ittersum iturbe iturbide itävaara itävuori iuliano ivancan ivancic ivankovicbon ivankovićbon
+ivanov ivanova ivanovic ivanović ivanovs ivans ivantic ivantić ivančan ivančić ivančič ivarsson ivas ivascu
+ivask ivens iversen ivetic ivetić ivezic ivezić ivic ivicic ivić ivičić ivkovac ivucic ivucić iwaarden
+iwanowski iwanski iwański iwema iyalla iyanda iyengar iyer izad izaks izam izani izdebski izeboud izelaar
+izharruddn izharul izman izwan izzat izzi izzo izzuddin izzudin ičelić işik išpiranović ištoković išvan jaager
+jaakke jaakkola jaakkonen jaakonmaa jaarsma jaarsveld jaartsveld jaaskelainen jaasma jaatinen jabbar jablancic
+jablanov jablančić jabłonska jabłonski jabłońska jabłoński jaccard jacimovic jackowski jacob jacoba jacobi
+jacobs jacobse jacobsen jacobson jacott jacovic jacquet jacquét jaddoe jadoenath jadro jagai jagan jagdew
+jagerman jagernath jagersma jagesar jagessar jaggan jaggi jaggoe jagica jagielski jagiełło jaglicic jagličić
+jagodic jagodić jagodzinski jagodziński jagram jagroep jagtenberg jagtman jagusch jagusic jagušić jahangier
+jahn jahnke jahoda jahodova jahodová jaidka jailani jaime jaimes jain jainal jainandunsing jaini jairam
+jaiyeola jakab jakabne jakabné jakes jakesova jakeš jakešová jakic jakisic jakić jakišić jakkila jakl jaklova
+jaklová jakob jakobek jakobs jakobsen jakobson jakobsson jakolic jakolić jakonic jakonić jakoubek jakoubkova
+jakoubková jakovlev jakovleva jaksic jakubcova jakubcová jakubczyk jakubec jakubiak jakubova jakubová
+jakubowska jakubowski jakusmejarec jakušmejarec jakšić jalal jalic jalimsing jalink jalić jalloh jalolov
+jalolova jalonen jalving jalvingh jama jamahari jamaluddin jamaludin jaman jambor jamin jaminon jamiu jamnik
+jamolov jamolova jamri jamrozy jamshidov jamshidova janacek janackova janak janakova janas janata janatova
+janatová janbroers janca jancek jancekova jancic jancik jancikova jancova jancuric janda jander jandl jandova
+jandová jandric jandrić janecek janecekova janecic janecka janeckova janekovic janeković janes janevski
+janezic janeček janečeková janečić janečka janečková janežič janga jangid jani janiak janic janicek janich
+janicic janicki janickova janik janikic janikić janikova janisch janissen janiszewski janić janičić janjic
+janjić janjusic janjušić janka jankauskaite jankauskaitė jankauskas jankauskiene jankauskienė jankausks janke
+jankelic jankelić janki jankic jankie jankić janknegt jankova jankovic jankovicbeslic jankovitch janković
+jankovićbešlić jankovska jankovskis janková jankowiak jankowska jankowski janku janků jannes jannink janojkic
+janojkić janosevicfranz janosik janosikova janoska janoskova janota janotova janotová janousek janouskova
+janoušek janoušková janovska janovsky janovská janovský janowski janoševićfranz janoška janošková jans jansa
+janse jansema jansen jansens jansink janska jansky jansma jansman janson jansone jansonius jansons jansova
+jansová janssen janssens jansson jansz janszen jantjies jantosovic jantosovicova jantošovič jantošovičová janu
+januar januarizky janus janusko janusz januszewski januško janzen janßen janák janáková janáček janáčková
+janík janíková janíček janíčková janča janček jančeková jančić jančová jančurić jančík jančíková janů japenga
+japink jappie jappinen jaques jaquet jaquez jaramillo jarbandhan jarc jardan jardón jares jaresova jarets
+jareš jarešová jaric jaring jarić jarmohamed jarnec jaros jarosova jarosz jaroš jarošová jarv jarve jarvekulg
+jarvela jarvinen jarzabek jarząbek jasarevic jasek jasic jasinska jasinski jasińska jasiński jaskiewicz
+jaskolski jaskova jasni jasnic jasnić jaspar jaspers jasperse jassal jassies jasso jast jastrzebski
+jastrzębski jasuryev jasuryeva jatikusumo jaudzems jauhari jauhiainen jauho jauk jaunzeme jaunzemis jaunzems
+javed javlonov javlonova javohirov javohirova javoric javorić javurek javurkova javůrek javůrková jawalapersad
+jaworska jaworski jaya jayadi jayadinata jayakusuma jayantie jayanto jayaram jayaraman jayaseelan jayatrus
+jayusman jazbec jazbinsek jazbinšek jazvinsak jazvinšak jaćimović jaćović jaśkiewicz jašarević jašek jašić
 jašková jean jeanneret jebbink jech jechova jechová jecmenic jedlicka jedlickova jedlička jedličková jedlovska
 jedlovsky jedrzejczak jedrzejczyk jedrzejewski jedľovská jedľovský jeeninga jeevananthan jeffri jefri jeftenic
 jeftenić jeftic jeftić jeftovic jeftović jegdic jegdić jegerings jegorov jegorova jehee jekabsone jekabsons
@@ -1257,247 +1312,254 @@ jelica jelicic jelier jelikic jelikić jelinek jelinkova jelisavac jelisavcic je
 jelić jeličić jellema jelles jellesma jellinghaus jelmini jelsma jeltema jeltes jelusic jelušić jelínek
 jelínková jemadin jendek jendekova jendeková jenic jenicek jenickova jeninga jenić jenkac jenkač jenkins jenko
 jennekens jenneskens jenni jenniskens jennissen jens jense jensen jensma jenssen jentink jentjens jeníček
-jeníčková jeorga jepma jeppesen jepsen jerab jerabek jerabkova jercic jerde jereb jeremiasse jeremiassen
-jeremic jereminov jeremić jergic jergić jeric jerinic jerinić jerinkic jerinkić jerič jerkov jerkovic jerković
-jerman jeroense jeronimus jerosimic jerosimić jerotic jerotić jerphanion jerschabek jerčić jesic jespers
-jespersen jesretic jesretić jess jessen jessurun jestrotic jestrotić jesus jetatikarn jethoe jeths jetjirawat
-jeucken jeukens jeunink jeuring jeurink jeurissen jeurninck jeursen jeusa jeuša jevdenic jevdenovic jevdevic
-jevdoksic jevdoksić jeveren jevericic jeveričić jevic jević jevremcevic jevremov jevremovic jevremović
-jevremčević jevric jevrić jevrosimov jevrosimovic jevrosimović jevtanovic jevtanović jevtic jevtić jevtovic
-jevtović jevđenić jevđenović jevđević jez jezdic jezdimirovic jezdimirović jezdić jezek jezerkic jezerkić
-jezierski jezkova jezova ječmenić jeřábek jeřábková ješić jež ježek ježková ježová jha jhagroe jharap jhaveri
-jhinkoe jiang jiawan jibodh jilderda jilek jilesen jilkova jillings jimenes jimenez jiminez jimmink jimoh
-jiménez jimínez jin jindra jindrova jindrová jipping jira jirak jirakova jiranek jirankova jirasek jiraskova
-jirik jirikova jirka jirkova jirková jirku jirků jirousek jirouskova jiroušek jiroušková jirova jirsa jirsova
-jirsová jirák jiráková jiránek jiránková jirásek jirásková jiskoot jissink jitan jiřík jiříková jobse jochem
-jochems jochemsen jochumsen jocic jocić jockovic jocković joenhaara joensen joerawan jogi joha johal johan
-johannesen johannessen johannsen johansen johanson johansson johar johari johnova johnová johnsen johnstone
-johto jojcic jojic jojić jojčić jokanovic jokanović jokelainen jokhoe jokic jokicic jokihaara jokimies jokin
-jokinen jokić jokičić jokovic joković joksic joksimovic joksimović joksić joldersma jole jolic joling jolink
-jolić joly jonas jonasne jonasova jonasson jonata jonatova jonatová joncic jones jongbloed jongbloets jongboom
-jongebloed jongebreur jongedijk jongejan jongejans jongeleen jongema jongenburger jongeneel jongeneelen
-jongenelen jongenelis jongenotter jongepier jongerden jongerius jongerling jongert jonges jongewaard jongh
-jongkind jongma jongman jongmans jongschaap jongsma jongstra jonic jonicic jonikic jonikić jonić joničić
-jonker jonkeren jonkergouw jonkhart jonkhout jonkic jonkić jonsson jontic jontić jonáš jonášová jončić joode
-joor joore jooren joosen joosse joossen jooste joostema joosten joostens joppe joppen jorda jordaan jordanovic
-jordanović jordans jordens jordà joren jorgic jorgić jorgonic jorgonić jorink joris jorissen jorna jorritsma
-jortikka joru josan josefsen josemanders josepha joshi joshua josic josić jossa jost josten jostiak joubert
-jouhri jourdan jousma joustra jouvenaar jovadzic jovadžić jovakaric jovakarić jovancevic jovancic jovandic
-jovandić jovanetic jovanetić jovanic jovanić jovankic jovankić jovanovic jovanovicfilicic jovanović
-jovanovićfiličić jovančević jovančić jovcic jovelic jovelić joveljic joveljić jovesic jovetic jovetić jovešić
-jovic jovicic jovikic jovikić jovisic jović jovičić jovišić jovkic jovkić jovonic jovonić jovčić jozefzoon
-joziasse jozic jozić jozwiak jozwik juarez jubitana juch jucken juckers juffermans juhari juhasz juhaszne juhl
-juhász juhászné juijn jukema jukic jukić jukuma jukums julicher julien julién jullens julsing jumat jumelet
-jumike jumikis jumiķe jumiķis junaedi junaidi junck junek jung jungbluth jungerius jungic jungić jungo
-jungschlager jungschläger jungton jungwirth junier junkkari junkova junková junod junqueira juntasa juntti
-juppi jurado jurasic juraskovic jurašić jurašković jurcik jurcikova jurecka jureckova jurek jurečka jurečková
-jurg jurgens jurgensen jurgenson juric jurica juricova jurik jurikova jurina jurinova jurinová jurisa
-jurisevic jurisic jurisicspajic jurisin jurić juriša jurišević jurišin jurišić jurišićspajić jurjans jurjens
-jurjevic jurjević jurjāns jurkiewicz jurkovic jurkovicova jurkovič jurkovičová jurkowski jurriaans jurriens
-jurrius jurriëns jurva jurvala jurvanen jurík juríková jurčík jurčíková juskic jusmins jussen jussila justesen
-justina juszczak jutt juul juurlink juustinen juuti juvanen juvonen juwita juzbasic juzbašić juřica juřicová
-juřík juříková juškić jylha jylhä jáni jánošík jánošíková jánská jánský jáquez jäger jägers jäggi jänes jänis
+jeníčková jeorga jepma jeppesen jepsen jerab jerabek jerabkova jercic jerde jereb jeremia jeremiasse
+jeremiassen jeremic jereminov jeremić jergic jergić jeric jerinic jerinić jerinkic jerinkić jerič jerkov
+jerkovic jerković jerman jeroense jeronimus jerosimic jerosimić jerotic jerotić jerphanion jerschabek jerčić
+jesic jespers jespersen jesretic jesretić jess jessen jessurun jestrotic jestrotić jesus jetatikarn jethoe
+jeths jetjirawat jeucken jeukens jeunink jeuring jeurink jeurissen jeurninck jeursen jeusa jeuša jevdenic
+jevdenovic jevdevic jevdoksic jevdoksić jeveren jevericic jeveričić jevic jević jevremcevic jevremov
+jevremovic jevremović jevremčević jevric jevrić jevrosimov jevrosimovic jevrosimović jevtanovic jevtanović
+jevtic jevtić jevtovic jevtović jevđenić jevđenović jevđević jez jezdic jezdimirovic jezdimirović jezdić jezek
+jezerkic jezerkić jezierski jezkova jezova ječmenić jeřábek jeřábková ješić jež ježek ježková ježová jha
+jhagroe jharap jhaveri jhinkoe jiang jiawan jibodh jilderda jilek jilesen jilkova jillings jimenes jimenez
+jiminez jimmink jimoh jiménez jimínez jin jindra jindrova jindrová jipping jira jirak jirakova jiranek
+jirankova jirasek jiraskova jirik jirikova jirka jirkova jirková jirku jirků jirousek jirouskova jiroušek
+jiroušková jirova jirsa jirsova jirsová jirák jiráková jiránek jiránková jirásek jirásková jiskoot jissink
+jitan jiřík jiříková jnsson jobse jochem jochems jochemsen jochumsen jocic jocić jockovic jocković joenhaara
+joensen joerawan jogi joha johal johan johannesen johannessen johannsen johansen johanson johansson johar
+johardi johari johnova johnová johnsen johnstone johto jojcic jojic jojić jojčić jokanovic jokanović
+jokelainen jokhoe jokic jokicic jokihaara jokimies jokin jokinen jokić jokičić jokovic joković joksic
+joksimovic joksimović joksić joldersma jole jolic joling jolink jolić joly jonas jonasne jonasova jonasson
+jonata jonatan jonatova jonatová joncic jones jongbloed jongbloets jongboom jongebloed jongebreur jongedijk
+jongejan jongejans jongeleen jongema jongenburger jongeneel jongeneelen jongenelen jongenelis jongenotter
+jongepier jongerden jongerius jongerling jongert jonges jongewaard jongh jongkind jongma jongman jongmans
+jongschaap jongsma jongstra jonic jonicic jonikic jonikić jonić joničić jonker jonkeren jonkergouw jonkhart
+jonkhout jonkic jonkić jonsson jonthan jontic jontić jonáš jonášová jončić joode joor joore jooren joosen
+joosse joossen jooste joostema joosten joostens joppe joppen jorda jordaan jordanovic jordanović jordans
+jordens jordà joren jorgic jorgić jorgonic jorgonić jorink joris jorissen jorna jorritsma jortikka joru josan
+josefsen josemanders josepha joshi joshua josic josić jossa jost josten jostiak joubert jouhri jourdan jousma
+joustra jouvenaar jovadzic jovadžić jovakaric jovakarić jovancevic jovancic jovandic jovandić jovanetic
+jovanetić jovanic jovanić jovankic jovankić jovanovic jovanovicfilicic jovanović jovanovićfiličić jovančević
+jovančić jovcic jovelic jovelić joveljic joveljić jovesic jovetic jovetić jovešić jovic jovicic jovikic
+jovikić jovisic jović jovičić jovišić jovkic jovkić jovonic jovonić jovčić jozefzoon joziasse jozic jozić
+jozwiak jozwik jrgensen juarez jubitana juch jucken juckers judidtrichwanto juffermans juhari juhasz juhaszne
+juhl juhász juhászné juijn jukema jukic jukić jukuma jukums juliansyah julianto juliarti julicher julien
+juliyani juliyanto julién jullens julsing jumaini jumat jumelet jumike jumikis jumiķe jumiķis junaedi junaedy
+junaidi junck junek jung jungbluth jungerius jungic jungić jungo jungschlager jungschläger jungton jungwirth
+juniansyah juniarto juniati junier junizar junkkari junkova junková junod junqueira juntasa juntti juppi
+jurado jurasic juraskovic jurašić jurašković jurcik jurcikova jurecka jureckova jurek jurečka jurečková jurg
+jurgens jurgensen jurgenson juric jurica juricova jurik jurikova jurina jurinova jurinová jurisa jurisevic
+jurisic jurisicspajic jurisin jurić juriša jurišević jurišin jurišić jurišićspajić jurjans jurjens jurjevic
+jurjević jurjāns jurkiewicz jurkovic jurkovicova jurkovič jurkovičová jurkowski jurriaans jurriens jurrius
+jurriëns jurva jurvala jurvanen jurík juríková jurčík jurčíková juskic jusmins jussen jussila justesen justina
+juszczak jutt juul juurlink juustinen juuti juvanen juvonen juwita juzbasic juzbašić juřica juřicová juřík
+juříková juškić jylha jylhä jáni jánošík jánošíková jánská jánský jáquez jäger jägers jäggi jänes jänis
 jäppinen järv järve järvekülg järvelä järvinen järvis jääger jääskeläinen jæger jéan jílek jílková jímenez
 jíra jírová jónás jónásné jóźwiak jóźwik jõgi jönsson jörissen jønsson jørgensen jürgens jürgensen jürgenson
 jēkabsone jēkabsons jędrzejczak jędrzejczyk jędrzejewski jūsmiņš kaa kaaden kaaij kaaijk kaakko kaaleste
 kaandorp kaarsemaker kaarsgaren kaashoek kaasik kaastra kaat kaatee kaathoven kaatman kaauwen kaay kaaya
-kabalt kabanda kabat kabatesi kabatova kabbedijk kabic kabin kabir kabić kablinovic kablinović kabonesa kabra
-kabuubi kabuye kabát kabátová kacaniklic kacar kacarevic kacavenda kacirek kacirkova kacprzak kacuric
+kabalt kabanda kabat kabatesi kabatova kabbedijk kabely kabic kabin kabir kabić kablinovic kablinović kabonesa
+kabra kabuubi kabuye kabát kabátová kacaniklic kacar kacarevic kacavenda kacirek kacirkova kacprzak kacuric
 kaczmarczyk kaczmarek kaczmarski kaczor kaczorowski kaczynski kaczyński kadakia kaddouri kaderabek kaderabkova
 kadesadayurat kadeřábek kadeřábková kadijevic kadijević kadikis kadir kadirbaks kadiķis kadlcova kadlcová
 kadlec kadlecova kadlecová kadnar kadri kaelen kaesmacher kaewburesai kafeero kafenda kafendova kafendová
-kafka kafkova kafková kafle kafoe kagambira kagchelland kagenaar kager kagi kahar kahl kahler kahlert kahles
-kahlmeyer kahn kahraman kahveci kahyang kaijaks kaijen kaijim kaijser kaikkonen kaillomaki kaillomäki kailola
-kainama kainovic kainović kainulainen kainz kaiser kaiserova kaiserová kaisrova kaisrová kaista kaitesi
-kaitovic kaitović kaivola kaizer kajganic kajganić kakar kakiiza kakisina kakkar kakkola kakkonen kakooza
-kaktins kaktiņš kakuze kal kala kalab kalaba kalabic kalabić kalabova kalai kalajanovic kalajanović kalajdzic
-kalajdžić kalajic kalajitovic kalajitović kalajić kalamiza kalas kalasova kalayci kalaš kalašová kalda
-kaldenbach kaldenberg kaldenhoven kalee kaleja kalejs kalendic kalendić kalenic kalenić kaleta kalff kalfsbeek
-kaliappan kalic kalicharan kalidien kaliisa kalika kalin kalina kalinainen kalinic kalinić kalinova kalinová
-kalinowska kalinowski kalinski kalishoek kaliska kalisky kaliská kaliský kalisvaart kalita kalivoda kalivodova
-kalivodová kalić kaljouw kaljulaid kaljurand kalkan kalkeren kalkhoven kalkhuis kalkkinen kalkman kalksma
-kalla kallabis kallan kallas kallaste kallay kallayova kallenbach kallenkoot kallensee kalleveen kalliala
-kallio kallis kalloe kalma kalmeijer kalmo kalmthout kalna kalnaja kalnajs kalnberzs kalnbērzs kalnina kalnins
-kalniņa kalniņš kalnozols kalns kalnāja kalnājs kalocsay kalous kalousek kalouskova kalousková kalousova
-kalousová kalova kalová kalpaks kalpoe kalsbeek kalse kalshoven kaltenbrunner kaluderski kalumba kaluđerski
-kalverboer kalvo kalwij kaláb kalábová kalēja kalējs kamal kamalesvaran kaman kamans kamara kamari kamaruddin
-kamarudin kamarul kamaruzaman kamat kambala kamber kamdar kamel kamenicki kamenik kamenikova kamenički kamenov
-kameník kameníková kamerbeek kamerman kamermans kamies kamil kaminska kaminski kamińska kamiński kamman
-kammeijer kammenga kammeraat kammeron kamminga kamoliddinyev kamoliddinyeva kamolov kamolova kampe kamperelic
-kamperelić kamperman kampert kampf kampherbeek kamphof kamphorst kamphues kamphuijs kampijon kamping kampinga
-kampman kamppinen kamps kampschreur kampschulte kampstra kamslian kamsma kamsteeg kamstra kamta kan kana
-kanala kanaria kanbier kandasamy kande kandecki kandel kandemir kanders kandhai kandic kandić kandji kandoussi
-kandé kane kanea kaneps kang kangaskorte kangassalo kangro kangur kanhai kania kanic kaniewski kanimal kaniyar
-kanizaj kanić kanižaj kanjeric kanjerić kanka kankova kanlic kanlić kannan kanne kannegieter kannekens
-kannelmaa kannelmaki kannelmäki kanning kanninga kanova kansakar kanselaar kanshabe kansiime kantans kante
-kantelberg kantele kanters kantola kantor kantorova kantorová kants kanté kantāns kanyesigye kanzaki kaouthai
-kapaan kapadia kapanen kapelle kapeller kapiteijn kaplan kaplangı kaplanova kaplanová kapoor kappe kappel
-kappelhof kappelle kappert kappetein kappetijn kappler kappé kaproncai kapteijn kapteijns kaptein kaptijn
-kapulica kapur kapusta kapustova kapustová kara karaaslan karabacak karabocek karabulut karaböcek karac karaca
-karacan karadamis karadas karadavut karadaş karademir karadeniz karadordevic karaduman karadzic karadžić
-karaer karagic karagić karagoz karagöz karahan karajcic karajčić karakas karakasevic karakaya karakaş
+kafka kafkova kafková kafle kafoe kagambira kagchelland kagenaar kager kagi kahar kahirunnisa kahl kahler
+kahlert kahles kahlmeyer kahn kahraman kahveci kahyang kaijaks kaijen kaijim kaijser kaikkonen kaillomaki
+kaillomäki kailola kainama kainovic kainović kainulainen kainz kaiser kaiserova kaiserová kaisrova kaisrová
+kaista kaitesi kaitovic kaitović kaivola kaizer kajganic kajganić kakar kakiiza kakisina kakkar kakkola
+kakkonen kakooza kaktins kaktiņš kakuze kal kala kalab kalaba kalabic kalabić kalabova kalai kalajanovic
+kalajanović kalajdzic kalajdžić kalajic kalajitovic kalajitović kalajić kalamiza kalas kalasova kalayci kalaš
+kalašová kalda kaldenbach kaldenberg kaldenhoven kalee kaleja kalejs kalendic kalendić kalenic kalenić kaleta
+kalff kalfsbeek kaliappan kalic kalicharan kalidien kaliisa kalika kalin kalina kalinainen kalinic kalinić
+kalinova kalinová kalinowska kalinowski kalinski kalishoek kaliska kalisky kaliská kaliský kalisvaart kalita
+kalivoda kalivodova kalivodová kalić kaljouw kaljulaid kaljurand kalkan kalkeren kalkhoven kalkhuis kalkkinen
+kalkman kalksma kalla kallabis kallan kallas kallaste kallay kallayova kallenbach kallenkoot kallensee
+kalleveen kalliala kallio kallis kalloe kalma kalmeijer kalmo kalmthout kalna kalnaja kalnajs kalnberzs
+kalnbērzs kalnina kalnins kalniņa kalniņš kalnozols kalns kalnāja kalnājs kalocsay kalous kalousek kalouskova
+kalousková kalousova kalousová kalova kalová kalpaks kalpoe kalsbeek kalse kalshoven kaltenbrunner kaluderski
+kalumba kaluđerski kalverboer kalvo kalwij kaly kaláb kalábová kalēja kalējs kamal kamalesvaran kamalia
+kamalludin kaman kamans kamara kamari kamaruddin kamarudin kamarul kamaruzaman kamat kambala kamber kamdar
+kamel kamenicki kamenik kamenikova kamenički kamenov kameník kameníková kamerbeek kamerman kamermans kamies
+kamil kaminska kaminski kamińska kamiński kamman kammeijer kammenga kammeraat kammeron kamminga kamoliddinyev
+kamoliddinyeva kamolov kamolova kampe kamperelic kamperelić kamperman kampert kampf kampherbeek kamphof
+kamphorst kamphues kamphuijs kampijon kamping kampinga kampman kamppinen kamps kampschreur kampschulte
+kampstra kamslian kamsma kamsteeg kamstra kamta kan kana kanala kanaria kanbier kancil kandasamy kande
+kandecki kandel kandemir kanders kandhai kandic kandidah kandić kandji kandoussi kandé kane kanea kaneps kang
+kangaskorte kangassalo kangro kangur kanhai kania kanic kaniewski kanimal kaniyar kanizaj kanić kanižaj
+kanjeric kanjerić kanka kankova kanlic kanlić kannan kanne kannegieter kannekens kannelmaa kannelmaki
+kannelmäki kanning kanninga kanoute kanouté kanova kansakar kanselaar kanshabe kansiime kantans kante
+kantelberg kantele kanters kantola kantor kantorova kantorová kantoussan kants kanté kantāns kanyesigye
+kanzaki kaouthai kapaan kapadia kapanen kapelle kapeller kapiteijn kaplan kaplangı kaplanova kaplanová kapoor
+kappe kappel kappelhof kappelle kappert kappetein kappetijn kappler kappé kaproncai kapteijn kapteijns kaptein
+kaptijn kapulica kapur kapusta kapustova kapustová kara karaaslan karabacak karabocek karabulut karaböcek
+karac karaca karacan karadamis karadas karadavut karadaş karademir karadeniz karadordevic karaduman karadzic
+karadžić karaer karagic karagić karagoz karagöz karahan karajcic karajčić karakas karakasevic karakaya karakaş
 karakašević karaklajic karaklajić karakoc karakoç karakus karakuş karalahti karaleic karaleić karalejic
 karalejić karalic karalić karam karamarkovic karamarković karamata karan karapandzic karapandžić karapetric
 karapetrić karapinar karas karasausks karasek karasicevic karaskova karasova karasová karasu karatas karataş
 karathu karatosic karatošić karaulac karaulic karaulić karavidic karavidić karać karađorđević karaś karašausks
 karašićević karban karbanova karbanová karbet karczewski kardol kardos kardoš kardux kareiga karel karelova
-karelová karels karelse karem karemaker karen karens kargl karhoff karhu karia karic karika karikari karim
-kariman karimi karis karisic karić karišić karjalainen karkdijk karki karkkainen karklina karklins karlak
-karlas karlic karlicic karlik karlikova karlinski karlić karličić karlova karlová karlsen karlsone karlsons
-karlsson karlík karlíková karmacharya karna karnebeek karner karnik karolcikova karolčíková karpe karpela
-karpinski karpiński karppinen karrass karregat karreman karremans karrenbeld karsdorp karsemeijer karsmakers
-karssemakers karssen karssenberg karssies karssing karst karsten karstenberg karstens karsters kartal
-kartawijaya karthaus kartodikromo kartodimedjo kartopawiro kartoredjo karu karukoski karul karulova karulová
-karungi karus karvas karvaš karvonen karwowski karzin karásek karásková kasak kasal kasalova kasalová kasamsun
-kasanin kasapoglu kasapoğlu kasavica kasbergen kasekende kaselj kaser kaseric kashyap kasi kasik kasikova
-kasikovic kasim kasius kask kaslander kasmi kaspar kasparek kasparkova kasparova kasperek kaspers kaspersen
-kasprzak kasprzyk kass kasse kassels kassies kassim kassing kassulke kassé kasteele kastel kasteleijn kastelic
-kastelijn kastelijns kasten kasteren kastermans kasterovic kastner kastrop kasturi kasumba kasun kaszuba kata
-katainen kataja katanic katanić katarincek katarinček kateiva kateman katen katerberg kateregga katgert kather
+karelová karels karelse karem karemaker karen karennita karens kargl karhoff karhu karia karic karika karikari
+karim kariman karimi karinatasya karinina karis karisic karić karišić karjalainen karkdijk karki karkkainen
+karklina karklins karlak karlas karlic karlicic karlik karlikova karlina karlinski karlić karličić karlova
+karlová karlsen karlsone karlsons karlsson karlík karlíková karmacharya karna karnebeek karner karnianto
+karnik karolcikova karolčíková karpe karpela karpinski karpiński karppinen karrass karregat karreman karremans
+karrenbeld karrer karsdorp karsemeijer karsmakers karssemakers karssen karssenberg karssies karssing karst
+karsten karstenberg karstens karsters kartal kartawijaya karthaus kartika kartikasari kartodikromo
+kartodimedjo kartopawiro kartoredjo karu karukoski karul karulova karulová karungi karunia karus karvas karvaš
+karvonen karwowski karyadi karzin karásek karásková kasak kasal kasalova kasalová kasamsun kasanin kasapoglu
+kasapoğlu kasavica kasbergen kasekende kaselj kaser kaseric kashyap kasi kasik kasikova kasikovic kasim kasius
+kask kaslander kasmi kaspar kasparek kasparkova kasparova kasperek kaspers kaspersen kasprzak kasprzyk kass
+kasse kassels kassies kassim kassing kassoka kassulke kassé kasteele kastel kasteleijn kastelic kastelijn
+kastelijns kasten kasteren kastermans kasterovic kastner kastrop kasturi kasumba kasun kaszuba kata katainen
+kataja katanic katanić katarincek katarinček kateiva kateman katen katerberg kateregga katgert kather
 katherine kathigasu kathiripillai kathrada katic katier katić katoele katoi katona katonane katonáné kats
 katsma katsman kattenberg kattestaart kattevilder kattouw katuin katulic katulić katusiime katwal katwijk
 katzinski kaucic kauffeld kauffman kauffmann kaufmann kauhala kaukovaara kaul kaulina kaulins kauliņa kauliņš
-kauls kauppala kauppinen kaur kaurismaki kaurismäki kausemann kautzer kaučič kavak kavaklıoglu kavaklıoğlu
-kavaliauskaite kavaliauskaitė kavaliauskas kavaliauskiene kavaliauskienė kavalic kavalić kavcic kavelaars
-kaveri kavka kavkova kavková kavčič kawa kawecki kawohl kawooya kawuki kaya kayastha kayemba kayhan kaynak
-kayode kayveas kazda kazdova kazdová kazemier kazenski kazibwe kazimirova kazlaukas kazlauskaite kazlauskaitė
-kazlauskiene kazlauskienė kazlausks kazmarek kazmierczak kazrics kazričs kaćurić kačaniklić kačar kačarević
-kačavenda kačírek kačírková kałuza kałuża kaņeps kaňa kaňka kaňková kaňová kašanin kašerić kašiković kašpar
-kašparová kašpárek kašpárková kašterović kašík kašíková kaźmierczak kažimírová kebe kebirungi kececi keckic
-kedde kedzierski kedziora keebler keegstra keehnen keeken keekstra keeman keemink keereweer keeris keers
-keerssemeeckers keesmaat keesman keesom keessen keetels keetman keij keijdener keijer keijers keijl keijman
-keijmel keijnemans keijser keijsers keijsper keijzer keijzers keil keim keiman keimpema keinemans keiner
-keiren keita keith keizare keizars keja kekana kekem kekic kekić kekkonen kelderhuis kelderman keleka keleman
-kelemen kelemenne kelemenné keles keleş kelfkens kellenaers kelleners kellij kellner kelly kelm keltjens
-kemeling kemere kemerink kemfelja kemink kemker kemkers kemkes kemme kemmer kemmeren kemmerling kemna kemner
-kemp kempe kempees kempeneers kemper kemperink kemperman kempers kempes kempff kempinga kempink kempis
-kempkens kempkes kemps kempter kenbeek kendrisic kendrišić kengen kenina kenins keniz kenizova kennes kensmil
-kenters kentgens kentie kentric kentrić keníž kenížová kepa kepic kepić keppels kepser kerava kerbof kerbusch
-kerckhaert kerckhoffs kerckhoven kerdijk kerekes kerekesne kerekesné keres kerkdijk kerkemeijer kerkhoff
-kerkhoffs kerkhofs kerkhove kerklaan kerkman kerkmeijer kerkoerle kerkstra kerkvliet kerkwijk kerl kerluke
-kern kernebeek kerpel kerpentier kerpershoek kerrebijn kerremans kersbergen kerschbaumer kerseboom kersemakers
-kersjes kerskes kersseboom kerssemakers kerssen kerssens kerssies kerste kerstens kerstholt kersting kerstjens
-kerttula kertzmann kerver kervezee kes keser keseroglu keseroğlu kesic kesina kesić keskin keskinen keskioja
-keskkula keskküla keskula kesküla kesler kesselaar kesseler kesselring kessels kesselschlager kesselschläger
-kessler kesteloo kester kesteren kesting ketelings ketola ketonen kette kettelarij kettenis kettula ketwaru
-ketz keuben keulemans keulen keulers keultjes keun keune keunen keung keuning keuper keupink keurentjes
-keurhorst keurntjes keutel keuzenkamp kevelam kevenaar kewal keyner keyser keyzer keßler keçeci keïta kečkić
-kešina kha khadgee khadka khafiz khairani khairuddin khaleed khalid khalifa khalil khaliq khalsa khamlichi
-khanal khang khanyile khare kharel kharmain khatiwada khatri khatta khattabi khattouti khau khawaja khawas
-khawula khedoe khelawan khemai khilmi khir-ruddin khirulrezal kho khoa khodabaks khoenkhoen khong khoo khor
-khosa khosla khouma khoza khu khuat khuc khumalo khumalu khuong khurana khusaini khuu khuzwayo khuất khâu khúc
-khưu khương khổng kibe kibilds kibirige kiburg kicanovic kicema kiceskulov kicevac kicic kiconco kidane
-kiebert kieboom kiefer kieft kiefte kieftenbeld kieftenburg kiehn kiekebos kiekebosch kiela kieli kielstra
-kiemel kienhuis kienstra kierkels kiers kiesbrink kieskamp kiessling kiestra kieu kievid kievith kievits
-kiewiet kiewit kiezebrink kiezenberg kiełbasa kiffen kiganda kiggen kihas kihn kiianen kiille kiiski kijacic
-kijačić kijjoba kijlstra kijzers kikkas kikstra kila kilback kilian kilic kilinc kilinç kiliç kiljan kilkens
-killaars kilsdonk kimalainen kimberly kimcetic kimenai kimman kimmel kimmels kimmenade kimmenaede kimpe
-kimčetić kinadeter kindelan kinderman kindl kindlova kindlová kindt kingma kingsepp kinkelaar kinkelder kinket
+kauls kauppala kauppinen kaur kaurismaki kaurismäki kausemann kautsar kautzer kaučič kavak kavaklıoglu
+kavaklıoğlu kavaliauskaite kavaliauskaitė kavaliauskas kavaliauskiene kavaliauskienė kavalic kavalić kavcic
+kavelaars kaveri kavka kavkova kavková kavčič kawa kawecki kawohl kawooya kawuki kaya kayastha kayemba kayhan
+kaynak kayode kayounga kayveas kazda kazdova kazdová kazemier kazenski kazibwe kazimirova kazlaukas
+kazlauskaite kazlauskaitė kazlauskiene kazlauskienė kazlausks kazmarek kazmierczak kazrics kazričs kaćurić
+kačaniklić kačar kačarević kačavenda kačírek kačírková kałuza kałuża kaņeps kaňa kaňka kaňková kaňová kašanin
+kašerić kašiković kašpar kašparová kašpárek kašpárková kašterović kašík kašíková kaźmierczak kažimírová kebe
+kebirungi kececi keckic kedde kedzierski kedziora keebler keegstra keehnen keeken keekstra keeman keemink
+keereweer keeris keers keerssemeeckers keesmaat keesman keesom keessen keetels keetman keij keijdener keijer
+keijers keijl keijman keijmel keijnemans keijser keijsers keijsper keijzer keijzers keil keim keiman keimpema
+keinemans keiner keiren keita keith keizare keizars keja kekana kekem kekic kekić kekkonen kelderhuis
+kelderman keleka keleman kelemen kelemenne kelemenné keles keleş kelfkens kellenaers kelleners kellij kellner
+kelly kelm keltjens kemeling kemere kemerink kemfelja kemink kemker kemkers kemkes kemme kemmer kemmeren
+kemmerling kemna kemner kemp kempe kempees kempeneers kemper kemperink kemperman kempers kempes kempff
+kempinga kempink kempis kempkens kempkes kemps kempter kemuning kenbeek kencono kendrisic kendrišić kengen
+kenina kenins keniz kenizova kennes kenongo kensmil kenters kentgens kentie kentric kentrić keny keníž
+kenížová kepa kepic kepić keppels kepser kerava kerbof kerbusch kerckhaert kerckhoffs kerckhoven kerdijk
+kerekes kerekesne kerekesné keres kerkdijk kerkemeijer kerkhoff kerkhoffs kerkhofs kerkhove kerklaan kerkman
+kerkmeijer kerkoerle kerkstra kerkvliet kerkwijk kerl kerluke kern kernebeek kerpel kerpentier kerpershoek
+kerrebijn kerremans kersbergen kerschbaumer kerseboom kersemakers kersjes kerskes kersseboom kerssemakers
+kerssen kerssens kerssies kerste kerstens kerstholt kersting kerstjens kerttula kertzmann kerver kervezee kes
+keser keseroglu keseroğlu kesic kesina kesić keskin keskinen keskioja keskkula keskküla keskula kesküla kesler
+kesselaar kesseler kesselring kessels kesselschlager kesselschläger kessler kesteloo kester kesteren kesting
+ketelings ketola ketonen kette kettelarij kettenis kettula ketwaru ketz keuben keulemans keulen keulers
+keultjes keun keune keunen keung keuning keuper keupink keurentjes keurhorst keurntjes keutel keuzenkamp
+kevelam kevenaar kevinsyah kewal keyner keyser keyzer keßler keçeci keïta kečkić kešina kha khadgee khadijah
+khadka khafiz khaidir khairani khairuddin khairul khairunnisa khaleed khalid khalifa khalil khaliq khalsa
+khamlichi khanal khang khanyile khare kharel kharisma kharmain khatiwada khatri khatta khattabi khattouti khau
+khawaja khawas khawasyi khawula khedoe khelawan khemai khilmi khir-ruddin khirulrezal kho khoa khodabaks
+khoenkhoen khoiriyah khoirunnisa kholipah khomaudin khong khoo khor khosa khosla khotimah khouma khoza khu
+khuat khuc khumalo khumalu khuong khurana khusaini khusnul khuu khuzwayo khuất khâu khúc khưu khương khổng
+kibe kibilds kibirige kiburg kicanovic kicema kiceskulov kicevac kicic kiconco kidane kiebert kieboom kiefer
+kieft kiefte kieftenbeld kieftenburg kiehn kiekebos kiekebosch kiela kieli kielstra kiemel kienhuis kienstra
+kierkels kiers kiesbrink kieskamp kiessling kiestra kieu kievid kievith kievits kiewiet kiewit kiezebrink
+kiezenberg kiełbasa kiffen kiganda kiggen kihas kihn kiianen kiille kiiski kijacic kijačić kijjoba kijlstra
+kijzers kikkas kikstra kila kilback kilian kilic kilinc kilinç kiliç kiljan kilkens killaars kilsdonk
+kimalainen kimberly kimcetic kimenai kimman kimmel kimmels kimmenade kimmenaede kimpe kimčetić kinadeter
+kinanti kinasih kindelan kinderman kindl kindlova kindlová kindt kingma kingsepp kinkelaar kinkelder kinket
 kinneging kinnula kinnunen kins kinsbergen kint kints kinzel kinzy kippersluis kipping kirabira kirabo kiraly
-kiralyne kirch kirchmair kirigwajjo kirindongo kirkegaard kirkels kirlin kirmuska kirmuška kirs kirsipuu kirst
-kirsten király királyné kis kisabaka kiselcic kiselčić kisfalubac kisiel kisitu kisjes kiskonen kisne kisné
-kisoen kissala kissami kissne kissné kistemaker kisteman kisters kita kitanic kitanić kitching kitic kitić
-kitjakarn kitonjic kitonjić kitovu kityamuwesi kitzen kivi kiviniemi kivisto kivistö kivit kivits kivlenieks
-kivumbi kiwanuka kizivat kićanović kićeskulov kićevac kičema kičić kišfalubac kiều kjeldgaard kjeldsen kjær
-kjærgaard kjærsgaard klaaijsen klaarbergen klaarenbeek klaas klaase klaasen klaasse klaassen klaassens klaauw
-klabbers klabuhn klacar kladar kladarin klamer klander klanderman klapka klapkova klapková klapper klapwijk
-klarenbeek klarenberg klasanovic klasanović klasen klasens klashorst klasnja klaster klaucke klauder klaui
-klaus klausen klava klavan klaverdijk klaverstijn klaverweide klavina klavins klačar klašnja klecina klecka
-kleckova kleeberg kleeff kleefman kleefstra kleemans kleen kleene kleer klees kleeven kleiber kleiberg kleij
-kleijburg kleijer kleijkers kleijn kleijne kleijnen kleijngeld kleijsen kleijweg kleijwegt kleiman klein
-kleinendorst kleinepier kleinert kleinhans kleinheerenbrink kleinherenbrink kleinhesselink kleinhuis
-kleininger kleinjan kleinjans kleinloog kleinlugtenbeld kleinlugtenbelt kleinman kleinmann kleinmeulman
-kleinova kleinová kleinpenning kleinsman kleinsmit kleinsteuber kleintjens kleinveld kleinwee kleis kleisen
-kleiss kleissen kleisterlee klemann klemans klemencic klement klementova klementová klemenčič klemme klene
-klepic klepić klepke kleppe kler klerck klercq klerks klerkx klerx klessens kletniece kleton kleuskens kleut
-kleuver kleven klevering kleverlaan klevernic klevernić kleverwal kleynhans klečina klečka klečková klicaric
-klieverik klifman klift klij klijberg klijnhout klijnsma klijnsmit klijnstra klijs klijsen klijzing klikovac
-klima klimczak klimek kliment klimentova klimentová klimes klimesova klimeš klimešová klimova klimovic
-klimović klinac klincov kling klingenberg klinger klingeren klingers klinic klinić klink klinkenberg klinkert
-klinkien kliphuis klipic klipić klippel klisanin klisans klisaric klisarić klisuric klisurić klitgaard klitsie
-kličarić klišanin klišāns kljajic kljajić kljakic kljakić kljecanin klječanin klock klocko kloe kloeg kloen
-kloes kloese kloetstra kloeze kloezeman kloezen klokgieter klokgieters klokkers klokman klompe klompenburg
-klompenhouwer klompmaker klomps klompstra kloos kloosterboer kloosterman kloosterziel kloostra kloots
-klootsema klootwijk klopman kloppenborg kloppenburg klopsch klopstra klose kloss klosters klotz kloucek
-klouckova klouda kloudova kloudová klous klouwer klouček kloučková kluck klugt kluijfhout kluijt kluijtmans
-kluijver kluin kluinhaar kluitenberg kluiter kluiters kluitman kluitmans kluivert klumpenaar klumper klumpers
-klunder klundert klusener kluskens kluvers kluwe klíma klímová klösters klētniece kmet kmetova kmeť kmeťová
-kmiec kmiecik kmieć knaapen knabe knap knape knapik knapova knapová knaven knecht kneefel kneepkens knegt
-kneifel kneijber knepper kneppers knetemann knetsch knez knezevic knezic knežević knežić knibbe knibbeler
-knies knigge knijf knijff knijn knijnenburg knijpstra knipmeijer knippel knippels knippenberg knipping
-knipscheer knobbe knobben knobbout knobel knoben knoblich knoef knoeff knoester knoetze knokke knollema knols
-knoope knoops knooren knoors knopper knoppers knoppert knops knorr knorscheidt knotek knotkova knotková
-knotter knottnerus knubben knudsen knuiman knuit knulst knuppe knut knutsen knuvers knöps koay kobal kobela
-koberl kobes kobia kobs kobus kobussen koc koca kocabıyık kocak kocchar kocer kocevar koch kochan kochova
-kochová koci kocian kocianova kocic kocins kocis kocisova kocián kociánová kociņš kocjancic kocjančič
-kockelkoren kockelkorn kocken kocks kockx kocman kocmanova kocmanová kocoglu kocourek kocourkova kocourková
-kocsis kocsisne kocsisné kocurova kocyigit koczulla kocúrová koderisch kodric kodrič kodzopeljic kodžopeljić
-koebrugge koeckhoven koedam koedijk koedood koedooder koedoot koefoed koegler koehl koehler koehof koehorst
-koeijer koeiman koekebakker koekemoer koekenbier koekkoek koeleman koelemeij koelemeijer koelemij koelewijn
-koelink koelma koelman koelmans koelpin koelstra koeman koemans koen koenderink koenders koendjbiharie
-koenekoop koenen koenes koenig koenis koenjer koenraad koenraads koenraadt koens koepp koerhuis koerntjes
-koerselman koerts koertshuis koesal koese koeslag koester koesveld koetse koetsenruijter koetsveld koetze
-koetzier koeverden koevering koeveringe koevermans koevoets koezen koff koffeman kofferschlager koffijberg
-kofler kofod kofoed kofranek kogan kogelman koggel kogler kogut koh koha kohle kohlen kohler kohli kohlmann
-kohne kohnen kohnle kohout kohoutek kohoutkova kohoutková kohoutova kohoutová kohrbruck kohre kohrt kohs
-koijen koirala koiter koiv koivisto koivula koivulehto koivuniemi koj kojanic kojanić kojcic kojcinovic kojic
-kojicic kojić kojičić kojundzic kojundžić kojčinović kojčić koka kokalj kokanov kokanovic kokanović kokar
-kokhuis kokina kokins kokje kokk kokke kokkeler kokkelink kokkelkoren kokkonen kokle kokol kokoskov kokovic
-koković kokoškov koks koksal kokshoorn kokx kola kolacaric kolacek kolackova kolade kolak kolakovic kolaković
-kolarac kolarevic kolarević kolaric kolarik kolarikova kolarić kolarič kolarov kolarova kolasa kolavcic
-kolavčić kolačarić kolařík kolaříková kolb kolck koldenhof koldeweij koldewijn koldijk kole kolehmainen
-koleiski kolek kolenberg kolenc kolesar kolesaric kolesarić kolesarova kolesár kolesárová kolff kolfschoten
-kolgjeraj kolicic kolijn količić koljancic koljančić kolker kolkman kolkova kolková koll kollar kollarova
-kollau kolle kollee kollenburg koller kollmann kollmer kolly kollár kollárová kollée kolman kolmanova
-kolmanová kolmer kolmus kolner kolnik kolnikova kolniková kolník kolníková kolokas kolompar kolonja kolotzei
-kolovic kolović kolrusova kolrusová kolstad kolstee kolsteeg kolster kolsteren kolsters kolthof kolthoorn
-kolundzic kolundzicradic kolundzija kolundžija kolundžić kolundžićradić kolárová koláček koláčková kolářová
-komad komadinic komadinić komadinovic komadinović komak koman komanov komanovic komanović komar komarcevic
-komarcic komarek komarica komarkova komarnicki komarnički komaromy komarov komarudin komarčević komarčić
-komatina komatinovic komatinović komatovic komatović komazec kombrink komdeur komduur komilov komilova kominek
-kominkova komlenic komlenić komljen komljenovic komljenović komluski komluški kommeren kommers komnenic
-komnenić komnenov komnenovic komnenović komoll komorowski kompier komrij komronov komronova komulainen komárek
-komárková komínek komínková konate konaté koncar konculic konculić konda kondic kondić kondu konecna konecny
-konečná konečný kongkatitum kongpaisarn kongsangchai konicek konickova konieczna konieczny konig konijnenbelt
-konijnenburg konijnendijk koning koningsbruggen koningstein koningsveld konink koninkx konjikusic konjikušić
-konopelski konopka konow konrad konst konstantinidis konstapel konta kontaveit konte kontic kontić konttinen
-kontunen konté koníček koníčková končar koob koobs kooger koogje kooij kooijker kooijman kooijmans kooistra
-kooke kooker koolbergen koole koolen koolhof koolhoven koolman koolmoes kooloos kools koolschijn koolstra
-koolwijk kooman koomans koomen koomson koonen koonings koonstra koopal koopen kooper kooperen koopmans koops
-koopstra kooreman kooren koorevaar kooring koorn koorndijk koorneef koornneef koornstra koote kooten kooter
-kootkar kootstra kooy kooyman kooymans kopal kopalova kopalová kopanec kopas kopczynski kopczyński kopec
-kopecek kopecka kopeckova kopecky kopecká kopecký kopecna kopecny koper koperdraat kopernick kopeć kopeček
-kopečková kopečná kopečný kopf kopmels kopp koppe koppejan koppelman koppelmans koppenaal koppenhagen
-koppenhol koppenol koppens koppert koppes kopriva koprivova kopřiva kopřivová koraksic koraksić korbee korbel
-korbelova korbelová korbijn korda kordelaar kordic kordin kordić kordulup korebrits korec korecova korecová
-koree koreman koremans korenberg korenblik korendijk koreneef korenhof korenromp korevaar korfage korff
-korhonen korhorn korica koridon korinek korinkova koriseva korjus korkmaz korlaar kormukcu korn kornaat
-kornegoor kornelis korner kornman korol korosec korotaj korošec korpal korpas korpaš korpel korpershoek korput
-korremans korringa kors korsa korse korsgaard korsman korsmit korstanje korsuize korswagen korta kortajarena
-kortbeek kortekaas korteland kortenhoeven kortenhof kortenhorst kortenoeven korterink kortesjarvi kortesjärvi
-korteweg korthals korthof korthout korthouwer korthuis kortink kortland kortleve kortleven kortlever kortman
-kortmann kortooms kortsmit kortstee korugic korugić korusac koruzic korušac koružić korvemaker korver korving
-korzelius korzeniowski korša kos kosalec kosanic kosanin kosanić kosar kosarac kosaric kose kosenkow koseoglu
-kosevic koshy kosi kosic kosik kosikova kosina kosinova kosinová kosinski kosir kosić kosiński koskamp koskela
-koskelainen koskinen kosman kosnic kosnicar kosnicarevic kosnić kosoko kosonen kosoric kosorić kosowski kospic
-koss kosse kossen kostadinovic kostadinović kostal kostalova kostecki kostense koster kosterink kosterman
-kostermans kostic kostin kostić kostka kostkaova kostkaová kostkova kostková kostons kostrec kostrecova
-kostrecová kostrzewa kostunica kostwinder kosutarac kosutic koswal koszewski kosík kosíková kotanen kotaranin
-kotaras kotaraš kotarcevic kotarlic kotarlić kotarčević kotas kotasova kotasová kotek kotevic kotević kothari
-kotkas kotkova kotková kotlajic kotlajić kotlar kotlarova kotlár kotlárová kotnik kotowski kotrba kotrbova
-kotrbová kotrljanovic kotrljanović kotte kottier kottink kotzin kouba koubaa koubek koubkova koubková koubova
-koubová koudela koudelka koudelkova koudelková koudelova koudelová koudenburg koudijs koudstaal kouijzer
-koukal koukalova koukalová koukkula koumans kouril kourilova kousbroek kousemaker kouteren kouterik koutna
-koutny koutná koutný koutrik koutstaal kouvonen kouw kouwen kouwenberg kouwenhoven kouwer kouřil kouřilová
-kovac kovacek kovacevic kovacic kovacik kovacikova kovacova kovacs kovacsne kovalainen kovalski kovandzic
-kovandžić kovanusic kovanušić kovar kovarbasic kovarbašić kovarik kovarikova kovarova kovač kovačević kovačić
-kovačič kovařík kovaříková kovcin kovincic kovinic kovinić kovinjalo kovinčić kovjanic kovjanić kovjenic
-kovjenić kovljenic kovljenić kovrlija kovács kovácsné kováč kováčik kováčiková kováčová kovář kovářová kovářík
+kiralyne kirch kirchmair kirigwajjo kirindongo kirkegaard kirkels kirlin kirmuska kirmuška kirono kirs
+kirsipuu kirst kirsten király királyné kis kisabaka kiselcic kiselčić kisfalubac kisiel kisitu kisjes kiskonen
+kisne kisné kisoen kissala kissami kissne kissné kistemaker kisteman kisters kiswanto kita kital kitane
+kitanic kitanić kitching kitic kitić kitjakarn kitonjic kitonjić kitovu kityamuwesi kitzen kivi kiviniemi
+kivisto kivistö kivit kivits kivlenieks kivumbi kiwanuka kizivat kićanović kićeskulov kićevac kičema kičić
+kišfalubac kiều kjeldgaard kjeldsen kjr kjrgaard kjrgrd kjær kjærgaard kjærsgaard klaaijsen klaarbergen
+klaarenbeek klaas klaase klaasen klaasse klaassen klaassens klaauw klabbers klabuhn klacar kladar kladarin
+klamer klander klanderman klapka klapkova klapková klapper klapwijk klarenbeek klarenberg klasanovic
+klasanović klasen klasens klashorst klasnja klaster klaucke klauder klaui klaus klausen klava klavan
+klaverdijk klaverstijn klaverweide klavina klavins klačar klašnja klecina klecka kleckova kleeberg kleeff
+kleefman kleefstra kleemans kleen kleene kleer klees kleeven kleiber kleiberg kleij kleijburg kleijer
+kleijkers kleijn kleijne kleijnen kleijngeld kleijsen kleijweg kleijwegt kleiman klein kleinendorst kleinepier
+kleinert kleinhans kleinheerenbrink kleinherenbrink kleinhesselink kleinhuis kleininger kleinjan kleinjans
+kleinloog kleinlugtenbeld kleinlugtenbelt kleinman kleinmann kleinmeulman kleinova kleinová kleinpenning
+kleinsman kleinsmit kleinsteuber kleintjens kleinveld kleinwee kleis kleisen kleiss kleissen kleisterlee
+klemann klemans klemencic klement klementova klementová klemenčič klemme klene klepic klepić klepke kleppe
+kler klerck klercq klerks klerkx klerx klessens kletniece kleton kleuskens kleut kleuver kleven klevering
+kleverlaan klevernic klevernić kleverwal kleynhans klečina klečka klečková klicaric klieverik klifman klift
+klij klijberg klijnhout klijnsma klijnsmit klijnstra klijs klijsen klijzing klikovac klima klimczak klimek
+kliment klimentova klimentová klimes klimesova klimeš klimešová klimova klimovic klimović klinac klincov kling
+klingenberg klinger klingeren klingers klinic klinić klink klinkenberg klinkert klinkien kliphuis klipic
+klipić klippel klisanin klisans klisaric klisarić klisuric klisurić klitgaard klitsie kličarić klišanin
+klišāns kljajic kljajić kljakic kljakić kljecanin klječanin klock klocko kloe kloeg kloen kloes kloese
+kloetstra kloeze kloezeman kloezen klokgieter klokgieters klokkers klokman klompe klompenburg klompenhouwer
+klompmaker klomps klompstra kloos kloosterboer kloosterman kloosterziel kloostra kloots klootsema klootwijk
+klopman kloppenborg kloppenburg klopsch klopstra klose kloss klosters klotz kloucek klouckova klouda kloudova
+kloudová klous klouwer klouček kloučková kluck klugt kluijfhout kluijt kluijtmans kluijver kluin kluinhaar
+kluitenberg kluiter kluiters kluitman kluitmans kluivert klumpenaar klumper klumpers klunder klundert klusener
+kluskens kluvers kluwe klíma klímová klösters klētniece kmet kmetova kmeť kmeťová kmiec kmiecik kmieć knaapen
+knabe knap knape knapik knapova knapová knaven knecht kneefel kneepkens knegt kneifel kneijber knepper
+kneppers knetemann knetsch knez knezevic knezic knežević knežić knibbe knibbeler knies knigge knijf knijff
+knijn knijnenburg knijpstra knipmeijer knippel knippels knippenberg knipping knipscheer knobbe knobben
+knobbout knobel knoben knoblich knoef knoeff knoester knoetze knokke knollema knols knoope knoops knooren
+knoors knopper knoppers knoppert knops knorr knorscheidt knotek knotkova knotková knotter knottnerus knubben
+knudsen knuiman knuit knulst knuppe knut knutsen knuvers knöps koay kobal kobela koberl kobes kobia kobs kobus
+kobussen koc koca kocabıyık kocak kocchar kocer kocevar koch kochan kochova kochová koci kocian kocianova
+kocic kocins kocis kocisova kocián kociánová kociņš kocjancic kocjančič kockelkoren kockelkorn kocken kocks
+kockx kocman kocmanova kocmanová kocoglu kocourek kocourkova kocourková kocsis kocsisne kocsisné kocurova
+kocyigit koczulla kocúrová koderisch kodric kodrič kodzopeljic kodžopeljić koebrugge koeckhoven koedam koedijk
+koedood koedooder koedoot koefoed koegler koehl koehler koehof koehorst koeijer koeiman koekebakker koekemoer
+koekenbier koekkoek koeleman koelemeij koelemeijer koelemij koelewijn koelink koelma koelman koelmans koelpin
+koelstra koeman koemans koen koenderink koenders koendjbiharie koenekoop koenen koenes koenig koenis koenjer
+koenraad koenraads koenraadt koens koepp koerhuis koerntjes koerselman koerts koertshuis koesal koese koeslag
+koester koesuma koesveld koetse koetsenruijter koetsveld koetze koetzier koeverden koevering koeveringe
+koevermans koevoets koezen koff koffeman kofferschlager koffijberg kofler kofod kofoed kofranek kogan kogelman
+koggel kogler kogut koh koha kohle kohlen kohler kohli kohlmann kohne kohnen kohnle kohout kohoutek kohoutkova
+kohoutková kohoutova kohoutová kohrbruck kohre kohrt kohs koijen koirala koita koiter koiv koivisto koivula
+koivulehto koivuniemi koj kojanic kojanić kojcic kojcinovic kojic kojicic kojić kojičić kojundzic kojundžić
+kojčinović kojčić koka kokalj kokanov kokanovic kokanović kokar kokhuis kokina kokins kokje kokk kokke
+kokkeler kokkelink kokkelkoren kokkonen kokle kokol kokoskov kokovic koković kokoškov koks koksal kokshoorn
+kokx kola kolacaric kolacek kolackova kolade kolak kolakovic kolaković kolarac kolarevic kolarević kolaric
+kolarik kolarikova kolarić kolarič kolarov kolarova kolasa kolavcic kolavčić kolačarić kolařík kolaříková kolb
+kolck koldenhof koldeweij koldewijn koldijk kole kolehmainen koleiski kolek kolenberg kolenc kolesar kolesaric
+kolesarić kolesarova kolesár kolesárová kolff kolfschoten kolgjeraj kolicic kolijn količić koljancic koljančić
+kolker kolkman kolkova kolková koll kollar kollarova kollau kolle kollee kollenburg koller kollmann kollmer
+kolly kollár kollárová kollée kolman kolmanova kolmanová kolmer kolmus kolner kolnik kolnikova kolniková
+kolník kolníková kolokas kolompar kolonja kolotzei kolovic kolović kolrusova kolrusová kolstad kolstee
+kolsteeg kolster kolsteren kolsters kolthof kolthoorn kolundzic kolundzicradic kolundzija kolundžija kolundžić
+kolundžićradić kolárová koláček koláčková kolářová komad komadinic komadinić komadinovic komadinović komak
+komalasari koman komanov komanovic komanović komar komarcevic komarcic komarek komarica komarkova komarnicki
+komarnički komaromy komarov komarudin komaryana komarčević komarčić komatina komatinovic komatinović komatovic
+komatović komazec kombrink komdeur komduur komilov komilova kominek kominkova komlenic komlenić komljen
+komljenovic komljenović komluski komluški kommeren kommers komnenic komnenić komnenov komnenovic komnenović
+komoll komorowski kompier komrij komronov komronova komulainen komárek komárková komínek komínková konate
+konaté koncar konculic konculić konda kondic kondić kondu konecna konecny konečná konečný kongkatitum
+kongpaisarn kongsangchai konicek konickova konieczna konieczny konig konijnenbelt konijnenburg konijnendijk
+koning koningsbruggen koningstein koningsveld konink koninkx konjikusic konjikušić konopelski konopka konow
+konrad konst konstantinidis konstapel konta kontaveit konte kontic kontić konttinen kontunen konté koníček
+koníčková končar koob koobs kooger koogje kooij kooijker kooijman kooijmans kooistra kooke kooker koolbergen
+koole koolen koolhof koolhoven koolman koolmoes kooloos kools koolschijn koolstra koolwijk kooman koomans
+koomen koomson koonen koonings koonstra koopal koopen kooper kooperen koopmans koops koopstra kooreman kooren
+koorevaar kooring koorn koorndijk koorneef koornneef koornstra koote kooten kooter kootkar kootstra kooy
+kooyman kooymans kopal kopalova kopalová kopanec kopas kopczynski kopczyński kopec kopecek kopecka kopeckova
+kopecky kopecká kopecký kopecna kopecny koper koperdraat kopernick kopeć kopeček kopečková kopečná kopečný
+kopf kopmels kopp koppe koppejan koppelman koppelmans koppenaal koppenhagen koppenhol koppenol koppens koppert
+koppes kopriva koprivova kopřiva kopřivová koraksic koraksić korbee korbel korbelova korbelová korbijn korda
+kordelaar kordic kordin kordić kordulup korebrits korec korecova korecová koree koreman koremans korenberg
+korenblik korendijk koreneef korenhof korenromp korevaar korfage korff korhonen korhorn korica koridon korinek
+korinkova koriseva korjus korkmaz korlaar kormukcu korn kornaat kornegoor kornelis korner kornman korol
+korosec korotaj korošec korpal korpas korpaš korpel korpershoek korput korremans korringa kors korsa korse
+korsgaard korsman korsmit korstanje korsuize korswagen korta kortajarena kortbeek kortekaas korteland
+kortenhoeven kortenhof kortenhorst kortenoeven korterink kortesjarvi kortesjärvi korteweg korthals korthof
+korthout korthouwer korthuis kortink kortland kortleve kortleven kortlever kortman kortmann kortooms kortsmit
+kortstee korugic korugić korusac koruzic korušac koružić korvemaker korver korving korzelius korzeniowski
+korša kos kosalec kosanic kosanin kosanić kosar kosarac kosaric kose kosenkow koseoglu kosevic koshy kosi
+kosic kosik kosikova kosina kosinova kosinová kosinski kosir kosić kosiński koskamp koskela koskelainen
+koskinen kosman kosnic kosnicar kosnicarevic kosnić kosoko kosonen kosoric kosorić kosowski kospic koss kosse
+kossen kostadinovic kostadinović kostal kostalova kostecki kostense koster kosterink kosterman kostermans
+kostic kostin kostić kostka kostkaova kostkaová kostkova kostková kostons kostrec kostrecova kostrecová
+kostrzewa kostunica kostwinder kosutarac kosutic koswal koszewski kosík kosíková kotanen kotaranin kotaras
+kotaraš kotarcevic kotarlic kotarlić kotarčević kotas kotasova kotasová kotek kotevic kotević kothari kotkas
+kotkova kotková kotlajic kotlajić kotlar kotlarova kotlár kotlárová kotnik kotowski kotrba kotrbova kotrbová
+kotrljanovic kotrljanović kotte kottier kottink kotzin kouba koubaa koubek koubkova koubková koubova koubová
+koudela koudelka koudelkova koudelková koudelova koudelová koudenburg koudijs koudstaal kouijzer koukal
+koukalova koukalová koukkula koumans kouril kourilova kousbroek kousemaker kouteren kouterik koutna koutny
+koutná koutný koutrik koutstaal kouvonen kouw kouwen kouwenberg kouwenhoven kouwer kouřil kouřilová kovac
+kovacek kovacevic kovacic kovacik kovacikova kovacova kovacs kovacsne kovalainen kovalski kovandzic kovandžić
+kovanusic kovanušić kovar kovarbasic kovarbašić kovarik kovarikova kovarova kovač kovačević kovačić kovačič
+kovařík kovaříková kovcin kovincic kovinic kovinić kovinjalo kovinčić kovjanic kovjanić kovjenic kovjenić
+kovljenic kovljenić kovrlija kovács kovácsné kováč kováčik kováčiková kováčová kovář kovářová kovářík
 kováříková kovčin kow kowalczuk kowalczyk kowalewski kowalick kowalik kowalinski kowalska kowalski kowsoleea
 kox koya koybası koycu koyluoglu koyuncu koza kozak kozakiewicz kozakova kozan kozarac kozarev kozarevic
 kozarević kozarski kozel kozelj kozelova kozelová kozey kozic kozieł kozioł kozić kozlica kozlina kozlov
 kozlova kozlovacki kozlovački kozlovskis kozlová kozma kozmane kozmané kozova kozová kozák kozáková kozłowska
-kozłowski koç koçak koçer koçoğlu koçyiğit kočevar kočić kočiš kočišová kočí kołakowski kołodziej
+kozłowski koç koçak koçer koçoğlu koçyiğit koïta kočevar kočić kočiš kočišová kočí kołakowski kołodziej
 kołodziejczyk kołodziejski kořínek kořínková košanin košar košarac košarić košević košir košničar košničarević
 košpić koštunica košutarac košutić košíková košťál košťálová koželj kraaij kraaijenbrink kraaijenhagen
 kraaijenhof kraaijenoord kraaijeveld kraaijkamp kraaijvanger kraaijveld kraaikamp kraakman kraamer kraanen
@@ -1512,131 +1574,134 @@ kranenborg kranenburg kranendonk kraneveld kranghand kranjc kranjcar kranjec kra
 krapu krarup krasavcic krasavčić krasic krasić krasniqi krasnova krassenburg kraster krastina krastins
 krastiņa krastiņš kratka kratky kratochvil kratochvilova kratochvíl kratochvílová kratofil krauel krauklis
 kraule kraulis kraus krause krausova krausová krauspe krauts krauze krauß kravarusic kravarušić kravic kravić
-kravjarova kravjarová krawczyk krawiec krcevinac krcmar krcmarevic krcmarova kreb krebbekx krebber krebbers
-krebs krecek krechting kreckova kreeftenberg kreeftmeijer kreeke kreemers kreffer kreft kregting kreiger kreij
-kreijkes kreikamp kreike kreissig krejci krejcik krejcikova krejcir krejcirova krejcova krejic krejić krejčová
-krejčí krejčík krejčíková krejčíř krejčířová krekela krekelä kreling kremanac kremenovic kremenović kremer
-kremers kremic kremić kremonjic kremonjić kremser krenek krenkova krenn krens kreslina kreslins kresoja
-kresojevic kresojević kresonja kresse krestalica krestic krestić krete kretschmer kreté kreugel kreuger
-kreukniet kreulen kreuning kreuningen kreutz kreuwel krewinkel krezic krezić kreštalica krga kricak kricka
-krickovic kriegenbergh krieger kriekaard krieke kriekjes kriel krielaart kriesels krieva krievina krievins
-krieviņa krieviņš krievs krige krijbolder krijgh krijnen krijnsen krijntjes krijt krijtenberg krijtenburg
-krijthe krikhaar krikke krilovic krilović krings krinulovic krinulović krippner krips kris krisan krisanov
-krisanovic krish krishnamurthy krishnan krishnasamy krisman krispijn kriss kristalijn kristan kristel
-kristelijn kristensen kristiansen kristic kristić kristof kristoffersen kristofova kritzinger krivacevic
-krivaja krivanek krivankova krivaćević krivcevic krivda krivec krivokuca krivokuća krivosic krivosija
-krivošija krivošić krivčević kriz krizek krizic krizkova krizova kričak krička kričković krišan krišanov
-krišanović krištofová križić krkalo krkeljic krkeljić krkic krkić krkljus krkljuš krkobabic krkobabić krnetic
-krnetić krnjajic krnjajić krnjeusic krnjeušić krockert krodinger kroef kroek kroesbergen kroese kroesen
-kroeske kroft krog krogh krogsgaard krogt krohn krol krolikowski kroll krollis kromdijk kromkamp krommendijk
-krommenhoek krompic krompić kromwijk kron kronberga kronberger kronbergs kroneman kronemeijer kronenberg
-kronenburg kronnie krooder kroondijk kroone krooneman kroonen kroonenberg kroonenburg krooshof krooswijk
-kropacek kropackova kropff kropman krops kropáček kropáčková kros krotic krotić krottje kroupa kroupova
-kroupová krouwel krpic krpić krpovic krpović krsic krsmanic krsmanić krsmanovic krsmanović krsmic krsmić
-krspogacin krspogačin krstajic krstajić krstanovic krstanović krstekanic krstekanić krstic krsticic krstin
-krstinic krstinić krstivojevic krstivojević krstić krstičić krstonic krstonić krstonosic krstonošić krtinic
-krtinić krueger kruf krug krugel kruger krugten kruidenberg kruidhof kruiff kruiger kruijer kruijf kruijff
-kruijk kruijs kruijsbergen kruijsdijk kruijsen kruijshaar kruijsse kruijssen kruijswijk kruijt kruijthof
-kruijthoff kruijtzer kruijver kruimer kruining kruisbergen kruisdijk kruise kruisinga kruiskamp kruisman
-kruisselbrink kruissen kruistum kruiswijk kruitbos kruitbosch kruiter kruithof kruitwagen kruiver kruize
-kruizenga kruizinga kruk krukkert kruklins krukowski krull krumina krumins krunic krunić krupa krupicka
-krupickova krupinski krupička krupičková krupiński krupkova krupková krupova krupová krus krusarovski
-kruschinski kruse kruskonjic kruskovic krustins krustiņš kruszewski krutzen kruus kruyff kruyt kruzevic
-krušarovski kruškonjić krušković kružević krvavac krysiak krzeminski krzemiński krznaric krznarić krzyzanowski
-krzyżanowski král králik králiková králová králík králíková králíček králíčková krátká krátký krämer król
-królikowski kröckert kröger kröll krúpa krúpová krügel krüger krüse krčevinac krčmar krčmarević krčmář
-krčmářová krēsliņa krēsliņš kršić krūkliņš krūmiņa krūmiņš kshlerin ksiazek książek kua kuan kub kubacki
-kubadov kubadova kubalek kubalkova kubanek kubankova kubanova kubat kubatova kubber kubcova kubcová kubec
-kubelka kubelkova kubelková kubena kubera kubes kubesova kubeš kubešová kubheka kubiak kubica kubicek kubicki
-kubickova kubicova kubicová kubik kubikova kubilus kubin kubinova kubis kubisova kubiļus kubiš kubišová kubli
-kubova kubová kubulina kubuliņa kubálek kubálková kubánek kubánková kubát kubátová kubáňová kubík kubíková
-kubínová kubíček kubíčková kuc kuca kucara kucera kucerova kuchar kucharczyk kucharova kucharska kucharski
-kuchař kuchařová kuchta kuchtova kuchtová kucinac kucinski kuciński kucova kucuk kucukler kuczynski kuczyński
-kuday kudeljas kudeljaš kudlacek kudlackova kudláček kudláčková kudric kudrić kudrna kudrnova kudrnová kuenen
-kuepers kufahl kugler kugrens kugrēns kuhar kuhic kuhl kuhlee kuhlman kuhlmann kuhn kuhne kuhnel kuhnemund
-kuhnen kuhnert kuhnke kuhnl kuiers kuij kuijck kuijen kuijer kuijeren kuijers kuijf kuijk kuijken kuijl
-kuijlaars kuijlen kuijlenburg kuijntjes kuijp kuijpens kuijper kuijpers kuijs kuijsten kuijstermans kuijsters
-kuijt kuijten kuijvenhoven kuik kuilboer kuilder kuile kuilenburg kuilman kuinder kuindersma kuiper kuiphuis
-kuitenbrouwer kuitert kuivenhoven kuizenga kujacic kujala kujanpaa kujanpää kujavec kujavic kujavić kujawa
-kujačić kujundzic kujundžić kukainis kukk kukkala kukkamaki kukkamäki kukkonen kukla kukler kuklova kuklová
-kukric kukrić kukule kukulis kukuljica kukuruznjak kukuružnjak kula kulaksızoglu kulaksızoğlu kulas kulda
-kulesza kulezic kulezić kulhanek kulhankova kulhava kulhavy kulhavá kulhavý kulhánek kulhánková kulig kulik
-kulimann kuling kulinski kulis kulisic kulizic kulizić kuliński kulišić kuljancic kuljančić kuljic kuljić kulk
-kulkarni kull kulma kulmane kulmanis kulsdom kultala kulundzic kulundžić kulve kum kumalo kumar kumaresan
-kumari kumas kumaş kumbernuss kumcuoglu kumcuoğlu kumer kumi kummeling kummer kummle kumpula kumpulainen
-kumric kumrić kunakorn kunalan kunc kunchai kuncova kuncová kunda kundargal kunde kunder kundzins kundziņš
-kunen kunene kunes kunesova kuneš kunešová kunicbukovac kunićbukovac kunkeler kunkels kunnas kunstman kunt
-kunter kunz kunze kuo kuoppala kuosmanen kup kupcova kupcová kupec kuper kupers kuperus kupfer kuphal kupka
-kupkova kupková kuppen kuppens kupper kuppers kuppeveld kupprion kuppusamy kuprion kupusinac kuraica kurban
-kurcubic kurek kureljusic kureljušić kurevija kurian kuridza kuridža kurija kurilic kurilić kuringen kurjacic
-kurjacki kurjačić kurjački kurka kurkela kurki kurkova kurková kurmazovic kurmazović kurnaz kurniadi kurnianto
-kurniawan kurnicki kurnoga kurobasa kurowski kurpershoek kurpnieks kurrat kurschilgen kursitis kursteiner
-kursten kurstjens kursulic kursulić kursītis kurtak kurtanjek kurtuma kurucev kurucic kurucić kurusarttra
-kurutluoglu kurutluoğlu kuruvilla kuručev kurver kurvers kurvink kurzemniece kurzemnieks kurćubić kurčubić kus
-kusan kusanovic kusanović kuschewitz kuschmann kusi kusic kusins kusiņš kuske kuskis kusljevic kusljic
-kusmawati kusnirova kusonic kusonić kusonjic kusonjić kussendrager kuster kustermann kustermans kusters
-kusturic kusturić kusuma kusumawardhana kusumo kuswandari kuswoyo kutch kuter kutlacic kutlay kutlačić
-kutlesic kutlešić kutlija kutlu kutscherauer kutt kutuk kutzner kuunders kuurstra kuus kuuse kuusijarvi
-kuusijärvi kuusik kuusk kuvalis kuveljic kuveljić kuyper kuypers kuyvenhoven kuzee kuzel kuzelj kuzelova kuzet
-kuzis kuzmanic kuzmanicsarac kuzmanić kuzmanićšarac kuzmanovicdordevic kuzmanovićđorđević kuzmic kuzmin
-kuzmina kuzmić kuznetsov kuznetsova kuzucu kućinac kuča kučara kučera kučerová kučová kuś kuş kušan kušić
-kušljević kušljić kušnírová kušķis kužel kuželj kuželová kužet kvacanovic kvam kvamme kvapil kvapilova
-kvapilová kvarme kvasina kvasnicka kvasnickova kvasnička kvasničková kvačanović kvekic kvekić kveps kvist
-kvrgic kvrgić kvēps kwaadsteniet kwaaitaal kwaakye kwaasteniet kwadijk kwadwo kwakernaak kwakernaat
-kwakkelstein kwakkenbos kwakman kwaks kwantes kwappenberg kwarteng kwasniewski kwaspen kwawegen kwaśniewski
-kweekel kweens kwekkeboom kwerreveld kwetters kwiatkowska kwiatkowski kwidama kwiecien kwiecień kwiecinski
-kwieciński kwinkelenberg kwisthout kwok kyambadde kyei kyllonen kyllönen kyncl kynclova kynclová kynsijarvi
-kynsijärvi kynsilehto kyomi kyoshabire kyra kysel kysela kyselova kyselová kyseľ kyseľová kállay kállayová
-káňa káňová käbin kägi kähler kälin kärki kärkkäinen kärner käser käsper käther kébé kõiv köberl köhlen köhler
-köhne köhrbrück köhre köksal kölker köller kölotzei könig könings köpernick körmükçü körner körver köse
-köseoglu köster kösters köybaşı köycü köylüoğlu kúhn kúhnert kühn kühnel kühnemund kühnert kühnke kühnl küpers
-küppers kürsteiner küsters küter kütt kütük küçük küçükler kārkliņa kārkliņš kędzierski kędziora kępa kılıccı
-kılıççı kırac kıraç kļava kļaviņa kļaviņš kłos kłosowski křenek křenková křeček křečková křivánek křivánková
-kříž křížek křížková křížová kūlis laack laakkola laakkonen laakso laaksonen laane laanen laanstra laarakker
-laarakkers laaren laarhoven laarhuis laarman laarschot laarse laatikainen laatum labadie labalo laban labanac
-labate labbe labee lablans labordus labotic labotić labots laboy labree labrie labrijn labuda labudova
-labudová labus labuschagne lacanin lacerda lach lachance lachat lachhab lachkar lachman lachmansingh lachmon
-lacina lacinova lacinová lacis lackner lacko lackova lacková lacle laclé lacman lacnjevac lacombe lacroes
-lacroix ladage ladan ladefoged ladega ladenius ladevac ladevic ladewig ladinovic ladru ladusans ladusāns
-laemers laenen laer laere laerhoven laet laeven laezza lafeber laffra lafleur laforza lafranchi lagana laganà
-lagarde lagas lagcher lagemaat lageman lagendijk lagerberg lagerburg lagerwaard lagerweij lagerwerf lageschaar
-lageveen lagewaard lageweg lagraauw lagrand lagrange lagrouw lagzdins lagzdiņš lah lahaije lahaye lahdenpaa
-lahdenpää lahdo laheij lahr laht lahteenmaki lahtinen lahuis lailasari laime laimins laimiņš laine lainela
-laisina laitinen laitkam laivina laivins laiviņa laiviņš laizane laizans laizāne laizāns lajsic lajšić lakatos
+kravjarova kravjarová krawczyk krawiec krazowski krcevinac krcmar krcmarevic krcmarova kreb krebbekx krebber
+krebbers krebs krecek krechting kreckova kreeftenberg kreeftmeijer kreeke kreemers kreffer kreft kregting
+kreiger kreij kreijkes kreikamp kreike kreissig krejci krejcik krejcikova krejcir krejcirova krejcova krejic
+krejić krejčová krejčí krejčík krejčíková krejčíř krejčířová krekela krekelä kreling kremanac kremenovic
+kremenović kremer kremers kremic kremić kremonjic kremonjić kremser krenek krenkova krenn krens kreslina
+kreslins kresnadi kresno kresoja kresojevic kresojević kresonja kresse krestalica krestic krestić krete
+kretschmer kreté kreugel kreuger kreukniet kreulen kreuning kreuningen kreutz kreuwel krewinkel krezic krezić
+kreštalica krga kricak kricka krickovic kriegenbergh krieger kriekaard krieke kriekjes kriel krielaart
+kriesels krieva krievina krievins krieviņa krieviņš krievs krige krijbolder krijgh krijnen krijnsen krijntjes
+krijt krijtenberg krijtenburg krijthe krikhaar krikke krilovic krilović krings krinulovic krinulović krippner
+krips kris krisan krisanov krisanovic krish krishnamurthy krishnan krishnasamy krisman krismawati krispijn
+kriss kristalijn kristan kristel kristelijn kristensen kristiansen kristic kristiyana kristiyani kristiyono
+kristić kristof kristoffersen kristofova kritzinger krivacevic krivaja krivanek krivankova krivaćević
+krivcevic krivda krivec krivokuca krivokuća krivosic krivosija krivošija krivošić krivčević kriz krizek krizic
+krizkova krizova kričak krička kričković krišan krišanov krišanović krištofová križić krkalo krkeljic krkeljić
+krkic krkić krkljus krkljuš krkobabic krkobabić krnetic krnetić krnjajic krnjajić krnjeusic krnjeušić krockert
+krodinger kroef kroek kroesbergen kroese kroesen kroeske kroft krog krogh krogsgaard krogt krohn krol
+krolikowski kroll krollis kromdijk kromkamp krommendijk krommenhoek krompic krompić kromwijk kron kronberga
+kronberger kronbergs kroneman kronemeijer kronenberg kronenburg kronnie krooder kroondijk kroone krooneman
+kroonen kroonenberg kroonenburg krooshof krooswijk kropacek kropackova kropff kropman krops kropáček
+kropáčková kros krotic krotić krottje kroupa kroupova kroupová krouwel krpic krpić krpovic krpović krsic
+krsmanic krsmanić krsmanovic krsmanović krsmic krsmić krspogacin krspogačin krstajic krstajić krstanovic
+krstanović krstekanic krstekanić krstic krsticic krstin krstinic krstinić krstivojevic krstivojević krstić
+krstičić krstonic krstonić krstonosic krstonošić krtinic krtinić krueger kruf krug krugel kruger krugten
+kruidenberg kruidhof kruiff kruiger kruijer kruijf kruijff kruijk kruijs kruijsbergen kruijsdijk kruijsen
+kruijshaar kruijsse kruijssen kruijswijk kruijt kruijthof kruijthoff kruijtzer kruijver kruimer kruining
+kruisbergen kruisdijk kruise kruisinga kruiskamp kruisman kruisselbrink kruissen kruistum kruiswijk kruitbos
+kruitbosch kruiter kruithof kruitwagen kruiver kruize kruizenga kruizinga kruk krukkert kruklins krukowski
+krull krumina krumins krunic krunić krupa krupicka krupickova krupinski krupička krupičková krupiński krupkova
+krupková krupova krupová krus krusarovski kruschinski kruse kruskonjic kruskovic krustins krustiņš kruszewski
+krutzen kruus kruyff kruyt kruzevic krušarovski kruškonjić krušković kružević krvavac krysiak krzeminski
+krzemiński krznaric krznarić krzyzanowski krzyżanowski král králik králiková králová králík králíková králíček
+králíčková krátká krátký krämer król królikowski kröckert kröger kröll krúpa krúpová krügel krüger krüse
+krčevinac krčmar krčmarević krčmář krčmářová krēsliņa krēsliņš kršić krūkliņš krūmiņa krūmiņš kshlerin ksiazek
+książek kua kuan kub kubacki kubadov kubadova kubalek kubalkova kubanek kubankova kubanova kubat kubatova
+kubber kubcova kubcová kubec kubelka kubelkova kubelková kubena kubera kubes kubesova kubeš kubešová kubheka
+kubiak kubica kubicek kubicki kubickova kubicova kubicová kubik kubikova kubilus kubin kubinova kubis kubisova
+kubiļus kubiš kubišová kubli kubova kubová kubulina kubuliņa kubálek kubálková kubánek kubánková kubát
+kubátová kubáňová kubík kubíková kubínová kubíček kubíčková kuc kuca kucara kucera kucerova kuchar kucharczyk
+kucharova kucharska kucharski kuchař kuchařová kuchta kuchtova kuchtová kucinac kucinski kuciński kucova kucuk
+kucukler kuczynski kuczyński kuday kudeljas kudeljaš kudlacek kudlackova kudláček kudláčková kudric kudrić
+kudrna kudrnova kudrnová kuenen kuepers kufahl kugler kugrens kugrēns kuhar kuhic kuhl kuhlee kuhlman kuhlmann
+kuhn kuhne kuhnel kuhnemund kuhnen kuhnert kuhnke kuhnl kuiers kuij kuijck kuijen kuijer kuijeren kuijers
+kuijf kuijk kuijken kuijl kuijlaars kuijlen kuijlenburg kuijntjes kuijp kuijpens kuijper kuijpers kuijs
+kuijsten kuijstermans kuijsters kuijt kuijten kuijvenhoven kuik kuilboer kuilder kuile kuilenburg kuilman
+kuinder kuindersma kuiper kuiphuis kuitenbrouwer kuitert kuivenhoven kuizenga kujacic kujala kujanpaa kujanpää
+kujavec kujavic kujavić kujawa kujačić kujundzic kujundžić kukainis kukk kukkala kukkamaki kukkamäki kukkonen
+kukla kukler kuklova kuklová kukric kukrić kukule kukulis kukuljica kukuruznjak kukuružnjak kula kulaksızoglu
+kulaksızoğlu kulas kulda kulesza kulezic kulezić kulhanek kulhankova kulhava kulhavy kulhavá kulhavý kulhánek
+kulhánková kulig kulik kulimann kuling kulinski kulis kulisic kulizic kulizić kuliński kulišić kuljancic
+kuljančić kuljic kuljić kulk kulkarni kull kulma kulmane kulmanis kulsdom kultala kulundzic kulundžić kulve
+kum kumalo kumar kumaresan kumari kumas kumaş kumbernuss kumcuoglu kumcuoğlu kumer kumi kummeling kummer
+kummle kumolo kumpula kumpulainen kumric kumrić kunakorn kunalan kunc kuncahyo kunchai kuncova kuncová kunda
+kundargal kunde kunder kundzins kundziņš kunen kunene kunes kunesova kuneš kunešová kuniawan kunicbukovac
+kunićbukovac kunkeler kunkels kunnas kunstman kunt kuntadi kunter kunz kunze kuo kuoppala kuosmanen kup
+kupcova kupcová kupec kuper kupers kuperus kupfer kuphal kupka kupkova kupková kuppen kuppens kupper kuppers
+kuppeveld kupprion kuppusamy kuprion kupusinac kuraica kurban kurcubic kurek kureljusic kureljušić kurevija
+kurian kuridza kuridža kurija kurilic kurilić kuringen kurjacic kurjacki kurjačić kurjački kurka kurkela kurki
+kurkova kurková kurmazovic kurmazović kurnaz kurniadi kurnianto kurnianty kurniati kurniawan kurniawansyah
+kurniawati kurnicki kurniwati kurniyawan kurnoga kurobasa kurowski kurpershoek kurpnieks kurrat kurschilgen
+kursitis kursteiner kursten kurstjens kursulic kursulić kursītis kurtak kurtanjek kurtuma kurucev kurucic
+kurucić kurusarttra kurutluoglu kurutluoğlu kuruvilla kuručev kurver kurvers kurvink kurzemniece kurzemnieks
+kurćubić kurčubić kus kusan kusanovic kusanović kuschewitz kuschmann kusdinar kusi kusic kusins kusiņš kuske
+kuskis kusljevic kusljic kusmawati kusnirova kusonic kusonić kusonjic kusonjić kussendrager kuster kustermann
+kustermans kusters kusturic kusturić kusuma kusumasari kusumastuti kusumawardhana kusumawardhanny kusumo
+kuswandari kuswara kuswarini kuswoyo kutch kuter kutlacic kutlay kutlačić kutlesic kutlešić kutlija kutlu
+kutscherauer kutt kutuk kutzner kuunders kuurstra kuus kuuse kuusijarvi kuusijärvi kuusik kuusk kuvalis
+kuveljic kuveljić kuyper kuypers kuyvenhoven kuzee kuzel kuzelj kuzelova kuzet kuzis kuzmanic kuzmanicsarac
+kuzmanić kuzmanićšarac kuzmanovicdordevic kuzmanovićđorđević kuzmic kuzmin kuzmina kuzmić kuznetsov kuznetsova
+kuzucu kućinac kuča kučara kučera kučerová kučová kuś kuş kušan kušić kušljević kušljić kušnírová kušķis kužel
+kuželj kuželová kužet kvacanovic kvam kvamme kvapil kvapilova kvapilová kvarme kvasina kvasnicka kvasnickova
+kvasnička kvasničková kvačanović kvekic kvekić kveps kvist kvrgic kvrgić kvēps kwaadsteniet kwaaitaal kwaakye
+kwaasteniet kwadijk kwadwo kwakernaak kwakernaat kwakkelstein kwakkenbos kwakman kwaks kwantes kwappenberg
+kwarteng kwasniewski kwaspen kwawegen kwaśniewski kweekel kweens kwekkeboom kwerreveld kwetters kwiatkowska
+kwiatkowski kwidama kwiecien kwiecień kwiecinski kwieciński kwinkelenberg kwisthout kwok kyambadde kyei
+kyllonen kyllönen kyncl kynclova kynclová kynsijarvi kynsijärvi kynsilehto kyomi kyoshabire kyra kysel kysela
+kyselova kyselová kyseľ kyseľová kállay kállayová káňa káňová käbin kägi kähler kälin kärki kärkkäinen kärner
+käser käsper käther kébé kõiv köberl köhlen köhler köhne köhrbrück köhre köksal kölker köller kölotzei könig
+könings köpernick körmükçü körner körver köse köseoglu köster kösters köybaşı köycü köylüoğlu kúhn kúhnert
+kühn kühnel kühnemund kühnert kühnke kühnl küpers küppers kürsteiner küsters küter kütt kütük küçük küçükler
+kārkliņa kārkliņš kędzierski kędziora kępa kılıccı kılıççı kırac kıraç kļava kļaviņa kļaviņš kłos kłosowski
+křenek křenková křeček křečková křivánek křivánková kříž křížek křížková křížová kūlis laack laakkola
+laakkonen laakso laaksonen laane laanen laanstra laarakker laarakkers laaren laarhoven laarhuis laarman
+laarschot laarse laatikainen laatum labadie labalo laban labanac labate labbe labee lablans labordus labotic
+labotić labots laboy labree labrie labrijn labuda labudova labudová labus labuschagne lacanin lacerda lach
+lachance lachat lachhab lachkar lachman lachmansingh lachmon lacina lacinova lacinová lacis lackner lacko
+lackova lacková lacle laclé lacman lacnjevac lacombe lacroes lacroix ladage ladan ladayna ladefoged ladega
+ladenius ladevac ladevic ladewig ladinovic ladron ladru ladusans ladusāns laemers laenen laer laere laerhoven
+laet laeven laezza lafeber laffra lafleur laforza lafranchi lagana laganà lagarde lagas lagcher lagemaat
+lageman lagendijk lagerberg lagerburg lagerwaard lagerweij lagerwerf lageschaar lageveen lagewaard lageweg
+laghari lagraauw lagrand lagrange lagrouw lagzdins lagzdiņš lah lahaije lahaye lahdenpaa lahdenpää lahdo
+laheij lahr laht lahteenmaki lahtinen lahuis lailasari lailiyah laime laimins laimiņš laine lainela laisina
+laitinen laitkam laivina laivins laiviņa laiviņš laizane laizans laizāne laizāns lajsic lajšić lakatos
 lakatosne lakatosné lakatosova lakatoš lakatošová lakeman lakenman lakerveld laketa laketic laketić lakhal
-lakic lakin lakić lakka lakomy laksa laksita laksmiwati lakwijk lalbiharie laletin lalic lalieu lalić lalkens
-lall lalla lalleman lalonde lamacchia lamain laman lambalgen lambeck lambeek lambelet lamberink lambermon
-lambermont lambers lambert lamberti lamberts lambic lambić lamboo lambooij lambrechts lambregts lambregtse
-lambrichs lambrichts lambért lameijer lamein lamens lamerichs lameris lamichhane lammens lammerink lammers
-lammerse lammersen lammert lammertink lammerts lammertse lammertsma lamos lampers lampinen lamping lamprecht
-lamrini lamsa lamsal lamsma lamula lamy lana lancee lancel landa landaal landburg landegent landeweer
-landeweerd landi landkroon landmane landmanis landmann landova landová landsberg landsbergen landsmeer
-landstra landveld landvreugd landwaart landwehr lanfermeijer lang langbroek lange langebeeke langeberg
-langedijk langejan langejans langelaan langelaar langeland langeler langemeijer langemheen langenbach
-langenberg langendam langendijk langendoen langendonk langenhof langenhoff langenhoven langenhuijsen
-langenhuijzen langenhuizen langenkamp langens langer langerak langereis langerhorst langerhuizen langermans
-langerova langerová langerwerf langeslag langeveld langevelde langeveldt langevoort langeweg langezaal
-langfeld langhirt langhorst langius langkamp langkemper langlois langos langosh langova langová langoš langr
-langras langrova langrová langstraat langwerden langworth lanig laning lanjouw lankamp lankeren lankester
-lankhaar lankheet lankhof lankhorst lankhuijzen lankman lankreijer lankveld lankvelt lankwarden lannoy lanphen
-lansbergen lansdaal lanser lansink lanslots lansu lanteri lanters lanting lantinga lantink lanz lanza lapainis
-lapcevic lapcic lapenna lapien lapierre lapina lapins lapiņa lapiņš lapointe laponder laporte lappalainen
-lapre lapré lapsina lapsins lapsiņa lapsiņš lapčević lapčić lara lardenoije lardinois lari larkin larmit
-laroche larooij laros larouche larsen larson larsson laseur lasker laskowska laskowski lasmane lasmanis
-lasonder lasota lassche lasschuit lassinen lassooij lastic lastić laszlo laszlone latal latalova lataster
-lategan laterveer lathouwers latif latifat latijnhouwers latincic latini latinčić latip latkovska latkovskis
-latorre latour lattanzi latuheru latum latumahina latupeirissa latupono latvis lau lauberga laubergs laubscher
-lauckner lauffer laugesen laugs lauinger lauks laumans laumen launay laur laureano laureijs lauren laurens
-laurense laurenssen laurent laurentzen lauret lauri lauridsen laurijsen laurijssen laurila laurits lauritsen
-lauritzen lauronen laursen laurén laurént laus lausberg lausecker lauskis laustsen lautenbach lautenschutz
-lauwerijssen lauwers laux lauzon lavecchia laverman lavicka lavickova lavieren lavina lavins lavička lavičková
-laviņa laviņš lavoie lavola lavooij lavric lavrijsen lavrijssen lavrič lavrnic lavrnić lawal lawalata lawoti
-lazaar lazanski lazar lazarac lazarev lazarevic lazarević lazari lazaroms lazarov lazda lazdins lazdiņš
-lazendic lazendić lazeroms lazet lazetic lazetić lazic lazicic lazim lazin lazinica lazizov lazizova lazić
-lazičić lazuardi lazukic lazukić lazzari lazzarini lazzaro laćman lačanin lačnjevac lađevac lađević lađinović
-lažetić leahu leal leale leannon leatemia leau leban lebar lebbing lebbink lebeda lebedev lebedeva lebedova
-lebedová lebens leber leberer lebesque lebon lebreton lebron lebrun lebrón lebsack leburic leburić lecca
-lechner lecic leclaire leclerc leclercq leclérc leclércq lecocq lecomte lecomté leconte lecoq lecq ledda
+lakic lakin lakić lakka lakomy laksa laksamana laksana laksita laksmana laksmilusia laksmiwati laksono lakwijk
+lalbiharie laletin lalic lalieu lalić lalkens lall lalla lalleman lalonde lamacchia lamain laman lambalgen
+lambeck lambeek lambelet lamberink lambermon lambermont lambers lambert lamberti lamberts lambic lambić lamboo
+lambooij lambrechts lambregts lambregtse lambrichs lambrichts lambért lameijer lamein lamens lamerichs lameris
+lamichhane lammens lammerink lammers lammerse lammersen lammert lammertink lammerts lammertse lammertsma lamos
+lampers lampinen lamping lamprecht lamrini lamsa lamsal lamsma lamula lamy lana lancee lancel landa landaal
+landburg landegent landeweer landeweerd landi landkroon landmane landmanis landmann landova landová landsberg
+landsbergen landsmeer landstra landveld landvreugd landwaart landwehr lanfermeijer lang langbroek lange
+langebeeke langeberg langedijk langejan langejans langelaan langelaar langeland langeler langemeijer
+langemheen langenbach langenberg langendam langendijk langendoen langendonk langenhof langenhoff langenhoven
+langenhuijsen langenhuijzen langenhuizen langenkamp langens langer langerak langereis langerhorst langerhuizen
+langermans langerova langerová langerwerf langeslag langeveld langevelde langeveldt langevoort langeweg
+langezaal langfeld langgeng langhirt langhorst langit langius langkamp langkemper langlois langos langosh
+langova langová langoš langr langras langrova langrová langstraat langwerden langworth lanig laning lanjouw
+lankamp lankeren lankester lankhaar lankheet lankhof lankhorst lankhuijzen lankman lankreijer lankveld
+lankvelt lankwarden lannoy lanphen lansbergen lansdaal lanser lansink lanslots lansu lanteri lanters lanting
+lantinga lantink lanz lanza lapainis lapcevic lapcic lapenna lapien lapierre lapina lapins lapiņa lapiņš
+lapointe laponder laporte lappalainen lapre lapré lapsina lapsins lapsiņa lapsiņš lapčević lapčić lara
+larasati lardenoije lardinois lari larkin larmit laroche larooij laros larouche larsen larson larsson laseur
+lasker laskowska laskowski lasmane lasmanis lasonder lasota lassche lasschuit lassinen lassooij lastic lastić
+laszlo laszlone latal latalova lataster lategan laterveer lathouwers latif latifah latifat latijnhouwers
+latincic latini latinčić latip latkovska latkovskis latorre latour lattanzi latuheru latum latumahina
+latupeirissa latupono latvis lau lauberga laubergs laubscher lauckner lauffer laugesen laugs lauinger lauks
+laumans laumen launay laur laureano laureijs lauren laurens laurense laurensiana laurenssen laurent laurentzen
+lauret lauri lauridsen laurijsen laurijssen laurila laurits lauritsen lauritzen lauronen laursen laurén
+laurént laus lausberg lausecker lauskis laustsen lautenbach lautenschutz lauwerijssen lauwers laux lauzon
+lavecchia laverman lavicka lavickova lavieren lavina lavins lavička lavičková laviņa laviņš lavoie lavola
+lavooij lavric lavrijsen lavrijssen lavrič lavrnic lavrnić lawal lawalata lawoti lawrenza lazaar lazanski
+lazar lazarac lazarev lazarevic lazarević lazari lazaroms lazarov lazda lazdins lazdiņš lazendic lazendić
+lazeroms lazet lazetic lazetić lazic lazicic lazim lazin lazinica lazizov lazizova lazić lazičić lazuardi
+lazuardika lazuardy lazukic lazukić lazzari lazzarini lazzaro laćman lačanin lačnjevac lađevac lađević
+lađinović lažetić leahu leal leale leannon leatemia leau leban lebar lebbing lebbink lebeda lebedev lebedeva
+lebedova lebedová lebens leber leberer lebesque lebon lebreton lebron lebrun lebrón lebsack leburic leburić
+lecca lechner lecic leclaire leclerc leclercq leclérc leclércq lecocq lecomte lecomté leconte lecoq lecq ledda
 ledden ledder ledeboer lederer ledesma ledner ledoux leduc ledwaba leeb leede leeden leeflang leeftink
 leegstra leegwater leeijen leekpai leelapun leemburg leemeijer leemhuis leemkolk leemreize leenaars leenaarts
 leenaerts leenards leenders leenderts leendertse leene leenen leenes leenheers leenhouts leenhouwers leenknegt
@@ -1644,65 +1709,67 @@ leensen leenstra leentfaar leentvaar leerdam leerentveld leerink leerintveld lee
 leeuwaarde leeuwaarden leeuwangh leeuwe leeuwenburg leeuwenburgh leeuwenkamp leeuwerink leeuwerke leeuwesteijn
 leeuwestein leeuwis leeuwrik leever leewis lefeber lefebvre lefering leferink lefers lefevre leffers lefferts
 leffler lefort lefèvre lefévre legault legebeke legemaat legemaate legerstee leget leggio legierse legius
-legodi legrand legros legtenberg legters leguijt leguit leguizamon leguizamón legzdina legzdins legzdiņa
-legzdiņš lehmala lehmann lehmälä lehner lehtimaki lehtimäki lehtinen lehtisalo lehto lehtonen leibbrand
-leibold leide leidelmeijer leidelmeyer leij leijdekker leijdekkers leijden leijdens leije leijen leijenaar
-leijendeckers leijendekker leijendekkers leijenhorst leijer leijgraaff leijnse leijs leijsen leijser leijssen
-leijssenaar leijsten leijstra leijte leijten leijtens leijzer leilani leimbach leinders leinenga leino
-leinonen leipold leipsig leisink leist leistra leitans leite leiter leiteritz leitgeb leitheim leitis leitner
-leitāns leiva leiwakabessy leiwesmeier lejeune lejina lejins lejiņa lejiņš lejniece lejnieks lekanic lekanić
-lekatompessy lekic lekić lekkerkerk lekkerkerker lekx leleu lelievre lelij lelijveld leliveld lelivelt lelli
-leloux lelovic lelović lely lem lemaic lemaire lemairé lemaić lemajic lemajić lemans lemay lembede lemckert
-lemeer lemic lemieux lemić lemke lemlijn lemm lemmen lemmens lemmert lemmink lemoine lemoiné lemonnier lempens
-lempers lems lemsalu lemsom lemson lemstra lemus lenaers lenaerts lenart lendering lenderink lendfers lenes
-lenferink lenfers lengauer lengers lengkeek lengton lengyel lengyelne lengyelné lenhard lenior lenk lenkens
-lennaerts lennartz lennep lennertz lennips lenos lenselink lensing lensink lenssen lenstra lensvelt lentelink
-lenters lentfert lenthe lenting lentini lentink lentjes lentz lentze lenz lenzen lenzi leo leok leon leonard
-leonardi leoncini leonetti leong leoni leonora leontijevic leontijević leopardi leow lepage lepik lepisto
-lepistö lepmets lepoeter lepomaki lepomäki lepore lepori leposavic leposavić lepoutre lepovic lepović lepp
-leppakorpi leppala leppanen leppavirta leppers leppik leppilampi leppink leppäkorpi leppälä leppänen
-leppävirta lepsanovic lepsik lepsikova lepthin lepšanović lepšík lepšíková lequesne lero leroux leroy
-lertkunakorn lesage lescano lesch leschnik leseman lesendric lesendrić lesevic lesiak lesina lesjak leskinen
-leskovar lesman lesmana lesniak lesniewski lesnik lessard lesscher lestari lestaric lesterhuis leszczynski
-leszczyński letellier leter leth lether letsch letschert letsoalo letteboer lettinga lettink lettner letzelter
-leu leuba leuenberger leufkens leuken leunberger leune leunge leunis leunissen leunk leupen leurink leuschke
-leusden leusen leushuis leusink leussen leussink leutarevic leutarević leutenegger leutscher leuven leuvenink
-leuveren leuverink leuw leva levajac levandi levanic levanić leveque leverink levie levin levinga levá
-lewandowska lewandowski lewerissa lewicki lewis lewke lexa lexmond leyckes leye leysner leyva lezaic lezajic
-lezcano lezwijn lezzi lečić leśniak leśniewski lešević lešina lešnik leštarić ležaić ležajić lian liang liao
-libal libalova libbers liberati libert libietis libregts librizzi licata liccardo licciardello lich
-lichtenberg lichtendahl lichtendonk lichtenfeld lichtenhagen lichteveld lichtl licis licitra lidaka lidaks
-liebach liebe liebenberg liebergen liebers liebich liebold liebrand liebrecht liebregts liechti lieder
-lieferink liefers lieffering liefland liefrink liefting lieftink liefvoort liegis lielais lielgalvis lielmane
-lielmanis liem lieman liemburg liempd liempt lienden lienen lienshoft lienshöft liepa liepina liepins liepiņa
-liepiņš liepkalne liere lierop liesdek lieshout lieskamp liesker liesting liesveld liethof lieuw lieuwen
-lieuwes lievaart lieveld lievens lievense lieverdink lieverloo lievers lieverse lieverst lievestro liew liewes
-liezenga lieģis ligal ligeon ligorio ligtelijn ligten ligtenbarg ligtenberg ligteringen ligterink ligtermoet
-ligthart ligtlee ligtvoet liguori liimatainen liiv lijbers lijesen lijeskic lijeskić lijffijt lijftogt
-lijkendijk lijklema lijnsvelt lijssel lijten lijzenga likar likodric likodrić likusic likušić lilic lilipaly
-lilić lill lim lima limbeek limberger limbu limeira limmen limon limonard limoncuoglu limoncuoğlu limpens
-limpt limón lin linckens lind lindaart lindberg lindelauf lindeloof lindeman lindemann lindemans lindenberg
+legodi legorreta legowo legrand legros legtenberg legters leguijt leguit leguizamon leguizamón legzdina
+legzdins legzdiņa legzdiņš lehmala lehmann lehmälä lehner lehtimaki lehtimäki lehtinen lehtisalo lehto
+lehtonen leibbrand leibold leide leidelmeijer leidelmeyer leij leijdekker leijdekkers leijden leijdens leije
+leijen leijenaar leijendeckers leijendekker leijendekkers leijenhorst leijer leijgraaff leijnse leijs leijsen
+leijser leijssen leijssenaar leijsten leijstra leijte leijten leijtens leijzer leilani leimbach leinders
+leinenga leino leinonen leipold leipsig leisink leist leistra leitans leite leiter leiteritz leitgeb leitheim
+leitis leitner leitāns leiva leiwakabessy leiwesmeier lejeune lejina lejins lejiņa lejiņš lejniece lejnieks
+lekanic lekanić lekatompessy lekic lekić lekkerkerk lekkerkerker leksono lekx leleu lelievre lelij lelijveld
+leliveld lelivelt lelli leloux lelovic lelović lely lem lemaic lemaire lemairé lemaić lemajic lemajić lemans
+lemay lembayung lembede lemckert lemeer lemic lemieux lemić lemke lemlijn lemm lemmen lemmens lemmert lemmink
+lemoine lemoiné lemonnier lempens lempers lems lemsalu lemsom lemson lemstra lemus lenaers lenaerts lenart
+lendering lenderink lendfers lenes lenferink lenfers lengauer lengers lengkeek lengton lengyel lengyelne
+lengyelné lenhard lenior lenk lenkens lennaerts lennartz lennep lennertz lennips lenos lenselink lensing
+lensink lenssen lenstra lensvelt lentelink lenters lentfert lenthe lenting lentini lentink lentjes lentz
+lentze lenz lenzen lenzi leo leok leon leonard leonardi leoncini leonetti leong leoni leonora leontijevic
+leontijević leopardi leow lepage lepik lepisto lepistö lepmets lepoeter lepomaki lepomäki lepore lepori
+leposavic leposavić lepoutre lepovic lepović lepp leppakorpi leppala leppanen leppavirta leppers leppik
+leppilampi leppink leppäkorpi leppälä leppänen leppävirta lepsanovic lepsik lepsikova lepthin lepšanović
+lepšík lepšíková lequesne lero leroux leroy lertkunakorn lesage lescano lesch leschnik leseman lesendric
+lesendrić lesevic lesiak lesina lesjak leskinen leskovar lesman lesmana lesmono lesniak lesniewski lesnik
+lessard lesscher lestari lestaric lesterhuis leszczynski leszczyński letellier leter leth lether letsch
+letschert letsoalo letteboer lettinga lettink lettner letzelter leu leuba leuenberger leufkens leuken
+leunberger leune leunge leunis leunissen leunk leupen leurink leuschke leusden leusen leushuis leusink leussen
+leussink leutarevic leutarević leutenegger leutscher leuven leuvenink leuveren leuverink leuw leva levajac
+levandi levanic levanić leveque leverink levie levin levinga levá lewandowska lewandowski lewerissa lewicki
+lewis lewke lexa lexmond leyckes leye leysner leyva lezaic lezajic lezama lezcano lezwijn lezzi lečić leśniak
+leśniewski lešević lešina lešnik leštarić ležaić ležajić lian lianatus liang liao libal libalova libbers
+liberati libert libietis libregts librizzi licastro licata liccardo licciardello lich lichtenberg lichtendahl
+lichtendonk lichtenfeld lichtenhagen lichteveld lichtl licis licitra lidaka lidaks liebach liebe liebenberg
+liebergen liebers liebich liebold liebrand liebrecht liebregts liechti lieder lieferink liefers lieffering
+liefland liefrink liefting lieftink liefvoort liegis lielais lielgalvis lielmane lielmanis liem lieman
+liemburg liempd liempt lienden lienen lienshoft lienshöft liepa liepina liepins liepiņa liepiņš liepkalne
+liere lierop liesdek lieshout lieskamp liesker liesting liesveld liethof lieuw lieuwen lieuwes lievaart
+lieveld lievens lievense lieverdink lieverloo lievers lieverse lieverst lievestro liew liewes liezenga lieģis
+ligal ligeon ligorio ligtelijn ligten ligtenbarg ligtenberg ligteringen ligterink ligtermoet ligthart ligtlee
+ligtvoet liguori lihukay liimatainen liiv lijbers lijesen lijeskic lijeskić lijffijt lijftogt lijkendijk
+lijklema lijnsvelt lijssel lijten lijzenga likar likodric likodrić likusic likušić lilic lilipaly lilić lill
+lim lima limawan limbeek limberger limbu limeira limmen limon limonard limoncuoglu limoncuoğlu limpens limpt
+limón lin linckens lind lindaart lindberg lindelauf lindeloof lindeman lindemann lindemans lindenberg
 lindenbergh lindenburg lindenhovius lindenmayer lindeque linderhof linders lindgren lindholm lindhout lindmaa
 lindner lindqvist lindsen lindstrom lindström ling lingbeek lingeman linggam linggar linhart linhartova
 linhartová liniger linins liniņš linke linkels linna linnala linnamaki linnamäki linnartz linnebank linneman
-linnemann linnenbank linnenbaum linschoten linsen linsey linskens linssen linstra lintelo lintermans linthorst
-linthout lintjens lintner lintsen liong liotta liow lipar lipari lipinski lipiński lipka liplijn lipman
-lipovcic lipovčić lipp lippe lippens lippi lippinkhof lippmaa lippmann lippo lippold lippolis lipsch lipske
-lipski liptak liptakova lipták liptáková lipus lipzig lis lisancic lischka lisdonk lisi lisicic lisicka
-lisicky lisická lisický lisiecki lisičić liska liskova lisman lisnic lisowski lispet lissenberg lissenburg
-lissum listiyono listyawan litajova litajová lith litjens litjes litmanen litsenburg littel litterio littooij
-litvala liu liukkonen liuzzi livaja livazovic livazović liverani lišančić liška lišková ljamic ljamić
-ljeganusic ljeganušić ljevnaic ljevnaić ljiljan ljotic ljotić ljubanic ljubanić ljubic ljubicic ljubisic
-ljubić ljubičić ljubišić ljubojevic ljubojević ljubomirovic ljubomirović ljubotina ljubovic ljubović ljusic
-ljuskic ljušić ljuškić llach llobet llorente lo-a-njoe lobbezoo lobeek lobinger lobker lobles loboda lobregt
-loca locatelli locci lochem lochner lochtenberg lockefeer lockhorst lockman locmele locmelis locs loddo
-loderus lodeweges lodewijk lodewijks lodewijkx lodewikus lodina lodins lodiņa lodiņš loedeman loeff loeffen
-loen loendersloot loenhout loera loerakker loermans loeters loeve loevezijn loffeld loffler loffredo lofgren
-logchem logina logister logozar logožar logsch logten logtenberg logtens logtmeijer loh lohani lohman lohmann
-lohmeijer lohmus lohr lohre lohse lohuis lohuizen loi loiacono loidl loijen loijenga loijens loiri loiseau
-lojanicic lojaničić lokar lokate loke lokers lokerse lokhoff lokhorst lokkerbol lokven lolic lolić lolkema
-lolli loman lomans lombaard lombardi lombardini lombardo lomeli lomic lomić lomme lommerde lommers lommerse
-lomovic lomović lomwel lonardi longhi longo longobardi longoria longuinho lonis lonkhuijzen loock looff loogen
+linnemann linnenbank linnenbaum linschoten linsen linsey linskens linssen linstra lintang lintelo lintermans
+linthorst linthout lintjens lintner lintsen lionetti liong liotta liow lipar lipari lipinski lipiński lipka
+liplijn lipman lipovcic lipovčić lipp lippe lippens lippi lippinkhof lippmaa lippmann lippo lippold lippolis
+lipsch lipske lipski liptak liptakova lipták liptáková lipus lipzig lis lisancic lisandy lischka lisdonk lisi
+lisiani lisicic lisicka lisicky lisická lisický lisiecki lisičić liska liskova lismaiyeni lisman lismayati
+lisnawati lisnic lisowski lispet lissenberg lissenburg lissum listiani listianty listiyani listiyono listyana
+listyanti listyawan litajova litajová lith litjens litjes litmanen litsenburg littel litterio littooij litvala
+liu liukkonen liuzzi livaja livazovic livazović liverani lišančić liška lišková ljamic ljamić ljeganusic
+ljeganušić ljevnaic ljevnaić ljiljan ljotic ljotić ljubanic ljubanić ljubic ljubicic ljubisic ljubić ljubičić
+ljubišić ljubojevic ljubojević ljubomirovic ljubomirović ljubotina ljubovic ljubović ljusic ljuskic ljušić
+ljuškić llach llobet llorente lo-a-njoe lobbezoo lobeek lobinger lobker lobles loboda lobregt loca locatelli
+locci lochem lochner lochtenberg lockefeer lockhorst lockman locmele locmelis locs loddo loderus lodeweges
+lodewijk lodewijks lodewijkx lodewikus lodina lodins lodiņa lodiņš loedeman loeff loeffen loen loendersloot
+loenhout loera loerakker loermans loeters loeve loevezijn loffeld loffler loffredo lofgren logchem logina
+logister logozar logožar logsch logten logtenberg logtens logtmeijer loh lohani lohman lohmann lohmeijer
+lohmus lohr lohre lohse lohuis lohuizen loi loiacono loidl loijen loijenga loijens loiri loiseau lojanicic
+lojaničić lokar lokate loke lokers lokerse lokhoff lokhorst lokkerbol lokven lolic lolić lolkema lolli loman
+lomans lombaard lombardi lombardini lombardo lomeli lomelí lomic lomić lomme lommerde lommers lommerse lomovic
+lomović lomwel lonardi longhi longo longobardi longoria longuinho lonis lonkhuijzen lonzi loock looff loogen
 loogman loohuis looij looije looijen looijenga looijengoed looijer looijestijn looijmans looijs looijschelder
 loois looke lookman looman loomans loonen loonstra loontjens looper loopik loopstra loorbach loosbroek
 loosdrecht loosman lootens lootsma looze loozen lopandic lopandić lopez lopik lopulalan lopéz lorenc lorencova
@@ -1716,380 +1783,404 @@ lowik loy loya lozada lozanic lozanić lozano lozeman loča ločmele ločmelis l
 lubardić lubbe lubbelinkhof lubberding lubberdink lubberink lubbersen lubberts lubbinge lubek lubina lubinic
 lubinić lubinova lubinová lubke lubowitz luburic luburić luca lucanovic lucar lucardie lucarelli lucarini
 lucas lucassen lucchese lucchesi lucchini lucero luchetti luchian luchies luchini luchtenberg luchtenburg
-luchtmeijer luciani luciano lucic lucidi lucke lucker luconi ludban ludema ludick ludolf ludvigsen ludvik
-ludvikova ludvík ludvíková lueb lueilwitz lueks luesink luettgen luevano lufft lugli lugonjic lugonjić
-lugtenberg lugtenburg lugters lugthart lugtigheid lugtmeijer luhrman luhulima luigjes luijben luijbregts
-luijckx luijcx luijendijk luijer luijerink luijk luijken luijks luijkx luijmes luijn luijpen luijpers luijs
-luijsterburg luijt luijtelaar luijten luijtgaarden luikens luimes luimstra luinen luinenburg luinge luining
-luinstra luise luisman luites luitgaarden luiting luitjens luitwieler lujan lujans luján lujāns luk lukac
-lukacevic lukacic lukacin lukacova lukacs lukacsne lukajic lukajić lukas lukasek lukaskova lukasova lukasse
-lukassen lukač lukačević lukačin lukačić luken lukenda lukendic lukendić lukens lukes lukesova lukeš lukešová
-lukic lukicic lukickovanovic lukins lukić lukićkovanović lukičić lukkari lukkassen lukkes lukkien lukman
-lukoschek lukoseviciute lukoševičiūtė lukács lukácsné lukáč lukáčová lukáš lukášek lukášková lukášová lulofs
-lum lumens luna lundberg lunde lundgaard lundgren lundin lundqvist lundsgaard lundstrom lundström lunenborg
-lungu lunic luning lunić lunsen lunshof lunter lunteren lunyoro luo luoma luong luongo lupasco lupascu lupi
-lupica lupker lupo luppens luppes luppi luppino lups luptak luptakova lupták luptáková lupu luque lurati
-lurina lurvink luschen luscher luse lusink lusis lussenburg lustenberger lustenhouwer lustgraaf lutchman
-luteijn luten lutero lutfiyev lutfiyeva lutfullohov lutfullohova lutgens lutgerink luthart luthi luthra
-luthuli lutje lutjeboer lutke lutkic lutkić luts luttenberg lutterman lutters lutterveld luttik luttikhold
-luttikholt luttikhuis luttikhuizen luttje luttjeboer luttmer lutz luu luukkonen luursema luurtsema luyckx
-luyken luykx luyt luyten luzaic luzajic luzi luzzi lučanović lučar lučić lužaić lužajić lyberth lykke
-lyytikainen lyytikäinen lászló lászlóné látal látalová lähteenmäki lämsä légrand léroy lévesque lévêque líbal
-líbalová líška líšková lõhmus lõoke löbker löffler löfgren löhr löwa löwenthal löwik løken lübke lüschen
-lüscher lüthi lācis lībietis līcis līdaka līdaks lūkins lūriņa lūse lūsis lưu lương lều maagdelijn maagdenberg
-maahinen maaijen maak maake maalderink maale maanen maarel maaren maarl maarleveld maarof maarschalkerweerd
-maarse maarsen maarseveen maarsingh maartens maartense maas maasakker maasakkers maasbach maasdam maasen
-maaskant maasland maass maassen maastricht maastrigt maaswinkel maaten maathuis maatkamp maatman maatta mabasa
-mabaso mabena mabhida mabizela mabrukov mabrukova mabunda mabuza macak macakova macaluso macanic macanić
-macari macchi macchia macco macdonald macejkovic macek macele macesic macgyver mach macha machac machacek
-machackova machacova machado machala machalek machalkova machalova machalová machač machačová machiela
-machiels machielse machielsen machova machová machtig machálek machálková macháč macháček macháčková macháčová
-maciag macias macic maciejewska maciejewski maciel maciąg mackaaij mackaij mackay mackelenbergh mackenbach
-mackic mackiewicz mackloet macko mackova macková mackowiak macnack macovei macri macrì macura macurova
-macurová macuzic maczey macák macáková macías madamurk madan madani madej madejova madejová mader madern
-madetzky madhar madhavan madic madidov madidova madić madjid madlala madlener madonna madonsela madou madsen
-madubuko maduma madunicflauder madunićflauder madzic madžić maeder maenen maenpaa maertens maes maesen maessen
-maestas maffei maftei magagula magalhaes magalhães magana magar magaña magdalenic magdalenić magdic magdić
-magendans magermans maggetti maggi maggiani maggini maggio maggiore magi magielse magielsen maglajic maglajić
-maglic magliocco maglić magnani magnee magnin magno magnussen magnusson magoza magrans magrietha magré magyar
-magyarne magyarné mah mahabali mahabeer mahabier mahabir mahadeo mahadew mahadi mahajan mahal mahamed mahangoe
-mahanov mahanova maharaj mahardika maharjan mahat mahathevan mahathir mahboeb mahdad mahdaoui mahendra mahes
-maheshwari mahestri maheswara maheswari mahieu mahlangu mahmood mahmoud mahmudi mahmudin mahmusin mahn mahomed
-mahoro mahrusov mahrusova mahu mahyuddin mahyus mai maidana maiello maier maierhofer maij maijala maijen
-maijenburg maijer maijers maijs maikoe maillard maimo maimó mainali mainardi maio maione mair mairhofer maisch
-maissan maistry maj majaca majača majcen majcher majchrzak majer majerova majerová majeska majesky majeská
-majeský majewska majewski majid majka majkic majkić majnik majola majorne majorné majovic majović majstorovic
-majstorović majstrenko majumdar mak makaric makarić makarov makarova makatita makela makhanya makhlouf
-makhloufi makhubela makinde makinen makinwa makivic makivić makkelie makkinga makkinje makkink makkonen makkus
-makowska makowski makragic makragić maks maksic maksimovic maksimović maksić makuachukwu mala malachovska
-malachovsky malachovská malachovský malagoli malai malakar malan malaspina malatesta malatji malavasi malave
-malavrazic malavrazić malbasic malbasik malbašik malbašić maldegem maldonado malec malecek malecic maleckova
-maleenon malek maleka maleku malencic malenstein malenčić malerba malesevic malesic malestein maletic maletić
-maleček malečić malečková malešević malešić malherbe malhotra malicanin malicki maliepaard malik maliki
-malikova malina malinga malinic malinić malinova malinová malinowska malinowski malipaard malisek malisekova
-malisic maliszewski malivuk malizia malićanin mališić maljaars maljcic maljers maljugic maljugić maljčić malk
-malki malkova malkus mallee mallens mallick mallmann malmberg malmgren malmi malmivaara malobabic malobabić
-malojcic malojčić malpani malsen malssen maltasic maltašić maltese maltha malucha maluleka maluleke malusic
-malušić malvic malvić maly malá malík malíková malíšek malíšeková malý mamabolo mamaliga mamani mameren
-mamhuri mamojka mamojkova mamojková mamula manaf manak manakker manakova manamela manan manandhar manap
-manastirlic manastirlić manbodh manca mancic mancinelli mancini mancino mancuso mandal mandala mandaric
-mandarić mandasari mandema mandemaker mandemakers manders mandersloot mandic mandigers mandinic mandinić
-mandić mandl mandokovic mandoković mandos mandrapa mandusic mandušić mandzukic mandžukić manea maneerattana
-manenschijn manetti manfred manfredi mang mangal mangane mangano mangelaars mangione mangnus mangon mangre
-mangroe mangroelal mangulis mangunsong manica manicka manicone manikavasagam manintveld maniscalco manjak
-manjencic manjenčić mann mannaart mannaert mannaerts mannak mannan mannee mannens mannessen manni mannik
-mannila manninen mannino manno mannonen manns manolache manole manschot mansell mansens manshande manshanden
-mansikka-aho mansikkaoja mansilla mansom mansor mansour mansouri mansson mansur mansurov mansurova mansveld
-mansvelders mante manten manti mantingh mantje mantjes mantovani mantyla manuhutu manullang manuputty manusama
-manusiwa manz manzanares manzella manzi manzo mančić maphisa maphumulo maqsudov maqsudova maracic maragno
-marahrens marais maraj marak marakovic maraković maran marangi marangon marangoni marani marano maranus marar
-maras marasovic marasović maravic maravić maračić marbun marbus marcec marcelis marcelissen marcelli marcellis
-marcello marcet marcetic marchal marchand marchena marchesan marchese marchesi marchesini marchetti marchetto
-marchewka marchewski marchi marchini marciano marcianò marcic marcik marciniak marcinko marcinkova marcinkovic
-marcinková marcinkowski marck marcon marcondes marconi marcovecchio marcu marcucci marcusse marcussen marczak
-mardari mardhiyah mardiansyah mardianto mardonov mardonova marecek mareckova marees marega marek marel marell
-marelli maresca maresova maret mareček marečková marešová margaretha margic marginean margiotta margis
-margiste margić margono marhatta mariano marianova maric maricevic maricic marijnen marijnissen marijs marijt
-marik marikova marila mariman marimuthu marincic marinelli marinescu maring marini marinissen marinkovic
-marinković marinovic marinović marinucci marinus marinussen marinčić mariotti marisavljevic marisavljević
-marissen marissink maritz mariucci mariz mariánová mariën marić maričević maričić marjala marjamaki marjamäki
-marjanov marjanovic marjanović marjola marjomaa marjonen markagic markagić markelic markelić markeljic
-markeljić markenstein markerink markesteijn markestein markham markhorst markiewicz markink markkanen markkula
-markotic markotić markova markovic markovicsarac marković markovićšarac markovič marková markowski markslag
-markuksela markulic markulić markus markusse markussen markuš markvoort markwat markx marle marmeggi marner
-marodic marodić maroevic maroević marolt marone marongiu marosicevic marotta marovic marović marošićević
-marpaung marquardt marquart marquenie marques marquez marra marras marrazzo marree marrero marrewijk marrink
-marrone marroquin marroquín marsalek marsalkova marsbergen marschek marse marsella marsenic marsenić marsik
+luchtmeijer luciana luciani luciano lucic lucidi lucke lucker luconi ludban ludema ludick ludolf ludvigsen
+ludvik ludvikova ludvík ludvíková lueb lueilwitz lueks luesink luettgen luevano lufft lugiarto lugli lugonjic
+lugonjić lugtenberg lugtenburg lugters lugthart lugtigheid lugtmeijer luhrman luhulima luigjes luijben
+luijbregts luijckx luijcx luijendijk luijer luijerink luijk luijken luijks luijkx luijmes luijn luijpen
+luijpers luijs luijsterburg luijt luijtelaar luijten luijtgaarden luikens luimes luimstra luinen luinenburg
+luinge luining luinstra luise luisman luites luitgaarden luiting luitjens luitwieler lujan lujans luján lujāns
+luk lukac lukacevic lukacic lukacin lukacova lukacs lukacsne lukajic lukajić lukas lukasek lukaskova lukasova
+lukasse lukassen lukač lukačević lukačin lukačić luken lukenda lukendic lukendić lukens lukes lukesova lukeš
+lukešová lukic lukicic lukickovanovic lukins lukić lukićkovanović lukičić lukkari lukkassen lukkes lukkien
+lukman lukoschek lukoseviciute lukoševičiūtė lukács lukácsné lukáč lukáčová lukáš lukášek lukášková lukášová
+lulofs lum lumens luna lunasti lundberg lunde lundgaard lundgren lundin lundqvist lundsgaard lundstrom
+lundström lunenborg lungu lunic luning lunić lunsen lunshof lunter lunteren lunyoro luo luoma luong luongo
+lupasco lupascu lupi lupica lupker lupo luppens luppes luppi luppino lups luptak luptakova lupták luptáková
+lupu luque lurati lurina lurvink luschen luscher luse lusiana lusink lusis lusiyani lussenburg lustenberger
+lustenhouwer lustgraaf lutchman luteijn luten lutero lutfiyev lutfiyeva lutfullohov lutfullohova lutgens
+lutgerink luthart luthfiyah luthi luthra luthuli lutje lutjeboer lutke lutkic lutkić luts luttenberg lutterman
+lutters lutterveld luttik luttikhold luttikholt luttikhuis luttikhuizen luttje luttjeboer luttmer lutz luu
+luukkonen luursema luurtsema luyckx luyken luykx luyt luyten luzaic luzajic luzi luzzi lučanović lučar lučić
+lužaić lužajić lyberth lykke lyytikainen lyytikäinen lászló lászlóné látal látalová lähteenmäki lämsä lèye
+légrand léroy lévesque lévêque líbal líbalová líška líšková lõhmus lõoke löbker löffler löfgren löhr löwa
+löwenthal löwik løken lübke lüschen lüscher lüthi lācis lībietis līcis līdaka līdaks lūkins lūriņa lūse lūsis
+lưu lương lều maagdelijn maagdenberg maahinen maaijen maak maake maalderink maale maanen maarel maaren maarl
+maarleveld maarof maarschalkerweerd maarse maarsen maarseveen maarsingh maartens maartense maas maasakker
+maasakkers maasbach maasdam maasen maaskant maasland maass maassen maastricht maastrigt maaswinkel maaten
+maathuis maatkamp maatman maatta mabasa mabaso mabena mabhida mabizela mabrukov mabrukova mabunda mabuza macak
+macakova macaluso macanic macanić macari macchi macchia macco macdonald macejkovic macek macele macesic
+macgyver mach macha machac machacek machackova machacova machado machala machalek machalkova machalova
+machalová machač machačová machdianata machiela machiels machielse machielsen machova machová machtig machálek
+machálková macháč macháček macháčková macháčová maciag macias macic maciejewska maciejewski maciel maciąg
+mackaaij mackaij mackay mackelenbergh mackenbach mackic mackiewicz mackloet macko mackova macková mackowiak
+macnack macovei macri macrì macura macurova macurová macuzic maczey macák macáková macías madamurk madan
+madani madej madejova madejová mader madern madetzky madhar madhavan madic madidov madidova madić madjid
+madlala madlener madonna madonsela madou madsen madubuko maduma madunicflauder madunićflauder madzic madžić
+maeder maenen maenpaa maerissa maertens maes maesen maessen maestas maffei maftei mafun mafún magagula
+magalhaes magalhães magana magar magaña magdalenic magdalenić magdic magdić magendans magermans maggetti maggi
+maggiani maggini maggio maggiore maghfirah maghfiroh magi magielse magielsen maglajic maglajić maglic
+magliocco maglić magnani magnee magnin magno magnussen magnusson magoza magrans magrietha magré magyar
+magyarne magyarné mah mahabali mahabeer mahabier mahabir mahadeo mahadew mahadhika mahadi mahajan mahal
+mahamed mahangoe mahanov mahanova maharaj maharany mahardika mahardini maharjan mahat mahathevan mahathir
+mahboeb mahdad mahdalena mahdaoui mahendra mahes maheshwari mahestri maheswara maheswari mahfreska
+mahfudzzeihan mahieu mahlangu mahmiatun mahmood mahmoud mahmudi mahmudin mahmusin mahn mahomed mahoro mahrusov
+mahrusova mahu mahyuddin mahyus mai maianit maidana maiello maier maierhofer maij maijala maijen maijenburg
+maijer maijers maijs maikoe maillard maimanah maimo maimó mainali mainardi maio maione mair mairhofer maisari
+maisch maissan maistry maj majaca majača majcen majcher majchrzak majer majerova majerová majeska majesky
+majeská majeský majewska majewski majid majka majkic majkić majnik majola majorne majorné majovic majović
+majstorovic majstorović majstrenko majumdar mak makalew makaric makarić makarov makarova makatita makela
+makhanya makhlouf makhloufi makhubela makinde makinen makinwa makivic makivić makkelie makkinga makkinje
+makkink makkonen makkus makowska makowski makragic makragić maks maksic maksimovic maksimović maksić
+makuachukwu mala malachovska malachovsky malachovská malachovský malack malagoli malai malakar malan malaspina
+malatesta malatji malavasi malave malavrazic malavrazić malbasic malbasik malbašik malbašić maldegem maldonado
+maleakhi malec malecek malecic maleckova maleenon malek maleka maleku malele malencic malenstein malenčić
+malerba malesevic malesic malestein maletic maletić maleček malečić malečková malešević malešić malherbe
+malhotra maliani malicanin malicki maliepaard malik maliki malikova malina malinga malinic malinić malinova
+malinová malinowska malinowski malipaard malisek malisekova malisic maliszewski malivuk malizia malićanin
+mališić maljaars maljcic maljers maljugic maljugić maljčić malk malki malkova malkus mallee mallens mallick
+mallmann malmberg malmgren malmi malmivaara malobabic malobabić malojcic malojčić malomar malou malpani
+malpica malsen malssen maltasic maltašić maltese maltha malucha maluleka maluleke malusic malušić malvic
+malvić maly malá malèle malík malíková malíšek malíšeková malý mamabolo mamaliga mamani mameren mamhuri
+mamojka mamojkova mamojková mamula manaf manak manakker manakova manamela manan manandhar manap manastirlic
+manastirlić manbodh manca mancabou mancic mancinelli mancini mancino mancuso mandal mandala mandaric mandarić
+mandasari mandema mandemaker mandemakers manders mandersloot mandic mandigers mandika mandinic mandinić
+mandiouban mandić mandl mandokovic mandoković mandos mandrapa mandusic mandušić mandzukic mandžukić manea
+maneerattana manenschijn manetti manfred manfredi mang mangal mangane mangano mangelaars mangione mangnus
+mangon mangre mangroe mangroelal mangulis mangunsong manica manicka manicone manikavasagam manintveld
+maniscalco manjak manjarrez manjencic manjenčić mann mannaart mannaert mannaerts mannak mannan mannee mannens
+mannessen manni mannik mannila manninen mannino manno mannonen manns manolache manole manschot mansell mansens
+manshande manshanden mansikka-aho mansikkaoja mansilla mansom mansor mansour mansouri mansson mansur mansurov
+mansurova mansveld mansvelders mansyur mantanne mante manten manti mantingh mantje mantjes mantovani mantyla
+manuhutu manullang manuputty manusama manusiwa manz manzanares manzari manzella manzi manzo mančić maphisa
+maphumulo maqsudov maqsudova maracic maragno marahrens marais maraj marak marakovic maraković maran marangi
+marangon marangoni marani marano maranus marar maras marasovic marasović maravic maravić maračić marbun marbus
+marcec marcela marcelena marceleni marcelis marcelissen marcelli marcellis marcello marcet marcetic marchal
+marchand marchella marchena marchesan marchese marchesi marchesini marchetti marchetto marchewka marchewski
+marchi marchia marchini marciano marcianò marcic marcik marciniak marcinko marcinkova marcinkovic marcinková
+marcinkowski marck marcon marcondes marconi marcovecchio marcu marcucci marcusse marcussen marczak mardani
+mardari mardhiyah mardhotillah mardiah mardiansyah mardianto mardiyah mardona mardonov mardonova marecek
+mareckova marees marega marek marel marell marelli maresca maresova maret mareček marečková marešová marganti
+margaretha margic marginean margiotta margis margiste margitio margić margono marhatta marianah mariano
+marianova maric maricevic maricic marifah marijnen marijnissen marijs marijt marik marikova marila mariman
+marimuthu marincic marinelli marinescu maring marini marinissen marinkovic marinković marinovic marinović
+marinucci marinus marinussen marinčić mariotti marisavljevic marisavljević marissen marissink maritz mariucci
+mariyani mariz mariánová mariën marić maričević maričić marjala marjamaki marjamäki marjanov marjanovic
+marjanović marjola marjomaa marjonen markagic markagić markelic markelić markeljic markeljić markenstein
+markerink markesteijn markestein markham markhorst markiewicz markink markkanen markkula markotic markotić
+markova markovic markovicsarac marković markovićšarac markovič marková markowski markslag markuksela markulic
+markulić markus markusse markussen markuš markvoort markwat markx marle marlina marmeggi marner marodic
+marodić maroevic maroević marolt marone marongiu marosicevic marotta marovic marović marošićević marpaung
+marquardt marquart marquenie marques marquez marra marras marrazzo marree marrero marrewijk marrink marrone
+marroquin marroquín marsalek marsalkova marsbergen marschek marse marsella marsenic marsenić marshelly marsik
 marsikova marsili marskamp marsman marszałek marsé martac martać marteijn martel martelli martellucci martena
-martensson martherus marthinus marti martic martijn martikainen martim martina martinac martinali martincova
-martincová martineau martinec martinek martinelli martines martinez martinkova martinková martino martinov
-martinovic martinović martinsen martinsson martinus martinussen martinéz martis martić marton martorana martos
-marttinen martucci martunus marty martí martínek martínez martínková marunic marunica marunić marunkic
-marunkić marusic maruzi marušić marvelde marvin marwijk marx marxen maryadi maryam maryati maryjane marzano
-marzec marziali marzocchi marzuki marčec marčetić marčik marčinković marčić maršálek maršálková maršík
-maršíková masala masalusic masalušić masanen masango masaryk masarykova masaryková mascarenas mascarenhas
-mascareñas mascia masciandaro mascini mascolo masek maseko maseland masemola maserun mashaba mashego mashele
-mashigo mashinini masi masia masic masiero masih masilela masing maskor maskova maslac maslan maslanka
-maslaric maslarić maslać maslic maslić maslo maslova maslovaric maslovarić maslová masmeijer masojevic
-masopust masopustova masopustová masot maspoli massaar massar massari massaro massart massee masseling
-masselink massen massimi massink masson massop massot massoudi massuger mastebroek masteling mastenbroek
-mastrigt mastrogiacomo mastroianni mastronardi mastropietro mastwijk masucci masuku maswari maszuni masłowski
-mata matabadal matadin matahelumual matanic matanić matarazzo matarugic matarugić mataz mateboer mateescu
-matei mateijsen matejic matejicek matejickova matejić matejka matejkova mateman matena matene materic materić
+martensson marthasoebrata martherus marthinus marti martic martijn martikainen martim martina martinac
+martinali martincova martincová martineau martinec martinek martinelli martines martinez martinkova martinková
+martino martinov martinovic martinović martinsen martinsson martinus martinussen martinéz martis martić
+martodo marton martorana martorano martos marttinen martucci martunus marty martí martínek martínez martínková
+marudut marulitua marunic marunica marunić marunkic marunkić marusic maruzi marušić marvalia marvelde marvin
+marwijk marx marxen maryadi maryam maryani maryanto maryati maryjane marzano marzec marziali marzocchi marzuki
+marčec marčetić marčik marčinković marčić maršálek maršálková maršík maršíková masala masalusic masalušić
+masanen masango masaryk masarykova masaryková mascarenas mascarenhas mascareñas mascia masciandaro mascini
+mascolo masek maseko maseland masemola maserun masfiyah masfufah mashaba mashaful mashego mashele mashigo
+mashinini masi masia masic masiero masih masilela masing maskor maskova maslac maslan maslanka maslaric
+maslarić maslać maslic maslić maslo maslova maslovaric maslovarić maslová masmeijer masneno masojevic masopust
+masopustova masopustová masot maspoli massaar massar massari massaro massart massee masseling masselink massen
+massimi massink masson massop massot massoudi massuger mastebroek masteling mastenbroek mastrigt mastriza
+mastrogiacomo mastroianni mastronardi mastropietro mastwijk masucci masuku maswari maszuni masłowski mata
+matabadal matadin matahelumual matanic matanić matarazzo matarugic matarugić mataz mateboer mateescu matei
+mateijsen matejic matejicek matejickova matejić matejka matejkova mateman matena matene materic materić
 materman mathai mathe mathebula matheeuwsen matheij mathes mathiasen mathiassen mathies mathiesen mathieu
 mathijsen mathijssen mathilda mathisen mathiszik mathiéu mathlener mathoera mathon mathot mathur mathys matias
 matiasko matiaskova matiaško matiašková matic maticic matijanic matijanić matijasevic matijašević matijevic
 matijević matisa matisone matisons matiss matić matičić matla matlala matomaki matomäki maton matoric matorić
-matos matous matousek matouskova matousova matouš matoušek matoušková matoušová matoš matranga matschke matser
-matta mattei mattern matteucci matthai matthee mattheij matthes matthey matthiesen matthijs matthijsen
-matthijsse matthijssen matthysen mattia mattijssen mattila mattioli matton mattsson mattu matula matulessy
-matulova matulová matusiak matusic matusina matuska matuskova matuszak matuszewski matušić matuška matušková
-matyas matyasova matys matysiak matysova matysová matyáš matyášová matze matzen matías matějka matějková
-matějíček matějíčková matīsa matīss maugeri maulana maulany maunola maunula maurer mauri maurik mauriks
-maurina maurits mauritz maurix maurizi mauriņa mauro mauroff mauron maury maussen mautner mautone mauzer
-mavdudyev mavdudyeva mavlonov mavlonova mavric mavrič mavundla mavuso maxa maxova maxová maya mayasari maybach
-mayer mayerhofer mayerova mayerová mayert mayhos mayhoş maymo maymó mayorga mayowa mayr mayrhofer mazalan
-mazanek mazankova mazee mazereeuw mazibuko mazijk mazilu mazjane mazjanis mazjāne mazjānis mazlan mazouz mazur
-mazurek mazurel mazurkiewicz mazza mazzanti mazzarella mazzaro mazzei mazzeo mazzi mazzini mazzocchi mazzola
-mazzoleno mazzone mazzoni mazzotta mazzotti mazánek mazánková maćešić maćić maćkowiak maček mačić mačkić
-mačužić małecki małek maňák maňáková mařík maříková maślanka mašala mašek mašić mašková mašojević mbabazi
-mbacke mballo mbatha mbaye mbele mbende mbengue mbhele mbodj mboup mbow mbuso mbèngue mcclure mccullough
-mcdermott mcglynn mchunu mckenzie mclaren mclaughlin mcmillan mdlalose mdluli mebel mebius mebold mechelen
-mechielsen meciar meciarova mecir mecking mecklenfeld meddeler meddens medeiros medek medema medemblik
-medenblik medendorp medeot medhurst medici medina medins mediņš medkova medková medne mednis medrano medugno
-meduric medurić medved medvedova medveď medveďová meeberg meedendorp meeder meegdenburg meegdes meegen meekel
-meekeren meekes meekhof meeldijk meelker meelkop meems meendering meenderink meenen meeng meenhorst meenhuis
-meenink meens meerakker meerbeek meerburg meerding meerdink meere meereboer meeren meerendonk meerhof meerhoff
-meering meerkerk meerlo meersbergen meershoek meerstra meerten meertens meerts meerveld meerwijk meesang
-meesen meessen meeter meeteren meetsma meeus meeuse meeusen meeuwenoord meeuwesen meeuwis meeuwisse meeuwissen
-meeuwisz meeuws meeuwse meeuwsen meevis meewis meewisse meex megantara megdanac megen megens meggelen meglic
-meglič megna mehan mehl mehlhorn mehloluhlaza mehlorn mehra mehrotra mehta meiberg meichtry meier meiere
-meiers meihuizen meij meijaard meijberg meijboom meijburg meijdam meijde meijden meijdenberg meijel meijer
-meijere meijeren meijerhof meijering meijeringh meijerink meijerman meijers meijgaarden meijl meijler meijlink
-meijn meijnders meijndert meijne meijnen meijners meijs meijsen meijssen meijster meijvis meijvogel meijwaard
-meiland meili meiling meilink meilof meima meinardi meinders meindersma meinderts meindertsma meinema meiners
-meinhardt meinsma meinster meintjes meintjies meints meira meiracker meireles meiring meisch meisen meisner
-meissen meissner meister meisters meixner meißner mejia mejía meka mekel mekelenkamp mekenkamp mekers mekes
-mekkelholt mekkering mekkes mekking meksa mekss mektic mektić mekša mekšs melaard melandri melani melasniemi
-melbarde melbardis melbārde melbārdis melcer melcerova melcerová melchers melcherts melching meldere melderis
-meldgaard mele melein melendez melenhorst melessen melfor melgar melger melgers melgert meli melichar
-melicharova melicharová melick melief melillo melinda melis melissant melissen melker melkert melle mellegers
-mellema mellendijk melles mellett mellink mellupe melman melngaile melngailis melnic melo meloni mels melse
-melsen melssen melzen melzer meléndez memelink memoli memon mena menard mencarelli menchaca mencke mencl
-menclova menclová menconi mendanha mendes mendeszoon mendez mendonca mendonça mendoza mendy menegatti
-menemencioglu menemencioğlu menendes menendez menga mengelers mengerink mengoni mengual menheere menick menke
-menkehorst menken menkhorst menkveld menna menne mennega mennema mennens mennes menning menninga mennings
-mennink menon menozzi menrat mensa mensah mensch mensik mensikova mensing mensinga mensink mensonides
-mensvoort menten menting mentink mentjox mentzij menyhert menyhért menzel menzo menéndez menšík menšíková meo
-meppelink mepschen meraz merbel merbis mercado mercan mercelina mercera mercier merciér merckx mercuri
-mercurio merela merelä mereu mereuta merian merila merilainen merilä meriläinen merimaa merkel merkelbach
-merkens merkestein merkies merks merkus merkx merli merlijn merlo mermans mermer mermoud merola meroni
-merrienboer mersbergen merseburg mert mertens mertoglu mertova mertová mertoğlu merts mertz merwe merwijk merx
-merz mesaric mesarić mesarosbelanji mesarošbelanji mesbahi mesken mesker meskers meskuna meskune meskuns
-mesloh mesman mesquita messana messaoudi messchaert messchendorp messelink messemaker messink messner
-mestebeld mestrom mestrum mesu mesulic mesulić meszaros meszarosne meszaroš meteren methorst metin metsalampi
-metsaoja metsemakers metske metsoja metsälampi metsäoja mettendaf mettler metzelaar metzger metzlar metzner
-meuffels meulblok meulder meuldijk meuleman meulemans meulen meulenbeek meulenbeld meulenbelt meulenberg
-meulenbroek meulenbroeks meulendijk meulendijks meuleners meulengraaf meulenhof meulenkamp meulens meulensteen
-meulepas meulman meulmeester meulstee meunier meupelenberg meurders meurer meurkens meursing meusen meussen
-meuter meutstege meuwese meuwissen meuwsen meuzelaar mevis mevissen mewe mewes mey meyer meylan meys meyér
-meza mezaraups mezciems mezei mezhlauk mezlauks mezulis mečiar mečiarová mečíř meškūna meškūne meškūns
-mežaraups mežciems mežlauks mežulis mfeka mfumu mgenge mhassani mheen mhlanga mhlongo mican micco miccoli
-miceli michaelsen michal michalak michalcova michalcová michalczyk michalec michalek michalik michalikova
-michalkova michallek michalova michalová michalska michalski michalík michalíková michaud michaux michałek
-michałowski micheletti michels michelsen michelucci michiels michielse michielsen michilsen michna michnova
-michnová michon michorius michálek michálková micic micillo micka mickova micu midali midavaine middelbeek
-middelberg middelbos middelburg middeldorp middelhoek middelhof middelhoven middelhuis middelink middeljans
-middelkamp middelkoop middelman middelveld middelweerd middendorp miedema mieghem mielczarek mielke mielonen
-mieloo mienis mientjes mieras mieremet mierle mierlo mierop mierzejewski miettinen miezis miezitis miezītis
-migchelbrink migchels migchelsen migchielsen miggelbrink miggels migisha migliaccio miglinieks miglio migliore
-migliorini mignogna mihaila mihailescu mihailov mihailova mihailovs mihal mihalache mihalachi mihalcea mihalik
-mihalikova mihaliková mihaljcic mihaljec mihaljčić mihalova mihelic mihelič mihhailov mihhailova miholjcic
-miholjčić mihál mihálik miháliková mihálová mijacic mijakovic mijaković mijalcic mijalčić mijanic mijanić
-mijačić mijdam mijic mijić mijland mijling mijnals mijnders mijnsbergen mijnster mijnten mijota mijs mijucic
-mijucić mika mikac mikalsen mikaric mikarić mikelic mikelić mikelsone mikelsons mikesicmerda mikesova miketic
-miketić mikešićmerda mikešová mikic mikicic mikicvucak mikitenko mikić mikićvučak mikičić mikkelsen mikkers
-mikkola mikkonen miklas miklavcic miklavčič miklaś miklosko mikloskova mikloško miklošková miko mikodanic
-mikodanić mikonjic mikonjić mikova miková mikołajczak mikołajczyk mikula mikulasek mikulaskova mikulic mikulik
-mikulikova mikulić mikulova mikulová mikulski mikulášek mikulášková mikulík mikulíková mikus mikusova mikuta
-mikuš mikušová mikúš mikúšová milacic miladic miladić milak milakic milakić milan milani milankovic milanković
-milazzo milačić milcic milczarek milde milea milekic milekić milella milenic milenić milesic miletic miletić
-mileusnic mileusnić milewski milešić milic milicic milijic milijić milikic milikić miliksic milikšić milincic
-milinic milinić milinčić milisavic milisavić milisic milisickovacevic militaru militello milius milić miličić
-milišić milišićkovačević miljanic miljanić miljanovic miljanović milkic milkić milla millan millenaar milliano
-millidge milligen millán miloicic miloičić milojcic milojic milojicic milojić milojičić milojkic milojkić
-milojčić milota milotic milotić milotova milotová milsom miltenburg milton milunic milunić milusic milušić
-milčić mimpen minac minacova minah minar minarik minarikova minarova minařík minaříková mincic minderhoud
-minderhout mindic mindić mindru minelli mingarelli mingels minguel minheere minic minić minjon minke minkelis
-minkels minkema minkenberg minkes minkhorst minkjan minkman minnaard minneboo minnebreuker minnee minnema
-minnes minnesma minniti minotti minten mintjes mintzlaff mináč mináčová minář minářová minčić miodanic
-miodanić miodrag mionic mionić miotto miovcic miovčić miquel mirabella miramontes mirani miranov miranova
-mirazic mirazizov mirazizova miražić mircea mircetic mircic mirck mirea mireles mirga mirgova mirgová miric
-mirić mirjanic mirjanić mirkic mirkić miron mironov mironova mirosavic mirosavić mirski mirza mirziyoyev
-mirziyoyeva mirčetić mirčić misans miseljic mishra misiak misic misiedjan misik misikova miskan miske miskic
-miskiewicz miskoulan mislan misnan misojcic misojčić misra misset missler mistry misuric misztal misāns mital
-mitanovic mitanović mitchell mitic mitić mitranic mitranić mitrekanic mitrekanić mitric mitrić mitrovic
-mitrović mitrusic mitrušić mittal mittelmeijer mittendorff mitter mitterer mittertreiner mitu miu miya mizan
-miño mićić mičan mička mičková miķelsone miķelsons miśkiewicz mišeljić mišić miškić mišurić mišík mišíková
-mkhabela mkhatshwa mkhize mkhwanazi mladek mladenovic mladic mladić mladkova mladzic mladžić mlakar mlambo
-mlangeni mlađenović mlcoch mlcochova mlejnek mlejnkova mlejnková mlikota mlinar mlinaric mlinarič mládek
+matos matous matousek matouskova matousova matouš matoušek matoušková matoušová matoš matranga matriyas
+matschke matser matta mattei mattern matteucci matthai matthee mattheij matthes matthey matthiesen matthijs
+matthijsen matthijsse matthijssen matthysen mattia mattijssen mattila mattioli matton mattsson mattu matula
+matulessy matulova matulová matusiak matusic matusina matuska matuskova matuszak matuszewski matušić matuška
+matušková matyas matyasova matys matysiak matysova matysová matyáš matyášová matze matzen matías matějka
+matějková matějíček matějíčková matīsa matīss maugeri maulana maulany maulida maulidina maulidya maulidyah
+maunola maunula maurer mauri maurik mauriks maurina maurits mauritz maurix maurizi mauriņa mauro mauroff
+mauron maury maussen mautner mautone mauzer mavdudyev mavdudyeva mavlonov mavlonova mavric mavrič mavundla
+mavuso maxa maxova maxová maya mayangsari mayasari maybach mayer mayerhofer mayerova mayerová mayert mayhos
+mayhoş maymo maymó mayorga mayoshi mayowa mayr mayrhofer mayrintan maysaroh mayurika mazalan mazanek mazankova
+mazee mazereeuw mazibuko mazijk mazilu mazjane mazjanis mazjāne mazjānis mazlan mazouz mazur mazurek mazurel
+mazurkiewicz mazza mazzanti mazzarella mazzaro mazzei mazzeo mazzi mazzini mazzocchi mazzola mazzoleno mazzone
+mazzoni mazzotta mazzotti mazánek mazánková maćešić maćić maćkowiak maček mačić mačkić mačužić małecki małek
+maňák maňáková mařík maříková maślanka mašala mašek mašić mašková mašojević mbabazi mbacke mballo mbampassy
+mbatha mbathie mbathié mbaye mbele mbende mbengue mbhele mbodj mbodji mboup mbow mbuso mbèngue mcclure
+mccullough mcdermott mcglynn mchunu mckenzie mclaren mclaughlin mcmillan mdlalose mdluli mebel mebius mebold
+mechelen mechielsen meciar meciarova mecir mecking mecklenfeld meddeler meddens meddyanka medeiros medek
+medema medemblik medenblik medendorp medeot medhurst medici medina medins mediņš medkova medková medne mednis
+medou medrano medugno meduric medurić medved medvedova medveď medveďová meeberg meedendorp meeder meegdenburg
+meegdes meegen meekel meekeren meekes meekhof meeldijk meelker meelkop meems meendering meenderink meenen
+meeng meenhorst meenhuis meenink meens meerakker meerbeek meerburg meerding meerdink meere meereboer meeren
+meerendonk meerhof meerhoff meering meerkerk meerlo meersbergen meershoek meerstra meerten meertens meerts
+meerveld meerwijk meesang meesen meessen meeter meeteren meetsma meeus meeuse meeusen meeuwenoord meeuwesen
+meeuwis meeuwisse meeuwissen meeuwisz meeuws meeuwse meeuwsen meevis meewis meewisse meex megantara megawati
+megdanac megen megens meggelen meglic meglič megna mehan mehl mehlhorn mehloluhlaza mehlorn mehra mehrotra
+mehta meiberg meichtry meier meiere meiers meihuizen meiilianita meij meijaard meijberg meijboom meijburg
+meijdam meijde meijden meijdenberg meijel meijer meijere meijeren meijerhof meijering meijeringh meijerink
+meijerman meijers meijgaarden meijl meijler meijlink meijn meijnders meijndert meijne meijnen meijners meijs
+meijsen meijssen meijster meijvis meijvogel meijwaard meiland meili meiliana meiling meilink meilizar meilof
+meima meinardi meinders meindersma meinderts meindertsma meinema meiners meinhardt meinsma meinster meintjes
+meintjies meints meira meiracker meireles meiring meisch meisen meisiany meisner meissen meissner meister
+meisters meisyaroh meixner meißner mejia mejía meka mekel mekelenkamp mekenkamp mekers mekes mekkelholt
+mekkering mekkes mekking meksa mekss mektic mektić mekša mekšs melaard melandri melani melasniemi melbarde
+melbardis melbārde melbārdis melcer melcerova melcerová melchers melcherts melching meldere melderis meldgaard
+mele melegatti melein melendez melenhorst melessen melfor melgar melger melgers melgert meli meliana meliani
+meliawaty melichar melicharova melicharová melick melief melillo melinda melis melissant melissen meliyantha
+melker melkert melle mellegers mellema mellendijk melles mellett melliana mellink mellisani mellupe melman
+melngaile melngailis melnic melo meloni mels melse melsen melssen melzen melzer meléndez memelink memoli memon
+mena menard mencarelli menchaca mencke mencl menclova menclová menconi mendanha mendes mendeszoon mendez
+mendonca mendonça mendoza mendy menegatti menemencioglu menemencioğlu menendes menendez menga mengelers
+mengerink menggolo mengoni mengual menheere menick menke menkehorst menken menkhorst menkveld menna menne
+mennega mennema mennens mennes menning menninga mennings mennink menon menozzi menrat mensa mensah mensch
+mensik mensikova mensing mensinga mensink mensonides mensvoort mentari menten menting mentink mentjox mentzij
+menyhert menyhért menzel menzo menéndez menšík menšíková meo meppelink mepschen meraz merbel merbis mercado
+mercan mercelina mercera mercier merciér merckx mercuri mercurio merela merelä mereu mereuta merian merianti
+merila merilainen merilä meriläinen merimaa merkel merkelbach merkens merkestein merkies merks merkus merkx
+merli merlijn merlinda merlo mermans mermer mermoud merola meroni merrienboer mersbergen merseburg mert
+mertens mertoglu mertova mertová mertoğlu merts mertz merwe merwijk merx meryana merz mesaric mesarić
+mesarosbelanji mesarošbelanji mesbahi mesken mesker meskers meskuna meskune meskuns mesloh mesman mesquita
+messana messaoudi messchaert messchendorp messelink messemaker messineo messink messner mestebeld mestrom
+mestrum mesu mesulic mesulić meszaros meszarosne meszaroš meteren methirana methorst metin metsalampi metsaoja
+metsemakers metske metsoja metsälampi metsäoja mettendaf mettler metzelaar metzger metzlar metzner meuffels
+meulblok meulder meuldijk meuleman meulemans meulen meulenbeek meulenbeld meulenbelt meulenberg meulenbroek
+meulenbroeks meulendijk meulendijks meuleners meulengraaf meulenhof meulenkamp meulens meulensteen meulepas
+meulman meulmeester meulstee meunier meupelenberg meurders meurer meurkens meursing meusen meussen meuter
+meutstege meuwese meuwissen meuwsen meuzelaar mevis mevissen mewe mewes mey meyer meylan meylissa meys meytika
+meyér meza mezaraups mezciems mezei mezhlauk mezlauks mezulis mečiar mečiarová mečíř meškūna meškūne meškūns
+mežaraups mežciems mežlauks mežulis mfeka mfumu mgenge mhassani mheen mhlanga mhlongo mican micchiche
+micchichè micco miccoli miceli michaelsen michal michalak michalcova michalcová michalczyk michalec michalek
+michalik michalikova michalkova michallek michalova michalová michalska michalski michalík michalíková michaud
+michaux michałek michałowski micheletti michels michelsen michelucci michiels michielse michielsen michilsen
+michna michnova michnová michon michorius michálek michálková micic micillo micka mickhael mickova micu midali
+midavaine middelbeek middelberg middelbos middelburg middeldorp middelhoek middelhof middelhoven middelhuis
+middelink middeljans middelkamp middelkoop middelman middelveld middelweerd middendorp miedema mieghem
+mielczarek mielke mielonen mieloo mienis mientjes mieras mieremet mierle mierlo mierop mierzejewski miettinen
+miezis miezitis miezītis migchelbrink migchels migchelsen migchielsen miggelbrink miggels migisha migliaccio
+miglinieks miglio migliore migliorini mignogna mihaila mihailescu mihailov mihailova mihailovs mihal mihalache
+mihalachi mihalcea mihalik mihalikova mihaliková mihaljcic mihaljec mihaljčić mihalova mihelic mihelič
+mihhailov mihhailova miholjcic miholjčić mihál mihálik miháliková mihálová mijacic mijakovic mijaković
+mijalcic mijalčić mijanic mijanić mijačić mijdam mijic mijić mijland mijling mijnals mijnders mijnsbergen
+mijnster mijnten mijota mijs mijucic mijucić mika mikac mikalsen mikaric mikarić mikelic mikelić mikelsone
+mikelsons mikesicmerda mikesova miketic miketić mikešićmerda mikešová mikic mikicic mikicvucak mikitenko mikić
+mikićvučak mikičić mikkelsen mikkers mikkola mikkonen miklas miklavcic miklavčič miklaś miklosko mikloskova
+mikloško miklošková miko mikodanic mikodanić mikonjic mikonjić mikova miková mikołajczak mikołajczyk mikula
+mikulasek mikulaskova mikulic mikulik mikulikova mikulić mikulova mikulová mikulski mikulášek mikulášková
+mikulík mikulíková mikus mikusova mikuta mikuš mikušová mikúš mikúšová milacic miladic miladić milak milakic
+milakić milan milani milankovic milanković milazzo milačić milcic milczarek milde milea milekic milekić
+milella milenic milenić milesic miletic miletić mileusnic mileusnić milewski milešić milic milicic milijic
+milijić milikic milikić miliksic milikšić milincic milinic milinić milinčić milisavic milisavić milisic
+milisickovacevic militaru militello milius milić miličić milišić milišićkovačević miljanic miljanić miljanovic
+miljanović milkic milkić milla millan millenaar milliano millidge milligen millán miloicic miloičić milojcic
+milojic milojicic milojić milojičić milojkic milojkić milojčić milota milotic milotić milotova milotová milsom
+miltenburg milton milunic milunić milusic milušić milčić mimpen minac minacova minah minar minarik minarikova
+minarova minařík minaříková mincic minderhoud minderhout mindic mindić mindru minelli mineros mingarelli
+mingels minguel minheere minic minić minjon minke minkelis minkels minkema minkenberg minkes minkette
+minkhorst minkjan minkman minnaard minneboo minnebreuker minnee minnema minnes minnesma minniti minotti minten
+mintjes mintzlaff mináč mináčová minář minářová minčić miodanic miodanić miodrag mionic mionić miotto miovcic
+miovčić miquel mirabella miramontes mirani miranov miranova mirazic mirazizov mirazizova miražić mircea
+mircetic mircic mirck mirea mireles mirga mirgova mirgová miric mirić mirjanic mirjanić mirkic mirkić miron
+mironov mironova mirosavic mirosavić mirski mirza mirziyoyev mirziyoyeva mirčetić mirčić misans misbahul
+miseljic mishra misiak misic misiedjan misik misikova miskan miske miskic miskiewicz miskoulan mislan misnan
+misojcic misojčić misra misset missler mistry misuric misztal misāns mital mitanovic mitanović mitchell mitic
+mitić mitranic mitranić mitrekanic mitrekanić mitric mitrić mitrovic mitrović mitrusic mitrušić mittal
+mittelmeijer mittendorff mitter mitterer mittertreiner mitu miu miya mizan miño mićić mičan mička mičková
+miķelsone miķelsons miśkiewicz mišeljić mišić miškić mišurić mišík mišíková mkhabela mkhatshwa mkhize
+mkhwanazi mladek mladenovic mladic mladić mladkova mladzic mladžić mlakar mlambo mlangeni mlathi mlađenović
+mlcoch mlcochova mlejnek mlejnkova mlejnková mlgaard mlgrd mlikota mlinar mlinaric mlinarič mller mládek
 mládková mlčoch mlčochová mncube mngomezulu mnguni mnisi moagi mobach mobers mobolaji mobron moc mocan mocanu
-moccia mockenhaupt mocnik moddejonge modderkolk modderman modiba modica modise modric modrić mody modzelewski
-moe moede moedl moedt moeijes moek moeketsi moekotte moelands moelchand moeliker moelker moeller moen moenen
-moenesar moennasing moennoe moens moerbeek moerenhout moergastel moerings moerkens moerkerk moerkerke
-moerkerken moerland moerlie moerman moesbergen moesker moeskops moesman moffa mofokeng mogale mogbadunade
-mogenburg mogensen moggre moggré moguenara mohabir mohale mohamad mohamed mohammadi mohamud mohan mohanlal
-mohanty mohhidin mohinder mohirov mohirova mohlala mohlmann mohnacki mohnen mohoric mohorič mohr mohrhard
-mohsin mohsner moinat moise moisei moison mojica mojsic mojsić mojzis mojzisova mojžiš mojžišová mojžíš
-mojžíšová mok mokhtar mokhtari mokiem mokkink mokoena mokone mokra mokric mokrić mokros mokrosova mokroš
-mokrošová mokry mokrá mokrý moktar mokveld mokwena mol moldner moldovan moldovanu moldoveanu molefe molegraaf
-molema moleman molenaar molenberg molenbroek molenda molendijk molengraft molenkamp molenschot molenveld
-molepo moleveld molewijk molhoek molier molijn molin molinari molinaro molitor molkan molkenboer mollee
-mollema molleman mollemans mollenbeck moller mollers mollica mollinger mollink molmans molnar molnarne
-molnarova molnár molnárné molnárová moloi moloto mols molteni molthoff moltmaker molzan mombarg mombelli
-momberg momic momić mommers mommersteeg monaci monahan mondeel mondragon mondragón mondria monen monfils
-mongen monhemius moniz monkau monnard monne monnet monney monni monnier monnink monné monod monroy monsen
-monshouwer monsieurs monsma montag montagna montagner montahar montalbano montalto montalvo montanari
-montanaro montanez montano montanus montañez montaño monteban montefusco monteira monteiro monteleone
-montemayor montemurro montenij montero monterosso montes montesano montez montfoort montfort montforts monti
-monticelli montiel montijn montoya montéz monzon moodley mooibroek mooij mooijekind mooijer mooijman mooiman
-mooiweer moojen mook mookhoek moola mooldijk moolen moolenaar moolenbroek moolenschot moolhuijsen moolhuizen
-moolla moolman moonsamy mooren moorlag moorman moormann moorrees moorsel moorselaar moorst moort moorthy moosa
-moosbrugger moosdijk mooten mooy morabet morabit morabito moracic moraes moragas moragues morais morales
-morand morandi morar morard morari moraru moras morauw moravcik moravcikova moravcova moravcová moravec
-moravek moravkova moravčík moravčíková morawo morawski morax moraz moračić morcus mordang mordasini mordenti
-mordhorst moreau moree moreira morel morelli morello moresi moret moretic moretić moretti moretto morgante
-morgenstern morhelfer mori moriconi morin moring morini morisoli morissette morkel morlog moro morokvasic
-morokvašić moroni morova morová moroz morozov morozova morozovs morra morreale morrenhof morri morrien
-morrison morriën morrone morsch morshuis morsink morskieft morsman morssink morssinkhof mortensen morton
-morvan morán morávek morávková moréau morée morél mosca moscato mosch moscheles mosciski moseley moser moses
-mosk moslavac mosmans mossanif mosselaar mosseveld mossink mostard mosterdijk mosterman mostert mosti mota
-motalo motaung motchebon moticic motisi motičić motl motloung motlova motlová motman motsepe motshagen motta
-motteau mottet mottola mottonen mottus motycka motyckova motyka motyčka motyčková motzenbbacker motzenbbäcker
-moucka mouckova moudra moudry moudrá moudrý moulin mourabit mourik mouris mourits mouritsen mouritzen mourmans
-mousa moussaoui moussaten moussati mouthaan mouws moučka moučková moya moyano mozes močnik mphahlele mpho
-mpofu mqwebu mracek mracic mrackova mrak mrakic mrakić mraz mrazek mrazkova mrazova mračić mrdic mrdić mrkic
-mrkić mrkonjic mrkonjić mrksic mrkusic mrkušić mrkvicka mrkvickova mrkvička mrkvičková mrkšić mroczek
-mroczkowski mroz mrozek mrugalla mráz mrázek mrázková mrázová mráček mráčková mróz msibi msomi mthembu
-mthethwa mthombeni mtolo mtshali mtsweni muaddib muain mual mubiru mucalj mucavac muceniece mucenieks mucha
-muchova muchová mucibabic mucins muciņš muckenthaler mudau mudie mudric mudrinic mudrinić mudrić mudukasan
-mueller mues mufizov mufizova mugge mughal mugisa mugisha muhaimi muhaimin muhammadov muhammadova muhar muhdi
-muhlbacher muhleis muhonen muhr muhsinov muhsinova muhtorov muhtorova muhwezi muijden muijderman muijen
-muijlwijk muijnck muijrers muijres muijs muijsenberg muijsers muijsson muijtjens muilenburg muilwijk muinat
-muiser muiswinkel muiz muizelaar muizer muizniece muiznieks muižniece muižnieks mujamek mujunen mukalazi
-mukaram mukherjee mukhopadhyay mukmin mukromin muktupavela muktupavels muktupāvela muktupāvels mulalira mulas
-mulaudzi mulckhuijse mulder mulderij mulken mulkens mullekom mullem mullenders mulleneers mullens muller
-mullerova mullers mulligen mullink mullner mullér mulrain mulyani munaro munck munckhof munda muneer mungra
-munguia munguía munhoz muniandy munier munifyev munifyeva munisamy munisic muniz munišić munk munkas munkaš
-munne munnecom munneke munnichs munnik munniksma munoz muns munsami munsamy munshi munsteren munsterman
-muntean munteanu muntendam muntinga muntjewerf muntjewerff muntz munusamy munyagwa munyai muqriz mura murad
-muradbasic muradbašić muradin murarikova murati muratore murawski murazik murcova mureau muresan murganic
-murganić murgia murillo muris murniece murnieks muro murodov murodova murola murolo murphy murru murshed
-murshidi murtas murthy murty murugan murugeson murungi muráriková murčová musat musch muschg musella mushabe
-musi musiał musikic musil musilova musilová musinguzi muskee muskens musliman mussche musscher mustafa
-mustafoyev mustafoyeva mustamu mustapaa mustapha mustapää mustaqim musteata mustika mustofa mustonen
-musulmonov musulmonova musumeci musy musyrif muszynski muszyński mutaali mutabuza mutalib mutavdzic mutavdžić
-muti'i mutiat mutibaric mutibarić mutlu mutsaars mutsaers mutsaerts mutsers mutti muurinen muurling muurlink
-muurman muurmans muus muusse muwanguzi muwonge muyambi muzaffarov muzaffarova muzamil muzammil muzenjak muzik
-muzikova muñiz muñoz muñóz mučibabić mušikić muženjak mužík mužíková mwesige mwesigye mybs myburg myburgh
-mydlo mydlova mydlová myhre myhrer myklebust myllari myllymaki myllymäki myllypuro myllys mylläri mynhardt
-myska myskova myška myšková mácha máchová málek máliková málková márquez márton máténé mächtig mädamürk mäder
-mäenpää mägi mäkel mäkelä mäki mäkinen mälk mänd männik mäntylä määttä månsson mårtensson ménard méndez
-mészáros mészárosné méunier míka míková mõttus mögenburg möhlmann möhsner möldner möllenbeck möller möllers
-möllinger mönnink möring mörsch möttönen mølgaard møller mørch mørk mühlbacher mühleis müller müllerová
-müllner müskens mētra młynarczyk mūrniece mūrnieks műller műllerová məmmədov mạc mộc na'im naafs naaijen
-naaijer naaijkens naaktgeboren naarden naarding naatanen nabaale nababan nabaggala nabakooza nabaloga
-nabankema nabasa nabasirye nabaweesi nabayunga nabbe nabben nabbona nabein nabelek naber naberman nabibaks
-nabil nabimanya nabise nabow nabukeera nabunya nabuufu nabuurs nabuuso nabwami naca nacher nacken nadarajah
-nadaskic nadaškić nadeau nader nadig nadkarni nadorp nadort nadzri naessens naf nafiz nafzger nagapan nagappan
-nagaraj nagarajan nagel nagelhout nagelkerke nagelkerken nagesar nagi nagl naglé nagradic nagradić nagtegaal
-nagtzaam nagulic nagulić nagy nagyne nagyné nagyova nagyová nagypalfi nahappan nahar nahon nahuis nahumury
-naicker naidoo naidu naik naiker naim nainggolan naipal nair naissoo najdic najdić najduk najera najhi naji
-najib najkic najkić najman najmanova najmanová najmi najmiddinov najmiddinova najmuddin najmudin nak nakaayi
-nakabugo nakabuye nakafeero nakalamic nakalamić nakalanzi nakalunda nakarmi nakasinde nakasolya nakasumba
-nakato nakaweesa nakazibwe nakiboneka nakic nakidde nakigozi nakiguli nakimbugwe nakimuli nakinobe nakiridde
-nakisige nakitende nakiyemba nakić nakku nakyagaba nakyanzi nalbantoglu nalbantoğlu nales nalubuga nalubwama
-nalukwago naluyima nalweyiso nalwoga namaga namaganda namagembe namasivayam namatovu nambardar nambeesan nambi
-nambogo namboothiri nambooze nambuusi namenya namiiro namike namikis namirembe namiķe namiķis nammensma
-nampemba nampijja namubiru namuddu namugenyi namugwanya namukwaya namuleme namulindwa namutebi nanaic nanaić
-nanda nandpersad nanez nanhekhan nanhoe nankindu nankinga nankoe nankunda nanlohy nanne nannen nannes nanni
-nanning nanninga nannings nansink nanteeza nantongo nanuru nanvule nanyanzi nanyombi nanyondo nanyonjo
-napierała napit napitupulu napoletano napolitano nappi naqiyuddin narain narainsamy narancic narandzic
-narandžić narang naranjo narančić narasimhan narayan narayanan narcisi narciso nardi narimonov narimonova
-narkbunnum narkhirunkanok narpati naruka narula narvaez narvala narváez nasaruddin nascimento nashiruddin
-nashriq nasiman nasir nasri nasriddinov nasriddinova nasrodin nasrudin nasrullah nassimwba nassiri nassy
-nastas nastase nastasic nastasić nastic nastić nastvogel nasyiah nasyidah natale natarajan nath nathania
-natris natrop natsir natt natukunda nau naubert naude naudé nauer naufal naula naulapaa naulapää nauman
-naumann naumovskicizmar naumovskičizmar nauts nava navalusic navalušić navaratnam navarednam navarrete navarro
-navas navest navickiene navickienė navis navratil navratilova navrátil navrátilová nawal nawawi nawijn
-nawrocki nawrot nayak nayar nayebare nazairi nazar nazari nazario nazarudin nazeri nazhan nazifov nazifova
-nazir nazirin nazmi nazree nazri nazrin nazrullohyev nazrullohyeva nazry nazzaro nazziwa nača ncube ncusi
-ndaba ndagire ndandali ndao ndaw ndebele ndhlovu ndiaye ndione ndir ndlela ndlovu ndong ndou ndour ndoye
-ndukwu neacsu neagoe neagu neamtu nebioglu nebioğlu nebrigic nebrigić necas necasova nechita necula nedbal
-nedbalova nedbalová nedelcu nederend nedergaard nederhand nederhoed nederhof nederhoff nederkoorn nederlof
-nederpel nederpelt nederstigt nederveen nedic nedinic nedinić nedić nedoma nedomova nedomová nedved nedvedova
-nedvěd nedvědová neefs neeft neele neeleman neelen neelis neels neerbos neerings neerven neervoort neeskens
-neeteson neethling nefkens negenman neggers negoicic negoicić negoita negrao negrea negrete negri negron negru
+moccia mochamad mochammad mockenhaupt mocnik moddejonge modderkolk modderman modiba modica modise modric
+modrić mody modzelewski moe moede moedl moedt moeijes moek moeketsi moekotte moelands moelchand moeliker
+moelker moeller moen moenen moenesar moennasing moennoe moens moerbeek moerenhout moergastel moerings moerkens
+moerkerk moerkerke moerkerken moerland moerlie moerman moesbergen moesker moeskops moesman moffa mofokeng
+mogale mogbadunade mogenburg mogensen moggre moggré moguenara mohabir mohale mohamad mohamed mohamma mohammadi
+mohamud mohan mohanlal mohanty mohhidin mohinder mohirov mohirova mohlala mohlmann mohnacki mohnen mohoric
+mohorič mohr mohrhard mohsin mohsner moinat moise moisei moison mojica mojsic mojsić mojzis mojzisova mojžiš
+mojžišová mojžíš mojžíšová mok mokhtar mokhtari mokiem mokkink mokoena mokone mokra mokric mokrić mokros
+mokrosova mokroš mokrošová mokry mokrá mokrý moktar mokveld mokwena mol moldner moldovan moldovanu moldoveanu
+molefe molegraaf molema moleman molenaar molenberg molenbroek molenda molendijk molengraft molenkamp
+molenschot molenveld molepo moleveld molewijk molhoek molier molijn molin molinari molinaro molitor molkan
+molkenboer mollee mollema molleman mollemans mollenbeck moller mollers mollica mollinger mollink molmans
+molnar molnarne molnarova molnár molnárné molnárová moloi moloto mols molteni molthoff moltmaker molzan
+mombarg mombelli momberg momic momić mommers mommersteeg monachello monaci monahan monalisa mondeel mondragon
+mondragón mondria monen monfils mongen monhemius moniz monkau monnard monne monnet monney monni monnier
+monnink monné monod monroy monsen monshouwer monsieurs monsma montag montagna montagner montahar montalbano
+montalto montalvo montanari montanaro montanez montano montanus montañez montaño monteban montefusco monteira
+monteiro monteleone montemayor montemurro montenij montero monterosso montes montesano montez montfoort
+montfort montforts monti monticelli montiel montijn montoya montéz monzon moodley mooibroek mooij mooijekind
+mooijer mooijman mooiman mooiweer moojen mook mookhoek moola mooldijk moolen moolenaar moolenbroek moolenschot
+moolhuijsen moolhuizen moolla moolman moonsamy mooren moorlag moorman moormann moorrees moorsel moorselaar
+moorst moort moorthy moosa moosbrugger moosdijk mooten mooy morabet morabit morabito moracic moraes moragas
+moragues morais morales morand morandi morar morard morari moraru moras morauw moravcik moravcikova moravcova
+moravcová moravec moravek moravkova moravčík moravčíková morawo morawski morax moraz moračić morcus mordang
+mordasini mordenti mordhorst moreau moree moreira morel morelli morello moresi moret moretic moretić moretti
+moretto morgante morgenstern morhelfer mori moriconi morin moring morini morisoli morissette morkel morlog
+moro morokvasic morokvašić moroni morova morová moroz morozov morozova morozovs morra morreale morrenhof morri
+morrien morrison morriën morrone morsch morshuis morsink morskieft morsman morssink morssinkhof mortensen
+morton morvan morán morávek morávková moréau morée morél mosca moscato mosch moscheles mosciski moseley moser
+moses mosk moslavac mosmans mossanif mosselaar mosseveld mossink mostard mosterdijk mosterman mostert mosti
+mota motalo motaung motchebon moticic motisi motičić motl motloung motlova motlová motman motsepe motshagen
+motta motteau mottet mottola mottonen mottus motycka motyckova motyka motyčka motyčková motzenbbacker
+motzenbbäcker moucka mouckova moudra moudry moudrá moudrý moulin mourabit mourik mouris mourits mouritsen
+mouritzen mourmans mousa moussaoui moussaten moussati mouthaan mouws moučka moučková moya moyano mozes močnik
+mphahlele mpho mpofu mqwebu mracek mracic mrackova mrak mrakic mrakić mraz mrazek mrazkova mrazova mračić
+mrdic mrdić mrkic mrkić mrkonjic mrkonjić mrksic mrkusic mrkušić mrkvicka mrkvickova mrkvička mrkvičková
+mrkšić mrlinda mroczek mroczkowski mroz mrozek mrugalla mráz mrázek mrázková mrázová mráček mráčková mróz
+msibi msomi mthembu mthethwa mthombeni mtolo mtshali mtsweni muaddib muain mual mubaraq mubarok mubarrok
+mubiru mucalj mucavac muceniece mucenieks mucha muchamad muchlas muchlis muchova muchová mucibabic mucins
+muciņš muckenthaler mudau mudie mudric mudrinic mudrinić mudrić mudukasan mueller mues mufizov mufizova
+muflihanny mugge mughal mughtifa mugisa mugisha muhaimi muhaimin muhajirin muhamad muhamamad muhammadov
+muhammadova muhammd muhar muharom muharya muhdi muhendri muhlbacher muhleis muhonen muhr muhsinov muhsinova
+muhtadan muhtorov muhtorova muhwezi muijden muijderman muijen muijlwijk muijnck muijrers muijres muijs
+muijsenberg muijsers muijsson muijtjens muilenburg muilwijk muinat muiser muiswinkel muiz muizelaar muizer
+muizniece muiznieks muižniece muižnieks mujamek mujica mujunen mukalazi mukaram mukaromah mukharomah mukherjee
+mukhopadhyay mukmin mukromin muktupavela muktupavels muktupāvela muktupāvels mulalira mulas mulaudzi
+mulckhuijse mulder mulderij muliati muliyasari mulken mulkens mullekom mullem mullenders mulleneers mullens
+muller mullerova mullers mulligen mullink mullner mullér mulrain mulyadi mulyanah mulyani mulyaning mulyawati
+munandar munanjar munaro munck munckhof munda muneer mungra munguia munguía munhoz muniandy munier munifyev
+munifyeva munisamy munisic muniz munišić munk munkas munkaš munne munnecom munneke munnichs munnik munniksma
+munoz muns munsami munsamy munshi munsteren munsterman muntean munteanu muntendam muntinga muntjewerf
+muntjewerff muntz munusamy munyagwa munyai munziat muqriz mura murad muradbasic muradbašić muradin murarikova
+murati muratore murawski murazik murcova murdiyanti mureau muresan murganic murganić murgia murillo muris
+murniece murnieks muro murodov murodova murola murolo murphy murru mursalin mursalina murshed murshidi murtado
+murtafikoh murtas murthy murtika murty murugan murugeson murungi muráriková murčová musat musch muschg musella
+musfiroh mushabe musi musiał musikic musil musilova musilová musinguzi muskee muskens musliman musrifah
+mussche musscher mustafa mustafoyev mustafoyeva mustakin mustamu mustapaa mustapha mustapää mustaqim musteata
+mustika mustiko mustofa mustonen musulmonov musulmonova musumeci musy musyrif muszynski muszyński mutaali
+mutabuza mutahar mutalib mutaqin mutavdzic mutavdžić muthi'ah muti'i mutiara mutiat mutibaric mutibarić mutlu
+mutsaars mutsaers mutsaerts mutsers mutti muurinen muurling muurlink muurman muurmans muus muusse muwanguzi
+muwonge muyambi muzaffarov muzaffarova muzakiyah muzalifah muzamil muzammil muzenjak muzik muzikova muñiz
+muñoz muñóz mučibabić mušikić muženjak mužík mužíková mwesige mwesigye mybs myburg myburgh mydlo mydlova
+mydlová myhre myhrer myklebust myllari myllymaki myllymäki myllypuro myllys mylläri mynhardt myska myskova
+myška myšková mácha máchová málek máliková málková márquez márton máténé mächtig mädamürk mäder mäenpää mägi
+mäkel mäkelä mäki mäkinen mälk mänd männik mäntylä määttä månsson mårtensson médou ménard méndez mészáros
+mészárosné méunier míka míková mõttus mögenburg möhlmann möhsner möldner möllenbeck möller möllers möllinger
+mönnink möring mörsch möttönen mølgaard møller mørch mørk mühlbacher mühleis müller müllerová müllner müskens
+mētra młynarczyk mūrniece mūrnieks műller műllerová məmmədov mạc mộc na'im naafs naaijen naaijer naaijkens
+naaktgeboren naarden naarding naatanen nabaale nababan nabaggala nabakooza nabaline nabaloga nabankema nabasa
+nabasirye nabaweesi nabayunga nabbe nabben nabbona nabein nabelek nabella naber naberman nabibaks nabil
+nabilla nabimanya nabise nabow nabukeera nabunya nabuufu nabuurs nabuuso nabwami naca nacher nacken nadarajah
+nadaskic nadaškić nadeau nader nadiack nadig nadkarni nadorp nadort nadzri naessens naf nafilah nafiz nafzger
+nagapan nagappan nagaraj nagarajan nagel nagelhout nagelkerke nagelkerken nagesar nagi nagl naglé nagradic
+nagradić nagtegaal nagtzaam nagulic nagulić nagy nagyne nagyné nagyova nagyová nagypalfi nahappan nahar nahon
+nahuis nahumury naicker naidoo naidu naik naiker naim nainggolan naipal nair naissoo najdic najdić najduk
+najera najhi naji najib najkic najkić najman najmanova najmanová najmi najmiddinov najmiddinova najmuddin
+najmudin nak nakaayi nakabugo nakabuye nakafeero nakalamic nakalamić nakalanzi nakalunda nakarmi nakasinde
+nakasolya nakasumba nakato nakaweesa nakazibwe nakiboneka nakic nakidde nakigozi nakiguli nakimbugwe nakimuli
+nakinobe nakiridde nakisige nakitende nakiyemba nakić nakku nakyagaba nakyanzi nalbantoglu nalbantoğlu nales
+nalubuga nalubwama nalukwago naluyima nalweyiso nalwoga namaga namaganda namagembe namasivayam namatovu
+nambardar nambeesan nambi nambogo namboothiri nambooze nambuusi namenya namiiro namike namikis namirembe
+namiķe namiķis nammensma nampemba nampijja namubiru namuddu namugenyi namugwanya namukwaya namuleme namulindwa
+namutebi nanaic nanaić nanda nandpersad nanez nangkulo nanhekhan nanhoe nankindu nankinga nankoe nankunda
+nanlohy nanne nannen nannes nanni nanning nanninga nannings nansink nanteeza nantongo nanuru nanvule nanyanzi
+nanyombi nanyondo nanyonjo napierała napit napitupulu napoletano napolitano nappi napsiah naqiyuddin narain
+narainsamy narancic narandzic narandžić narang naranjo narančić narasimhan narayan narayanan narcisi narciso
+nardi narimonov narimonova narkbunnum narkhirunkanok narpati naruka narula narvaez narvala narváez narwastu
+nasaruddin nascimento nashiruddin nashriq nasikhatun nasiman nasir nasirrudin nasri nasriddinov nasriddinova
+nasrodin nasrudin nasrullah nassimwba nassiri nassy nastas nastase nastasic nastasić nastic nastiti nastić
+nastvogel nasution nasyiah nasyidah natale natarajan natasya nath nathania natris natrop natsir natt natukunda
+nau naubert naude naudé nauer naufal naula naulapaa naulapää nauman naumann naumovskicizmar naumovskičizmar
+nauts nava navalusic navalušić navaratnam navarednam navarrete navarro navas navest navickiene navickienė
+navis navratil navratilova navrátil navrátilová nawal nawawi nawijn nawrocki nawrot nayak nayar nayebare
+nayyiroh nazairi nazar nazari nazario nazarudin nazeri nazhan nazifov nazifova nazir nazirin nazmi nazree
+nazri nazrin nazrullohyev nazrullohyeva nazry nazzaro nazziwa nača ncube ncusi ndaba ndagire ndandali ndao
+ndaw ndebele ndecky nder ndeye ndhlovu ndiaye ndione ndiour ndir ndlela ndlovu ndong ndou ndour ndoye ndukwu
+neacsu neagoe neagu neamtu nebioglu nebioğlu nebrigic nebrigić necas necasova nechita necula nedbal nedbalova
+nedbalová nedelcu nederend nedergaard nederhand nederhoed nederhof nederhoff nederkoorn nederlof nederpel
+nederpelt nederstigt nederveen nedic nedinic nedinić nedić nedoma nedomova nedomová nedved nedvedova nedvěd
+nedvědová neefs neeft neele neeleman neelen neelis neels neerbos neerings neerven neervoort neeskens neeteson
+neethling nefkens negenman neggers negoicic negoicić negoita negoro negrao negrea negrete negri negron negru
 negruta negrón nehru neijenhuis neijman neijmeijer neijndorff neijnens neijs neijssen neijts neijzen neimke
 nejedla nejedly nejedlá nejedlý nekeman nekic nekić nekker nekkers nel neleman nelemans nelen nelis nelisse
 nelissen nellestijn nellissen nelom nelstein nemanjic nemanjić nemcova nemcová nemec nemecek nemeckova nemes
 nemesne nemesné nemeth nemethne nemkul nenadic nenadić nenadov nenadovic nenadović nendels nengerman nenic
-nenić nennie nentjes neoh neoricic neoričić neppelenbroek neretljak neretniece neri nerius nesic nesladek
-neslo nespor nesporova nesselaar nessi nesti nesvadba nesvadbova nesvadbová neto nettekoven neubauer
-neubauerova neubauerová neubert neuendorf neuhaus neuhauser neuhold neumair neuman neumann neumannova
-neumannová neumanova neumanová neumayer neuner neupane neupert neurink neurohr neuschwander neuteboom
-neutelings neutkens neuvel neuvonen neuwirth nevajdic nevajdić nevala nevarez nevenic nevenić nevárez ney
-nezaj nezval nečas nečasová nešić nešpor nešporová ngadenan ngadun ngai ngan ngcobo ngcolosi ngeh ngema ngeow
-nghiem nghiêm ngidi ngo ngobeni ngobese ngoc ngom ngozi ngu ngubane nguei nguer nguy nguyen nguyenova
-nguyenová nguyén nguyễn nguèr ngwazi ngwenya ngân ngô ngọc ngụy nham nhan nhiem nhiệm nhlapo nhleko nhu nhung
-nhàn nhâm nhân như nhậm nhữ niamat niamut niane niang niass niasse nibbeling nibbelink nibbering nibourg nica
-nicastro niccolai nicic nicoara nicolaas nicolae nicolaes nicolaev nicolai nicolaij nicolaisen nicolajsen
-nicolas nicolasen nicolay nicolaï nicolescu nicolet nicoletti nicolini nicolo nicolosi nicolò nicosia nicotra
-niculae niculescu niebeek nieberg nieboer nieborg nieddu niederberger niedermeier niedra niedre niedziela
-niedzielski niedzwiecki niedźwiecki niehof niehoff niekamp niekerk nieklauson niekoop niekus nieland nielen
-nieling niels nielsen nieman niemann niemans niemantsverdriet niemarkt niemczyk niemeijer niemela niemelä
-niemi niemiec nieminen niemisto niemistö nienaber nienhuis nienkemper nienow niens nierop niers niesing
-niesink nieskens niessen niessink nieswaag nieto nietveld nieuwaal nieuwamerongen nieuwboer nieuwburg
-nieuwdorp nieuweboer nieuwegiessen nieuwelink nieuwenbroek nieuwenburg nieuwendijk nieuwenhof nieuwenhout
-nieuwenhoven nieuwenhuijs nieuwenhuijse nieuwenhuijsen nieuwenhuijze nieuwenhuijzen nieuwenhuis nieuwenhuisen
-nieuwenhuize nieuwenhuizen nieuwenkamp nieuwenweg nieuwerth nieuwesteeg nieuwhof nieuwhoff nieuwkamp nieuwkerk
-nieuwlaat nieuwland nieuwmeijer nieuwold nieuwoudt nieuwpoort nieuwstad nieuwstraten nieuwveld nieva nievaart
-nieveen nievelstein nieves nieweg niewiadomski niewold niezing niezink nifterik niftrik nigam niggeler nigro
-nihot nii niinimaa niinisto niinistö niiranen nijboer nijborg nijbroek nijburg nijdam nijdeken nijeboer nijen
-nijenbanning nijenhuis nijenkamp nijgh nijhar nijhof nijhoff nijholt nijhove nijhuis nijk nijkamp nijland
-nijlant nijman nijmeijer nijnatten nijnens nijnuis nijpels nijs nijsen nijsingh nijsink nijskens nijsse
-nijssen nijst nijstad nijsten nijveen nijveld nijzink niketic niketić nikezic nikezić nikitic nikitin nikitina
-nikitić nikkanen nikkels nikkila nikkilä niklaus nikolaisen nikolajev nikolajeva nikolajsen nikolaus nikolcic
-nikolesic nikoletic nikoletić nikolešić nikolic nikolickovacic nikolić nikolićkovačić nikolčić niksic nikula
-nikulainen nikšić nillesen nillessen nilsen nilssen nilsson nimitwanitch nimukunda nimwegen ninaber ninalowo
-nincic ningrum ninic ninić nino ninsiima ninčić nipius niroula nisavic nisic niskala nispen nissen nissink
-nistelrooij nistor nisukangas niszan nita nitert nitrauw nitu nitzsche niukkanen nizam nizomiddinov
-nizomiddinova nizomov nizomova niño ničić nišavić nišić njegic njegić njegric njegrić njezic nježić nkabinde
-nkansa nkansah nkomo nkoojo nkosi nkrumah nkuna nkurunungi noach noack nobbe nobbenhuis nobelen nobile nobili
-nobre nocentini nocera nocerino nodler noeverman noga nogueira noh noij noija noije noijen noijons nojeem
-nojkic nojkić nokelainen nokkonen nolan nolden noldus nolen nolet noll nolles nollet nolte nolten noltes
-nolting nomden nomm nommik nomvethe nondlela nonkes nonnekes nonyana nooij nooijen nooijens nooijer
-nooitgedagt nooitmeer noom noomen noor noorda noordaa noordam noordanus noordegraaf noordeloos noordenbos
-noordenburg noordende noordenne noordennen noordergraaf noordermeer noordervliet noordhof noordhoff noordhuis
-noordhuizen noordijk noordin noordink noordkamp noordman noordmans noordover noordsij noordt nooren noorhakim
-noori noorismadi noorizman noorland noorlander noorloos noorman noort noorthoek noortman noortwijk nooteboom
-nootebos nooten nootenboom nooter noppe noppers noppert noradhzmi noraffendi noraslan norazam norazim norazman
+nenić nennie nentjes neoh neoricic neoričić neovita neppelenbroek neretljak neretniece neri nerissa nerius
+nery nesic nesladek neslo nespor nesporova nesselaar nessi nesti nesvadba nesvadbova nesvadbová neto
+nettekoven neubauer neubauerova neubauerová neubert neuendorf neuhaus neuhauser neuhold neumair neuman neumann
+neumannova neumannová neumanova neumanová neumayer neuner neupane neupert neurink neurohr neuschwander
+neuteboom neutelings neutkens neuvel neuvonen neuwirth nevajdic nevajdić nevala nevarez nevenic nevenić
+nevárez ney nezaj nezval nečas nečasová nešić nešpor nešporová ngadenan ngadun ngai ngan ngcobo ngcolosi ngeh
+ngema ngeow nghiem nghiêm ngidi ngo ngobeni ngobese ngoc ngom ngozi ngu ngubane nguei nguer nguy nguyen
+nguyenova nguyenová nguyén nguyễn nguèr ngwazi ngwenya ngân ngô ngọc ngụy nham nhan nhiem nhiệm nhlapo nhleko
+nhu nhung nhàn nhâm nhân như nhậm nhữ niamat niamut niane niang niangane niass niasse nibbeling nibbelink
+nibbering nibourg nica nicastro niccolai nicic nicoara nicolaas nicolae nicolaes nicolaev nicolai nicolaij
+nicolaisen nicolajsen nicolas nicolasen nicolay nicolaï nicolescu nicolet nicoletti nicolini nicolo nicolosi
+nicolò nicosia nicotra niculae niculescu niebeek nieberg nieblas nieboer nieborg nieddu niederberger
+niedermeier niedra niedre niedziela niedzielski niedzwiecki niedźwiecki niehof niehoff niekamp niekerk
+nieklauson niekoop niekus nieland nielen nieling niels nielsen nieman niemann niemans niemantsverdriet
+niemarkt niemczyk niemeijer niemela niemelä niemi niemiec nieminen niemisto niemistö nienaber nienhuis
+nienkemper nienow niens nierop niers niesing niesink nieskens niessen niessink nieswaag nieto nietveld
+nieuwaal nieuwamerongen nieuwboer nieuwburg nieuwdorp nieuweboer nieuwegiessen nieuwelink nieuwenbroek
+nieuwenburg nieuwendijk nieuwenhof nieuwenhout nieuwenhoven nieuwenhuijs nieuwenhuijse nieuwenhuijsen
+nieuwenhuijze nieuwenhuijzen nieuwenhuis nieuwenhuisen nieuwenhuize nieuwenhuizen nieuwenkamp nieuwenweg
+nieuwerth nieuwesteeg nieuwhof nieuwhoff nieuwkamp nieuwkerk nieuwlaat nieuwland nieuwmeijer nieuwold
+nieuwoudt nieuwpoort nieuwstad nieuwstraten nieuwveld nieva nievaart nieveen nievelstein nieves nieweg
+niewiadomski niewold niezing niezink nifterik niftrik nigam niggeler nigro nigusriana nihot nii niinimaa
+niinisto niinistö niiranen nijboer nijborg nijbroek nijburg nijdam nijdeken nijeboer nijen nijenbanning
+nijenhuis nijenkamp nijgh nijhar nijhof nijhoff nijholt nijhove nijhuis nijk nijkamp nijland nijlant nijman
+nijmeijer nijnatten nijnens nijnuis nijpels nijs nijsen nijsingh nijsink nijskens nijsse nijssen nijst nijstad
+nijsten nijveen nijveld nijzink niketic niketić nikezic nikezić nikitic nikitin nikitina nikitić nikkanen
+nikkels nikkila nikkilä niklaus nikolaisen nikolajev nikolajeva nikolajsen nikolaus nikolcic nikolesic
+nikoletic nikoletić nikolešić nikolic nikolickovacic nikolić nikolićkovačić nikolčić niksic nikula nikulainen
+nikšić niladita nilasari nilawaty nillesen nillessen nilsen nilssen nilsson nimitwanitch nimukunda nimwegen
+ninaber ninalowo nincic ningrat ningrum ningsih ningtrias ninic ninić nino ninsiima ninčić niouky nipius
+nirmala nirmolo niroula nisavic nisic niskala nispen nispurwati nissen nissink nistelrooij nistor nisukangas
+niszan nita nitert nitrauw nitu nitzsche niukkanen nizam nizomiddinov nizomiddinova nizomov nizomova niño
+ničić nišavić nišić njegic njegić njegric njegrić njezic nježić nkabinde nkansa nkansah nkomo nkoojo nkosi
+nkrumah nkuna nkurunungi noach noack nobbe nobbenhuis nobelen nobile nobili nobre nocentini nocera nocerino
+nodler noeverman nofriansyah noga nogueira noh noij noija noije noijen noijons nojeem nojkic nojkić nokelainen
+nokkonen nolan nolden noldus nolen nolet noll nolles nollet nolte nolten noltes nolting nomden nomm nommik
+nomvethe nondlela nonkes nonnekes nonyana nooij nooijen nooijens nooijer nooitgedagt nooitmeer noom noomen
+noor noorda noordaa noordam noordanus noordegraaf noordeloos noordenbos noordenburg noordende noordenne
+noordennen noordergraaf noordermeer noordervliet noordhof noordhoff noordhuis noordhuizen noordijk noordin
+noordink noordkamp noordman noordmans noordover noordsij noordt nooren noorhakim noori noorismadi noorizman
+noorland noorlander noorloos noorman noort noorthoek noortman noortwijk nooteboom nootebos nooten nootenboom
+nooter nopitasari noppe noppers noppert nopriatin noradhzmi noraffendi noraslan norazam norazim norazman
 norazmi norbart norbruis norde norden norder nordin nordkamp nordskaug nordstrom nordström norel norg norhisam
-norhisham noriega norizal norizan norlisam normann normansah norris norrizam norsilan northoff nortier nortje
-norzamri nosek nosirjonov nosirjonova nosirov nosirova noskova nosková nossent nota notari notaro notebaart
-noteboom noteborn notermans nothnagel notkamp notkonen noto nottelman notten notté nouland nouri nouris
-nourmont nousiainen nout nouweland nouwen nouwens nouwland nouws novac novacek novacikic novackova novaes
-novak novakne novakova novakovic novaković novalusic novalušić novarlic novarlić novačikić novcic novelli
-novello novianto novic novicic novickis novikov novitasari nović novičić novosad novosadova novosadová novotna
-novotny novotná novotný novy novák novákné nováková nováček nováčková novčić nowacki nowaczyk nowak nowakowska
-nowakowski nowee nowicka nowicki nowinski nowiński nowosadek nozinic nozulu noë nožinić nsamba nsele nsia
-ntanzi nti ntiamoa ntim ntombela ntshangase ntuli nucci nucera nuchelmans nuenen nuesink nugraha nugroho
-nugter nugteren nuij nuijen nuijens nuijten nuijts nuil nuiten nukka nuland nulkes numan numanoglu numanoğlu
-nummelin nummerdor nunen nunes nunez nuninga nunnink nunspeet nunumete nuotio nuraini nurbekov nurbekova
-nurdiansyah nurdiyanti nurfairuz nurhaliza nuriddinov nuriddinova nurkkala nurlaela nurlanov nurlanova nurme
-nurmela nurmi nurminen nurminiemi nurmohamed nurmsalu nurnaim nusratov nusratova nusratullohyev
-nusratullohyeva nussbaumer nussbeck nusselder nussy nutbeij nutma nuus nuutti nuvelstijn nuwagaba nuwamanya
-nuzzo nußbaumer nwachukwu nwogu nwuzor nxumalo nyaako nyame nyanda nyantakyi nyathi nyberg nyeko nygaard
-nygard nygård nykanen nykänen nylen nylén nyman nystrom nyström nytra nzimande nàcher nábělek nájera näf
-närvälä näätänen næss németh némethné nõmm nõmmik nöh nørgaard nørregaard nørskov núñez němcová němec němeček
-němečková nəzərov o'connell o'conner o'hara o'keefe o'kon o'linn o'neill o'reilly oancea obbens obbes obbink
-obdam obdeijn obeng oberbrunner oberem oberg obergfoll obergföll oberholzer oberink oberlin obermaier oberman
-oberson obiageli obianuju obidov obidova oblak obol obrenic obrenić obrezanac obrežanac obsut obsutova obšut
-obšutová ocak ocasio occhipinti ochoa ochs ochse ochten ockeloen ockenburg ockers ockhuijsen ockhuizen
-ocokoljic ocokoljić odavic odavić odding odehnal odehnalova odehnalová odeke odekerken odendaal odermatt
-odetola odgaard odijk odilyev odilyeva odinga odink odobasic odobašić odunayo odunsi odzic odžić oeben oechies
-oedai oedairadjsingh oeffel oeffelen oegema oehlers oel oele oelen oelofse oemar oemraw oemrawsingh oene
-oenema oerle oerlemans oers oeser oest oesterholt oetelaar oevelen oeveren oevering oey offenberg offerein
+norhisham noriega norizal norizan norlisam normann normansah norris norrizam norrofi norsilan northoff nortier
+nortje norzamri nosek nosirjonov nosirjonova nosirov nosirova noskova nosková nossent nota notari notaro
+notebaart noteboom noteborn notermans nothnagel notkamp notkonen noto nottelman notten notté nouland nouri
+nouris nourmont nousiainen nout nouweland nouwen nouwens nouwland nouws novac novacek novacikic novackova
+novaes novak novakne novakova novakovic novaković novalusic novalušić novarea novariana novarlic novarlić
+novačikić novcic novelez novelli novello novialita noviana noviani novianni novianti novianto novianty novic
+novicic novickis novikov novitasari noviyanti novizah nović novičić novoriyana novosad novosadova novosadová
+novotna novotny novotná novotný novrian novrida novy novyannisari novák novákné nováková nováček nováčková
+novčić nowacki nowaczyk nowak nowakowska nowakowski nowee nowicka nowicki nowinski nowiński nowosadek noyola
+nozinic nozulu noë nožinić nrgaard nrgrd nsamba nsele nsia ntab ntanzi nti ntiamoa ntim ntombela ntshangase
+ntuli nucci nucera nuchelmans nuenen nuesink nugraha nugraheni nugroho nugter nugteren nuij nuijen nuijens
+nuijten nuijts nuil nuitania nuiten nukka nuland nulkes numan numanoglu numanoğlu nummelin nummerdor nunen
+nunes nunez nuninga nunnink nunspeet nunumete nuotio nurahyanah nuraini nuralamsah nurazizah nurbaiti
+nurbalqies nurbekov nurbekova nurdhana nurdiani nurdiansyah nurdianti nurdianza nurdini nurdiyanti nurfairuz
+nurfiani nurfita nurhakim nurhaliza nurhariani nurhasanah nurhayati nurhidayat nuriddinov nuriddinova
+nurisworo nurjaman nurjamin nurjanah nurkkala nurlaela nurlaili nurlandia nurlanov nurlanova nurlela
+nurlidyawati nurmala nurmalasari nurmalina nurmalita nurmansyah nurmatin nurmaulana nurme nurmela nurmi
+nurminen nurminiemi nurmohamed nurmsalu nurnaim nurochman nurpadilah nurrachman nursaadah nursina nurullah
+nurullita nusratov nusratova nusratullohyev nusratullohyeva nussbaumer nussbeck nusselder nussy nuswantoro
+nutbeij nutma nuus nuutti nuvelstijn nuwagaba nuwamanya nuzzo nußbaumer nuñez nwachukwu nwogu nwuzor nxumalo
+nyaako nyame nyanda nyantakyi nyathi nyberg nyeko nygaard nygard nygrd nygård nykanen nykänen nylen nylén
+nyman nystrom nyström nytra nzale nzimande nàcher nábělek nájera näf närvälä näätänen næss németh némethné
+nõmm nõmmik nöh nørgaard nørregaard nørskov núñez němcová němec němeček němečková nəzərov o'connell o'conner
+o'hara o'keefe o'kon o'linn o'neill o'reilly oancea obbens obbes obbink obdam obdeijn obeng oberbrunner oberem
+oberg obergfoll obergföll oberholzer oberink oberlin obermaier oberman oberson obiageli obianuju obidov
+obidova oblak obol obrenic obrenić obrezanac obrežanac obsut obsutova obšut obšutová ocak ocasio occhipinti
+ochoa ochs ochse ochten ockeloen ockenburg ockers ockhuijsen ockhuizen ocokoljic ocokoljić octavfiana octavian
+octaviani odavic odavić odding odehnal odehnalova odehnalová odeke odekerken odendaal odermatt odetola odgaard
+odijk odilyev odilyeva odinga odink odobasic odobašić odunayo odunsi odzic odžić oeben oechies oedai
+oedairadjsingh oeffel oeffelen oegema oehlers oel oele oelen oelofse oemar oemraw oemrawsingh oene oenema
+oentung oerle oerlemans oers oeser oest oesterholt oetelaar oevelen oeveren oevering oey offenberg offerein
 offereins offerhaus offeringa offerman offermanns offermans offringa ofman ofner ofori ofosu ofwegen oggiano
 ogier ogindan ogink oginni ogtrop ogulana ogunbamigbe ogunbanwo ogunbiyi ogunbo ogunde ogunwande ogunwobi
 ogunyeye oijen oikkonen oikonen oinonen oirschot oja ojala ojamaki ojamäki ojanen ojaniemi ojdanic ojdanić
 ojeda ojen ojha ojik ojkic ojkić ojua oketic oketić okhuijsen okkema okken okker okkerman okkerse okolic
-okolić okonkwo okpattah oksala oksanen oktara oktavian oktaviani oktovian okulic okulić okumu okumuringa
-okumus okumuş okuneva okunola okur okyere olabode oladeji oladimeji oladipupo olah olahne olahova olaiya
-olaoluwa olari olaric olariu olarić olaru olasunkanmi olasunkanmi-fasayo olasupo olawale olbina olbrich
-olckers olczak olde oldekamp oldeman oldenbeuving oldenboom oldenbroek oldengarm oldenhave oldenhof oldenhuis
-oldeniel oldenkamp oldenkotte oldenmenger oldenziel olderen olders oldersma oleinic olejniczak olejnik olesen
-olesk olfers olffen olgers olgun olic olieberg oliemans oliemeulen olierook oligschlager oligschläger olij
+okolić okonkwo okpattah okramia oksala oksanen oktanto oktapiani oktara oktaria oktarini oktavian oktaviana
+oktaviane oktaviani oktavianus oktaviyanti oktianingsih oktovian okulic okulić okumu okumuringa okumus okumuş
+okuneva okunola okur okyere okzianty olabode oladeji oladimeji oladipupo olah olahne olahova olaiya olaoluwa
+olari olaric olariu olarić olaru olasunkanmi olasunkanmi-fasayo olasupo olawale olbina olbrich olckers olczak
+olde oldekamp oldeman oldenbeuving oldenboom oldenbroek oldengarm oldenhave oldenhof oldenhuis oldeniel
+oldenkamp oldenkotte oldenmenger oldenziel olderen olders oldersma oleinic olejniczak olejnik olesen olesk
+olfers olffen olgers olgun olic olieberg oliemans oliemeulen olierook oligschlager oligschläger olij
 olijerhoek olijfveld olijhoek olijslager olijslagers olijve olimov olimova olinga olink olins oliphant
 olislagers oliva olivares olivarez olivas olivera oliveri olivi olivieira olivier olivieri oliviero oliviér
 olivo olivova olivová olivárez olić oliņš oljacic oljačić olla ollikainen ollila ollinen ollivier olmos
@@ -2100,90 +2191,92 @@ oluwaseun oluwaseyi oluwashina oluwatosin olvera oláh oláhné oláhová omadov
 omidina omlo omme ommen ommeren ommering omobolaji omobolanle omojola omolara omotoso omowale omtzigt omvlee
 onck onclin onderdelinden onderstal onderweegs ondra ondracek ondrackova ondrasek ondrašek ondrejkova
 ondrejková ondricka ondrisova ondrišová ondrova ondrová ondrus ondrusova ondruš ondrušová ondráček ondráčková
-ong ongky onink onkenhout onna onnen onnes onnink onohinosen onos onose onselen onstein onstenk onstwedder
-ontiveros onur onvlee onwezen onyinyechukwu onzenoort ooij ooijen ooijevaar ooijman ooink ool oolbekkink
-oolders oome oomen oomens oomes oomkens oomkes oommen oon oong oonincx oonk oorbeek oorburg oordt oorni oors
-oorschot oorsouw oorspronk oortgiesen oorthuis oortman oortmerssen oortwijn oosenbrug oossanen oosse oostdam
-oostdijk oostelbos oostenbrink oostenbrug oostenbrugge oostende oostendorp oostenveld oosterbaan oosterbeek
-oosterbos oosterbosch oosterbroek oosterdijk oosterhaven oosterheert oosterhof oosterhoff oosterholt
-oosterhout oosterhuis oosterik oosterink oosterkamp oosterlaar oosterlaken oosterlee oosterloo oosterman
-oostermeijer oosterom oosterum oosterveen oosterveer oosterveld oosterwaal oosterwegel oosterwijk oosterwolde
-oosthof oosthuizen oosthuysen oostindie oostindien oostindiën oostinga oostingh oostland oostlander oostmeijer
-oostra oostrom oostrum oostveen oostvogels oostwaard oostwal oostwoud oostwouder ooteman ootes ootjers ooyen
-opacic opalic opalić oparinde oparusic oparušić opačić opbroek opdam opdorp opega openneer opeyemi opgenoort
-opheij ophelders ophem ophey ophof ophoff ophorst ophoven ophuis ophuizen opijnen opik opitz opmeer opoku
-oppedijk oppelaar oppen oppeneer oppenheimer oppenhuizen oppewal oppliger oppong oprea oprel opric opricic
-opricić opricovic opricović oprikic oprikić oprins opris oprić opschoor opsenica opsteegh opuic opuić opuku
-opuvacic opuvačić opzeeland oqilyev oqilyeva oquendo orak oraloglu oraloğlu oraovcic oraovčić orasanin orav
-oravainen oravala oravcova oravcová oravec orašanin orban orbanic orbanić orbanne orbay orbons orbán orbánné
-ordelman ordelmans ordonez ordonhes ordoñez ordóñez oreel orefice orellana orge orgers orgulan orhan orie
-orifov orifova orij orishaba orlandi orlandic orlandić orlic orlić orlov orlovic orlović orman ormel orn
-ornelas ornlamai oropeza orosco orosz oroszne oroszné orozco orriens orriëns orru orrù orsag orsagova orsanic
-orsel orsini orsos orsosne orsouw orság orságová orsós orsósné ortega ortela ortelli ortenzi orth orthmann
-ortiz ortmans ortner ortolani ortíz oruc oruç orzechowski orłowski oršanić osch oschkenat ose osei osenberg
-osenbruggen osendarp osenga oshin osiki osinga osinski osis osiński oskalns oskam oskamp oslejova oslejová
-osmajlic osmajlić osmak osmani osmanlic osmanlić osnabrugge osorio oss osse osseforth ossel ossenblok
-ossenbruggen ossevoort ossewaarde osseweijer ossowski ostaden ostaijen ostendarp ostendorf ostermann ostervald
-ostlund ostojic ostojić ostringer ostrovska ostrovskis ostrowska ostrowski ostuni ostwald osuagwu osuntokun
-otabekov otabekova otahal otahalova otapkova otartic otartić otcenas otcenasova oterdoom otermans otero othman
-otiwa otjens otmani otsamo otsen ott ottaviani ottaviano otte ottema otten ottenheijm ottenheim ottenhof
-ottenhoff ottens ottenschot otterdijk otterlo otterloo otterspeer ottervanger ottes ottesen ottevanger otting
-ottink ottjes otto ottonello ottosen otuo otáhal otáhalová otčenáš otčenášová ouaali ouahabi ouakili ouali
-ouardi ouasghiri ouborg ouchan ouchen ouchene oudakker oudbier oudega oudejans oudekerk oudelaar oudeman
-oudenaarde oudenaarden oudenalder oudenallen oudenampsen oudenaren oudendijk oudendorp oudenes oudenhoven
-oudenrijn ouderdorp oudesluijs oudheusden oudhof oudhoff oudhuis oudijk oudijn oudkerk oudman oudsen oudshoorn
-oudt oudwater ouellet ouma ounapuu ouriques ousrouti oussoren outenaar outheusden outhuijse outinen outshoorn
-ouwehand ouwejan ouweland ouwendijk ouweneel ouwens ouwerkerk ouwerling ouwersloot ouyang ovaa ovaska ovcina
-overbeek overbeeke overberg overboom overbosch overdam overdevest overdijk overdijkink overduijn overduin
-overdulve overeem overes overgaag overgaard overgaauw overgoor overheul overink overkamp overkleeft overmans
-overmars overmeen overmeer overmeeren oversier oversluizen oversteegen oversti overveld overvelde overvest
-overvliet overvoorde overweel overwijk ovesen oving ovčina owais owczarek owen owokoniran owolabi owoyemi
-owusu oyadiran oyaifo oybekov oybekova oyebola oyelude oyen oyeniyi oyetoro oyeyemi oyinkansola oyinlola oymen
-oysti oza ozanic ozansoy ozberk ozbey ozbir ozdemir ozdenak ozdogan ozere ozers ozgorkey ozimic ozimić ozinga
-ozir ozkanlı ozkara ozkok ozodbekov ozodbekova ozodov ozodova ozola ozolina ozolins ozoliņa ozoliņš ozols
-oztonga oztuna ozuna oškalns ošs oťapková ožanić p'ng pa'aing paajanen paakkanen paakkonen paalman paanakker
-paananen paans paape paardekam paardekooper paardenkooper paarhuis paarlberg paashuis paasikivi paasilinna
-paasman paasonen paassen paasuke paats paauw paauwe paavola paberzs pabon pabón pabērzs pacanin pacariz pache
-pacheco pacher pachhai paci pacifici pacifico pacini packbier pacocha paczkowski padar padayachee padberg
-paden padic padilha padilla padić padmanabhan padmasari padmos padovan padrao padron padrón padt paduraru
-paegle paepe paes paesch paesler paez pagac paganelli pagani pagano pagie pagliai pagliuca pagnamenta pagter
-pahajoki pahanic pahanić pahari pahert pahkasalo pahladsingh pahlevi paijens paijmans paimo paiva paivala
-paivarinta pajagic pajagić pajak pajcic pajeska pajic pajicic pajić pajičić pajkic pajkić pajkuric pajkurić
-pajonk pajtic pajtić pajtl paju pajumaki pajumäki pajunen pająk pajčić pakalniete pakalnietis pakarinen pakes
-pakiam pakkala pakkert pakola paksut paksüt pakuła pakvis pala palacios palackovic palacz paladi paladini
-palalic palalić palangetic palangetić palaniappan palanisamy palano palasti palastri palavecino palavestra
-palazzolo palačković palašti palecek paleckova paleček palečková palhares palic paligoric paligorić palii
-palija palijama palikuca palikuća palinckx palisaski palić pališaški paljevic paljević palla pallada palladino
-palland pallentin pallesen pallotta palmeri palmieri palmisani palmisano palne paloheimo palola palomaki
-palombi palombo palomo palomäki palsgraaf palsma palsson palstra palte paltere palters paluch paludanus
-palumbo pama pamelen pammer pampiermole pana panait panaro panchal panchanathan panchoe pancic pancras panday
-pandey pandithan pandolfi pandya pandzic pandžić panek panetta panezic panežić pangeni pangestu panhuijsen
-panhuijzen panhuis pani panicker panico panincic paninčić panis panisic panišić panjak panjer panjevic
-panjević panken pankova pankow pankras panman panneflek pannekeet pannekoek panneman pansier pansters panta
-pantano pantelic pantelić pantic pantić pantoja panza panzeri panzig pančić paola paolella paoletti paoli
-paolicelli paolillo paolini paolino paolucci paone paonessa paowsong papak papaleo papapietro papavoine
-papenborg papenburg papez papezova papež papežová papic papilaja paping papini papić papne papné papp
-pappalardo pappers pappne pappné papric paprić papulic papulić paradiso parag paragh parajuli paramentic
-paramentić paraschiv parausic paraušić paravinja parbhoo pardeshi pardijs pardini pardoel parekh parente
-paridaans paridon pariggiano parijs parikh parinussa parise parisi parisian parisius parivodic parivodić
-parizek parizkova parkin parkkonen parlak parlevliet parlic parlier parlić parmakovic parmaković parmar
-parmentier parmer parmessar parn parnell parnpradub parnthong parodi parojcic parojčić parovic parović parra
-parren parrinello parrino parthiban partida partouns partyka paruk parun parvu pasagic pasalic pasat pasca
-pascal pascale pascali pascarella pascari pascaru pasch pasche paschedag paschke pascu pascucci pasek pasekova
+ong ongky onink onkenhout onna onnen onnes onnink onofre onohinosen onos onose onselen onstein onstenk
+onstwedder ontiveros onur onvlee onwezen onyinyechukwu onzenoort ooij ooijen ooijevaar ooijman ooink ool
+oolbekkink oolders oome oomen oomens oomes oomkens oomkes oommen oon oong oonincx oonk oorbeek oorburg oordt
+oorni oors oorschot oorsouw oorspronk oortgiesen oorthuis oortman oortmerssen oortwijn oosenbrug oossanen
+oosse oostdam oostdijk oostelbos oostenbrink oostenbrug oostenbrugge oostende oostendorp oostenveld oosterbaan
+oosterbeek oosterbos oosterbosch oosterbroek oosterdijk oosterhaven oosterheert oosterhof oosterhoff
+oosterholt oosterhout oosterhuis oosterik oosterink oosterkamp oosterlaar oosterlaken oosterlee oosterloo
+oosterman oostermeijer oosterom oosterum oosterveen oosterveer oosterveld oosterwaal oosterwegel oosterwijk
+oosterwolde oosthof oosthuizen oosthuysen oostindie oostindien oostindiën oostinga oostingh oostland
+oostlander oostmeijer oostra oostrom oostrum oostveen oostvogels oostwaard oostwal oostwoud oostwouder ooteman
+ootes ootjers ooyen opacic opalic opalić oparinde oparusic oparušić opačić opbroek opdam opdorp opega openneer
+opeyemi opgenoort opheij ophelders ophem ophey ophof ophoff ophorst ophoven ophuis ophuizen opijnen opik opitz
+opmeer opoku oppedijk oppelaar oppen oppeneer oppenheimer oppenhuizen oppewal oppliger oppong oprea oprel
+opric opricic opricić opricovic opricović oprikic oprikić oprins opris oprić opschoor opsenica opsteegh opuic
+opuić opuku opuvacic opuvačić opzeeland oqilyev oqilyeva oquendo orak oraloglu oraloğlu oraovcic oraovčić
+orasanin orav oravainen oravala oravcova oravcová oravec orašanin orban orbanic orbanić orbanne orbay orbons
+orbán orbánné ordaz ordelman ordelmans ordonez ordonhes ordoñez ordóñez oreel orefice orellana orge orgers
+orgulan orhan orie orifov orifova orij orishaba orlandi orlandic orlandić orlic orlić orlov orlovic orlović
+orman ormel orn ornelas ornlamai oropeza orosco orosz oroszne oroszné orozco orriens orriëns orru orrù orsag
+orsagova orsanic orsel orsini orsos orsosne orsouw orság orságová orsós orsósné ortega ortela ortelli ortenzi
+orth orthmann ortiz ortmans ortner ortolani ortíz oruc oruç orzechowski orłowski oršanić osch oschkenat ose
+osei osenberg osenbruggen osendarp osenga osfaldo oshin osiki osinga osinski osio osis osiński oskalns oskam
+oskamp oslejova oslejová osmajlic osmajlić osmak osmani osmanlic osmanlić osnabrugge osorio oss osse osseforth
+ossel ossenblok ossenbruggen ossevoort ossewaarde osseweijer ossowski ostaden ostaijen ostendarp ostendorf
+ostermann ostervald ostlund ostojic ostojić ostringer ostrovska ostrovskis ostrowska ostrowski ostuni ostwald
+osuagwu osuntokun otabekov otabekova otahal otahalova otapkova otartic otartić otcenas otcenasova oterdoom
+otermans otero othman otiwa otjens otmani otsamo otsen ott ottaviani ottaviano otte ottema otten ottenheijm
+ottenheim ottenhof ottenhoff ottens ottenschot otterdijk otterlo otterloo otterspeer ottervanger ottes ottesen
+ottevanger otting ottink ottjes otto ottonello ottosen otuo otáhal otáhalová otčenáš otčenášová ouaali ouahabi
+ouakili ouali ouardi ouasghiri ouborg ouchan ouchen ouchene oudakker oudbier oudega oudejans oudekerk oudelaar
+oudeman oudenaarde oudenaarden oudenalder oudenallen oudenampsen oudenaren oudendijk oudendorp oudenes
+oudenhoven oudenrijn ouderdorp oudesluijs oudheusden oudhof oudhoff oudhuis oudijk oudijn oudkerk oudman
+oudsen oudshoorn oudt oudwater ouellet ouma ounapuu ouriques ousrouti oussoren outenaar outheusden outhuijse
+outinen outshoorn ouwehand ouwejan ouweland ouwendijk ouweneel ouwens ouwerkerk ouwerling ouwersloot ouyang
+ovaa ovalle ovaska ovcina overbeek overbeeke overberg overboom overbosch overdam overdevest overdijk
+overdijkink overduijn overduin overdulve overeem overes overgaag overgaard overgaauw overgoor overgrd overheul
+overink overkamp overkleeft overmans overmars overmeen overmeer overmeeren oversier oversluizen oversteegen
+oversti overveld overvelde overvest overvliet overvoorde overweel overwijk ovesen oving ovčina owais owczarek
+owen owokoniran owolabi owoyemi owusu oyadiran oyaifo oybekov oybekova oyebola oyelude oyen oyeniyi oyetoro
+oyeyemi oyinkansola oyinlola oymen oysti oza ozanic ozansoy ozberk ozbey ozbir ozdemir ozdenak ozdogan ozere
+ozers ozgorkey ozimic ozimić ozinga ozir ozkanlı ozkara ozkok ozodbekov ozodbekova ozodov ozodova ozola
+ozolina ozolins ozoliņa ozoliņš ozols oztonga oztuna ozuna oškalns ošs oťapková ožanić p'ng pa'aing paajanen
+paakkanen paakkonen paalman paanakker paananen paans paape paardekam paardekooper paardenkooper paarhuis
+paarlberg paashuis paasikivi paasilinna paasman paasonen paassen paasuke paats paauw paauwe paavola paberzs
+pabon pabón pabērzs pacanin pacariz pache pacheco pacher pachhai paci pacifici pacifico pacini pacitto
+packbier pacocha paczkowski padar padayachee padberg paden padic padilha padilla padić padmanabhan padmasari
+padmos padovan padrao padron padrón padt paduraru paegle paepe paes paesch paesler paez pagac paganelli pagani
+pagano pagie pagliai pagliuca pagnamenta pagter pahajoki pahanic pahanić pahari pahert pahkasalo pahladsingh
+pahlawan pahlevi paijens paijmans paimo paiva paivala paivarinta pajagic pajagić pajak pajcic pajeska pajic
+pajicic pajić pajičić pajkic pajkić pajkuric pajkurić pajonk pajtic pajtić pajtl paju pajumaki pajumäki
+pajunen pająk pajčić pakalniete pakalnietis pakarinen pakes pakiam pakkala pakkert pakola paksut paksüt pakuła
+pakvis pala palacios palackovic palacz paladi paladini palalic palalić palangetic palangetić palaniappan
+palanisamy palano palasti palastri palavecino palavestra palazzolo palačković palašti palecek paleckova
+paleček palečková palhares palic paligoric paligorić palii palija palijama palikuca palikuća palinckx
+palisaski palić pališaški paljevic paljević palla pallada palladino palland pallentin pallesen pallotta
+palmeri palmieri palmisani palmisano palne paloheimo palola palomaki palomares palombi palombo palomo palomäki
+palsgraaf palsma palsson palstra palte paltere palters paluch paludanus palumbo pama pambudi pamelen pammer
+pampiermole pamungkas pana panait panaro pancaran panchal panchanathan panchoe pancic pancras panday pandey
+pandithan pandolfi panduppy pandya pandzic pandžić panek panetta panezic panežić pangastuti pangeni pangestika
+pangestu panggabean panggastuti panhuijsen panhuijzen panhuis pani panicker panico panincic paninčić panis
+panisic panišić panjaitan panjak panjer panjevic panjević panken pankova pankow pankras panman panneflek
+pannekeet pannekoek panneman pansier pansters panta pantano pantelic pantelić pantic pantić pantoja panza
+panzeri panzig pančić paola paolella paoletti paoli paolicelli paolillo paolini paolino paolucci paone
+paonessa paowsong papak papaleo papapietro papavoine papenborg papenburg papez papezova papež papežová papic
+papilaja paping papini papić papne papné papp pappalardo pappers pappne pappné papric paprić papulic papulić
+paradiso parag paragh parajuli paramentic paramentić paramitha paraschiv parausic paraušić paravinja parbhoo
+pardeshi pardijs pardini pardoel parekh parente pariana paridaans paridon pariggiano parijs parikh parinussa
+parise parisi parisian parisius parivodic parivodić parizek parizkova parkin parkkonen parlak parlevliet
+parlic parlier parlindungan parlić parmakovic parmaković parmanta parmar parmentier parmer parmessar parn
+parnell parnpradub parnthong parodi parojcic parojčić parovic parović parra parren parrinello parrino
+parthiban partida partouns partyka paruk parulian parun parvu parwita pasagic pasalic pasat pasca pascal
+pascale pascali pascarella pascari pascaru pasch pasche paschedag paschke pascu pascucci pasek pasekova
 pashouwers pasic pasini paska paske pasker pasko paskova pasman pasmans pasop pasquali pasquier pasquini
 passarelli passchier passenier passeri passero passier passon passuello pasterkamp pasternak pasteuning
 pastore pastorelli pastorino pasveer paszkowski pasztor pasztorne pataca patacic patafta pataki patakine
 patakiné patane patanè patarac patača patačić patek patel paternotte pathak pather pathmanaban pathuis patil
 patila patino patist patiño patje patko patkova patkovic patković patla patocka patockova patočka patočková
-patrascu patriarca patrnogic patrnogić patrone patrun patruno pattiasina pattikawa pattinama pattipeilohy
-pattiwael pattynama patzwahl paucek paudel paukner pauko paukova paukovic pauković pauková paulauskas
-paulauskiene paulauskienė paulides paulis paulissen paulova paulová paulse paulsen paulssen pauluka pauluks
-paulus paulusma paulusse paulussen pauly paumen paun paunic paunić paunkovic paunković pauptit pauwels pauzi
-pauļuka pauļuks pavan pavani pavcic pavel pavelek pavelic pavelić pavelka pavelkova pavelková pavelova
+patrascu patriarca patriasa patrnogic patrnogić patrone patrun patruno pattiasina pattikawa pattinama
+pattipeilohy pattiwael pattynama patzwahl paucek paudel paukner pauko paukova paukovic pauković pauková
+paulauskas paulauskiene paulauskienė paulides paulis paulissen paulova paulová paulse paulsen paulssen pauluka
+pauluks paulus paulusma paulusse paulussen pauly paumen paun paunic paunić paunkovic paunković pauptit pauwels
+pauzi pauļuka pauļuks pavan pavani pavcic pavel pavelek pavelic pavelić pavelka pavelkova pavelková pavelova
 pavelová paver paverd pavert pavesic pavešić pavic pavicic pavić pavičić pavlacic pavlas pavlasova pavlasová
 pavlačić pavlekic pavlekić pavletic pavletić pavlic pavlica pavlicek pavlicic pavlickova pavlicova pavlicová
 pavlik pavlikova pavlikovska pavlikovsky pavlikovská pavlikovský pavlin pavlič pavličić pavlov pavlova
-pavlovic pavlović pavlovska pavlovskis pavlová pavlu pavlík pavlíková pavlíček pavlíčková pavlů pavone
+pavlovic pavlović pavlovska pavlovskis pavlová pavlu pavlík pavlíková pavlíček pavlíčková pavlů pavon pavone
 pavrlisak pavrlišak pavuk pavukova pavúk pavúková pavčić pawelec pawiroredjo pawlak pawlicki pawlik
 pawlikowski pawłowska pawłowski payet pazdera pazderova pazderová pazmanj pačanin pačariz pađen pałka pařízek
 pařízková pašagić pašalić pašek pašeková pašić paška paško pašková peaquin pearce pebesma pecar pece pecenicic
@@ -2196,465 +2289,494 @@ pekarkova pekarova pekař pekařová peker pekkala pekkan pekkarinen pekkeriet p
 pelayo pelc pelcova pelcová pelders pelger pelgrom pelgrum pelgröm pelikan pelikanova pelikán pelikánová pelk
 pelkman pelkmans pelkonen pellanda pelleboer pellecchia pellegrini pellegrino pellegrom pellemans pellicaan
 pellicano pellicanò pellikaan pellis pellitteri pelloni pelsma pelss peltenburg peltier peltomaa peltzer
-pelupessy peluso pelzer pelzers peláez pelšs pena pencic pencis penders pendic pendić penezic penezić pengel
-penic penikis penić peniķis penjisevic penjišević penna pennanen pennekamp pennestri pennestrì pennewaard
-pennila pennilä penninga pennings penninkhof penninx pennock penovic penović penris penterman pentikainen
-pentikäinen penttila penttilä penz penzo penčić peovic peović pepe pepelcevic pepels pepelčević peperkamp
-peperstraten peperzak pepic pepić peppelman pepplinkhuizen perales peralta peran percic perdaems perdana
-perdijk perdok perdon perea pereboom perego pereira perenic perenić perera peres pereyra perez perfors
-periasamy peric pericic perik perilli perin perina perini perinova perisic perić peričić perišić perjanicic
-perjaničić perkic perkić perko perkona perkons perkovic perković perlas perlaš perlo permadi permata perna
-pernica pernicova pernicová perniö pernot peroni peroti perotic perotić perotti peroutka peroutkova peroutková
-perquin perra perreault perrenoud perri perrier perrin perrini perrone perrot perrotta perroud perroy persa
-persaud persijn persoons persson pertijs pertiwi perton perugini perumal perunicic peruničić peruzzi peréz
-perčić perša pesaresi pesce pesch peschier pescia pesek peselman pesenti pesic peska peskens pesko peskova
-pesman pesola pesonen pesorda pessers pession pesta pestman pestova pesulima petcu petegem petek peterka
-peterkova peterková peterman peterne peterse petersen peterson petersone petersons petersson petiet petit
-petitjean petito petkanic petkanić petr petrak petrakova petralia petrarca petras petrasova petrauskaite
-petrauskaitė petrauskas petrauskiene petrauskienė petrausks petre petrea petrella petrelli petrescu petri
-petric petricek petricic petrickova petrijevcanin petrijevčanin petrik petrikic petrikić petrikova petrini
-petrisevac petrić petrič petričić petriševac petrone petronic petronilia petronio petronić petrov petrova
-petrovac petrovic petrovicka petrovicky petrovická petrovický petrović petrovič petrovska petrovskis petrová
-petru petrucci petrusic petruska petruskova petrusma petrušić petruška petrušková petrák petráková petráš
-petrášová petrů petter pettersen petterson pettersson pettinga petz petzer petzold petřík petříková petříček
-petříčková peulic peulić peuranen peuraniemi peursem peusens peute peverelli pex pezzella pezzi peña pećar
-pećina pečeničić pečnik peřina peřinová pešek pešić peška peško pešková pešorda pešta peštová pfaff
-pfannerstill pfeffer pfeifer pfeiffer pfennig pfennings pfersich pfingsten pfister pfleger pflieger pflugner
-pflügner phaff phagoe pham phamova phamová phang pheiffer pherai phielix philipoom philipp philippa philippart
-philippe philippen philippens philippi philippo philippus philippé philipse philipsen phillips phiri phoelich
-phoon phor phua phuah phung phuong phó phùng phương phạm piacentini piaget piana pianese pianigiani piasecki
-piatek piatkowski piazzolla pibiri picard picariello picavet picchi piccinini piccione picco piccoli picha
-pichardo pichler pichlmaier pichon pichova pickkers pictet piechota pieck pieczek pieffers piekarski piekartz
-pieksma pielaat pielage piels pienaar pieneman piening pieplenbosch pierau pieri pierik pierini pierro piersma
-pierweijer piesker pietens pieter pieternella pieters pieterse pietersen pietersma pieterson pietersz pietila
-pietilä pietjouw pietras pietruszka pietrzak pietrzyk piets pietsch piette piffaretti piga pigge piggelen
-pigmans pignatelli piguet piha pihl pihlak piho piip piippola piirainen pijcke pijfers pijffers pijkeren pijll
-pijlman pijls pijnacker pijnaker pijnenborg pijnenburg pijpelink pijpker pijpstra pijs pikaar pikic pikić
-pikkarainen pikkemaat pikover pilar pilarova pilarski pilat pilato pilatova pilař pilařová pilch pilgaard pili
-pilindavic pilindavić piljagic piljagić pilkes pilla pillai pillay pillitteri pilloud pilz pilát pilátová
-pimentel pina pinardi pinckaers pinckers pineda pineiro pingle pingpank pinheira pinheiro pinho pini pinkse
-pinna pinnock pinon pintaric pintarič pintea pinter pinterne pintilie pintus pintér pintérné pinxt pinxten
-pinxteren pinzari pinzaru piorkowski piotrowicz piotrowska piotrowski pipercic piperčić pipitone pippel pippig
-pirags piras pirc pircher piredda pires piric pirivatric pirivatrić pirić pirker pirnat piron pirone pirosova
-pirotte pirovano pirošová pirrello pirrone pirttijarvi pirttijärvi pirttikangas pirvu pisani pisarevic
-pisarević pisaric pisarić pischedda pisciotta piscitelli piscopo piskorjanac pisol pisova pisters pistoor
-pistorius pisu pitarch pitart piters pithey pitinac pitkamaki pitkanen pitkämäki pitkänen pitlo pitschugin
-pitstra pittalis pittard pittens pitulic pitulić pitzalis piva pivar pivetta pivonka pivonkova pivoňka
-pivoňková piwowarczyk pizarro pizzi pizzimenti pizzitola pizzo pizzuti piña piñeiro piórkowski piątek
-piątkowski piłat piškorjanac pjanic pjanić pjescic pjesivac pjevic pjević pješivac pješčić plaatsman placek
-placento placha plachy plachá plachý placic placinta placko plackova pladdet plaggenborg plaggenmarsch
-plaisier plaizier plakalovic plakalović plakke plamadeala plamenac plandsoen planic planincic planinčić planić
-planje planjer plantak plantenga plantinga plascar plaskur plasman plasmans plasmeijer plass plasschaert
-plasse platania platanic platanić platenburg platenkamp plateringen platjouw platon platschorre platteel
-platteeuw plattel plattner platzer plaude plaudis plauk plautz plavic plavins plavić plavkic plavkić
-plavljanic plavljanić plavniece plavsic plavšić plazier plazinic plazinić plazonja plazonjic plazonjić plaček
-plačić plačko plačková plaščar plch plchova plchová plecic plegt pleij pleijsier pleijte pleizier plejo
-plekanec plekanecova plekanecová plekkenpol plekker plemic plemić plender plenter plesa plesca pleska
-pleskonjic pleskonjić plessius pletsch pleumeekers pleune pleunis plećić pleša pleška plieger pligt plijter
-plintic plintić plisnic plisnić pljakic pljakić pljevaljcic pljevaljčić plocic ploegaert ploegmakers ploegman
-ploegstra ploem ploemen plokker plomb plooij plooijer ploskic ploskić plotnieks plotzitzka ploum ploumen
-pločić plsek plskova plugers plugge pluhar pluharova pluhař pluhařová pluijgers pluijm pluijmaekers
-pluijmakers pluijmen pluijmers pluijmert pluimers pluister pluta pluuren pluym pluymaekers plšek plšková
-pobulic pobulić pocan poche pocius pociute pociūtė pocorni pocrnja podbarac podgorsek podgorski podgoršek
-podgórski podhradska podhradsky podhradská podhradský podinic podinić podkonicka podkonicky podkonická
-podkonický podniece podnieks podpadac podrascic podraščić podric podrić podt podzimek podzimkova podzimková
-podzina podzins podziņa podziņš poecke poede poehn poelarends poelgeest poell poelma poelman poelmann poelmans
-poels poelsma poelstra poelwijk poeran poeschl poeste poeth poeze pogacar pogacic pogacnik pogačar pogačić
-pogačnik poge poggi poggio pogorzelski poh pohl pohland pohle pohlova pohlová pohtamo poiesz poikans poikāns
-pointner poirier poiriér poirters pojkic pojkić pokhrel pokorna pokorny pokorná pokorný polacek polach
-polachova polackova polak polakova polancec polanco polane polanen polanska polansky polanská polanský
-polančec polasek polaskova polat pold polderman poldermans poleij polese polet poletti polfliet polhout
-polhuis poli poliak poliakova poliaková polic polidori polifka polimeno polinder polis politi polito polivka
-polivkova polizzi polić pollaert polle pollemans pollich pollina pollmacher pollmann pollmächer pollock
-pollonen pollé polman polomcic polomčić polsak polstra polugic polugić polverino polzl polách poláchová polák
-poláková poláček poláčková polášek polášková polívka polívková polšak pomeren pommerel pommeren pompei pompert
-pompili pompilio pompstra pomstra pongers ponitzsch ponjavic ponjavić ponjee ponne ponnusamy pons ponse
-ponsioen ponsteen ponstein ponti pontinen ponzio poolman poon poore poorte poorterman poorthuis poortinga
-poortman poorts poortvliet pooter pooters poots popa popadic popadić poparic poparić popcic popelier popelka
-popelkova popelková popering popescu popkema popken popma popov popova popovic popovici popovicova popović
-popovičová popp poppel poppelaars poppelen poppelier poppeliers poppema poppes poppinga poprzan popržan popta
-popusoi popčić popławski porcari porcu porebski poretti porgante porgants porkkala pormalis pornpipatpong
-poronen poropudas porras pors porsius portegies portegijs porteners portengen porth portillo portmann porębski
-posch poschl poschmann poska posno pospichal pospichalova pospisil pospisilova pospíchal pospíchalová pospíšil
-pospíšilová possemis postel postelmans posthouwer posthuma posthumus postic postica postiglione postma postmus
-postolachi postulart postuma potappel potgieter poth potharst pothof pothoff pothoven pothuvaal potijk potjer
-potkamp potma potman potocar potocnik potočar potočnik potrebic potrebić pott pottel potucek potuckova potuijt
-potze potůček potůčková pouderoijen poulin poulisse poulissen poulsen poulus poulussen pouros pourova pourová
-poutsma pouw pouwels pouwelse pouwer pouye povlsen povse povše powlowski poyraz poyrazoglu poyrazoğlu poysti
-pozarac poznanic poznanić poznic poznić pozzi pozzo poçan poštić požarac praag praamstra praas prabhakar
-prabhu prabowo prachar pracharova prachař prachařová pradana pradhan pradhana pradipta prado pragt prah
-prajapat prajapati prakasa prakash prakatur pranata prangart prange pranowo prasad prasasta prasek prasetya
-prasetyo prashad praskova prasongsanti prast praster prastuti pratama pratesi pratico praticò pratiwi praulina
-praulins prauliņa prauliņš pravdic pravdić prawira prayoga prazak prazakova prazic pražić pražák pražáková
-prchal prchalova prchalová prebiracevic prebiračević preciado preda predic prediger predin predić predojev
-predojevic predojević predovic predović predragovic predragović preesman prein prekic prekić prelic prelić
-preloscan preloščan prem premchand prempeh prencipe prendic prendić prenen prenger preocanin preočanin
-prepelita prerad preradovic preradović presic pressler prete pretkalnina pretkalnins pretkalniņa pretkalniņš
-pretorius preuk preuss preuter preuß prevo prevoo prevos prevost preziosi prešić pribadi pribic pribisic
-pribić pribišić pribyl pribylova prickaerts pridane pridans pridāne pridāns priede priedite prieditis priedīte
-priedītis priemer priems prieto prigodic prigodić prihoda prihodova prijic prijić prijn prijt prikic prikić
-prikryl prikrylova primozic primožič princen pringle prinse prinsen prinsloo prinssen prinsze prinz prisacari
-prisacaru prisco prisic privat privitera prišić prkosovacki prkosovački probst procee prochazka prochazkova
-procházka procházková procopio procter prodan prodanic prodanić proenings prohaska proietti prokes prokesova
-prokeš prokešová prokic prokić prokop prokopic prokopić prokopova prokopová prolic prolić promes prooij
-prooijen proos prophitius prosacco prosek prosic proske proskova prosman pross protic protić protzman proulx
-provaznik provaznikova provazník provazníková provenzano provilij prošek prošić prošková prsendic prucha
-pruchova prudon pruginic pruginić pruijmboom pruijn pruijs pruijsen pruijsers pruijssers pruijt pruiksma
-pruimboom pruis pruisscher pruissen prummel prunic prunić pruntel prus prusa prusova pruteanu pruvost przic
-przybylska przybylski przybysz przybył przybyła prášek prášková prévost pršendić průcha průchová průša průšová
-pržić psenicka psenickova ptacek ptackova ptak ptáček ptáčková puacmatesic pualic pualić puaneswaran
-puačmatešić pubben puca pucci puccio puchalski pucher pudaric pudarić puddu pudjiastuti puente puffelen puga
-puggioni pugliese pugliesi puglisi puhakainena puhakainenä puhakka puharic puharić puhringer puhvel puig
-puijenbroek puijk puijn puister puiu pujats pujāts pukite pukitis pukk pukkila puleo pulido pullens pulles
-pulli pultrum pumpurs punder punisic punišić punselie puntasrima puntman punyawong puolakka pupak pupakova
-puper pupols pupurs pupák pupáková purdy puresic purešić puric puriel purisic purić puriņš purišić purmer
-purnama purnawarman purnawati purnis purnot purohit purushothaman purvins purviņš purwadi purwanti pury puscas
-pusch puseljic puskarcuk puskas puskás puslojic puslojić pusnik puspanathan puspasari puspita pustjens
-puthucheary putincanin putinčanin putker putman putmans putnik putnina putnins putniņa putniņš putra putri
-putsep puttenstein putzolu puupera puuperä puusepp puvacic puvalic puvalić puvačić puzavac puzigaca puzigaća
-puķīte puķītis pušeljić puškarčuk puškáš pušnik pytel pyykko pyykkonen pyykkö pyykkönen páez pálné pánek
-pánková pásztor pásztorné pátek pátková päivälä päivärinta pärn pääkkönen pääsuke pålsson pérez pérrin pérrot
-péterné pétit pícha píchová píšová põder põld pöche pöge pöllönen pölzl pöntinen pörteners pöschl pöysti
-pühringer pütsep pērkona pērkons pētersone pētersons pīrāgs pļaviņš pļavniece płonka přibyl přibylová přikryl
-přikrylová příhoda příhodová pšenička pšeničková pūce pūpols qasımova qayum qayyum qayyuum qazi qian qodir
-quaak quaars quach quaden quadvlieg quaedackers quaedflieg quaedvlieg quaglia quah quak quakernaat quakkelaar
-quaranta quarta quartenoud quartey quast quax queiros queiroz queirós quek quekel quesada quevedo quezada
-quigley quik quinn quinodoz quinones quinonez quinta quintairos quintanilla quinten quintero quinteros quinto
-quirijnen quirijns quiroga quiros quiroz quiróz quispel quist quitzon quix quiñones quiñónez quliyev qureshi
-qusyairi quách quản qvist ra'ais raa raab raabe raadschelders raadsen raaff raafs raaij raaijen raaijmakers
-raaijman raalte raalten raams raamsdonk raamsman raan raangs raanhuis raaphorst raappana raasveld raateland
-raatgever raath raatikainen raatila raats raay raaymakers rabbers rabeling rabelink raben rabenstein rabic
-rabie rabić rabl rabljenovic rabljenović rabouw rac raca rach rachmawati racic racić racordon racova racu racz
-raczne raczynski raczyński rada radancic radančić radebe radecki radeljic radeljić radema rademacher
-rademaekers rademaker rademakers rademan rademeyer radermacher radersma radesic radetic radetić radešić
-radhakrishnan radic radicic radicova radigovic radigović radijevac radikic radikić radin radinovic radinović
-radisavcevic radisavic radisavić radisavljevic radisavljević radisavčević radisevic radisic radivojac
-radivojsa radivojsic radivojša radivojšić radić radičić radičová radišević radišić radjkoemar radl radler
-radlovic radlović radmanovic radmanović radnic radnić radoi radoicic radoičić radojcic radojicic radojičić
-radojkic radojkić radojčić radomirovic radomirović radomski radonic radonić radonja radonjanin radonjic
-radonjić radosavkic radosavkić radotic radotić radova radovac radovanac radovankovic radovanković radovanlija
-radovanov radová radsma radstaak radstaat radstake radt radtke radu raducic raducić radukic radukić radulaski
-radulaški radulescu radulic radulić radulj raduljcic raduljeskovic raduljesković raduljevic raduljević
-raduljčić radulovic radulović radusic radusilovic radusilović radusinovic radusinović raduski radušić raduški
-radzi radzina radzins radziņa radziņš raedts rael raemaekers raemakers raes raets raeven rafailovic rafailović
-raffa raffioddin raffiq rafi rafidyev rafidyeva rafizal raggers raghavan raghoe raghoebar raghoebarsing
-raghoebier raghoenandan raghoenath rago ragone rahamad rahamat rahardian rahayu rahbek rahim rahimah rahimbaks
-rahimi rahimov rahimova rahka rahkala rahman rahmani rahmat rahmawati rahmouni rahn rahou raic-sudar raich
-raicic raifyev raifyeva raijer raijmakers raijmann raikkonen railean raileanu railic railić raimajhi raimondi
+pelupessy peluso pelzer pelzers peláez pelšs pena penaloza pencic pencis penders pendic pendić penezic penezić
+pengaribowo pengel penic penikis penić peniķis penjisevic penjišević penna pennanen pennekamp pennestri
+pennestrì pennewaard pennila pennilä penninga pennings penninkhof penninx pennock penovic penović penris
+penterman pentikainen pentikäinen penttila penttilä penz penzo penčić peovic peović pepe pepelcevic pepels
+pepelčević peperkamp peperstraten peperzak pepic pepić peppelman pepplinkhuizen perales peralta peran percic
+perdaems perdana perdijk perdok perdon perea pereboom perego pereira perenic perenić perera peres pereyra
+perez perfors periasamy peric pericic perik perilli perin perina perini perinova perisic perić peričić perišić
+perjanicic perjaničić perkic perkić perko perkona perkons perkovic perković perlas perlaš perlo permadi
+permana permata permatahati permatasari perna pernica pernicova pernicová perniö pernot peroni peroti perotic
+perotić perotti peroutka peroutkova peroutková perpiglia perquin perra perreault perrenoud perri perrier
+perrin perrini perrone perrot perrotta perroud perroy persa persada persaud persichetti persijn persoons
+persson pertijs pertiwi perton perugini perumal perunicic peruničić peruzzi perwira perwiro peréz perčić perša
+pesaresi pesce pesch peschier pescia pesek peselman pesenti pesic peska peskens pesko peskova pesman pesola
+pesonen pesorda pessers pession pesta pestman pestova pesulima petcu petegem petek peterka peterkova peterková
+peterman peterne peterse petersen peterson petersone petersons petersson petiet petit petitjean petito
+petkanic petkanić petr petrak petrakova petralia petrarca petras petrasova petrauskaite petrauskaitė
+petrauskas petrauskiene petrauskienė petrausks petre petrea petrella petrelli petrescu petri petric petricek
+petricic petrickova petrijevcanin petrijevčanin petrik petrikic petrikić petrikova petrini petrisevac petrić
+petrič petričić petriševac petrone petronic petronilia petronio petronić petrov petrova petrovac petrovic
+petrovicka petrovicky petrovická petrovický petrović petrovič petrovska petrovskis petrová petru petrucci
+petrusic petruska petruskova petrusma petrušić petruška petrušková petrák petráková petráš petrášová petrů
+petter pettersen petterson pettersson pettinga petz petzer petzold petřík petříková petříček petříčková peulic
+peulić peuranen peuraniemi peursem peusens peute peverelli pex pezzella pezzi peña peñaloza pećar pećina
+pečeničić pečnik peřina peřinová pešek pešić peška peško pešková pešorda pešta peštová pfaff pfannerstill
+pfeffer pfeifer pfeiffer pfennig pfennings pfersich pfingsten pfister pfleger pflieger pflugner pflügner phaff
+phagoe pham phamova phamová phang pheiffer pherai phielix philipoom philipp philippa philippart philippe
+philippen philippens philippi philippo philippus philippé philipse philipsen phillips phiri phoelich phoon
+phor phua phuah phung phuong phó phùng phương phạm piacentini piaget piana pianese pianigiani piasecki piatek
+piatkowski piazzolla pibiri picard picariello picavet picchi piccinini piccione picco piccoli piccolomini
+picha pichardo pichler pichlmaier pichon pichova pickkers pictet piechota pieck pieczek pieffers piekarski
+piekartz pieksma pielaat pielage piels pienaar pieneman piening pieplenbosch pierau pieri pierik pierini
+pierro piersma piervincenti pierweijer piesker pietens pieter pieternella pieters pieterse pietersen pietersma
+pieterson pietersz pietila pietilä pietjouw pietras pietruszka pietrzak pietrzyk piets pietsch piette
+piffaretti piga pigge piggelen pigmans pignatelli piguet piha pihl pihlak piho piip piippola piirainen pijcke
+pijfers pijffers pijkeren pijll pijlman pijls pijnacker pijnaker pijnenborg pijnenburg pijpelink pijpker
+pijpstra pijs pikaar pikic pikić pikkarainen pikkemaat pikover pilar pilarova pilarski pilat pilato pilatova
+pilař pilařová pilch pilgaard pili pilindavic pilindavić piljagic piljagić pilkes pilla pillai pillay
+pillitteri pilloud pilz pilát pilátová pimentel pina pinardi pinasty pinckaers pinckers pineda pineiro pingle
+pingpank pinheira pinheiro pinho pini pinkse pinna pinnock pinon pintaric pintarič pintea pinter pinterne
+pintilie pintus pintér pintérné pinxt pinxten pinxteren pinzari pinzaru piorkowski piotrowicz piotrowska
+piotrowski pipercic piperčić pipitone pippel pippig pirags piras pirc pircher piredda pires piric pirivatric
+pirivatrić pirić pirker pirnat piron pirone pirosova pirotte pirovano pirošová pirrello pirrone pirttijarvi
+pirttijärvi pirttikangas pirvu pisani pisarevic pisarević pisaric pisarić pischedda pisciotta piscitelli
+piscopo piskorjanac pisol pisova pisters pistoor pistorius pisu pitarch pitart piters pithey pitinac pitkamaki
+pitkanen pitkämäki pitkänen pitlo pitruzzella pitschugin pitstra pittalis pittard pittens pitulic pitulić
+pitzalis piva pivar pivetta pivonka pivonkova pivoňka pivoňková piwowarczyk pizarro pizzi pizzimenti pizzitola
+pizzo pizzuti piña piñeiro piórkowski piątek piątkowski piłat piškorjanac pjanic pjanić pjescic pjesivac
+pjevic pjević pješivac pješčić plaatsman placek placento placha plachy plachá plachý placic placinta placko
+plackova pladdet plaggenborg plaggenmarsch plaisier plaizier plakalovic plakalović plakke plamadeala plamenac
+plandsoen planic planincic planinčić planić planje planjer plantak plantenga plantinga plascar plaskur plasman
+plasmans plasmeijer plass plasschaert plasse platania platanic platanić platenburg platenkamp plateringen
+platjouw platon platschorre platteel platteeuw plattel plattner platzer plaude plaudis plauk plautz plavic
+plavins plavić plavkic plavkić plavljanic plavljanić plavniece plavsic plavšić plazier plazinic plazinić
+plazonja plazonjic plazonjić plaček plačić plačko plačková plaščar plch plchova plchová plecic plegt pleij
+pleijsier pleijte pleizier plejo plekanec plekanecova plekanecová plekkenpol plekker plemic plemić plender
+plenter plesa plesca pleska pleskonjic pleskonjić plessius pletsch pleumeekers pleune pleunis plećić pleša
+pleška plieger pligt plijter plintic plintić plisnic plisnić pljakic pljakić pljevaljcic pljevaljčić plocic
+ploegaert ploegmakers ploegman ploegstra ploem ploemen plokker plomb plooij plooijer ploskic ploskić plotnieks
+plotzitzka ploum ploumen pločić plsek plskova plugers plugge pluhar pluharova pluhař pluhařová pluijgers
+pluijm pluijmaekers pluijmakers pluijmen pluijmers pluijmert pluimers pluister pluta pluuren pluym pluymaekers
+plšek plšková pobulic pobulić pocan pocci poche pocius pociute pociūtė pocorni pocrnja podbarac podgorsek
+podgorski podgoršek podgórski podhradska podhradsky podhradská podhradský podinic podinić podkonicka
+podkonicky podkonická podkonický podniece podnieks podpadac podrascic podraščić podric podrić podt podzimek
+podzimkova podzimková podzina podzins podziņa podziņš poecke poede poehn poelarends poelgeest poell poelma
+poelman poelmann poelmans poels poelsma poelstra poelwijk poeran poeschl poeste poeth poeze pogacar pogacic
+pogacnik pogačar pogačić pogačnik poge poggi poggio pogorzelski poh pohl pohland pohle pohlova pohlová pohtamo
+poiesz poikans poikāns pointner poirier poiriér poirters pojkic pojkić pokhrel pokorna pokorny pokorná pokorný
+polacek polach polachova polackova polak polakova polancec polanco polane polanen polanska polansky polanská
+polanský polančec polasek polaskova polat pold polderman poldermans poleij polese polet poletti polfliet
+polhout polhuis poli poliak poliakova poliaková polic polidori polifka polimeno polinder polis politi polito
+polivka polivkova polizzi polić pollaert polle pollemans pollich pollina pollmacher pollmann pollmächer
+pollock pollonen pollé polman polomcic polomčić polsak polstra polugic polugić polverino polzl polách
+poláchová polák poláková poláček poláčková polášek polášková polívka polívková polšak pomeren pommerel
+pommeren pompei pompert pompili pompilio pompstra pomstra pongers ponitzsch ponjavic ponjavić ponjee ponne
+ponnusamy pons ponse ponsioen ponsteen ponstein ponti pontinen ponzio poolman poon poore poorte poorterman
+poorthuis poortinga poortman poorts poortvliet pooter pooters poots popa popadic popadić poparic poparić
+popcic popelier popelka popelkova popelková popering popescu popkema popken popma popov popova popovic
+popovici popovicova popović popovičová popp poppel poppelaars poppelen poppelier poppeliers poppema poppes
+poppinga poprzan popržan popta popusoi popčić popławski porcari porcu porebski poretti porgante porgants
+porkkala pormalis pornpipatpong poronen poropudas porras pors porsius portegies portegijs porteners portengen
+porth portillo portmann porębski posch poschl poschmann poska posno pospichal pospichalova pospisil
+pospisilova pospíchal pospíchalová pospíšil pospíšilová possemis postel postelmans posthouwer posthuma
+posthumus postic postica postiglione postma postmus postolachi postulart postuma potappel potgieter poth
+potharst pothof pothoff pothoven pothuvaal potijk potjer potkamp potma potman potocar potocnik potočar
+potočnik potrebic potrebić pott pottel potucek potuckova potuijt potze potůček potůčková pouderoijen poulin
+poulisse poulissen poulsen poulus poulussen pouros pourova pourová poutsma pouw pouwels pouwelse pouwer pouye
+povlsen povse povše powlowski poyraz poyrazoglu poyrazoğlu poysti pozarac poznanic poznanić poznic poznić
+pozzi pozzo poçan poštić požarac praag praamstra praas prabawanti prabayu prabhakar prabhu prabowo prachar
+pracharova prachař prachařová pradana pradanna pradena pradhan pradhana pradika pradipta pradita prado pradono
+pragt prah prajapat prajapati prakasa prakash prakatur prakoso pramadani pramana pramayoga pramesh pramestiara
+pramitha pramono pramudhita pramudika pranadjaya pranata prangart prange pranoto pranowo prapdipta prasad
+prasasta prasek prasetio prasetiyo prasetya prasetyaningsih prasetyo prashad praskova prasojo prasongsanti
+prast prastaji praster prastiyo prastuti prastya prastyo praswito pratama pratesi pratico praticò pratiwi
+pratiwie pratiyo pratomo praulina praulins prauliņa prauliņš pravdic pravdić prawira prawirawan prawiro
+prayoga prayuda prazak prazakova prazic pražić pražák pražáková prchal prchalova prchalová prebiracevic
+prebiračević preciado preda predic prediger predin predić predojev predojevic predojević predovic predović
+predragovic predragović preesman prein preira prekic prekić prelic prelić preloscan preloščan prem premchand
+prempeh prencipe prendic prendić prenen prenger prengki preocanin preočanin prepelita prerad preradovic
+preradović presic pressler prete pretkalnina pretkalnins pretkalniņa pretkalniņš pretorius preuk preuss
+preuter preuß prevo prevoo prevos prevost preziosi prešić prialmanda priantini pribadi pribic pribisic pribić
+pribišić pribyl pribylova prickaerts pridane pridans pridāne pridāns priede priedite prieditis priedīte
+priedītis priemer priems prieto prigodic prigodić prihantoro prihata prihatin prihoda prihodova prijic prijić
+prijn prijt prikic prikić prikryl prikrylova primalukyta primastuti primozic primožič princen pringle prinse
+prinsen prinsloo prinssen prinsze prinz prisacari prisacaru prisco prisic priskilla privat privitera priyanti
+priyanto priyatna priyotomo prišić prkosovacki prkosovački probst procee prochazka prochazkova procházka
+procházková procopio procter prodan prodanic prodanić proenings prohaska proietti prokes prokesova prokeš
+prokešová prokic prokić prokop prokopic prokopić prokopova prokopová prolic prolić promes prooij prooijen
+proos prophitius prosacco prosek prosic proske proskova prosman pross protic protić protzman proulx provaznik
+provaznikova provazník provazníková provenzano provilij prošek prošić prošková prsendic prucha pruchova prudon
+pruginic pruginić pruijmboom pruijn pruijs pruijsen pruijsers pruijssers pruijt pruiksma pruimboom pruis
+pruisscher pruissen prummel prunic prunić pruntel prus prusa prusova pruteanu pruvost przic przybylska
+przybylski przybysz przybył przybyła prášek prášková prévost pršendić průcha průchová průša průšová pržić
+psenicka psenickova ptacek ptackova ptak ptáček ptáčková puacmatesic pualic pualić puaneswaran puačmatešić
+pubben puca pucci puccio puchalski pucher pudaric pudarić puddu pudjiastuti puente puffelen puga puggioni
+pugliese pugliesi puglisi puhakainena puhakainenä puhakka puharic puharić puhringer puhvel puig puijenbroek
+puijk puijn puister puiu pujats pujiwijayanti pujiyanto pujāts pukite pukitis pukk pukkila puleo pulido
+pullens pulles pulli pultrum pumpurs punder punisic punišić punselie puntasrima puntman puntodewo punyawong
+puolakka puonggo pupak pupakova puper pupols pupurs pupák pupáková purantoro purbono purboyo purdy puresic
+purešić puric puriel purisic purisna purić puriņš purišić purmalasari purmer purnama purnami purnawan
+purnawarman purnawati purnis purnita purnomo purnot purohit purushothaman purvins purviņš purwadi purwaningsih
+purwanti purwanto purwasih purwati pury puscas pusch puseljic puskarcuk puskas puskás puslojic puslojić pusnik
+puspadara puspanathan puspaningtyas puspasari puspita puspitarini puspitasari puspito puspitoningrum pustjens
+puthucheary putincanin putinčanin putker putman putmans putnik putnina putnins putniņa putniņš putra putranto
+putri putriani putsep puttenstein putzolu puupera puuperä puusepp puvacic puvalic puvalić puvačić puzavac
+puzigaca puzigaća puķīte puķītis pušeljić puškarčuk puškáš pušnik pytel pyykko pyykkonen pyykkö pyykkönen páez
+pálné pánek pánková pásztor pásztorné pátek pátková päivälä päivärinta pärn pääkkönen pääsuke pålsson pérez
+pérrin pérrot péterné pétit pícha píchová píšová põder põld pöche pöge pöllönen pölzl pöntinen pörteners
+pöschl pöysti pühringer pütsep pērkona pērkons pētersone pētersons pīrāgs pļaviņš pļavniece płonka přibyl
+přibylová přikryl přikrylová příhoda příhodová pšenička pšeničková pūce pūpols qasımova qayum qayyum qayyuum
+qazi qhotimah qian qodir qomarianah quaak quaars quach quaden quadvlieg quaedackers quaedflieg quaedvlieg
+quaglia quah quak quakernaat quakkelaar quaranta quarta quartenoud quartey quast quax queiros queiroz queirós
+quek quekel quesada quevedo quezada quigley quik quinn quinodoz quinones quinonez quinta quintairos
+quintanilla quinten quintero quinteros quinto quirijnen quirijns quiroga quiros quiroz quiróz quispel quist
+quitzon quix quiñones quiñónez quliyev qurachman qureshi qusyairi quyen quyền quách quản qvist ra'ais raa raab
+raabe raadschelders raadsen raaff raafs raaij raaijen raaijmakers raaijman raalte raalten raams raamsdonk
+raamsman raan raangs raanhuis raaphorst raappana raasveld raateland raatgever raath raatikainen raatila raats
+raay raaymakers rabbers rabeling rabelink raben rabenstein rabic rabie rabić rabl rabljenovic rabljenović
+rabouw rac raca rach rachmadiary rachman rachmana rachmandhika rachmaningtyas rachmat rachmawati racic racić
+racordon racova racu racz raczne raczynski raczyński rada radancic radančić radebe radecki radeljic radeljić
+radema rademacher rademaekers rademaker rademakers rademan rademeyer radermacher radersma radesic radetic
+radetić radešić radhakrishnan radic radicic radicova radigovic radigović radijevac radikic radikić radin
+radinovic radinović radisavcevic radisavic radisavić radisavljevic radisavljević radisavčević radisevic
+radisic radista raditia radivojac radivojsa radivojsic radivojša radivojšić radić radičić radičová radišević
+radišić radjkoemar radl radler radlovic radlović radmanovic radmanović radnic radnić radoi radoicic radoičić
+radojcic radojicic radojičić radojkic radojkić radojčić radomirovic radomirović radomski radonic radonić
+radonja radonjanin radonjic radonjić radosavkic radosavkić radotic radotić radova radovac radovanac
+radovankovic radovanković radovanlija radovanov radová radsma radstaak radstaat radstake radt radtke radu
+raducic raducić radukic radukić radulaski radulaški radulescu radulic radulić radulj raduljcic raduljeskovic
+raduljesković raduljevic raduljević raduljčić radulovic radulović radusic radusilovic radusilović radusinovic
+radusinović raduski radušić raduški radzi radzina radzins radziņa radziņš raedts rael raemaekers raemakers
+raes raesulah raets raeven rafailovic rafailović raffa raffioddin raffiq rafi rafidyev rafidyeva rafizal
+raggers raghavan raghoe raghoebar raghoebarsing raghoebier raghoenandan raghoenath rago ragone rahadian
+rahadiansyah rahamad rahamat rahardi rahardian raharjo rahayu rahbek rahim rahimah rahimbaks rahimi rahimov
+rahimova rahka rahkala rahmadani rahmadevi rahmadhani rahmadi rahmadiah rahmadiani rahman rahmani rahmansyah
+rahmat rahmatika rahmawati rahmawaty rahmeika rahmiany rahmita rahmouni rahn rahou raic-sudar raich raicic
+raifyev raifyeva raijer raijmakers raijmann raikkonen railean raileanu railic railić raimajhi raimondi
 raimondo raisanen raiski raiskio raitanen raittila raizal raić-sudar raičić raj rajabov rajabova rajacic
 rajagopal rajagopalan rajakumar rajamaki rajamäki rajan rajannaidu rajasa rajata rajačić rajcetic rajcevic
 rajcic rajendra rajendran rajh rajhans rajic rajicic rajić rajičić rajlic rajlić rajs rajsic rajtek raju
-rajčetić rajčević rajčić rajš rajšić rak rakanovic rakanović rakaric rakarić rakas rakers raketic raketić
-rakezic rakezić rakhan rakhorst rakic rakinic rakinić rakitic rakitić rakić rakonic rakonić rakova rakovic
-raković raková rakowski rakt rakusic rakušić ralbovski raletic raletić ralic ralić raljic raljić rallo ramac
-ramachandra ramachandran ramadan ramadass ramadhani ramadhin ramaekers ramaker ramakers ramakrishnan raman
-ramanathan ramani ramasamy ramasray ramaswamy ramautar ramautarsing ramač rambaldi rambaran rambelje rambousek
-rambouskova rambousková ramcharan ramdajal ramdan ramdani ramdas ramdhan ramdhani ramdien ramdin ramdjan
-ramdzan rameckers rameez ramella ramerman ramesar ramesh ramgolam ramic ramires ramirez ramić ramjiawan
-ramkema ramkhelawan ramkisoen ramkissoon ramlakhan ramlal ramlan ramlee ramli ramly rammeloo ramnarain
-ramnarine ramnath ramos rampazzo rampersad rampersaud ramphal ramroop ramsak ramsamy ramsaran ramsaroep
-ramselaar ramshorst ramsodit ramson ramu ramzan ramziddinov ramziddinova ramírez ramšak rana ranabhat rancans
-rancic rancāns randamie randazzo randhawa randic randsdorp randunkovic randunković randwijk raneri ranftl
-ranganathan rangel rangelov rangelrooij rangen ranieri raniolo ranisavic ranisavić ranjit rankic rankis rankić
-ransdorp ransijn ranta rantamaa rantanen rantsch ranucci ranz ranzijn rančić ranđić raonic raonić rapaic
-rapaić rapajic rapajić rapala raphaela rapisarda raposo rapovac rapp rappange rappard rapuano raqi rasali
-rasanen rascanin rascon rascón rasenberg rasetarevic rasetic rasevic rashid rashidi rashidin rashidov
-rashidova rasiah rasic rasid rasila rasinac rasing rasić rask raska rasker raskova rasljic rasmus rasmussen
-rasoelbaks rasovic raspopovic raspopović raspudic raspudić rassid rastogi rasulic rasulić rasyid rata rataj
-ratajczak ratajova ratajová ratelband ratering raterink ratke ratkelic ratkelić ratkovcic ratkovic ratković
-ratkovčić ratnam ratniece ratnieks ratsep ratta ratti rattink raubenheimer raubuch rauch raud raudsepp raufyev
-raufyeva rauhala rauhanen raukuc raulic raulić raun rauniyar rausch rauscher rausis rauso raut rautaporras
-rautavirta rautenbach rautenkranz rauter rautio rauwerda rauwerdink ravaioli raval ravelli ravenhorst
-ravensberg ravensbergen ravenshorst ravensteijn ravenstein ravenstijn ravenswaaij ravenzwaaij ravesloot
-ravesteijn ravestein ravestijn ravet ravilic ravilić ravindran ravn ravshanov ravshanova rawat raxmatullohyev
-raxmatullohyeva raya rayhan raymakers raynaud raynor razab-sekh razak razali razenberg razi razic razin razić
-razlan razman razo razumenic razumenić račić raņķis rašetarević rašetić rašević raši rašić raška rašková
-rašljić rašović raščanin rea reale realini rebane reber rebergen rebers reboucas rebouças recchia recevic
-rechberger redaelli reddy redegeld redeker redelinghuys redert redha redl redzic redzuan redžić reede reeden
-reeder reeders reedijk reefhuis reefman reehorst reeken reekers reekum reemer reemers reemnet reemst reenen
-reerink rees reesink reessink reest reeuwijk reeven reezigt refos regalado regazzoni regelink regmi regnerus
-regnier regodic regodić regter regteren regterschot regtien regtop regts regueira regulic regulić rehacek
-rehackova rehak rehakova rehman rehor rehorova rehorst rehu rehwagen reiber reichardt reichart reichel
-reichert reichgelt reichl reichling reid reiding reidinga reidsma reif reifenrath reij reijbroek reijden
-reijen reijenga reijer reijerink reijerkerk reijers reijerse reijersen reijgersberg reijinga reijke reijken
-reijm reijman reijmer reijmerink reijmers reijmersdal reijn reijnders reijne reijnen reijners reijneveld
-reijngoud reijngoudt reijnhoudt reijnhout reijnier reijnierse reijns reijntjens reijntjes reijrink reijs
-reijsen reijt reijtenbagh reijven reiling reilink reilly reilman reimann reimer reimerink reimert reimink
-reinalda reinartz reinberg reinbergen reinderink reinders reindl reinds reinelt reinerink reiners reinger
-reingoud reinhard reinhardt reinieren reiniers reinika reinikainen reinikka reiniks reininga reinink reinisch
-reinke reinsalu reinsma reintjens reintjes reintke reints reischl reisinger reiter reiterer reith reitsema
-reitsma reitze reitzema reixach reixachs reizniece rekalic rekalić rekelhof reker rekers rekoert rekomaa rekum
+rajčetić rajčević rajčić rajš rajšić rak rakafsya rakanovic rakanović rakaric rakarić rakas rakers raketic
+raketić rakezic rakezić rakhan rakhman rakhmatia rakhorst rakic rakinic rakinić rakitic rakitić rakić rakonic
+rakonić rakova rakovic raković raková rakowski rakt rakusic rakušić ralbovski raletic raletić ralic ralić
+raljic raljić rallo ramac ramachandra ramachandran ramadan ramadanti ramadass ramadhan ramadhani ramadhaniyah
+ramadhanti ramadhanty ramadhin ramadhina ramadhon ramadhony ramaekers ramaker ramakers ramakrishnan raman
+ramanathan ramani ramasamy ramasray ramaswamy ramautar ramautarsing ramayona ramač rambaldi rambaran rambelje
+rambousek rambouskova rambousková ramcharan ramdajal ramdan ramdani ramdany ramdas ramdhan ramdhani ramdhini
+ramdien ramdin ramdjan ramdzan rameckers rameez ramella ramerman ramesar ramesh ramgolam ramic ramires ramirez
+ramić ramjiawan ramkema ramkhelawan ramkisoen ramkissoon ramlakhan ramlal ramlan ramlee ramli ramly rammeloo
+ramnarain ramnarine ramnath ramos rampazzo rampersad rampersaud ramphal ramroop ramsak ramsamy ramsaran
+ramsaroep ramselaar ramshorst ramsodit ramson ramu ramzan ramziddinov ramziddinova ramírez ramšak rana
+ranabhat rancans rancic rancāns randamie randazzo randhawa randic randsdorp randunkovic randunković randwijk
+raneri ranftl ranganathan rangel rangelov rangelrooij rangen ranggadara ranieri raninda raniolo ranisavic
+ranisavić ranjit rankic rankis rankić ransdorp ransijn ranta rantamaa rantanen rantika rantsch ranucci ranz
+ranzijn rančić ranđić raonic raonić rapaic rapaić rapajic rapajić rapala raphaela rapisarda raposo rapovac
+rapp rappange rappard rapuano raqi rarasyufah rasali rasanen rascanin rascon rascón rasenberg rasetarevic
+rasetic rasevic rashid rashidi rashidin rashidov rashidova rasiah rasic rasid rasila rasinac rasing rasić rask
+raska rasker raskova rasljic rasmus rasmussen rasoelbaks rasovic raspopovic raspopović raspudic raspudić
+rassid rastogi rasulic rasulić rasyid rata rataj ratajczak ratajova ratajová ratelband ratering raterink ratke
+ratkelic ratkelić ratkovcic ratkovic ratković ratkovčić ratnam ratnani ratnasari ratniece ratnieks ratsep
+ratta ratti rattink raubenheimer raubuch rauch raud raudsepp raufyev raufyeva rauhala rauhanen raukuc raulic
+raulić raun rauniyar rausch rauscher rausis rauso raut rautaporras rautavirta rautenbach rautenkranz rauter
+rautio rauwerda rauwerdink ravaioli raval ravelino ravelli ravenhorst ravensberg ravensbergen ravenshorst
+ravensteijn ravenstein ravenstijn ravenswaaij ravenzwaaij ravesloot ravesteijn ravestein ravestijn ravet
+ravilic ravilić ravindran ravn ravshanov ravshanova rawat raxmatullohyev raxmatullohyeva raya rayendra rayhan
+rayindra raymakers raynaud raynor razab-sekh razak razali razenberg razi razic razin razić razlan razman razo
+razumenic razumenić račić raņķis rašetarević rašetić rašević raši rašić raška rašková rašljić rašović raščanin
+rea reale realini rebane reber rebergen rebers reboucas rebouças recchia recevic rechberger redaelli reddy
+redegeld redeker redelinghuys redert redha redl redzic redzuan redžić reede reeden reeder reeders reedijk
+reefhuis reefman reehorst reeken reekers reekum reemer reemers reemnet reemst reenen reerink rees reesink
+reessink reest reeuwijk reeven reezigt refa'januar refos regalado regazzoni regelink regmi regnerus regnier
+regodic regodić regter regteren regterschot regtien regtop regts regueira regulic regulić rehacek rehackova
+rehak rehakova rehman rehor rehorova rehorst rehu rehwagen reiber reichardt reichart reichel reichert
+reichgelt reichl reichling reid reiding reidinga reidsma reif reifenrath reij reijbroek reijden reijen
+reijenga reijer reijerink reijerkerk reijers reijerse reijersen reijgersberg reijinga reijke reijken reijm
+reijman reijmer reijmerink reijmers reijmersdal reijn reijnders reijne reijnen reijners reijneveld reijngoud
+reijngoudt reijnhoudt reijnhout reijnier reijnierse reijns reijntjens reijntjes reijrink reijs reijsen reijt
+reijtenbagh reijven reiling reilink reilly reilman reimann reimer reimerink reimert reimink reinalda reinartz
+reinberg reinbergen reinderink reinders reindl reinds reinelt reinerink reiners reinger reingoud reinhard
+reinhardt reinieren reiniers reinika reinikainen reinikka reiniks reininga reinink reinisch reinke reinsalu
+reinsma reintjens reintjes reintke reints reischl reisinger reitenbach reiter reiterer reith reitsema reitsma
+reitze reitzema reixach reixachs reizkia reizniece rekalic rekalić rekelhof reker rekers rekoert rekomaa rekum
 rekveld reljic reljić rellum relou relouw rembli remeeus remeijsen remerij remers remes remesova remeta
 remetic remetić remeš remešová remie remijn remijnse remkes remmelink remmelts remmelzwaal remmerde remmerden
-remmerswaal remmerts remmits rempel rempt remy renard renaud renault rencar renckens renda rendon rendra
-rendulic rendulić rendón reneerkens renema reneman renes renfrum renfurm rengelink rengers rengs reniers
-renirie renk renkema renken renkens renna rennenberg renner renooij renovcevic renovica renovčević rens rensch
-rense renselaar rensen rensenbrink rensing rensink renskers renssen renswoude renswouw rentenaar renteria
-rentería rentrop rentz renz renzi renčar repac repasic repašić repetto repija repiska repisky repiská repiský
-repko repola reppin repse repše requena resch resende resendez resendiz resimic resimić resink reskovic
-resković resnik resoort restivo restle restorff reséndez reséndiz retera reterink retief retz retzke reuber
-reubsaet reugebrink reukers reule reulen reuling reulink reumann reumer reumerman reumkens reurekas reurings
-reurink reurslag reusen reuser reusken reuss reusse reutelingsperger reuten reuvekamp reuver reuvers reve
-revenberg revenco revet rewijk rewinkel rexach rexachs rexwinkel rey reymond reyna reynaud reynders reyneke
-reynold reynolds reynoso rezac rezacova rezek rezelman rezende rezkova rezková reznicek reznickova rezníčková
-rezzonico rečević rhebergen rheder rheeder rheenen rhemrev rhenen rhijn rhijnsburger rhoden rhoon riansyah
-rianto riaz ribar ribaric ribarić ribas ribaupierre ribbens ribberink ribbers ribbink ribeiro ribic
-ribicgreganic ribićgreganić ribič riboskic riboškić ricart riccardi ricci ricciardi riccio riccobono richards
-richter richterova richterová richtr richtrova richtrová ridderbos ridderhof riddersma ridduan ridhwan ridolfi
-ridosic ridzuan ridzwan riebeek riedel riedeman rieder riedewald riediger riedijk riedl riedler riedstra rieff
-rieger riegler riegman riekert riekmann rieks riekstina riekstins riekstiņa riekstiņš riekwel riele riemeijer
-riemens riemer riemers riemersma riemsdijk rienks rienstra rienties rientjes riepl riepma riera riermeier
-riesen rieser riesewijk riesmeijer riessen riester riesthuis rieswijk rietberg rietbergen rietbroek rietdijk
-rietema riethmuller riethmüller riethoff riethorst riethoven rietjens rietkerk rietkerken rietman rietmeijer
-rietmuller rietmüller rietscher rietschoten rietveldt rietvelt riewald riezebos riezen rifin rifqi rifqie
-rigamonti riggi riggio righetti righi rigoni rigter rigterink rigters riha rihova riihimaki riihimäki riikonen
-riis riisberg rijal rijck rijcke rijcken rijckevorsel rijfers rijff rijfkogel rijgersberg rijkeboer rijkee
-rijkelijkhuizen rijkenberg rijkens rijkers rijkes rijkhoek rijkhoff rijkmans rijkom rijkschroeff rijkse
-rijksen rijlaarsdam rijnaard rijnbeek rijnberg rijnbergen rijnberk rijnbout rijnders rijndorp rijneker
-rijneveld rijnhart rijnhout rijnieks rijnierse rijnja rijnsbergen rijnsburger rijnsoever rijntjes rijpers
-rijpert rijpkema rijpma rijpstra rijsbergen rijsdijk rijsemus rijsenbrij rijsewijk rijshouwer rijsinge
-rijsingen rijskamp rijsmus rijssel rijssemus rijssen rijstenberg rijstenbil rijswick rijswijck rijswijk
-rijszen rijthoven rijvers rijzinga rikers rikhof rikhotso rikkerink rikkers rikkert rikmanspoel riksten
-rikxoort rimai rimal rimmanen rimmelzwaan rinaldi rincic rincon riner ringel ringelberg ringelenstein
-ringenier ringlever ringlociova ringlóciová ringma ringnalda rinia rinkema rinkens rinpoche rinsema rinsma
-rinsum rinta rintamaki rintamäki rintjema rinzema rinčić riojas riolo rios riou rioux riparbelli riphagen
-ripken ripmeester rippin ripzaad ririhena ris risakotta rishyakaran risimic risimić rison rispens risseeuw
-risselada rissewijck ristanic ristanić ristic ristila ristilä ristić riszdorfer ritari ritchi ritchie riteco
-ritfeld rithwan ritins ritman ritmeijer ritosek ritschel ritsema ritskes ritsma rittenberg ritter rittgasser
-rittweg ritz ritzema ritzer riva rivero riviere rivieré rixel rixtel riyadi riyanti riznic riznić rizuan
-rizvonyev rizvonyeva rizwan rizza rizzi rizzo riđošić rmandic rmandić rnic rnić roba robaard robak robani
-robbat robbemond robbemont robbertsen robbiani robeerst robel roben robers robert roberti roberts robertus
-robeznieks robežnieks robijns robinson robledo robles robroek robu robért rocca rocchi rocco rocha rochaix
-rochat roche rockmeier rockomanovic rockx rodarte roddenhof rodehau rodenberg rodenboog rodenburg rodenhuis
-rodenrijs rodermond rodewijk rodic rodigari rodiger rodijk rodijnen roding rodić rodjan rodoni rodowski
-rodrigez rodrigues rodriguez rodriguéz rodriquez rodrígez rodríguez rodríquez roduit roebers roebersen
-roebroek roebroeks roecker roed roeffen roefs roekel roekevisch roeland roelands roelandschap roelandse
-roelants roele roelen roeleveld roeleven roelevink roelfs roelfsema roeling roelink roell roeloffs roeloffzen
-roelofs roelofse roelofsen roelofsma roels roelse roelsma roelvink roemaat roemburg roemeling roenhorst
-roerade roerdink roerdinkholder roerink roermund roersma roescher roesink roessel roessen roessink roestenberg
-roestenburg roeterdink roeterink roeters roetert roetgerink roethof roetman roets roex roffelsen rogaar rogahn
-rogala rogalski roggatz roggeband roggema roggeveen rogic rogier rogić roglic roglić rogolino rogonjic
-rogonjić rogowski rogulic rogulić rogulja rohaan rohaizan rohan rohde rohlander rohling rohländer rohman
-rohner rohof rohrer roig roij roijackers roijakkers roijen roijers roijmans rojas rojek rojer rojjanasukchai
-rojo rojumanong roke rokebrand rokko roknic roknić rokossa rokpelnis roks roksandic roksandić roksic roksić
-rokven rokvic rokvić rokx roldan roldán roleder rolf rolfes rolff rolfson rolim roling rolink roljic roljić
-rolland rollema rolleman rollo rolloos roloff rolon rolsma rolvink rolón romagnoli romaguera romancik
-romancikova romanciuc romanelli romani romanic romaniello romanini romanić romano romanova romanovska
-romanovskis romanowski romančík romančíková rombaut romberg rombouts romcevic romeijn romeijnders romeo
-romgens romic romijn romijnders romić romkema romkens romkes romme rommelse rommen rommens rommers romo
-rompelberg rompelman romph romviel romy romčević ronckers roncoroni rondhuis rondinone rondoni rondovic
-rondović ronhaar ronis ronkainen ronkes ronner ronteltap roob rooba roobol roock rooda roodakker roodbeen
-roodbergen roodbol roode rooden roodenburg roodenrijs roodhart roodhorst rooding roodink roodnat roodt
-roodzant rooij rooijackers rooijakkers rooijen rooijendijk rooijens rooijers rooijmans rooimans rooker
-rookhuizen roolaid roolvink roomen roon roor roord roorda roording roordink roos roose rooseboom roosen
-roosenboom roosenbrand roosenburg roosendaal roosien roosink roosjen roosken roosloot roosma roosmalen
-roossien rootare rooth roothans rootlieb rootselaar roover roovers roovert rooy rooyakkers rooyen rooze
-roozeboom roozemond roozen roozenbeek roozenboom roozenburg roozendaal roponen rops roque rorije rorijs roriz
-rosado rosales rosalia rosandic rosandić rosaria rosario rosas rosati rosbach rosbergen rosca roschinsky
-rosdan rosdorff roseboom roselaar rosema rosenauer rosenbauer rosenbaum rosenberger rosenboom rosenbrand
-rosendaal rosendahl rosendal rosenthal rosevic rosheuvel roshman rosi rosiak rosic rosiek rosielle rosing
-rosink rosinski rosić rosiński roskamp roskic rosksch roslan roslee rosli rosly rosmalen rosman rosmawi rosnan
-ross rossaimi rossberg rossel rosselli rossem rossenaar rossenberg rosset rossetti rossewij rossi rossier
-rossini rossler rosso rossouw rossum rostam rostan rosu roszainal rota rotari rotaru rotgers roth rothe
-rothenbacher rothengatter rother rothlisberger rothman rothuis rothuizen rotman rotmans rotmensen rotolo
-rotondo rotteveel rottger rottier rottine rottiné rotundo roubal roubalova roubalová roubroeks roufs rougemont
-rougoor rouhof roukema roukens roulaux roulin roumans roumen roumimper rous rouschop rousova rousová rouss
-rousseau roussel rousset rousséau roussél rouweler rouwendaal rouwendal rouwenhorst rouwet rouwette rouwhorst
-roux rovcanin rovekamp roverts rovčanin rowaan rowe roxs roy roybal royer royér rozac rozanski rozeboom rozema
-rozeman rozemeijer rozemuller rozenbaha rozenbahs rozenberg rozenbrand rozendaal rozendal rozendom rozenveld
+remmerswaal remmerts remmits rempel rempt remy renaldi renaldy renanto renard renatha renaud renault rencar
+renckens renda rendon rendra rendulic rendulić rendón reneerkens renema reneman renes renfrum renfurm
+rengelink rengers rengs reniers renirie renk renkema renken renkens renna rennenberg renner renooij renovcevic
+renovica renovčević rens rensch rense renselaar rensen rensenbrink rensing rensink renskers renssen renswoude
+renswouw rentenaar renteria rentería rentrop rentz renz renzi renčar repac repasic repašić repetto repija
+repiska repisky repiská repiský repko repola reppin repse repše requena resch resende resendez resendiz
+resimic resimić resink reskovic resković resnik resoort restiana restivo restle restorff reséndez reséndiz
+retera reterink retief retz retzke reuber reubsaet reugebrink reukers reule reulen reuling reulink reumann
+reumer reumerman reumkens reurekas reurings reurink reurslag reusen reuser reusken reuss reusse
+reutelingsperger reuten reuvekamp reuver reuvers reve revenberg revenco revet revindra revueltas rewijk
+rewinkel rexach rexachs rexwinkel rey reymond reyna reynaga reynaldi reynaud reynders reyneke reynold reynolds
+reynoso reyvindra rezac rezacova rezek rezelman rezende rezkova rezková reznicek reznickova rezníčková
+rezzonico rečević rhebergen rheder rheeder rheenen rhemrev rhenen rhetorica rhezardi rhijn rhijnsburger rhoden
+rhoon rianita rianjani riansyah rianto riaz ribar ribaric ribarić ribas ribaupierre ribbens ribberink ribbers
+ribbink ribeiro ribic ribicgreganic ribićgreganić ribič riboskic riboškić ricart riccardi ricci ricciardi
+riccio riccobono richardi richards richlah richter richterova richterová richtr richtrova richtrová ridderbos
+ridderhof riddersma ridduan ridhowati ridhwan ridolfi ridosic riduwan ridzuan ridzwan riebeek riedel riedeman
+rieder riedewald riediger riedijk riedl riedler riedstra rieff rieger riegler riegman riekert riekmann rieks
+riekstina riekstins riekstiņa riekstiņš riekwel riele riemeijer riemens riemer riemers riemersma riemsdijk
+rienks rienstra rienties rientjes riepl riepma riera riermeier riesen rieser riesewijk riesmeijer riessen
+riester riesthuis rieswijk rietberg rietbergen rietbroek rietdijk rietema riethmuller riethmüller riethoff
+riethorst riethoven rietjens rietkerk rietkerken rietman rietmeijer rietmuller rietmüller rietscher
+rietschoten rietveldt rietvelt riewald rieyansah riezebos riezen rifandy rifansah rifdatunnisa rifin rifqi
+rifqie rigamonti riggi riggio righetti righi rigoni rigter rigterink rigters riha rihova riihimaki riihimäki
+riikonen riis riisberg rijal rijaldi rijatmoko rijck rijcke rijcken rijckevorsel rijfers rijff rijfkogel
+rijgersberg rijkeboer rijkee rijkelijkhuizen rijkenberg rijkens rijkers rijkes rijkhoek rijkhoff rijkmans
+rijkom rijkschroeff rijkse rijksen rijlaarsdam rijnaard rijnbeek rijnberg rijnbergen rijnberk rijnbout
+rijnders rijndorp rijneker rijneveld rijnhart rijnhout rijnieks rijnierse rijnja rijnsbergen rijnsburger
+rijnsoever rijntjes rijpers rijpert rijpkema rijpma rijpstra rijsbergen rijsdijk rijsemus rijsenbrij rijsewijk
+rijshouwer rijsinge rijsingen rijskamp rijsmus rijssel rijssemus rijssen rijstenberg rijstenbil rijswick
+rijswijck rijswijk rijszen rijthoven rijvers rijzinga rikers rikhof rikhotso rikkerink rikkers rikkert
+rikmanspoel riksten rikxoort rimai rimal rimmanen rimmelzwaan rinaldi rinaldy rincic rincon riner ringel
+ringelberg ringelenstein ringenier ringlever ringlociova ringlóciová ringma ringnalda rinia rinkema rinkens
+rinpoche rinsema rinsma rinsum rinta rintamaki rintamäki rintjema rinzema rinčić riojas riolo rios riou rioux
+riparbelli riphagen ripken ripmeester rippin ripzaad ririhena ris risakotta rishyakaran risimic risimić
+riskawati riskyta rismayanti rison rispens risseeuw risselada rissewijck ristanic ristanić ristiawan ristic
+ristila ristilä ristić riszdorfer ritari ritchi ritchie riteco ritfeld rithwan ritins ritman ritmeijer ritosek
+ritschel ritsema ritskes ritsma rittenberg ritter rittgasser rittweg ritz ritzema ritzer riva rivaldy rivero
+riviere rivieré rixel rixtel riyadi riyanti riyanto rizalulhaq rizkiah rizkita rizkitavania rizkylia riznic
+riznić rizuan rizvonyev rizvonyeva rizwan rizza rizzi rizzo riđošić rmandic rmandić rnic rnić roba robaard
+robak robani robbani robbat robbemond robbemont robbertsen robbiani robeerst robel roben robers robert roberti
+roberts robertus robeznieks robežnieks robianto robijns robinson robledo robles robroek robu robért rocca
+rocchi rocco rocha rochaix rochat roche rochmah rochyadi rockmeier rockomanovic rockx rodarte roddenhof
+rodehau rodenberg rodenboog rodenburg rodenhuis rodenrijs rodermond rodewijk rodic rodigari rodiger rodijk
+rodijnen roding rodić rodjan rodoni rodowski rodrigez rodrigues rodriguez rodriguéz rodriquez rodrígez
+rodríguez rodríquez roduit roebers roebersen roebroek roebroeks roecker roed roeffen roefs roekel roekevisch
+roeland roelands roelandschap roelandse roelants roele roelen roeleveld roeleven roelevink roelfs roelfsema
+roeling roelink roell roeloffs roeloffzen roelofs roelofse roelofsen roelofsma roels roelse roelsma roelvink
+roemaat roemburg roemeling roenhorst roerade roerdink roerdinkholder roerink roermund roersma roescher roesink
+roessel roessen roessink roestenberg roestenburg roeterdink roeterink roeters roetert roetgerink roethof
+roetman roets roex roffelsen rofi'rizky rogaar rogahn rogala rogalski roggatz roggeband roggema roggeveen
+rogic rogier rogić roglic roglić rogolino rogonjic rogonjić rogowski rogulic rogulić rogulja rohaan rohaizan
+rohan rohde rohhana rohlander rohling rohländer rohmalia rohman rohmatulloh rohner rohof rohrer roig roij
+roijackers roijakkers roijen roijers roijmans rojas rojek rojer rojjanasukchai rojo rojumanong roke rokebrand
+rokko roknic roknić rokossa rokpelnis roks roksandic roksandić roksic roksić rokven rokvic rokvić rokx roldan
+roldán roleder rolf rolfes rolff rolfson rolim roling rolink roljic roljić rolland rollema rolleman rollo
+rolloos roloff rolon rolsma rolvink rolón romadhon romadhona romagnoli romaguera romancik romancikova
+romanciuc romanelli romani romanic romaniello romanini romanić romano romanova romanovska romanovskis
+romanowski romansyah romančík romančíková rombaut romberg rombouts romcevic romeijn romeijnders romeo romgens
+romic romijn romijnders romić romkema romkens romkes romme rommelse rommen rommens rommers romo rompelberg
+rompelman romph romviel romy romčević ronckers roncoroni rondhuis rondinone rondoni rondovic rondović ronhaar
+ronis ronkainen ronkes ronner ronteltap roob rooba roobol roock rooda roodakker roodbeen roodbergen roodbol
+roode rooden roodenburg roodenrijs roodhart roodhorst rooding roodink roodnat roodt roodzant rooij rooijackers
+rooijakkers rooijen rooijendijk rooijens rooijers rooijmans rooimans rooker rookhuizen roolaid roolvink roomen
+roon roor roord roorda roording roordink roos roose rooseboom roosen roosenboom roosenbrand roosenburg
+roosendaal roosien roosink roosjen roosken roosloot roosma roosmalen roossien rootare rooth roothans rootlieb
+rootselaar roover roovers roovert rooy rooyakkers rooyen rooze roozeboom roozemond roozen roozenbeek
+roozenboom roozenburg roozendaal roponen rops roque rorije rorijs roriz rosado rosales rosalia rosalina
+rosandi rosandic rosandić rosandy rosaria rosario rosas rosati rosbach rosbergen rosca roschinsky rosdan
+rosdiana rosdiyanah rosdorff roseboom roselaar rosema rosenauer rosenbauer rosenbaum rosenberger rosenboom
+rosenbrand rosendaal rosendahl rosendal rosenthal rosevic rosheuvel roshman rosi rosiak rosiana rosic rosiek
+rosielle rosihan rosing rosink rosinski rosić rosiński roskamp roskic rosksch roslan roslee rosli roslini
+rosly rosmalen rosman rosmawi rosmayani rosnan ross rossaimi rossberg rossel rosselli rossem rossenaar
+rossenberg rosset rossetti rossewij rossi rossier rossini rossler rosso rossouw rossum rostam rostan rostiana
+rostiawati rosu roswati rosyadi roszainal rota rotari rotaru rotgers roth rothe rothenbacher rothengatter
+rother rothlisberger rothman rothuis rothuizen rotman rotmans rotmensen rotolo rotondo rotteveel rottger
+rottier rottine rottiné rotundo roubal roubalova roubalová roubroeks roufs rougemont rougoor rouhof roukema
+roukens roulaux roulin roumans roumen roumimper rous rouschop rousova rousová rouss rousseau roussel rousset
+rousséau roussél rouweler rouwendaal rouwendal rouwenhorst rouwet rouwette rouwhorst roux rovcanin rovekamp
+roverts rovčanin rowaan rowahullnisfi rowe roxs roy roybal royer royér rozac rozanski rozeboom rozema rozeman
+rozemeijer rozemuller rozenbaha rozenbahs rozenberg rozenbrand rozendaal rozendal rozendom rozenveld
 rozestraten rozgic rozgić rozi rozic rozier rozing rozins rozite rozitis roziņš rozkalne rozkalns rozlapa
 rozman rozsypal rozsypalova rozsypalová rozycki rozīte rozītis ročkomanović rošević roškić rožac rožič
 rožkalne rožkalns rožlapa rožman rubalema rubene rubenis rubert ruberto rubingh rubino rubio rucco ruch
-rucinski ruciński ruckdeschel rucker rudan rudge rudianto rudic rudiger rudić rudman rudnicki rudolf rudolfova
-rudolfová rudonjic rudonjić rudzinski rudzite rudzitis rudziński rudzki rudzīte rudzītis rueck ruecker
-ruedisueli ruegg ruelas ruesink ruessink ruffieux rugebregt rugenbrink ruggeri ruggieri ruggiero ruhanen ruhl
-ruighaver ruigrok ruijer ruijg ruijgers ruijgh ruijgrok ruijgt ruijs ruijsch ruijsscher ruijssenaars ruijten
-ruijtenbeek ruijtenberg ruijter ruijters ruijven ruijzenaars ruikes ruinard ruinemans ruisch ruissen ruiswijk
-ruitenbeek ruitenberg ruitenburg ruiterman ruiz ruizendaal rulkens rullens rullis rumenic rumenić rummo
-rumnieks rumpf rumping rumpt rumpunen runce runcis runderkamp rundic rundić runge runhaar runhart runia
-runjajic runjajić runneboom runolfsdottir runolfsson runte runtti ruohoniemi ruonala ruonansuu ruotolo
-ruotsalainen rupnik rupp ruppert rupprecht rus rusalic rusalić rusanoski rusca rusch rusciano rusconi rusdi
-ruseler rusiimwa rusin ruskic ruskus ruslan rusli rusman rusmana rusnac rusova rusová russchen russcher russel
-russo russu rustam rustamov rustamova rustenhoven rusticus rustveld rusu rusyaidi rutenfrans ruter rutesic
-rutešić rutgrink ruth rutherford rutins rutjens rutjes rutkowska rutkowski rutonic rutonić rutte rutteman
-rutten ruttenberg rutter rutterkamp rutters ruttimann ruud ruuhonen ruumpol ruuskari ruusula ruutel ruutli
-ruutti ruvalcaba ruvidic ruvidić ruys ruyter ruyters ruzek ruzic ruzicic ruzicka ruzickova ruzkova ruzojcic
-ruíz rušanoski ruškić ružić ružičić ružička ružičková ružojčić rwabyoma ryan ryba rybak rybar rybarczyk
-rybarik rybarikova rybarova rybicki rybnicek rybnicekova rybníček rybníčeková rybova rybová rybár rybárik
-rybáriková rybárová rybář rybářová rydl rydlova ryhanen ryhänen ryjikh rysava rysavy ryti ryysylainen
-ryysyläinen ryzih ryšavá ryšavý rzepka rác rácová rácz ráczné rädler räikkönen räisänen räntsch räsänen rätsep
-rémy rénard rénault rêgo ríos różański różycki röben rödel röder rödiger röell röling römer römers römgens
-römkens röthlisberger röttger rövekamp røed rømer rønning rønningen rúfus rücker rüdiger rüegg rühl rüter
-rütten rütter rüttimann rüütel rüütli rýdl rýdlová rītiņš rūmnieks rūtiņš růžek růžička růžičková růžková
-rəhimov rəsidova rəşidova sa'ari saad saadhoff saadiyev saadiyeva saalmink saaltink saane saanen saanila
-saarela saarenheimo saari saarikivi saarinen saarloos saarnio saarnivaara saas saase saasen saastamoinen saat
-saathof saavedra saayman sabajo sabaly sabandar sabaruddin sabarudin sabate sabater sabaters sabates sabatini
-sabatino sabato sabaté sabatés sabau sabbatini sabben sabdat sabharwal sabia sabian sabino sabki sabljak
-sabljic sabljić sabolcec sabolski sabolčec sabonis sabri sabrie sacchet sacchetti sacchi sacco saccone sachdev
-sachdeva sachithanandan sachse sadal saddal saddik saddiki sadhoe sadik sadiki sadilek sadilkova sadio sadl
-sadloe sadlonova sadloňová sadovic sadović sadowska sadowski sadriddinov sadriddinova sadzak sadílek sadílková
-sadıklar sadžak saedt saeed saefullah saelman saelmans saenamuang saenz saes saez safar safaric safarik
-safarikova safarova safdar safee saffrie saffuan safi safie safingi safiryev safiryeva safitri saflanis safo
-safoyev safoyeva safranek safrankova safrifarizal safrizal safwan sagadi sagafe sagdıc sagel saglam sagna
-sagodic sagonas saha sahebali sahebdin saheed sahertian sahetapy sahidi sahin sahner sahni sahota sahril
-sahroni saia saidi saidov saidova saifuddin saifudin saifulzakher saifuzin saihun saija saikkonen saile sailer
-saini saito saiz saizol sajinovic sajtos sakadivan sakalauskas sakanovic sakda sakdon sakho sakic sakkinen
-sakko sakotic sakri saksala sakwati saladino salah salahudin salako salakory salama salamone salarbux salatic
-salatiello salatić salazar salcedo salcido saldana saldaña salden saldivar saleh salehudin salek salemans
-salemi salemink salemme salenius salentijn salfischberger salgado salhi salierno salih salij salim salimans
-salinic salis saliņš salkova sall salleh salm salma salman salmans salmela salmelainen salmina salminen
-salmins salmiņa salmiņš salnis salo salohov salohova salolainen salom salomone salomons salomé salonen
-saloranta salow salsabilla salters salumae salumäe salvadori salvati salvatore salvatori salverda salvi
-salvucci salzano salzer salzmann sam-sin samad samae samah saman samancı samandarov samandarova samaniego
-samarasan samardzic samardžić samatic samb sambanthan sambe sambeeck sambeek sambou samek samel samelova sami
-samiryev samiryeva samkova samková sammartano sammartino sammert samohod samohodaj samolov samolovac samosir
-sampat sampath sampers samplonius samra samsalovic samsani samsen samsodien samsom samson samsonova samsonová
-samsuddin samsul samsuri samuel samuels samuelsen samuelsson samulin samwel sanabria sanadrovic sanadrović
-sanberg sanches sanchez sanchéz sanda sandalcı sandalj sandberg sandbergen sandbrink sandee sandel sanden
-sanderink sanderman sanderse sandha sandhu sandic sandifort sandijk sandić sandnes sando sandor sandorne
-sandova sandoval sandoz sandrakasi sandstrom sandström sandt sandu sandvik sandvliet sandwijk sanfilippo
-sangalimuthu sangers sangha sanghvi sangsorn saniru sanjaya sankar sankaran sanna sannala sannes sannino
-sanorhizam sansone sanstra santacana santacruz santamaria santamaría santanen santangelo santarelli santarossa
-santarsia santarsiero santbergen santbrink santegoeds santegoets santema santi santic santillan santilli
-santillán santinelli santing santini santman santoe santokhi santoni santor santori santoro santos santoso
-santucci santvoort sanusi sanz sapardic sapardić sapic sapienza saponaro saponic saponjic saporito sapta
-saptono sapuan sapulette sapuric saputra saputri saraber sarabia sarac saracino saraf saragih sarah saraiva
-saramandic saramandić sarancic sarapuu sarasvuo saraswati saravanan saraç sarbu sardar sardella sardina
-sardjoe sardorov sardorova sargac sargenti saric sarikaya sarim sarink sarić sark sarkar sarkic sarkka sarkozi
-sarma sarnataro sarneel saronjic sarova sarpong sarr sarraf sarti sarton sartor sartori saruga sarvari
-sarvarov sarvarova sarwari sarıoglu sarıoğlu sasbrink sasek sasic saskova sassano sassi sasso sastry satar
-sataric satarić sathasivam sathe sathianathan satink satner satria satta sattelmaier satterfield sattler
-sauceda saucedo saud sauer saukko sauliete saulietis saulite saulitis sauls saulīte saulītis saumweber
-saunthararajah saussure sava savandic savandić savard savary savas savatic savatić savaş savcic savciuc
-savelberg savelic savelić saveljic saveljić savelkoul savelkouls savelsberg savenije savevski savic savicic
-savin savini savioja savisaar savić savičić savkic savkić savoia savolainen savu savurdic savurdić savčić
-sawayn sawhney sawicka sawicki saxena sayed saygili saygıner sazali saïdi sağdıç sağlam sbrana scaglione scala
-scalia scalise scalzo scano scanu scarano scardino scarpa scarpellini scc schaafsma schaafstra schaaij schaaik
-schaake schaaper schaaphok schaapman schaapveld schaardenburg schaareman schaasberg schabbink schachinger
-schachner schacht schaddelee schadee schaden schadenberg schadewijk schadron schaefer schaefers schaeffer
-schaeken schaeks schaepkens schaerlaeckens schafer schaffarzik schaffel schaffer schaffers schaftenaar schagen
-schager schagt schahbasian schaick schaijik schaijk schaik schajik schakenbos schakenraad schalekamp schalke
-schalker schalkwijk schalkx schallenberg schaller schamberger schaminee schaminée schampers schaning
-schanssema schapelhouman schapendonk schar schardijn scharenborg scharer scharf scharff scharis scharloo
-scharphof scharrenberg scharroo schasfoort schatorje schatorjé schats schattefor schattevoet schatz schaub
-schauer schaufeli schavemaker schayk schedler scheek scheelings scheenen scheenloop scheenstra scheepbouwer
-scheepens scheeper scheepers scheepstra scheer scheeren scheeres scheerhoorn scheeringa scheerman scheermeijer
-scheers scheffer schefferlie scheffers scheffler schegget scheggetman scheiber scheidegger scheij scheijen
-scheijndel scheijven scheijvens schejbal schejbalova schejbalová schekkerman schelfhorst schelfhout schelhaas
-schelk schell schellart schellekens schellenbeck schellens schellevis schellinger schellingerhout schellings
-scheltema scheltens scheltinga scheltus schembera schemkes schemmekes schenau schendel schendelaar
-schenderling schenk schenkelaars schenkeveld schenning schennink schepens schepman schepop scheppink
-scherbarth scherbeijn scherders scherer scheres scherff scheringa scherini scherjon schermann schermerhorn
-scherpenhuizen scherpenisse scherpenzeel scherphof scherrenberg scherrenburg scherrer schers schersing scherz
-schetters schettino scheucher scheurer scheuring scheurink scheurkogel scheurwater scheuter scheutjens
-schevers scheytt schiavi schiavo schiavon schiavone schie schiedon schielke schiepers schierbeek schierboom
-schieskow schiettekatte schieveen schieven schieving schievink schifano schiffart schiffelers schiffer
-schiffers schigt schijff schijndel schijns schijvenaars schijvens schiks schilderinck schilderman schildhauer
-schildkamp schildmeijer schill schillaci schillemans schiller schilling schillings schilp schilperoord
-schilperoort schils schilstra schilte schilthuizen schiltkamp schiltmans schiltmeijer schima schimmel
-schimmelpennink schimmer schindzielorz schinkelshoek schinner schins schiopu schipaanboord schiphof schiphorst
-schiphouwer schipper schipperheijn schipperijn schirmer schirrmeister schirru schlachter schlagwein schlangen
-schlatmann schlatter schlawitz schlechtweg schlegel schlenter schlepers schley schleyer schlicher schlicht
-schlitzer schlogl schlosser schluter schlögl schlösser schlüter schmaal schmalzle schmeets schmeits schmeitz
-schmeler schmeltz schmets schmetz schmid schmidt schmidtchen schmidtova schmidtová schmied schmit schmits
-schmitt schmitz schmuhl schmutz schnabl schneeberger schneider schneiderova schneiderová schneiders
-schneidrova schneidrová schneidér schneijderberg schnelting schnider schnieder schniedermeier schnieders
-schniermanni schnitzler schnurer schnyder schnürer schober schoberg schoch schockel schoe schoeber schoemaker
-schoemakers schoeman schoen schoenaker schoenmaeckers schoenmaekers schoester schoffelmeer schokkenbroek
-scholl schollema scholma scholman schols scholsberg scholten scholtens scholtes scholtmeijer scholts scholtus
-scholtz scholz schomaker schonball schonbeck schonberg schonberger schondelmaier schonebeck schonenberg
-schonenberger schoneveld schonewille schonfeld schonhage schonherr schonlebe schoo schoofs schook schoolderman
-schoonakker schoonbeek schoonbergen schoonbrood schoonbroodt schoonderbeek schoondermark schoonderwalt
-schoonderwoerd schoonderwoert schoone schoonebeek schooneman schoonen schoonenberg schoonens schoones
-schooneveld schoonewille schoonheim schoonhoven schoonman schoonus schoonveld schoonwater schoop schoordijk
-schoorl schoorlemmer schoormans schoorstra schootbrugge schooten schoots schootstra schopenhouer schopf
-schopman schoppema schoppers schoppink schorderet schormans schornagel schorr schortinghuis schotanus
-schotborg schothorst schothuis schotman schotpoort schotsman schott schotte schottert schotting schottmann
-schotvanger schotz schou schouenberg schouls schoumans schouren schoute schoutens schouteren schouteten
-schoutrop schoutsen schouwenaar schouwenaars schouwenberg schouwenburg schouwink schouwstra schowalter schra
-schraa schraaf schrader schrage schrama schramm schranz schrauwen schrauwers schraven schravendijk
-schravesande schreck schregardus schreiber schreij schreijenberg schreijer schreiner schreiter schrepfer
-schreuder schreuders schreur schreurs schreutelkamp schriek schrieken schriemer schrier schriever schrievers
-schrijen schrijer schrijnemaekers schrijnemakers schrijvershof schrikkema schriks schripsema schroder
-schroeder schroen schroer schroeten schroevers schroijen schroor schrooten schrotenboer schroter schrover
-schroën schruijer schrurs schröder schröer schröter schrøder schuchard schuddebeurs schuddeboom schueler
-schuerman schuermann schuermans schuff schuh schuhaj schuhmacher schuijer schuijers schuijl schuijt
-schuilenburg schuiling schuite schuitema schuitemaker schuiteman schuitert schuitmaker schuivens schukken
-schukking schukkink schuldink schuldt schulenburg schuler schuling schulist schuller schult schulte schulting
-schultink schults schultz schultze schulz schulze schumacher schuman schumann schumans schumer schumm
-schunselaar schupbach schupp schuppe schuppel schuppert schurch schure schurer schurgers schuri schuringa
-schurink schurmann schuster schutgens schutjes schutmaat schutrups schuttel schuttenbeld schuttevaar schutz
-schutzbach schutze schuurbiers schuurhuis schuuring schuurink schuurkamp schuurkes schuurman schuurmans
-schuurs schwab schwaiger schwaighofer schwalm schwanbeck schwandke schwanen schwanitz schwarte schwarthoff
-schwartz schwarz schwarzer schwarzkopf schwarzmeier schwarzova schwarzová schwatlo schweiger schweighofer
-schweisfurth schweitz schweizer schwencke schwennen schwerdtner schwering schwidde schwillens schwirkschlies
-schwizgebel schwuchow schyns schäfer schäffel schäffer schäning schär schärer schöckel schönball schönbeck
-schönberg schönberger schönebeck schönenberger schönfeld schönhage schönherr schönlebe schöpf schötz schüler
-schüller schüpbach schüppel schürch schürmann schütz schütze sciacca sciarone scocco scognamiglio scopece
-scorza scotti scripnic scrofani scuderi scurtu scutaru seah sebastiani sebek sebel sebela sebelova sebesta
-sebestova sebille sebkova sebrechts sebregts seccelen secchi secci sechi seck secrieru sedarevic sedarević
-sedee sedek sedillo sediva sedivy sedlacek sedlackova sedlak sedlakova sedlar sedlarova sedlenieks sedliak
-sedliakova sedliaková sedlák sedláková sedláček sedláčková sedlář sedlářová sedney sedoc sedova seebacher
-seebregts seedat seedorf seeger seegers seekles seelen seelig seenivasagam seepma seerden seesing seesink
-seeters seetho segaar segavcic segboer segeren segerink segers seggelen seghers seglina seglins segliņa
-segliņš segnane segota seguin segunmaru sehgal sehls sehnal sehnalova sehnalová seibold seidel seiders seidl
+ruchiat rucinski ruciński ruckdeschel rucker rudan rudge rudiansyah rudianto rudic rudiger rudić rudman
+rudnicki rudolf rudolfova rudolfová rudonjic rudonjić rudzinski rudzite rudzitis rudziński rudzki rudzīte
+rudzītis rueck ruecker ruedisueli ruegg ruelas ruesink ruessink ruffieux rugebregt rugenbrink ruggeri ruggieri
+ruggiero ruhanen ruhl ruighaver ruigrok ruijer ruijg ruijgers ruijgh ruijgrok ruijgt ruijs ruijsch ruijsscher
+ruijssenaars ruijten ruijtenbeek ruijtenberg ruijter ruijters ruijven ruijzenaars ruikes ruinard ruinemans
+ruisch ruissen ruiswijk ruitenbeek ruitenberg ruitenburg ruiterman ruiz ruizendaal rukmasari rulkens rullens
+rullis rumenic rumenić ruminda rummo rumnieks rumondang rumpf rumping rumpt rumpunen runce runcis runderkamp
+rundic rundić runge runhaar runhart runia runjajic runjajić runneboom runolfsdottir runolfsson runte runtti
+ruohoniemi ruonala ruonansuu ruotolo ruotsalainen rupnik rupp ruppert rupprecht rurihandayani rus rusalic
+rusalić rusanoski rusca rusch rusciano rusconi rusdi ruseler rusiimwa rusin ruskic ruskus ruslan rusli rusman
+rusmana rusnac rusninah rusova rusová russchen russcher russel russo russu rustam rustamov rustamova rustandi
+rustenhoven rusticus rustveld rusu rusyaidi rutenfrans ruter rutesic rutešić rutgrink ruth rutherford rutins
+rutjens rutjes rutkowska rutkowski rutonic rutonić rutte rutteman rutten ruttenberg rutter rutterkamp rutters
+ruttimann ruud ruuhonen ruumpol ruuskari ruusula ruutel ruutli ruutti ruvalcaba ruvidic ruvidić ruys ruyter
+ruyters ruzek ruzic ruzicic ruzicka ruzickova ruzkova ruzojcic ruíz rušanoski ruškić ružić ružičić ružička
+ružičková ružojčić rwabyoma ryan ryba rybak rybar rybarczyk rybarik rybarikova rybarova rybicki rybnicek
+rybnicekova rybníček rybníčeková rybova rybová rybár rybárik rybáriková rybárová rybář rybářová rydl rydlova
+ryhanen ryhänen ryjikh rysava rysavy ryti ryysylainen ryysyläinen ryzih ryšavá ryšavý rzepka rác rácová rácz
+ráczné rädler räikkönen räisänen räntsch räsänen rätsep rémy rénard rénault rêgo ríos różański różycki röben
+rödel röder rödiger röell röling römer römers römgens römkens röthlisberger röttger rövekamp røed rømer
+rønning rønningen rúfus rücker rüdiger rüegg rühl rüter rütten rütter rüttimann rüütel rüütli rýdl rýdlová
+rītiņš rūmnieks rūtiņš růžek růžička růžičková růžková rəhimov rəsidova rəşidova sa'adah sa'ari saad saadhoff
+saadiyev saadiyeva saady saalmink saaltink saane saanen saanila saarela saarenheimo saari saarikivi saarinen
+saarloos saarnio saarnivaara saas saase saasen saastamoinen saat saathof saavedra saayman sabajo sabaly
+sabandar sabaruddin sabarudin sabate sabater sabaters sabates sabatini sabatino sabato sabaté sabatés sabau
+sabbatini sabben sabdat sabharwal sabia sabian sabilla sabino sabki sabljak sabljic sabljić sabolcec sabolski
+sabolčec sabonis sabri sabrie sabtati sacchet sacchetti sacchi sacco saccone sachdev sachdeva sachithanandan
+sachse sadal saddal saddik saddiki sadewo sadhoe sadik sadiki sadilek sadilkova sadio sadl sadloe sadlonova
+sadloňová sadovic sadović sadowska sadowski sadriddinov sadriddinova sadzak sadílek sadílková sadıklar sadžak
+saedt saeed saefullah saelman saelmans saenamuang saenz saes saez safar safaric safarik safarikova safarova
+safdar safee saffrie saffuan safi safie safingi safiryev safiryeva safitri saflanis safo safoyev safoyeva
+safranek safrankova safrifarizal safrizal safwan sagadi sagafe sagdıc sagel saglam sagna sagodic sagonas saha
+sahadia saharani sahebali sahebdin saheed sahertian sahetapy sahidah sahidi sahin sahner sahni sahota sahril
+sahroni sahupala saia saidi saidov saidova saifuddin saifudin saifullah saifulzakher saifuzin saihun saija
+saikkonen saile sailer saini saito saiz saizol sajinovic sajtos sakadivan sakalauskas sakanovic sakarudin
+sakda sakdon sakho sakic sakkinen sakko sakotic sakri saksala sakwati saladino salah salahuddin salahudin
+salako salakory salama salamone salarbux salatic salatiello salatić salazar salcedo salcido saldana saldaña
+salden saldivar saleh salehudin salek salemans salemi salemink salemme salenius salentijn salfischberger
+salgado salhi salierno salih salij salim salimans salinic salis saliņš salkova sall salleh salm salma salman
+salmans salmela salmelainen salmina salminen salmins salmiņa salmiņš salnis salo salohov salohova salolainen
+salom salomone salomons salomé salonen saloranta salow salsabilah salsabilla salters salumae salumäe salvadori
+salvati salvatore salvatori salverda salvi salvucci salzano salzer salzmann sam-sin samad samae samah saman
+samancı samandarov samandarova samaniego samarasan samardzic samardžić samassa samatic samb sambanthan sambe
+sambeeck sambeek sambou samek samel samelova samganeka sami samiryev samiryeva samkova samková sammartano
+sammartino sammert samohod samohodaj samolov samolovac samosir sampat sampath sampers samplonius sampurna
+samra samsalovic samsani samsen samsodien samsom samson samsonova samsonová samsuddin samsul samsuri samuel
+samuels samuelsen samuelsson samulin samwel samy sanabria sanadrovic sanadrović sanberg sanches sanchez
+sanchéz sanda sandalcı sandalj sandberg sandbergen sandbrink sandee sandel sanden sanderink sanderman sanderse
+sandha sandhu sandic sandifort sandijk sandić sandnes sando sandor sandorne sandova sandoval sandoz sandrakasi
+sandstrom sandström sandt sandu sandvik sandvliet sandwijk sanfilippo sangalimuthu sangers sanggih sangha
+sanghvi sangiacomo sangiorgi sangsorn saniru sanjaya sanjoyo sankar sankaran sanna sannala sannes sannino
+sanorhizam sansone sanstra santacana santacruz santamaria santamaría santandrea santanen santangelo santarelli
+santarossa santarsia santarsiero santbergen santbrink santegoeds santegoets santema santi santic santika
+santillan santilli santillán santinelli santing santini santman santoe santokhi santoni santor santori santoro
+santos santoso santucci santvoort sanusi sanz sapardic sapardić saparudin sapic sapienza sapoetra saponaro
+saponic saponjic saporito sapta saptadji saptaji saptono sapuan sapulette sapuric saputra saputri saputro
+saraber sarabia sarac saracino saraf saragih sarah saraiva saramandic saramandić sarancic sarapuu sarasita
+sarasvuo saraswati saravanan saraç sarbu sardar sardella sardimuhalim sardina sardjoe sardorov sardorova
+sargac sargenti sarhapi saric sarifatah sarikaya sarim sarimaria sarinastity sarink saripudin sarić
+sarjiantini sark sarkar sarkic sarkka sarkozi sarma sarnataro sarneel saronjic sarova sarpong sarr sarraf
+sarti sartika sartikah sarton sartor sartori saruga sarujih sarvari sarvarov sarvarova sarwari sarwendah
+sarwindah sarıoglu sarıoğlu sasbrink sasek sasic saskova sasmita sassano sassi sasso sastrawan sastrawati
+sastry satar sataric satarić sathasivam sathe sathianathan satink satner satria satriyo satta sattelmaier
+satterfield sattler sattria sauceda saucedo saud sauer saukko saulana sauliete saulietis saulite saulitis
+sauls saulīte saulītis saumweber saunthararajah saussure sava savandic savandić savard savary savas savatic
+savatić savaş savcic savciuc savelberg savelic savelić saveljic saveljić savelkoul savelkouls savelsberg
+savenije savevski savic savicic savin savini savioja savisaar savitri savić savičić savkic savkić savoia
+savolainen savu savurdic savurdić savčić sawane sawayn sawhney sawicka sawicki sawitri saxena sayed saygili
+saygıner sazali saïdi sağdıç sağlam sbrana scaglione scala scalia scalise scalzo scano scanu scarano scardino
+scarpa scarpellini scc schaafsma schaafstra schaaij schaaik schaake schaaper schaaphok schaapman schaapveld
+schaardenburg schaareman schaasberg schabbink schachinger schachner schacht schaddelee schadee schaden
+schadenberg schadewijk schadron schaefer schaefers schaeffer schaeken schaeks schaepkens schaerlaeckens
+schafer schaffarzik schaffel schaffer schaffers schaftenaar schagen schager schagt schahbasian schaick
+schaijik schaijk schaik schajik schakenbos schakenraad schalekamp schalke schalker schalkwijk schalkx
+schallenberg schaller schamberger schaminee schaminée schampers schaning schanssema schapelhouman schapendonk
+schar schardijn scharenborg scharer scharf scharff scharis scharloo scharphof scharrenberg scharroo schasfoort
+schatorje schatorjé schats schattefor schattevoet schatz schaub schauer schaufeli schavemaker schayk schedler
+scheek scheelings scheenen scheenloop scheenstra scheepbouwer scheepens scheeper scheepers scheepstra scheer
+scheeren scheeres scheerhoorn scheeringa scheerman scheermeijer scheers scheffer schefferlie scheffers
+scheffler schegget scheggetman scheiber scheidegger scheij scheijen scheijndel scheijven scheijvens schejbal
+schejbalova schejbalová schekkerman schelfhorst schelfhout schelhaas schelk schell schellart schellekens
+schellenbeck schellens schellevis schellinger schellingerhout schellings scheltema scheltens scheltinga
+scheltus schembera schemkes schemmekes schenau schendel schendelaar schenderling schenk schenkelaars
+schenkeveld schenning schennink schepens schepman schepop scheppink scherbarth scherbeijn scherders scherer
+scheres scherff scheringa scherini scherjon schermann schermerhorn scherpenhuizen scherpenisse scherpenzeel
+scherphof scherrenberg scherrenburg scherrer schers schersing scherz schetters schettino scheucher scheurer
+scheuring scheurink scheurkogel scheurwater scheuter scheutjens schevers scheytt schiavi schiavo schiavon
+schiavone schie schiedon schielke schiepers schierbeek schierboom schieskow schiettekatte schieveen schieven
+schieving schievink schifano schiffart schiffelers schiffer schiffers schigt schijff schijndel schijns
+schijvenaars schijvens schiks schilderinck schilderman schildhauer schildkamp schildmeijer schill schillaci
+schillemans schiller schilling schillings schilp schilperoord schilperoort schils schilstra schilte
+schilthuizen schiltkamp schiltmans schiltmeijer schima schimmel schimmelpennink schimmer schindzielorz
+schinkelshoek schinner schins schiopu schipaanboord schiphof schiphorst schiphouwer schipper schipperheijn
+schipperijn schirmer schirrmeister schirru schlachter schlagwein schlangen schlatmann schlatter schlawitz
+schlechtweg schlegel schlenter schlepers schley schleyer schlicher schlicht schlitzer schlogl schlosser
+schluter schlögl schlösser schlüter schmaal schmalzle schmeets schmeits schmeitz schmeler schmeltz schmenke
+schmets schmetz schmid schmidt schmidtchen schmidtova schmidtová schmied schmit schmits schmitt schmitz
+schmuhl schmutz schnabl schneeberger schneider schneiderova schneiderová schneiders schneidrova schneidrová
+schneidér schneijderberg schnelting schnider schnieder schniedermeier schnieders schniermanni schnitzler
+schnurer schnyder schnürer schober schoberg schoch schockel schoe schoeber schoemaker schoemakers schoeman
+schoen schoenaker schoenmaeckers schoenmaekers schoester schoffelmeer schokkenbroek scholl schollema scholma
+scholman schols scholsberg scholten scholtens scholtes scholtmeijer scholts scholtus scholtz scholz schomaker
+schonball schonbeck schonberg schonberger schondelmaier schonebeck schonenberg schonenberger schoneveld
+schonewille schonfeld schonhage schonherr schonlebe schoo schoofs schook schoolderman schoonakker schoonbeek
+schoonbergen schoonbrood schoonbroodt schoonderbeek schoondermark schoonderwalt schoonderwoerd schoonderwoert
+schoone schoonebeek schooneman schoonen schoonenberg schoonens schoones schooneveld schoonewille schoonheim
+schoonhoven schoonman schoonus schoonveld schoonwater schoop schoordijk schoorl schoorlemmer schoormans
+schoorstra schootbrugge schooten schoots schootstra schopenhouer schopf schopman schoppema schoppers schoppink
+schorderet schormans schornagel schorr schortinghuis schotanus schotborg schothorst schothuis schotman
+schotpoort schotsman schott schotte schottert schotting schottmann schotvanger schotz schou schouenberg
+schouls schoumans schouren schoute schoutens schouteren schouteten schoutrop schoutsen schouwenaar
+schouwenaars schouwenberg schouwenburg schouwink schouwstra schowalter schra schraa schraaf schrader schrage
+schrama schramm schranz schrauwen schrauwers schraven schravendijk schravesande schrder schreck schregardus
+schreiber schreij schreijenberg schreijer schreiner schreiter schrepfer schreuder schreuders schreur schreurs
+schreutelkamp schriek schrieken schriemer schrier schriever schrievers schrijen schrijer schrijnemaekers
+schrijnemakers schrijvershof schrikkema schriks schripsema schroder schroeder schroen schroer schroeten
+schroevers schroijen schroor schrooten schrotenboer schroter schrover schroën schruijer schrurs schröder
+schröer schröter schrøder schuchard schuddebeurs schuddeboom schueler schuerman schuermann schuermans schuff
+schuh schuhaj schuhmacher schuijer schuijers schuijl schuijt schuilenburg schuiling schuite schuitema
+schuitemaker schuiteman schuitert schuitmaker schuivens schukken schukking schukkink schuldink schuldt
+schulenburg schuler schuling schulist schuller schult schulte schulting schultink schults schultz schultze
+schulz schulze schumacher schuman schumann schumans schumer schumm schunselaar schupbach schupp schuppe
+schuppel schuppert schurch schure schurer schurgers schuri schuringa schurink schurmann schuster schutgens
+schutjes schutmaat schutrups schuttel schuttenbeld schuttevaar schutz schutzbach schutze schuurbiers
+schuurhuis schuuring schuurink schuurkamp schuurkes schuurman schuurmans schuurs schwab schwaiger schwaighofer
+schwalm schwanbeck schwandke schwanen schwanitz schwarte schwarthoff schwartz schwarz schwarzer schwarzkopf
+schwarzmeier schwarzova schwarzová schwatlo schweiger schweighofer schweisfurth schweitz schweizer schwencke
+schwennen schwerdtner schwering schwidde schwillens schwirkschlies schwizgebel schwuchow schyns schäfer
+schäffel schäffer schäning schär schärer schöckel schönball schönbeck schönberg schönberger schönebeck
+schönenberger schönfeld schönhage schönherr schönlebe schöpf schötz schüler schüller schüpbach schüppel
+schürch schürmann schütz schütze sciacca sciarone scocco scognamiglio scopece scorza scotti scripnic scrofani
+scuderi scurtu scutaru seah sebastiani sebek sebel sebela sebelova sebesta sebestova sebille sebkova sebrechts
+sebregts seccelen secchi secci sechi seck secrieru sedarevic sedarević sedee sedek sedillo sediva sedivy
+sedlacek sedlackova sedlak sedlakova sedlar sedlarova sedlenieks sedliak sedliakova sedliaková sedlák
+sedláková sedláček sedláčková sedlář sedlářová sedney sedoc sedova seebacher seebregts seedat seedorf seeger
+seegers seekles seelen seelig seenivasagam seepma seerden seesing seesink seeters seetho sefiana sefriyana
+seftiani segaar segavcic segboer segeren segerink segers seggelen seghers seglina seglins segliņa segliņš
+segnane segoni segota seguin segunmaru sehgal sehls sehnal sehnalova sehnalová seibold seidel seiders seidl
 seidlova seidlová seifert seifertova seifertová seigel seiger seignette seij seijbel seijen seijger seijkens
 seijsener seiler seils seinhorst seinstra seip seitz seiļs sejeja sejejs sekandi sekanic sekanina sekaninova
 sekaninová sekanić sekeris sekhar sekhon sekinat sekreve sekularac sekulic sekulić selamat selanne selbach
 seldam selen selenic selenić selepe selhorst selie selier sellan sellies sellink sellis sellmeijer selm selman
-selst selvanayagam selvarajoo selvaratnam selvi selänne semande seme semeijn semeleer semerad semeradova
-semeraro semerád semerádová semisch semjonov semjonova semler semmekrot sempel semplonius semprini senatore
-sendric sendrić sene senekal seng senger sengers senghor sengupta senic senicic senić seničić senk senkel
-senko senkova senková senn senneker sennema senon sentic sentić sentjens sentmarti sentmartí senzangakhona
-seoh seow sepe sepers sepetci sepetçi sepp seppala seppanen seppelin seppenwoolde seppälä seppänen septer
-sepulveda sepúlveda serafin serafini serafino serban seremet serena serfontein serghei serghini sergi serier
-serna serne serné seroo serr serrano serrarens serrato servaas serwanga serzante serzants seržante seržants
-seshadri sesink sesks sessa sessink sesta sestak sestakova sestic sestig sestito setala setanen setencic
-setenčić seters sethi setiawan settels setten setty setula setälä setänen seubers seubring seumeren seuntiens
-seuntiëns seuntjens seuren sevarlic sevcenco sevcik sevcikova sevenhuijsen sevenich seventer severa severein
-severens severi severien severijn severijnen severijns severijnse severino severins severinsen severova
-severová sevi sevic sevim sevink sevkusic sevriens sewald sewalt sewcharan sewdajal sewgobind sewlal sewnandan
-sewnarain sewnath sewpal sewpersad sewradj sewtahal seydi seydoux seye seyidova sezek sezer sforza sha'ril
-shabalala shabana shabangu shafei shafie shafiq shaharuddin shaharudin shahbozov shahbozova shahi shahiman
-shahobiddinov shahobiddinova shahrazy shahriyorov shahriyorova shahrizan shahzodov shahzodova shai shaidi
-shaifuddin shaihuddin shaik shakya shameer shamizan shamsiddinov shamsiddinova shamsuddin shamsudin shamsul
-shanahan shange shankar shanker shanmuganathan shanmugaratnam shapiein sharaf sharasan sharifi sharifudin
-shariman sharin sharjeel sharma sharollizam sharum shazani shazman shee sheharyar shehzad shekhar shekoni
-shenoy sheombar sher shere sherpa sherzodov sherzodova sheth shetty shezi shi shinawatra shiu shivraj shmsul
-shobi shodiyorov shodiyorova shohibov shohibova shongwe shree shrestha shroff shueib shujaat shukla shukor
-shukri shukrulloh shukrulloha shum siah siahaija siahaya siao siauw siaw sibal sibalic sibanda sibanyoni
-sibbald sibbel sibbing sibeko siben sibincic sibinkic sibinkić sibinčić sibisi sibiya sibma sibon sibul sibum
-siccama siciliano sidek siderius sidhu sidibe sidibé sidler sidlo sidlova sidor siebel siebeling siebelink
-siebelt siebenga siebenheller sieber siebers siebert siebes siebrand siebring siebum siecker sieders siedlecki
-siegel siegenthaler siegers siegersma siegl siegling siegrist siekkinen siekman sielemann sieling sieljes siem
-siemeling siemelink siemensma siemerink siemers siemes siemon siemons siemonsma siener sienkiewicz siep
-sieperda siepman sieradzki sierat siereveld sierhuis sierink sierksma sierkstra siers siersema siersma
-siertsema sies siesling sieswerda sietniece sietnieks sietsema sietses sietsma sietzema sieval sieverink
-sievers sievinen siew siewert sigmans sigmond signorelli signorile signorini sigrist sihler sihombing sihotang
-sihvonen siimar siino siira sijacic sijakinjic sijben sijbers sijbesma sijbom sijbrandij sijbrands sijbring
-sijde sijens sijl sijm sijmens sijmons sijnesael sijpkens sijpkes sijrier sijsling sijstermans sijtema
-sijtsema sijtsma sikala sikanic sikanjic siketanc sikimic sikimić sikkelerus sikkema sikkenga sikkens sikkes
-sikking sikkink sikma sikora sikorova sikorová sikorska sikorski siksma silakka sild sile sileiko silenzi
-silfhout silhava silhavy siliakus silina silins silis siliņa siliņš silkens sillah sillanpaa sillanpää
-sillekens sillen sillessen siltala siltonen silva silveira silvennoinen silvertand silvestri silvestrini
-silvestro silvis silvius silwal sima simacek simackova simak simakova simanek simanic simanis simanić
-simanjuntak simankova simao simard simatic simbolon simcik simcikova simecek simeckova simek simelane simendic
-simendić simeoli simeone simeoni simeti simetic simetić simic simicevic simicsebalj simijonovic simijonović
-simin simion simionescu simić simićević simjanovic simjanović simkhada simkova simljesa simm simmelink simmen
-simo simoes simojlovic simojlović simon simoncelli simone simonen simonet simonetti simoni simonic simonini
-simonis simonič simonne simonné simonova simonovic simonovicova simonović simons simonse simonsen simova
-simsek simsic simson simula simulov simunek simunkova simunovic simunović simurdic simurdić simão simões
-sinaga sinanoglu sinanoğlu sinay sinclair sindelar sindelarova sindelic sinderen sindho sindic sindler
-sindlerova singelenberg singeling singerling singh singhal sinh sinha sini sinkeldam sinkic sinkić sinkovec
-sinnandavar sinnathamby sinnathuray sinnema sinnemaki sinnemäki sinnhuber sinopoli sinot sintemaartensdijk
-sintenie sinteur sintmaartensdijk sintnicolaas sinuzulan sinđelić sinđić sio siong siow sipek sipes sipetic
-sipila sipilä sipkema sipkens sipkes sipkova sipma sipman sipola sipos siposne siposné sipova sipsma siptar
-siqueira siqueiro sirach siragusa sirait sirante sirants sirbu siregar sirel sirghi sirisopa sirkesalo sirmais
-siroen sirojiddinov sirojiddinova siroka siroky sirova sirovs sirre sirvio sirviö sisask sischka sisic siska
-siskova sisneros sissing sistermans sital sitaram sitaric sitarić sitek siteur sithole sithuli sitnicic
-sitničić sitompul sitorus sitoula sittrop situmorang sivak sivakova sivalingam sivanesan sivertsen sivák
-siváková siwek siwele sixma siyaya sjardijn sjenicic sjeničić sjerps sjoberg sjoerds sjoerdsma sjoers sjogren
-sjollema sjouke sjöberg sjögren skaarup skabardis skacel skacelova skakic skakić skala skalbe skalicka
+selpiyah selst selvanayagam selvarajoo selvaratnam selvi selvianna selänne semalawati semande sembojo seme
+semeijn semeleer semerad semeradova semeraro semerád semerádová semisch semjonov semjonova semler semmekrot
+sempel semplonius semprini senatore sendric sendrić sene senekal seng senger sengers senghor sengupta senic
+senicic senić seničić senjaya senk senkel senko senkova senková senn senneker sennema senon sentic sentić
+sentjens sentmarti sentmartí senzangakhona seoh seow sepe sepers sepetci sepetçi sepp seppala seppanen
+seppelin seppenwoolde seppälä seppänen septeni septer septiadi septian septiana septiani septianingrum
+septiano septianto septiawan septiyani septyanto septyorini sepulveda sepúlveda serafin serafini serafino
+serban seremet serena serfontein serghei serghini sergi serier serna serne serné seroo serr serrano serrarens
+serrato servaas servin servín serwanga serzante serzants seržante seržants seshadri sesink sesks sessa sessink
+sesta sestak sestakova sestic sestig sestito setala setanen setencic setenčić seters sethi setiadi setiaji
+setiana setianingsih setiapradana setiawan setiawanagus setiawati setiyanto settels setten setty setula
+setyandin setyanegoro setyaningrum setyaningsih setyawan setyawati setälä setänen seubers seubring seumeren
+seuntiens seuntiëns seuntjens seuren sevarlic sevcenco sevcik sevcikova sevenhuijsen sevenich seventer severa
+severein severens severi severien severijn severijnen severijns severijnse severino severins severinsen
+severova severová sevi sevic sevim sevink sevkusic sevriens sewald sewalt sewcharan sewdajal sewgobind sewlal
+sewnandan sewnarain sewnath sewpal sewpersad sewradj sewtahal seydi seydoux seye seyidova sezek sezer sforza
+sgaard sgrd sha'ril shabalala shabana shabangu shabrina shafari shafaringga shafei shafie shafiq shafira
+shahapi shaharuddin shaharudin shahbozov shahbozova shahi shahiman shahobiddinov shahobiddinova shahrazy
+shahriyorov shahriyorova shahrizan shahzodov shahzodova shai shaidi shaifuddin shaihuddin shaik shakya
+shalihah shameer shamizan shamlan shamsiddinov shamsiddinova shamsuddin shamsudin shamsul shanahan shange
+shankar shanker shanmuganathan shanmugaratnam shannen shapiein sharaf sharasan sharifi sharifudin shariman
+sharin sharjeel sharma sharollizam sharum shazani shazman shee sheharyar shehzad shekhar shekoni shenoy
+sheombar sher shere sherpa sherzodov sherzodova sheth shetty shezi shi shiddiq shinawatra shintawati shintia
+shintya shiu shivraj shmsul shobi shodiyorov shodiyorova shofiyah shohibov shohibova sholihat shongwe
+shoummaya shree shrestha shroff shueib shujaat shukla shukor shukri shukrulloh shukrulloha shum siah siahaija
+siahaya siao siauw siaw sibal sibalic sibanda sibanyoni sibbald sibbel sibbing sibeko siben sibincic sibinkic
+sibinkić sibinčić sibisi sibiya sibma sibon sibul sibum siburian siccama sicilia siciliano sidek siderius
+sidhu sidibe sidibé sidler sidlo sidlova sidor siebel siebeling siebelink siebelt siebenga siebenheller sieber
+siebers siebert siebes siebrand siebring siebum siecker sieders siedlecki siegel siegenthaler siegers
+siegersma siegl siegling siegrist siekkinen siekman sielemann sieling sieljes siem siemeling siemelink
+siemensma siemerink siemers siemes siemon siemons siemonsma siener sienkiewicz siep sieperda siepman sieradzki
+sierat siereveld sierhuis sierink sierksma sierkstra siers siersema siersma siertsema sies siesling sieswerda
+sietniece sietnieks sietsema sietses sietsma sietzema sieval sieverink sievers sievinen siew siewert sifuentes
+sigmans sigmond signorelli signorile signorini sigrist sihler sihombing sihotang sihvonen siimar siino siira
+sijacic sijakinjic sijben sijbers sijbesma sijbom sijbrandij sijbrands sijbring sijde sijens sijl sijm sijmens
+sijmons sijnesael sijpkens sijpkes sijrier sijsling sijstermans sijtema sijtsema sijtsma sikala sikanic
+sikanjic siketanc sikimic sikimić sikkelerus sikkema sikkenga sikkens sikkes sikking sikkink sikma sikora
+sikorova sikorová sikorska sikorski siksma silakka sild sile sileiko silenzi silfhout silhava silhavy siliakus
+silina silins silis siliviana siliņa siliņš silkens sillah sillanpaa sillanpää sillekens sillen sillessen
+siltala siltonen silva silveira silvennoinen silvera silvertand silvestri silvestrini silvestro silviani
+silvinita silvis silvius silwal sima simacek simackova simak simakova simanek simanic simanis simanić
+simanjuntak simankova simao simard simatic simbolon simbron simbrón simcik simcikova simecek simeckova simek
+simelane simendic simendić simeoli simeone simeoni simeti simetic simetić simic simicevic simicsebalj
+simijonovic simijonović simin simion simionescu simić simićević simjanovic simjanović simkhada simkova
+simljesa simm simmelink simmen simo simoes simojlovic simojlović simon simoncelli simone simonen simonet
+simonetti simoni simonic simonini simonis simonič simonne simonné simonova simonovic simonovicova simonović
+simons simonse simonsen simova simsek simsic simson simula simulov simunek simunkova simunovic simunović
+simurdic simurdić simão simões sinaga sinanoglu sinanoğlu sinay sinclair sindelar sindelarova sindelic
+sinderen sindho sindic sindler sindlerova singarimbun singelenberg singeling singerling singgih singh singhal
+sinh sinha sini sinkeldam sinkic sinkić sinkovec sinnandavar sinnathamby sinnathuray sinnema sinnemaki
+sinnemäki sinnhuber sinopoli sinot sintemaartensdijk sintenie sinteur sintikhe sintiya sintmaartensdijk
+sintnicolaas sintong sinuzulan sinđelić sinđić sio siong siow sipek sipes sipetic sipila sipilä sipkema
+sipkens sipkes sipkova sipma sipman sipola sipos siposne siposné sipova sipsma siptar siqueira siqueiro sirach
+siragusa sirait sirante sirants sirbu siregar sirel sirghi sirisopa sirkesalo sirmais siroen sirojiddinov
+sirojiddinova sirojjudin siroka siroky sirova sirovs sirre sirvio sirviö sisask sischka sisic siska siskova
+sisneros sissing sissoko sistermans siswanto sital sitaram sitaric sitarić sitek siteur sithole sithuli
+sitnicic sitničić sitompul sitorus sitoula sittrop situmorang sivak sivakova sivalingam sivanesan sivertsen
+sivák siváková siwek siwele sixma siyaya sjardijn sjenicic sjeničić sjerps sjoberg sjoerds sjoerdsma sjoers
+sjogren sjollema sjouke sjöberg sjögren skaarup skabardis skacel skacelova skakic skakić skala skalbe skalicka
 skalicky skalická skalický skalova skalová skalski skandovic skandović skele skeledzija skeledžija skelic
 skelić skenderija skendzic skendžić skerlic skerlić skiba skibicki skibinski skibiński skiles skjødt sklenar
 sklenarova sklenka sklenkova sklenková sklenář sklenářová skobic skocajic skocic skoczylas skodova skodric
@@ -2666,60 +2788,61 @@ skudra skuja skujenieks skujina skujins skujiņa skujiņš skulic skulić skulme
 skutecka skutecky skutecká skutecký skuterud skytte skácel skácelová skála skálová skóra skøtt skābardis
 skřivánek skřivánková slaa slaats slaba slabbekoorn slabbers slabbert slaby slabá slabý sladakovic sladaković
 sladek sladic sladić sladka sladkova sladky sladká sladký sladoje sladojevic sladojević sladovic sladović
-slageren slaghekke slaghuis slagt slagter slakhorst slama slaman slamarski slamek slamova slangewal slanina
-slaninova slaninová slankamenac slappendel slastan slastanova slatinac slavenburg slavicek slavickova slavik
-slavikova slavić slavkovic slavković slavnic slavnić slavík slavíková slavíček slavíčková slašťan slašťanová
-slechta slechtova sleddens sleebos sleegers sleen sleenhoff sleeuwen sleeuwenhoek slegers slegh slegt
-slegtenhorst sleijpen sleijster slemmer slendebroek slenders slettenhaar sleurink sleutjes sleuwen sleven
-slezak slezakova slezák slezáková sliedrecht sliedregt slieker sligman sligtenhorst slijepac slijepcevic
-slijepčević slijfer slijkerman slijkhuis slijngard slikboer slikke slikkerveer slingerland slinkman slippens
-sliwa sliwinski sljapic sljivic sljukic sloboda slobodanac slobodanovic slobodanović slobodjanac slobodnik
-slobodnikova slobodník slobodníková slobodova slobodová slobođanac slochteren sloesen sloetjes slofstra slonja
-slooff slooijer sloos slooten slooter sloothaak slootmaker slootman slootmans sloots slootweg slor slort slota
-slotboom slotegraaf slotema slotemaker sloterdijk sloterwijk slothouber slotman slotova slotová slotta sloun
-slovacek slovackova slovak slovakova slovic slović slovák slováková slováček slováčková slui sluijer sluijk
-sluijmer sluijmers sluijs sluijsmans sluijter sluijters sluiman sluisveld sluka slukova sluková slurink
-slusarczyk slutter sluys sládek sládková sláma slámová slöetjes smaalen smaic smailbegovic smailbegović smaić
-smajda smajdova smajlovic smajlović smakman smalbil smalbrugge smale smaling smallegange smallegoor
-smallenbroek smallenburg smals sman smans smarius smed smedema smedes smedinga smedsrud smedts smeekens
-smeekes smeele smeenge smeenk smeets smeijers smeijsters smeink smeitink smejkal smejkalova smejkalová smekal
-smekalova smelik smeltink smeman smerda smerdova smet smetana smetanova smetanová smets smetsers smeulders
-smid smidova smids smidt smidts smieja smienk smiers smies smiet smigic smilda smilde smilic smilić smiljan
-smiljanec smiljanic smiljanić smiljic smiljić smiljkic smiljkić sminia smink smirnov smirnova smirren smitham
-smithuis smitran smits smitshoek smitskamp smitsman smitsmans smittenaar smittenberg smogeli smol smola
-smolenaars smolenaers smolik smolikova smolinski smoliński smoljanec smoljanic smoljanić smolka smolkova
-smolková smolova smolová smolík smolíková smoorenburg smorenberg smorenburg smrcak smrcka smrckova smrek
-smrekar smrekic smrekić smrekova smreková smrz smrzova smrčka smrčková smrž smržová smuge smugis smulders
-smutna smutny smutná smutný smuģe smuģis smyth smékal smékalová snaaijer snaauw snabel snabilie snackers
-snaijer snajdr snajdrova snakenborg snaterse snedden sneeboer sneek sneekes sneijder sneijders sneijers
-snelder snelders snelderwaard snell snelleman snellenberg snellenburg snellens snellink snels snelting snepsts
-snepvangers snetselaar snieder snieders sniekers snijkers snikkers snippe snippenberg snitjer snitselaar sno
-snoeck snoeij snoeijen snoeijer snoeijers snoeijink snoeijs snoeks snoo snoodijk snooke snuverink snyders
-snyman soare soares sobacic sobajic sobar sobczak sobczyk sobek soberi sobieraj sobirin sobitov sobitova
-sobkova sobková sobolewski soboll sobotkova sobotková sobowale soccorsi socha sochacki sochirca sochor
-sochorova sochorová socolov sodano sodar soderberg sodhani sodhi sodhy sodiqov sodiqova sodums soebedar
-soebhan soechit soede soeira soekha soekhai soekhan soekhlal soekhoe soekhradj soekhram soelen soentjens
-soepboer soepenberg soer soerdjbali soeren soerland soesbergen soesman soet soetekouw soeteman soetendaal
-soetens soeter soeterboek soeterbroek soeters soethout sofer soffers soffner sofi sofijanic sofijanić sofranic
-sofranić sofrenic sofrenić sofronic sofronić soh sohier sohilait soijer soikkeli soini sojka sojkic sojkić
-sojkova sojková sokhela sokic sokić sokk soknic soknić sokol sokolicmihalak sokolićmihalak sokolova sokolová
-sokolowski sokoł sokołowska sokołowski sokół solak solanki solano solari solbakken solberg solc solcova
-soldati soldatic soldatić soldt solehin solekhan solga solheim soliman solimoes solimões solinas solis soliz
-solkema soller solleveld solli sollie sollner solmaz solomons solorio solorzano solta soltan soltani soltanov
-soltanova soltes soltesova soltisova soltys soltysova solvang solís soman somani somaroe somasundram somayaji
-sombroek somer someren somers somhorst sommeling sommer sommerdijk sommerova sommerová sommers sommrova
-sommrová somodvarac somogyi somogyine somogyiné somrak somsen somssich somwan sonan sondaar sondag sondervan
-sondisa sondore sondors songprawati soni sonke sonko sonmez sonn sonnabend sonnega sonnema sonnemans
-sonnenberg sonnenschein sonneveld sonneveldt sonnevelt sonneville sonninen sonnleitner sonntag sonsbeek
-soobramoney sood soolingen soolsma soomers soonius soons sooryapparad soos soosaar soosne sopacua soppe
-soppela sorajic sorajić sorajoki sorbello sorce sordam soree soren sorgic sormani sormaz sormunen sorrentino
-sorsa sosa sosare sosars sosef soskic soskić sosnowski sostarec sostarko sosāre sosārs sotelo sothole soti
-sotic soto sotra sotthewes sottile souare souc soucek souckova souer souhoka souisa soukup soukupova soukupová
-souman soumare soumaré souren sousa soussi soustal soutter souverein souverijn souwer souza souček součková
-sova sovova sovová sovrlic sovrlić sovtic sovtić sowa sowinski sowiński soyinka soysal sozeri soós soósné
-sołtys sołtysiak spaaij spaanderman spaandonk spaans spaansen spaapen spaargaren spacek spacil spacilova
-spackova spada spadafora spadaro spadoni spaendonck spaendonk spagnolo spagnuolo spahn spaic spaić spakic
-spakić spakman spalburg spall spangenberg spaninks spanjaard spanjaards spanjaart spanjer spanjers
+slageren slaghekke slaghuis slagt slagter slakhorst slama slaman slamarski slamek slamet slamova slangewal
+slanina slaninova slaninová slankamenac slappendel slastan slastanova slatinac slavenburg slavicek slavickova
+slavik slavikova slavić slavkovic slavković slavnic slavnić slavík slavíková slavíček slavíčková slašťan
+slašťanová slechta slechtova sleddens sleebos sleegers sleen sleenhoff sleeuwen sleeuwenhoek slegers slegh
+slegt slegtenhorst sleijpen sleijster slemmer slendebroek slenders slettenhaar sleurink sleutjes sleuwen
+sleven slezak slezakova slezák slezáková sliedrecht sliedregt slieker sligman sligtenhorst slijepac
+slijepcevic slijepčević slijfer slijkerman slijkhuis slijngard slikboer slikke slikkerveer slingerland
+slinkman slippens sliwa sliwinski sljapic sljivic sljukic sloboda slobodanac slobodanovic slobodanović
+slobodjanac slobodnik slobodnikova slobodník slobodníková slobodova slobodová slobođanac slochteren sloesen
+sloetjes slofstra slonja slooff slooijer sloos slooten slooter sloothaak slootmaker slootman slootmans sloots
+slootweg slor slort slota slotboom slotegraaf slotema slotemaker sloterdijk sloterwijk slothouber slotman
+slotova slotová slotta sloun slovacek slovackova slovak slovakova slovic slović slovák slováková slováček
+slováčková slui sluijer sluijk sluijmer sluijmers sluijs sluijsmans sluijter sluijters sluiman sluisveld sluka
+slukova sluková slurink slusarczyk slutter sluys sládek sládková sláma slámová slöetjes smaalen smaic
+smailbegovic smailbegović smaić smajda smajdova smajlovic smajlović smakman smalbil smalbrugge smale smaling
+smallegange smallegoor smallenbroek smallenburg smals sman smans smarius smed smedema smedes smedinga smedsrud
+smedts smeekens smeekes smeele smeenge smeenk smeets smeijers smeijsters smeink smeitink smejkal smejkalova
+smejkalová smekal smekalova smelik smeltink smeman smerda smerdova smet smetana smetanova smetanová smets
+smetsers smeulders smid smidova smids smidt smidts smieja smienk smiers smies smiet smigic smilda smilde
+smilic smilić smiljan smiljanec smiljanic smiljanić smiljic smiljić smiljkic smiljkić sminia smink smirnov
+smirnova smirren smitham smithuis smitran smits smitshoek smitskamp smitsman smitsmans smittenaar smittenberg
+smogeli smol smola smolenaars smolenaers smolik smolikova smolinski smoliński smoljanec smoljanic smoljanić
+smolka smolkova smolková smolova smolová smolík smolíková smoorenburg smorenberg smorenburg smrcak smrcka
+smrckova smrek smrekar smrekic smrekić smrekova smreková smrz smrzova smrčka smrčková smrž smržová smuge
+smugis smulders smutna smutny smutná smutný smuģe smuģis smyth smékal smékalová snaaijer snaauw snabel
+snabilie snackers snaijer snajdr snajdrova snakenborg snaterse sndergaard sndergrd snedden sneeboer sneek
+sneekes sneijder sneijders sneijers snelder snelders snelderwaard snell snelleman snellenberg snellenburg
+snellens snellink snels snelting snepsts snepvangers snetselaar snieder snieders sniekers snijkers snikkers
+snippe snippenberg snitjer snitselaar sno snoeck snoeij snoeijen snoeijer snoeijers snoeijink snoeijs snoeks
+snoo snoodijk snooke snuverink snyders snyman soare soares sobacic sobajic sobar sobczak sobczyk sobek soberi
+sobieraj sobirin sobitov sobitova sobkova sobková sobolewski soboll sobotkova sobotková sobowale soccorsi
+socha sochacki sochirca sochor sochorova sochorová socolov sodano sodar soderberg sodhani sodhi sodhy sodikin
+sodiqov sodiqova sodums soebedar soebhan soechit soede soeira soekha soekhai soekhan soekhlal soekhoe
+soekhradj soekhram soelen soemantri soentjens soepboer soepenberg soer soerdjbali soeren soerland soesbergen
+soesman soet soetekouw soeteman soetendaal soetens soeter soeterboek soeterbroek soeters soethout soewandi
+sofer soffers soffner sofi sofijanic sofijanić sofranic sofranić sofrenic sofrenić sofriyan sofronic sofronić
+soh sohier sohilait soijer soikkeli soini sojka sojkic sojkić sojkova sojková sokhela sokic sokić sokk soknic
+soknić sokol sokolicmihalak sokolićmihalak sokolova sokolová sokolowski sokoł sokołowska sokołowski sokół
+solak solanki solano solari solbakken solberg solc solcova soldati soldatic soldatić soldt solehin solekhan
+solga solheim solichah solihani solihati soliman solimoes solimões solinas solis soliz solkema soller
+solleveld solli sollie sollner solmaz solomons solorio solorzano solta soltan soltani soltanov soltanova
+soltes soltesova soltisova soltys soltysova solvang solís soman somani somaroe somasundram somayaji sombroek
+somer someren somers somhorst sommeling sommer sommerdijk sommerova sommerová sommers sommrova sommrová
+somodvarac somogyi somogyine somogyiné somrak somsen somssich somwan sonan sondaar sondag sondervan sondisa
+sondore sondors songprawati soni sonke sonko sonmez sonn sonnabend sonnega sonnema sonnemans sonnenberg
+sonnenschein sonneveld sonneveldt sonnevelt sonneville sonninen sonnleitner sonntag sonsbeek soobramoney sood
+soolingen soolsma soomers soonius soons sooryapparad soos soosaar soosne sopacua soppe soppela sorajic sorajić
+sorajoki sorbello sorce sordam soree soren sorgic sormani sormaz sormunen sorrentino sorsa sosa sosare sosars
+sosef soskic soskić sosnowski sostarec sostarko sosāre sosārs sotanto sotelo sothole soti sotic soto sotra
+sotthewes sottile souare souc soucek souckova souer sougou sougoufara souhoka souisa soukup soukupova
+soukupová souman soumare soumaré souren sousa soussi soustal soutter souverein souverijn souwer souza souček
+součková sova soviana sovova sovová sovrlic sovrlić sovtic sovtić sowa sowinski sowiński soyinka soysal sozeri
+soós soósné sołtys sołtysiak spaaij spaanderman spaandonk spaans spaansen spaapen spaargaren spacek spacil
+spacilova spackova spada spadafora spadaro spadoni spaendonck spaendonk spagnolo spagnuolo spahn spaic spaić
+spakic spakić spakman spalburg spall spangenberg spaninks spanjaard spanjaards spanjaart spanjer spanjers
 spanjersberg spannenburg spanninga spano spanu spanò spapens sparacino sparic sparidaens sparidans sparić
 sparnaaij sparreboom spasenic spasenić spasenovic spasenović spasic spasić spaskovic spasković spasojev
 spasojevic spasojević spataro spataru spauwen specken spee speekenbrink speerstra speetjens speets speijer
@@ -2735,290 +2858,304 @@ spreeuwers spreij spremic spremić sprenger sprengers spreuwel spridzans spridz�
 sprinkhuizen sproge sprogis sprokholt sprokkereef spronck spronk spronken spronsen sproģe sproģis sprude
 sprudzs spruijt spruijtenburg spruitenburg sprundel sprunger spruyt sprūde sprūdžs spuij spuijbroek spulis
 spurna spurny spurná spurný spuzic spužić spáčil spáčilová spörri spöttel spūlis srakic srakić sramek sramkova
-srb srbova srbová sredic sredić sreenevasan sretic sretić sridhar srinivas srinivasan sripituksakul srisati
-srivastava sriwarunyu srna sroka ssebatta ssebugulu ssebunya ssebuuma ssebyala ssegawa ssekabira ssekanjako
-ssekate ssekibuule ssekidde ssekiranda ssekitooleko ssekubulwa ssempija ssempungu ssemwezi ssendege ssenjovu
-ssenkaali ssentezza ssentongo sserubiri sseruyinda ssettende st-pierre staa staaij staaks staalduinen staalman
-staals staarink staas stabel stabile stabins stabiņš stachowiak stachowicz stachura stachurski stadelmann
-staden stadler stadman staffieri stafleu stahl staicu stajcic stajhofer stajic stajić stajkic stajkić stajsic
-stajčić stajšić stakenborg stakenburg stakic stakić stakusic stakušić stalder stalenhoef stallinga stallmann
-stalman stalpers stals stalts staman stamatiadis stamatic stamatić stambolic stambolić stamencic stamenic
-stamenić stamenčić stamm stammes stampf stams stan stanarcic stanarčić stancetic stancic stanciu stancu
-standaar stanek staneke stanekova staneková stanescu stanetic stanetić stang stange stanger stangl stanic
-stanicic stanijanovic stanijanović stanijevic stanijević stanikic stanikić stanisa stanisavic stanisavić
-stanisic staniszewski stanisławski stanivukovic stanivuković stanić staničić staniša stanišić stankeviciene
-stankevicius stankeviciute stankevičienė stankevičius stankevičiūtė stankic stankiewicz stankić stankova
-stankovic stankovicmarton stanković stankovićmarton stanneveld stanojcic stanojčić stanovcic stanovčić stanton
-stanusic stanušić stanzione stančetić stančić staněk stapelberg stapelbroek stapelkamp stapersma stapert
-staphorst stapic stapić stappenbeld stappershoef staprans staprāns staps stara starcevicmatijasko starek
-starink starkenburg starkova starmans starovlah starrenburg starreveld starčevićmatijaško stascik stasiak
-stasic stasni stasse stassen stastna stastny staszewski statia staub staudinger stauffer stauss stavenuiter
-staveren stavila stavinga stavleu stavorinus stavric stavrić stawicki staňková stašić stašćik steba stec
-steding steege steegers steegh steeghs steegman steegmans steegstra steehouder steehouwer steekelenburg
-steemers steenaart steenbeek steenbeeke steenbekkers steenbrink steenbruggen steendam steenderen steendijk
-steenekamp steenge steenhagen steenhoek steenhorst steenhoven steenhuisen steenhuizen steenis steenkamer
-steenkamp steenkist steenks steenland steenman steenmeijer steennis steenpaal steenpoorte steensel steensma
-steenstra steenvoorde steenvoorden steenvoort steenwijk steenwinkel steert steevens steevensz stefancic
-stefanescu stefani stefaniak stefanka stefankova stefanova stefanski stefański stefek steffen steffens
-steffensen steffers steffny stefkova stefl steflova stegehuis stegeman stegenga stegerman stegers stegge
-steggerda steggink steghuis stegic stegink stegić stegmann stegmeijer stegnjaic stegnjaić stegnjajic
-stegnjajić stehlik stehlikova stehlík stehlíková stehmann stehouwer stehr steidl steigauf steigenga steiger
-steiginga steigstra steijaert steijger steijlen steijn steijns steijvers steina steinbach steinbauer
-steinberger steinbusch steindl steinebach steinecke steiner steinerova steinerová steinert steinfelder
-steinfort steininger steinkamp steinkellner steinlechner steinmann steinmeijer steinmetz steintjes steinvoorn
-steinvoort steinwender steinz stejskal stejskalova stejskalová stekelenburg steketee stekic stekić stelder
-steljic steljić stelkens stella stellaard stellema stellinga stellingwerf stellingwerff stelloo stelma
-stelmach stelpstra stelte steltenpool stelwagen stelzer steman stemerding stemerdink stemkens stemmet stempher
-stempvoort stender stene steneker stenekes stengel stengl stengs stenis stensen stensrud stenvers stenvert
-stenzel stepan stepandic stepandić stepanek stepanic stepanić stepankova stepanov stepanova stepanovic
-stepanović stephan stephanus stepic stepien stepins stepić stepiņš stepniak sterba sterbova sterenberg
-sterenborg steringa sterkenburg sterkenburgh sterkens sterkman sterre sterrenberg sterrenburg stet stettler
-steuber steuk steunebrink steunenberg steurer steutel steuten stevandic stevandić stevanetic stevanetić
-stevanic stevanić stevcic stevelic stevelink stevelić stevelmans steveninck stevense steverink stevic
-stevilovic stevilović stević stevčić stewart steyl steyn steynberg stibbe stibor stiborova stiborová
-stiedemann stief stiekema stielstra stiemer stienen stienezen stienissen stienstra stierman stifel stigchel
-stigliano stigt stigter stijacic stijačić stijepic stijepić stijfs stijkel stijlaart stijn stijnen stijnman
-stijns stijntjes stijsiger stikic stikić stikkelbroeck stikkelman stikkelorum stiksma stikvoort stilma stimac
-stinissen stipdonk stiphout stirbu stitselaar stjepic stjepić stob stobbelaar stocker stockert stockinger
-stockl stockli stockmann stodola stodolova stodolová stoelhorst stoelinga stoeltie stoelwinder stoepker
-stoevelaar stofberg stofbergen stoffelen stoffelsen stoffelsma stofmeel stoger stoian stoica stojacic
-stojancic stojanic stojanić stojankic stojankić stojanovic stojanović stojančić stojačić stojcic stojic
-stojicic stojić stojičić stojkic stojkić stojnic stojnić stojsic stojčić stojšić stokanic stokanić stokanovic
-stokanović stokhof stokholm stokic stokić stokke stokkel stokker stokkermans stokkers stokking stokkink
-stokkom stokkum stoklasa stoklasova stoklasová stokman stokmans stokreef stoks stokx stolarczyk stolarski
-stolic stolić stolk stolker stoll stolla stolle stollman stolpe stols stolte stoltenberg stoltenborg
-stoltenkamp stoltz stolwerk stolwijk stolz stolzenbach stomphorst stooker stoopen stoopman stoorvogel stopar
-stoparic stoparić stopel stopic stopić stoppelenburg stoppler storcken storgaard storij storimans storl
-stormbroek stornebrink storp storteboom stortelder stortelers storti stosic stotijn stougie stouten stouthamer
-stouthart stoutjesdijk stouwdam stouwe stover stoverink stower stozinic stošić stožinić straalen straalman
-straaten straathof straatman straatsma stracke stradins stradiņš straetemans straeten strahinic strahinić
-strahinjic strahinjić strajnic strajnić straka strakova straková stralendorff strano stranska stranski
-stransky strasser stratan strater strating stratmann stratulat straub straumanis straume straupe straus
-strausa strauss strautina strautins strautiņa strautiņš strautmane strautmanis strautnieks strauß straver
-stravers strazdina strazdins strazdiņa strazdiņš strazds streck streefkerk streefland streekstra streese
-strege streich streit strejcek strejckova strejček strejčková strelis streller strelnieks stremler stremmelaar
-strengers strepacki strepački streppel streuer streunding streuper streur streutker stribos stricker strieder
-striekwold strien strietman striezel striga strijbis strijbos strijbosch strijdhaftig strijdveen strijen
-strijkert strijland strijp strikinac strikkers strikwerda strinic strinić strmota strnad strnadova strnadová
-strnisko strniskova strnisková strobel strobl strockmeijer strods stroe stroek stroeken stroeks stroes stroet
-stroetinga strogies strohschank stroink strolenberg strom stroman stromberg stronkhorst stronks stroo
-stroobach strooband strooker stroomberg stroombergen stroomer strooper stroosma stroosnijder stroot strootman
-strosin stroucken strouhal strouhalova strouhalová strous strubbe struijcken struijk struijs struiksma
-strukelj strunk strunz strutz struwig struyk strydom strydon strzelczyk strzelecki stránská stránský sträter
-ström strömberg strøm strēlis strēlnieks stube stubican stubičan stuchlik stuchlikova stuchlík stuchlíková
-stucki studena studeny studená studený studer studnicka studnickova studnička studničková stuger stuifbergen
-stuij stuijfzand stuijt stuijts stuijvenberg stuive stuivenberg stukker stulen stulic stultiens stultjens
-stumpel stunnenberg stuparic stuparić stupers stupka stupkova stupková sturkenboom sturm sturmans sturme
-sturmer sturris sturrus stutterheim stutvoet stutz stuurop stuurwold stuut stuve styger stárek stárková
-stöckert stöckl stöckli stöger stöppler stöver stöwer stürmer stępień stępniak suami suarez suartini subakic
-subaric subedi subhi subic subotic subotić subramaniam subramanian subramoney subrt subrtova subzan sucameli
-sucera sucevic suchanek suchankova suchomel suchomelova suchomelová suchy suchánek suchánková suchý suciu
-sudiati sudic sudirman sudmalis sudraba sudrajat sueib suelmann suen sueters suffa sufian sugianto sugiarto
-suhaimi suhendra suhiman suhonen suhrobov suhrobova suijdam suijk suijker suijkerbuijk suijlekom suijlen suijs
-suik suikkala suitela sujdovic sujew suk sukalo sukalovic sukara sukarsek sukbunsung sukel sukhraj sukova
-suková sukurs sukute sukuts sulaiman sulaimon sulaymonov sulaymonova sulc sulcova sule suleic sulejic suletic
-suleymanoglu suliman suljagic sulkers sulkic sullot sulman sulmann sulmoni sulong sulovnjak sulsters sultonov
-sultonova suluburic sulé suman sumatic sumenic sumenić summanen summeren sunaric sunarić sundalic sundaram
-sundberg sunde sunderic sundert sundqvist sundram sundstrom sundström sunjevaric sunkic suntenmaartensdijk
-suntjens suntornnitikul suomela suominen suosalo superina supheert suppamongkon suppan suppiah supriyanto
-supusepa surace suraji surana surendran suresh suriano surka surkova surksum surlic surlić surma surth surucic
-suručić suryatama suryatmi suryono susa susac susak susanti susi susic susiluoto suski susnik sussmann
-susteren sustr sustrova susulic sutakovic sutanovac suter sutermeister suthar suthe sutinen sutmuller sutrisno
-sutschet sutter suttirat suttorp sutuljic sutz suur suurd suurland suurling suurmeijer suurmond suuronen
-suutarinen suvaal suvacarov suvajac suvajcevic suvajdzic suvajdžić suvajčević suvala suvačarov suvela suwarno
-suykerbuyk suz'ian suzaimi suzovic suzović suárez sučević suđić suša sušac sušnik svab svabic svabova svacina
-svacinova svanda svandova svane svarc svarcova svaton svatonova svatos svatosova svatoň svatoňová svatoš
-svatošová svačina svačinová svec svecova sveen svehla svehlova svejda svejdova svendsen svenningsen svensson
-svestka svestkova svet svetlicic svetlik svetlikova svetličić svilaric svilarić svircev svirčev svitak
-svitakova sviták svitáková svobodova svobodová svojic svojić svorcan svozil svozilova svozilová svrakacic
-svrakačić svrbik svrbikova svrbík svrbíková svrtan světlík světlíková swaab swaaij swaak swaan swaanen swaans
-swaen swagemakers swager swagerman swagers swaminathan swamy swanen swanenberg swanepoel swaneveld swaniawski
-swanink swart swarte swartjes swarts swartz swaters swaving sweegers sweelssen sweens sweere sweers sweerts
-swelsen swenne swertz swets swiatek swiderski swiebel swier swierczynski swieringa swiers swierstra swieten
-swijnenburg swildens swillens swillims swinkels swint switzar swoboda swolfs syafiq syafrin syahir syahmi
-syahreza syahril syahrin syakir syamil syauqi syazwan sybesma sydanmaki sydänmäki syed sykora sykorova sylla
-sylvester symcox synek synkova synková syrja syrjala syrjä syrjälä syrova syrovy syrová syrový syukran syukri
-syuraih syversen szabo szabone szabova szabová szabó szabóné szafranski szafrański szalai szalaine szalainé
-szasz szatkowski szczepaniak szczepanik szczepanska szczepanski szczepańska szczepański szczerba szczesna
-szczesniak szczesny szcześniak szczygieł szczęsna szczęsny sze szekely szekelyne szekeres szekeresne
-szekeresné szelag szeląg szendrei szeto szewczyk szikra szilagyi szilagyine szilágyi szilágyiné szoke szokene
-szostak szucs szucsne szulc szwarc szwed szydłowski szymanska szymanski szymańska szymański szymczak szymczyk
-szymkowiak szyszka székely székelyné szücs szücsné szőke szőkené szűcs szűcsné sáenz sáez sámel sámelová
-sándor sándorné sárközi sárová säkkinen särkkä sæther sætre sène ségnane söderberg sönmez sören sözeri søgaard
-søndergaard sørensen sørlie süleymanoğlu sürth sýkora sýkorová sējēja sējējs sīle sīlis sīmanis sławinski
-sławiński słowik słowinski słowiński t'ng taams taanman taaramae taat taavettila taavila taavitsainen tabacek
-tabaček tabbers taberne taberner taberné taborska taborsky tabrisov tabrisova tacconi tachl tacke tacken
-taconis tacx taddei tadema tadic tadić taekema tafelmeier taffijn tafoya tagliabue tagliaferri tagore tahalele
-tahapary taheij taheri tahincioglu tahincioğlu tahir tahiri tahirova tahirovic tahirović tahri tahtah taibi
-taipale taiwo tajjiou tajsic tajsić tajudin takacs takacsne takalic takalić takens takiudin takkala takkenberg
-takkula takx takyi takács takácsné talapka talarico talat talavanic talavanić talberga talbergs talbi talboom
-talens talhaoui talianova taliánová taljaard tallarico tallih tallone talman talpa talsma talstra talts talwar
-tamagni tamang tamas tamasne tamayo tamba tambach tamburini tamelen tameris tamerus tamez tamindzic tamindžić
-taminiau tamm tammaro tammeling tammenga tammes tammik tamminen tamminga tammisto tamoio tampolja tampubolon
-tamrakar tamsma tamunoemi tamás tamásné tanackovic tanacković tanahatoe tanase tanasic tanasijevic tanasijević
-tanasić tancic tancos tancosova tancoš tancošová tandon taneja tangelder tangen tangenberg tanghe tanguy tanic
-tanis tanić tanjga tankeren tankink tankosic tankosić tannemaat tanriverdi tanrıkulu tanskanen tanurdzic
-tanurdžić tanzi tančić taormina taouil tapavica tapavicki tapavički tapia tapio tapola tappel taqiuddin
-tarabic tarabić tarantino tarhan tarihoran tarjuddin tarmizi tarnowski tarquini tartamella tartwijk tarudin
-tarvainen tarvas tasche tascı tasdelen tasdemir taselaar tasic tasić taskin taskinen taslak taslim taslı tasma
-tassi tassinari tasso tassone tastan tastula tatar tataranni tatarka tatarkaova tatarkova tatarková tatarova
-tatarová tataru tatenhove tates tatiana tatisic tatišić tatomirov tatte tatár tatárka tatárkaová tatárová
-taufek taufratshofer tauriainen tauriņš tausch tavani tavares tavcar taveira tavenier taverner taverné tavčar
-tawia tawisuwan tazegul tazegül tazelaar taş taşdelen taşdemir taşkin taşlı taştan taşçı tcacenco tcaci
-tebbens tebogo techer tedde tedeschi tedesco teeffelen teeken teekens teekman teelen teeling teeninga teensma
-teerds teerenstra teerhuis teering teerink teerlink teernstra teeseling teesink teeuwen teeuwisse teeuwissen
-teeuwsen tegelaar tegelaers tegenbosch tegethof teggeler teh teheux tehsin teicane teicans teichmann teicāne
-teicāns teigen teijema teijgeler teijlingen teilane teilāne teisman teitsma teiwes teixeira tejada tejeda
-tekand tekelenburg tekelioglu tekelioğlu tekin teklenburg tekstra telak telebar telenta teles telesca
-telgenkamp telgt teljeur telkamp tella tellegen tellekamp telleman tellez tellier tello telman telussa temel
-temitope temme temmerman temminck temmink tempelaar tempelaars tempelman tenbult tenbült teng tenhagen
-tenkanen tenkink tennekes tenniglo tensen tentij teo teodorescu teodosic teodosić teofilovic teofilović teoh
-teokarevic teokarević teovanovic teovanović tepavac tepavcevic tepavčević tepla teply teplý teppema tepper
-teppo tepsa tepsic tepša tepšić teran terasniska terauda terbeek terblanche terburg terenzi teresi tergouw
-terhaar terheiden terheijden terhorst terhurne terhürne terink terkelsen terlaak terlecki terlien terlingen
-terlizzi terlouw terluin termaat termeer termeulen termine termohlen termorshuizen terol terpstra terrazas
-terschegget terstall terstappen tersteeg terstegen tervo tervonen tervoort terweij terwel terwiel terwijn
-terwindt terwisga terzi terzic terzija terzin terzić terzo terán teräsniska tesanic tesankic tesanovic tesar
-tesarova tesař tesařová tesendic tesi tesic tesinic tesink teske teslic teslić tessel tesselaar tessemaker
-tesser tessers tessier testa testerink testroote tetelepta tetenburg tetering teters tetik tettamanti
-tettelaar tettero tetteroo teuben teufel teuling teulings teune teunen teunenbroek teunis teunisse teunissen
-teuns teurlings teusink teuwen teuwsen tevdenic tevdenić tevel tew tewari texier tey tešanić tešankić
-tešanović tešendić tešinić tešić thach thajudeen thaker thakkar thakoer thakoerdat thakoerdin thakoersingh
-thakur thalalla thalen thaller tham thaman thambu thamrin thanabalasingam thanenthiran thang thao thapa thaqif
-theart theebe theele theelen theeuwen theeuwes theije theijs theijssen theil theissen thelen theloosen
-thelosen themen thenu theriault therkelsen therkildsen theron therrien theseira thesing theuerzeit theune
-theunis theunisse theunissen theunisz theuns theuws thevandran thew thewessen thewissen thi thiam thiao thiart
-thiaw thibault thie thieke thiel thiele thielen thielens thielman thiemann thieme thienen thierry thiescheffer
-thiesen thiessen thij thije thijm thijs thijsen thijsse thijsseling thijssen thijssens thillart thimister
-thimm thinh thiomas thiongane thioub thioune thiru thirunavukarasu thiry thisell thissen thivy thió thiều
-thode thodé thoen thoi thole tholen thoma thomasen thomasse thomassen thomissen thomka thomkova thomková
-thommen thomsen thomson thone thonen thonissen thoo thoolen thoonen thoonsen thoor thoresen thorsen thorup
-thoyana thrane thranhardt thriene thränhardt thuesen thuijl thuijs thuladhar thum thumbeza thumying thung
-thunnissen thuraisingham thurner thusi thuss thust thwala thygesen thys thyssen thào thériault thôi thöne
-thönissen thøgersen thạch thảo thập thắm thắng thị thịnh thủy tiainen tiano tibben tibboel tiben tiberti
-tibosch tica ticha ticheler tichem tichy tichá tichý tidow tieben tiebie tiebosch tiecken tiedink tiedtke
-tiehuis tieken tiekstra tiel tieland tielbeke tieleman tielemans tielen tielenburg tielens tielman tielrooij
-tieltjes tiem tiemens tiemersma tiemes tiemessen tiemissen tiems tienderen tienhoven tienstra tiep tierie
-tiersma tiesinga tietema tietze tigchelaar tigelaar tiggelaar tiggelen tiggelman tiggeloven tighadouini
-tihomirovic tihomirović tiilikainen tijanic tijanić tijdeman tijdhof tijdink tije tijerina tijhaar tijhof
-tijhuis tijink tijl tijman tijmensen tijmes tijms tijmstra tijnagel tijs tijsen tijsma tijsseling tijssen
-tijssens tijsterman tikai tikaram tikas tilanus tilborg tilborgh tilburg tilburgs tilgner tillaar tillaart
-tillack tillart tillema tilleman tillemans tillie tillman tillmans tilman tilmans tilotta tilroe tilstra
-tiltina tiltins tiltiņa tiltiņš timal timan timans timaric timarić timilic timilić timisela timko timma timman
-timmerhuis timmerije timmermann timmermans timmers timonen timotic timotić tims tingen tinguely tinholt
-tinnemans tinneveld tintor tiong tiozzo tipker tirado tirele tirelis tirelli tiric tirion tirić tirnanic
-tirnanić tirri tiruma tischler tischmann tiso tissen tissingh tissink tissot titsing tittman titulaer
-tivontschik tiwari tizikara tiêu tió tiến tiếp tjaden tjahjadi tjallinks tjalma tjalsma tjan tjassing tjebbes
-tjeerdsma tjeertes tjepkema tjerkstra tjia tjin tjoa tjoelker tjon tjoonk tkaczyk tladi tmusic tmušić toader
-tobben tober tobler tobé todaro todic todić todoric todorić todosic todosić toebak toebast toebes toelen
-toelsie toemen toepoel toering toetenel tofan tofani toft togni tognola togt toh tohirov tohirova toijala
-toikkanen toivanen toivonen tojic tojić tokalic tokalić tokarski tokatlıoglu tokatlıoğlu toker tokgoz tokgöz
-tokkola toldo tolen tolenaar tolenaars tolhoek tolhuisen tolij toljagic toljagić tolkamp tollefsen tolman
-tolner tolomeo tolonen tolsma tolstrup tolu tolud tolulope tomala toman tomanek tomanic tomanić tomankova
-tomanova tomanovic tomanović tomanová tomas tomasek tomaselli tomasello tomasevicrigo tomasi tomaskova tomasoa
-tomasova tomasovic tomasović tomassen tomassoni tomaszewska tomaszewski tomazic tomazovic tomazović tomaš
-tomaševićrigo tomažič tomcic tomczak tomczyk tomecek tomecekova tomecic tomecić tomeckova tomei tomek tomescu
-tomesen tomesova tomeček tomečeková tomečková tomešová tomic tomicic tomincic tominčić tomić tomičić tomka
-tomko tomkova tomková tomljanovic tomljanović tommasi tomonjic tomonjić tomovic tomović tomsic tomson
-tomusilovic tomušilović tomys tománek tománková tomášek tomášková tomášová tomčić tomšič tonat toncic tonelli
-tongeren tongerlo tongerloo tonini tonino tonkens tonkes tonkovac tonn tonnaer tonnard tonnissen tontic tontić
-tončić toolen toome toonen toonstra toor tooren toorenburg toornstra toornvliet toorop tooten topal topaloglu
-topalov topalovic topalović topaloğlu topalski topcu topcuoglu topelen topfer topisirovic topisirović toplak
-toplicic topličić topolic topolić topolovac topolovic topolović toprak topuz topçu topçuoğlu toraman torchia
-torchio torenbeek torensma torenstra torenvlied torgersen torkkeli tornatore toro torok torokne torp torphy
-torre torresi torrez torri torriani torrisi torronen tortora tosanic toscano tosi tosic toskic toskić tossings
-tosun totaro toth tothne tothova toti totman toto touber toure touré tousain toutenhoofd touzani tovar
-tovarisic tovarišić towne toxopeus toyipov toyipova tošanić tošić traa traas trachsel tracz traets tragter
-traini tralli trampeli tramposch tran trandafir tranova tranová trantow traore traoré traparic traparić
-trapman tratnik trauth trautmann travaglini travan traverso travica travnicek travnickova travoric travorić
-traxler trcek trcka trckova treep treff treijen trejo tremblay tremmel trencic trenning trentelman trenčić
-trepels treskavica tretinjak tretola treure treutel trevino trevisan treviño triboi tribuljak tricht triemstra
-trienekens triepels trierum triet trif trifan trifunjagic trifunjagić trigt trijic trijić trikic trikić
-trikosanin trikošanin trilsbeek trimbach trimmel trimp trindic trindić trinh trinks triolo tripathi tripic
-tripić tripodi trisic triska triskova trivalic trivalić trivedi trivic trivić trivkanovic trivkanović
-trivuncic trivunic trivunić trivunčić triwijaya trišić triệu trmcic trmčić trnic trninic trninić trnić trnka
-trnkova trnková troelsen troelstra troije troisfontaine troisi trojan trojanova trojanová trojanowski trollip
-trombetta trompert trosic trouwborst trovato trošić trtica trubajic trubajić truben trubenova trubenová trudic
-trudić truelsen truhlar truhlarova truhlář truhlářová truijen truijens trujic trujić trujkic trujkić trum
-trummer truong trustfull truter trzcinski trzciński trzeciak trác trávníček trávníčková trình trček trčka
-trčková trương trần trịnh tsabalala tsamonikian tsang tschiers tschirch tschudi tse tseng tshabalala tsoi
-tsotetsi tuah tuan tubanski tubben tubee tubonjic tubonjić tuca tucci tuccillo tucek tuch tucholke tucic tucić
-tuckett tuckova tucs tudor tudorache tudose tudow tuel tuenter tuerlings tufail tufano tufegdzic tufegdžić
-tufo tuglu tugluk tuhame tuhuteru tuijl tuijn tuijnman tuijp tuijt tuijtel tuijtelaars tuik tuinema tuinenburg
-tuinenga tuinfort tuinhof tuininga tuinstra tuinte tuip tuisku tuitert tuithof tuitman tukelic tukelić
-tukiainen tukimin tuladhar tulden tulder tulkki tulla tullemans tuller tulling tulner tuls tuma tumaric
-tumarić tumbarello tumino tumiran tummers tumova tump tumusiime tumwebaze tumwesigye tumwiine tunaboylu tunc
-tuncer tunceri tunderman tunkova tunnissen tuntayakul tunç tunçeri tuomela tuominen tuomisto tupajic tupajić
-tuppurainen turajlic turajlić turan turcan turcanu turchi turck turco turcok turcokova turcotte turcu turecek
-tureckova turenhout tureček turečková turgut turhan turkdogan turkenburg turkova turková turksema turksma
-turkstra turkyılmaz turlings turnadzic turnadžić turnhout turnic turnić turpeinen turpijn turss turudic
-turudić turuncic turunen turunčić turyasingura turza turčok turčoková tuschmo tusiime tusscher tussenbroek
-tustonja tusveld tutert tutic tutić tutoric tutorić tutulic tutulić tutuncu tuuk tuutti tuyl tuynman tuzun
-tuân tuča tuček tučková tučs tuğlu tuğluk tveit tvrda tvrdik tvrdikova tvrdisic tvrdišić tvrdy tvrdá tvrdík
-tvrdíková tvrdý twaalfhoven twala twardowski twasiima tweeboom tweel tweneboa twesigomwe twickler twigt
-twijnstra twilhaar twillert twilt twisk twuijver twumasi tynkkynen typpo typpö tyrninen tào táborská táborský
-tächl tätte téllez tórrez tóth tóthné tóthová többen tönnissen töpfer törrö törrönen török törökné tønnesen
-türkdoğan türkyılmaz tütüncü tüzün tālberga tālbergs tērauda tīrele tīrelis tīruma tříska třísková tůma tůmová
-ubachs ubaghs ubags ubaidillah ubavic ubavin ubavić ubavkic ubavkić ubaydullohyev ubaydullohyeva ubbels ubben
-ubbens ubbink ubeda ubels uberacker ubink ubiparip ubiparipovic ubiparipović ubner ubovic ubović uca uchechi
-uchoa uchqunov uchqunova udding udema uden udentins uders udicki udilovic udilović uding udinga udink udo
-udomprecha udovcic udovicic udovicki udovičić udovički udovčić udre udris udvardi uem uenk uffelen uffen
-uffing ufkes ugarak ugljesic uglješić ugolini ugrcic ugricic ugrincic ugrinic ugrinić ugrinčić ugričić ugrčić
-ugur ugurlu uher uherova uherová uhlemann uhlig uhlir uhlirova uhlíř uhlířová uhm uhrig uhrova uhrová uibel
-uibo uijen uijl uijlenbroek uijtdehaag uijtdewilligen uijtendaal uijterlinde uijterwaal uijtewaal uijthoven
+srb srbova srbová sredic sredić sreenevasan srengenge srensen sretic sretić sridhar srinivas srinivasan
+sripituksakul srisati srivastava sriwarunyu srna sroka ssebatta ssebugulu ssebunya ssebuuma ssebyala ssegawa
+ssekabira ssekanjako ssekate ssekibuule ssekidde ssekiranda ssekitooleko ssekubulwa ssempija ssempungu
+ssemwezi ssendege ssenjovu ssenkaali ssentezza ssentongo sserubiri sseruyinda ssettende st-pierre staa staaij
+staaks staalduinen staalman staals staarink staas stabel stabile stabins stabiņš stachowiak stachowicz
+stachura stachurski stadelmann staden stadler stadman staffieri stafleu stahl staicu stajcic stajhofer stajic
+stajić stajkic stajkić stajsic stajčić stajšić stakenborg stakenburg stakic stakić stakusic stakušić stalder
+stalenhoef stallinga stallmann stalman stalpers stals stalts staman stamatiadis stamatic stamatić stambolic
+stambolić stamencic stamenic stamenić stamenčić stamm stammes stampf stams stan stanarcic stanarčić stancetic
+stancic stanciu stancu standaar stanek staneke stanekova staneková stanescu stanetic stanetić stang stange
+stanger stangl stanic stanicic stanijanovic stanijanović stanijevic stanijević stanikic stanikić stanisa
+stanisavic stanisavić stanisic staniszewski stanisławski stanivukovic stanivuković stanić staničić staniša
+stanišić stankeviciene stankevicius stankeviciute stankevičienė stankevičius stankevičiūtė stankic stankiewicz
+stankić stankova stankovic stankovicmarton stanković stankovićmarton stanneveld stanojcic stanojčić stanovcic
+stanovčić stanton stanusic stanušić stanzione stančetić stančić staněk stapelberg stapelbroek stapelkamp
+stapersma stapert staphorst stapic stapić stappenbeld stappershoef staprans staprāns staps stara
+starcevicmatijasko starek starink starkenburg starkova starmans starovlah starrenburg starreveld
+starčevićmatijaško stascik stasiak stasic stasni stasse stassen stastna stastny staszewski statia staub
+staudinger stauffer stauss stavenuiter staveren stavila stavinga stavleu stavorinus stavric stavrić stawicki
+staňková stašić stašćik steba stec steding steege steegers steegh steeghs steegman steegmans steegstra
+steehouder steehouwer steekelenburg steemers steenaart steenbeek steenbeeke steenbekkers steenbrink
+steenbruggen steendam steenderen steendijk steenekamp steenge steenhagen steenhoek steenhorst steenhoven
+steenhuisen steenhuizen steenis steenkamer steenkamp steenkist steenks steenland steenman steenmeijer steennis
+steenpaal steenpoorte steensel steensma steenstra steenvoorde steenvoorden steenvoort steenwijk steenwinkel
+steert steevens steevensz stefancic stefanescu stefani stefaniak stefanka stefankova stefanova stefanski
+stefany stefański stefek steffen steffens steffensen steffers steffny stefhani stefkova stefl steflova
+stegehuis stegeman stegenga stegerman stegers stegge steggerda steggink steghuis stegic stegink stegić
+stegmann stegmeijer stegnjaic stegnjaić stegnjajic stegnjajić stehlik stehlikova stehlík stehlíková stehmann
+stehouwer stehr steidl steigauf steigenga steiger steiginga steigstra steijaert steijger steijlen steijn
+steijns steijvers steina steinbach steinbauer steinberger steinbusch steindl steinebach steinecke steiner
+steinerova steinerová steinert steinfelder steinfort steininger steinkamp steinkellner steinlechner steinmann
+steinmeijer steinmetz steintjes steinvoorn steinvoort steinwender steinz stejskal stejskalova stejskalová
+stekelenburg steketee stekic stekić stelder steljic steljić stelkens stella stellaard stellema stellinga
+stellingwerf stellingwerff stelloo stelma stelmach stelpstra stelte steltenpool stelwagen stelzer steman
+stemerding stemerdink stemkens stemmet stempher stempvoort stender stene steneker stenekes stengel stengl
+stengs stenis stensen stensrud stenvers stenvert stenzel stepan stepandic stepandić stepanek stepanic stepanić
+stepankova stepanov stepanova stepanovic stepanović stepanus stephan stephanes stephanus stepic stepien
+stepins stepić stepiņš stepniak sterba sterbova sterenberg sterenborg stergaard stergrd steringa sterkenburg
+sterkenburgh sterkens sterkman sterre sterrenberg sterrenburg stet stettler steuber steuk steunebrink
+steunenberg steurer steutel steuten stevandic stevandić stevanetic stevanetić stevanic stevanić stevcic
+stevelic stevelink stevelić stevelmans steveninck stevense steverink stevic stevilovic stevilović stević
+stevčić stewart steyl steyn steynberg stianingsih stibbe stibor stiborova stiborová stiedemann stief stiekema
+stielstra stiemer stienen stienezen stienissen stienstra stierman stievhen stifel stigchel stigliano stigt
+stigter stijacic stijačić stijepic stijepić stijfs stijkel stijlaart stijn stijnen stijnman stijns stijntjes
+stijsiger stikic stikić stikkelbroeck stikkelman stikkelorum stiksma stikvoort stilma stimac stinissen
+stipdonk stiphout stirbu stitselaar stjepic stjepić stob stobbelaar stocker stockert stockinger stockl stockli
+stockmann stodola stodolova stodolová stoelhorst stoelinga stoeltie stoelwinder stoepker stoevelaar stofberg
+stofbergen stoffelen stoffelsen stoffelsma stofmeel stoger stoian stoica stojacic stojancic stojanic stojanić
+stojankic stojankić stojanovic stojanović stojančić stojačić stojcic stojic stojicic stojić stojičić stojkic
+stojkić stojnic stojnić stojsic stojčić stojšić stokanic stokanić stokanovic stokanović stokhof stokholm
+stokic stokić stokke stokkel stokker stokkermans stokkers stokking stokkink stokkom stokkum stoklasa
+stoklasova stoklasová stokman stokmans stokreef stoks stokx stolarczyk stolarski stolic stolić stolk stolker
+stoll stolla stolle stollman stolpe stols stolte stoltenberg stoltenborg stoltenkamp stoltz stolwerk stolwijk
+stolz stolzenbach stomphorst stooker stoopen stoopman stoorvogel stopar stoparic stoparić stopel stopic stopić
+stoppelenburg stoppler storcken storgaard storij storimans storl stormbroek stornebrink storp storteboom
+stortelder stortelers storti stosic stotijn stougie stouten stouthamer stouthart stoutjesdijk stouwdam stouwe
+stover stoverink stower stozinic stošić stožinić straalen straalman straaten straathof straatman straatsma
+stracke stradins stradiņš straetemans straeten strahinic strahinić strahinjic strahinjić strajnic strajnić
+straka strakova straková stralendorff strano stranska stranski stransky strasser stratan strater strating
+stratmann stratulat straub straumanis straume straupe straus strausa strauss strautina strautins strautiņa
+strautiņš strautmane strautmanis strautnieks strauß straver stravers strazdina strazdins strazdiņa strazdiņš
+strazds streck streefkerk streefland streekstra streese strege streich streit strejcek strejckova strejček
+strejčková strelis streller strelnieks stremler stremmelaar strengers strepacki strepački streppel streuer
+streunding streuper streur streutker stribos stricker strieder striekwold strien strietman striezel striga
+strijbis strijbos strijbosch strijdhaftig strijdveen strijen strijkert strijland strijp strikinac strikkers
+strikwerda strinic strinić strmota strnad strnadova strnadová strnisko strniskova strnisková strobel strobl
+strockmeijer strods stroe stroek stroeken stroeks stroes stroet stroetinga strogies strohschank stroink
+strolenberg strom stroman stromberg stronkhorst stronks stroo stroobach strooband strooker stroomberg
+stroombergen stroomer strooper stroosma stroosnijder stroot strootman strosin stroucken strouhal strouhalova
+strouhalová strous strubbe struijcken struijk struijs struiksma strukelj strunk strunz strutz struwig struyk
+strydom strydon strzelczyk strzelecki stránská stránský sträter ström strömberg strøm strēlis strēlnieks stube
+stubican stubičan stuchlik stuchlikova stuchlík stuchlíková stucki studena studeny studená studený studer
+studnicka studnickova studnička studničková stuger stuifbergen stuij stuijfzand stuijt stuijts stuijvenberg
+stuive stuivenberg stukker stulen stulic stultiens stultjens stumpel stunnenberg stuparic stuparić stupers
+stupka stupkova stupková sturkenboom sturm sturmans sturme sturmer sturris sturrus stutterheim stutvoet stutz
+stuurop stuurwold stuut stuve styger stárek stárková stöckert stöckl stöckli stöger stöppler stöver stöwer
+stürmer stępień stępniak suami suandari suarez suartini subagiyo subakic subaric subedi subekti subhi subic
+subotic subotić subramaniam subramanian subramoney subrt subrtova subzan sucameli sucera sucevic suchanek
+suchankova suchomel suchomelova suchomelová suchy suchánek suchánková suchý suciadi suciati suciu suciyani
+sudarma suderazat sudiati sudibyono sudic sudirman sudiyantono sudmalis sudraba sudrajat sueib suelmann suen
+sueters suffa sufian sufriyanti sugandi sugesti sugianto sugiarto suhaimi suharman suharningsih suharti
+suhartini suhendar suhendra suherman suhiman suhonen suhrobov suhrobova suijdam suijk suijker suijkerbuijk
+suijlekom suijlen suijs suik suikkala suitela sujarwo sujatmiko sujdovic sujew sujiati sujiwandono suk
+sukaesih sukalo sukalovic sukamto sukara sukarni sukarsek sukbunsung sukel sukhraj sukova suková sukurs sukute
+sukuts sulaeman sulaiman sulaimon sulaymonov sulaymonova sulc sulcova sule suleic sulejic suletic suleymanoglu
+suliman sulistia sulistiwan sulistyaningrum sulistyo suljagic sulkers sulkic sullot sulman sulmann sulmoni
+sulong sulovnjak sulsters sultonov sultonova suluburic sulé suman sumantri sumatic sumayya sumenic sumenić
+sumerat summanen summeren sunandar sunardy sunaric sunarić sunarti sundalic sundaram sundari sundberg sunde
+sunderic sundert sundqvist sundram sundstrom sundström sunilela sunjevaric sunkic suntana suntenmaartensdijk
+suntjens suntornnitikul suntoro suomela suominen suosalo supardi superina supheert supoyo suppamongkon suppan
+suppiah supriadi suprihatin supriyadi supriyanto supriyatna supusepa surace suraji surana surbakti surendran
+suresh surgamayanti suriano surka surkova surksum surlic surlić surma surth surucic suručić suryadi
+suryadinata suryaman suryani suryaningsih suryaningtyas suryanti suryatama suryatmi suryono susa susac susak
+susanti susanto susi susiantika susic susilo susilowati susiluoto susisanti suski susnik sussmann susteren
+sustr sustrova susulic suswani sutakovic sutanovac sutanto sutantyo sutaprawira sutedja suter sutermeister
+suthar suthe sutiagus sutiman sutinen sutmuller sutriatmojati sutrisno sutschet sutter suttirat suttorp
+sutuljic sutz suur suurd suurland suurling suurmeijer suurmond suuronen suutarinen suvaal suvacarov suvajac
+suvajcevic suvajdzic suvajdžić suvajčević suvala suvačarov suvela suwandaru suwardesiah suwarno suykerbuyk
+suz'ian suzaimi suzovic suzović suárez sučević suđić suša sušac sušnik svab svabic svabova svacina svacinova
+svanda svandova svane svarc svarcova svaton svatonova svatos svatosova svatoň svatoňová svatoš svatošová
+svačina svačinová svec svecova sveen svehla svehlova svejda svejdova svendsen svenningsen svensson svestka
+svestkova svet svetlicic svetlik svetlikova svetličić svilaric svilarić svircev svirčev svitak svitakova
+sviták svitáková svobodova svobodová svojic svojić svorcan svozil svozilova svozilová svrakacic svrakačić
+svrbik svrbikova svrbík svrbíková svrtan světlík světlíková swaab swaaij swaak swaan swaanen swaans swadipta
+swaen swagemakers swager swagerman swagers swaminathan swamy swandhana swanen swanenberg swanepoel swaneveld
+swaniawski swanink swart swarte swartjes swarts swartz swaters swaving sweegers sweelssen sweens sweere sweers
+sweerts swelsen swenne swertz swets swiatek swiderski swiebel swier swierczynski swieringa swiers swierstra
+swieten swijnenburg swildens swillens swillims swinkels swint switzar swoboda swolfs sya'bani syaeful syafiq
+syafitri syafrin syahbana syahida syahir syahmi syahputra syahputri syahreza syahrial syahril syahrin syahrudi
+syahrul syaifudin syaiful syaifullah syaifulloh syairopi syakir syamiela syamil syamsika syaputra syarafina
+syarifah syarifatul syauqi syazwan sybesma sydanmaki sydänmäki syed syefiyani syehaffer syepvin sykora
+sykorova sylla sylva sylvester symcox synek synkova synková syrja syrjala syrjä syrjälä syrova syrovy syrová
+syrový syukran syukri syuraih syversen szabo szabone szabova szabová szabó szabóné szafranski szafrański
+szalai szalaine szalainé szasz szatkowski szczepaniak szczepanik szczepanska szczepanski szczepańska
+szczepański szczerba szczesna szczesniak szczesny szcześniak szczygieł szczęsna szczęsny sze szekely szekelyne
+szekeres szekeresne szekeresné szelag szeląg szendrei szeto szewczyk szikra szilagyi szilagyine szilágyi
+szilágyiné szoke szokene szostak szucs szucsne szulc szwarc szwed szydłowski szymanska szymanski szymańska
+szymański szymczak szymczyk szymkowiak szyszka székely székelyné szücs szücsné szőke szőkené szűcs szűcsné
+sáenz sáez sámel sámelová sándor sándorné sárközi sárová säkkinen särkkä sæther sætre sène ségnane söderberg
+sönmez sören sözeri søgaard søndergaard sørensen sørlie süleymanoğlu sürth sýkora sýkorová sējēja sējējs sīle
+sīlis sīmanis sławinski sławiński słowik słowinski słowiński t'ng taams taanman taaramae taat taavettila
+taavila taavitsainen tabacek tabaček tabbers taberne taberner taberné taborska taborsky tabrisov tabrisova
+tacconi tachl tacke tacken taconis tacx taddei tadema tadic tadić taekema tafelmeier taffijn tafoya tagliabue
+tagliaferri tagore tahalele tahapary taheij taheri tahincioglu tahincioğlu tahir tahiri tahirova tahirovic
+tahirović tahri tahtah taibi taipale taiwo tajjiou tajsic tajsić tajudin takacs takacsne takalic takalić
+takens takiudin takkala takkenberg takkula takx takyi takács takácsné talapka talarico talat talavanic
+talavanić talberga talbergs talbi talboom talens talhaoui talianova taliánová taljaard tallarico tallih
+tallone talman talpa talsma talstra talts talwar tamagni tamalia tamang tamas tamasne tamayo tamba tambach
+tambunan tamburini tamelen tameris tamerus tamez tamindzic tamindžić taminiau tamm tammaro tammeling tammenga
+tammes tammik tamminen tamminga tammisto tamoio tampolja tampubolon tamrakar tamsma tamunoemi tamás tamásné
+tanackovic tanacković tanahatoe tanamas tanase tanasic tanasijevic tanasijević tanasić tancic tancos tancosova
+tancoš tancošová tandine tandini tandiné tandjigora tandon taneja tangelder tangen tangenberg tanghe tangkas
+tanguy tanic tanis tanić tanjga tankeren tankink tankosic tankosić tannemaat tanriverdi tanrıkulu tanskanen
+tantiana tanurdzic tanurdžić tanuwijaya tanwilis tanzi tančić taormina taouil tapavica tapavicki tapavički
+tapia tapio tapola tappel taqiuddin tarabic tarabić tarantino tarhan tarihoran taripartio tariscaanit
+tarjuddin tarmizi tarnowski tarquini tartamella tartwijk tarudin tarvainen tarvas tasche tascı tasdelen
+tasdemir taselaar tasic tasić taskin taskinen taslak taslim taslı tasma tassi tassinari tasso tassone tastan
+tastula tatar tataranni tatarka tatarkaova tatarkova tatarková tatarova tatarová tataru tatenhove tates
+tatiana tatisic tatišić tatomirov tatte tatár tatárka tatárkaová tatárová taufek taufikkurrachman
+taufratshofer tauriainen tauriņš tausch tavani tavares tavcar taveira tavenier taverner taverné tavčar tawia
+tawisuwan taye tazegul tazegül tazelaar taş taşdelen taşdemir taşkin taşlı taştan taşçı tcacenco tcaci tebbens
+tebogo techer tedde tedeschi tedesco teeffelen teeken teekens teekman teelen teeling teeninga teensma teerds
+teerenstra teerhuis teering teerink teerlink teernstra teeseling teesink teeuwen teeuwisse teeuwissen teeuwsen
+tegelaar tegelaers tegenbosch tegethof teggeler teh teheux tehsin teicane teicans teichmann teicāne teicāns
+teigen teijema teijgeler teijlingen teilane teilāne teisman teitsma teiwes teixeira tejada tejeda tekand
+tekelenburg tekelioglu tekelioğlu tekin teklenburg tekstra telak telebar telenta teles telesca telgenkamp
+telgt teljeur telkamp tella tellegen tellekamp telleman tellez tellier tello telman telussa temel temitope
+temme temmerman temminck temmink tempelaar tempelaars tempelman tenbult tenbült tendeng teng tenhagen tenkanen
+tenkink tennekes tenniglo tensen tentij teo teodorescu teodosic teodosić teofilovic teofilović teoh teokarevic
+teokarević teovanovic teovanović tepavac tepavcevic tepavčević tepla teply teplý teppema tepper teppo tepsa
+tepsic tepša tepšić teran terasniska terauda terbeek terblanche terburg terenzi teresi tergouw terhaar
+terheiden terheijden terhorst terhurne terhürne terink terkelsen terlaak terlecki terlien terlingen terlizzi
+terlouw terluin termaat termeer termeulen termine termohlen termorshuizen terol terpstra terrazas terschegget
+terstall terstappen tersteeg terstegen tervo tervonen tervoort terweij terwel terwiel terwijn terwindt
+terwisga terzi terzic terzija terzin terzić terzo terán teräsniska tesanic tesankic tesanovic tesar tesarova
+tesař tesařová tesendic tesi tesic tesinic tesink teske teslic teslić tessel tesselaar tessemaker tesser
+tessers tessier testa testerink testroote tetelepta tetenburg tetering teters tetik tettamanti tettelaar
+tettero tetteroo teuben teufel teuling teulings teune teunen teunenbroek teunis teunisse teunissen teuns
+teurlings teusink teuwen teuwsen tevdenic tevdenić tevel tew tewari texier tey tešanić tešankić tešanović
+tešendić tešinić tešić thach thajudeen thaker thakkar thakoer thakoerdat thakoerdin thakoersingh thakur
+thalalla thalen thaller tham thaman thambu thamrin thanabalasingam thanenthiran thang thao thapa thaqif
+thariqi theart theebe theele theelen theeuwen theeuwes theije theijs theijssen theil theissen thelen theloosen
+thelosen themen thenu theodorus theriault therkelsen therkildsen theron therrien theseira thesing theuerzeit
+theune theunis theunisse theunissen theunisz theuns theuws thevandran thew thewessen thewissen thgersen thi
+thiam thiao thiart thiaw thibault thie thieke thiel thiele thielen thielens thielman thiemann thieme thienen
+thierry thiescheffer thiesen thiessen thij thije thijm thijs thijsen thijsse thijsseling thijssen thijssens
+thillart thimister thimm thinh thiomas thiongane thioub thioune thiru thirunavukarasu thiry thisell thissen
+thivy thió thiều thode thodé thoen thoi thole tholen thoma thomasen thomasse thomassen thomissen thomka
+thomkova thomková thommen thomsen thomson thone thonen thonissen thoo thoolen thoonen thoonsen thoor thoresen
+thorsen thorup thoyana thrane thranhardt thriene thränhardt thuesen thufeil thuijl thuijs thuladhar thum
+thumbeza thumying thung thunnissen thuraisingham thurner thusi thuss thust thwala thygesen thys thyssen thào
+thériault thôi thöne thönissen thøgersen thạch thảo thập thắm thắng thị thịnh thủy tiainen tiano tibben
+tibboel tiben tiberti tibosch tica ticha ticheler tichem tichy tichá tichý tidow tieben tiebie tiebosch
+tiecken tiedink tiedtke tiehuis tieken tiekstra tiel tieland tielbeke tieleman tielemans tielen tielenburg
+tielens tielman tielrooij tieltjes tiem tiemens tiemersma tiemes tiemessen tiemissen tiems tienderen tienhoven
+tienstra tiep tierie tiersma tiesinga tietema tietze tigchelaar tigelaar tiggelaar tiggelen tiggelman
+tiggeloven tighadouini tihomirovic tihomirović tiilikainen tijanic tijanić tijdeman tijdhof tijdink tije
+tijerina tijhaar tijhof tijhuis tijink tijl tijman tijmensen tijmes tijms tijmstra tijnagel tijs tijsen tijsma
+tijsseling tijssen tijssens tijsterman tikai tikaram tikas tilanus tilborg tilborgh tilburg tilburgs tilgner
+tillaar tillaart tillack tillart tillema tilleman tillemans tillie tillman tillmans tilman tilmans tilotta
+tilroe tilstra tiltina tiltins tiltiņa tiltiņš timal timan timans timaric timarić timera timilic timilić
+timisela timko timma timman timmerhuis timmerije timmermann timmermans timmers timonen timotic timotić tims
+tingen tinguely tinholt tinnemans tinneveld tinoco tintor tiong tiozzo tipker tirado tirele tirelis tirelli
+tiric tirinnanzi tirion tirić tirnanic tirnanić tirri tirtayasa tiruma tischler tischmann tiso tissen tissingh
+tissink tissot titsing tittman titulaer tivontschik tiwari tizikara tiêu tió tiến tiếp tjaden tjahjadi
+tjallinks tjalma tjalsma tjan tjassing tjebbes tjeerdsma tjeertes tjepkema tjerkstra tjia tjin tjoa tjoelker
+tjon tjondronegoro tjoonk tkaczyk tladi tmusic tmušić toader tobben tober tobler tobé todaro todic todić
+todoric todorić todosic todosić toebak toebast toebes toelen toelsie toemen toepoel toering toetenel tofan
+tofani toft togni tognola togt toh tohirov tohirova tohpati toijala toikkanen toivanen toivonen tojic tojić
+tokalic tokalić tokarski tokatlıoglu tokatlıoğlu toker tokgoz tokgöz tokkola toldo tolen tolenaar tolenaars
+tolentino tolhoek tolhuisen tolij toljagic toljagić tolkamp tollefsen tolman tolner tolomeo tolonen tolsma
+tolstrup tolu tolud tolulope tomala toman tomanek tomanic tomanić tomankova tomanova tomanovic tomanović
+tomanová tomas tomasek tomaselli tomasello tomasevicrigo tomasi tomaskova tomasoa tomasova tomasovic tomasović
+tomassen tomassoni tomaszewska tomaszewski tomazic tomazovic tomazović tomaš tomaševićrigo tomažič tomcic
+tomczak tomczyk tomecek tomecekova tomecic tomecić tomeckova tomei tomek tomescu tomesen tomesova tomeček
+tomečeková tomečková tomešová tomic tomicic tomincic tominčić tomić tomičić tomka tomko tomkova tomková
+tomljanovic tomljanović tommasi tomonjic tomonjić tomovic tomović tomsic tomson tomusilovic tomušilović tomys
+tománek tománková tomás tomášek tomášková tomášová tomčić tomšič tonat toncic tonelli tongeren tongerlo
+tongerloo tonini tonino tonkens tonkes tonkovac tonn tonnaer tonnard tonnissen tontic tontić tončić toolen
+toome toonen toonstra toor tooren toorenburg toornstra toornvliet toorop tooten topal topaloglu topalov
+topalovic topalović topaloğlu topalski topcu topcuoglu topelen topfer topisirovic topisirović toplak toplicic
+topličić topolic topolić topolovac topolovic topolović toprak topuz topçu topçuoğlu toraman torchia torchio
+torenbeek torensma torenstra torenvlied torgersen torkkeli tornatore toro torok torokne torp torphy torre
+torresi torrez torri torriani torrisi torronen tortora tosanic toscano tosi tosic toskic toskić tossings tosun
+totaro toth tothne tothova toti totman toto touber toure touré tousain toutenhoofd touzani tovar tovarisic
+tovarišić towne toxopeus toyipov toyipova tošanić tošić traa traas trachsel tracz traets tragter traini tralli
+trampeli tramposch tran trandafir tranova tranová trantow traore traoré traparic traparić trapman tratnik
+trauth trautmann travaglini travan traverso travica travnicek travnickova travoric travorić traxler trcek
+trcka trckova treep treesmayanti treff treijen trejo tremblay tremmel trencic trenning trentelman trenčić
+trepels treskavica tretinjak tretola treure treutel trevino trevisan treviño triantama trianti triboi
+tribuljak tricht triemstra trienekens triepels trierum triet trif trifan trifunjagic trifunjagić trigt trijic
+trijić trikic trikić trikosanin trikošanin trilsbeek trimbach trimmel trimp trindic trindić trinh trinks
+triolo tripathi tripic tripić tripodi trisic triska triskova tristia trivalic trivalić trivedi trivic trivić
+trivkanovic trivkanović trivuncic trivunic trivunić trivunčić triwibowo triwijaya triyanto trišić triệu trmcic
+trmčić trnic trninic trninić trnić trnka trnkova trnková troelsen troelstra troije troisfontaine troisi trojan
+trojanova trojanová trojanowski trollip trombetta trompert troncoso trosic trouwborst trovato trošić trtica
+trubajic trubajić truben trubenova trubenová trudic trudić truelsen truhlar truhlarova truhlář truhlářová
+truijen truijens trujic trujić trujkic trujkić trum trummer truong trustfull truter trzcinski trzciński
+trzeciak trác trávníček trávníčková trình trček trčka trčková trương trần trịnh tsabalala tsamonikian tsang
+tschiers tschirch tschudi tse tseng tshabalala tsoi tsotetsi tuah tuan tubagus tubanski tubben tubee tubonjic
+tubonjić tuca tucci tuccillo tucek tuch tucholke tucic tucić tuckett tuckova tucs tudor tudorache tudose tudow
+tuel tuenter tuerlings tufail tufano tufegdzic tufegdžić tufo tuglu tugluk tuhame tuhuteru tuijl tuijn
+tuijnman tuijp tuijt tuijtel tuijtelaars tuik tuinema tuinenburg tuinenga tuinfort tuinhof tuininga tuinstra
+tuinte tuip tuisku tuitert tuithof tuitman tukelic tukelić tukiainen tukimin tuladhar tulden tulder tulkki
+tulla tullemans tuller tulling tulner tuls tuma tumaric tumarić tumbarello tumino tumiran tummers tumova tump
+tumusiime tumwebaze tumwesigye tumwiine tunaboylu tunc tuncer tunceri tunderman tunggul tunkova tunnissen
+tuntayakul tunç tunçeri tuomela tuominen tuomisto tupajic tupajić tuppurainen turajlic turajlić turan turcan
+turcanu turchi turck turco turcok turcokova turcotte turcu turecek tureckova turenhout tureček turečková
+turgut turhan turkdogan turkenburg turkova turková turksema turksma turkstra turkyılmaz turlings turnadzic
+turnadžić turnhout turnic turnić turpeinen turpijn tursina turss turudic turudić turuncic turunen turunčić
+turyana turyasingura turza turčok turčoková tuschmo tusiime tusscher tussenbroek tustonja tusveld tutert tutic
+tutić tutoric tutorić tutulic tutulić tutuncu tuuk tuutti tuyl tuynman tuzun tuân tuča tuček tučková tučs
+tuğlu tuğluk tveit tvrda tvrdik tvrdikova tvrdisic tvrdišić tvrdy tvrdá tvrdík tvrdíková tvrdý twaalfhoven
+twala twardowski twasiima tweeboom tweel tweneboa twesigomwe twickler twigt twijnstra twilhaar twillert twilt
+twisk twuijver twumasi tyastika tynkkynen typpo typpö tyrninen tào táborská táborský tächl tätte téllez tórrez
+tóth tóthné tóthová többen tönnissen töpfer törrö törrönen török törökné tønnesen türkdoğan türkyılmaz tütüncü
+tüzün tālberga tālbergs tērauda tīrele tīrelis tīruma tříska třísková tůma tůmová ubachs ubaghs ubags
+ubaidillah ubaldo ubavic ubavin ubavić ubavkic ubavkić ubaydullohyev ubaydullohyeva ubbels ubben ubbens ubbink
+ubeda ubels uberacker ubink ubiparip ubiparipovic ubiparipović ubner ubovic ubović uca uchechi uchoa uchqunov
+uchqunova udding udema uden udentins uders udicki udilovic udilović uding udinga udink udo udomprecha udovcic
+udovicic udovicki udovičić udovički udovčić udre udris udvardi uem uenk uffelen uffen uffing ufkes ugalde
+ugarak ugljesic uglješić ugolini ugrcic ugricic ugrincic ugrinic ugrinić ugrinčić ugričić ugrčić ugur ugurlu
+uhammad uher uherova uherová uhlemann uhlig uhlir uhlirova uhlíř uhlířová uhm uhrig uhrova uhrová uibel uibo
+uijen uijl uijlenbroek uijtdehaag uijtdewilligen uijtendaal uijterlinde uijterwaal uijtewaal uijthoven
 uijttewaal uildriks uilenberg uitbeijerse uitdewilligen uitenbroek uitendaal uiterloo uitermark uitert
 uiterwaal uiterweerd uiterwijk uitman uittenbogaard uittenbosch uittenbroek uitterdijk uitterhoeve
 uitterlinden uitvlugt ukkola ukraden ulas ulaş ulden ulehake uleman ulemek ulfman ulibarri uliczka ulijn uljee
 ullmann ulloa ullrich ulmanis ulrich ulrichova ulrichová ulsen ultee ulu uluhan ulum ulusoy ulvila umans umar
 umarov umarova umbach umbara umeljic umeljić umetic umetić umidullohyev umidullohyeva umidyev umidyeva
 umiljendic umiljendić umlauft ummels umminger umolac uneken unen ung unger ungerer unggul ungureanu unhola
-unnik unterberger unterpaintner unterweger untila uong uosukainen upadhyay upadhyaya upenieks uphoff upitis
-upmale uppal uppelschoten upton upītis uram uramova uramová urbach urbancova urbancová urbanczyk urbanec
-urbanek urbaniak urbankova urbano urbanova urbanová urbanowicz urbanska urbanski urbansky urbanus urbańczyk
-urbańska urbański urbina urblik urblikova urblík urblíková urbonas urboniene urbonienė urbánek urbánková urena
-ureña urfonov urfonova urgert urhig urhonen urias uribe uriot urk urlings uronen urpalainen urpilainen urrutia
-ursachi urselmann ursem ursic ursikic ursinus urso ursu urtans urtāns urías uršikić uršič usada usai usamah
-usendic uslu usman usmany usmonov usmonova uspelis usri usta ustic ustić utama utami utjesanovic utješanović
-utriainen utvic utvić uuldriks uum uusikari uusikyla uusikylä uusisalmi uusitalo uvalic uvalić uveric uverić
-uwais uyainah uyar uys uysal uzair uzayrov uzayrova uzelac uzulins uzuliņš uzun uông uğur uğurlu ušendić
-ušpelis vaandering vaanhold vaanholt vaara vaarkamp vaarwerk vaasen vaassen vaatanen vaate vaatstra vaca
-vacarciuc vacca vaccari vaccaro vacek vacha vachon vachova vaciete vacietis vackova vacková vaclavek vaclavik
-vaclavikova vaclavkova vaculik vaculikova vaculík vaculíková vad vadaketh vadiveloo vadlja vaduva vaes vaessen
-vaessens vafoyev vafoyeva vagic vagić vagner vagnerova vaguric vagurić vahala vahanen vaher vahl vahlensieck
-vahrmeijer vahtra vahvanen vaidya vailati vaillancourt vainio vaino vainola vaip vairogs vaisala vaisanen
-vaisla vaivade vaivads vaivods vaišļa vajcik vajcikova vajcík vajcíková vajda vajdicka vajdička vajdova
-vajdová vajic vajić vajkaric vajkarić vajzenbach vakareskov vakicic vakičić vala valach valachova valachovic
-valachovicova valachovič valachovičová valachová valadez valasek valaskova valbe valburg valckx valderen
-valdes valdez valdivia valdma valdés valdéz valek valen valencicbrkic valent valenta valente valenteijn
-valenti valentin valentini valentino valentova valentová valentín valenza valenzuela valenčićbrkić valeri
-valero valesova valette valešová valic valimaa valioja valić valjakka valjas valke valkema valkenaars
-valkenberg valkenburg valkengoed valkenhoef valkenhoff valkering valkman valkova valks valladares vallee
-vallejos vallet valletta valli vallienne vallinga vallone valova valová valsangiacomo valsecchi valstar
-valster valtanen valtere valters valuska valuskova valuška valušková valverde valášek valášková vana vanaga
-vanags vanajah vancura vancurova vandamme vandeberg vandenberghe vandenbroeck vanderheijden vandervort
-vandevelde vanecek vaneckova vanegas vanek vaneker vanekova vaneková vaneman vanenburg vangermain vanhanen
-vanhoja vanhommerig vanicek vanickova vankan vankova vanlier vanni vannini vanova vanová vanusic vanušić
-vanwersch vaníček vaníčková vančura vančurová vaněk vaněček vaněčková varadi varadine varagic varagić varaklic
-varaklić vardalic vardalić varekamp varela varenina varga vargane vargas varghese vargova vargová vargáné
-varicak varik varinac varićak varjacic varjačić varjus vark varkevisser varkey varma varman varmuza varmuža
-varnica varnicic varničić varol varriale varrier varsava varslavans varslavāns vartiainen vartic varty
-varughese varwijk varzic varzicbiuklia varzicbiuklija varzić varšava varžićbiuklia varžićbiuklija vasadi vasak
-vasakova vasala vasalic vasarietis vascotto vasek vaselic vaselić vasen vasic vasicek vasickova vasilda vasile
-vasilescu vasiliauskaite vasiliauskaitė vasiliauskas vasiliauskiene vasiliauskienė vasilic vasiliu vasilić
-vasiljevs vasils vasić vasiļjevs vaska vaskova vasquez vass vassallo vasse vasseur vassiljev vassiljeva vassne
-vassné vasséur vastenburg vastenhoud vastenhout vastenhouw vastrik vasudevan vater vaucher vauhkonen vavra
-vavrik vavrikov vavrikova vavrova vavřík vavříková vayrynen vaz vazdika vazdiks vazquez vaňková vašadi vašalić
-vašek vaška vašková vašák vašáková vašíček vašíčková vecchi vecera vecerova vecozols vecumniece vecumnieks
-vecvagars vedder vedvik veefkind veeger veek veeke veeken veekens veelen veelenturf veelers veenbrink veendorp
-veenema veeneman veenen veenendaal veenhof veenhoven veenhuis veenhuizen veening veeninga veeningen veenings
-veenink veenis veenje veenkamp veenker veenma veenman veens veenschoten veensma veenstra veentjer veenvliet
-veeran veerasamy veerasenan veerathan veerbeek veerdonk veerhoek veerkamp veetil vega vegar vegchel vegge
-veggel vegh veghel veghne vegt vegte vegten vegter vehof veiga veij veijer veijonen veinberga veinbergs veini
-veisa veiss vejnovic vejnović vejvoda vejvodova vejvodová vekecki vekemans veken vekic vekić vela velaja
-velanac velappan velasco velasques velasquez velazquez velberg velda veldboer veldboom veldema velderman
-velders veldhof veldhorst veldhoven veldhuijsen veldhuijzen veldhuis veldhuisen veldhuizen veldink veldkamp
-veldman veldmeijer veldpaus veldscholten veldsink veldsman veldstra veldwijk velema veletic veletić velez
-velgersdijk velicic velikic velikić veling velioglu velioğlu velisic veliz veličić velišić veljancic veljančić
+unnik unterberger unterpaintner unterweger untila untoro uong uosukainen upadhyay upadhyaya upenieks uphoff
+upitis upmale uppal uppelschoten upton upītis uram uramova uramová urbach urbancova urbancová urbanczyk
+urbanec urbanek urbaniak urbankova urbano urbanova urbanová urbanowicz urbanska urbanski urbansky urbanus
+urbańczyk urbańska urbański urbina urblik urblikova urblík urblíková urbonas urboniene urbonienė urbánek
+urbánková urena ureña urfonov urfonova urgert urhig urhonen urias uribe uriot urk urlings uronen urpalainen
+urpilainen urrahman urrutia ursachi urselmann ursem ursic ursikic ursinus urso ursu urtans urtāns urzua urzúa
+urías uršikić uršič usada usai usamah usbatun usendic uslu usman usmany usmonov usmonova uspelis usri usta
+ustic ustić uswatun utama utami utjesanovic utješanović utriainen utvic utvić uuldriks uum uusikari uusikyla
+uusikylä uusisalmi uusitalo uvalic uvalić uveric uverić uwais uyainah uyar uys uysal uzair uzayrov uzayrova
+uzelac uzeta uzulins uzuliņš uzun uông uğur uğurlu ušendić ušpelis vaandering vaanhold vaanholt vaara vaarkamp
+vaarwerk vaasen vaassen vaatanen vaate vaatstra vaca vacarciuc vacca vaccari vaccaro vacek vacha vachon
+vachova vaciete vacietis vackova vacková vaclavek vaclavik vaclavikova vaclavkova vaculik vaculikova vaculík
+vaculíková vad vadaketh vadiveloo vadlja vaduva vaes vaessen vaessens vafoyev vafoyeva vagic vagić vagner
+vagnerova vaguric vagurić vahala vahanen vaher vahl vahlensieck vahlevy vahrmeijer vahtra vahvanen vaidya
+vailati vaillancourt vainio vaino vainola vaip vairogs vaisala vaisanen vaisla vaivade vaivads vaivods vaišļa
+vajcik vajcikova vajcík vajcíková vajda vajdicka vajdička vajdova vajdová vajic vajić vajkaric vajkarić
+vajzenbach vakareskov vakicic vakičić vala valach valachova valachovic valachovicova valachovič valachovičová
+valachová valadez valasek valaskova valbe valburg valckx valderen valdes valdez valdivia valdma valdés valdéz
+valek valen valencicbrkic valent valenta valente valenteijn valenti valentin valentini valentino valentova
+valentová valentín valenza valenzuela valenčićbrkić valeri valero valesova valette valešová valic valimaa
+valioja valić valjakka valjas valke valkema valkenaars valkenberg valkenburg valkengoed valkenhoef valkenhoff
+valkering valkman valkova valks valladares vallee vallejos vallet valletta valli vallienne vallinga vallone
+valova valová valsangiacomo valsecchi valstar valster valtanen valtere valters valuska valuskova valuška
+valušková valverde valášek valášková vana vanaga vanags vanajah vancura vancurova vandamme vandeberg
+vandenberghe vandenbroeck vanderheijden vandervort vandevelde vanecek vaneckova vanegas vanek vaneker vanekova
+vaneková vaneman vanenburg vangermain vanhanen vanhoja vanhommerig vanicek vanickova vankan vankova vanlier
+vanni vannini vanova vanová vanusic vanušić vanwersch vaníček vaníčková vančura vančurová vaněk vaněček
+vaněčková varadi varadine varagic varagić varaklic varaklić vardalic vardalić varekamp varela varenina varga
+vargane vargas varghese vargova vargová vargáné varicak varik varinac varićak varjacic varjačić varjus vark
+varkevisser varkey varma varman varmuza varmuža varnica varnicic varničić varol varriale varrier varsava
+varslavans varslavāns vartiainen vartic varty varughese varwijk varzic varzicbiuklia varzicbiuklija varzić
+varšava varžićbiuklia varžićbiuklija vasadi vasak vasakova vasala vasalic vasarietis vascotto vasek vaselic
+vaselić vasen vasic vasicek vasickova vasilda vasile vasilescu vasiliauskaite vasiliauskaitė vasiliauskas
+vasiliauskiene vasiliauskienė vasilic vasiliu vasilić vasiljevs vasils vasić vasiļjevs vaska vaskova vasquez
+vass vassallo vasse vasseur vassiljev vassiljeva vassne vassné vasséur vastenburg vastenhoud vastenhout
+vastenhouw vastrik vasudevan vater vaucher vauhkonen vavra vavrik vavrikov vavrikova vavrova vavřík vavříková
+vayrynen vaz vazdika vazdiks vazquez vaňková vašadi vašalić vašek vaška vašková vašák vašáková vašíček
+vašíčková vecchi vecera vecerova vecozols vecumniece vecumnieks vecvagars vedder vedvik veefkind veeger veek
+veeke veeken veekens veelen veelenturf veelers veenbrink veendorp veenema veeneman veenen veenendaal veenhof
+veenhoven veenhuis veenhuizen veening veeninga veeningen veenings veenink veenis veenje veenkamp veenker
+veenma veenman veens veenschoten veensma veenstra veentjer veenvliet veeran veerasamy veerasenan veerathan
+veerbeek veerdonk veerhoek veerkamp veetil vega vegar vegchel vegge veggel vegh veghel veghne vegt vegte
+vegten vegter vehof veiga veij veijer veijonen veinberga veinbergs veini veisa veiss vejnovic vejnović vejvoda
+vejvodova vejvodová vekecki vekemans veken vekic vekić vela velaja velanac velappan velasco velasques
+velasquez velazquez velberg velda veldboer veldboom veldema velderman velders veldhof veldhorst veldhoven
+veldhuijsen veldhuijzen veldhuis veldhuisen veldhuizen veldink veldkamp veldman veldmeijer veldpaus
+veldscholten veldsink veldsman veldstra veldwijk velema velenzuela veletic veletić velez velgersdijk
+veliayanti velicic velikic velikić veling velioglu velioğlu velisic veliz veličić velišić veljancic veljančić
 veljic veljić vella vellekoop vellema velleman vellenga vellinga velner veloso velraeds vels velsen velsink
 velstra velten veltenaar velthoen velthof velthorst velthoven velthuijs velthuijsen velthuijzen velthuis
 velthuizen velting veltink veltkamp veltmaat veltman veltmeijer veltrop veluw veluwen veluwenkamp velzeboer
@@ -3031,11 +3168,11 @@ verbart verbeeck verbeek verbeem verbeeten verbeij verbeke verberk verberkmoes v
 verbic verbiesen verbiest verbij verbist verbić verbocht verboeket verbon verbong verboom verboon verboort
 verboven verbraak verbraeken verbree verbroekken verbrugge verbruggen verbrugh verbugt verbunkic verbunkić
 verbunt verburg verburgh verburgt vercammen vercauteren vercesi vercoulen vercouteren verdaas verdaasdonk
-verdam verdara verdegaal verdellen verdiesen verdijk verdins verdoes verdonck verdonk verdonkschot verdonschot
-verdoorn verdouw verdugo verduijn verduin verdult verdurmen verduyn verduzco vereecken vereggen vereijken
-veres veresne veresné verest vergara vergeer vergeest vergert vergic vergić vergoossen vergouw vergouwe
-vergouwen vergroesen vergunst verhaaf verhaaff verhaag verhaagen verhaak verhaaren verhaeg verhaegen verhaegh
-verhaeghe verhaeren verhage verhappen verhart verhees verheesen verheezen verheggen verheij verheijde
+verdam verdara verdegaal verdellen verdian verdiesen verdijk verdins verdoes verdonck verdonk verdonkschot
+verdonschot verdoorn verdouw verdugo verduijn verduin verdult verdurmen verduyn verduzco vereecken vereggen
+vereijken veres veresne veresné verest vergara vergeer vergeest vergert vergic vergić vergoossen vergouw
+vergouwe vergouwen vergroesen vergunst verhaaf verhaaff verhaag verhaagen verhaak verhaaren verhaeg verhaegen
+verhaegh verhaeghe verhaeren verhage verhappen verhart verhees verheesen verheezen verheggen verheij verheijde
 verheijden verheijen verheijke verhelst verheul verheuvel verhey verheyen verhoeckx verhoef verhoeff verhoek
 verhoeks verhoeve verhoeven verhofstad verhofstadt verhoof verhoofstad verhoosel verhorst verhulsdonck
 verhulst veric veringa veringmeier verić verjans verkaaik verkaart verkade verkaik verkamman verkennis verkerk
@@ -3043,40 +3180,41 @@ verkerke verkic verkić verkleij verkoeijen verkoijen verkooijen verkoulen verko
 verkuijlen verlaan verlaek verlegh verleun verlijsdonk verlind verlinde verlinden verlooij verlouw verma
 vermaas vermaat vermaesen vermaire vermazeren verme vermeegen vermeeren vermeersch vermeij vermeijden vermeire
 vermeiren vermeltfoort vermetten vermeul vermeule vermeulen vermij vermijs vermoen vermolen vermond vermonden
-vermorken vermue vermulm vermulst vermunt verner vernerova vernerová vernes vernhout verniest vernimmen
-vernooij verolme veron veronese verouden verpaalen verpalen verplak verplancke verplanke verploeg verploegen
-verploegh verpoort verpoorte verpoorten verreijt verrijp verrijt verrips verroen versantvoort verschelling
-verschoor verschragen verschueren verschuijten verschure verschuren verschuur verschuure verschuuren
-versendaal verseput verseveld versfeld versleijen versloot versluijs versmissen verspaandonk verspagen
-verspaget verspeek verspoor versprille verspui verspuij versteden versteeg versteege versteegen versteegh
-versteegt verstege verstegen versteijnen verster verstijlen verstijnen verstoep verstraate verstraaten
-verstraelen verstraete verstraeten verstralen verstrate vertegaal vertelman vervaet verveer vervenne
-ververgaert vervest vervloed vervloet vervoordeldonk vervoorn vervoort verwaaijen verwaal verwaijen verweel
-verweg verweij verweijen verweijmeren verwer verwey verwiel verwijk verwijmeren verwimp verwoerd verwoerdt
-verwoert verwolf verzaal verzi verzijden verzijl verzuu verón vesa vesel vesela veselic veselicacatipovic
-veselicačatipović veselicic veselić veseličić veselova veselová vesely veselá veselý vesic vesik vesin vesić
-veski veskovic vesković vesnic vesnić vessem vesseur vestergaard vestering vesters vestjens vesuri veswakar
-vetelainen veteläinen veth vethamuthu veugelers veugen veuger veul veulings veum veur veurink veurman veverka
-veverkova veverková vey vezi vezmar vezzoli večeřa večeřová vialle vianello vianen vicari vicen vicenova
-vicenová vicentic vicha vichi vichova vicinanza vicini vicol vidacek vidacic vidal vidaric vidarić vidaček
-vidačić videkanic videkanić viderscak viderščak vidic vidić vidmar vidovic vidovič vidranjski viegen vieira
-viellehner vielvoije viera vierbergen viergever vierhout vierhoven vierhuis vierikko vierin viersma vierstra
-vieru vierveijzer vierwind viester vietor viets vieveen vieweg vig vigante viguurs vihtanen viiding viikate
-viinanen viinikka vijent vijfeijken vijfhuizen vijfschaft vijftigschild vijfvinkel vijge vijlbrief vijlder
-vijn vijverberg vijzelaar vik viken viklund viksna viksne vilakazi vilcane vilcina vilcins vilciņa vilciņš
-vilcāne vilendecic vilendečić vilhelmsen vilhola vilimek vilimkova viljanen viljoen vilka vilkaste vilkkula
-vilks villadsen villagomez villagómez villalobos villalpando villani villanueva villareal villari villarreal
-villasenor villaseñor villegas villerius villumsen vilotic vilotić vilpas vilsone vilsons vilsteren vilters
-viluma vilums vilímek vilímková vimaranes vimba vincenten vincenzi vincetic vincetić vinci vincic vinck
-vincken vincze vinczene vinczéné vingerhoets vink vinke vinkenborg vinkenvleugel vinketa vinkovic vinković
-vinne vinokic vinokić vins vinsova vintere vinters vintges vinther vintila vinčić vinš vinšová violante violi
-viorikic viorikić vipavakit virag viragne vircikova virgiawan virgilio virk virkkula virkkunen virlan
-virolainen virtala virtanen virág virágné virčíková visagie visalyaputra visan visani visbeek visbeen visch
-visco visconti viscò visee visek visekruna visentin vishnudatt visic visintin visker viskil viskova visnovska
-visnovsky visschedijk visscher visschers vissenberg visser visseren vissia viswalingam viswanathan viswat vit
-vitakic vitakić vitale vitali vitasek vitaskova vitek viti vitiello vitina vitins vitkova vitman vitola
-vitolic vitolina vitolins vitolić vitols vitova vitsut vittali vittori vituma vitums vitásek vitásková viveen
-viviani viviers vizitiu vizziello viên viëtor vićentić viļuma viļums višekruna višić višňovská višňovský vlaam
+vermorken vermue vermulm vermulst vermunt vernandy verner vernerova vernerová vernes vernhout verniest
+vernimmen vernooij verolme veron veronese verouden verpaalen verpalen verplak verplancke verplanke verploeg
+verploegen verploegh verpoort verpoorte verpoorten verreijt verrijp verrijt verrips verroen versantvoort
+verschelling verschoor verschragen verschueren verschuijten verschure verschuren verschuur verschuure
+verschuuren versendaal verseput verseveld versfeld versleijen versloot versluijs versmissen verspaandonk
+verspagen verspaget verspeek verspoor versprille verspui verspuij versteden versteeg versteege versteegen
+versteegh versteegt verstege verstegen versteijnen verster verstijlen verstijnen verstoep verstraate
+verstraaten verstraelen verstraete verstraeten verstralen verstrate vertegaal vertelman vervaet verveer
+vervenne ververgaert vervest vervloed vervloet vervoordeldonk vervoorn vervoort verwaaijen verwaal verwaijen
+verweel verweg verweij verweijen verweijmeren verwer verwey verwiel verwijk verwijmeren verwimp verwoerd
+verwoerdt verwoert verwolf verzaal verzi verzijden verzijl verzuu verón vesa vesel vesela veselic
+veselicacatipovic veselicačatipović veselicic veselić veseličić veselova veselová vesely veselá veselý vesic
+vesik vesin vesić veski veskovic vesković vesnic vesnić vessem vesseur vestergaard vestergrd vestering vesters
+vestjens vesuri veswakar vetelainen veteläinen veth vethamuthu veugelers veugen veuger veul veulings veum veur
+veurink veurman veverka veverkova veverková vey vezi vezmar vezzoli večeřa večeřová vialle vianello vianen
+vibrianosa vicari vicen vicenova vicenová vicentic vicha vichi vichova vicinanza vicini vicol vidacek vidacic
+vidal vidaric vidarić vidaček vidačić videkanic videkanić viderscak viderščak vidic vidić vidmar vidovic
+vidovič vidranjski viegen vieira viellehner vielvoije viera vierbergen viergever vierhout vierhoven vierhuis
+vierikko vierin viersma vierstra vieru vierveijzer vierwind viester vietor viets vieveen vieweg vig vigante
+viguurs vihtanen viiding viikate viinanen viinikka vijent vijfeijken vijfhuizen vijfschaft vijftigschild
+vijfvinkel vijge vijlbrief vijlder vijn vijverberg vijzelaar vik viken viklund viksna viksne vilakazi vilcane
+vilchis vilcina vilcins vilciņa vilciņš vilcāne vilendecic vilendečić vilhelmsen vilhola vilimek vilimkova
+viljanen viljoen vilka vilkaste vilkkula vilks villadsen villagomez villagómez villalobos villalpando villani
+villanueva villareal villari villarreal villasenor villaseñor villegas villerius villumsen viloria vilotic
+vilotić vilpas vilsone vilsons vilsteren vilters viluma vilums vilímek vilímková vimaranes vimba vincenten
+vincenzi vincetic vincetić vinci vincic vinck vincken vincze vinczene vinczéné vingerhoets vink vinke
+vinkenborg vinkenvleugel vinketa vinkovic vinković vinne vinokic vinokić vins vinsova vintere vinters vintges
+vinther vintila vinčić vinš vinšová violante violi viorikic viorikić vipavakit virag viragne vircikova
+virgianti virgiawan virgilio virgiyanti virgorita virk virkkula virkkunen virlan virolainen virtala virtanen
+virág virágné virčíková visagie visalyaputra visan visani visbeek visbeen visch visco visconti viscò visee
+visek visekruna visentin vishnudatt visic visintin visker viskil viskova visnovska visnovsky visschedijk
+visscher visschers vissenberg visser visseren vissia vistuti viswalingam viswanathan viswat vit vitakic
+vitakić vitale vitali vitasek vitaskova vitek viti vitiello vitina vitins vitkova vitman vitola vitolic
+vitolina vitolins vitolić vitols vitova vitsut vittali vittori vituma vitums vitásek vitásková viveen viviani
+viviers vizandi vizitiu vizziello viên viëtor vićentić viļuma viļums višekruna višić višňovská višňovský vlaam
 vlaar vlaardingen vlaardingerbroek vlach vlachova vlachová vlacic vlad vladetic vladetić vladic vladicic
 vladić vladičić vladusic vladušić vlah vlahovic vlahović vlajcic vlajic vlajić vlajnic vlajnić vlajčić
 vlaketic vlaketić vlaminckx vlaming vlamings vlas vlasak vlasakova vlasblom vlasic vlasinic vlasinić vlaskalic
@@ -3125,158 +3263,166 @@ vukosavic vukosavić vukotic vukotić vukovic vuković vuksa vuksanicpuljek vuks
 vuksic vukčević vukša vukšić vulcevic vulders vulesic vuleta vuletas vuletaš vuletic vuletin vuletić vulešić
 vulic vulicevic vulikic vulikić vulink vulisic vulić vulićević vulišić vullers vullings vulovic vulović
 vulčević vunak vunderink vunjak vunturisevic vunturišević vuokko vuong vuorenpaa vuorenpää vuorikoski vuorinen
-vural vuurboom vuure vuuren vuurens vuurst vučelić vučendić vučenić vučeta vučetić vučevac vučinić vučić
+vural vuu vuurboom vuure vuuren vuurens vuurst vučelić vučendić vučenić vučeta vučetić vučevac vučinić vučić
 vučkovac vučković vučo vučurević vyas vybiral vybiralova vybíral vybíralová vydarena vydareny vydarená
 vydarený vydra vydrova vydrová vyent vymazal vymazalova vymazalová vyskocil vyskocilova vyskočil vyskočilová
 vyslouzil vyslouzilova vysloužil vysloužilová vácha váchová václavek václavková václavík václavíková vágner
 vágnerová válek válková váradi váradiné vásquez vávra vávrová vázquez váňa váňová vähälä väisälä väisänen
 välbe välimaa välioja väljas västrik väyrynen väätänen végh véghné vélez véliz vícenová vícha víchová vít
 vítek vítková vítová víšek víšková võigemast võsu völker vörös vörösné vāciete vācietis vērdiņš vīgante vīksna
-vīksne vītiņa vītiņš vītola vītoliņa vītoliņš vītols vītuma vītums vəliyev vəsiyeva waaij waaijenberg waaijer
-waalboer waalderbos waalewijn waalkens waals waalwijk waanders waardenberg waardenburg waardhuizen waardt
-waarsenburg waarts waasdorp wabeke wable wacana wachelder wachenbrunner wachtel wackers wackrill wadhwa waeber
-waeijen waelchi waele waelen waenink waerden waerdt waes waesberghe wafi wagelaar wagelmans wagemaker
+vīksne vītiņa vītiņš vītola vītoliņa vītoliņš vītols vītuma vītums vưu vəliyev vəsiyeva waaij waaijenberg
+waaijer waalboer waalderbos waalewijn waalkens waals waalwijk waanders waardenberg waardenburg waardhuizen
+waardt waarsenburg waarts waasdorp wabeke wable wacana wachelder wachenbrunner wachtel wackers wackrill wadhwa
+waeber waeijen waelchi waele waelen waenink waerden waerdt waes waesberghe wafi wagelaar wagelmans wagemaker
 wagemakers wageman wagemans wagenaar wagenaars wagenberg wagener wageningen wagenmans wagensveld wagenvoort
-wageveld wagle wagner wagnerova wagnerová wagtendonk wagter wagteveld wagtmans wahab wahbillah wahid wahidan
-wahidin wahl wahle wahlen wahyudin wahyuni waibel waij waijenberg waijer waijers waiy wajer wakan wakelkamp
-wakeren walbeek walburg walch walcher walczak walda walder walderveen waldmann waldram walet walgemoet walhof
-wali walia walinga walkowiak walla wallaard wallaart wallenburg wallin wallinga wallner wallstab wallé walma
-walpot walrave walraven walravens walschots walsem walsh walsma walstijn walstock walstra walsum walsweer
-walta walter walterova walterová walthaus walther waltman waltmann waltmans walton waltrova waltrová waluyo
-walvaart walvoort walz wamel wamelen wamelink wams wamsteker wang wanga waninge wanink wannet wanningen
-wanroij wanrooij wanrooy wanschers wansem wansink wantia wapenaar wapperom wapstra warbout warbroek warchoł
-wardana wardenaar wardenburg wardenier wardhana wardi wardt wareman warenburg waringa warmelink warmels
-warmenhoven warmerdam warmink warmoeskerken warnaar warnar warnars warnders warners warnier warries warringa
-warrink warris warsame wartena wartenberg waschbusch waschbüsch wasiak wasik wasil wasilewska wasilewski
-wasita wasiu waskita waslander wason wasowski wassenberg wassenburg wassens wasser wassilew wassiluk wassink
-wasswa wastuti waterham waterink waterlander waterman waterreus waterschoot watsica wattanapanit wattanasin
-wattel wattimena wattimury wattum wauben wauters wavamuno waveren waverijn wawoe wawrzyniak wazif wdowiak
-webber webbers webbink weber weberova weberová webrova webrová wechselberger weckseler weda wedema wedman
-wedzinga weeber weeda weegberg weegels weegen weegerink weegh weeghel weekamp weekers weekhout weeland weelden
-weelderen weele weeling weelink weem weemaes weeme weemhoff weenen weener weening weenink weenk weerdenburg
-weerdhof weerdmeester weerdt weeren weerepas weerheijm weerheim weering weerink weerkamp weernink weers
-weersch weersink weertman weerts weesie weessies weeteling weetering weeterings weetink weevers weezel
-weezepoel wegdam wege wegener wegerif weggelaar weggeman weggemans wegh weghorst wegkamp wegman wegmann wegner
-wegrzyn wegscheider wegter wehkamp wehl wehner wehnes wehrens wehrle wehrli wehrmeijer wehrsen weibel weidema
-weideman weidenaar weidgraaf weidijk weidinger weidlich weidner weierink weigel weigl weij weijde weijdema
-weijden weijen weijenberg weijenborg weijer weijermans weijermars weijers weijgers weijgertse weijgertze
-weijkamp weijl weijland weijman weijmans weijmer weijn weijnen weijs weijst weijsters weijtens weijters
-weijtmans weijts weijzen weikamp weiler weima weimann weimer weinand weinans weinberger weis weiss weisscher
-weissnat weissova weissová weistra weisz weitenberg weitering weits wekema wekking welberg welbergen welbers
-welbie welboren weldam welgraven welhuis welie welij welink welleman wellenberg wellens weller welleweerd
-wellink wellner welman welmers wels welsch welschen welsing welsink welte welten weltevrede welti welvaarts
-wely welz welzel welzen welzenis wemekamp wemer wemmenhove wemmers wempe wendel wendels wenders wendrich
-wenger weniger weninger wenink wenk wenker wenmakers wenneker wennekers wennekes wennemers wenning wennink
-wenno wensing wensink wensveen wentholt wenting wentink wentzel wenum wenzel wepener weperen werdekker werdler
-werdt werensteijn werff werfhorst werink werkhoven werle werleman wermeskerken wermink werner werners wernke
-wernsen werring werrmann wersch wershansky wertag werther werts werve wesdijk wesdorp wesenhagen wesołowski
-wessel wesseldijk wesseling wesselingh wesselink wesselius wesselkamp wesselman wesselo wessels wessinghage
-westbroek westdijk westdorp westein westeinde westelaken westenberg westenbrink westenbroek westenbrugge
-westende westendorp westeneind westenend westeneng westenenk westera westerbaan westerbeek westerbeke
-westerbos westerbrink westerbroek westerdiep westerdijk westerduin westergaard westerhof westerhoff westerhout
-westerhoven westerhuis westerik westering westeringh westerink westerkamp westerlaak westerlaken westerlo
-westerman westermann westerneng westerop westert westerterp westerveen westerveld westervoorde westerweel
-westerweele westgeest westh westheim westhiner westhoeve westhof westhoff westhovens westhuis westing westmaas
-westphal westra westreenen westrenen westrienen westrik weststeijn weststrate westveer wetemans weterings
-wetselaar wetsteijn wettenranta wetters wettstein wettum wetzel wetzelaer wetzels wetzer weultjes weurding
-weusten weustenenk weusthof weustink weverink weverling weverwijk weyel weyers wezel wezelman wezeman wezenaar
-wezenbeek wezenberg wezendonk wezep wezer wiacek wiafe wiarda wibbelink wibier wibisono wibowo wicaksono
-wicherink wichers wichgers wichman wichmann wickert wicki widdershoven widiastuti widmer widodo widt wiebe
-wiebenga wieberdink wiebers wiebes wiebing wiecek wiechers wiechmann wieckowski wieczorek wiedeman wiedemann
-wiedemeijer wiedijk wieferink wieffering wiefferink wiegand wiegelmann wiegeraad wiegerinck wiegerink wiegers
-wiegersma wieggers wiegman wiegmans wiegmink wiekens wielaard wieland wielandt wielders wieldraaijer wiele
-wielemaker wieleman wielenga wielens wielhouwer wielinga wielink wielsma wielstra wielzen wieman wiemer
-wiendels wienen wienholts wienk wientjens wientjes wierckx wiercx wierda wierdsma wierema wierenga wierig
-wierik wierike wierikx wiering wieringa wieringen wierink wierks wiermans wiersema wiersinga wiersma wierst
-wierstra wiersum wierts wiertsema wiertz wierzbicki wiese wiesenekker wieser wiesinger wieskamp wieske wiesner
-wieten wietmarschen wietsma wigbers wigboldus wigchert wiggers wiggerts wigman wigmans wiid wiik wiitanen
-wijanarko wijaya wijayanti wijbenga wijbrands wijburg wijchen wijchers wijck wijckmans wijdemans wijdenes
-wijdeveld wijdeven wijen wijenberg wijering wijermars wijers wijffelaars wijffels wijga wijgerde wijgerden
-wijgergangs wijgers wijgerse wijgert wijgman wijhe wijkamp wijker wijkhuijs wijkhuizen wijkman wijkmans
-wijkstra wijlaars wijland wijlens wijler wijlhuizen wijlick wijling wijma wijman wijmans wijmenga wijnakker
-wijnalda wijnaldum wijnand wijnands wijnans wijnants wijnbelt wijnberger wijne wijngaarde wijngaards wijngaart
-wijnholds wijnhorst wijnhoud wijnhout wijnhoven wijnia wijninga wijnings wijnja wijnker wijnmaalen wijnmalen
-wijnne wijns wijnschenk wijnsma wijnstekers wijnstra wijntuin wijnveen wijsbeek wijsen wijshake wijshoff
-wijsman wijte wijtenburg wijtman wijtmans wijts wijtsma wijtvliet wijtzes wijzenbroek wikkerink wikselaar
-wikstrom wikström wilbers wilborts wilbrink wilcke wilcox wilczek wilczynski wilczyński wildani wildbret
-wildeboer wildenbeest wildenberg wildenborg wildenburg wilderink wilderman wilderom wildhagen wildt wildvank
-wilgenburg wilgenhof wilhelm wilhelmsen wilhelmus wilk wilke wilken wilkens wilkinson wilky willaert willane
-willart willeboordse willebrands willegen willegers willekens willekes willem willemars willemen willems
-willemse willemsen willemsma willemstein willemstijn willemsz willenborg willers willi williams williamson
-willigenburg willigers willik willink willms willoughby willumsen willwacher wilmes wilmink wilms wilmsen
-wilpshaar wilpstra wilschut wilsum wilten wiltenburg wilthagen wiltink wiltjer wimmenhove wimmer wimmers
-winands winardi winarno winarsih winarta winckers wincoop windhorst windhouwer windisch windler windmeijer
-windster wingelaar wingens wingerde winia winiarski winkeler winkelhorst winkelman winkelmann winkelmolen
-winkens winklaar winkler winklerova winklerová winkoop winnemuller winnubst winsen winssen winterink winterman
-wintermans wintershoven winterswijk winthagen wintheiser winther wintjens wintjes wintraecken wippert wirawan
-wirtanen wirth wirtz wirz wischek wischer wisgerhof wishaupt wiskari wiskerke wisman wismans wismeijer
+wageveld wagle wagler wagner wagnerova wagnerová wagtendonk wagter wagteveld wagtmans wague wagué wahab
+wahbillah wahid wahidan wahidin wahl wahle wahlen wahyningsih wahyudi wahyudin wahyuni wahyuningsih
+wahyusaputra waibel waij waijenberg waijer waijers waiy wajer wakan wakelkamp wakeren walbeek walburg walch
+walcher walczak walda walder walderveen waldmann waldram walet walgemoet walhof wali walia walinga walkowiak
+walla wallaard wallaart wallenburg wallin wallinga wallner wallstab wallé walma walpot walrave walraven
+walravens walschots walsem walsh walsma walstijn walstock walstra walsum walsweer walta walter walterova
+walterová walthaus walther waltman waltmann waltmans walton waltrova waltrová waluyo walvaart walvoort walz
+wamel wamelen wamelink wams wamsteker wang wanga wangsit waninge wanink wannet wanningen wanroij wanrooij
+wanrooy wanschers wansem wansink wantia wapenaar wapperom wapstra waratri warbout warbroek warchoł wardana
+wardani wardenaar wardenburg wardenier wardhana wardi wardt wareman warenburg waringa warliyah warmelink
+warmels warmenhoven warmerdam warmink warmoeskerken warnaar warnar warnars warnders warners warnier warries
+warringa warrink warris warsame warseno wartena wartenberg waschbusch waschbüsch wasiak wasik wasil wasilewska
+wasilewski wasita wasiu waskita waslander wason wasowski wassenberg wassenburg wassens wasser wassilew
+wassiluk wassink wasswa wastuti waterham waterink waterlander waterman waterreus waterschoot watsica
+wattanapanit wattanasin wattel wattimena wattimury wattum wauben wauters wavamuno waveren waverijn wawoe
+wawrzyniak wazif wdowiak webber webbers webbink weber weberova weberová webrova webrová wechselberger
+weckseler weda wedema wedman wedzinga weeber weeda weegberg weegels weegen weegerink weegh weeghel weekamp
+weekers weekhout weeland weelden weelderen weele weeling weelink weem weemaes weeme weemhoff weenen weener
+weening weenink weenk weerdenburg weerdhof weerdmeester weerdt weeren weerepas weerheijm weerheim weering
+weerink weerkamp weernink weers weersch weersink weertman weerts weesie weessies weeteling weetering
+weeterings weetink weevers weezel weezepoel wegdam wege wegener wegerif weggelaar weggeman weggemans wegh
+weghorst wegkamp wegman wegmann wegner wegrzyn wegscheider wegter wehkamp wehl wehner wehnes wehrens wehrle
+wehrli wehrmeijer wehrsen weibel weidema weideman weidenaar weidgraaf weidijk weidinger weidlich weidner
+weierink weigel weigl weij weijde weijdema weijden weijen weijenberg weijenborg weijer weijermans weijermars
+weijers weijgers weijgertse weijgertze weijkamp weijl weijland weijman weijmans weijmer weijn weijnen weijs
+weijst weijsters weijtens weijters weijtmans weijts weijzen weikamp weiler weima weimann weimer weinand
+weinans weinberger weis weiss weisscher weissnat weissova weissová weistra weisz weitenberg weitering weits
+wekema wekking welberg welbergen welbers welbie welboren weldam welgraven welhuis welie welij welink welleman
+wellenberg wellens weller welleweerd wellink wellner welman welmers wels welsch welschen welsing welsink welte
+welten weltevrede welti welvaarts wely welz welzel welzen welzenis wemekamp wemer wemmenhove wemmers wempe
+wendel wendels wenders wendrich wenger weniger weninger wenink wenk wenker wenmakers wenneker wennekers
+wennekes wennemers wenning wennink wenno wensing wensink wensveen wentholt wenting wentink wentzel wenum
+wenzel wepener weperen werdekker werdler werdt werensteijn werff werfhorst werink werkhoven werle werleman
+wermeskerken wermink werner werners wernke wernsen werring werrmann wersch wershansky wertag werther werts
+werve wesdijk wesdorp wesenhagen wesołowski wessel wesseldijk wesseling wesselingh wesselink wesselius
+wesselkamp wesselman wesselo wessels wessinghage westbroek westdijk westdorp westein westeinde westelaken
+westenberg westenbrink westenbroek westenbrugge westende westendorp westeneind westenend westeneng westenenk
+westera westerbaan westerbeek westerbeke westerbos westerbrink westerbroek westerdiep westerdijk westerduin
+westergaard westerhof westerhoff westerhout westerhoven westerhuis westerik westering westeringh westerink
+westerkamp westerlaak westerlaken westerlo westerman westermann westerneng westerop westert westerterp
+westerveen westerveld westervoorde westerweel westerweele westgeest westh westheim westhiner westhoeve westhof
+westhoff westhovens westhuis westing westmaas westphal westra westreenen westrenen westrienen westrik
+weststeijn weststrate westveer wetemans weterings wetselaar wetsteijn wettenranta wetters wettstein wettum
+wetzel wetzelaer wetzels wetzer weultjes weurding weusten weustenenk weusthof weustink weverink weverling
+weverwijk weyel weyers wezel wezelman wezeman wezenaar wezenbeek wezenberg wezendonk wezep wezer wiacek wiafe
+wiarda wibbelink wibier wibisono wibowo wicaksana wicaksono wicherink wichers wichgers wichman wichmann
+wickert wicki widawati widdershoven widiana widiarti widiasari widiastuti widiati widiatuti widiawati
+widiharjo widiyansyah widiyanti widiyastuti widmer widodo widt widyanto widyarto widyati widyatuti widyawati
+wiebe wiebenga wieberdink wiebers wiebes wiebing wiecek wiechers wiechmann wieckowski wieczorek wiedeman
+wiedemann wiedemeijer wiedijk wieferink wieffering wiefferink wiegand wiegelmann wiegeraad wiegerinck
+wiegerink wiegers wiegersma wieggers wiegman wiegmans wiegmink wiekens wielaard wieland wielandt wielders
+wieldraaijer wiele wielemaker wieleman wielenga wielens wielhouwer wielinga wielink wielsma wielstra wielzen
+wieman wiemer wiendels wienen wienholts wienk wientjens wientjes wierckx wiercx wierda wierdsma wierema
+wierenga wierig wierik wierike wierikx wiering wieringa wieringen wierink wierks wiermans wiersema wiersinga
+wiersma wierst wierstra wiersum wierts wiertsema wiertz wierzbicki wiese wiesenekker wieser wiesinger wieskamp
+wieske wiesner wieten wietmarschen wietsma wigati wigbers wigboldus wigchert wiggers wiggerts wigman wigmans
+wiid wiik wiitanen wijanarko wijaya wijayanti wijayanto wijbenga wijbrands wijburg wijchen wijchers wijck
+wijckmans wijdemans wijdenes wijdeveld wijdeven wijen wijenberg wijering wijermars wijers wijffelaars wijffels
+wijga wijgerde wijgerden wijgergangs wijgers wijgerse wijgert wijgman wijhe wijiyanti wijkamp wijker wijkhuijs
+wijkhuizen wijkman wijkmans wijkstra wijlaars wijland wijlens wijler wijlhuizen wijlick wijling wijma wijman
+wijmans wijmenga wijnakker wijnalda wijnaldum wijnand wijnands wijnans wijnants wijnbelt wijnberger wijne
+wijngaarde wijngaards wijngaart wijnholds wijnhorst wijnhoud wijnhout wijnhoven wijnia wijninga wijnings
+wijnja wijnker wijnmaalen wijnmalen wijnne wijns wijnschenk wijnsma wijnstekers wijnstra wijntuin wijnveen
+wijoyo wijsbeek wijsen wijshake wijshoff wijsman wijte wijtenburg wijtman wijtmans wijts wijtsma wijtvliet
+wijtzes wijzenbroek wikkerink wikselaar wikstrom wikström wilbers wilborts wilbrink wilcke wilcox wilczek
+wilczynski wilczyński wildani wildati wildbret wildeboer wildenbeest wildenberg wildenborg wildenburg
+wilderink wilderman wilderom wildhagen wildiansyah wildt wildvank wilgenburg wilgenhof wilhelm wilhelmsen
+wilhelmus wiliyadin wilk wilke wilken wilkens wilkinson wilky willaert willane willart willeboordse
+willebrands willegen willegers willekens willekes willem willemars willemen willems willemse willemsen
+willemsma willemstein willemstijn willemsz willenborg willers willi williams williamson willigenburg willigers
+willik willink willms willoughby willumsen willwacher willyam wilmes wilmink wilms wilmsen wilpshaar wilpstra
+wilschut wilsum wilten wiltenburg wilthagen wiltink wiltjer wimeyda wimmenhove wimmer wimmers winands winanti
+winardi winarno winarsih winarta winckers wincoop windhorst windhouwer windisch windler windmeijer windratno
+windster winduwiro wingelaar wingens wingerde winia winiarski winkeler winkelhorst winkelman winkelmann
+winkelmolen winkens winklaar winkler winklerova winklerová winkoop winnemuller winnubst winsen winssen
+winterink winterman wintermans wintershoven winterswijk winthagen wintheiser winther wintjens wintjes
+wintraecken wippert wiradinata wiradiputra wirahdika wirahdikasaptadji wiranata wirawan wirtanen wirth wirtz
+wirz wisanggeni wischek wischer wiselie wisgerhof wishaupt wiskari wiskerke wisman wismans wismeijer
 wisniewska wisniewski wisoky wisozk wispelweij wiss wisseborn wisselink wisselo wissenburg wissing wissink
 witberg witbooi witbreuk witczak witek withaar withag withagen witkam witkamp witkowska witkowski witlox
 witmer witmond witsenburg witsiers wittebol wittekoek witteman wittenaar wittenberg wittenboer wittendorp
-wittens wittermans witteveen wittich wittingen wittl wittmann wittwer witvliet witzand witzenburg wiza wiącek
-więcek więckowski wiśniewska wiśniewski wnuk wobbes wobma woelders woeltjes woensdregt woensel woerde
-woerdeman woerdman woerds woerdt woering woerkens woerkom woerkum woerlee woertink woertman woerts woesik
-woestenberg woestenburg woestenenk woesthoff woesthuis woestijne woezik wognum wojcicki wojciechowska
-wojciechowski wojcik wojtas wojtasik wojtczak wojtkowiak wojtowicz wokke wolak wolberink wolbers wolbert
-wolbink wolbrink wold wolda woldberg wolde woldendorp woldering woldhuis woldman woldring woldringh wolfaardt
-wolfarth wolferen wolferink wolfert wolff wolffenbuttel wolffensperger wolffers wolffs wolfhagen wolfkamp
-wolfova wolfová wolfsen wolfshaar wolfswinkel wolgen wolinski woliński wolke wolkenfelt wolkers wollenberg
-wollerich wolleswinkel wollmann wollrabe wolmarans wolmerans wolny wolpert wols wolsheimer wolsing wolsink
-wolski wolswijk wolswinkel wolter wolterbeek wolterinck woltering wolterink wolterman wolters wolthers
-wolthuis wolthuizen wolting woltinge woltjer woltjes woltman wolvekamp wolvers wondergem wonink wonnink
-woolderink wooldrik woolthuis wooninck wooning woordes woort woortman wopereis woppenkamp wordragen workel
-workum wormgoor wormmeester wormsbecher wortelboer wortman wos woschler wosiyane wosten wouda woude woudenberg
-woudenbergh woudsma woudstra woudt woudwijk wouters wouterse woutersen wouterson wouts wouwe woytkowska
-wozniak woś woźniak wrobel wroblewska wroblewski wrona wronski wroński wróbel wróblewska wróblewski wubbe
-wubbels wubben wubbolts wubs wuckert wuhn wuijckhuijse wuijster wuijts wuisman wuister wuite wujak wulandari
-wulff wulffraat wullems wullink wulms wulterkens wunderink wunnik wunnink wunsch wunsche wuraola wurf wurff
-wurm wursten wurtz wurzer wust wuthrich wuyts wyludda wyman wypych wysocka wysocki wyss wyszynski wyszyński
-wójcicki wójcik wójtowicz wölpert wöschler wösten wühn wünsche würtz wüthrich wąsik wąsowski węgrzyn
-włodarczyk włodarski xaba xacon xana xavier xenia xhofleer xia xiana xicoy xie xiong xulu xəlilov ya'accob
-yaacob yaacup yaakob yaakoubi yaamoa yachou yacob yacoub yadav yade yago yagoubi yahaya yahia yahya yahyaoui
-yahyoyev yahyoyeva yajid yakoubi yalcin yalcın yalçin yalçın yaman yamani yami yanes yanez yang yanik yanis
-yanuar yao yaqin yaqub yasar yasin yavuz yawson yazici yazid yazidi yazir yazıcı yaşar ybarra ybema yde yeboa
-yeboah yebra yee yeh yengwa yeo yeoh yeong yeow yesil yesilkaya yetkiner yeung yeşil yeşilkaya yiaw yigit
-yildirim yildiz yilmaz yim yin yirenkyi yiğit ykema ylajoki yliannala ylijala ylijoki ylijälä ylikangas ylioja
-ylitalo ylppo ylppö yläjoki yntema yohannan yolanda yomaa yongjaiyut yoqubov yoqubova yorbekov yorbekova yorks
-yorulmaz yost yousef yousfi yousif youssef yow yoznurov yoznurova yperen ypma yrjana yrjanen yrjola yrjänen
-yrjänä yrjölä yrttiaho ytsma yuce yucel yudhanto yudhistira yudhiswara yue yuksel yulianti yulianto yuliarti
-yundt yung yuniar yunta yunus yunusov yunusova yurdakul yurt yusaini yusihasbi yusni yusof yusoff yusri yusrin
-yusseri yussof yussuf yusuf yusufyev yusufyeva yuszelan yuzli yáñez yömaa yüce yücel yüksel yıldırım
-yıldızoglu yıldızoğlu yılmazer zaadnoordijk zaagman zaaijer zaalberg zaalman zaandam zaane zaanen zaat
-zabaleta zabirov zabirova zaborowski zaborska zaborsky zabranska zabransky zabrdac zaburnic zaburnić zabłocki
-zaccaria zaccaro zacek zach zacharia zachova zachová zackova zaczkiewicz zadelhoff zadnik zadravec zadric
-zadrić zaenal zafarov zafarova zafran zagar zagarac zagaria zagars zago zagorcic zagorsek zagorski zagorčić
-zagoršek zagric zagt zagwijn zagórski zahani zahar zahareman zahari zaharia zaharic zaharić zahin zahn
-zahradka zahradkova zahradnik zahradnikova zahradník zahradníková zahrah zahrádka zahrádková zaid zaidi zailan
-zailani zaimi zaiminuddin zainal zainorazman zainordin zainuddin zainudin zainul-'alam zainun zainuri zairi
-zairulaizam zaituc zajac zajacova zajacová zajaczkowski zajc zajic zajicek zajickova zajicova zajíc zajícová
-zajíček zajíčková zając zajączkowski zak zakaria zaki zakic zakir zakis zakić zakova zakrajsek zakrajšek
-zakrzewska zakrzewski zakuan zakwan zalako zalar zalazar zale zalesak zalesakova zaleski zalewska zalewski
-zalinge zalingen zalite zalitis zalk zalokar zaloznik založnik zalupe zam zaman zamana zamanhuri zamani
-zamarreno zamarripa zambon zamboni zambrana zambrano zambuto zamecnik zamecnikova zamenhof zamfir zamhari
-zampieri zamran zamre zamree zamri zamudio zamzuri zanatta zandbeek zandbelt zande zandee zanderink zandhuis
-zandijk zandschulp zandsteeg zandstra zandt zandvliet zandvoort zandwijk zanella zanelli zanen zanetta zanetti
-zangerl zani zanini zanner zanoli zanon zanoni zanotti zanting zantinge zantingh zantman zantvliet zantvoort
-zapalac zapata zapletal zapletalova zapletalová zaporojan zappacosta zappala zappalà zappeij zappia zapukic
-zapukić zar'ai zaradic zaradić zaragoca zaragoça zarate zareba zaremba zaric zarina zarins zariouh zarić
-zariņa zariņš zarkic zarkovic zaroual zaruba zarubova zarzycki zaręba zatezic zatežić zatloukal zatloukalova
-zatloukalová zatopek zauber zaugg zaunbrecher zauner zavadil zavadilova zavadilová zavala zavisic zavišić
-zavrel zavrelova zavřel zavřelová zawada zawadzka zawadzki zawawi zawi zayas zaydov zaydova zayniddinov
-zayniddinova zazlan zaķis zaļupe zbiljic zbiljić zbinden zbodulja zboncak zboril zborilova zbořil zbořilová
-zdarska zdarsky zdelar zdencan zdenčan zdravcevic zdravic zdravić zdravčević zdrazil zdrazilova zdražil
-zdražilová zdujic zdujić zdunek zebeda zeben zebic zebić zebregs zebrowski zec zechner zedda zednik zednikova
-zedník zedníková zeebregts zeegelaar zeegers zeelen zeelenberg zeelie zeelst zeeuw zeeuwen zeevat zegers
-zeggelaar zeggeren zegveld zegwaard zegwaart zehetner zehnder zehnei zeidler zeidmane zeidmanis zeijden zeijl
-zeijlemaker zeijst zeilemaker zeilinger zeilstra zeinstra zeist zejak zekan zekavicic zekavičić zekhnini zekic
-zekić zekl zekveld zel zelaya zelcs zeldenrijk zeldenrust zeldenthuis zelderen zelena zelenayova zelenayová
-zelenka zelenkova zelenková zeleny zelená zelený zeleznik zelic zelinka zelinkova zelinková zelis zelissen
-zelić zeller zelm zelst zeltina zeltins zeltiņa zeltiņš zelčs zeman zemanek zemankova zemanova zemanová
-zemdega zemgals zemitis zemlak zemlicka zemlickova zemljic zemljič zemzaris zemánek zemánková zemītis zender
-zendman zengel zengerink zengin zeni zennaro zentjens zentveld zenz zepeda zepinic zerajic zeravcic zeravic
-zeravica zeroual zestic zethof zeuch zevenberg zevenbergen zevenhoven zevenhuizen zeventer zewald zeyen zeyhle
-zezula zezulova zezulová zgela zgrabljic zhafran zhang zhao zheng zhong zhou zhu ziani zibere zibers zibert
-zidek zidkova zieba zieck ziedonis ziegler zieleman zielhuis zielinska zielinski zielińska zieliński zielman
+wittens wittermans witteveen wittich wittingen wittl wittmann wittwer witvliet witzand witzenburg wiyantara
+wiyanti wiyoto wiza wizanarko wiącek więcek więckowski wiśniewska wiśniewski wnuk wobbes wobma woelders
+woeltjes woensdregt woensel woerde woerdeman woerdman woerds woerdt woering woerkens woerkom woerkum woerlee
+woertink woertman woerts woesik woestenberg woestenburg woestenenk woesthoff woesthuis woestijne woezik wognum
+wojcicki wojciechowska wojciechowski wojcik wojtas wojtasik wojtczak wojtkowiak wojtowicz wokke wolak
+wolberink wolbers wolbert wolbink wolbrink wold wolda woldberg wolde woldendorp woldering woldhuis woldman
+woldring woldringh wolfaardt wolfarth wolferen wolferink wolfert wolff wolffenbuttel wolffensperger wolffers
+wolffs wolfhagen wolfkamp wolfova wolfová wolfsen wolfshaar wolfswinkel wolgen wolinski woliński wolke
+wolkenfelt wolkers wollenberg wollerich wolleswinkel wollmann wollrabe wolmarans wolmerans wolny wolpert wols
+wolsheimer wolsing wolsink wolski wolswijk wolswinkel wolter wolterbeek wolterinck woltering wolterink
+wolterman wolters wolthers wolthuis wolthuizen wolting woltinge woltjer woltjes woltman wolvekamp wolvers
+wondergem wone wonink wonnink woolderink wooldrik woolthuis wooninck wooning woordes woort woortman wopereis
+woppenkamp wordragen workel workum wormgoor wormmeester wormsbecher wortelboer wortman wos woschler wosiyane
+wosten wouda woude woudenberg woudenbergh woudsma woudstra woudt woudwijk wouters wouterse woutersen wouterson
+wouts wouwe woytkowska wozniak woś woźniak wrobel wroblewska wroblewski wrona wronski wroński wróbel
+wróblewska wróblewski wubbe wubbels wubben wubbolts wubs wuckert wuhn wuijckhuijse wuijster wuijts wuisman
+wuister wuite wujak wulandari wulff wulffraat wullems wullink wulms wulterkens wunderink wunnik wunnink wunsch
+wunsche wuraola wurf wurff wurm wursten wurtz wurzer wust wuthrich wuyts wyludda wyman wypych wysocka wysocki
+wyss wyszynski wyszyński wójcicki wójcik wójtowicz wölpert wöschler wösten wühn wünsche würtz wüthrich wąsik
+wąsowski węgrzyn włodarczyk włodarski xaba xacon xana xavier xenia xhofleer xia xiana xicoy xie xiong xulu
+xəlilov ya'accob yaacob yaacup yaakob yaakoubi yaamoa yachou yacob yacoub yadav yade yago yagoubi yahaya yahia
+yahya yahyaoui yahyoyev yahyoyeva yajid yakoubi yalcin yalcın yalçin yalçın yaman yamanah yamani yami yanes
+yanez yang yaniarti yanik yanis yansyah yanuar yao yaputra yaqin yaqub yasafitri yasar yasin yatera yatéra
+yavuz yawson yazici yazid yazidi yazir yazıcı yaşar ybarra ybema yde yeboa yeboah yebra yee yeh yengwa
+yennifer yeo yeoh yeong yeow yesil yesilkaya yetkiner yeung yeşil yeşilkaya yiaw yigit yildirim yildiz yilmaz
+yim yin yirenkyi yiğit ykema ylajoki yliannala ylijala ylijoki ylijälä ylikangas ylioja ylitalo ylppo ylppö
+yläjoki yntema yohannan yolanda yomaa yonatan yongjaiyut yoqubov yoqubova yorbekov yorbekova yorks yorulmaz
+yost yousef yousfi yousif youssef yow yoznurov yoznurova yperen ypma yrjana yrjanen yrjola yrjänen yrjänä
+yrjölä yrttiaho ytsma yuce yucel yudhanto yudhistira yudhiswara yudistyra yue yuksel yuliana yuliandiani
+yulianingsih yuliansyah yulianti yulianto yuliarti yulisga yulistiana yulisty yuliyanti yunarni yundt yung
+yuniar yuniartha yuniarti yuniarto yuningtias yunovitri yunta yunus yunusov yunusova yurdakul yurt yusaini
+yusianna yusihasbi yusinta yusni yusnitasari yusof yusoff yusri yusrin yusseri yussof yussuf yusuf yusufyev
+yusufyeva yuszelan yuzli yáñez yömaa yüce yücel yüksel yıldırım yıldızoglu yıldızoğlu yılmazer zaadnoordijk
+zaagman zaaijer zaalberg zaalman zaandam zaane zaanen zaat zabaleta zabirov zabirova zaborowski zaborska
+zaborsky zabranska zabransky zabrdac zaburnic zaburnić zabłocki zaccaria zaccaro zacek zach zacharia zachova
+zachová zackova zaczkiewicz zadelhoff zadnik zadravec zadric zadrić zaenal zaenudin zafarov zafarova zafran
+zagar zagarac zagaria zagars zago zagorcic zagorsek zagorski zagorčić zagoršek zagric zagt zagwijn zagórski
+zahani zahar zahareman zahari zaharia zaharic zaharić zahin zahn zahradka zahradkova zahradnik zahradnikova
+zahradník zahradníková zahrah zahrádka zahrádková zaid zaidi zailan zailani zaimi zaiminuddin zainal zainnatu
+zainorazman zainordin zainuddin zainudin zainul-'alam zainun zainuri zairi zairulaizam zaituc zajac zajacova
+zajacová zajaczkowski zajc zajic zajicek zajickova zajicova zajíc zajícová zajíček zajíčková zając
+zajączkowski zak zakaria zaki zakic zakir zakis zakić zakova zakrajsek zakrajšek zakrzewska zakrzewski zakuan
+zakwan zalako zalar zalazar zale zalesak zalesakova zaleski zalewska zalewski zalinge zalingen zalite zalitis
+zalk zalokar zaloznik založnik zalupe zam zamalludin zaman zamana zamanhuri zamani zamarreno zamarripa zambon
+zamboni zambrana zambrano zambuto zamecnik zamecnikova zamenhof zamfir zamhari zamhuri zampieri zamran zamre
+zamree zamri zamudio zamzuri zanatta zandbeek zandbelt zande zandee zanderink zandhuis zandijk zandschulp
+zandsteeg zandstra zandt zandvliet zandvoort zandwijk zanella zanelli zanen zanetta zanetti zangerl zani
+zanini zanner zanoli zanon zanoni zanotti zanting zantinge zantingh zantman zantvliet zantvoort zapalac zapata
+zapletal zapletalova zapletalová zaporojan zappacosta zappala zappalà zappeij zappia zapukic zapukić zar'ai
+zaradic zaradić zaragoca zaragoça zarate zareba zaremba zaric zarina zarins zariouh zarić zariņa zariņš zarkic
+zarkovic zaroual zaruba zarubova zarzycki zaręba zatezic zatežić zatloukal zatloukalova zatloukalová zatopek
+zauber zaugg zaunbrecher zauner zavadil zavadilova zavadilová zavala zavisic zavišić zavrel zavrelova zavřel
+zavřelová zawada zawadzka zawadzki zawawi zawi zayas zaydov zaydova zayniddinov zayniddinova zazlan zaķis
+zaļupe zbiljic zbiljić zbinden zbodulja zboncak zboril zborilova zbořil zbořilová zdarska zdarsky zdelar
+zdencan zdenčan zdravcevic zdravic zdravić zdravčević zdrazil zdrazilova zdražil zdražilová zdujic zdujić
+zdunek zebeda zeben zebic zebić zebregs zebrowski zec zechner zedda zednik zednikova zedník zedníková
+zeebregts zeegelaar zeegers zeelen zeelenberg zeelie zeelst zeeuw zeeuwen zeevat zegers zeggelaar zeggeren
+zegveld zegwaard zegwaart zehetner zehnder zehnei zeidler zeidmane zeidmanis zeijden zeijl zeijlemaker zeijst
+zeilemaker zeilinger zeilstra zeinstra zeist zejak zekan zekavicic zekavičić zekhnini zekic zekić zekl zekveld
+zel zelaya zelcs zeldenrijk zeldenrust zeldenthuis zelderen zelena zelenayova zelenayová zelenka zelenkova
+zelenková zeleny zelená zelený zeleznik zelic zelinka zelinkova zelinková zelis zelissen zelić zeller zelm
+zelst zeltina zeltins zeltiņa zeltiņš zelčs zeman zemanek zemankova zemanova zemanová zemdega zemgals zemitis
+zemlak zemlicka zemlickova zemljic zemljič zemzaris zemánek zemánková zemītis zender zendman zengel zengerink
+zengin zeni zennaro zentjens zentveld zenz zepeda zepinic zerajic zeravcic zeravic zeravica zeroual zestic
+zethof zetina zeuch zevenberg zevenbergen zevenhoven zevenhuizen zeventer zewald zeyen zeyhle zezula zezulova
+zezulová zgela zgrabljic zhafran zhang zhao zharfandy zheng zhong zhou zhu ziani zibere zibers zibert zidek
+zidkova zieba zieck ziedonis ziegler zieleman zielhuis zielinska zielinski zielińska zieliński zielman
 zielstra zieltjens ziemann zieme ziemele ziemelis ziengs zietek zietsman zieverink ziga zigic zigova zigterman
 zihni zijan zijdenbos zijderlaan zijderveld zijlema zijll zijlma zijlmans zijlstra zijm zijsling zijtveld
 zijverden zika zikelic zikic zikmund zikmundova zikmundová zikova zikry zile ziletic zilic zillig zilverberg
@@ -3294,72 +3440,72 @@ zonnenberg zonneveld zonnevijlle zonsbeek zoodsma zoolingen zoomeren zoomers zoo
 zordan zorge zoric zorica zoricic zorić zoričić zorkic zorkić zorko zorlu zorman zotti zoubek zoubkova
 zoubková zouhar zouharova zouharová zoutenbier zoutendijk zoutewelle zoutman zouw zouwen zrakic zrakić zrilic
 zrilić zrna zrnic zrnić zschunke zuanuar zubair zubak zubane zubayrov zubayrova zuber zubic zubir zubić zubrik
-zubrikova zucca zufayri zugic zuhaili zuidam zuidberg zuiddam zuidema zuiderbaan zuiderduin zuiderhoek
-zuidersma zuidervaart zuiderveld zuiderwijk zuidgeest zuidhof zuidinga zuidland zuidmeer zuidweg zuidwijk
-zuijdam zuijdendorp zuijderduijn zuijdervliet zuijderwijk zuijdgeest zuijdweg zuijdwegt zuijdwijk zuijlen
-zuiker zuilekom zuk zukauskas zukauskiene zukausks zuki zukowski zukri zulaika zulamin zulauf zulfadhli
-zulfikar zulfikara zulfikri zulhazril zulhelmi zuliani zuljevicgrafina zulkafli zulkanine zulkarnaen
-zulkarnain zulkefle zulkefli zulkernain zulkhairie zulkifli zullo zulqurnainin zulu zuma zumali zuman zumbo
-zumbrink zumsande zunda zunderd zundert zungu zunic zuniga zunino zunnebeld zupan zupanc zupancic zupančič
-zuraidi zurawski zurcher zurek zuri zurkova zurnic zurnić zuthem zutic zutobradic zutphen zutt zutven zuuk
-zuurbier zuuren zuurendonk zuurman zuurmond zuurveen zuurveld zuwairi zuylen zuzulova zuzulová zvagulis
-zvaigzne zvanic zvanić zvejniece zvejnieks zvekic zvekić zver zverina zverinova zviedre zviedris zviedrs
-zvinele zvinelis zvirbulis zvirgzdins zvirgzdiņš zvizdic zvizdić zvonar zvěřina zvěřinová zwaag zwaagman
-zwaagstra zwaal zwaans zwaanswijk zwaga zwagemaker zwagerman zwahlen zwakenberg zwakhalen zwakhoven zwama
-zwambag zwamborn zwan zwane zwanenberg zwanenburg zwanepol zwaneveld zwanikken zwanink zwartbol zwartepoorte
-zwarteveen zwarthoed zwartjens zwartkruis zwaving zweeden zweedijk zweegers zweekhorst zweerink zweers zweerts
-zweerus zwegers zweistra zwemer zwennes zwep zwerink zwerts zwerus zwerwer zwet zwetselaar zweverink
-zwezerijnen zwienen zwienenberg zwiener zwiers zwieten zwiggelaar zwijnenberg zwijnenburg zwijsen zwinkels
-zwirs zwitser zwitserloot zwoferink zwolinski zwoliński zwolle zwols zwolsman zych zygmunt zyła záborská
-záborský zábranská zábranský zálešák zálešáková zámečník zámečníková zárate záruba zárubová zátopek zíka
-zíková zöhrer zúbrik zúbriková zúñiga zümsande zürcher zāle zālīte zālītis zībere zībers zīle águilar álvares
-ávalos áviles äijälä ämmälä änglund änäkkälä äyräs äärynen åberg åkesson åslund åström çamdalı çapanoğlu
-çatalbaş çağıran çetin çetiner çevik çörekçi écoffey ñañez ông õunapuu öberg önür öpik örge östlund östringer
-översti öymen öysti özberk özbey özbir özdemir özdenak özdoğan özgörkey özkanlı özkara özkök öztonga öztuna
-öörni ødegaard ødegard ødegård øien østby østergaard østli überacker ābele ābelīte ābola āboliņa āboliņš ābols
-āboltiņa āboltiņš ārgalis ćajić ćalić ćatić ćebić ćelić ćenan ćeranić ćipranić ćirić ćirjanić ćojbašić ćopić
-ćora ćorak ćorić ćorluka ćosić ćuić ćujić ćukalac ćukalović ćukić ćuković ćukteraš ćulibrk ćupić ćurdić ćurić
-ćurčić ćuslović ćušić čabaj-adam čabrić čabro čadová čajić čajka čajko čaklais čakste čalenić čaleta čalić
-čamagić čamdžić čanaki čandrlić čantrić čančar čapek čapkovič čapkovičová čapková čapkunović čaplovič
-čaplovičová čaprnjić čarapina čarapić čaraveša čarnić čarnogurská čarnogurský čarović čatalinac čatić čavalić
-čavaljuga čavdarević čavić čavlina čaće čech čechová čeh čejka čejková čelar čelebija čeleketić čemerikić
-čengija čerkašin čermák čermáková černe černoch černochová černohorská černohorský černík černíková černý
-červenka červenková červeňák červeňáková červinka červinková čevers čečarić čierny čierná čihák čiháková
-čikarić čikić činčurak-kovač čipanj čipanj-banja čiplić čipčić čisar čivčić čizmar-tormaš čičić čičmak čkovrić
-čobanović čobelić čobeljić čobrda čobrdová čojić čojčić čokov čolak čolaković čolanić čolina čonjagić čonka
-čonkić čonková čorbić čotrić čović čočurić čubrić čudara čudars čudina čudić čuk čukarić čukić čukste čumić
-čuntalová čupeljić čuperkić čupić čurda čurdová čuturić čvagić čvokić čvorić čápová čížek čížková ďaďová
-ďurica ďuricová ďuriš ďurišová đajić đakušić đapić đedović đekanović đekić đeković đelić đelkapić đelmaš
-đelošević đenadić đenisić đenić đenović đerasimović đerašević đergović đerisilo đerić đikić đinh đinđić điền
-đokić đoković đolović đorić đorđić đoàn đujić đukarić đukelić đuketić đukić đuknić đumija đunda đuragić
-đurakić đuretić đurić đuričić đurišić đurkić đurđić đusić đuzić đái đường đậu đổng đới ērglis ēķis ģirģens
-ģīlis īvāns ķeizare ķeizars ķemere ķempe ķibilds ķuzis ķēniņa ķēniņš ļaksa łapinski łapiński łuczak
-łukasiewicz łukasik łukaszewski řehoř řehořová řehák řeháková řeháček řeháčková řezníček řezníčková řezáč
-řezáčová říha říhová śliwa śliwiński ślusarczyk świderski świerczyński świątek šadl šafarić šafařík šafaříková
-šafránek šafránková šafář šafářová šagodić šajinović šajtoš šakanović šakić šakotić šalinić šamatić šamšalović
-šanda šandová šantić šantor šapić šaponić šaponjić šapurić šarančić šargač šarić šarkić šaronjić šaruga šašek
-šašić šašková šebek šebela šebelová šebesta šebestová šebková šedivá šedivý šedová šegavčić šegota šekularac
-šenk šenková šesta šestić šesták šestáková šetula ševarlić šević ševkušić ševčík ševčíková šibalić šidlo
-šidlová šijakinjić šijačić šikanić šikanjić šiketanc šileiko šilhavá šilhavý šimak šimatić šimek šimeček
-šimečková šimićšebalj šimková šimlješa šimon šimonovič šimonovičová šimonová šimák šimáková šimánek šimánková
-šimáček šimáčková šimčík šimčíková šimšić šimůnek šimůnková šindelář šindelářová šindler šindlerová šinkovec
-šipetić šiptar široká široký širova širovs šišić šiška šišková škobić škoda škodová škodrić škof škondrić
-škorić škrabal škrabalová škrbić škrebić škriniar škriniarová škulić škultéty škultétyová škundrić šlechta
-šlechtová šljapić šljivić šljukić šmajda šmajdová šmejkal šmejkalová šmerda šmerdová šmid šmigić šmitran šmits
-šmrčak šmíd šmídová šnajdr šnajdrová šnepsts šobajić šobar šobačić šolc šolcová šolta šoltisová šoltés
-šoltésová šoltýs šoltýsová šomođvarac šorgić šormaz šorša šostarec šostarko šotić šotra šouc šoustal šoškić
-špaček špačková špernjak špiranec špirić špička špičková šplíchal šplíchalová špoljarićperhat šrámek šrámková
-štajhofer štakić štampf štangl štasni štefanka štefanková štefanová štefančić štefek štefková štefl šteflová
-šteina štimac štriga štrukelj štulić štěpán štěpánek štěpánková štěpánová štěrba štěrbová šubakić šubarić
-šubić šubrt šubrtová šujdović šukalo šukalović šukara šulc šulcová šuleić šulejić šuletić šuljagić šulkić
-šulovnjak šuluburić šuman šumatić šundalić šunderić šunjevarić šunkić šurka šurková šustr šustrová šutaković
-šutanovac šutuljić šušak šušić šuštar šušulić švab švabić švanda švandová švarc švarcová švec švecová švehla
-švehlová švejda švejdová švestka švestková šváb švábová šálek šálková šíma šímová šípek šípková šípová šírová
-šīrante šīrants šķēle šťastná šťastný ūdentiņš ūders ūdre ūdris żak żebrowski żmuda żuk żukowski żurawski
-żurek żyła žagar žagarac žagars žagrić žalako žarić žarkić žarković železnik žemlička žemličková žepinić
-žerajić žeravica žeravić žeravčić žestić žgela žgrabljić žibert žiga žigić žigová žikelić žikić žiletić žilić
-žipac žirović živadinović živak živaljević živanac živanić živankić živanović živić živiććojbašić životić
-žižanović žižek žižić žižka žižková žmegač žmirić žmukić žmurić žnidaršič žugić žukauskas žukauskienė žukausks
-žuljevićgrafina žunić župan žutić žutobradić žák žáková žáček žáčková žídek žídková žďárská žďárský žůrek
-žůrková əfəndiyeva əhmədov əliyev əliyeva ələkbərov ələkbərova
+zubrikova zucca zufayri zugic zuhaili zuhrudin zuidam zuidberg zuiddam zuidema zuiderbaan zuiderduin
+zuiderhoek zuidersma zuidervaart zuiderveld zuiderwijk zuidgeest zuidhof zuidinga zuidland zuidmeer zuidweg
+zuidwijk zuijdam zuijdendorp zuijderduijn zuijdervliet zuijderwijk zuijdgeest zuijdweg zuijdwegt zuijdwijk
+zuijlen zuiker zuilekom zuk zukauskas zukauskiene zukausks zuki zukowski zukri zulaika zulaikha zulaini
+zulamin zulauf zulfadhli zulfaqor zulfikar zulfikara zulfikri zulhazril zulhelmi zulhendri zuliani zulistiawan
+zuljevicgrafina zulkafli zulkanine zulkarnaen zulkarnain zulkefle zulkefli zulkernain zulkhairie zulkifli
+zullo zulqurnainin zulu zuma zumali zuman zumbo zumbrink zumsande zunda zunderd zundert zungu zunic zuniga
+zunino zunnebeld zupan zupanc zupancic zupančič zuraidi zurawski zurcher zurek zuri zurkova zurnic zurnić
+zuthem zutic zutobradic zutphen zutt zutven zuuk zuurbier zuuren zuurendonk zuurman zuurmond zuurveen zuurveld
+zuwairi zuylen zuzulova zuzulová zvagulis zvaigzne zvanic zvanić zvejniece zvejnieks zvekic zvekić zver
+zverina zverinova zviedre zviedris zviedrs zvinele zvinelis zvirbulis zvirgzdins zvirgzdiņš zvizdic zvizdić
+zvonar zvěřina zvěřinová zwaag zwaagman zwaagstra zwaal zwaans zwaanswijk zwaga zwagemaker zwagerman zwahlen
+zwakenberg zwakhalen zwakhoven zwama zwambag zwamborn zwan zwane zwanenberg zwanenburg zwanepol zwaneveld
+zwanikken zwanink zwartbol zwartepoorte zwarteveen zwarthoed zwartjens zwartkruis zwaving zweeden zweedijk
+zweegers zweekhorst zweerink zweers zweerts zweerus zwegers zweistra zwemer zwennes zwep zwerink zwerts zwerus
+zwerwer zwet zwetselaar zweverink zwezerijnen zwienen zwienenberg zwiener zwiers zwieten zwiggelaar
+zwijnenberg zwijnenburg zwijsen zwinkels zwirs zwitser zwitserloot zwoferink zwolinski zwoliński zwolle zwols
+zwolsman zych zygmunt zyła záborská záborský zábranská zábranský zálešák zálešáková zámečník zámečníková
+zárate záruba zárubová zátopek zíka zíková zöhrer zúbrik zúbriková zúñiga zümsande zürcher zāle zālīte zālītis
+zībere zībers zīle águilar álvares ávalos áviles äijälä ämmälä änglund änäkkälä äyräs äärynen åberg åkesson
+åslund åström çamdalı çapanoğlu çatalbaş çağıran çetin çetiner çevik çörekçi écoffey ñañez ông õunapuu öberg
+önür öpik örge östlund östringer översti öymen öysti özberk özbey özbir özdemir özdenak özdoğan özgörkey
+özkanlı özkara özkök öztonga öztuna öörni ødegaard ødegard ødegård øien østby østergaard østli überacker ābele
+ābelīte ābola āboliņa āboliņš ābols āboltiņa āboltiņš ārgalis ćajić ćalić ćatić ćebić ćelić ćenan ćeranić
+ćipranić ćirić ćirjanić ćojbašić ćopić ćora ćorak ćorić ćorluka ćosić ćuić ćujić ćukalac ćukalović ćukić
+ćuković ćukteraš ćulibrk ćupić ćurdić ćurić ćurčić ćuslović ćušić čabaj-adam čabrić čabro čadová čajić čajka
+čajko čaklais čakste čalenić čaleta čalić čamagić čamdžić čanaki čandrlić čantrić čančar čapek čapkovič
+čapkovičová čapková čapkunović čaplovič čaplovičová čaprnjić čarapina čarapić čaraveša čarnić čarnogurská
+čarnogurský čarović čatalinac čatić čavalić čavaljuga čavdarević čavić čavlina čaće čech čechová čeh čejka
+čejková čelar čelebija čeleketić čemerikić čengija čerkašin čermák čermáková černe černoch černochová
+černohorská černohorský černík černíková černý červenka červenková červeňák červeňáková červinka červinková
+čevers čečarić čierny čierná čihák čiháková čikarić čikić činčurak-kovač čipanj čipanj-banja čiplić čipčić
+čisar čivčić čizmar-tormaš čičić čičmak čkovrić čobanović čobelić čobeljić čobrda čobrdová čojić čojčić čokov
+čolak čolaković čolanić čolina čonjagić čonka čonkić čonková čorbić čotrić čović čočurić čubrić čudara čudars
+čudina čudić čuk čukarić čukić čukste čumić čuntalová čupeljić čuperkić čupić čurda čurdová čuturić čvagić
+čvokić čvorić čápová čížek čížková ďaďová ďurica ďuricová ďuriš ďurišová đajić đakušić đapić đedović đekanović
+đekić đeković đelić đelkapić đelmaš đelošević đenadić đenisić đenić đenović đerasimović đerašević đergović
+đerisilo đerić đikić đinh đinđić điền đokić đoković đolović đorić đorđić đoàn đujić đukarić đukelić đuketić
+đukić đuknić đumija đunda đuragić đurakić đuretić đurić đuričić đurišić đurkić đurđić đusić đuzić đái đường
+đậu đổng đới ērglis ēķis ģirģens ģīlis īvāns ķeizare ķeizars ķemere ķempe ķibilds ķuzis ķēniņa ķēniņš ļaksa
+łapinski łapiński łuczak łukasiewicz łukasik łukaszewski řehoř řehořová řehák řeháková řeháček řeháčková
+řezníček řezníčková řezáč řezáčová říha říhová śliwa śliwiński ślusarczyk świderski świerczyński świątek šadl
+šafarić šafařík šafaříková šafránek šafránková šafář šafářová šagodić šajinović šajtoš šakanović šakić šakotić
+šalinić šamatić šamšalović šanda šandová šantić šantor šapić šaponić šaponjić šapurić šarančić šargač šarić
+šarkić šaronjić šaruga šašek šašić šašková šebek šebela šebelová šebesta šebestová šebková šedivá šedivý
+šedová šegavčić šegota šekularac šenk šenková šesta šestić šesták šestáková šetula ševarlić šević ševkušić
+ševčík ševčíková šibalić šidlo šidlová šijakinjić šijačić šikanić šikanjić šiketanc šileiko šilhavá šilhavý
+šimak šimatić šimek šimeček šimečková šimićšebalj šimková šimlješa šimon šimonovič šimonovičová šimonová šimák
+šimáková šimánek šimánková šimáček šimáčková šimčík šimčíková šimšić šimůnek šimůnková šindelář šindelářová
+šindler šindlerová šinkovec šipetić šiptar široká široký širova širovs šišić šiška šišková škobić škoda
+škodová škodrić škof škondrić škorić škrabal škrabalová škrbić škrebić škriniar škriniarová škulić škultéty
+škultétyová škundrić šlechta šlechtová šljapić šljivić šljukić šmajda šmajdová šmejkal šmejkalová šmerda
+šmerdová šmid šmigić šmitran šmits šmrčak šmíd šmídová šnajdr šnajdrová šnepsts šobajić šobar šobačić šolc
+šolcová šolta šoltisová šoltés šoltésová šoltýs šoltýsová šomođvarac šorgić šormaz šorša šostarec šostarko
+šotić šotra šouc šoustal šoškić špaček špačková špernjak špiranec špirić špička špičková šplíchal šplíchalová
+špoljarićperhat šrámek šrámková štajhofer štakić štampf štangl štasni štefanka štefanková štefanová štefančić
+štefek štefková štefl šteflová šteina štimac štriga štrukelj štulić štěpán štěpánek štěpánková štěpánová
+štěrba štěrbová šubakić šubarić šubić šubrt šubrtová šujdović šukalo šukalović šukara šulc šulcová šuleić
+šulejić šuletić šuljagić šulkić šulovnjak šuluburić šuman šumatić šundalić šunderić šunjevarić šunkić šurka
+šurková šustr šustrová šutaković šutanovac šutuljić šušak šušić šuštar šušulić švab švabić švanda švandová
+švarc švarcová švec švecová švehla švehlová švejda švejdová švestka švestková šváb švábová šálek šálková šíma
+šímová šípek šípková šípová šírová šīrante šīrants šķēle šťastná šťastný ūdentiņš ūders ūdre ūdris żak
+żebrowski żmuda żuk żukowski żurawski żurek żyła žagar žagarac žagars žagrić žalako žarić žarkić žarković
+železnik žemlička žemličková žepinić žerajić žeravica žeravić žeravčić žestić žgela žgrabljić žibert žiga
+žigić žigová žikelić žikić žiletić žilić žipac žirović živadinović živak živaljević živanac živanić živankić
+živanović živić živiććojbašić životić žižanović žižek žižić žižka žižková žmegač žmirić žmukić žmurić
+žnidaršič žugić žukauskas žukauskienė žukausks žuljevićgrafina žunić župan žutić žutobradić žák žáková žáček
+žáčková žídek žídková žďárská žďárský žůrek žůrková əfəndiyeva əhmədov əliyev əliyeva ələkbərov ələkbərova
 `

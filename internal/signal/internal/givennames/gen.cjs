@@ -4,16 +4,16 @@
 //     letters, less those that are also lower-case English words (Debian's wamerican) or words
 //     of the place names of any locale, or brands;
 //   - ../../pii_names_other.go: first names that @faker-js/faker lacks, from the locales of Ruby
-//     Faker and FakerPHP (Debian's ruby-faker and php-faker) of South and South-East Asia, West
-//     and East Africa and Iran, where faker's lists are thin, filtered the same way and also
+//     Faker, FakerPHP and ffaker (Debian's ruby-faker, php-faker and ruby-ffaker) of South and
+//     South-East Asia, West and East Africa and Iran, where faker's lists are thin, filtered the same way and also
 //     less the lower-case words of Spanish, French, German, Italian, Portuguese and Dutch
 //     dictionaries and the proper nouns of wamerican (places, brands, figures). Their European
 //     locales are left out: their long lists add words of those languages ("Eres") more than
 //     names the detector lacks. Each is also taken without its accents (Tuấn, Tuan);
-//   - ../../pii_surnames.go: the last names of the same three sources, filtered the same way,
+//   - ../../pii_surnames.go: the last names of the same four sources, filtered the same way,
 //     each also without its accents (Nguyễn, Nguyen).
 //
-//	apt-get install wamerican wspanish wfrench wngerman witalian wportuguese wdutch ruby-faker php-faker
+//	apt-get install wamerican wspanish wfrench wngerman witalian wportuguese wdutch ruby-faker php-faker ruby-ffaker
 //	cd internal/signal/internal/givennames && npm install @faker-js/faker@9.9.0 js-yaml@4 && node gen.cjs
 const fs = require('fs');
 const path = require('path');
@@ -22,8 +22,9 @@ const { allLocales } = require('@faker-js/faker');
 
 const rubyLocales = '/usr/share/rubygems-integration/all/gems/faker-2.21.0/lib/locales';
 const phpProviders = '/usr/share/php/Faker/Provider';
+const ffakerData = '/usr/share/rubygems-integration/all/gems/ffaker-2.20.0/lib/ffaker/data';
 // The locales of Ruby Faker and FakerPHP whose first names are taken.
-const otherLocales = /^(en-IND|en-NG|en-PAK|en-NEP|en-UG|en-MS|en-SG|en-TH|vi|fa|id|en_IN|en_NG|en_UG|ne_NP|bn_BD|ms_MY|vi_VN|fa_IR|en_PH|id_ID|en_SG|th_TH)$/;
+const otherLocales = /^(en-IND|en-NG|en-PAK|en-NEP|en-UG|en-MS|en-SG|en-TH|vi|fa|id|en_IN|en_NG|en_UG|ne_NP|bn_BD|ms_MY|vi_VN|fa_IR|en_PH|id_ID|en_SG|th_TH|name_in|name_vn|name_sn|name_ga|name_then|name_ph|name_id)$/;
 
 const dict = (name) => fs.readFileSync(`/usr/share/dict/${name}`, 'utf8').split('\n').filter(Boolean);
 const american = dict('american-english');
@@ -88,6 +89,15 @@ for (const loc of fs.readdirSync(phpProviders).sort()) {
   }
 }
 
+// ffaker: data/name_<locale>/{first_names*,middle_names,last_names}, a name a line.
+for (const loc of fs.readdirSync(ffakerData).filter((d) => /^name_/.test(d)).sort()) {
+  for (const file of fs.readdirSync(path.join(ffakerData, loc)).sort()) {
+    const list = fs.readFileSync(path.join(ffakerData, loc, file), 'utf8').split('\n').map((l) => l.trim()).filter(Boolean);
+    if (file === 'last_names') addNames(otherSurnames, list);
+    else if (/^(first|middle)_names/.test(file) && otherLocales.test(loc)) addNames(otherNames, list);
+  }
+}
+
 // nameList flattens a locale's name definition: a list, or lists by sex.
 function nameList(def) {
   if (!def) return [];
@@ -115,11 +125,10 @@ const known = new Set(out);
 // are also abbreviations or brands before a capitalised word (Taj Mahal, Oki printers).
 const outOther = [...new Set([...otherNames].flatMap((n) => [n, unaccented(n)]))]
   .filter((n) => [...n].length >= 4 && !known.has(n) && keepOther(n) && keepOther(unaccented(n))).sort();
-writeList('../../pii_names_other.go', 'otherGivenNames', `// otherGivenNames are first names of Ruby Faker's and FakerPHP's locales of South and
-// South-East Asia, West and East Africa and Iran (MIT licences) that moreGivenNames lacks, each
-// also without its accents, less
-// words of English and six other languages, proper nouns of English, place names and brands;
-// see gen.cjs.`, outOther);
+writeList('../../pii_names_other.go', 'otherGivenNames', `// otherGivenNames are first names of Ruby Faker's, FakerPHP's and ffaker's locales of South
+// and South-East Asia, West and East Africa and Iran (MIT licences) that moreGivenNames lacks,
+// each also without its accents, less words of English and six other languages, proper nouns
+// of English, place names, brands and names of three letters; see gen.cjs.`, outOther);
 
 // Family names: each also without its accents, as they are often typed.
 const family = new Set();
@@ -131,8 +140,8 @@ for (const [set, ok] of [[surnames, keep], [otherSurnames, keepOther]]) {
   }
 }
 writeList('../../pii_surnames.go', 'familyNames', `// familyNames are last names of many languages and cultures (the last-name lists of the
-// locales of @faker-js/faker, Ruby Faker and FakerPHP, MIT licences, each also without its
-// accents), less everyday English words, place names and brands; see gen.cjs.`, [...family].sort());
+// locales of @faker-js/faker, Ruby Faker, FakerPHP and ffaker, MIT licences, each also without
+// its accents), less everyday English words, place names and brands; see gen.cjs.`, [...family].sort());
 
 // writeList writes a Go file with one raw-string constant of space-separated words, in lines
 // of at most 110 characters.
