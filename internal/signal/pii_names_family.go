@@ -31,13 +31,17 @@ func (d *PIIDetector) isSurname(w string) bool {
 }
 
 // surnameEvidence reports whether a known family name makes a run a person's name where the
-// cues of isName alone do not: known names before it ("Okafor Nwosu"), a
+// cues of isName alone do not: known names before it ("Okafor Nwosu") or a known first name
+// after it ("Okafor Ngozi"), a
 // role cue before a lone family name ("patient Nguyen", "ask Patel"), a verb of saying after
 // it ("Nguyen said"), or a first name after a comma ("Okeke, Chidi"). tail is the text
 // before the run, after the text after it; context that makes the run something other than a
 // person has already been ruled out.
 func (d *PIIDetector) surnameEvidence(tail string, words []string, after string) bool {
 	last := words[len(words)-1]
+	if len(words) == 2 && d.isSurname(words[0]) && holdsLower(d.givenNames, trimPossessive(last)) {
+		return true // the family name first, as in Vietnamese, Hungarian or a list: "Okafor Ngozi"
+	}
 	if !d.isSurname(last) {
 		return false
 	}

@@ -21,6 +21,7 @@ func TestShippedNameLists(t *testing.T) {
 		{"verb of saying after a family name", "Patel said the build is broken", "Patel"},
 		{"family name, comma, first name", "Kowalski, Anna: room 4", "Kowalski"},
 		{"first name and family name", "Send the contract to Anna Kowalski", "Anna Kowalski"},
+		{"family name, then first name", "Sharma Priya signed the form", "Sharma Priya"},
 		{"preposition before a lone family name", "Tacos for Patel and the team", ""},
 		{"family name after an unknown word", "How do I install Apache Kafka on Ubuntu?", ""},
 		{"dish", "Recipe for Chicken Tikka Masala without cream", ""},
