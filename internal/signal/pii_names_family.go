@@ -24,6 +24,11 @@ func surnameSet() map[string]bool {
 	return m
 }
 
+// roleCues are the role nouns among personCues, which may come right before a lone family
+// name ("patient Nguyen", "young Kabir"); ofCues take "of" after them.
+var roleCues = wordSetOf(`customer client patient employee tenant colleague manager candidate applicant student user
+	resident young little guest visitor member`)
+
 // isSurname reports whether w, a capitalised word, possibly possessive, is a shipped family
 // name.
 func (d *PIIDetector) isSurname(w string) bool {
@@ -31,10 +36,9 @@ func (d *PIIDetector) isSurname(w string) bool {
 }
 
 // surnameEvidence reports whether a known family name makes a run a person's name where the
-// cues of isName alone do not: known names before it ("Okafor Nwosu") or a known first name
-// after it ("Okafor Ngozi"), a
-// role cue before a lone family name ("patient Nguyen", "ask Patel"), a verb of saying after
-// it ("Nguyen said"), or a first name after a comma ("Okeke, Chidi"). tail is the text
+// cues of isName alone do not: known names before it ("Hernandez Kowalski"), a known first name
+// after it ("Sharma Priya"), a role cue before a lone family name ("patient Nguyen", "ask
+// Patel") or a comma and a known first name after it ("Kowalski, Anna"). tail is the text
 // before the run, after the text after it; context that makes the run something other than a
 // person has already been ruled out.
 func (d *PIIDetector) surnameEvidence(tail string, words []string, after string) bool {
@@ -55,10 +59,9 @@ func (d *PIIDetector) surnameEvidence(tail string, words []string, after string)
 		}
 		return true
 	}
-	switch {
-	case cueBefore(tail, personCues, ofCues) && !cueBefore(tail, weakCues, nil):
-		return true
-	case personVerbRE.MatchString(after):
+	// Only a role noun: firms named after their founders are called, asked and emailed too
+	// ("Contact Bosch", "Ask Roche"), and say and do things ("Bosch said").
+	if cueBefore(tail, roleCues, ofCues) {
 		return true
 	}
 	// "Okeke, Chidi": a family name, a comma, then a known first name.

@@ -17,8 +17,9 @@ func TestShippedNameLists(t *testing.T) {
 		name, text, want string
 	}{
 		{"two family names", "Hernandez Kowalski signed the lease", "Hernandez Kowalski"},
-		{"role cue before a family name", "The patient Nguyen missed the appointment", "Nguyen"},
-		{"verb of saying after a family name", "Patel said the build is broken", "Patel"},
+		{"role noun before a family name", "The patient Nguyen missed the appointment", "Nguyen"},
+		{"verb after a lone family name", "Bosch said the drills are recalled", ""},
+		{"verb of telling before a lone family name", "Contact Bosch support about the drill", ""},
 		{"family name, comma, first name", "Kowalski, Anna: room 4", "Kowalski"},
 		{"first name and family name", "Send the contract to Anna Kowalski", "Anna Kowalski"},
 		{"family name, then first name", "Sharma Priya signed the form", "Sharma Priya"},
