@@ -24,6 +24,21 @@ func surnameSet() map[string]bool {
 	return m
 }
 
+// knownName reports whether w, a capitalised word, possibly possessive, is a shipped first or
+// family name.
+func (d *PIIDetector) knownName(w string) bool {
+	w = trimPossessive(w)
+	return holdsLower(d.givenNames, w) || holdsLower(d.surnames, w)
+}
+
+// strongGivenName reports whether w, possibly possessive, is a shipped first name of four
+// letters or more that is not one of the loose ones: after a family name a short or loose one
+// is too often a syllable of a place ("Chiang Mai").
+func (d *PIIDetector) strongGivenName(w string) bool {
+	w = trimPossessive(w)
+	return utf8.RuneCountInString(w) >= 4 && holdsLower(d.givenNames, w) && !holdsLower(d.looseGiven, w)
+}
+
 // roleCues are the role nouns among personCues, which may come right before a lone family
 // name ("patient Nguyen", "young Kabir"); ofCues take "of" after them.
 var roleCues = wordSetOf(`customer client patient employee tenant colleague manager candidate applicant student user
@@ -36,24 +51,25 @@ func (d *PIIDetector) isSurname(w string) bool {
 }
 
 // surnameEvidence reports whether a known family name makes a run a person's name where the
-// cues of isName alone do not: known names before it ("Hernandez Kowalski"), a known first name
-// after it ("Sharma Priya"), a role cue before a lone family name ("patient Nguyen", "ask
-// Patel") or a comma and a known first name after it ("Kowalski, Anna"). tail is the text
-// before the run, after the text after it; context that makes the run something other than a
-// person has already been ruled out.
+// cues of isName alone do not: known first names before it ("Ajay Kulkarni", where Ajay is a
+// loose first name), a known first name after it ("Sharma Priya"), a role noun before a lone
+// family name ("patient Nguyen") or a comma and a known first name after it ("Kowalski,
+// Anna"). tail is the text before the run, after the text after it; context that makes the run
+// something other than a person has already been ruled out.
 func (d *PIIDetector) surnameEvidence(tail string, words []string, after string) bool {
 	last := words[len(words)-1]
-	if len(words) == 2 && d.isSurname(words[0]) && holdsLower(d.givenNames, trimPossessive(last)) {
-		return true // the family name first, as in Vietnamese, Hungarian or a list: "Okafor Ngozi"
+	if len(words) == 2 && d.isSurname(words[0]) && d.strongGivenName(last) {
+		return true // the family name first, as in Hungarian or a list: "Sharma Priya"
 	}
 	if !d.isSurname(last) {
 		return false
 	}
 	if len(words) >= 2 {
-		// Every word before the family name must be a known name too: any capitalised word
-		// would take "Apache Kafka", "Chicken Tikka Masala" and a German noun before a name.
+		// Every word before the family name must be a known first name: any capitalised word
+		// would take "Apache Kafka", "Chicken Tikka Masala" and a German noun before a name,
+		// and two family names "Yin Yang".
 		for _, w := range words[:len(words)-1] {
-			if !holdsLower(d.givenNames, w) && !d.isSurname(w) {
+			if !holdsLower(d.givenNames, w) {
 				return false
 			}
 		}

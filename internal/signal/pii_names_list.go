@@ -48,6 +48,23 @@ søren björn åsa inés sebastián joão antónio raúl ramón nuñez declan ao
 olusegun nkechi chinwe ngozi adaeze yaw ama kwesi wanjiru amani thabo sipho lerato
 `
 
+// shippedLooseGivenNames is looseGivenNameSet, built once and shared read-only by every
+// detector.
+var shippedLooseGivenNames = sync.OnceValue(looseGivenNameSet)
+
+// looseGivenNameSet holds the first names of otherGivenNames. Many are syllables of Chinese,
+// Vietnamese or Thai names or Indian words that also start dishes, places and festivals
+// ("Chana Masala", "Maha Shivaratri"), so before another capitalised word they make a name
+// only when that word is a known name too.
+func looseGivenNameSet() map[string]bool {
+	other := strings.Fields(otherGivenNames)
+	m := make(map[string]bool, len(other))
+	for _, n := range other {
+		m[n] = true
+	}
+	return m
+}
+
 // shippedGivenNames is givenNameSet, built once (some 17,000 names) and shared read-only by
 // every detector.
 var shippedGivenNames = sync.OnceValue(givenNameSet)
