@@ -2,6 +2,7 @@ package signal
 
 import (
 	"fmt"
+	"maps"
 	"net/netip"
 	"regexp"
 	"slices"
@@ -105,13 +106,20 @@ type PIIOptions struct {
 // ranges, IP parsing, token shapes) and, for names and street addresses,
 // cue-based heuristics. It is safe for concurrent use.
 type PIIDetector struct {
-	enabled    map[PIIType]bool
+	enabled map[PIIType]bool
+	// givenNames, surnames and looseGiven are read only: the shipped sets, shared by every
+	// detector, or copies with ExtraGivenNames applied.
 	givenNames map[string]bool
+	surnames   map[string]bool
+	// looseGiven are the first names of givenNames that need a known name after them in a run
+	// (looseGivenNameSet), less ExtraGivenNames.
+	looseGiven map[string]bool
 }
 
 // NewPIIDetector returns a detector for the given options.
 func NewPIIDetector(opts PIIOptions) (*PIIDetector, error) {
-	d := &PIIDetector{enabled: map[PIIType]bool{}, givenNames: givenNameSet()}
+	d := &PIIDetector{enabled: map[PIIType]bool{}, givenNames: shippedGivenNames(), surnames: shippedSurnames(),
+		looseGiven: shippedLooseGivenNames()}
 	known := map[PIIType]bool{}
 	for _, t := range allPIITypes {
 		known[t] = true
@@ -127,8 +135,12 @@ func NewPIIDetector(opts PIIOptions) (*PIIDetector, error) {
 			d.enabled[t] = true
 		}
 	}
-	for _, n := range opts.ExtraGivenNames {
-		d.givenNames[strings.ToLower(n)] = true
+	if len(opts.ExtraGivenNames) > 0 {
+		d.givenNames, d.looseGiven = maps.Clone(d.givenNames), maps.Clone(d.looseGiven)
+		for _, n := range opts.ExtraGivenNames {
+			d.givenNames[strings.ToLower(n)] = true
+			delete(d.looseGiven, strings.ToLower(n))
+		}
 	}
 	return d, nil
 }

@@ -416,6 +416,9 @@ func (d *PIIDetector) isName(before string, words []string, after string) bool {
 	if notPersonContext(tail, after) {
 		return false
 	}
+	if d.surnameEvidence(tail, words, after) {
+		return true
+	}
 	switch {
 	case strongCue(tail):
 		return true
@@ -425,15 +428,19 @@ func (d *PIIDetector) isName(before string, words []string, after string) bool {
 		return len(words) >= 2 || looksLikeSurname(words[0]) || d.givenNames[first]
 	case iamCue(tail):
 		return d.givenNames[first] || len(words) >= 2 && looksLikeSurname(words[len(words)-1])
-	case d.givenNames[first] && len(words) >= 2:
+	case d.givenNames[first] && len(words) >= 2 && (!d.looseGiven[first] || d.knownName(words[len(words)-1])):
 		return true
 	case cueBefore(tail, personCues, ofCues) && len(words) >= 2 && !placeFollowsRE.MatchString(tailWindow(after, tailBytes)):
 		// A known first name may come second, after the family name (Zhou Wei, Nagy Anna).
-		return d.givenNames[first] || len(words) == 2 && looksLikeSurname(words[1]) &&
-			(!cueBefore(tail, weakCues, nil) || looksLikeSurname(words[0]) && holdsLower(d.givenNames, trimPossessive(words[1])))
+		// A loose first name needs more than a preposition ("for Shen Yun" tickets).
+		return d.givenNames[first] && (!d.looseGiven[first] || !cueBefore(tail, weakCues, nil)) ||
+			len(words) == 2 && looksLikeSurname(words[1]) &&
+				(!cueBefore(tail, weakCues, nil) || looksLikeSurname(words[0]) && holdsLower(d.givenNames, trimPossessive(words[1])))
 	case d.givenNames[first] && len(words) == 1:
-		// A lone first name needs a person-like verb or address after it.
-		return personVerbRE.MatchString(tailWindow(after, tailBytes)) || cueBefore(tail, personCues, ofCues)
+		// A lone first name needs a person-like verb or address after it; a loose one more than
+		// a preposition before it.
+		return personVerbRE.MatchString(tailWindow(after, tailBytes)) ||
+			cueBefore(tail, personCues, ofCues) && (!d.looseGiven[first] || !cueBefore(tail, weakCues, nil))
 	}
 	return false
 }

@@ -1,6 +1,9 @@
 package signal
 
-import "strings"
+import (
+	"strings"
+	"sync"
+)
 
 // givenNames is a sample of common first names across languages, used by
 // the person_name heuristic when no stronger cue ("my name is", "Dr.")
@@ -45,14 +48,38 @@ søren björn åsa inés sebastián joão antónio raúl ramón nuñez declan ao
 olusegun nkechi chinwe ngozi adaeze yaw ama kwesi wanjiru amani thabo sipho lerato
 `
 
+// shippedLooseGivenNames is looseGivenNameSet, built once and shared read-only by every
+// detector.
+var shippedLooseGivenNames = sync.OnceValue(looseGivenNameSet)
+
+// looseGivenNameSet holds the first names of otherGivenNames. Many are syllables of Chinese,
+// Vietnamese or Thai names or Indian words that also start dishes, places and festivals
+// ("Chana Masala", "Maha Shivaratri"), so before another capitalised word they make a name
+// only when that word is a known name too.
+func looseGivenNameSet() map[string]bool {
+	other := strings.Fields(otherGivenNames)
+	m := make(map[string]bool, len(other))
+	for _, n := range other {
+		m[n] = true
+	}
+	return m
+}
+
+// shippedGivenNames is givenNameSet, built once (some 17,000 names) and shared read-only by
+// every detector.
+var shippedGivenNames = sync.OnceValue(givenNameSet)
+
 func givenNameSet() map[string]bool {
-	m := map[string]bool{}
+	more, other := strings.Fields(moreGivenNames), strings.Fields(otherGivenNames)
+	m := make(map[string]bool, len(more)+len(other)+len(givenNames)/6)
 	for _, n := range strings.Fields(givenNames) {
 		m[n] = true
 	}
-	for _, n := range strings.Fields(moreGivenNames) {
-		if !notNameWords[n] && !famousSurnames[n] {
-			m[n] = true
+	for _, list := range [][]string{more, other} {
+		for _, n := range list {
+			if !notNameWords[n] && !famousSurnames[n] {
+				m[n] = true
+			}
 		}
 	}
 	return m
