@@ -45,6 +45,9 @@ type ChatRequest struct {
 // StreamOptions is the stream_options object.
 type StreamOptions struct {
 	IncludeUsage bool `json:"include_usage,omitempty"`
+	// Extra holds the members not listed above, such as vLLM's continuous_usage_stats, so
+	// that they reach the model server.
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // Tool is one entry of the tools array.

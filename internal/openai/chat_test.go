@@ -17,7 +17,7 @@ func TestChatRequestRoundTripKeepsEveryField(t *testing.T) {
 			{"role": "tool", "tool_call_id": "c1", "content": "42"}
 		],
 		"stream": true,
-		"stream_options": {"include_usage": true},
+		"stream_options": {"include_usage": true, "continuous_usage_stats": true},
 		"temperature": 0,
 		"max_tokens": 64,
 		"stop": "END",
