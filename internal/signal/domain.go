@@ -100,6 +100,7 @@ type DomainClassifier struct {
 	keywordIndex map[string][]int
 	linear       *linearModel
 	bayes        *wordBayes
+	grams        *gramBayes
 	topK         int
 	minConf      float64
 	tune         domainTuning
@@ -225,6 +226,7 @@ func newDomainClassifier(ctx context.Context, opts DomainOptions, tune domainTun
 		docs[k] = append(append([]string(nil), cat.Examples...), cat.Keywords...)
 	}
 	c.bayes = fitBayes(docs, len(cats))
+	c.grams = fitGramBayes(docs, len(cats))
 	if !opts.ReplaceBuiltin {
 		c.lemmas = vocabIndex(cats)
 	}
@@ -263,6 +265,11 @@ func (c *DomainClassifier) ClassifyVector(text string, v []float32) DomainResult
 //   - naive Bayes on the words (weight bayesW against the two above),
 //     which catches rare technical terms the word vectors blur.
 //
+// Naive Bayes on the character n-grams of the prompt's long words then
+// multiplies each category's probability by e^(gramW × its log-likelihood
+// less the best one's), so a long word no example uses still counts for
+// the field its pieces come from.
+//
 // Each keyword hit (at most three) then multiplies a category's
 // probability by e^keywordStep, and each prompt word among a built-in
 // category's WordNet lemmas (at most three) by e^lemmaStep, before
@@ -277,6 +284,8 @@ type domainTuning struct {
 	// lemmaStep is the log-odds one prompt word found among a category's
 	// WordNet lemmas adds (at most domainVocabHits words count).
 	lemmaStep float64
+	// gramW scales the n-gram model's log-likelihoods (see gramBayes).
+	gramW float64
 }
 
 var defaultDomainTuning = domainTuning{
@@ -285,6 +294,7 @@ var defaultDomainTuning = domainTuning{
 	bayesW:      0.5,
 	linearW:     0.7,
 	lemmaStep:   0.3,
+	gramW:       0.02,
 }
 
 // vocabIndex maps each stem of the categories' WordNet lemmas to the
@@ -309,13 +319,13 @@ func (c *DomainClassifier) classifyVector(v []float32, a *analysis) DomainResult
 	var qBuf [128]float32
 	q := centredInto(qBuf[:0], v, c.mean)
 	// Per-category scratch on the stack for up to 32 categories.
-	var buf [4 * 32]float64
+	var buf [5 * 32]float64
 	var hitBuf [2 * 32]int
 	scratch, hits, lemmaBuf := buf[:], hitBuf[:n:n], hitBuf[32:32]
 	if n > 32 {
-		scratch, hits, lemmaBuf = make([]float64, 4*n), make([]int, n), nil
+		scratch, hits, lemmaBuf = make([]float64, 5*n), make([]int, n), nil
 	}
-	raw, probs, lin, nb := scratch[:n:n], scratch[n:2*n:2*n], scratch[2*n:3*n:3*n], scratch[3*n:4*n:4*n]
+	raw, probs, lin, nb, gram := scratch[:n:n], scratch[n:2*n:2*n], scratch[2*n:3*n:3*n], scratch[3*n:4*n:4*n], scratch[4*n:5*n:5*n]
 	for k := range c.labels {
 		raw[k] = float64(dot(q, c.centroid[k]))
 	}
@@ -334,11 +344,13 @@ func (c *DomainClassifier) classifyVector(v []float32, a *analysis) DomainResult
 	for i := range probs {
 		probs[i] = (1-c.tune.bayesW)*probs[i] + c.tune.bayesW*nb[i]
 	}
+	c.grams.logScores(words, gram)
 	lemmaHits := c.vocabHits(st, lemmaBuf)
 	var sum float64
 	for i := range probs {
 		probs[i] *= math.Exp(c.tune.keywordStep*math.Min(float64(hits[i]), 3) +
-			c.tune.lemmaStep*math.Min(float64(lemmaHits[i]), domainVocabHits))
+			c.tune.lemmaStep*math.Min(float64(lemmaHits[i]), domainVocabHits) +
+			c.tune.gramW*gram[i])
 		sum += probs[i]
 	}
 	for i := range probs {

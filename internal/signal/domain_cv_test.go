@@ -194,7 +194,7 @@ func logDomainCVSweep(t *testing.T, folds []domainCVFold) {
 			for _, temp := range []float64{0.03, 0.05, 0.08} {
 				for _, ls := range []float64{0, 0.3, 0.5} {
 					for _, ks := range []float64{0, 0.3, 0.5} {
-						tn := domainTuning{keywordStep: ks, temperature: temp, bayesW: bw, linearW: lw, lemmaStep: ls}
+						tn := domainTuning{keywordStep: ks, temperature: temp, bayesW: bw, linearW: lw, lemmaStep: ls, gramW: defaultDomainTuning.gramW}
 						acc, _, _ := domainCVAccuracy(folds, tn, DefaultDomainMinConfidence)
 						pts = append(pts, point{tn, acc})
 					}
@@ -205,5 +205,12 @@ func logDomainCVSweep(t *testing.T, folds []domainCVFold) {
 	sort.SliceStable(pts, func(i, j int) bool { return pts[i].acc > pts[j].acc })
 	for _, p := range pts[:min(15, len(pts))] {
 		t.Logf("sweep %.3f %+v", p.acc, p.tune)
+	}
+	// The n-gram weight, the other weights at their defaults.
+	for _, gw := range []float64{0, 0.01, 0.015, 0.02, 0.03, 0.05, 0.1} {
+		tn := defaultDomainTuning
+		tn.gramW = gw
+		acc, _, _ := domainCVAccuracy(folds, tn, DefaultDomainMinConfidence)
+		t.Logf("sweep gramW %.3f %+v", acc, tn)
 	}
 }

@@ -1,0 +1,122 @@
+package signal
+
+import (
+	"math"
+	"strings"
+)
+
+// gramBayes is a naive Bayes model over the character n-grams (3 to 5
+// bytes, bounded by "<" and ">": "<neu", "euro", "ons>") of the long words
+// of the example prompts. A long word no example uses ("neurotransmitters",
+// "thermodynamically") still shares pieces with words of its field, and the
+// long words are where those pieces carry the field: on short words the
+// n-grams only blurred the word model (cross-validation on the train split).
+type gramBayes struct {
+	index   map[uint64]int32 // n-gram hash -> row
+	rows    []float32        // [row*classes+class] log P(n-gram|class)
+	classes int
+}
+
+const (
+	// gramMinWord is the length in bytes from which a word's n-grams count.
+	gramMinWord = 9
+	gramMin     = 3
+	gramMax     = 5
+	gramAlpha   = 0.5
+)
+
+// gramMaxWord caps the bytes of a word whose n-grams count, so that
+// appendGrams appends at most 87 hashes.
+const gramMaxWord = 30
+
+// appendGrams appends the hashes of the word-bounded n-grams of w (of its
+// first gramMaxWord bytes).
+func appendGrams(dst []uint64, w string) []uint64 {
+	if len(w) > gramMaxWord {
+		w = w[:gramMaxWord]
+	}
+	n := len(w) + 2
+	for i := range n {
+		h := uint64(14695981039346656037) // FNV-1a
+		for j := i; j < n && j-i < gramMax; j++ {
+			c := byte('<')
+			switch {
+			case j == n-1:
+				c = '>'
+			case j > 0:
+				c = w[j-1]
+			}
+			h = (h ^ uint64(c)) * 1099511628211
+			if j-i+1 >= gramMin {
+				dst = append(dst, h)
+			}
+		}
+	}
+	return dst
+}
+
+// fitGramBayes counts the n-grams of the long words of each class's texts.
+func fitGramBayes(docs [][]string, classes int) *gramBayes {
+	b := &gramBayes{index: map[uint64]int32{}, classes: classes}
+	var counts []float64 // [row*classes+class]
+	totals := make([]float64, classes)
+	var hs []uint64
+	var words []string
+	for k, texts := range docs {
+		for _, t := range texts {
+			words = appendWordSet(words[:0], strings.ToLower(t))
+			for _, w := range words {
+				if len(w) < gramMinWord {
+					continue
+				}
+				hs = appendGrams(hs[:0], w)
+				for _, h := range hs {
+					r, ok := b.index[h]
+					if !ok {
+						r = int32(len(b.index)) //nolint:gosec // some ten thousand n-grams
+						b.index[h] = r
+						counts = append(counts, make([]float64, classes)...)
+					}
+					counts[int(r)*classes+k]++
+					totals[k]++
+				}
+			}
+		}
+	}
+	v := float64(len(b.index))
+	b.rows = make([]float32, len(counts))
+	for i, c := range counts {
+		b.rows[i] = float32(math.Log((c + gramAlpha) / (totals[i%classes] + gramAlpha*v)))
+	}
+	return b
+}
+
+// logScores writes into s, per class, the summed log-probabilities of the
+// known n-grams of words' long words, less their maximum (0 everywhere when
+// there are none).
+func (b *gramBayes) logScores(words []string, s []float64) {
+	clear(s)
+	var buf [96]uint64
+	for _, w := range words {
+		if len(w) < gramMinWord {
+			continue
+		}
+		for _, h := range appendGrams(buf[:0], w) {
+			r, ok := b.index[h]
+			if !ok {
+				continue
+			}
+			row := b.rows[int(r)*b.classes : int(r+1)*b.classes]
+			for k, lp := range row {
+				s[k] += float64(lp)
+			}
+		}
+	}
+	mx := math.Inf(-1)
+	for _, x := range s {
+		mx = math.Max(mx, x)
+	}
+	for k := range s {
+		s[k] -= mx
+	}
+}
