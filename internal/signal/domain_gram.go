@@ -15,6 +15,9 @@ type gramBayes struct {
 	index   map[uint64]int32 // n-gram hash -> row
 	rows    []float32        // [row*classes+class] log P(n-gram|class)
 	classes int
+	// words maps each long word of the examples to the sum of its
+	// n-grams' rows, so a prompt's known words cost one lookup each.
+	words map[string][]float64
 }
 
 const (
@@ -23,6 +26,9 @@ const (
 	gramMin     = 3
 	gramMax     = 5
 	gramAlpha   = 0.5
+	// gramMaxUnseen caps the long words per prompt whose n-grams are
+	// looked up one by one (the examples' words are summed in advance).
+	gramMaxUnseen = 16
 )
 
 // gramMaxWord caps the bytes of a word whose n-grams count, so that
@@ -58,10 +64,11 @@ func appendGrams(dst []uint64, w string) []uint64 {
 // fitGramBayes counts the n-grams of the long words of each class's texts.
 func fitGramBayes(docs [][]string, classes int) *gramBayes {
 	b := &gramBayes{index: map[uint64]int32{}, classes: classes}
-	var counts []float64 // [row*classes+class]
+	var counts []int32 // [row*classes+class]
 	totals := make([]float64, classes)
 	var hs []uint64
 	var words []string
+	seen := map[string]bool{}
 	for k, texts := range docs {
 		for _, t := range texts {
 			words = appendWordSet(words[:0], strings.ToLower(t))
@@ -69,13 +76,14 @@ func fitGramBayes(docs [][]string, classes int) *gramBayes {
 				if len(w) < gramMinWord {
 					continue
 				}
+				seen[w] = true
 				hs = appendGrams(hs[:0], w)
 				for _, h := range hs {
 					r, ok := b.index[h]
 					if !ok {
 						r = int32(len(b.index)) //nolint:gosec // some ten thousand n-grams
 						b.index[h] = r
-						counts = append(counts, make([]float64, classes)...)
+						counts = append(counts, make([]int32, classes)...)
 					}
 					counts[int(r)*classes+k]++
 					totals[k]++
@@ -86,9 +94,31 @@ func fitGramBayes(docs [][]string, classes int) *gramBayes {
 	v := float64(len(b.index))
 	b.rows = make([]float32, len(counts))
 	for i, c := range counts {
-		b.rows[i] = float32(math.Log((c + gramAlpha) / (totals[i%classes] + gramAlpha*v)))
+		b.rows[i] = float32(math.Log((float64(c) + gramAlpha) / (totals[i%classes] + gramAlpha*v)))
+	}
+	b.words = make(map[string][]float64, len(seen))
+	sums := make([]float64, len(seen)*classes)
+	for w := range seen {
+		row := sums[:classes:classes]
+		sums = sums[classes:]
+		b.addGrams(row, w, hs[:0])
+		b.words[w] = row
 	}
 	return b
+}
+
+// addGrams adds to s the rows of the known n-grams of w.
+func (b *gramBayes) addGrams(s []float64, w string, buf []uint64) {
+	for _, h := range appendGrams(buf, w) {
+		r, ok := b.index[h]
+		if !ok {
+			continue
+		}
+		row := b.rows[int(r)*b.classes : int(r+1)*b.classes]
+		for k, lp := range row {
+			s[k] += float64(lp)
+		}
+	}
 }
 
 // logScores writes into s, per class, the summed log-probabilities of the
@@ -97,19 +127,19 @@ func fitGramBayes(docs [][]string, classes int) *gramBayes {
 func (b *gramBayes) logScores(words []string, s []float64) {
 	clear(s)
 	var buf [96]uint64
+	unseen := 0
 	for _, w := range words {
 		if len(w) < gramMinWord {
 			continue
 		}
-		for _, h := range appendGrams(buf[:0], w) {
-			r, ok := b.index[h]
-			if !ok {
-				continue
-			}
-			row := b.rows[int(r)*b.classes : int(r+1)*b.classes]
+		if row, ok := b.words[w]; ok {
 			for k, lp := range row {
-				s[k] += float64(lp)
+				s[k] += lp
 			}
+			continue
+		}
+		if unseen++; unseen <= gramMaxUnseen {
+			b.addGrams(s, w, buf[:0])
 		}
 	}
 	mx := math.Inf(-1)

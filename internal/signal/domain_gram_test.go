@@ -50,6 +50,20 @@ func TestGramBayesUnseenLongWord(t *testing.T) {
 			t.Errorf("%v: scores %v, want class %d best by more than 1", tt.words, s, tt.want)
 		}
 	}
+	// A word of the examples scores from its precomputed sum as it would n-gram by n-gram.
+	for _, w := range []string{"neurotransmission", "jurisprudential"} {
+		if _, ok := b.words[w]; !ok {
+			t.Fatalf("%q: no precomputed sum", w)
+		}
+		got, want := make([]float64, len(docs)), make([]float64, len(docs))
+		b.logScores([]string{w}, got)
+		b.addGrams(want, w, nil)
+		m := max(want[0], want[1])
+		want[0], want[1] = want[0]-m, want[1]-m
+		if !slices.Equal(got, want) {
+			t.Errorf("%q: scores %v, want %v", w, got, want)
+		}
+	}
 	// Short words carry no n-gram evidence.
 	s := []float64{1, 2}
 	b.logScores([]string{"neuron", "court"}, s)
