@@ -12,8 +12,10 @@ import (
 // long words are where those pieces carry the field: on short words the
 // n-grams only blurred the word model (cross-validation on the train split).
 type gramBayes struct {
-	index   map[uint64]int32 // n-gram hash -> row
-	rows    []float32        // [row*classes+class] log P(n-gram|class)
+	// table maps an n-gram hash to its row, open-addressed (a hash of 0
+	// marks an empty slot, and no n-gram hashes to 0: see appendGrams).
+	table   []gramSlot
+	rows    []float32 // [row*classes+class] log P(n-gram|class)
 	classes int
 	// words maps each long word of the examples to the sum of its
 	// n-grams' rows, so a prompt's known words cost one lookup each.
@@ -28,7 +30,7 @@ const (
 	gramAlpha   = 0.5
 	// gramMaxUnseen caps the long words per prompt whose n-grams are
 	// looked up one by one (the examples' words are summed in advance).
-	gramMaxUnseen = 16
+	gramMaxUnseen = 8
 )
 
 // gramMaxWord caps the bytes of a word whose n-grams count, so that
@@ -54,16 +56,35 @@ func appendGrams(dst []uint64, w string) []uint64 {
 			}
 			h = (h ^ uint64(c)) * 1099511628211
 			if j-i+1 >= gramMin {
-				dst = append(dst, h)
+				dst = append(dst, h|1) // never 0, the empty slot of gramBayes.table
 			}
 		}
 	}
 	return dst
 }
 
+type gramSlot struct {
+	hash uint64
+	row  int32
+}
+
+// lookup returns the row of n-gram hash h, or -1.
+func (b *gramBayes) lookup(h uint64) int32 {
+	mask := uint64(len(b.table) - 1)
+	for i := h & mask; ; i = (i + 1) & mask {
+		switch b.table[i].hash {
+		case h:
+			return b.table[i].row
+		case 0:
+			return -1
+		}
+	}
+}
+
 // fitGramBayes counts the n-grams of the long words of each class's texts.
 func fitGramBayes(docs [][]string, classes int) *gramBayes {
-	b := &gramBayes{index: map[uint64]int32{}, classes: classes}
+	b := &gramBayes{classes: classes}
+	index := map[uint64]int32{}
 	var counts []int32 // [row*classes+class]
 	totals := make([]float64, classes)
 	var hs []uint64
@@ -79,10 +100,10 @@ func fitGramBayes(docs [][]string, classes int) *gramBayes {
 				seen[w] = true
 				hs = appendGrams(hs[:0], w)
 				for _, h := range hs {
-					r, ok := b.index[h]
+					r, ok := index[h]
 					if !ok {
-						r = int32(len(b.index)) //nolint:gosec // some ten thousand n-grams
-						b.index[h] = r
+						r = int32(len(index)) //nolint:gosec // some ten thousand n-grams
+						index[h] = r
 						counts = append(counts, make([]int32, classes)...)
 					}
 					counts[int(r)*classes+k]++
@@ -91,10 +112,23 @@ func fitGramBayes(docs [][]string, classes int) *gramBayes {
 			}
 		}
 	}
-	v := float64(len(b.index))
+	v := float64(len(index))
 	b.rows = make([]float32, len(counts))
 	for i, c := range counts {
 		b.rows[i] = float32(math.Log((float64(c) + gramAlpha) / (totals[i%classes] + gramAlpha*v)))
+	}
+	size := 16
+	for size < 2*len(index) {
+		size *= 2
+	}
+	b.table = make([]gramSlot, size)
+	mask := uint64(size - 1)
+	for h, r := range index {
+		i := h & mask
+		for b.table[i].hash != 0 {
+			i = (i + 1) & mask
+		}
+		b.table[i] = gramSlot{h, r}
 	}
 	b.words = make(map[string][]float64, len(seen))
 	sums := make([]float64, len(seen)*classes)
@@ -110,8 +144,8 @@ func fitGramBayes(docs [][]string, classes int) *gramBayes {
 // addGrams adds to s the rows of the known n-grams of w.
 func (b *gramBayes) addGrams(s []float64, w string, buf []uint64) {
 	for _, h := range appendGrams(buf, w) {
-		r, ok := b.index[h]
-		if !ok {
+		r := b.lookup(h)
+		if r < 0 {
 			continue
 		}
 		row := b.rows[int(r)*b.classes : int(r+1)*b.classes]
