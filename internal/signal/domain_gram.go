@@ -15,6 +15,7 @@ type gramBayes struct {
 	// table maps an n-gram hash to its row, open-addressed (a hash of 0
 	// marks an empty slot, and no n-gram hashes to 0: see appendGrams).
 	table   []gramSlot
+	mask    uint64    // len(table)-1, a power of two less one
 	rows    []float32 // [row*classes+class] log P(n-gram|class)
 	classes int
 	// words maps each long word of the examples to the sum of its
@@ -70,8 +71,7 @@ type gramSlot struct {
 
 // lookup returns the row of n-gram hash h, or -1.
 func (b *gramBayes) lookup(h uint64) int32 {
-	mask := uint64(len(b.table) - 1)
-	for i := h & mask; ; i = (i + 1) & mask {
+	for i := h & b.mask; ; i = (i + 1) & b.mask {
 		switch b.table[i].hash {
 		case h:
 			return b.table[i].row
@@ -122,11 +122,11 @@ func fitGramBayes(docs [][]string, classes int) *gramBayes {
 		size *= 2
 	}
 	b.table = make([]gramSlot, size)
-	mask := uint64(size - 1)
+	b.mask = uint64(size - 1) //nolint:gosec // a positive power of two
 	for h, r := range index {
-		i := h & mask
+		i := h & b.mask
 		for b.table[i].hash != 0 {
-			i = (i + 1) & mask
+			i = (i + 1) & b.mask
 		}
 		b.table[i] = gramSlot{h, r}
 	}
