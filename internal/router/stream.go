@@ -209,20 +209,13 @@ func (s *Stream) pull() ([]byte, error) {
 // UsageOnly reports whether a stream chunk's data carries a usage and no choices: the last
 // chunk of a stream asked for stream_options.include_usage.
 func UsageOnly(data []byte) bool {
-	if !carriesUsage(data) {
-		return false
-	}
-	var c struct {
-		Usage   *openai.Usage     `json:"usage"`
-		Choices []json.RawMessage `json:"choices"`
-	}
-	return json.Unmarshal(data, &c) == nil && c.Usage != nil && len(c.Choices) == 0
+	_, only := chunkUsage(data)
+	return only
 }
 
-// observeUsage counts the tokens of a chunk that carries usage (the last one, with
-// stream_options.include_usage), and says whether it carries nothing else; other chunks are
-// not decoded.
-func (r *Router) observeUsage(model string, data []byte) (u *openai.Usage, usageOnly bool) {
+// chunkUsage returns the usage a stream chunk's data carries (nil when none), and whether it
+// carries nothing else; a chunk without a usage is not decoded.
+func chunkUsage(data []byte) (u *openai.Usage, usageOnly bool) {
 	if !carriesUsage(data) {
 		return nil, false
 	}
@@ -233,8 +226,17 @@ func (r *Router) observeUsage(model string, data []byte) (u *openai.Usage, usage
 	if json.Unmarshal(data, &c) != nil {
 		return nil, false
 	}
-	r.countTokens(model, c.Usage)
 	return c.Usage, c.Usage != nil && len(c.Choices) == 0
+}
+
+// observeUsage counts the tokens of a chunk that carries usage (the last one, with
+// stream_options.include_usage), and says whether it carries nothing else.
+func (r *Router) observeUsage(model string, data []byte) (u *openai.Usage, usageOnly bool) {
+	u, usageOnly = chunkUsage(data)
+	if u != nil {
+		r.countTokens(model, u)
+	}
+	return u, usageOnly
 }
 
 // Close ends the stream, cancels the upstream call if it is still running, and records the

@@ -59,9 +59,16 @@ var variantTerms = map[cueSet][]string{
 // foldAccent maps the accented Latin letters that writers commonly drop
 // (Spanish, French, Portuguese) and Russian ё to their plain letters. German
 // umlauts are kept: "fälschen" is not "falschen".
-var foldAccent = strings.NewReplacer(
-	"á", "a", "é", "e", "í", "i", "ó", "o", "ú", "u", "à", "a", "è", "e", "ì", "i", "ò", "o", "ù", "u",
-	"â", "a", "ê", "e", "î", "i", "ô", "o", "û", "u", "ñ", "n", "ç", "c", "ё", "е")
+var foldAccent = func() *strings.Replacer {
+	var pairs []string
+	for _, r := range foldedRunes {
+		pairs = append(pairs, string(r), string(foldRune(r)))
+	}
+	return strings.NewReplacer(pairs...)
+}()
+
+// foldedRunes are the letters foldRune maps to a plain one.
+const foldedRunes = "áàâéèêíìîóòôúùûñçё"
 
 // lexiconTerms are every mechanism term by category, each also in its
 // form without accents, since text written quickly often has none.
