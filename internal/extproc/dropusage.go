@@ -8,10 +8,13 @@ import (
 
 // usageDropper removes the usage-only event from a stream whose client did not ask for it,
 // chunk by chunk as Envoy passes the answer on. An event split across chunks is held back
-// until its end arrives, so that it can be judged whole; the last chunk takes whatever is
-// held. Everything else passes unchanged, byte for byte.
+// until its end arrives, so that it can be judged whole, up to maxSSEEvent bytes; the last
+// chunk takes whatever is held. Everything else passes unchanged, byte for byte.
 type usageDropper struct {
 	held []byte
+	// long is set while the unfinished event is longer than maxSSEEvent: it is passed on as
+	// it comes instead of being held (no usage-only chunk is that long), and not judged.
+	long bool
 }
 
 // filter returns what to send on in place of chunk, and whether that differs from chunk
@@ -35,13 +38,14 @@ func (d *usageDropper) filter(chunk []byte, end bool) ([]byte, bool) {
 			continue
 		}
 		// A blank line ends the event data[start:i].
-		if eventUsageOnly(data[start:i]) {
+		if !d.long && eventUsageOnly(data[start:i]) {
 			out = append(out, data[kept:start]...)
 			kept, dropped = i, true
 		}
-		start = i
+		start, d.long = i, false
 	}
-	if end {
+	if end || d.long || len(data)-start > maxSSEEvent {
+		d.long = !end
 		start = len(data)
 	}
 	if !dropped && len(d.held) == 0 && start == len(data) {

@@ -150,3 +150,23 @@ func FuzzUsageDropper(f *testing.F) {
 		}
 	})
 }
+
+// TestUsageDropperBoundsWhatItHolds: an event longer than maxSSEEvent is passed on as it
+// comes, not held whole, and the usage-only event after it is still dropped.
+func TestUsageDropperBoundsWhatItHolds(t *testing.T) {
+	t.Parallel()
+	half := "data: " + strings.Repeat("x", maxSSEEvent/2)
+	chunks := []string{evContent + half, half, half, "\n\n" + evUsage, evDone}
+	var d usageDropper
+	var got strings.Builder
+	for i, c := range chunks {
+		out, _ := d.filter([]byte(c), i == len(chunks)-1)
+		got.Write(out)
+		if len(d.held) > maxSSEEvent {
+			t.Fatalf("after chunk %d the dropper holds %d bytes", i, len(d.held))
+		}
+	}
+	if want := evContent + half + half + half + "\n\n" + evDone; got.String() != want {
+		t.Errorf("got %d bytes, want %d; usage dropped: %v", got.Len(), len(want), !strings.Contains(got.String(), `"usage"`))
+	}
+}
