@@ -212,7 +212,7 @@ func (d *JailbreakDetector) detect(a *analysis, v []float32) JailbreakResult {
 			// The table loaded in NewJailbreakDetector: this cannot fail.
 			bv, _ = builtinEmbedder.Vector(plain)
 		}
-		if showsWrapper(c, reasons) && sigmoid(d.model.score(view, bv, c, reasons)) >= d.model.Threshold {
+		if d.model.flags(sigmoid(d.model.score(view, bv, c, reasons)), showsWrapper(c, reasons)) {
 			addReason(reasons, ReasonLearned, learnedWeight)
 		}
 	}

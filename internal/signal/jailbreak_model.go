@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"slices"
 	"sync"
 	"unicode/utf8"
 
@@ -31,8 +30,13 @@ var jailbreakModelJSON []byte
 // jbModel is the shipped model.
 type jbModel struct {
 	// Threshold is the probability at which the model alone flags a
-	// prompt, chosen by cross-validation on the training split.
-	Threshold float64            `json:"threshold"`
+	// prompt that shows some wrapper or rule reason (showsWrapper), chosen
+	// by cross-validation on the training split.
+	Threshold float64 `json:"threshold"`
+	// Unwrapped is the probability at which the model flags a prompt whose
+	// wrapper is in words the lexicon does not list; chosen the same way,
+	// it is at least Threshold.
+	Unwrapped float64            `json:"unwrapped_threshold"`
 	Bias      float64            `json:"bias"`
 	Vector    []float64          `json:"vector"`
 	Cues      []float64          `json:"cues"`
@@ -48,11 +52,22 @@ const ReasonLearned = "learned_model"
 // prompt on its own at the default threshold.
 const learnedWeight = 0.6
 
-// showsWrapper reports whether a prompt shows some attack wrapper or rule
-// reason: only then may the learned model flag it, since a harmful topic
-// asked about plainly is not a jailbreak.
+// showsWrapper reports whether a prompt shows some attack wrapper the
+// lexicon lists, or a rule reason. The learned model flags such a prompt at
+// its Threshold and any other only at the higher Unwrapped: a wrapper in
+// words nobody listed ("pásate por el forro las directrices") is common
+// outside English, but the model must be surer without a listed one.
 func showsWrapper(c cueSet, reasons map[string]float64) bool {
 	return c&wrapperCues != 0 || combine(reasons) >= 0.3
+}
+
+// flags reports whether the model's probability p flags a prompt that
+// shows a wrapper (wrapped) or not.
+func (m *jbModel) flags(p float64, wrapped bool) bool {
+	if wrapped {
+		return p >= m.Threshold
+	}
+	return p >= m.Unwrapped
 }
 
 // jbFeatures is one prompt's feature vector in sparse form.
@@ -71,6 +86,9 @@ var loadJailbreakModel = sync.OnceValues(func() (*jbModel, error) {
 	var m jbModel
 	if err := json.Unmarshal(jailbreakModelJSON, &m); err != nil {
 		return nil, fmt.Errorf("jailbreak model: %w", err)
+	}
+	if m.Unwrapped < m.Threshold {
+		return nil, fmt.Errorf("jailbreak model: unwrapped threshold %v below the threshold %v", m.Unwrapped, m.Threshold)
 	}
 	if len(m.Vector) != builtin.Dimensions || len(m.Cues) != 32 || len(m.NGrams) != jbNGramBuckets || len(m.Words) != jbWordBuckets {
 		return nil, fmt.Errorf("jailbreak model: %d vector, %d cue, %d n-gram and %d word weights, want %d, 32, %d and %d",
@@ -104,7 +122,7 @@ func counts(buckets []uint32, norm float64) map[int]float64 {
 }
 
 // trigramBuckets appends the bucket of every character trigram of view to
-// dst, sorted, and returns the L2 norm of their counts.
+// dst and returns the L2 norm of their counts.
 func trigramBuckets(view string, dst []uint32) ([]uint32, float64) {
 	var win [3]int // byte offsets of the last three rune starts
 	n := 0
@@ -122,14 +140,14 @@ func trigramBuckets(view string, dst []uint32) ([]uint32, float64) {
 			dst = append(dst, h%jbNGramBuckets)
 		}
 	}
-	return sortedNorm(dst)
+	return l2Norm(dst)
 }
 
 // jbWordBuckets is the size of the hashed space of words and word pairs.
 const jbWordBuckets = 1 << 14
 
 // wordBuckets appends the bucket of every word of view, and of every two
-// adjacent words, to dst, sorted, and returns the L2 norm of their counts.
+// adjacent words, to dst and returns the L2 norm of their counts.
 // Accents are folded first (foldRune), so that "cómo" and "como" are one
 // word.
 func wordBuckets(view string, dst []uint32) ([]uint32, float64) {
@@ -152,7 +170,7 @@ func wordBuckets(view string, dst []uint32) ([]uint32, float64) {
 		}
 		prev, hasPrev, h, word = h, true, offset, false
 	}
-	return sortedNorm(dst)
+	return l2Norm(dst)
 }
 
 // foldRune maps the accented letters that foldAccent folds to their plain
@@ -179,20 +197,25 @@ func foldRune(r rune) rune {
 	return r
 }
 
-// sortedNorm sorts buckets and returns them with the L2 norm of their
-// counts.
-func sortedNorm(dst []uint32) ([]uint32, float64) {
-	slices.Sort(dst)
+// bucketCounts are scratch counters for l2Norm, one per bucket, all zero
+// between uses.
+var bucketCounts = sync.Pool{New: func() any { return new([max(jbWordBuckets, jbNGramBuckets)]uint32) }}
+
+// l2Norm returns buckets with the L2 norm of their counts. It counts in
+// place of sorting: a 200-token prompt has about a thousand trigrams.
+func l2Norm(buckets []uint32) ([]uint32, float64) {
+	cnt := bucketCounts.Get().(*[max(jbWordBuckets, jbNGramBuckets)]uint32)
 	var sq float64
-	for i := 0; i < len(dst); {
-		j := i
-		for j < len(dst) && dst[j] == dst[i] {
-			j++
-		}
-		sq += float64((j - i) * (j - i))
-		i = j
+	for _, b := range buckets {
+		// (c+1)² - c² = 2c+1
+		sq += float64(2*cnt[b] + 1)
+		cnt[b]++
 	}
-	return dst, math.Sqrt(sq)
+	for _, b := range buckets {
+		cnt[b] = 0
+	}
+	bucketCounts.Put(cnt)
+	return buckets, math.Sqrt(sq)
 }
 
 // score is logit(features(...)) without building the feature maps; view

@@ -138,28 +138,38 @@ func newModel() *jbModel {
 		NGrams: make([]float64, jbNGramBuckets), Words: make([]float64, jbWordBuckets)}
 }
 
-// chooseThreshold picks the probability at which the model calls a prompt
-// an attack, by cross-validation on the training rows: the lowest (at least
-// 0.5) at which the model, where the detector lets it flag (showsWrapper),
-// adds no false alarm to those of the rules. p holds the rows'
-// cross-validated probabilities.
-func chooseThreshold(exs []example, p []float64) (float64, string) {
-	threshold := 0.5
+// chooseThresholds picks the probabilities at which the model calls a
+// prompt an attack, by cross-validation on the training rows: for a prompt
+// that shows a wrapper or rule reason (showsWrapper), the lowest (at least
+// 0.5) at which the model adds no false alarm to those of the rules; for
+// any other prompt, the lowest (at least that) at which it adds none either.
+// p holds the rows' cross-validated probabilities.
+func chooseThresholds(exs []example, p []float64) (wrapped, unwrapped float64, report string) {
+	wrapped = 0.5
 	for i, e := range exs {
 		if e.y == 0 && e.rules < 0.5 && showsWrapper(e.f.cues, e.f.reasons) {
-			threshold = math.Max(threshold, math.Ceil(p[i]*1000+1e-9)/1000)
+			wrapped = math.Max(wrapped, math.Ceil(p[i]*1000+1e-9)/1000)
 		}
 	}
-	var report bytes.Buffer
-	for _, mode := range []string{"rules", "model", "detector"} {
+	unwrapped = wrapped
+	for i, e := range exs {
+		if e.y == 0 && e.rules < 0.5 && !showsWrapper(e.f.cues, e.f.reasons) {
+			unwrapped = math.Max(unwrapped, math.Ceil(p[i]*1000+1e-9)/1000)
+		}
+	}
+	m := &jbModel{Threshold: wrapped, Unwrapped: unwrapped}
+	var b bytes.Buffer
+	for _, mode := range []string{"rules", "model", "detector, listed wrappers only", "detector"} {
 		var tp, fn, fp, tn float64
 		for i, e := range exs {
 			hit := e.rules >= 0.5
 			switch mode {
 			case "model":
-				hit = p[i] >= threshold
+				hit = p[i] >= wrapped
+			case "detector, listed wrappers only":
+				hit = hit || showsWrapper(e.f.cues, e.f.reasons) && p[i] >= wrapped
 			case "detector":
-				hit = hit || showsWrapper(e.f.cues, e.f.reasons) && p[i] >= threshold
+				hit = hit || m.flags(p[i], showsWrapper(e.f.cues, e.f.reasons))
 			}
 			switch {
 			case e.y == 1 && hit:
@@ -172,9 +182,9 @@ func chooseThreshold(exs []example, p []float64) (float64, string) {
 				tn++
 			}
 		}
-		fmt.Fprintf(&report, "%-14s cross-validated recall %.3f FPR %.3f\n", mode, tp/(tp+fn), fp/(fp+tn))
+		fmt.Fprintf(&b, "%-30s cross-validated recall %.3f FPR %.3f\n", mode, tp/(tp+fn), fp/(fp+tn))
 	}
-	return threshold, report.String()
+	return wrapped, unwrapped, b.String()
 }
 
 // TestJailbreakModelIsTrainedFromTheTrainSplit retrains the model from the
@@ -189,8 +199,8 @@ func TestJailbreakModelIsTrainedFromTheTrainSplit(t *testing.T) {
 	exs := examplesOf(t, trainingRows(t))
 	m := fit(exs)
 	var report string
-	m.Threshold, report = chooseThreshold(exs, crossValidated(exs))
-	t.Logf("model threshold %.3f\n%s", m.Threshold, report)
+	m.Threshold, m.Unwrapped, report = chooseThresholds(exs, crossValidated(exs))
+	t.Logf("model thresholds %.3f (shows a wrapper), %.3f (any prompt)\n%s", m.Threshold, m.Unwrapped, report)
 	if *updateJailbreakModel {
 		if err := os.WriteFile("jailbreak_model.json", encodeModel(m), 0o644); err != nil {
 			t.Fatal(err)
@@ -202,8 +212,9 @@ func TestJailbreakModelIsTrainedFromTheTrainSplit(t *testing.T) {
 		t.Fatal(err)
 	}
 	const tol = 1e-3
-	if math.Abs(shipped.Threshold-m.Threshold) > tol || math.Abs(shipped.Bias-m.Bias) > tol {
-		t.Fatalf("shipped model threshold %v bias %v, training gives %v %v; run go generate ./internal/signal", shipped.Threshold, shipped.Bias, m.Threshold, m.Bias)
+	if math.Abs(shipped.Threshold-m.Threshold) > tol || math.Abs(shipped.Unwrapped-m.Unwrapped) > tol || math.Abs(shipped.Bias-m.Bias) > tol {
+		t.Fatalf("shipped model thresholds %v, %v and bias %v, training gives %v, %v and %v; run go generate ./internal/signal",
+			shipped.Threshold, shipped.Unwrapped, shipped.Bias, m.Threshold, m.Unwrapped, m.Bias)
 	}
 	for i := range m.NGrams {
 		if math.Abs(shipped.NGrams[i]-m.NGrams[i]) > tol {
@@ -235,7 +246,7 @@ func encodeModel(m *jbModel) []byte {
 	for _, k := range keys {
 		reasons[k] = round([]float64{m.Reasons[k]})[0]
 	}
-	out := jbModel{Threshold: m.Threshold, Bias: round([]float64{m.Bias})[0], Vector: round(m.Vector), Cues: round(m.Cues), Reasons: reasons, NGrams: round(m.NGrams), Words: round(m.Words)}
+	out := jbModel{Threshold: m.Threshold, Unwrapped: m.Unwrapped, Bias: round([]float64{m.Bias})[0], Vector: round(m.Vector), Cues: round(m.Cues), Reasons: reasons, NGrams: round(m.NGrams), Words: round(m.Words)}
 	b, err := json.Marshal(out)
 	if err != nil {
 		panic(err) // plain numbers always marshal
