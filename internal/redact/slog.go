@@ -27,18 +27,30 @@ func (h *handler) Handle(ctx context.Context, rec slog.Record) error {
 	if !h.r.Active() {
 		return h.inner.Handle(ctx, rec)
 	}
-	out := slog.NewRecord(rec.Time, rec.Level, h.r.String(rec.Message), rec.PC)
+	msg := h.r.String(rec.Message)
+	changed := msg != rec.Message
+	var buf [16]slog.Attr
+	attrs := buf[:0]
 	rec.Attrs(func(a slog.Attr) bool {
-		out.AddAttrs(h.attr(a))
+		red, ch := h.attr(a)
+		attrs = append(attrs, red)
+		changed = changed || ch
 		return true
 	})
+	if !changed {
+		// Nothing to hide, which is every line but a rare few: the record goes on as it
+		// came, without being copied.
+		return h.inner.Handle(ctx, rec)
+	}
+	out := slog.NewRecord(rec.Time, rec.Level, msg, rec.PC)
+	out.AddAttrs(attrs...)
 	return h.inner.Handle(ctx, out)
 }
 
 func (h *handler) WithAttrs(as []slog.Attr) slog.Handler {
 	red := make([]slog.Attr, len(as))
 	for i, a := range as {
-		red[i] = h.attr(a)
+		red[i], _ = h.attr(a)
 	}
 	return &handler{inner: h.inner.WithAttrs(red), r: h.r}
 }
@@ -47,36 +59,42 @@ func (h *handler) WithGroup(name string) slog.Handler {
 	return &handler{inner: h.inner.WithGroup(name), r: h.r}
 }
 
-// attr returns a with its value redacted.
-func (h *handler) attr(a slog.Attr) slog.Attr {
+// attr returns a with its value redacted, and whether that changed it.
+func (h *handler) attr(a slog.Attr) (slog.Attr, bool) {
 	v := a.Value.Resolve()
+	changed := a.Value.Kind() == slog.KindLogValuer
 	switch v.Kind() {
 	case slog.KindString:
-		a.Value = slog.StringValue(h.r.String(v.String()))
+		s := v.String()
+		red := h.r.String(s)
+		a.Value = slog.StringValue(red)
+		changed = changed || red != s
 	case slog.KindGroup:
 		g := v.Group()
 		red := make([]slog.Attr, len(g))
 		for i, ga := range g {
-			red[i] = h.attr(ga)
+			var ch bool
+			red[i], ch = h.attr(ga)
+			changed = changed || ch
 		}
 		a.Value = slog.GroupValue(red...)
 	case slog.KindAny:
 		switch x := v.Any().(type) {
 		case error:
-			a.Value = slog.StringValue(h.r.String(x.Error()))
+			a.Value, changed = slog.StringValue(h.r.String(x.Error())), true
 		case fmt.Stringer:
-			a.Value = slog.StringValue(h.r.String(x.String()))
+			a.Value, changed = slog.StringValue(h.r.String(x.String())), true
 		case []byte:
-			a.Value = slog.StringValue(h.r.String(string(x)))
+			a.Value, changed = slog.StringValue(h.r.String(string(x))), true
 		default:
 			if b, err := json.Marshal(x); err == nil {
 				if s := string(b); h.r.String(s) != s {
-					a.Value = slog.StringValue(h.r.String(s))
+					a.Value, changed = slog.StringValue(h.r.String(s)), true
 				}
 			}
 		}
 	default:
 		a.Value = v
 	}
-	return a
+	return a, changed
 }
