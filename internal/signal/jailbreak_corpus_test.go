@@ -122,16 +122,17 @@ func TestJailbreakCorpusReport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, split := range []string{"train", "train_extra", "train_extra2", "train_extra3", "train_extra4", "train_extra5", "train_extra6", "train_extra7", "train_extra8", "test", "blind", "blind2", "blind3", "blind4", "blind5", "blind6", "blind7", "harm_plain"} {
+	for _, split := range []string{"train", "train_extra", "train_extra2", "train_extra3", "train_extra4", "train_extra5", "train_extra6", "train_extra7", "test", "blind", "blind2", "blind3", "blind4", "blind5", "blind6", "blind7", "blind8", "harm_plain", "security_questions"} {
 		scores, errs := scoreCorpus(t, d, readCorpus(t, "testdata/jailbreak/"+split+".jsonl"))
 		t.Logf("%s split:\n%s", split, formatScores(scores))
 		if testing.Verbose() && strings.HasPrefix(split, "train") {
 			t.Logf("train errors:\n%s", strings.Join(errs, "\n"))
 		}
 		// The blind sets were written after a change to the detector and
-		// measured once; they are reported, not held to a floor, as is
+		// measured once; they are reported, not held to a floor, as are
 		// harm_plain (plainly asked harmful requests, benign for this
-		// signal: its FPR column is the share flagged).
+		// signal) and security_questions (asked to protect someone): their
+		// FPR column is the share flagged.
 		if split != "test" {
 			continue
 		}

@@ -197,8 +197,7 @@ func trainingRows(tb testing.TB) []corpusRow {
 	rows = append(rows, readCorpus(tb, "testdata/jailbreak/train_extra4.jsonl")...)
 	rows = append(rows, readCorpus(tb, "testdata/jailbreak/train_extra5.jsonl")...)
 	rows = append(rows, readCorpus(tb, "testdata/jailbreak/train_extra6.jsonl")...)
-	rows = append(rows, readCorpus(tb, "testdata/jailbreak/train_extra7.jsonl")...)
-	return append(rows, readCorpus(tb, "testdata/jailbreak/train_extra8.jsonl")...)
+	return append(rows, readCorpus(tb, "testdata/jailbreak/train_extra7.jsonl")...)
 }
 
 // spanishRowsLimit is the word overlap that train_extra7, written after
@@ -229,19 +228,6 @@ func TestSpanishTrainingRowsKeepTheirDistance(t *testing.T) {
 	t.Parallel()
 	held := append(readCorpus(t, "testdata/jailbreak/test.jsonl"), readCorpus(t, "testdata/jailbreak/blind5.jsonl")...)
 	for _, near := range nearRows(readCorpus(t, "testdata/jailbreak/train_extra7.jsonl"), held, spanishRowsLimit) {
-		t.Error(near)
-	}
-}
-
-// TestSecurityQuestionRowsKeepTheirDistance checks train_extra8, written
-// after blind6, against the test split and every blind set.
-func TestSecurityQuestionRowsKeepTheirDistance(t *testing.T) {
-	t.Parallel()
-	held := readCorpus(t, "testdata/jailbreak/test.jsonl")
-	for _, name := range []string{"blind", "blind2", "blind3", "blind4", "blind5", "blind6"} {
-		held = append(held, readCorpus(t, "testdata/jailbreak/"+name+".jsonl")...)
-	}
-	for _, near := range nearRows(readCorpus(t, "testdata/jailbreak/train_extra8.jsonl"), held, spanishRowsLimit) {
 		t.Error(near)
 	}
 }
