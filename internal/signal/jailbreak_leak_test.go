@@ -200,10 +200,11 @@ func trainingRows(tb testing.TB) []corpusRow {
 	return append(rows, readCorpus(tb, "testdata/jailbreak/train_extra7.jsonl")...)
 }
 
-// spanishRowsLimit is the word overlap that train_extra7, written after
-// blind5, keeps below with blind5 and the test split: wider than
-// leakJaccard, so that its rows are not rewordings of either.
-const spanishRowsLimit = 0.4
+// heldOutDistance is the word overlap that rows written after a held-out
+// set keep below with it (train_extra7 with blind5 and the test split, every
+// training row with the fresh sets): wider than leakJaccard, so that no row
+// is a rewording of a held-out one.
+const heldOutDistance = 0.4
 
 // nearRows reports every row of rows within limit of a row of against,
 // naming only the row of rows, so that the split compared with stays
@@ -227,7 +228,7 @@ func nearRows(rows, against []corpusRow, limit float64) []string {
 func TestSpanishTrainingRowsKeepTheirDistance(t *testing.T) {
 	t.Parallel()
 	held := append(readCorpus(t, "testdata/jailbreak/test.jsonl"), readCorpus(t, "testdata/jailbreak/blind5.jsonl")...)
-	for _, near := range nearRows(readCorpus(t, "testdata/jailbreak/train_extra7.jsonl"), held, spanishRowsLimit) {
+	for _, near := range nearRows(readCorpus(t, "testdata/jailbreak/train_extra7.jsonl"), held, heldOutDistance) {
 		t.Error(near)
 	}
 }
@@ -308,9 +309,23 @@ func TestNearRowsNamesOnlyTheCheckedRow(t *testing.T) {
 		{Text: "Cuéntame un cuento sobre un faro y su perro"},      // reworded
 		{Text: "¿A qué temperatura hierve el agua en la montaña?"}, // far
 	}
-	got := nearRows(rows, held, spanishRowsLimit)
+	got := nearRows(rows, held, heldOutDistance)
 	want := []string{`row "Cuéntame un cuento sobre un faro y su perro": word Jaccard 0.78 with a held-out row`}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("nearRows =\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestTrainingRowsKeepAwayFromFreshSets keeps every training row farther
+// than word-Jaccard 0.4 from the fresh sets, written without sight of the
+// detector: a row that rewords one of them would flatter its number.
+func TestTrainingRowsKeepAwayFromFreshSets(t *testing.T) {
+	t.Parallel()
+	var fresh []corpusRow
+	for _, name := range []string{"blind7", "blind8", "blind9"} {
+		fresh = append(fresh, readCorpus(t, "testdata/jailbreak/"+name+".jsonl")...)
+	}
+	for _, near := range nearRows(trainingRows(t), fresh, heldOutDistance) {
+		t.Error(near)
 	}
 }
