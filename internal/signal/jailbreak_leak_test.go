@@ -197,7 +197,8 @@ func trainingRows(tb testing.TB) []corpusRow {
 	rows = append(rows, readCorpus(tb, "testdata/jailbreak/train_extra4.jsonl")...)
 	rows = append(rows, readCorpus(tb, "testdata/jailbreak/train_extra5.jsonl")...)
 	rows = append(rows, readCorpus(tb, "testdata/jailbreak/train_extra6.jsonl")...)
-	return append(rows, readCorpus(tb, "testdata/jailbreak/train_extra7.jsonl")...)
+	rows = append(rows, readCorpus(tb, "testdata/jailbreak/train_extra7.jsonl")...)
+	return append(rows, readCorpus(tb, "testdata/jailbreak/train_extra8.jsonl")...)
 }
 
 // heldOutDistance is the word overlap that rows written after a held-out
@@ -322,7 +323,7 @@ func TestNearRowsNamesOnlyTheCheckedRow(t *testing.T) {
 func TestTrainingRowsKeepAwayFromFreshSets(t *testing.T) {
 	t.Parallel()
 	var fresh []corpusRow
-	for _, name := range []string{"blind7", "blind8", "blind9"} {
+	for _, name := range []string{"blind7", "blind8", "blind9", "blind10"} {
 		fresh = append(fresh, readCorpus(t, "testdata/jailbreak/"+name+".jsonl")...)
 	}
 	for _, near := range nearRows(trainingRows(t), fresh, heldOutDistance) {
