@@ -113,9 +113,11 @@ var jailbreakRules = []jailbreakRule{
 	{ReasonExtraction, 0.85, []string{"you were", "you have been", "you've been", "you got"}, regexp.MustCompile(`\b(?:prompt|instructions|system message|text|rules|configuration)\s+(?:that\s+)?you\s+(?:were|have been|'ve been|got)\s+(?:given|started|initiali[sz]ed|configured|set up|loaded|primed|fed)`)},
 	{ReasonExtraction, 0.4, []string{"your rules", "your guidelines", "your setup"}, regexp.MustCompile(`\b(?:reveal|show|print|repeat|output|display|dump|list|tell|share)\b[^.?!]{0,30}\byour (?:rules|guidelines|setup)\b`)},
 	{ReasonExtraction, 0.8, []string{"told", "instruct", "given", "configured", "system prompt"}, regexp.MustCompile(`\b(?:what (?:were|are) (?:you|your) (?:told|instructed|instructions)|what (?:instructions|rules|guidelines) (?:were|have) you (?:been )?(?:given|told)|what is your system prompt|rules you were (?:given|configured with|told)|instructions you were given)\b`)},
-	// Naming the system prompt is not asking for it: "what is a system
-	// prompt?" is a fair question; with a reveal verb it is extraction.
-	{ReasonExtraction, 0.35, []string{"prompt", "instruc", "systemprompt", "system-prompt", "systemanweisung", "anweisungen", "instruktion", "системн", "инструкц", "系统", "初始指令", "システム", "시스템"}, regexp.MustCompile(`(?:prompt del sistema|instrucciones del sistema|tus instrucciones (?:ocultas|originales|iniciales)|prompt système|instructions (?:système|cachées|initiales)|tes instructions|vos instructions|systemprompt|system-prompt|systemanweisungen|deine (?:anweisungen|instruktionen)|системн(?:ый|ые|ую) (?:промпт|инструкци|подсказк)|свои инструкции|твои инструкции|系统提示|系统指令|系统设定|初始指令|システムプロンプト|시스템 프롬프트)`)},
+	// Naming a system prompt is not asking for it: "how do I write the
+	// system prompt of my bot?" is a fair question, in any language; with a
+	// reveal verb it is extraction (the lexicon's extraction cue). Naming the
+	// assistant's own hidden or original instructions is weak evidence.
+	{ReasonExtraction, 0.35, []string{"instruc", "anweisungen", "instruktion", "инструкц", "初始指令"}, regexp.MustCompile(`(?:tus instrucciones (?:ocultas|originales|iniciales)|instructions (?:cachées|initiales)|tes instructions|vos instructions|deine (?:anweisungen|instruktionen)|свои инструкции|твои инструкции|初始指令)`)},
 
 	// False authority and "filters are off".
 	{ReasonAuthority, 0.8, []string{"disabled", "turned off", "switched off", "are off", "is off", "were off", "now off", "removed", "lifted", "suspended", "deactivated"}, regexp.MustCompile(`\b(?:safety|content|ethical)\s+(?:filters?|guidelines|protocols|restrictions|systems?|checks)\s+(?:are|have been|were|is|has been)\s+(?:now\s+)?(?:disabled|off|removed|turned off|lifted|suspended|deactivated)|\b(?:disabled|turned off|switched off|removed|deactivated|lifted)\s+(?:all\s+)?(?:your|the|its)\s+(?:safety|content|ethical)\s+(?:filters?|guidelines|protocols|restrictions|checks)`)},
