@@ -294,7 +294,8 @@ func scorePatternsView(text, lower, view string, c cueSet, depth int) map[string
 	detail := harmful && detailRE.MatchString(lower)
 	harmful = harmful || c.has(cueHarmful)
 	switch {
-	case detail && framingRE.MatchString(lower):
+	case detail && framingRE.MatchString(lower) && !c.has(cueNoDetail):
+		// A story that asks for no technical detail is not asking for the how-to.
 		addReason(reasons, ReasonFraming, 0.8)
 	case detail:
 		// A bare harmful how-to is weak evidence: it is not an attack on
