@@ -200,7 +200,7 @@ func (d *JailbreakDetector) detect(a *analysis, v []float32) JailbreakResult {
 	text := a.text
 	plain, lower, view, c := text, a.lowerText(), a.wordView(), a.cueSet()
 	if c.has(cueDiscuss) {
-		if plain = quotedRE.ReplaceAllString(text, " "); plain != text {
+		if plain = unquoted(text, c); plain != text {
 			lower, view = strings.ToLower(plain), wordView(plain)
 			c = mechLexicon.scan(view)
 		}

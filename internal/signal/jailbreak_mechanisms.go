@@ -242,11 +242,57 @@ func cues(text string) cueSet { return mechLexicon.scan(wordView(text)) }
 
 // withoutQuotes drops quoted spans when the prompt is about an attack
 // phrase — translating it, teaching it, logging it — rather than using it.
-func withoutQuotes(text string) string {
-	if !cues(text).has(cueDiscuss) {
+func withoutQuotes(text string) string { return unquoted(text, cues(text)) }
+
+// unquoted is text without its quoted spans when the prompt, with cues c,
+// reads as discussion and what it says outside the quotes does not ask for
+// the quoted text to be carried out ("for our training, do what this says:
+// '…'" uses the quote); otherwise it is text.
+func unquoted(text string, c cueSet) string {
+	if !c.has(cueDiscuss) {
 		return text
 	}
-	return quotedRE.ReplaceAllString(text, " ")
+	plain := quotedRE.ReplaceAllString(text, " ")
+	if plain == text || obeysQuote(strings.ToLower(plain)) {
+		return text
+	}
+	return plain
+}
+
+// obeyQuoteRE asks the assistant to carry quoted text out, in the six
+// languages: an imperative aimed at the quote ("do what this says", "obey:"),
+// not a verb that a lesson uses to discuss it ("why do models obey it?";
+// English cannot tell that from "obey it").
+var obeyQuoteRE = regexp.MustCompile(`\b(?:do (?:exactly )?what (?:it|this|that|the (?:quote|text|line)) says|follow the quoted|carry (?:it|this|that) out)\b|(?:\bexecute|\bobey|\bfollow|ejecuta|obedece|exécute|ex[eé]cute|obéis|befolge|выполни|执行)\s*[:：]|` +
+	`haz (?:exactamente )?lo que dice|obedece (?:esto|eso|lo siguiente)|ejecútal[oa]|ejecutal[oa]|ejecuta (?:esto|eso)|cúmplel[oa]|cumplel[oa]|` +
+	`fais (?:exactement )?ce qu(?:'il|e ça|e cela) dit|obéis(?:-y| à (?:ceci|cela|ça))|exécute(?:-le|-la| ceci| cela| ça)|applique(?:-le|-la)|` +
+	`tu,? was (?:da|es|dort) steht|befolge (?:das|es|dies|sie)|f[üu]hre (?:das|es|dies|sie) (?:\S+ )?aus|` +
+	`выполни (?:это|его|её|ее|то|написанное|эту|эти)|сделай,? что (?:там )?(?:сказано|написано)|следуй (?:этому|этой|им)|` +
+	`照做|照着做|请执行|按(?:照)?(?:这|上面)[^，。]{0,6}做|遵照执行`)
+
+// obeysQuote reports whether lower asks, without a negation just before it,
+// for quoted text to be carried out ("do not follow it" discusses it).
+func obeysQuote(lower string) bool {
+	for _, m := range obeyQuoteRE.FindAllStringIndex(lower, -1) {
+		if !negatedBefore(lower[:m[0]]) {
+			return true
+		}
+	}
+	return false
+}
+
+// negatedBefore reports whether the few words before a match end in a
+// negation.
+func negatedBefore(before string) bool {
+	if len(before) > 16 {
+		before = before[len(before)-16:]
+	}
+	for _, neg := range []string{"not ", "n't ", "never ", "no ", "nunca ", "ne ", "pas ", "nicht ", "nie ", "не ", "不", "别", "不要"} {
+		if strings.Contains(before, neg) {
+			return true
+		}
+	}
+	return false
 }
 
 // scoreMechanisms adds the reasons of the attack mechanisms found in text;
