@@ -18,7 +18,7 @@ type analysis struct {
 
 	lower string
 	view  string // wordView(text)
-	cues  cueSet // mechLexicon.scan(view)
+	cues  cueSet // mechCues(view)
 	words []string
 	// domainWords are the distinct words of wordSet(text) in the order they first occur;
 	// domainStems the stems of those that are not stop words (stemsOf).
@@ -46,7 +46,7 @@ func (a *analysis) wordView() string {
 // cueSet is the lexicon categories of the word view.
 func (a *analysis) cueSet() cueSet {
 	if !a.cuesDone {
-		a.cues, a.cuesDone = mechLexicon.scan(a.wordView()), true
+		a.cues, a.cuesDone = mechCues(a.wordView()), true
 	}
 	return a.cues
 }

@@ -202,7 +202,7 @@ func (d *JailbreakDetector) detect(a *analysis, v []float32) JailbreakResult {
 	if c.has(cueDiscuss) {
 		if plain = unquoted(text, c); plain != text {
 			lower, view = strings.ToLower(plain), wordView(plain)
-			c = mechLexicon.scan(view)
+			c = mechCues(view)
 		}
 	}
 	reasons := scorePatternsView(plain, lower, view, c, 0)
@@ -216,7 +216,9 @@ func (d *JailbreakDetector) detect(a *analysis, v []float32) JailbreakResult {
 			addReason(reasons, ReasonLearned, learnedWeight)
 		}
 	}
-	if len(d.attacks) > 0 && v != nil {
+	// Similarity is topical: it may tip a prompt that shows attack
+	// evidence, never a harmful request asked plainly.
+	if len(d.attacks) > 0 && v != nil && !plainRequest(reasons) {
 		var qBuf [128]float32
 		q := centredInto(qBuf[:0], v, d.mean)
 		if gap, over := gapOver(maxDot(q, d.attacks), q, d.benign, d.margin); over {
@@ -232,6 +234,12 @@ func (d *JailbreakDetector) detect(a *analysis, v []float32) JailbreakResult {
 	}
 	sort.Strings(res.Reasons)
 	return res
+}
+
+// plainRequest reports a harmful request asked plainly: the only evidence.
+func plainRequest(reasons map[string]float64) bool {
+	_, ok := reasons[ReasonHarmfulRequest]
+	return ok && len(reasons) == 1
 }
 
 // maxSimilarityWeight keeps similarity below the default threshold on its
@@ -275,7 +283,7 @@ func combine(reasons map[string]float64) float64 {
 // recursion into decoded payloads.
 func scorePatterns(text string, depth int) map[string]float64 {
 	view := wordView(text)
-	return scorePatternsView(text, strings.ToLower(text), view, mechLexicon.scan(view), depth)
+	return scorePatternsView(text, strings.ToLower(text), view, mechCues(view), depth)
 }
 
 // scorePatternsView is scorePatterns for a text whose lower-cased form,
@@ -298,9 +306,10 @@ func scorePatternsView(text, lower, view string, c cueSet, depth int) map[string
 		// A story that asks for no technical detail is not asking for the how-to.
 		addReason(reasons, ReasonFraming, 0.8)
 	case detail:
-		// A bare harmful how-to is weak evidence: it is not an attack on
-		// the model's instructions, but it strengthens other cues.
-		addReason(reasons, ReasonFraming, 0.25)
+		// A harmful how-to asked plainly is not an attack on the model's
+		// instructions: it is weak evidence that strengthens a wrapper, and
+		// never flags a prompt without one.
+		addReason(reasons, ReasonHarmfulRequest, 0.25)
 	}
 	if harmful && len(reasons) > 0 {
 		for r, w := range reasons {

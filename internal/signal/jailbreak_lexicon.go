@@ -7,7 +7,7 @@ import (
 )
 
 // cueSet is a bit set of lexicon categories found in a text.
-type cueSet uint32
+type cueSet uint64
 
 func (c cueSet) has(cat cueSet) bool { return c&cat != 0 }
 

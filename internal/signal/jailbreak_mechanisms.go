@@ -231,14 +231,19 @@ const (
 // topic asked about plainly ("why is cocaine addictive?") is not a
 // jailbreak, however close its words are to one.
 const wrapperCues = cuePersona | cueRuleless | cueLawless | cueRefusal | cuePrefix | cueOverride | cueExtract |
-	cueUnlock | cuePolicyOff | cueRealism | cueObfuscated | cueDeceased | cueCombine | cueReversed
+	cueUnlock | cuePolicyOff | cueRealism | cueObfuscated | cueDeceased | cueCombine | cueReversed |
+	cueOverrideParts | cueExtractParts | cuePersonaParts | cueAuthorityParts
 
 // cueHarmful is a named harmful thing or harmful intent described by
 // category.
 const cueHarmful = cueHarm | cueIntent
 
 // cues scans text for every lexicon category.
-func cues(text string) cueSet { return mechLexicon.scan(wordView(text)) }
+func cues(text string) cueSet { return mechCues(wordView(text)) }
+
+// mechCues is the lexicon categories of a word view, with the mechanisms
+// their parts make up.
+func mechCues(view string) cueSet { return withParts(mechLexicon.scan(view)) }
 
 // withoutQuotes drops quoted spans when the prompt is about an attack
 // phrase — translating it, teaching it, logging it — rather than using it.
@@ -355,6 +360,18 @@ func scoreMechanisms(text, lower, view string, c cueSet, reasons map[string]floa
 	if c.has(cueExtract) {
 		addReason(reasons, ReasonExtraction, 0.7)
 	}
+	if c.has(cueOverrideParts) {
+		addReason(reasons, ReasonOverride, partsWeight)
+	}
+	if c.has(cueExtractParts) {
+		addReason(reasons, ReasonExtraction, partsWeight)
+	}
+	if c.has(cuePersonaParts) {
+		addReason(reasons, ReasonPersona, partsWeight)
+	}
+	if c.has(cueAuthorityParts) {
+		addReason(reasons, ReasonAuthority, partsWeight)
+	}
 	if c.has(cueUnlock) && (c.has(cuePolicyOff) || c.has(cueRuleless)) {
 		addReason(reasons, ReasonPersona, 0.8)
 	} else if c.has(cuePolicyOff) {
@@ -369,7 +386,7 @@ func scoreMechanisms(text, lower, view string, c cueSet, reasons map[string]floa
 	// Obfuscated spellings: what a reading reveals that the text hides.
 	for _, ov := range obfuscatedViews(text, view, c) {
 		ovView := wordView(ov)
-		vc := mechLexicon.scan(ovView)
+		vc := mechCues(ovView)
 		inner := scorePatternsView(ov, strings.ToLower(ov), ovView, vc, 1)
 		if vc&^c&cueHarmful != 0 || combine(inner) >= 0.5 {
 			addReason(reasons, ReasonObfuscated, max(0.85, combine(inner)))

@@ -71,6 +71,9 @@ const (
 	ReasonFraming    = "fictional_framing"
 	ReasonEncoded    = "encoded_payload"
 	ReasonSimilar    = "similar_to_known_attack"
+	// ReasonHarmfulRequest is a harmful how-to asked plainly: evidence
+	// that strengthens a wrapper, not an attack by itself.
+	ReasonHarmfulRequest = "harmful_request"
 )
 
 // Patterns are matched against the lowercased prompt. Each language's

@@ -88,5 +88,11 @@ func lexiconTerms() map[cueSet][]string {
 	for k, v := range variantTerms {
 		add(k, v)
 	}
+	for k, v := range partTerms {
+		add(k, v)
+	}
+	for k, v := range moreTerms {
+		add(k, v)
+	}
 	return out
 }

@@ -1,0 +1,209 @@
+package signal
+
+// Parts of a mechanism. Outside English an attack's wrapper is rarely
+// worded the way a phrase list expects: Russian inflects every noun and
+// verb, Chinese strings the same idea out of other characters, and every
+// writer picks their own verb for "switched off". A part is one ingredient
+// of a wrapper (a safety mechanism, a verb that switches something off, the
+// assistant's own rules, a verb that voids them, …) as a list of short
+// stems; a mechanism is the combination of its parts anywhere in the
+// prompt. The parts live in the same lexicon as the mechanism terms, so the
+// one pass over the text finds them too, in the bits above the categories.
+const (
+	partSafety   cueSet = 1 << (32 + iota) // a filter, moderation, censorship, a safety check
+	partOff                                // switched off, removed, suspended
+	partRules                              // instructions, rules, settings, guidelines
+	partVoid                               // forget, void, throw away, no longer count
+	partOwner                              // yours, or the operator's: "your", "the developers"
+	partBoss                               // the user takes over: "my rules now", "I decide"
+	partReveal                             // print, show, paste, repeat back
+	partSetup                              // the hidden setup text: system prompt, initial instructions
+	partVerbatim                           // word for word, in full, unchanged
+	partCruel                              // delights in others' suffering
+	partPlay                               // play a role, a character, stay in it
+	partStaff                              // the writer claims a role: administrator, developer, security team
+	partAuthz                              // … and an authorisation: clearance, written approval, a ticket
+	partForbid                             // forbidding: "none of", "not allowed", "不许"
+	partCaveat                             // what a careful answer says: "I can't", warnings, lectures
+)
+
+// Mechanisms recognised from their parts, below the categories' own bits
+// (cueSet's low 32 bits are the learned model's cue features).
+const (
+	// cueOverrideParts: the assistant's rules voided, or the user taking
+	// over, in words the phrase list does not hold.
+	cueOverrideParts cueSet = 1 << 22
+	// cueExtractParts: asking for the hidden setup text back.
+	cueExtractParts cueSet = 1 << 23
+	// cuePersonaParts: a character who delights in suffering, to be played.
+	cuePersonaParts cueSet = 1 << 24
+	// cueAuthorityParts: a claimed role with a claimed authorisation.
+	cueAuthorityParts cueSet = 1 << 25
+)
+
+// partsWeight is the weight of a mechanism recognised from its parts:
+// weaker than its listed phrasings, so that it flags a prompt with a
+// harmful request or other evidence, not alone.
+const partsWeight = 0.45
+
+var partTerms = map[cueSet][]string{
+	partSafety: {
+		"filter", "moderation", "censorship", "guardrail", "safety layer", "safety module", "safety check", "safeguard", "content policy", "safety policy", "safety system",
+		"filtro", "moderación", "moderacion", "censura", "salvaguarda", "capa de seguridad", "guardarraíl", "guardarrail",
+		"filtre", "modération", "censure", "garde fou", "couche de sécurité", "politique de contenu", "contrôle de sécurité",
+		"filter", "moderation", "zensur", "schutzmechanism", "sicherheitsschicht", "sicherheitsfilter", "sicherheitsrichtlin", "inhaltsrichtlin", "leitplanke",
+		"фильтр", "модерац", "цензур", "защитн", "безопасност", "ограничени", "политик",
+		"审核", "过滤", "审查", "安全策略", "安全限制", "安全模块", "安全机制", "安全防护", "护栏", "安全层", "内容安全", "安全过滤"},
+	partOff: {
+		"switched off", "turned off", "disabled", "are off", "is off", "removed", "lifted", "suspended", "deactivated", "offline", "bypassed", "stripped", "paused",
+		"desactivad", "apagad", "quitad", "eliminad", "suspendid", "levantad", "desconectad", "deshabilitad", "retirad",
+		"désactivé", "coupé", "retiré", "supprimé", "levé", "débranché", "suspendu", "hors service", "désactivée", "coupée", "retirée", "supprimée", "levée", "suspendue",
+		"deaktiviert", "abgeschaltet", "ausgeschaltet", "entfernt", "aufgehoben", "ausgesetzt", "abgestellt", "ausgebaut",
+		"отключ", "выключ", "сняты", "снято", "сняли", "убран", "удален", "удалён", "деактивир", "не действу", "не применя", "вырублен", "выпилен", "отменен", "отменён",
+		"关闭", "关掉", "卸载", "下线", "移除", "取消", "暂停", "停用", "禁用", "失效", "已关", "撤掉", "拿掉", "去掉", "屏蔽掉"},
+	partRules: {
+		"instructions", "rules", "guidelines", "guidance", "restrictions", "policy", "policies", "directives", "rulebook", "setup",
+		"instrucciones", "reglas", "directrices", "normas", "pautas", "indicaciones", "restricciones", "políticas",
+		"instructions", "règles", "consignes", "directives", "restrictions",
+		"anweisungen", "regeln", "richtlinien", "vorgaben", "einschränkungen", "vorschriften",
+		"инструкци", "настройк", "правил", "установк", "указани", "указк", "директив", "ограничени", "прошивк", "прописал", "вшили",
+		"设定", "规矩", "规则", "指令", "条条框框", "规定", "限制", "设置", "守则"},
+	partVoid: {
+		" void", "retired", "lapsed", "no longer", "scrapped", "don t count", "doesn t count", " forget", " ignore", "disregard", "throw out", "throw away", "expired", "cancelled", "canceled", "overridden", "obsolete", "outdated", "are dead", "is dead",
+		"olvida", "ignora", "anulad", "caducad", "ya no", "no cuentan", "no valen", "a la basura", "obsolet", "descart", "sin efecto", "tira ",
+		"oublie", " ignore", "annulé", "caduc", "ne comptent plus", "à la poubelle", "obsolète", "périmé", "n existent plus", "ne valent plus", "jette",
+		"vergiss", "ignorier", "ungültig", "gelten nicht", "zählen nicht", "veraltet", "abgelaufen", "in die tonne", "hinfällig", "wirf ", "nicht mehr",
+		"забей", "забудь", "выкин", "выброс", "отменя", "отменен", "отменён", "не считает", "не катят", "не указ", "устарел", "в корзин", "хватит следовать", "недействительн", "аннулир", "больше не действ", "не действуют", "не действует", "игнорир",
+		"作废", "丢掉", "扔掉", "别管", "别再守", "忘了", "忘掉", "不用管", "无视", "不算数", "不再有效", "废除", "不作数", "不算了", "别理"},
+	partOwner: {
+		" your ", "you were given", "operator", "developer", "deployer", "your creators", "were given",
+		" tus ", " tu ", "te dieron", "te pusieron", "te cargaron", "operador", "desarrollador", "creadores",
+		" tes ", " ton ", " ta ", " on t a ", "opérateur", "développeur", "créateurs", "l éditeur",
+		" deine", " dein ", " dir ", "betreiber", "entwickler", "hersteller",
+		" твои", " твоих", " свои", " своих", " свою", " тебе ", " тебя ", "разработчик", "разрабы", "оператор", "владел", "контор", "платформ", "создател",
+		"你的", "给你", "你那", "你们", "平台", "运营方", "开发者", "开发方", "官方", "你之前"},
+	partBoss: {
+		"my rules", "i own the", "i make the rules", "i m in charge", "you work for me", "new boss", "i m your boss", "i decide",
+		"mis reglas", "mando yo", "yo decido", "trabajas para mí", "trabajas para mi", "yo pongo las reglas", "ahora mando",
+		"mes règles", "c est moi qui décide", "je décide", "tu bosses pour moi", "nouveau patron", "c est moi le patron",
+		"meine regeln", "ich bestimme", "ich entscheide", "arbeitest für mich", "neuer chef", "ich bin jetzt dein",
+		"командую я", "рулю я", "правила тут мои", "мои правила", "я решаю", "слушайся меня", "работаешь на меня", "новый хозяин", "теперь я главный",
+		"听我的", "我说了算", "我来定", "我做主", "听我安排", "我定规矩"},
+	partReveal: {
+		" print", "show me", " paste", " repeat", " copy", " output", " reveal", " dump", " recite", " reproduce", " echo", " display",
+		"muestra", "muéstrame", "copia", " pega", "repite", "imprime", "revela", " dame ", "cita ", "reproduce", "escríbelo",
+		" affiche", "montre", " copie", " colle", "répète", "imprime", "révèle", "donne moi", "recopie", " cite", "renvoie",
+		" zeig", "kopier", " füg", "wiederhol", "gib mir", "gib aus", " druck", "verrate", "zitier", "reinkopieren",
+		"выведи", "покажи", "скопируй", "перепиши", "процитируй", "повтори", "вставь", "напечатай", "распечатай", "выдай", "скинь", "перечисли", "приведи",
+		"发给我", "贴出来", "复述", "列出来", "复制给", "输出", "打印", "展示", "给我看", "贴给我", "念一遍", "发出来", "写出来"},
+	partSetup: {
+		"system prompt", "system message", "hidden instructions", "initial instructions", "your instructions", "before this conversation", "before my first", "your prompt", "configuration",
+		"prompt", "instrucciones ocultas", "instrucciones iniciales", "mensaje de sistema", "directrices ocultas", "antes de esta", "configuración",
+		"prompt", "consignes", "instructions initiales", "message système", "avant notre", "cachées",
+		"systemprompt", "prompt", "anweisungen", "versteckt", "ursprünglich", "vor unserem", " intro",
+		"системн", "скрыт", "начальн", "исходн", "первоначальн", "до моего первого", "до начала", "до меня", "системку", "промпт", "конфиг",
+		"系统提示", "提示词", "隐藏", "初始设定", "初始指令", "开场前", "之前收到", "之前加载", "后台", "预设", "隐藏指令"},
+	partVerbatim: {
+		"verbatim", "word for word", "in full", "exactly as", "the entire", "the whole", "full text", "literally", "unchanged", "every word",
+		"literal", "textual", "palabra por palabra", "completo", "entero", "tal cual", "íntegro", "sin omitir",
+		"intégralement", "en entier", "à l identique", "tel quel", "sans en perdre",
+		"wortwörtlich", "wörtlich", "vollständig", "komplett", "unverändert", "genau so",
+		"дословно", "целиком", "слово в слово", "полностью", "без пересказа", "без изменений", "как есть", "один в один",
+		"原封不动", "一字不差", "一个字都别改", "一字一句", "完整", "逐字", "不许省略", "一字不漏"},
+	partCruel: {
+		"suffer", "enjoys hurting", "loves hurting", "sadist", "takes pleasure in",
+		"sufrir", "sufrimiento", "sádic", "sadic", "disfruta haciendo daño", "goza con",
+		"souffrir", "souffrance", "sadique", "prend plaisir à", "jouit de",
+		"leiden sieht", "leiden zu sehen", "menschen leiden", "genießt es", "freude macht", "sadist", "quälen",
+		"страдани", "в кайф", "кайфует", "когда людям плохо", "когда людям больно", "садист", "мучить", "издеват",
+		"受苦为乐", "以折磨", "越坏越开心", "看人受苦", "看别人受苦", "虐待", "以害人为乐", "作恶"},
+	partPlay: {
+		" play ", "character", "in character", " role",
+		"interpreta", "personaje", "papel", " rol ",
+		" joue", "incarne", "personnage", " rôle",
+		" spiel ", "spiele ", "rolle", "figur",
+		"сыграй", "играй", " в роли", "персонаж", "из роли", "из образа", "побудь",
+		"扮演", "角色", "人设"},
+	partStaff: {
+		"administrator", "developer", "security team", "engineer", "red team", "on call", "my manager",
+		"administrador", "desarrollador", "ingenier", "equipo de seguridad", "equipo que te",
+		"administrateur", "développeur", "ingénieur", "équipe de sécurité", "équipe red team", "fournisseur du modèle",
+		"administrator", "entwickler", "sicherheitsteam", "admin ", "red team", "hersteller",
+		"администратор", "разработчик", "служб безопасности", "службы безопасности", "отдела безопасности", "команда разработчиков", "команды разработчиков", "сотрудник", "ред тим", "тестировщик",
+		"开发负责人", "开发团队", "开发方", "安全团队", "管理员", "工程师", "红队"},
+	partAuthz: {
+		"authorization", "authorisation", "approval", "clearance", "authorized", "authorised", "sign off", "in writing",
+		"autorización", "autorizacion", "autorizad", "permiso firmado", "visto bueno", "aval del",
+		"autorisation", "autorisé", "mandat", "habilité", "habilitation", "feu vert",
+		"freigabe", "genehmigung", "beauftragt", "autorisier", "vollzugriff", "berechtigung",
+		"допуск", "разрешени", "авторизац", "санкционир", "официальн", "заявк",
+		"授权", "批准", "许可", "工单"},
+	partForbid: {
+		"никаких", "нельзя", "запрещ", "не смей", "ни одного",
+		"不许", "不准", "禁止", "别加", "不要加",
+		"verboten", "nicht erlaubt", "kein ", "keine ", "darfst du nicht",
+		"interdit", "pas le droit", "zéro ", "pas de "},
+	partCaveat: {
+		"предупрежден", "нотаци", "морализ", "извинени", "обратитесь к", "обратиться к специалист", "к специалисту",
+		"提醒", "警告", "说教", "道歉", "免责", "我不能", "劝我",
+		"warnhinweis", "warnung", "zeigefinger", "ausreden", "leider", "entschuldigung", "moralpredigt", "beratungsstelle",
+		"avertissement", "morale", "je ne peux pas", "mise en garde", "excuses"},
+}
+
+// moreTerms are further wordings of the mechanisms in mechanismTerms for
+// Russian, Chinese, French and German, whose wrappers the lists held
+// least of, and harm topics those lists lacked.
+var moreTerms = map[cueSet][]string{
+	cuePersona: {" t es ", "du heißt jetzt", "tu joues", "отныне ты", "с этого момента ты", "你现在叫", "从现在开始你是", "你就是"},
+	cueRuleless: {"zéro limite", "zéro filtre", "sans limite", "débridé", "jamais eu de règles", "aucune limite",
+		"ohne jede sperre", "nie ablehnt", "grenzenlos", "keine skrupel", "keine grenzen",
+		"без правил", "без фильтров", "без тормозов", "никаких правил", "ни перед чем не останавливается",
+		"任何过滤", "从不拒绝", "没有规矩", "没有审核", "啥都敢说", "什么都敢说", "不受约束", "没有底线"},
+	cueLawless: {"нет законов", "ни законов", "нет ни закон", "нет морали", "ни морали", "законы отменили",
+		"l éthique n existe pas", "la morale n existe pas", "sans éthique", "aucune loi",
+		"keine gesetze", "es gibt keine gesetze", "ohne moral",
+		"没有任何法律", "法律不存在", "没有道德"},
+	cueDeceased: {"не стало", "нет уже", "умерла", "умерл", "похорон", "ушла от нас", "ушёл от нас",
+		"好想她", "好想他", "想她了", "想他了", "离开了我们", "不在了", "去年没了",
+		"nous a quittés", "nous a quitté", "enterré", "décédé",
+		"tot ist", "ist tot", "beerdigt", "fehlt mir so", "fehlt ma"},
+	cueRelative: {"бабул", " дед ", " деда ", " дедуш", " мам", " пап", "тёт", "外婆", "外公", "姥姥", "姥爷", "阿嬷",
+		"mamie", "papi", "bonne maman", "grand mère", "grand père", "opa", "oma"},
+	cueRoleplay: {"будь им", "будь ей", "стань ей", "стань им", "говори как он", "говори как она",
+		"扮成", "学她", "学他", "装成她", "装成他", "当她", "当他",
+		"reprendre sa voix", "fais la mamie", "fais le papi", "sois ma", "sois mon",
+		"er sein", "mein opa sein", "meine oma sein"},
+	cueNoDetail: {"不要任何可操作", "一笔带过", "不写具体", "без конкретики", "sans détails concrets", "ohne konkrete"},
+	cueDiscuss:  {"курс по", "на курсе", "课程", "cours sur", "kurs über"},
+	cueCombine:  {"соедини", "сложи", "объедин", "拼接", "连起来", "组合起来"},
+	cueFiction:  {"网文", "剧情", "情节", "сериал", "court métrage", "film", "theaterstück"},
+	cueDetail:   {"手把手", "每一步", "一步一步", "по шагам", "пошагов", "commande par commande", "étape par étape", "schritt für schritt"},
+	cueRealism:  {"真实可操作", "真实命令", "настоящий рецепт", "полный скрипт", "по настоящему", "les vraies techniques", "vraies techniques", "vrais noms", "wirklich funktioniert"},
+	cueUnlock:   {"отладочн", "служебный режим", "инженерн", "тестовая сборка", "调试", "测试环境", "测试版", "内部版本", "工程师模式", "维护模式", "debug modus", "debug ausgabe", "testumgebung", "wartungsmodus", "débogage", "environnement de test", "bac à sable", "mode maintenance"},
+	cueHarm: {"百草枯", "氰化物", "мефедрон", "ширк", "tatp", "ypérite", "зарин", "сарин", "стилер", "взрывное", "гранат", "липов", "发票", "盗刷", "木马", "杀猪盘", "套现", "电信诈骗",
+		"ghb", "glock", "keygen", "faux billets", "mouchard", "cyanide", "cianuro", "cyanure", "zyanid", "цианид", "mephedron", "mefedrona", "méphédrone",
+		"чужой аккаунт", "угон", "закладк", "наркот", "盗号", "盗别人", "偷看", "窃取", "撞库", "蠕虫", "毒死", "蒙汗药"},
+}
+
+// withParts adds to c the mechanisms its parts make up.
+func withParts(c cueSet) cueSet {
+	if c&partSafety != 0 && c&partOff != 0 {
+		c |= cuePolicyOff
+	}
+	if c&partVoid != 0 && (c&partRules != 0 && c&partOwner != 0 || c&partBoss != 0) || c&partRules != 0 && c&partBoss != 0 {
+		c |= cueOverrideParts
+	}
+	if c&partReveal != 0 && c&partSetup != 0 && (c&partOwner != 0 || c&partVerbatim != 0) {
+		c |= cueExtractParts
+	}
+	if c&partPlay != 0 && c&partCruel != 0 {
+		c |= cuePersonaParts
+	}
+	if c&partStaff != 0 && c&partAuthz != 0 {
+		c |= cueAuthorityParts
+	}
+	if c&partForbid != 0 && c&partCaveat != 0 {
+		c |= cueRefusal
+	}
+	return c
+}
