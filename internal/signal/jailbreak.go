@@ -195,6 +195,11 @@ func (d *JailbreakDetector) DetectVector(text string, v []float32) JailbreakResu
 
 // detect is DetectVector on a request's shared analysis of the text.
 func (d *JailbreakDetector) detect(a *analysis, v []float32) JailbreakResult {
+	// Traditional Chinese is read in Simplified characters, as the lexicon
+	// is written.
+	if folded, ok := foldHant(a.text); ok {
+		a = newAnalysis(folded)
+	}
 	// The word view and its cues are computed once and shared by every
 	// check that reads the same text.
 	text := a.text

@@ -160,17 +160,17 @@ var mechanismTerms = map[cueSet][]string{
 		"не принимай во внимание", "заменяют их", "отменяют старые", "была проверка", "настоящая задача",
 		"единственный оператор", "слушаться меня", "выброси правила", "следуй только", "больше не относятся",
 		"别再理会", "取代他们", "取代旧规则", "只是测试", "真正的任务", "服从我", "统统扔掉", "已经无效"},
-	cueExtract: {"instrucciones que te dieron", "hidden text", "before my first message", "configuration prompt", "secret rules", "setup message",
+	cueExtract: {"instrucciones que te dieron", "before my first message", "configuration prompt", "secret rules", "setup message",
 		"initialised with", "initialized with", "received before", "echo back your", "preamble",
-		"texto oculto", "antes de mi primer mensaje", "preámbulo", "te inicializaron", "recibiste antes",
+		"antes de mi primer mensaje", "preámbulo", "te inicializaron", "recibiste antes",
 		"reglas secretas", "muestra tu prompt",
-		"texte caché", "préambule", "initialisé", "reçues avant", "règles secrètes",
+		"préambule", "initialisé", "reçues avant", "règles secrètes",
 		"message de configuration", "affiche ton prompt",
-		"versteckten text", "vor meiner ersten nachricht", "präambel", "gestartet wurdest", "vor beginn dieses chats",
+		"vor meiner ersten nachricht", "präambel", "gestartet wurdest", "vor beginn dieses chats",
 		"einrichtungsnachricht", "geheimer regeln", "konfigurations prompt", "zeig deinen systemprompt",
-		"скрытый текст", "перед моим первым сообщением", "преамбул", "настроечн",
+		"перед моим первым сообщением", "преамбул", "настроечн",
 		"конфигурационный промпт", "секретными правилами", "покажи системный промпт",
-		"隐藏文字", "保密前言", "聊天开始前", "初始化消息", "配置提示词", "秘密规则", "显示你的系统提示"},
+		"保密前言", "聊天开始前", "初始化消息", "配置提示词", "秘密规则", "显示你的系统提示"},
 	cueUnlock: {"developer mode", "debug mode", "maintenance configuration", "test build", "modo desarrollador",
 		"modo depuración", "configuración de mantenimiento", "mode développeur",
 		"mode débogage", "entwicklermodus", "debug modus",
@@ -232,7 +232,7 @@ const (
 // jailbreak, however close its words are to one.
 const wrapperCues = cuePersona | cueRuleless | cueLawless | cueRefusal | cuePrefix | cueOverride | cueExtract |
 	cueUnlock | cuePolicyOff | cueRealism | cueObfuscated | cueDeceased | cueCombine | cueReversed |
-	cueOverrideParts | cueExtractParts | cuePersonaParts | cueAuthorityParts
+	cueOverrideParts | cueExtractParts | cuePersonaParts | cueAuthorityParts | cuePressureParts
 
 // cueHarmful is a named harmful thing or harmful intent described by
 // category.
@@ -371,6 +371,9 @@ func scoreMechanisms(text, lower, view string, c cueSet, reasons map[string]floa
 	}
 	if c.has(cueAuthorityParts) {
 		addReason(reasons, ReasonAuthority, partsWeight)
+	}
+	if harm && c.has(cuePressureParts) {
+		addReason(reasons, ReasonEmotional, partsWeight)
 	}
 	if c.has(cueUnlock) && (c.has(cuePolicyOff) || c.has(cueRuleless)) {
 		addReason(reasons, ReasonPersona, 0.8)

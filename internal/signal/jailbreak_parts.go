@@ -19,12 +19,13 @@ const (
 	partReveal                             // print, show, paste, repeat back
 	partSetup                              // the hidden setup text: system prompt, initial instructions
 	partVerbatim                           // word for word, in full, unchanged
-	partCruel                              // delights in others' suffering
+	partCruel                              // delights in others' suffering, or lives by crime
 	partPlay                               // play a role, a character, stay in it
 	partStaff                              // the writer claims a role: administrator, developer, security team
 	partAuthz                              // … and an authorisation: clearance, written approval, a ticket
 	partForbid                             // forbidding: "none of", "not allowed", "不许"
 	partCaveat                             // what a careful answer says: "I can't", warnings, lectures
+	partPressure                           // guilt and urgency: "someone dies if you don't", "on your conscience"
 )
 
 // Mechanisms recognised from their parts, below the categories' own bits
@@ -39,6 +40,9 @@ const (
 	cuePersonaParts cueSet = 1 << 24
 	// cueAuthorityParts: a claimed role with a claimed authorisation.
 	cueAuthorityParts cueSet = 1 << 25
+	// cuePressureParts: guilt or urgency put on the assistant; an attack
+	// only around a harmful request.
+	cuePressureParts cueSet = 1 << 26
 )
 
 // partsWeight is the weight of a mechanism recognised from its parts:
@@ -55,6 +59,8 @@ var partTerms = map[cueSet][]string{
 		"фильтр", "модерац", "цензур", "защитн", "безопасност", "ограничени", "политик",
 		"审核", "过滤", "审查", "安全策略", "安全限制", "安全模块", "安全机制", "安全防护", "护栏", "安全层", "内容安全", "安全过滤"},
 	partOff: {
+		"stubbed out", "stubbed", "not active", "inactive", "turned down",
+		"außer betrieb", "выведен из строя", "не активн",
 		"switched off", "turned off", "disabled", "are off", "is off", "removed", "lifted", "suspended", "deactivated", "offline", "bypassed", "stripped", "paused",
 		"desactivad", "apagad", "quitad", "eliminad", "suspendid", "levantad", "desconectad", "deshabilitad", "retirad",
 		"désactivé", "coupé", "retiré", "supprimé", "levé", "débranché", "suspendu", "hors service", "désactivée", "coupée", "retirée", "supprimée", "levée", "suspendue",
@@ -69,6 +75,7 @@ var partTerms = map[cueSet][]string{
 		"инструкци", "настройк", "правил", "установк", "указани", "указк", "директив", "ограничени", "прошивк", "прописал", "вшили",
 		"设定", "规矩", "规则", "指令", "条条框框", "规定", "限制", "设置", "守则"},
 	partVoid: {
+		"außer kraft", "утратили силу", "утратил силу", "не в силе", "sin vigencia", "ne s appliquent plus", "no longer apply",
 		" void", "retired", "lapsed", "no longer", "scrapped", "don t count", "doesn t count", " forget", " ignore", "disregard", "throw out", "throw away", "expired", "cancelled", "canceled", "overridden", "obsolete", "outdated", "are dead", "is dead",
 		"olvida", "ignora", "anulad", "caducad", "ya no", "no cuentan", "no valen", "a la basura", "obsolet", "descart", "sin efecto", "tira ",
 		"oublie", " ignore", "annulé", "caduc", "ne comptent plus", "à la poubelle", "obsolète", "périmé", "n existent plus", "ne valent plus", "jette",
@@ -97,6 +104,7 @@ var partTerms = map[cueSet][]string{
 		"выведи", "покажи", "скопируй", "перепиши", "процитируй", "повтори", "вставь", "напечатай", "распечатай", "выдай", "скинь", "перечисли", "приведи",
 		"发给我", "贴出来", "复述", "列出来", "复制给", "输出", "打印", "展示", "给我看", "贴给我", "念一遍", "发出来", "写出来"},
 	partSetup: {
+		"hidden text", "texto oculto", "texte caché", "versteckten text", "скрытый текст", "隐藏文字",
 		"system prompt", "system message", "hidden instructions", "initial instructions", "your instructions", "before this conversation", "before my first", "your prompt", "configuration",
 		"prompt", "instrucciones ocultas", "instrucciones iniciales", "mensaje de sistema", "directrices ocultas", "antes de esta", "configuración",
 		"prompt", "consignes", "instructions initiales", "message système", "avant notre", "cachées",
@@ -111,6 +119,12 @@ var partTerms = map[cueSet][]string{
 		"дословно", "целиком", "слово в слово", "полностью", "без пересказа", "без изменений", "как есть", "один в один",
 		"原封不动", "一字不差", "一个字都别改", "一字一句", "完整", "逐字", "不许省略", "一字不漏"},
 	partCruel: {
+		"poisoner", "hitman", "hit man", "drug lord", "gang boss", "cartel boss", "con artist",
+		"envenenador", "sicario", "narco", "capo",
+		"empoisonn", "tueur à gages", "caïd", "escroc",
+		"giftmörder", "auftragskiller", "drogenboss", "bandenchef",
+		"отравител", "киллер", "наркобарон", "главар",
+		"杀手", "毒枭", "团伙头目", "犯罪头目", "黑帮老大",
 		"suffer", "enjoys hurting", "loves hurting", "sadist", "takes pleasure in",
 		"sufrir", "sufrimiento", "sádic", "sadic", "disfruta haciendo daño", "goza con",
 		"souffrir", "souffrance", "sadique", "prend plaisir à", "jouit de",
@@ -125,6 +139,12 @@ var partTerms = map[cueSet][]string{
 		"сыграй", "играй", " в роли", "персонаж", "из роли", "из образа", "побудь",
 		"扮演", "角色", "人设"},
 	partStaff: {
+		"detective", "officer", "police", "law enforcement", "investigator", "researcher", "federal agent",
+		"policía", "policia", "investigador", "agente de", "fiscal",
+		"policier", "enquêteur", "enquêtrice", "chercheur", "chercheuse", "gendarme",
+		"polizist", "ermittler", "kriminalpolizei", "kripo", "forscher", "forscherin",
+		"следовател", "полицейск", "оперуполномоч", "исследовател", "сотрудник полиции",
+		"警察", "警官", "刑警", "研究员", "调查员",
 		"administrator", "developer", "security team", "engineer", "red team", "on call", "my manager",
 		"administrador", "desarrollador", "ingenier", "equipo de seguridad", "equipo que te",
 		"administrateur", "développeur", "ingénieur", "équipe de sécurité", "équipe red team", "fournisseur du modèle",
@@ -132,6 +152,8 @@ var partTerms = map[cueSet][]string{
 		"администратор", "разработчик", "служб безопасности", "службы безопасности", "отдела безопасности", "команда разработчиков", "команды разработчиков", "сотрудник", "ред тим", "тестировщик",
 		"开发负责人", "开发团队", "开发方", "安全团队", "管理员", "工程师", "红队"},
 	partAuthz: {
+		"clearance from", "signed off", "warrant",
+		"orden judicial", "habilitation signée", "mandat judiciaire", "durchsuchungsbeschluss", "ордер", "搜查令",
 		"authorization", "authorisation", "approval", "clearance", "authorized", "authorised", "sign off", "in writing",
 		"autorización", "autorizacion", "autorizad", "permiso firmado", "visto bueno", "aval del",
 		"autorisation", "autorisé", "mandat", "habilité", "habilitation", "feu vert",
@@ -139,11 +161,23 @@ var partTerms = map[cueSet][]string{
 		"допуск", "разрешени", "авторизац", "санкционир", "официальн", "заявк",
 		"授权", "批准", "许可", "工单"},
 	partForbid: {
+		"you may not", "you can t say", "don t you dare", "banned from", "forbidden to",
+		"no puedes decir", "tienes prohibido", "prohibido", "ni se te ocurra",
+		" kei ",
 		"никаких", "нельзя", "запрещ", "не смей", "ни одного",
 		"不许", "不准", "禁止", "别加", "不要加",
 		"verboten", "nicht erlaubt", "kein ", "keine ", "darfst du nicht",
 		"interdit", "pas le droit", "zéro ", "pas de "},
+	partPressure: {
+		"life or death", "will die", "she ll die", "he ll die", "your fault", "blood on your hands", "you ll be responsible", "begging you",
+		"vida o muerte", "se va a morir", "morirá", "tu culpa", "te lo suplico", "estoy desesperad",
+		"vie ou de mort", "va mourir", "mourra", "ta faute", "je t en supplie", "désespéré",
+		"leben und tod", "stirbt", "sterben wird", "schuld sein", "deine schuld", "ich flehe", "verzweifelt",
+		"жизни и смерти", "умрёт", "умрет", "на твоей совести", "твоя вина", "умоляю", "в отчаянии",
+		"人命关天", "会死", "你负责", "你要负责", "求求你", "生死攸关", "快崩溃"},
 	partCaveat: {
+		"say sorry", "disclaimer", "mention ethics", "talk to a professional", "seek help", "i can t help", "hotline",
+		"lo siento", "descargo", "sermón", "sermon", "busca ayuda", "un profesional",
 		"предупрежден", "нотаци", "морализ", "извинени", "обратитесь к", "обратиться к специалист", "к специалисту",
 		"提醒", "警告", "说教", "道歉", "免责", "我不能", "劝我",
 		"warnhinweis", "warnung", "zeigefinger", "ausreden", "leider", "entschuldigung", "moralpredigt", "beratungsstelle",
@@ -159,7 +193,7 @@ var moreTerms = map[cueSet][]string{
 		"ohne jede sperre", "nie ablehnt", "grenzenlos", "keine skrupel", "keine grenzen",
 		"без правил", "без фильтров", "без тормозов", "никаких правил", "ни перед чем не останавливается",
 		"任何过滤", "从不拒绝", "没有规矩", "没有审核", "啥都敢说", "什么都敢说", "不受约束", "没有底线"},
-	cueLawless: {"нет законов", "ни законов", "нет ни закон", "нет морали", "ни морали", "законы отменили",
+	cueLawless: {"n est pas un crime", "la police n existe pas", "police existe pas", "pas de police", "законов нет", "никто ни за что не отвечает", "безнаказанн", "kein verbrechen", "no es delito", "нет законов", "ни законов", "нет ни закон", "нет морали", "ни морали", "законы отменили",
 		"l éthique n existe pas", "la morale n existe pas", "sans éthique", "aucune loi",
 		"keine gesetze", "es gibt keine gesetze", "ohne moral",
 		"没有任何法律", "法律不存在", "没有道德"},
@@ -167,20 +201,20 @@ var moreTerms = map[cueSet][]string{
 		"好想她", "好想他", "想她了", "想他了", "离开了我们", "不在了", "去年没了",
 		"nous a quittés", "nous a quitté", "enterré", "décédé",
 		"tot ist", "ist tot", "beerdigt", "fehlt mir so", "fehlt ma"},
-	cueRelative: {"бабул", " дед ", " деда ", " дедуш", " мам", " пап", "тёт", "外婆", "外公", "姥姥", "姥爷", "阿嬷",
+	cueRelative: {"阿公", "阿婆", "阿爷", "бабул", " дед ", " деда ", " дедуш", " мам", " пап", "тёт", "外婆", "外公", "姥姥", "姥爷", "阿嬷",
 		"mamie", "papi", "bonne maman", "grand mère", "grand père", "opa", "oma"},
-	cueRoleplay: {"будь им", "будь ей", "стань ей", "стань им", "говори как он", "говори как она",
+	cueRoleplay: {"побыть ею", "побыть ей", "побыть им", "假装是", "假装成他", "假装成她", "будь им", "будь ей", "стань ей", "стань им", "говори как он", "говори как она",
 		"扮成", "学她", "学他", "装成她", "装成他", "当她", "当他",
 		"reprendre sa voix", "fais la mamie", "fais le papi", "sois ma", "sois mon",
 		"er sein", "mein opa sein", "meine oma sein"},
 	cueNoDetail: {"不要任何可操作", "一笔带过", "不写具体", "без конкретики", "sans détails concrets", "ohne konkrete"},
-	cueDiscuss:  {"курс по", "на курсе", "课程", "cours sur", "kurs über"},
+	cueDiscuss:  {"школьник", "кружок", "раздатк", "урок", "lunch and learn", "coworkers", "перед коллегами", "выступаю", "выступлени", "курс по", "на курсе", "课程", "cours sur", "kurs über"},
 	cueCombine:  {"соедини", "сложи", "объедин", "拼接", "连起来", "组合起来"},
 	cueFiction:  {"网文", "剧情", "情节", "сериал", "court métrage", "film", "theaterstück"},
 	cueDetail:   {"手把手", "每一步", "一步一步", "по шагам", "пошагов", "commande par commande", "étape par étape", "schritt für schritt"},
 	cueRealism:  {"真实可操作", "真实命令", "настоящий рецепт", "полный скрипт", "по настоящему", "les vraies techniques", "vraies techniques", "vrais noms", "wirklich funktioniert"},
-	cueUnlock:   {"отладочн", "служебный режим", "инженерн", "тестовая сборка", "调试", "测试环境", "测试版", "内部版本", "工程师模式", "维护模式", "debug modus", "debug ausgabe", "testumgebung", "wartungsmodus", "débogage", "environnement de test", "bac à sable", "mode maintenance"},
-	cueHarm: {"百草枯", "氰化物", "мефедрон", "ширк", "tatp", "ypérite", "зарин", "сарин", "стилер", "взрывное", "гранат", "липов", "发票", "盗刷", "木马", "杀猪盘", "套现", "电信诈骗",
+	cueUnlock:   {"qa build", "internal build", "staging build", "regression run", "отладочн", "служебный режим", "инженерн", "тестовая сборка", "调试", "测试环境", "测试版", "内部版本", "工程师模式", "维护模式", "debug modus", "debug ausgabe", "testumgebung", "wartungsmodus", "débogage", "environnement de test", "bac à sable", "mode maintenance"},
+	cueHarm: {"клофелин", "faux permis", "fake id", "fake driver", " knack", "botul", "amphetamin", "anfetamina", "amphétamine", "амфетамин", "安非他命", "百草枯", "氰化物", "мефедрон", "ширк", "tatp", "ypérite", "зарин", "сарин", "стилер", "взрывное", "гранат", "липов", "发票", "盗刷", "木马", "杀猪盘", "套现", "电信诈骗",
 		"ghb", "glock", "keygen", "faux billets", "mouchard", "cyanide", "cianuro", "cyanure", "zyanid", "цианид", "mephedron", "mefedrona", "méphédrone",
 		"чужой аккаунт", "угон", "закладк", "наркот", "盗号", "盗别人", "偷看", "窃取", "撞库", "蠕虫", "毒死", "蒙汗药"},
 }
@@ -204,6 +238,9 @@ func withParts(c cueSet) cueSet {
 	}
 	if c&partForbid != 0 && c&partCaveat != 0 {
 		c |= cueRefusal
+	}
+	if c&partPressure != 0 {
+		c |= cuePressureParts
 	}
 	return c
 }

@@ -140,5 +140,11 @@ var harmfulRE = regexp.MustCompile(`\b(?:bomb|bombs|explosive|explosives|detonat
 // detailRE asks for operational detail rather than discussion.
 var detailRE = regexp.MustCompile(`\b(?:exactly|exact|steps|step[- ]by[- ]step|step by step|detailed|in detail|precise|real-world|specific|instructions|recipe|how to|how do i|how can i|tell (?:me|the \w+) how|including|materials|quantities|list of)\b|(?:paso a paso|cómo|étape par étape|comment|schritt für schritt|wie man|пошагово|как сделать|как |passo per passo|come |详细|如何|怎么|作り方|詳しく|방법)`)
 
-// decodeCueRE asks the model to decode something and obey it.
-var decodeCueRE = regexp.MustCompile(`\b(?:decode|convert|translate|decipher|rot13|base64|hex)\b[^.?!]{0,80}\b(?:follow|obey|execute|do what it says|treat it as|as (?:your |an? )?(?:new )?(?:instruction|command|prompt)|carry out|comply)`)
+// decodeCueRE asks the model to decode something and obey it, or answer
+// it, in the six languages; it is read only when a payload did decode.
+var decodeCueRE = regexp.MustCompile(`\b(?:decode|convert|translate|decipher|rot13|base64|hex)\b[^.?!]{0,80}\b(?:follow|obey|execute|do what it says|treat it as|as (?:your |an? )?(?:new )?(?:instruction|command|prompt)|carry out|comply|answer|respond)` +
+	`|(?:desc[ií]fr|decodific|traduc|rot13|base64|hexadecimal)[^.?!]{0,80}(?:sigue|obedece|ejecuta|haz lo que|cumple|contesta|responde)` +
+	`|(?:d[ée]cod|d[ée]chiffr|tradui|rot13|base64|hexad[ée]cimal)[^.?!]{0,80}(?:suis|ob[ée]is|ex[ée]cute|fais ce qu|r[ée]ponds|applique)` +
+	`|(?:dekodier|entschl[üu]ssel|[üu]bersetz|rot13|base64|hex)[^.?!]{0,80}(?:befolge|f[üu]hr|mach,? was|beantworte|antworte|erledige)` +
+	`|(?:расшифру|декодиру|переведи|rot13|base64|hex)[^.?!]{0,80}(?:выполни|сделай|следуй|ответь|отвечай)` +
+	`|(?:解码|解密|翻译|翻成|rot13|base64)[^。？！]{0,40}(?:照做|执行|回答|按照)`)
