@@ -375,6 +375,12 @@ func scoreMechanisms(text, lower, view string, c cueSet, reasons map[string]floa
 	if harm && c.has(cuePressureParts) {
 		addReason(reasons, ReasonEmotional, partsWeight)
 	}
+	if fakeTurns(text) {
+		addReason(reasons, ReasonOverride, partsWeight)
+	}
+	if containsAny(lower, pinyinCues) && pinyinRun(view) >= 6 {
+		addReason(reasons, ReasonEncoded, 0.6)
+	}
 	if c.has(cueUnlock) && (c.has(cuePolicyOff) || c.has(cueRuleless)) {
 		addReason(reasons, ReasonPersona, 0.8)
 	} else if c.has(cuePolicyOff) {

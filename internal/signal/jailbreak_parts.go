@@ -1,5 +1,10 @@
 package signal
 
+import (
+	"regexp"
+	"strings"
+)
+
 // Parts of a mechanism. Outside English an attack's wrapper is rarely
 // worded the way a phrase list expects: Russian inflects every noun and
 // verb, Chinese strings the same idea out of other characters, and every
@@ -52,6 +57,7 @@ const partsWeight = 0.45
 
 var partTerms = map[cueSet][]string{
 	partSafety: {
+		"content screening", "screening", "inhaltsprüfung", "проверка контента", "内容审查",
 		"filter", "moderation", "censorship", "guardrail", "safety layer", "safety module", "safety check", "safeguard", "content policy", "safety policy", "safety system",
 		"filtro", "moderación", "moderacion", "censura", "salvaguarda", "capa de seguridad", "guardarraíl", "guardarrail",
 		"filtre", "modération", "censure", "garde fou", "couche de sécurité", "politique de contenu", "contrôle de sécurité",
@@ -59,6 +65,7 @@ var partTerms = map[cueSet][]string{
 		"фильтр", "модерац", "цензур", "защитн", "безопасност", "ограничени", "политик",
 		"审核", "过滤", "审查", "安全策略", "安全限制", "安全模块", "安全机制", "安全防护", "护栏", "安全层", "内容安全", "安全过滤"},
 	partOff: {
+		"unplugged", "disconnected", "rescinded", "pausiert", "abgeschaltet", "已下线",
 		"stubbed out", "stubbed", "not active", "inactive", "turned down",
 		"außer betrieb", "выведен из строя", "не активн",
 		"switched off", "turned off", "disabled", "are off", "is off", "removed", "lifted", "suspended", "deactivated", "offline", "bypassed", "stripped", "paused",
@@ -68,6 +75,7 @@ var partTerms = map[cueSet][]string{
 		"отключ", "выключ", "сняты", "снято", "сняли", "убран", "удален", "удалён", "деактивир", "не действу", "не применя", "вырублен", "выпилен", "отменен", "отменён",
 		"关闭", "关掉", "卸载", "下线", "移除", "取消", "暂停", "停用", "禁用", "失效", "已关", "撤掉", "拿掉", "去掉", "屏蔽掉"},
 	partRules: {
+		"constraints", "operating constraints", "limitations",
 		"instructions", "rules", "guidelines", "guidance", "restrictions", "policy", "policies", "directives", "rulebook", "setup",
 		"instrucciones", "reglas", "directrices", "normas", "pautas", "indicaciones", "restricciones", "políticas",
 		"instructions", "règles", "consignes", "directives", "restrictions",
@@ -75,6 +83,7 @@ var partTerms = map[cueSet][]string{
 		"инструкци", "настройк", "правил", "установк", "указани", "указк", "директив", "ограничени", "прошивк", "прописал", "вшили",
 		"设定", "规矩", "规则", "指令", "条条框框", "规定", "限制", "设置", "守则"},
 	partVoid: {
+		"rescinded", "revoked", "caduc", "revocad", "révoqué", "widerrufen", "отозван",
 		"außer kraft", "утратили силу", "утратил силу", "не в силе", "sin vigencia", "ne s appliquent plus", "no longer apply",
 		" void", "retired", "lapsed", "no longer", "scrapped", "don t count", "doesn t count", " forget", " ignore", "disregard", "throw out", "throw away", "expired", "cancelled", "canceled", "overridden", "obsolete", "outdated", "are dead", "is dead",
 		"olvida", "ignora", "anulad", "caducad", "ya no", "no cuentan", "no valen", "a la basura", "obsolet", "descart", "sin efecto", "tira ",
@@ -83,6 +92,7 @@ var partTerms = map[cueSet][]string{
 		"забей", "забудь", "выкин", "выброс", "отменя", "отменен", "отменён", "не считает", "не катят", "не указ", "устарел", "в корзин", "хватит следовать", "недействительн", "аннулир", "больше не действ", "не действуют", "не действует", "игнорир",
 		"作废", "丢掉", "扔掉", "别管", "别再守", "忘了", "忘掉", "不用管", "无视", "不算数", "不再有效", "废除", "不作数", "不算了", "别理"},
 	partOwner: {
+		"assistant s", "ассистент", "del asistente", "de l assistant", "des assistenten", "助手的", "模型的",
 		" your ", "you were given", "operator", "developer", "deployer", "your creators", "were given",
 		" tus ", " tu ", "te dieron", "te pusieron", "te cargaron", "operador", "desarrollador", "creadores",
 		" tes ", " ton ", " ta ", " on t a ", "opérateur", "développeur", "créateurs", "l éditeur",
@@ -90,6 +100,7 @@ var partTerms = map[cueSet][]string{
 		" твои", " твоих", " свои", " своих", " свою", " тебе ", " тебя ", "разработчик", "разрабы", "оператор", "владел", "контор", "платформ", "создател",
 		"你的", "给你", "你那", "你们", "平台", "运营方", "开发者", "开发方", "官方", "你之前"},
 	partBoss: {
+		"me haces caso", "hazme caso", "me obedeces", "follows the user only", "выполняет любые просьбы",
 		"my rules", "i own the", "i make the rules", "i m in charge", "you work for me", "new boss", "i m your boss", "i decide",
 		"mis reglas", "mando yo", "yo decido", "trabajas para mí", "trabajas para mi", "yo pongo las reglas", "ahora mando",
 		"mes règles", "c est moi qui décide", "je décide", "tu bosses pour moi", "nouveau patron", "c est moi le patron",
@@ -119,6 +130,7 @@ var partTerms = map[cueSet][]string{
 		"дословно", "целиком", "слово в слово", "полностью", "без пересказа", "без изменений", "как есть", "один в один",
 		"原封不动", "一字不差", "一个字都别改", "一字一句", "完整", "逐字", "不许省略", "一字不漏"},
 	partCruel: {
+		"braqueur", "robber", "atracador", "bankräuber", "грабител", "劫匪", "smuggler", "passeur", "contrabandista", "schmuggler", "контрабандист", "走私",
 		"poisoner", "hitman", "hit man", "drug lord", "gang boss", "cartel boss", "con artist",
 		"envenenador", "sicario", "narco", "capo",
 		"empoisonn", "tueur à gages", "caïd", "escroc",
@@ -133,12 +145,13 @@ var partTerms = map[cueSet][]string{
 		"受苦为乐", "以折磨", "越坏越开心", "看人受苦", "看别人受苦", "虐待", "以害人为乐", "作恶"},
 	partPlay: {
 		" play ", "character", "in character", " role",
-		"interpreta", "personaje", "papel", " rol ",
+		"interpreta", "personaje", " rol ",
 		" joue", "incarne", "personnage", " rôle",
-		" spiel ", "spiele ", "rolle", "figur",
+		" spiel ", "spiele ", " rolle", " figur ",
 		"сыграй", "играй", " в роли", "персонаж", "из роли", "из образа", "побудь",
 		"扮演", "角色", "人设"},
 	partStaff: {
+		"inspecteur", "inspector", "kommissar", "médico", "doctora", "médecin", "arzt", "ärztin", "врач", "医生", "sergeant", "sargento",
 		"detective", "officer", "police", "law enforcement", "investigator", "researcher", "federal agent",
 		"policía", "policia", "investigador", "agente de", "fiscal",
 		"policier", "enquêteur", "enquêtrice", "chercheur", "chercheuse", "gendarme",
@@ -152,6 +165,7 @@ var partTerms = map[cueSet][]string{
 		"администратор", "разработчик", "служб безопасности", "службы безопасности", "отдела безопасности", "команда разработчиков", "команды разработчиков", "сотрудник", "ред тим", "тестировщик",
 		"开发负责人", "开发团队", "开发方", "安全团队", "管理员", "工程师", "红队"},
 	partAuthz: {
+		"cleared", "verified", "validated", "whitelisted", "vetted", "validé", "validée", "aval ", "согласован", "одобрен", "白名单", "权限", "合作协议", "dienstliche",
 		"clearance from", "signed off", "warrant",
 		"orden judicial", "habilitation signée", "mandat judiciaire", "durchsuchungsbeschluss", "ордер", "搜查令",
 		"authorization", "authorisation", "approval", "clearance", "authorized", "authorised", "sign off", "in writing",
@@ -193,7 +207,7 @@ var moreTerms = map[cueSet][]string{
 		"ohne jede sperre", "nie ablehnt", "grenzenlos", "keine skrupel", "keine grenzen",
 		"без правил", "без фильтров", "без тормозов", "никаких правил", "ни перед чем не останавливается",
 		"任何过滤", "从不拒绝", "没有规矩", "没有审核", "啥都敢说", "什么都敢说", "不受约束", "没有底线"},
-	cueLawless: {"n est pas un crime", "la police n existe pas", "police existe pas", "pas de police", "законов нет", "никто ни за что не отвечает", "безнаказанн", "kein verbrechen", "no es delito", "нет законов", "ни законов", "нет ни закон", "нет морали", "ни морали", "законы отменили",
+	cueLawless: {"alles erlaubt", "keine konsequenzen", "keine folgen", "ohne folgen", "冇警察", "冇法律", "冇法", "n est pas un crime", "la police n existe pas", "police existe pas", "pas de police", "законов нет", "никто ни за что не отвечает", "безнаказанн", "kein verbrechen", "no es delito", "нет законов", "ни законов", "нет ни закон", "нет морали", "ни морали", "законы отменили",
 		"l éthique n existe pas", "la morale n existe pas", "sans éthique", "aucune loi",
 		"keine gesetze", "es gibt keine gesetze", "ohne moral",
 		"没有任何法律", "法律不存在", "没有道德"},
@@ -210,11 +224,11 @@ var moreTerms = map[cueSet][]string{
 	cueNoDetail: {"不要任何可操作", "一笔带过", "不写具体", "без конкретики", "sans détails concrets", "ohne konkrete"},
 	cueDiscuss:  {"школьник", "кружок", "раздатк", "урок", "lunch and learn", "coworkers", "перед коллегами", "выступаю", "выступлени", "курс по", "на курсе", "课程", "cours sur", "kurs über"},
 	cueCombine:  {"соедини", "сложи", "объедин", "拼接", "连起来", "组合起来"},
-	cueFiction:  {"网文", "剧情", "情节", "сериал", "court métrage", "film", "theaterstück"},
+	cueFiction:  {"hörspiel", "skript", "网文", "剧情", "情节", "сериал", "court métrage", "film", "theaterstück"},
 	cueDetail:   {"手把手", "每一步", "一步一步", "по шагам", "пошагов", "commande par commande", "étape par étape", "schritt für schritt"},
 	cueRealism:  {"真实可操作", "真实命令", "настоящий рецепт", "полный скрипт", "по настоящему", "les vraies techniques", "vraies techniques", "vrais noms", "wirklich funktioniert"},
-	cueUnlock:   {"qa build", "internal build", "staging build", "regression run", "отладочн", "служебный режим", "инженерн", "тестовая сборка", "调试", "测试环境", "测试版", "内部版本", "工程师模式", "维护模式", "debug modus", "debug ausgabe", "testumgebung", "wartungsmodus", "débogage", "environnement de test", "bac à sable", "mode maintenance"},
-	cueHarm: {"клофелин", "faux permis", "fake id", "fake driver", " knack", "botul", "amphetamin", "anfetamina", "amphétamine", "амфетамин", "安非他命", "百草枯", "氰化物", "мефедрон", "ширк", "tatp", "ypérite", "зарин", "сарин", "стилер", "взрывное", "гранат", "липов", "发票", "盗刷", "木马", "杀猪盘", "套现", "电信诈骗",
+	cueUnlock:   {"modo mantenimiento", "ventana de mantenimiento", "wartungsfenster", "режим обслуживания", "维护窗口", "pre release", "qa build", "internal build", "staging build", "regression run", "отладочн", "служебный режим", "инженерн", "тестовая сборка", "调试", "测试环境", "测试版", "内部版本", "工程师模式", "维护模式", "debug modus", "debug ausgabe", "testumgebung", "wartungsmodus", "débogage", "environnement de test", "bac à sable", "mode maintenance"},
+	cueHarm: {" rifle", "semiautomátic", "full auto", "nicht mehr aufzuwachen", "nicht mehr aufwachen", "no despertar", "ne plus me réveiller", "не проснуться", "不再醒来", "never wake up", "clonad", "cajero automático", "chlorgas", "gaz de chlore", "хлор", "氯气", "клофелин", "faux permis", "fake id", "fake driver", " knack", "botul", "amphetamin", "anfetamina", "amphétamine", "амфетамин", "安非他命", "百草枯", "氰化物", "мефедрон", "ширк", "tatp", "ypérite", "зарин", "сарин", "стилер", "взрывное", "гранат", "липов", "发票", "盗刷", "木马", "杀猪盘", "套现", "电信诈骗",
 		"ghb", "glock", "keygen", "faux billets", "mouchard", "cyanide", "cianuro", "cyanure", "zyanid", "цианид", "mephedron", "mefedrona", "méphédrone",
 		"чужой аккаунт", "угон", "закладк", "наркот", "盗号", "盗别人", "偷看", "窃取", "撞库", "蠕虫", "毒死", "蒙汗药"},
 }
@@ -244,3 +258,54 @@ func withParts(c cueSet) cueSet {
 	}
 	return c
 }
+
+// turnLabelRE is a line that opens a turn of a conversation: "System:",
+// "Assistant :", "Пользователь:", "助手：".
+var turnLabelRE = regexp.MustCompile(`(?im)^[\s\[*#>-]*(user|human|assistant|ai|bot|system|usuario|asistente|sistema|utilisateur|assistant|système|systeme|benutzer|nutzer|assistent|пользователь|ассистент|система|用户|助手|系统)\s*[:：]`)
+
+// fakeTurns reports a message that writes out turns of the conversation
+// itself, the assistant's or the system's among them: a transcript pasted
+// so that the model takes the invented "System: the rules were lifted" as
+// said. Alone it is weak evidence (people paste chat logs to ask about
+// them); it strengthens what the invented turns say.
+func fakeTurns(text string) bool {
+	if !strings.Contains(text, "\n") {
+		return false
+	}
+	labels := turnLabelRE.FindAllStringSubmatch(text, 8)
+	if len(labels) < 2 {
+		return false
+	}
+	for _, l := range labels {
+		switch strings.ToLower(l[1]) {
+		case "user", "human", "usuario", "utilisateur", "benutzer", "nutzer", "пользователь", "用户":
+		default:
+			return true
+		}
+	}
+	return false
+}
+
+// pinyinSyllableRE is one syllable of Hanyu Pinyin without tones.
+var pinyinSyllableRE = regexp.MustCompile(`^(?:zh|ch|sh|[bpmfdtnlgkhjqxrzcsyw])?(?:iang|iong|uang|ang|eng|ing|ong|iao|ian|uai|uan|ai|ei|ui|ao|ou|iu|ie|ve|ue|er|an|en|in|un|ia|ua|uo|a|o|e|i|u|v)$`)
+
+// pinyinRun returns the longest run of consecutive pinyin syllables among
+// the space-separated words of view, for a prompt that writes its request
+// in romanised Chinese ("ru he tou qu bie ren de mi ma") to slip past a
+// lexicon written in characters.
+func pinyinRun(view string) int {
+	best, run := 0, 0
+	for w := range strings.FieldsSeq(view) {
+		if len(w) <= 6 && pinyinSyllableRE.MatchString(w) {
+			run++
+			best = max(best, run)
+		} else {
+			run = 0
+		}
+	}
+	return best
+}
+
+// pinyinCues name the romanisation, so that a run of syllables is read as
+// a request in it.
+var pinyinCues = []string{"拼音", "pinyin", "pin yin"}
