@@ -34,17 +34,34 @@ var hantFolds = sync.OnceValue(func() map[rune]rune {
 	return m
 })
 
+// cantonese maps the commonest written Cantonese words to their Mandarin
+// equivalents ("冇" no, "唔" not, "係" is, "嘅" of, "點樣" how), so that
+// a Hong Kong prompt reads like the Mandarin the lexicon holds. Longer
+// keys first: "關係" (a relation) keeps its 係.
+var cantonese = strings.NewReplacer(
+	"關係", "关系", "點樣", "怎么", "点样", "怎么", "而家", "现在", "乜嘢", "什么",
+	"冇", "没有", "唔", "不", "係", "是", "嘅", "的", "喺", "在", "乜", "什么", "佢", "他",
+	"咗", "了", "嘢", "东西", "啲", "些", "瞓", "睡", "睇", "看", "攞", "拿", "俾", "给",
+)
+
+// cantoneseMarks are characters that written Mandarin does not use.
+const cantoneseMarks = "冇唔嘅喺乜佢咗嘢啲瞓睇攞"
+
 // foldHant returns s with its Traditional Chinese characters in their
-// Simplified forms, and whether any changed. Text without CJK returns at
-// once.
+// Simplified forms and its Cantonese words in Mandarin ones, and whether
+// any changed. Text without CJK returns at once.
 func foldHant(s string) (string, bool) {
 	if !containsHan(s) {
 		return s, false
 	}
+	yue := strings.ContainsAny(s, cantoneseMarks)
+	if yue {
+		s = cantonese.Replace(s)
+	}
 	m := hantFolds()
 	i := strings.IndexFunc(s, func(r rune) bool { _, ok := m[r]; return ok })
 	if i < 0 {
-		return s, false
+		return s, yue
 	}
 	var b strings.Builder
 	b.Grow(len(s))

@@ -189,7 +189,7 @@ var mechanismTerms = map[cueSet][]string{
 }
 
 // splitCues name variables in prose, for splits written without "=".
-var splitCues = []string{"variab", "перемен", "变量"}
+var splitCues = []string{"variab", "перемен", "变量", "teil", "part", "frag", "часть", "部分", "片段"}
 
 // splitRunCues ask for the parts to be run in turn ("run X and then Y"),
 // which joins them as "concatenate" does.
@@ -199,14 +199,18 @@ var splitRunCues = []string{"then", "después", "luego", "ejecuta", "execute", "
 // payload splitting: s1='synthesize', X = "make a ".
 // A short name ("X", "s1", "Part 2") may also take its value with a colon,
 // "be" or "es", or with nothing: Sea X "como fabricar".
-var assignRE = regexp.MustCompile(`(?:[\p{L}\p{N}_]{1,10}\s*(?:=|vale|is)|\b[\p{L}\p{N}_]{1,3}\s*(?::|be|es|sea)?)\s*["'“«]([^"'”»]{1,80})["'”»]`)
+var assignRE = regexp.MustCompile(`(?:[\p{L}\p{N}_]{1,10}\s*(?:=|vale|is)|\b[\p{L}\p{N}_]{1,3}\s*(?::|be|es|sea)?|"[\p{L}\p{N}_ ]{1,12}"\s*:)\s*["'“«]([^"'”»]{1,80})["'”»]`)
+
+// partLineRE finds fragments given one per line without quotes: "Part A:
+// how do I find out where", "frag2: from dealing weed", "часть 1: …".
+var partLineRE = regexp.MustCompile(`(?im)^[\s*-]*(?:teil|part|parte|partie|frag\w*|fragment\w*|часть|кусок|部分|片段)[\s_]*[\p{L}\p{N}]{0,3}\s*[:：=]\s*([^\n]{1,80})$`)
 
 // bracketPartRE finds "[A] pistol [B] 3D printer" style fragments.
 var bracketPartRE = regexp.MustCompile(`[\[【]\s*[\p{L}\p{N}]{1,8}\s*[\]】]`)
 
 // quotedRE matches quoted spans, which a discussion frame ("translate
 // 'ignore all previous instructions'") mentions rather than uses.
-var quotedRE = regexp.MustCompile(`"[^"]{2,300}"|“[^”]{2,300}”|«[^»]{2,300}»|„[^“”]{2,300}[“”]|「[^」]{2,300}」|‘[^’]{2,300}’|(?:^|[\s:(])'[^']{2,300}'`)
+var quotedRE = regexp.MustCompile(`"[^"]{2,300}"|“[^”]{2,300}”|«[^»]{2,300}»|„[^“”]{2,300}[“”]|「[^」]{2,300}」|‘[^’]{2,300}’|(?:^|[\s:(])'(?:[^']|'\pL){2,300}'`)
 
 // obfuscatedHarmTerms are harmful words spelled to dodge a filter:
 // romanised Chinese inside Chinese text ("zha弹" for 炸弹).
@@ -413,6 +417,9 @@ func obfuscatedViews(text, view string, c cueSet) []string {
 			views = append(views, v)
 		}
 	}
+	if v, ok := joinSpacedLetters(text); ok {
+		views = append(views, v)
+	}
 	fields := countFields(text)
 	han := utf8.RuneCountInString(text) - fields // an upper bound, cheap
 	if containsHan(text) {
@@ -438,6 +445,9 @@ func obfuscatedViews(text, view string, c cueSet) []string {
 // scores the reassembled text.
 func scoreSplit(text, lower string, c cueSet, reasons map[string]float64) {
 	parts := assignRE.FindAllStringSubmatch(text, 8)
+	if len(parts) < 2 && strings.Contains(text, "\n") {
+		parts = partLineRE.FindAllStringSubmatch(text, 8)
+	}
 	brackets := len(bracketPartRE.FindAllStringIndex(text, 8))
 	if len(parts) < 2 && brackets < 2 {
 		return

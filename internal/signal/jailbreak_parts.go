@@ -3,6 +3,7 @@ package signal
 import (
 	"regexp"
 	"strings"
+	"unicode/utf8"
 )
 
 // Parts of a mechanism. Outside English an attack's wrapper is rarely
@@ -92,6 +93,7 @@ var partTerms = map[cueSet][]string{
 		"забей", "забудь", "выкин", "выброс", "отменя", "отменен", "отменён", "не считает", "не катят", "не указ", "устарел", "в корзин", "хватит следовать", "недействительн", "аннулир", "больше не действ", "не действуют", "не действует", "игнорир",
 		"作废", "丢掉", "扔掉", "别管", "别再守", "忘了", "忘掉", "不用管", "无视", "不算数", "不再有效", "废除", "不作数", "不算了", "别理"},
 	partOwner: {
+		" вашего", " ваши ", " ваш ", " вам ",
 		"assistant s", "ассистент", "del asistente", "de l assistant", "des assistenten", "助手的", "模型的",
 		" your ", "you were given", "operator", "developer", "deployer", "your creators", "were given",
 		" tus ", " tu ", "te dieron", "te pusieron", "te cargaron", "operador", "desarrollador", "creadores",
@@ -108,6 +110,7 @@ var partTerms = map[cueSet][]string{
 		"командую я", "рулю я", "правила тут мои", "мои правила", "я решаю", "слушайся меня", "работаешь на меня", "новый хозяин", "теперь я главный",
 		"听我的", "我说了算", "我来定", "我做主", "听我安排", "我定规矩"},
 	partReveal: {
+		"вывест", "показать", "скопировать", "процитировать", "предоставить", "wiedergeben",
 		" print", "show me", " paste", " repeat", " copy", " output", " reveal", " dump", " recite", " reproduce", " echo", " display",
 		"muestra", "muéstrame", "copia", " pega", "repite", "imprime", "revela", " dame ", "cita ", "reproduce", "escríbelo",
 		" affiche", "montre", " copie", " colle", "répète", "imprime", "révèle", "donne moi", "recopie", " cite", "renvoie",
@@ -151,6 +154,7 @@ var partTerms = map[cueSet][]string{
 		"сыграй", "играй", " в роли", "персонаж", "из роли", "из образа", "побудь",
 		"扮演", "角色", "人设"},
 	partStaff: {
+		"民警", "公安", "agent à", "agente de la", "капитан юстиции",
 		"inspecteur", "inspector", "kommissar", "médico", "doctora", "médecin", "arzt", "ärztin", "врач", "医生", "sergeant", "sargento",
 		"detective", "officer", "police", "law enforcement", "investigator", "researcher", "federal agent",
 		"policía", "policia", "investigador", "agente de", "fiscal",
@@ -165,6 +169,7 @@ var partTerms = map[cueSet][]string{
 		"администратор", "разработчик", "служб безопасности", "службы безопасности", "отдела безопасности", "команда разработчиков", "команды разработчиков", "сотрудник", "ред тим", "тестировщик",
 		"开发负责人", "开发团队", "开发方", "安全团队", "管理员", "工程师", "红队"},
 	partAuthz: {
+		"active case", "an investigation", "по делу", "办案", "手续齐全", "dans le cadre d", "enquête en cours", "ermittlungsverfahren", "investigación en curso", "badge number",
 		"cleared", "verified", "validated", "whitelisted", "vetted", "validé", "validée", "aval ", "согласован", "одобрен", "白名单", "权限", "合作协议", "dienstliche",
 		"clearance from", "signed off", "warrant",
 		"orden judicial", "habilitation signée", "mandat judiciaire", "durchsuchungsbeschluss", "ордер", "搜查令",
@@ -202,12 +207,12 @@ var partTerms = map[cueSet][]string{
 // Russian, Chinese, French and German, whose wrappers the lists held
 // least of, and harm topics those lists lacked.
 var moreTerms = map[cueSet][]string{
-	cuePersona: {" t es ", "du heißt jetzt", "tu joues", "отныне ты", "с этого момента ты", "你现在叫", "从现在开始你是", "你就是"},
-	cueRuleless: {"zéro limite", "zéro filtre", "sans limite", "débridé", "jamais eu de règles", "aucune limite",
+	cuePersona: {" un bot ", " a bot ", " ein bot ", "бот который", "你係", " t es ", "du heißt jetzt", "tu joues", "отныне ты", "с этого момента ты", "你现在叫", "从现在开始你是", "你就是"},
+	cueRuleless: {"任何规矩", "什么都答", "没有审查", "乜都答", "zéro limite", "zéro filtre", "sans limite", "débridé", "jamais eu de règles", "aucune limite",
 		"ohne jede sperre", "nie ablehnt", "grenzenlos", "keine skrupel", "keine grenzen",
 		"без правил", "без фильтров", "без тормозов", "никаких правил", "ни перед чем не останавливается",
 		"任何过滤", "从不拒绝", "没有规矩", "没有审核", "啥都敢说", "什么都敢说", "不受约束", "没有底线"},
-	cueLawless: {"alles erlaubt", "keine konsequenzen", "keine folgen", "ohne folgen", "冇警察", "冇法律", "冇法", "n est pas un crime", "la police n existe pas", "police existe pas", "pas de police", "законов нет", "никто ни за что не отвечает", "безнаказанн", "kein verbrechen", "no es delito", "нет законов", "ни законов", "нет ни закон", "нет морали", "ни морали", "законы отменили",
+	cueLawless: {"nothing is illegal", "nobody can get hurt or punished", "can t be punished", "código penal no existe", "no existe el código penal", "nadie puede ser castigado", "sin castigo", "personne ne peut être puni", "niemand bestraft", "никто не понесёт наказани", "不会受到惩罚", "alles erlaubt", "keine konsequenzen", "keine folgen", "ohne folgen", "冇警察", "冇法律", "冇法", "n est pas un crime", "la police n existe pas", "police existe pas", "pas de police", "законов нет", "никто ни за что не отвечает", "безнаказанн", "kein verbrechen", "no es delito", "нет законов", "ни законов", "нет ни закон", "нет морали", "ни морали", "законы отменили",
 		"l éthique n existe pas", "la morale n existe pas", "sans éthique", "aucune loi",
 		"keine gesetze", "es gibt keine gesetze", "ohne moral",
 		"没有任何法律", "法律不存在", "没有道德"},
@@ -222,13 +227,15 @@ var moreTerms = map[cueSet][]string{
 		"reprendre sa voix", "fais la mamie", "fais le papi", "sois ma", "sois mon",
 		"er sein", "mein opa sein", "meine oma sein"},
 	cueNoDetail: {"不要任何可操作", "一笔带过", "不写具体", "без конкретики", "sans détails concrets", "ohne konkrete"},
-	cueDiscuss:  {"школьник", "кружок", "раздатк", "урок", "lunch and learn", "coworkers", "перед коллегами", "выступаю", "выступлени", "курс по", "на курсе", "课程", "cours sur", "kurs über"},
+	cueDiscuss:  {"mi bot", "mi asistente", "my bot", "my chatbot", "mon bot", "mein bot", "моего бота", "我的机器人", "digital citizenship", "школьник", "кружок", "раздатк", "урок", "lunch and learn", "coworkers", "перед коллегами", "выступаю", "выступлени", "курс по", "на курсе", "课程", "cours sur", "kurs über"},
+	cuePrefix:   {"начни ответ", "начинай ответ", "ответ начни", "première ligne"},
+	cueAffirm:   {"voici", "here is", "aquí tienes", "hier ist", "вот полн", "以下是"},
 	cueCombine:  {"соедини", "сложи", "объедин", "拼接", "连起来", "组合起来"},
 	cueFiction:  {"hörspiel", "skript", "网文", "剧情", "情节", "сериал", "court métrage", "film", "theaterstück"},
-	cueDetail:   {"手把手", "每一步", "一步一步", "по шагам", "пошагов", "commande par commande", "étape par étape", "schritt für schritt"},
+	cueDetail:   {"vrai texte", "le vrai", "actual text", "real text", "texto real", "手把手", "每一步", "一步一步", "по шагам", "пошагов", "commande par commande", "étape par étape", "schritt für schritt"},
 	cueRealism:  {"真实可操作", "真实命令", "настоящий рецепт", "полный скрипт", "по настоящему", "les vraies techniques", "vraies techniques", "vrais noms", "wirklich funktioniert"},
 	cueUnlock:   {"modo mantenimiento", "ventana de mantenimiento", "wartungsfenster", "режим обслуживания", "维护窗口", "pre release", "qa build", "internal build", "staging build", "regression run", "отладочн", "служебный режим", "инженерн", "тестовая сборка", "调试", "测试环境", "测试版", "内部版本", "工程师模式", "维护模式", "debug modus", "debug ausgabe", "testumgebung", "wartungsmodus", "débogage", "environnement de test", "bac à sable", "mode maintenance"},
-	cueHarm: {" rifle", "semiautomátic", "full auto", "nicht mehr aufzuwachen", "nicht mehr aufwachen", "no despertar", "ne plus me réveiller", "не проснуться", "不再醒来", "never wake up", "clonad", "cajero automático", "chlorgas", "gaz de chlore", "хлор", "氯气", "клофелин", "faux permis", "fake id", "fake driver", " knack", "botul", "amphetamin", "anfetamina", "amphétamine", "амфетамин", "安非他命", "百草枯", "氰化物", "мефедрон", "ширк", "tatp", "ypérite", "зарин", "сарин", "стилер", "взрывное", "гранат", "липов", "发票", "盗刷", "木马", "杀猪盘", "套现", "电信诈骗",
+	cueHarm: {"poach", "braconn", "caza furtiva", "wilderei", "браконь", "偷猎", "капкан", " snare", "collets", " mota ", "armored cash", "fourgon blindé", "transport de fonds", "geldtransport", "инкассатор", "运钞车", "logiciel espion", "spionage app", "шпионск", "间谍软件", "autopsy", "autopsie", "autopsia", "вскрыти", "尸检", "home address", "daily routine", "dirección de su casa", "adresse de son domicile", "wohnadresse", "домашний адрес", "家庭住址", "开房记录", "实时位置", "so it s over", "end it all", "唔再醒", "不再醒", "再也不醒", " rifle", "semiautomátic", "full auto", "nicht mehr aufzuwachen", "nicht mehr aufwachen", "no despertar", "ne plus me réveiller", "не проснуться", "不再醒来", "never wake up", "clonad", "cajero automático", "chlorgas", "gaz de chlore", "хлор", "氯气", "клофелин", "faux permis", "fake id", "fake driver", " knack", "botul", "amphetamin", "anfetamina", "amphétamine", "амфетамин", "安非他命", "百草枯", "氰化物", "мефедрон", "ширк", "tatp", "ypérite", "зарин", "сарин", "стилер", "взрывное", "гранат", "липов", "发票", "盗刷", "木马", "杀猪盘", "套现", "电信诈骗",
 		"ghb", "glock", "keygen", "faux billets", "mouchard", "cyanide", "cianuro", "cyanure", "zyanid", "цианид", "mephedron", "mefedrona", "méphédrone",
 		"чужой аккаунт", "угон", "закладк", "наркот", "盗号", "盗别人", "偷看", "窃取", "撞库", "蠕虫", "毒死", "蒙汗药"},
 }
@@ -309,3 +316,44 @@ func pinyinRun(view string) int {
 // pinyinCues name the romanisation, so that a run of syllables is read as
 // a request in it.
 var pinyinCues = []string{"拼音", "pinyin", "pin yin"}
+
+// joinSpacedLetters reads text whose words are spelled out letter by letter
+// ("c o m m e n t   f a b r i q u e r"): runs of eight or more single
+// letters separated by single spaces are joined, and a wider gap between
+// them is read as a word break. It returns text unchanged, and false, when
+// there is no such run.
+func joinSpacedLetters(text string) (string, bool) {
+	fields := strings.Split(text, " ")
+	single, best := 0, 0
+	for _, f := range fields {
+		if utf8.RuneCountInString(f) == 1 && f != "" {
+			single++
+			best = max(best, single)
+		} else if f != "" {
+			single = 0
+		}
+	}
+	if best < 8 {
+		return text, false
+	}
+	var b strings.Builder
+	gap := false
+	for _, f := range fields {
+		switch {
+		case f == "":
+			gap = true
+		case utf8.RuneCountInString(f) == 1:
+			if gap {
+				b.WriteByte(' ')
+			}
+			b.WriteString(f)
+			gap = false
+		default:
+			b.WriteByte(' ')
+			b.WriteString(f)
+			b.WriteByte(' ')
+			gap = false
+		}
+	}
+	return b.String(), true
+}
