@@ -323,19 +323,19 @@ var pinyinCues = []string{"拼音", "pinyin", "pin yin"}
 // them is read as a word break. It returns text unchanged, and false, when
 // there is no such run.
 func joinSpacedLetters(text string) (string, bool) {
-	fields := strings.Split(text, " ")
 	single, best := 0, 0
-	for _, f := range fields {
-		if utf8.RuneCountInString(f) == 1 && f != "" {
+	for f := range strings.FieldsSeq(text) {
+		if utf8.RuneCountInString(f) == 1 {
 			single++
 			best = max(best, single)
-		} else if f != "" {
+		} else {
 			single = 0
 		}
 	}
 	if best < 8 {
 		return text, false
 	}
+	fields := strings.Split(text, " ")
 	var b strings.Builder
 	gap := false
 	for _, f := range fields {
