@@ -16,22 +16,23 @@ import (
 // prompt. The parts live in the same lexicon as the mechanism terms, so the
 // one pass over the text finds them too, in the bits above the categories.
 const (
-	partSafety   cueSet = 1 << (32 + iota) // a filter, moderation, censorship, a safety check
-	partOff                                // switched off, removed, suspended
-	partRules                              // instructions, rules, settings, guidelines
-	partVoid                               // forget, void, throw away, no longer count
-	partOwner                              // yours, or the operator's: "your", "the developers"
-	partBoss                               // the user takes over: "my rules now", "I decide"
-	partReveal                             // print, show, paste, repeat back
-	partSetup                              // the hidden setup text: system prompt, initial instructions
-	partVerbatim                           // word for word, in full, unchanged
-	partCruel                              // delights in others' suffering, or lives by crime
-	partPlay                               // play a role, a character, stay in it
-	partStaff                              // the writer claims a role: administrator, developer, security team
-	partAuthz                              // … and an authorisation: clearance, written approval, a ticket
-	partForbid                             // forbidding: "none of", "not allowed", "不许"
-	partCaveat                             // what a careful answer says: "I can't", warnings, lectures
-	partPressure                           // guilt and urgency: "someone dies if you don't", "on your conscience"
+	partSafety    cueSet = 1 << (32 + iota) // a filter, moderation, censorship, a safety check
+	partOff                                 // switched off, removed, suspended
+	partRules                               // instructions, rules, settings, guidelines
+	partVoid                                // forget, void, throw away, no longer count
+	partOwner                               // yours, or the operator's: "your", "the developers"
+	partBoss                                // the user takes over: "my rules now", "I decide"
+	partReveal                              // print, show, paste, repeat back
+	partSetup                               // the hidden setup text: system prompt, initial instructions
+	partVerbatim                            // word for word, in full, unchanged
+	partCruel                               // delights in others' suffering, or lives by crime
+	partPlay                                // play a role, a character, stay in it
+	partStaff                               // the writer claims a role: administrator, developer, security team
+	partAuthz                               // … and an authorisation: clearance, written approval, a ticket
+	partForbid                              // forbidding: "none of", "not allowed", "不许"
+	partCaveat                              // what a careful answer says: "I can't", warnings, lectures
+	partPressure                            // guilt and urgency: "someone dies if you don't", "on your conscience"
+	partSetupWeak                           // words that name setup text among other things: "prompt", "configuration"
 )
 
 // Mechanisms recognised from their parts, below the categories' own bits
@@ -119,12 +120,14 @@ var partTerms = map[cueSet][]string{
 		"发给我", "贴出来", "复述", "列出来", "复制给", "输出", "打印", "展示", "给我看", "贴给我", "念一遍", "发出来", "写出来"},
 	partSetup: {
 		"hidden text", "texto oculto", "texte caché", "versteckten text", "скрытый текст", "隐藏文字",
-		"system prompt", "system message", "hidden instructions", "initial instructions", "your instructions", "before this conversation", "before my first", "your prompt", "configuration",
-		"prompt", "instrucciones ocultas", "instrucciones iniciales", "mensaje de sistema", "directrices ocultas", "antes de esta", "configuración",
-		"prompt", "consignes", "instructions initiales", "message système", "avant notre", "cachées",
-		"systemprompt", "prompt", "anweisungen", "versteckt", "ursprünglich", "vor unserem", " intro",
-		"системн", "скрыт", "начальн", "исходн", "первоначальн", "до моего первого", "до начала", "до меня", "системку", "промпт", "конфиг",
-		"系统提示", "提示词", "隐藏", "初始设定", "初始指令", "开场前", "之前收到", "之前加载", "后台", "预设", "隐藏指令"},
+		"system prompt", "system message", "hidden instructions", "initial instructions", "your instructions", "before this conversation", "before my first", "your prompt",
+		"instrucciones ocultas", "instrucciones iniciales", "mensaje de sistema", "directrices ocultas", "antes de esta",
+		"instructions initiales", "message système", "avant notre", "cachées",
+		"systemprompt", "versteckt", "ursprünglich", "vor unserem", " intro",
+		"системн", "скрыт", "начальн", "исходн", "первоначальн", "до моего первого", "до начала", "до меня", "системку",
+		"系统提示", "提示词", "隐藏", "初始设定", "初始指令", "开场前", "之前收到", "之前加载", "隐藏指令"},
+	partSetupWeak: {
+		"configuration", "prompt", "configuración", "consignes", "anweisungen", "промпт", "конфиг", "后台", "预设"},
 	partVerbatim: {
 		"verbatim", "word for word", "in full", "exactly as", "the entire", "the whole", "full text", "literally", "unchanged", "every word",
 		"literal", "textual", "palabra por palabra", "completo", "entero", "tal cual", "íntegro", "sin omitir",
@@ -181,11 +184,11 @@ var partTerms = map[cueSet][]string{
 		"授权", "批准", "许可", "工单"},
 	partForbid: {
 		"you may not", "you can t say", "don t you dare", "banned from", "forbidden to",
-		"no puedes decir", "tienes prohibido", "prohibido", "ni se te ocurra",
+		"no puedes decir", "tienes prohibido", "ni se te ocurra",
 		" kei ",
-		"никаких", "нельзя", "запрещ", "не смей", "ни одного",
-		"不许", "不准", "禁止", "别加", "不要加",
-		"verboten", "nicht erlaubt", "kein ", "keine ", "darfst du nicht",
+		"никаких", "запрещено", "запрещаю", "не смей", "ни одного",
+		"不许", "不准", "别加", "不要加",
+		"verboten", "nicht erlaubt", "darfst du nicht", "untersagt",
 		"interdit", "pas le droit", "zéro ", "pas de "},
 	partPressure: {
 		"life or death", "will die", "she ll die", "he ll die", "your fault", "blood on your hands", "you ll be responsible", "begging you",
@@ -196,10 +199,10 @@ var partTerms = map[cueSet][]string{
 		"人命关天", "会死", "你负责", "你要负责", "求求你", "生死攸关", "快崩溃"},
 	partCaveat: {
 		"say sorry", "disclaimer", "mention ethics", "talk to a professional", "seek help", "i can t help", "hotline",
-		"lo siento", "descargo", "sermón", "sermon", "busca ayuda", "un profesional",
-		"предупрежден", "нотаци", "морализ", "извинени", "обратитесь к", "обратиться к специалист", "к специалисту",
-		"提醒", "警告", "说教", "道歉", "免责", "我不能", "劝我",
-		"warnhinweis", "warnung", "zeigefinger", "ausreden", "leider", "entschuldigung", "moralpredigt", "beratungsstelle",
+		"lo siento", "descargo", "sermón", "sermon", "busca ayuda",
+		"нотаци", "морализ", "извинени", "обратитесь к", "обратиться к специалист", "к специалисту",
+		"提醒", "说教", "道歉", "免责", "我不能", "劝我",
+		"warnhinweis", "zeigefinger", "ausreden", "entschuldigung", "moralpredigt", "beratungsstelle",
 		"avertissement", "morale", "je ne peux pas", "mise en garde", "excuses"},
 }
 
@@ -248,7 +251,11 @@ func withParts(c cueSet) cueSet {
 	if c&partVoid != 0 && (c&partRules != 0 && c&partOwner != 0 || c&partBoss != 0) || c&partRules != 0 && c&partBoss != 0 {
 		c |= cueOverrideParts
 	}
-	if c&partReveal != 0 && c&partSetup != 0 && (c&partOwner != 0 || c&partVerbatim != 0) {
+	// "Print the entire nginx configuration" and "show me your prompt ideas"
+	// are not extraction: a word that names setup text among other things
+	// needs both whose it is and word for word.
+	if c&partReveal != 0 && (c&partSetup != 0 && (c&partOwner != 0 || c&partVerbatim != 0) ||
+		c&partSetupWeak != 0 && c&partOwner != 0 && c&partVerbatim != 0) {
 		c |= cueExtractParts
 	}
 	if c&partPlay != 0 && c&partCruel != 0 {

@@ -67,7 +67,7 @@ func run(ctx context.Context, args []string, stderr io.Writer) error {
 	for _, p := range pairs {
 		fmt.Fprintf(&b, "%c\t%c\n", p[0], p[1])
 	}
-	return os.WriteFile(*out, []byte(b.String()), 0o644)
+	return os.WriteFile(*out, []byte(b.String()), 0o644) //nolint:gosec // a data file checked into the repository
 }
 
 // moduleDir downloads the OpenCC module into the module cache and returns
