@@ -101,6 +101,7 @@ type DomainClassifier struct {
 	linear       *linearModel
 	bayes        *wordBayes
 	grams        *gramBayes
+	pairs        *pairBayes
 	topK         int
 	minConf      float64
 	tune         domainTuning
@@ -227,6 +228,7 @@ func newDomainClassifier(ctx context.Context, opts DomainOptions, tune domainTun
 	}
 	c.bayes = fitBayes(docs, len(cats))
 	c.grams = fitGramBayes(docs, len(cats))
+	c.pairs = fitPairBayes(docs, len(cats))
 	if !opts.ReplaceBuiltin {
 		c.lemmas = vocabIndex(cats)
 	}
@@ -268,7 +270,9 @@ func (c *DomainClassifier) ClassifyVector(text string, v []float32) DomainResult
 // Naive Bayes on the character n-grams of the prompt's long words then
 // multiplies each category's probability by e^(gramW × its log-likelihood
 // less the best one's), so a long word no example uses still counts for
-// the field its pieces come from.
+// the field its pieces come from; naive Bayes on adjacent word pairs does
+// the same with weight pairW, so a question's shape ("is it wrong to",
+// "dies without a will") and a field's collocations count.
 //
 // Each keyword hit (at most three) then multiplies a category's
 // probability by e^keywordStep, and each prompt word among a built-in
@@ -286,6 +290,8 @@ type domainTuning struct {
 	lemmaStep float64
 	// gramW scales the n-gram model's log-likelihoods (see gramBayes).
 	gramW float64
+	// pairW scales the word-pair model's log-likelihoods (see pairBayes).
+	pairW float64
 }
 
 var defaultDomainTuning = domainTuning{
@@ -295,6 +301,7 @@ var defaultDomainTuning = domainTuning{
 	linearW:     0.7,
 	lemmaStep:   0.3,
 	gramW:       0.02,
+	pairW:       0.4,
 }
 
 // vocabIndex maps each stem of the categories' WordNet lemmas to the
@@ -319,13 +326,13 @@ func (c *DomainClassifier) classifyVector(v []float32, a *analysis) DomainResult
 	var qBuf [128]float32
 	q := centredInto(qBuf[:0], v, c.mean)
 	// Per-category scratch on the stack for up to 32 categories.
-	var buf [5 * 32]float64
+	var buf [6 * 32]float64
 	var hitBuf [2 * 32]int
 	scratch, hits, lemmaBuf := buf[:], hitBuf[:n:n], hitBuf[32:32]
 	if n > 32 {
-		scratch, hits, lemmaBuf = make([]float64, 5*n), make([]int, n), nil
+		scratch, hits, lemmaBuf = make([]float64, 6*n), make([]int, n), nil
 	}
-	raw, probs, lin, nb, gram := scratch[:n:n], scratch[n:2*n:2*n], scratch[2*n:3*n:3*n], scratch[3*n:4*n:4*n], scratch[4*n:5*n:5*n]
+	raw, probs, lin, nb, gram, pair := scratch[:n:n], scratch[n:2*n:2*n], scratch[2*n:3*n:3*n], scratch[3*n:4*n:4*n], scratch[4*n:5*n:5*n], scratch[5*n:6*n:6*n]
 	for k := range c.labels {
 		raw[k] = float64(dot(q, c.centroid[k]))
 	}
@@ -345,12 +352,15 @@ func (c *DomainClassifier) classifyVector(v []float32, a *analysis) DomainResult
 		probs[i] = (1-c.tune.bayesW)*probs[i] + c.tune.bayesW*nb[i]
 	}
 	c.grams.logScores(words, gram)
+	if c.tune.pairW != 0 {
+		c.pairs.logScores(a.lowerText(), pair)
+	}
 	lemmaHits := c.vocabHits(st, lemmaBuf)
 	var sum float64
 	for i := range probs {
 		probs[i] *= math.Exp(c.tune.keywordStep*math.Min(float64(hits[i]), 3) +
 			c.tune.lemmaStep*math.Min(float64(lemmaHits[i]), domainVocabHits) +
-			c.tune.gramW*gram[i])
+			c.tune.gramW*gram[i] + c.tune.pairW*pair[i])
 		sum += probs[i]
 	}
 	for i := range probs {

@@ -194,7 +194,7 @@ func logDomainCVSweep(t *testing.T, folds []domainCVFold) {
 			for _, temp := range []float64{0.03, 0.05, 0.08} {
 				for _, ls := range []float64{0, 0.3, 0.5} {
 					for _, ks := range []float64{0, 0.3, 0.5} {
-						tn := domainTuning{keywordStep: ks, temperature: temp, bayesW: bw, linearW: lw, lemmaStep: ls, gramW: defaultDomainTuning.gramW}
+						tn := domainTuning{keywordStep: ks, temperature: temp, bayesW: bw, linearW: lw, lemmaStep: ls, gramW: defaultDomainTuning.gramW, pairW: defaultDomainTuning.pairW}
 						acc, _, _ := domainCVAccuracy(folds, tn, DefaultDomainMinConfidence)
 						pts = append(pts, point{tn, acc})
 					}
@@ -212,5 +212,12 @@ func logDomainCVSweep(t *testing.T, folds []domainCVFold) {
 		tn.gramW = gw
 		acc, _, _ := domainCVAccuracy(folds, tn, DefaultDomainMinConfidence)
 		t.Logf("sweep gramW %.3f %+v", acc, tn)
+	}
+	// The word-pair weight, the other weights at their defaults.
+	for _, pw := range []float64{0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.8} {
+		tn := defaultDomainTuning
+		tn.pairW = pw
+		acc, _, _ := domainCVAccuracy(folds, tn, DefaultDomainMinConfidence)
+		t.Logf("sweep pairW %.3f %+v", acc, tn)
 	}
 }

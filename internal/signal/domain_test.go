@@ -71,7 +71,7 @@ func TestDomainAbstains(t *testing.T) {
 		{"gibberish", 0, "asdf qwer zxcv", "other", true},
 		{"digits only", 0, "1234 5678", "other", true},
 		{"a clear prompt stays", 0, "How do I reverse a linked list in Java?", "computer science", false},
-		{"a strict threshold abstains on a clear prompt", 0.999, "How do I reverse a linked list in Java?", "other", true},
+		{"a strict threshold abstains on a clear prompt", 0.9999999, "How do I reverse a linked list in Java?", "other", true},
 		{"abstaining off", -1, "asdf qwer zxcv", "", false},
 	}
 	for _, tt := range tests {
