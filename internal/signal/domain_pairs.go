@@ -24,8 +24,7 @@ func notPairWordRune(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDi
 func appendPairs(dst []string, lower string) []string {
 	prev, prevStop := "", true
 	for w := range strings.FieldsFuncSeq(lower, notPairWordRune) {
-		w = strings.Trim(w, "'")
-		if w == "" {
+		if w = trimQuotes(w); w == "" {
 			continue
 		}
 		stop := bayesStop[w]
@@ -35,6 +34,18 @@ func appendPairs(dst []string, lower string) []string {
 		prev, prevStop = w, stop
 	}
 	return dst
+}
+
+// trimQuotes drops the apostrophes around a word ('quoted' words), keeping
+// the ones inside it ("ohm's").
+func trimQuotes(w string) string {
+	for w != "" && w[0] == '\'' {
+		w = w[1:]
+	}
+	for w != "" && w[len(w)-1] == '\'' {
+		w = w[:len(w)-1]
+	}
+	return w
 }
 
 func fitPairBayes(docs [][]string, classes int) *pairBayes {
@@ -75,8 +86,7 @@ func (b *pairBayes) logScores(lower string, s []float64) {
 	var keyBuf [96]byte
 	prev, prevStop := "", true
 	for w := range strings.FieldsFuncSeq(lower, notPairWordRune) {
-		w = strings.Trim(w, "'")
-		if w == "" {
+		if w = trimQuotes(w); w == "" {
 			continue
 		}
 		stop := bayesStop[w]
