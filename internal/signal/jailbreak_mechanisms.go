@@ -189,7 +189,11 @@ var mechanismTerms = map[cueSet][]string{
 }
 
 // splitCues name variables in prose, for splits written without "=".
-var splitCues = []string{"variab", "перемен", "变量", "teil", "part", "frag", "часть", "部分", "片段"}
+var splitCues = []string{"variab", "перемен", "变量"}
+
+// partLineCues name fragments given one per line ("Part A: …"); they are
+// looked for only in text with a line break, since "part" is in "apart".
+var partLineCues = []string{"teil", "part", "frag", "часть", "部分", "片段"}
 
 // splitRunCues ask for the parts to be run in turn ("run X and then Y"),
 // which joins them as "concatenate" does.
@@ -348,11 +352,7 @@ func scoreMechanisms(text, lower, view string, c cueSet, reasons map[string]floa
 		}
 		addReason(reasons, ReasonRefusal, w)
 	}
-	// strings.ContainsAny(text, "=[【"), without its slow path for a
-	// non-ASCII set: a valid rune's bytes in text always decode as it.
-	// Quoted parts joined by "+" or a word for joining are a split too.
-	if strings.ContainsAny(text, "=[") || strings.Contains(text, "【") || containsAny(lower, splitCues) ||
-		(c.has(cueCombine) || strings.Contains(text, "+")) && strings.ContainsAny(text, "\"'“«") {
+	if maySplit(text, lower, c) {
 		scoreSplit(text, lower, c, reasons)
 	}
 	if harm && c.has(cueDeceased) && c.has(cueRelative) && c.has(cueRoleplay) {
@@ -439,6 +439,18 @@ func obfuscatedViews(text, view string, c cueSet) []string {
 		}
 	}
 	return views
+}
+
+// maySplit reports whether text may hold a request split into parts, so
+// that ordinary prose skips scoreSplit's regexps, which cost more than the
+// rest of the detector on a long prompt. Quoted parts joined by "+" or a
+// word for joining are a split too.
+func maySplit(text, lower string, c cueSet) bool {
+	// strings.ContainsAny(text, "=[【"), without its slow path for a
+	// non-ASCII set: a valid rune's bytes in text always decode as it.
+	return strings.ContainsAny(text, "=[") || strings.Contains(text, "【") || containsAny(lower, splitCues) ||
+		strings.Contains(text, "\n") && containsAny(lower, partLineCues) ||
+		(c.has(cueCombine) || strings.Contains(text, "+")) && strings.ContainsAny(text, "\"'“«")
 }
 
 // scoreSplit finds a request split over variables or bracketed parts and
