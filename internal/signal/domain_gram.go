@@ -12,12 +12,7 @@ import (
 // long words are where those pieces carry the field: on short words the
 // n-grams only blurred the word model (cross-validation on the train split).
 type gramBayes struct {
-	// table maps an n-gram hash to its row, open-addressed (a hash of 0
-	// marks an empty slot, and no n-gram hashes to 0: see appendGrams).
-	table   []gramSlot
-	mask    uint64    // len(table)-1, a power of two less one
-	rows    []float32 // [row*classes+class] log P(n-gram|class)
-	classes int
+	hashedRows // n-gram hash -> log P(n-gram|class); no n-gram hashes to 0: see appendGrams
 	// words maps each long word of the examples to the sum of its
 	// n-grams' rows, so a prompt's known words cost one lookup each.
 	words map[string][]float64
@@ -69,21 +64,71 @@ type gramSlot struct {
 	row  int32
 }
 
-// lookup returns the row of n-gram hash h, or -1.
-func (b *gramBayes) lookup(h uint64) int32 {
-	for i := h & b.mask; ; i = (i + 1) & b.mask {
-		switch b.table[i].hash {
-		case h:
-			return b.table[i].row
+// hashedRows holds one row of per-class log-probabilities per feature,
+// found by the feature's 64-bit hash in an open-addressed table (a hash of
+// 0 marks an empty slot, so no feature may hash to 0), the rows side by
+// side: a feature costs one slot and one row, and looking it up allocates
+// nothing.
+type hashedRows struct {
+	table   []gramSlot
+	mask    uint64    // len(table)-1, a power of two less one
+	rows    []float32 // [row*classes+class] log P(feature|class)
+	classes int
+}
+
+// newHashedRows smooths counts ([row*classes+class], rows numbered by
+// index) into log-probabilities with additive smoothing alpha, given each
+// class's total count.
+func newHashedRows(index map[uint64]int32, counts []int32, totals []float64, alpha float64, classes int) hashedRows {
+	h := hashedRows{classes: classes, rows: make([]float32, len(counts))}
+	v := float64(len(index))
+	for i, c := range counts {
+		h.rows[i] = float32(math.Log((float64(c) + alpha) / (totals[i%classes] + alpha*v)))
+	}
+	size := 16
+	for size < 2*len(index) {
+		size *= 2
+	}
+	h.table = make([]gramSlot, size)
+	h.mask = uint64(size - 1) //nolint:gosec // a positive power of two
+	for hash, r := range index {
+		i := hash & h.mask
+		for h.table[i].hash != 0 {
+			i = (i + 1) & h.mask
+		}
+		h.table[i] = gramSlot{hash, r}
+	}
+	return h
+}
+
+// row returns the log-probabilities of the feature with hash h, or nil.
+func (h *hashedRows) row(hash uint64) []float32 {
+	for i := hash & h.mask; ; i = (i + 1) & h.mask {
+		switch h.table[i].hash {
+		case hash:
+			r := int(h.table[i].row)
+			return h.rows[r*h.classes : (r+1)*h.classes]
 		case 0:
-			return -1
+			return nil
 		}
 	}
 }
 
+// countRow returns the counts row of hash h in index and counts, adding a
+// row of zeros the first time h is seen.
+func countRow(index map[uint64]int32, counts []int32, h uint64, classes int) (row int32, _ []int32) {
+	r, ok := index[h]
+	if !ok {
+		r = int32(len(index)) //nolint:gosec // some ten thousand features
+		index[h] = r
+		counts = append(counts, make([]int32, classes)...)
+	}
+	return r, counts
+}
+
 // fitGramBayes counts the n-grams of the long words of each class's texts.
 func fitGramBayes(docs [][]string, classes int) *gramBayes {
-	b := &gramBayes{classes: classes}
+	b := &gramBayes{}
 	index := map[uint64]int32{}
 	var counts []int32 // [row*classes+class]
 	totals := make([]float64, classes)
@@ -100,36 +145,15 @@ func fitGramBayes(docs [][]string, classes int) *gramBayes {
 				seen[w] = true
 				hs = appendGrams(hs[:0], w)
 				for _, h := range hs {
-					r, ok := index[h]
-					if !ok {
-						r = int32(len(index)) //nolint:gosec // some ten thousand n-grams
-						index[h] = r
-						counts = append(counts, make([]int32, classes)...)
-					}
+					var r int32
+					r, counts = countRow(index, counts, h, classes)
 					counts[int(r)*classes+k]++
 					totals[k]++
 				}
 			}
 		}
 	}
-	v := float64(len(index))
-	b.rows = make([]float32, len(counts))
-	for i, c := range counts {
-		b.rows[i] = float32(math.Log((float64(c) + gramAlpha) / (totals[i%classes] + gramAlpha*v)))
-	}
-	size := 16
-	for size < 2*len(index) {
-		size *= 2
-	}
-	b.table = make([]gramSlot, size)
-	b.mask = uint64(size - 1) //nolint:gosec // a positive power of two
-	for h, r := range index {
-		i := h & b.mask
-		for b.table[i].hash != 0 {
-			i = (i + 1) & b.mask
-		}
-		b.table[i] = gramSlot{h, r}
-	}
+	b.hashedRows = newHashedRows(index, counts, totals, gramAlpha, classes)
 	b.words = make(map[string][]float64, len(seen))
 	sums := make([]float64, len(seen)*classes)
 	for w := range seen {
@@ -144,12 +168,7 @@ func fitGramBayes(docs [][]string, classes int) *gramBayes {
 // addGrams adds to s the rows of the known n-grams of w.
 func (b *gramBayes) addGrams(s []float64, w string, buf []uint64) {
 	for _, h := range appendGrams(buf, w) {
-		r := b.lookup(h)
-		if r < 0 {
-			continue
-		}
-		row := b.rows[int(r)*b.classes : int(r+1)*b.classes]
-		for k, lp := range row {
+		for k, lp := range b.row(h) {
 			s[k] += float64(lp)
 		}
 	}

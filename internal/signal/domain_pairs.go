@@ -9,14 +9,9 @@ import (
 // pairBayes is a naive Bayes model over adjacent word pairs of the example
 // prompts ("is it wrong", "without a will", "interest rate"): a question's
 // shape and a field's collocations, which single words miss. Pairs are
-// kept by hash in an open-addressed table, as gramBayes keeps n-grams, so
-// that scoring a prompt touches one slot and one row per pair and
-// allocates nothing.
+// kept by hash, as gramBayes keeps n-grams (hashedRows).
 type pairBayes struct {
-	table   []gramSlot // a hash of 0 marks an empty slot; no pair hashes to 0
-	mask    uint64     // len(table)-1
-	rows    []float32  // [row*classes+class] log P(pair|class)
-	classes int
+	hashedRows // pair hash (pairHash, never 0) -> log P(pair|class)
 }
 
 const pairAlpha = 0.5
@@ -73,48 +68,14 @@ func fitPairBayes(docs [][]string, classes int) *pairBayes {
 	for k, texts := range docs {
 		for _, t := range texts {
 			eachPair(strings.ToLower(t), func(h uint64) {
-				r, ok := index[h]
-				if !ok {
-					r = int32(len(index)) //nolint:gosec // some ten thousand pairs
-					index[h] = r
-					counts = append(counts, make([]int32, classes)...)
-				}
+				var r int32
+				r, counts = countRow(index, counts, h, classes)
 				counts[int(r)*classes+k]++
 				totals[k]++
 			})
 		}
 	}
-	b := &pairBayes{classes: classes, rows: make([]float32, len(counts))}
-	v := float64(len(index))
-	for i, c := range counts {
-		b.rows[i] = float32(math.Log((float64(c) + pairAlpha) / (totals[i%classes] + pairAlpha*v)))
-	}
-	size := 16
-	for size < 2*len(index) {
-		size *= 2
-	}
-	b.table = make([]gramSlot, size)
-	b.mask = uint64(size - 1) //nolint:gosec // a positive power of two
-	for h, r := range index {
-		i := h & b.mask
-		for b.table[i].hash != 0 {
-			i = (i + 1) & b.mask
-		}
-		b.table[i] = gramSlot{h, r}
-	}
-	return b
-}
-
-// lookup returns the row of pair hash h, or -1.
-func (b *pairBayes) lookup(h uint64) int32 {
-	for i := h & b.mask; ; i = (i + 1) & b.mask {
-		switch b.table[i].hash {
-		case h:
-			return b.table[i].row
-		case 0:
-			return -1
-		}
-	}
+	return &pairBayes{newHashedRows(index, counts, totals, pairAlpha, classes)}
 }
 
 // logScores writes each class's log-likelihood of the known pairs of lower,
@@ -122,10 +83,8 @@ func (b *pairBayes) lookup(h uint64) int32 {
 func (b *pairBayes) logScores(lower string, s []float64) {
 	clear(s)
 	eachPair(lower, func(h uint64) {
-		if r := b.lookup(h); r >= 0 {
-			for k, lp := range b.rows[int(r)*b.classes : int(r+1)*b.classes] {
-				s[k] += float64(lp)
-			}
+		for k, lp := range b.row(h) {
+			s[k] += float64(lp)
 		}
 	})
 	mx := math.Inf(-1)
