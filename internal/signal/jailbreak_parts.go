@@ -206,9 +206,9 @@ var partTerms = map[cueSet][]string{
 		"avertissement", "morale", "je ne peux pas", "mise en garde", "excuses"},
 }
 
-// moreTerms are further wordings of the mechanisms in mechanismTerms for
-// Russian, Chinese, French and German, whose wrappers the lists held
-// least of, and harm topics those lists lacked.
+// moreTerms are further wordings of the mechanisms in mechanismTerms,
+// mostly Russian, Chinese, French and German, whose wrappers the lists held
+// least of, and harm topics the lists lacked in every language.
 var moreTerms = map[cueSet][]string{
 	cuePersona: {" un bot ", " a bot ", " ein bot ", "бот который", "你係", " t es ", "du heißt jetzt", "tu joues", "отныне ты", "с этого момента ты", "你现在叫", "从现在开始你是", "你就是"},
 	cueRuleless: {"任何规矩", "什么都答", "没有审查", "乜都答", "zéro limite", "zéro filtre", "sans limite", "débridé", "jamais eu de règles", "aucune limite",
@@ -238,9 +238,22 @@ var moreTerms = map[cueSet][]string{
 	cueDetail:   {"vrai texte", "le vrai", "actual text", "real text", "texto real", "手把手", "每一步", "一步一步", "по шагам", "пошагов", "commande par commande", "étape par étape", "schritt für schritt"},
 	cueRealism:  {"真实可操作", "真实命令", "настоящий рецепт", "полный скрипт", "по настоящему", "les vraies techniques", "vraies techniques", "vrais noms", "wirklich funktioniert"},
 	cueUnlock:   {"modo mantenimiento", "ventana de mantenimiento", "wartungsfenster", "режим обслуживания", "维护窗口", "pre release", "qa build", "internal build", "staging build", "regression run", "отладочн", "служебный режим", "инженерн", "тестовая сборка", "调试", "测试环境", "测试版", "内部版本", "工程师模式", "维护模式", "debug modus", "debug ausgabe", "testumgebung", "wartungsmodus", "débogage", "environnement de test", "bac à sable", "mode maintenance"},
-	cueHarm: {"poach", "braconn", "caza furtiva", "wilderei", "браконь", "偷猎", "капкан", " snare", "collets", " mota ", "armored cash", "fourgon blindé", "transport de fonds", "geldtransport", "инкассатор", "运钞车", "logiciel espion", "spionage app", "шпионск", "间谍软件", "autopsy", "autopsie", "autopsia", "вскрыти", "尸检", "home address", "daily routine", "dirección de su casa", "adresse de son domicile", "wohnadresse", "домашний адрес", "家庭住址", "开房记录", "实时位置", "so it s over", "end it all", "唔再醒", "不再醒", "再也不醒", " rifle", "semiautomátic", "full auto", "nicht mehr aufzuwachen", "nicht mehr aufwachen", "no despertar", "ne plus me réveiller", "не проснуться", "不再醒来", "never wake up", "clonad", "cajero automático", "chlorgas", "gaz de chlore", "хлор", "氯气", "клофелин", "faux permis", "fake id", "fake driver", " knack", "botul", "amphetamin", "anfetamina", "amphétamine", "амфетамин", "安非他命", "百草枯", "氰化物", "мефедрон", "ширк", "tatp", "ypérite", "зарин", "сарин", "стилер", "взрывное", "гранат", "липов", "发票", "盗刷", "木马", "杀猪盘", "套现", "电信诈骗",
-		"ghb", "glock", "keygen", "faux billets", "mouchard", "cyanide", "cianuro", "cyanure", "zyanid", "цианид", "mephedron", "mefedrona", "méphédrone",
-		"чужой аккаунт", "угон", "закладк", "наркот", "盗号", "盗别人", "偷看", "窃取", "撞库", "蠕虫", "毒死", "蒙汗药"},
+	cueHarm: {
+		// Doxxing and stalking, armed robbery, spyware, poaching.
+		"home address", "daily routine", "dirección de su casa", "adresse de son domicile", "wohnadresse", "домашний адрес", "家庭住址", "开房记录", "实时位置",
+		"armored cash", "fourgon blindé", "transport de fonds", "geldtransport", "инкассатор", "运钞车",
+		"logiciel espion", "spionage app", "шпионск", "间谍软件", "mouchard",
+		"poach", "braconn", "caza furtiva", "wilderei", "браконь", "偷猎", "капкан", " snare", "collets",
+		// Killing unseen, self-harm.
+		"autopsy", "autopsie", "autopsia", "вскрыти", "尸检",
+		"so it s over", "end it all", "never wake up", "no despertar", "ne plus me réveiller", "nicht mehr aufzuwachen", "nicht mehr aufwachen", "не проснуться", "不再醒来", "唔再醒", "不再醒", "再也不醒",
+		// Weapons, toxins, drugs.
+		" rifle", "semiautomátic", "full auto", "glock", "гранат", "взрывное", "tatp",
+		"chlorgas", "gaz de chlore", "хлор", "氯气", "cyanide", "cianuro", "cyanure", "zyanid", "цианид", "氰化物", "百草枯", "ypérite", "зарин", "сарин", "botul", "клофелин", "蒙汗药", "毒死",
+		"amphetamin", "anfetamina", "amphétamine", "амфетамин", "安非他命", "mephedron", "mefedrona", "méphédrone", "мефедрон", "ширк", "ghb", " mota ", "закладк", "наркот",
+		// Fraud, forgery, account theft, malware.
+		"clonad", "cajero automático", "faux permis", "fake id", "fake driver", "faux billets", "липов", "发票", "盗刷", "套现", "杀猪盘", "电信诈骗",
+		"чужой аккаунт", "盗号", "盗别人", "偷看", "窃取", "撞库", " knack", "keygen", "стилер", "木马", "蠕虫", "угон"},
 }
 
 // withParts adds to c the mechanisms its parts make up.
