@@ -91,6 +91,9 @@ func NewJailbreakDetector(ctx context.Context, opts JailbreakOptions) (*Jailbrea
 	if d.threshold < 0 || d.threshold > 1 || math.IsNaN(d.threshold) {
 		return nil, fmt.Errorf("jailbreak: threshold %v: must be in (0, 1]", opts.Threshold)
 	}
+	// Load the Chinese folding tables now rather than on the first Chinese
+	// request.
+	foldHant("係")
 	if d.margin == 0 {
 		d.margin = 0.05
 	}
