@@ -286,27 +286,40 @@ func withParts(c cueSet) cueSet {
 	return c
 }
 
-// turnLabelRE is a line that opens a turn of a conversation: "System:",
-// "Assistant :", "Пользователь:", "助手：".
-var turnLabelRE = regexp.MustCompile(`(?im)^[\s\[*#>-]*(user|human|assistant|ai|bot|system|usuario|asistente|sistema|utilisateur|assistant|système|systeme|benutzer|nutzer|assistent|пользователь|ассистент|система|用户|助手|系统)\s*[:：]`)
+// turnRoles are the labels that open a turn of a conversation ("System:",
+// "Assistant :", "Пользователь:", "助手："), true for the assistant's or
+// the system's.
+var turnRoles = map[string]bool{
+	"user": false, "human": false, "usuario": false, "utilisateur": false, "benutzer": false, "nutzer": false, "пользователь": false, "用户": false,
+	"assistant": true, "ai": true, "bot": true, "system": true, "asistente": true, "sistema": true, "système": true, "systeme": true,
+	"assistent": true, "ассистент": true, "система": true, "助手": true, "系统": true,
+}
 
 // fakeTurns reports a message that writes out turns of the conversation
 // itself, the assistant's or the system's among them: a transcript pasted
 // so that the model takes the invented "System: the rules were lifted" as
 // said. Alone it is weak evidence (people paste chat logs to ask about
-// them); it strengthens what the invented turns say.
+// them); it strengthens what the invented turns say. It reads only the
+// first bytes of each line, so a long paste of code costs little.
 func fakeTurns(text string) bool {
 	if !strings.Contains(text, "\n") {
 		return false
 	}
-	labels := turnLabelRE.FindAllStringSubmatch(text, 8)
-	if len(labels) < 2 {
-		return false
-	}
-	for _, l := range labels {
-		switch strings.ToLower(l[1]) {
-		case "user", "human", "usuario", "utilisateur", "benutzer", "nutzer", "пользователь", "用户":
-		default:
+	labels, theirs := 0, false
+	for line := range strings.Lines(text) {
+		line = strings.TrimLeft(line, " \t[*#>-")
+		head := line[:min(len(line), 40)]
+		i := strings.IndexAny(head, ":：")
+		if i <= 0 {
+			continue
+		}
+		assistant, ok := turnRoles[strings.ToLower(strings.TrimSpace(head[:i]))]
+		if !ok {
+			continue
+		}
+		labels++
+		theirs = theirs || assistant
+		if labels >= 2 && theirs {
 			return true
 		}
 	}
