@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/semantic-router/semantic-router/internal/cache/redistest"
+	"github.com/semantic-router/semantic-router/internal/redistest"
 )
 
 // bruteIndex is a local index that searches every entry. It ignores TTLs on purpose: expiry

@@ -76,6 +76,7 @@ type exchange struct {
 	usage  usageReader
 	drop   *usageDropper // set for a stream whose client did not ask for its usage
 	err    error         // the refusal sent, if any
+	over   bool          // the response being sent is the exchange's last
 	ended  bool
 }
 
@@ -101,6 +102,9 @@ func (s *Server) Process(srv extprocv3.ExternalProcessor_ProcessServer) error {
 		resp := s.handle(srv.Context(), x, req)
 		if err := srv.Send(resp); err != nil {
 			return err
+		}
+		if x.over { // the client's answer is on its way: the cache and the log line now
+			s.end(x, nil)
 		}
 	}
 }
@@ -152,7 +156,7 @@ func (s *Server) handle(ctx context.Context, x *exchange, req *extprocv3.Process
 			}
 		}
 		if r.ResponseHeaders.GetEndOfStream() {
-			s.end(x, nil)
+			s.last(x)
 		}
 		return headersResponse(false, set, remove)
 	case *extprocv3.ProcessingRequest_ResponseBody:
@@ -167,14 +171,14 @@ func (s *Server) handle(ctx context.Context, x *exchange, req *extprocv3.Process
 			}
 		}
 		if body.GetEndOfStream() {
-			s.end(x, nil)
+			s.last(x)
 		}
 		return bodyResponse(false, cr)
 	case *extprocv3.ProcessingRequest_RequestTrailers:
 		return &extprocv3.ProcessingResponse{Response: &extprocv3.ProcessingResponse_RequestTrailers{
 			RequestTrailers: &extprocv3.TrailersResponse{}}}
 	case *extprocv3.ProcessingRequest_ResponseTrailers:
-		s.end(x, nil)
+		s.last(x)
 		return &extprocv3.ProcessingResponse{Response: &extprocv3.ProcessingResponse_ResponseTrailers{
 			ResponseTrailers: &extprocv3.TrailersResponse{}}}
 	default:
@@ -190,7 +194,7 @@ func (s *Server) requestBody(ctx context.Context, x *exchange, body []byte) *ext
 	x.trail = trail
 	if err != nil {
 		x.err = err
-		s.end(x, nil)
+		s.last(x)
 		return immediate(asAPIError(err))
 	}
 	x.plan = pl
@@ -249,7 +253,7 @@ func (s *Server) cached(x *exchange, pl *router.Plan) *extprocv3.ProcessingRespo
 		}
 	}
 	set := append(headers(pl.Explain()), header("content-type", ctype))
-	s.end(x, nil)
+	s.last(x)
 	return &extprocv3.ProcessingResponse{Response: &extprocv3.ProcessingResponse_ImmediateResponse{
 		ImmediateResponse: &extprocv3.ImmediateResponse{
 			Status:  &typev3.HttpStatus{Code: typev3.StatusCode_OK},
@@ -274,8 +278,18 @@ func (s *Server) unresolved(x *exchange, pl *router.Plan, err error) *extprocv3.
 		e.Header[kv[0]] = kv[1]
 	}
 	x.err = e
-	s.end(x, nil)
+	s.last(x)
 	return immediate(e)
+}
+
+// last marks the response being prepared as the exchange's last: the request is settled
+// now (its slot freed, its usage charged), so that the client's next request finds the slot
+// free, and ended once the response is sent.
+func (s *Server) last(x *exchange) {
+	x.over = true
+	if x.plan != nil {
+		x.plan.Settle(x.usage.Usage())
+	}
 }
 
 // end ends the exchange once: the plan learns the answer's status and usage (and frees the

@@ -19,6 +19,7 @@ import (
 	"google.golang.org/grpc/credentials/insecure"
 
 	"github.com/semantic-router/semantic-router/internal/config"
+	"github.com/semantic-router/semantic-router/internal/redistest"
 	"github.com/semantic-router/semantic-router/internal/router"
 	"github.com/semantic-router/semantic-router/internal/telemetry"
 )
@@ -391,7 +392,8 @@ func TestProcessorChargesTokensFromTheAnswer(t *testing.T) {
 }
 
 // TestProcessorHoldsTheSlotToTheEnd: with max_in_flight 1 a request holds its slot while
-// its answer streams, and frees it when the answer ends or the client goes away.
+// its answer streams, and frees it when the answer ends (before its last chunk goes on) or
+// the client goes away.
 func TestProcessorHoldsTheSlotToTheEnd(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t, `
@@ -407,12 +409,13 @@ admission: {max_in_flight: 1, max_queue: 0}
 	if imm := f.open(t).planned(chatGeneral).GetImmediateResponse(); imm == nil || imm.GetStatus().GetCode() != 503 {
 		t.Fatalf("a second request while the first streams: %v", imm)
 	}
+	// The slot is free once the last chunk's answer is back, before Envoy closes the stream.
 	first.send(responseBody("data: [DONE]\n\n", true))
-	first.close()
 	second := f.open(t)
 	if r := second.planned(chatGeneral); r.GetImmediateResponse() != nil {
 		t.Fatalf("after the first ended: %v", r.GetImmediateResponse())
 	}
+	first.close()
 	// The client goes away mid-answer: Envoy cancels the stream, and the slot comes back.
 	second.send(responseHeaders(200, "text/event-stream"))
 	second.cancel()
@@ -428,4 +431,39 @@ admission: {max_in_flight: 1, max_queue: 0}
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
+}
+
+// TestProcessorAnswersBeforeTheCacheStore: the processor lets the answer's last chunk go
+// before the cache stores the answer. The cache's Redis sits behind a relay that holds every
+// SET until the test lets it go; had the last chunk waited for the store, the store would
+// have given up first (its timeout closes the connection) and Envoy would have had the
+// chunk only then.
+func TestProcessorAnswersBeforeTheCacheStore(t *testing.T) {
+	t.Parallel()
+	rs := redistest.Start(t)
+	relay := rs.Hold(t, "set")
+	f := newFixture(t, `
+models:
+  - model_name: general
+    provider: {type: openai_compatible, base_url: http://vllm-general.models.svc:8000/v1, model: llama-8b}
+cache:
+  enabled: true
+  backend: {type: redis, address: "`+relay.Addr()+`", key_prefix: "extproc-answer-first:"}
+`, nil)
+	body := `{"model":"general","temperature":0,"messages":[{"role":"user","content":"Name a prime number."}]}`
+	e := f.open(t)
+	if p := e.planned(body); p.GetImmediateResponse() != nil {
+		t.Fatalf("planned: %v", p)
+	}
+	e.send(responseHeaders(200, "application/json"))
+	e.send(responseBody(`{"id":"c","object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant","content":"7"},"finish_reason":"stop"}]}`, true))
+	if _, closed := relay.State(); closed {
+		t.Fatal("the last chunk went only after the cache's store gave up on the held SET")
+	}
+	redistest.WaitFor(t, "the store's SET to be held", func() bool { held, _ := relay.State(); return held })
+	relay.Release()
+	e.close()
+	redistest.WaitFor(t, "the held store to reach Redis", func() bool {
+		return f.open(t).planned(body).GetImmediateResponse() != nil
+	})
 }

@@ -10,7 +10,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
-	"github.com/semantic-router/semantic-router/internal/cache/redistest"
+	"github.com/semantic-router/semantic-router/internal/redistest"
 	"github.com/semantic-router/semantic-router/internal/telemetry"
 )
 

@@ -104,9 +104,23 @@ type Result struct {
 // Explain returns the headers that explain the routing decision (see Route.Explain).
 func (res *Result) Explain() [][2]string { return res.explain }
 
+// Settle charges the answer's token usage to the client's and the model's rate limits and
+// frees the in-flight slot. A front door calls it before the answer's last bytes leave, so
+// that the client's next request finds the slot free, and Close after they have left: the
+// client need not wait for the cache. Close settles a request that was not.
+func (res *Result) Settle() {
+	if res.end.ticket == nil {
+		return
+	}
+	if res.Stream != nil {
+		res.end.ticket.Done(res.Stream.Usage())
+	} else if res.Response != nil {
+		res.end.ticket.Done(res.Response.Usage)
+	}
+}
+
 // Close ends the request: it closes the stream, stores a whole answer in the cache when the
-// cache missed it, charges the answer's token usage to the client's and the model's rate
-// limits, frees the in-flight slot and lets go of the router.
+// cache missed it, settles the request (see Settle) and lets go of the router.
 func (res *Result) Close() {
 	var u *openai.Usage
 	if res.Stream != nil {

@@ -56,10 +56,20 @@ type Plan struct {
 // Explain returns the headers that explain the routing decision (see Route.Explain).
 func (pl *Plan) Explain() [][2]string { return pl.explain }
 
+// Settle charges u, the usage read from the answer (nil when none), to the client's and
+// the model's token limits and frees the in-flight slot. A front door calls it before the
+// answer's last bytes leave, so that the client's next request finds the slot free, and Done
+// after they have left. Done settles a request that was not.
+func (pl *Plan) Settle(u *openai.Usage) {
+	if pl.end.ticket != nil {
+		pl.end.ticket.Done(u)
+	}
+}
+
 // Done ends a planned request: status is the model server's response status (0 when none
 // came, with err saying why), which the endpoint's outlier detection counts; u is the usage
 // read from the answer (nil when none), charged to the client's and the model's token
-// limits. The in-flight slot is held until Done.
+// limits unless Settle charged it. The in-flight slot is held until Settle or Done.
 func (pl *Plan) Done(status int, u *openai.Usage, err error) {
 	if pl.report != nil {
 		pl.report(status, err)

@@ -1,7 +1,10 @@
 package server
 
 import (
+	"bufio"
 	"fmt"
+	"io"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -168,5 +171,34 @@ admission:
 		if r := do(t, "POST", url, "Bearer "+teamKey, chat(tt.model, false)); r.status != tt.want {
 			t.Errorf("request %d for %s: %d %s, want %d", i, tt.model, r.status, r.body, tt.want)
 		}
+	}
+}
+
+// TestNextRequestFindsTheSlotFree: with max_in_flight 1 and no queue, a client that sends
+// its next request, on a new connection, as soon as it has the last event of a stream or
+// the whole of an answer is admitted: the slot is freed before those bytes leave.
+func TestNextRequestFindsTheSlotFree(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, "admission: {max_in_flight: 1}\n"+simModels, nil)
+	client := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}}
+	for i := range 60 {
+		stream := i%2 == 0
+		resp, err := client.Post(f.inference+"/v1/chat/completions", "application/json", strings.NewReader(chat("general", stream)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if resp.StatusCode != http.StatusOK {
+			b, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			t.Fatalf("request %d (stream %v): %d %s", i, stream, resp.StatusCode, b)
+		}
+		if stream { // read up to [DONE], as SDKs do, and no further
+			sc := bufio.NewScanner(resp.Body)
+			for sc.Scan() && sc.Text() != "data: [DONE]" {
+			}
+		} else if _, err := io.ReadAll(resp.Body); err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
 	}
 }

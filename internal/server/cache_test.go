@@ -3,6 +3,8 @@ package server
 import (
 	"net/http"
 	"testing"
+
+	"github.com/semantic-router/semantic-router/internal/redistest"
 )
 
 // TestCacheAdminAPI: the management API shows the cache's entries to a reader and flushes
@@ -41,4 +43,34 @@ management:
 	if r := do(t, "POST", f.inference+"/v1/chat/completions", "", body); r.header.Get("X-Vsr-Cache") != "miss" {
 		t.Errorf("after the flush: x-vsr-cache %q, want miss", r.header.Get("X-Vsr-Cache"))
 	}
+}
+
+// TestAnswerLeavesBeforeTheCacheStore: a missed answer is stored in the cache after the
+// client has it, not before. The cache's Redis sits behind a relay that holds every SET
+// until the test lets it go, after the client has read its whole answer; had the answer
+// waited for the store, the store would have given up first (its timeout closes the
+// connection) and the client would have had the answer only then.
+func TestAnswerLeavesBeforeTheCacheStore(t *testing.T) {
+	t.Parallel()
+	rs := redistest.Start(t)
+	relay := rs.Hold(t, "set")
+	f := newFixture(t, simModels+`
+cache:
+  enabled: true
+  backend: {type: redis, address: "`+relay.Addr()+`", key_prefix: "answer-first:"}
+`, nil)
+	body := `{"model":"general","temperature":0,"messages":[{"role":"user","content":"Name a prime number."}]}`
+	r := do(t, "POST", f.inference+"/v1/chat/completions", "", body)
+	_, closed := relay.State()
+	if r.status != http.StatusOK || r.header.Get("X-Vsr-Cache") != "miss" {
+		t.Fatalf("answer: %d, x-vsr-cache %q", r.status, r.header.Get("X-Vsr-Cache"))
+	}
+	if closed {
+		t.Fatal("the client had its answer only after the cache's store gave up on the held SET")
+	}
+	redistest.WaitFor(t, "the store's SET to be held", func() bool { held, _ := relay.State(); return held })
+	relay.Release()
+	redistest.WaitFor(t, "the held store to reach Redis", func() bool {
+		return do(t, "POST", f.inference+"/v1/chat/completions", "", body).header.Get("X-Vsr-Cache") == "hit"
+	})
 }

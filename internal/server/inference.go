@@ -79,7 +79,7 @@ func (h *Inference) chat(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set(kv[0], kv[1])
 	}
 	if res.Stream != nil {
-		h.stream(w, r.WithContext(ctx), res.Stream, info)
+		h.stream(w, r.WithContext(ctx), res, info)
 		return
 	}
 	body := res.Response.Body
@@ -87,6 +87,10 @@ func (h *Inference) chat(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
 	w.WriteHeader(http.StatusOK)
 	_, _ = w.Write(body)
+	// The slot is free before the answer leaves, and the answer leaves before Close stores
+	// it in the cache.
+	res.Settle()
+	_ = http.NewResponseController(w).Flush()
 }
 
 var (
@@ -98,7 +102,8 @@ var (
 // stream relays the answer event by event, flushing each as it arrives. Once the first byte
 // is out the status is fixed, so a later failure is sent as an error event in the OpenAI
 // format and the stream ends without [DONE], which clients read as incomplete.
-func (h *Inference) stream(w http.ResponseWriter, r *http.Request, s *router.Stream, info *requestInfo) {
+func (h *Inference) stream(w http.ResponseWriter, r *http.Request, res *router.Result, info *requestInfo) {
+	s := res.Stream
 	hd := w.Header()
 	hd.Set("Content-Type", "text/event-stream")
 	hd.Set("Cache-Control", "no-cache")
@@ -111,6 +116,9 @@ func (h *Inference) stream(w http.ResponseWriter, r *http.Request, s *router.Str
 	defer sw.stop()
 	for {
 		data, err := s.Next()
+		if err != nil {
+			res.Settle() // before the last event, as for a whole answer
+		}
 		if errors.Is(err, io.EOF) {
 			_ = sw.event(doneEvent, nil, nil)
 			return

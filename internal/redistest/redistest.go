@@ -1,4 +1,4 @@
-// Package redistest runs a real redis-server for the cache's tests.
+// Package redistest runs a real redis-server for tests of the cache and of what uses it.
 package redistest
 
 import (
