@@ -43,8 +43,11 @@ type Options struct {
 
 // Client is a Provider for one model on one OpenAI-compatible server.
 type Client struct {
-	opts     Options
-	http     *http.Client
+	opts Options
+	// rt sends each request as it is: a RoundTripper follows no redirect (a 3xx answer is
+	// returned and refused, see transport.Redirect) and, unlike http.Client, copies no
+	// headers for one.
+	rt       http.RoundTripper
 	endpoint string
 }
 
@@ -62,7 +65,7 @@ func New(o Options) (*Client, error) {
 	}
 	return &Client{
 		opts:     o,
-		http:     transport.NewClient(o.Transport),
+		rt:       o.Transport,
 		endpoint: o.BaseURL + "/chat/completions",
 	}, nil
 }
@@ -141,7 +144,7 @@ func (c *Client) post(ctx context.Context, req *openai.ChatRequest, stream bool)
 		}
 		hreq.Header.Set("Authorization", "Bearer "+key)
 	}
-	resp, err := c.http.Do(hreq)
+	resp, err := c.rt.RoundTrip(hreq)
 	if err != nil {
 		return nil, key, transport.ExplainContext(ctx, c.opts.Name, c.opts.BaseURL, err)
 	}
