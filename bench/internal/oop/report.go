@@ -3,6 +3,7 @@ package oop
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/semantic-router/semantic-router/bench/internal/measure"
@@ -24,7 +25,10 @@ type Goal struct {
 	Name     string
 	Limit    string
 	Measured string
-	Verdict  string // "met", "not met" or "not judged (...)"
+	// Rounds is the range of the ratio taken within each round, which shows how far this
+	// machine moves it between rounds; empty for the goals that are not ratios.
+	Rounds  string
+	Verdict string // "met", "not met" or "not judged (...)"
 }
 
 // series returns f of each round's result for k.
@@ -62,6 +66,37 @@ func (rep *Report) addedOver(kind, target, base, prompt string, f func(measure.R
 	return measure.Median(diffs)
 }
 
+// addedRatios is, round by round, (target − backend alone) over (proxy − backend alone).
+func (rep *Report) addedRatios(kind, target, prompt string) []float64 {
+	t := rep.series(key{kind, target, prompt}, p50)
+	p := rep.series(key{kind, proxy, prompt}, p50)
+	d := rep.series(key{kind, direct, prompt}, p50)
+	var out []float64
+	for i := range min(len(t), len(p), len(d)) {
+		out = append(out, ratio(t[i]-d[i], p[i]-d[i]))
+	}
+	return out
+}
+
+// rpsRatios is, round by round, the target's throughput over the proxy's.
+func (rep *Report) rpsRatios(target string) []float64 {
+	t := rep.series(key{kindThroughput, target, "short"}, rps)
+	p := rep.series(key{kindThroughput, proxy, "short"}, rps)
+	var out []float64
+	for i := range min(len(t), len(p)) {
+		out = append(out, ratio(t[i], p[i]))
+	}
+	return out
+}
+
+// span writes the range of per-round ratios.
+func span(rs []float64) string {
+	if len(rs) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%.2f–%.2f", slices.Min(rs), slices.Max(rs))
+}
+
 // ratio is a/b, or 0 when b is not positive (a proxy that added nothing measurable).
 func ratio(a, b float64) float64 {
 	if b <= 0 {
@@ -74,8 +109,8 @@ func ratio(a, b float64) float64 {
 // memory goal only with 5,000 or more streams), and none on a quick run.
 func (rep *Report) judge() {
 	enough := rep.Options.Rounds >= 5
-	judge := func(name, limit string, value, bound float64, atMost bool) {
-		g := Goal{Name: name, Limit: limit, Measured: fmt.Sprintf("%.2f×", value)}
+	judge := func(name, limit string, value float64, rounds []float64, bound float64, atMost bool) {
+		g := Goal{Name: name, Limit: limit, Measured: fmt.Sprintf("%.2f×", value), Rounds: span(rounds)}
 		switch ok := (atMost && value <= bound) || (!atMost && value >= bound); {
 		case rep.Options.Quick:
 			g.Verdict = "not judged (quick run)"
@@ -96,12 +131,18 @@ func (rep *Report) judge() {
 	rpsRatio := func(target string) float64 {
 		return ratio(rep.med(key{kindThroughput, target, "short"}, rps), rep.med(key{kindThroughput, proxy, "short"}, rps))
 	}
-	judge("no signals: added p50", "≤ 1.0× proxy", addedRatio(kindLatency, routerPlain, "short"), 1.0, true)
-	judge(fmt.Sprintf("no signals: throughput at c=%d", rep.Options.Concurrency), "≥ 1.0× proxy", rpsRatio(routerPlain), 1.0, false)
-	judge("no signals: added SSE time to first byte", "≤ 1.0× proxy", addedRatio(kindTTFB, routerPlain, "short"), 1.0, true)
-	judge("full signals, 7-word prompt: added p50", "≤ 1.5× proxy", addedRatio(kindLatency, routerSignals, "short"), 1.5, true)
-	judge(fmt.Sprintf("full signals, 7-word prompt: throughput at c=%d", rep.Options.Concurrency), "≥ 0.8× proxy", rpsRatio(routerSignals), 0.8, false)
-	judge("full signals, 200-token prompt: added p50", "≤ 3.0× proxy", addedRatio(kindLatency, routerSignals, "long"), 3.0, true)
+	judge("no signals: added p50", "≤ 1.0× proxy", addedRatio(kindLatency, routerPlain, "short"),
+		rep.addedRatios(kindLatency, routerPlain, "short"), 1.0, true)
+	judge(fmt.Sprintf("no signals: throughput at c=%d", rep.Options.Concurrency), "≥ 1.0× proxy", rpsRatio(routerPlain),
+		rep.rpsRatios(routerPlain), 1.0, false)
+	judge("no signals: added SSE time to first byte", "≤ 1.0× proxy", addedRatio(kindTTFB, routerPlain, "short"),
+		rep.addedRatios(kindTTFB, routerPlain, "short"), 1.0, true)
+	judge("full signals, 7-word prompt: added p50", "≤ 1.5× proxy", addedRatio(kindLatency, routerSignals, "short"),
+		rep.addedRatios(kindLatency, routerSignals, "short"), 1.5, true)
+	judge(fmt.Sprintf("full signals, 7-word prompt: throughput at c=%d", rep.Options.Concurrency), "≥ 0.8× proxy", rpsRatio(routerSignals),
+		rep.rpsRatios(routerSignals), 0.8, false)
+	judge("full signals, 200-token prompt: added p50", "≤ 3.0× proxy", addedRatio(kindLatency, routerSignals, "long"),
+		rep.addedRatios(kindLatency, routerSignals, "long"), 3.0, true)
 
 	for _, s := range rep.Streams {
 		if s.Target != routerPlain {
@@ -219,11 +260,15 @@ func (rep *Report) Markdown(w io.Writer) {
 		fmt.Fprintln(w, "\n\"after\" is sampled once goroutines and sockets stop changing after the release (at most the settle time); \"idle\" once the upstream transport's idle timeout has passed since the release, when its pooled connections are closed.")
 	}
 
-	fmt.Fprintf(w, "\nGoals (ratios of medians against the bare proxy in this run):\n\n")
-	fmt.Fprintln(w, "| goal | limit | measured | verdict |")
-	fmt.Fprintln(w, "|---|---|---|---|")
+	fmt.Fprintf(w, "\nGoals (ratios of medians against the bare proxy in this run; \"each round\" is the range of the same ratio taken within each round, how far this machine moves it):\n\n")
+	fmt.Fprintln(w, "| goal | limit | measured | each round | verdict |")
+	fmt.Fprintln(w, "|---|---|---|---|---|")
 	for _, g := range rep.Goals {
-		fmt.Fprintf(w, "| %s | %s | %s | %s |\n", g.Name, g.Limit, g.Measured, g.Verdict)
+		rounds := g.Rounds
+		if rounds == "" {
+			rounds = "–"
+		}
+		fmt.Fprintf(w, "| %s | %s | %s | %s | %s |\n", g.Name, g.Limit, g.Measured, rounds, g.Verdict)
 	}
 }
 

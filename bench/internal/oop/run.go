@@ -40,7 +40,7 @@ type Options struct {
 
 // Full is `make bench`.
 func Full() Options {
-	return Options{Rounds: 5, LatencyN: 2000, TTFBN: 1000, Warmup: 100, Concurrency: 32, Duration: 3 * time.Second,
+	return Options{Rounds: 9, LatencyN: 2000, TTFBN: 1000, Warmup: 100, Concurrency: 32, Duration: 3 * time.Second,
 		Streams: 5000, Settle: 15 * time.Second, IdleWait: transport.IdleConnTimeout + 5*time.Second}
 }
 

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/semantic-router/semantic-router/bench/internal/measure"
 	"github.com/semantic-router/semantic-router/internal/config"
 )
 
@@ -80,6 +81,7 @@ func TestRunQuick(t *testing.T) {
 		"| 50 concurrent streams: router peak RSS, every stream complete | ≤ 200 MB | ",
 		"| after the streams: router goroutines and sockets back to the baseline | within 16 of before | after the upstream idle timeout: goroutines ",
 		"not judged (fewer than 5 rounds)",
+		"| goal | limit | measured | each round | verdict |",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the report has no %q:\n%s", want, out)
@@ -150,5 +152,33 @@ func TestDecodeResult(t *testing.T) {
 		case tc.wantErr == "" && res.P50 != tc.wantP50:
 			t.Errorf("%s: p50 %v, want %v", tc.name, res.P50, tc.wantP50)
 		}
+	}
+}
+
+// TestPerRoundRatios: a ratio is also taken within each round, and its range reported.
+func TestPerRoundRatios(t *testing.T) {
+	t.Parallel()
+	res := func(v ...float64) []measure.Result {
+		var out []measure.Result
+		for _, x := range v {
+			out = append(out, measure.Result{P50: x, RPS: x})
+		}
+		return out
+	}
+	rep := &Report{Results: map[key][]measure.Result{
+		{kindLatency, direct, "short"}:         res(100, 100, 120),
+		{kindLatency, proxy, "short"}:          res(200, 300, 220),
+		{kindLatency, routerPlain, "short"}:    res(250, 300, 200),
+		{kindThroughput, proxy, "short"}:       res(1000, 2000),
+		{kindThroughput, routerPlain, "short"}: res(900, 2200),
+	}}
+	if got, want := span(rep.addedRatios(kindLatency, routerPlain, "short")), "0.80–1.50"; got != want {
+		t.Errorf("added p50 ratios: %s, want %s", got, want)
+	}
+	if got, want := span(rep.rpsRatios(routerPlain)), "0.90–1.10"; got != want {
+		t.Errorf("throughput ratios: %s, want %s", got, want)
+	}
+	if got := span(nil); got != "" {
+		t.Errorf("no rounds: %q", got)
 	}
 }
