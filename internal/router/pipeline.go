@@ -31,6 +31,10 @@ type Pipeline struct {
 	log    *slog.Logger // nil: the router's
 	tracer trace.Tracer
 	prop   propagation.TextMapPropagator
+	// passive: the tracer records nothing, so a span only carries a caller's trace context
+	// on to the model server, and a request without one needs none.
+	passive bool
+	fields  []string // the header fields prop reads, canonical
 }
 
 // PipelineOptions are a pipeline's dependencies.
@@ -44,9 +48,15 @@ type PipelineOptions struct {
 // NewPipeline returns the pipeline serving each request with the router src holds when the
 // request starts, to its end, whatever reloads happen meanwhile.
 func NewPipeline(src *Holder, o PipelineOptions) *Pipeline {
-	p := &Pipeline{src: src, log: o.Logger, tracer: noop.NewTracerProvider().Tracer("")}
+	p := &Pipeline{src: src, log: o.Logger, tracer: noop.NewTracerProvider().Tracer(""), passive: true}
 	if o.Tracing != nil {
 		p.tracer, p.prop = o.Tracing.Tracer(), o.Tracing.Propagator
+		_, p.passive = o.Tracing.Provider.(noop.TracerProvider)
+	}
+	if p.prop != nil {
+		for _, f := range p.prop.Fields() {
+			p.fields = append(p.fields, http.CanonicalHeaderKey(f))
+		}
 	}
 	return p
 }
@@ -54,10 +64,23 @@ func NewPipeline(src *Holder, o PipelineOptions) *Pipeline {
 // StartSpan starts a front door's server span for a request, continuing the caller's trace
 // when h carries one (traceparent). The front door ends it once the answer is written.
 func (p *Pipeline) StartSpan(ctx context.Context, name string, h http.Header) (context.Context, trace.Span) {
+	if p.passive && !carriesAny(h, p.fields) {
+		return ctx, trace.SpanFromContext(ctx) // a span that records nothing, as the tracer's would be
+	}
 	if p.prop != nil {
 		ctx = p.prop.Extract(ctx, propagation.HeaderCarrier(h))
 	}
 	return p.tracer.Start(ctx, name, trace.WithSpanKind(trace.SpanKindServer))
+}
+
+// carriesAny reports whether h has any of the canonical fields.
+func carriesAny(h http.Header, fields []string) bool {
+	for _, f := range fields {
+		if len(h[f]) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // Request is a chat completion request as a front door received it.

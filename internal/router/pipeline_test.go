@@ -15,10 +15,13 @@ import (
 	"testing"
 	"time"
 
+	"go.opentelemetry.io/otel/propagation"
 	"go.opentelemetry.io/otel/trace"
+	tracenoop "go.opentelemetry.io/otel/trace/noop"
 
 	"github.com/semantic-router/semantic-router/internal/openai"
 	"github.com/semantic-router/semantic-router/internal/provider"
+	"github.com/semantic-router/semantic-router/internal/telemetry"
 )
 
 // serve sends req through the whole pipeline over r and returns the whole answer.
@@ -451,6 +454,20 @@ func TestStartSpanContinuesTheCallersTrace(t *testing.T) {
 		t.Error("a pipeline without tracing recorded a span")
 	}
 	span.End()
+
+	// Tracing off, as the router runs without a tracing section: nothing is recorded, and
+	// the caller's trace context, when there is one, is carried on to the model server.
+	passive := &telemetry.Tracing{Provider: tracenoop.NewTracerProvider(), Propagator: propagation.TraceContext{}}
+	pp := NewPipeline(NewHolder(newSimRouter(t)), PipelineOptions{Tracing: passive})
+	ctx, span := pp.StartSpan(context.Background(), "chat", h)
+	if span.IsRecording() || trace.SpanContextFromContext(ctx).TraceID().String() != "4bf92f3577b34da6a3ce929d0e0e4736" {
+		t.Errorf("tracing off, with a traceparent: recording %v, trace %s in the context; want the caller's, not recording",
+			span.IsRecording(), trace.SpanContextFromContext(ctx).TraceID())
+	}
+	ctx, span = pp.StartSpan(context.Background(), "chat", http.Header{"Content-Type": {"application/json"}})
+	if span.IsRecording() || trace.SpanContextFromContext(ctx).IsValid() {
+		t.Error("tracing off, without a traceparent: a span context appeared")
+	}
 }
 
 // TestModelsForAKey: a key limited to some models sees only those, the virtual model first.

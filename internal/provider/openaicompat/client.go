@@ -72,8 +72,11 @@ func New(o Options) (*Client, error) {
 
 // ChatCompletion implements provider.Provider.
 func (c *Client) ChatCompletion(ctx context.Context, req *openai.ChatRequest) (*provider.Response, error) {
-	ctx, cancel := c.withTimeout(ctx)
-	defer cancel()
+	if c.opts.Timeout > 0 { // without one, the call needs no context of its own
+		var cancel context.CancelFunc
+		ctx, cancel = c.withTimeout(ctx)
+		defer cancel()
+	}
 	resp, key, err := c.post(ctx, req, false)
 	if err != nil {
 		return nil, provider.RedactError(err, key)
