@@ -42,6 +42,7 @@ fuzz:
 	$(GO) test ./internal/config $(FUZZ) -fuzz '^FuzzRedactURL$$'
 	$(GO) test ./internal/openai $(FUZZ) -fuzz '^FuzzParseChatRequest$$'
 	$(GO) test ./internal/openai $(FUZZ) -fuzz '^FuzzSSEReader$$'
+	$(GO) test ./internal/openai $(FUZZ) -fuzz '^FuzzIsObject$$'
 	$(GO) test -tags onnx ./internal/embed/onnx $(FUZZ) -fuzz '^FuzzTokenizer$$'
 	$(GO) test -tags onnx ./internal/embed/onnx $(FUZZ) -fuzz '^FuzzBPE$$'
 	$(GO) test ./internal/openai $(FUZZ) -fuzz '^FuzzBearerToken$$'
