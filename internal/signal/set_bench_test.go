@@ -63,6 +63,11 @@ func benchmarkSignals(b *testing.B, prompt string) {
 		}
 		took = append(took, time.Since(start))
 	}
+	reportP50(b, took)
+}
+
+// reportP50 reports the median of took as p50-µs.
+func reportP50(b *testing.B, took []time.Duration) {
 	slices.Sort(took)
 	b.ReportMetric(float64(took[len(took)/2].Nanoseconds())/1000, "p50-µs")
 }
@@ -129,8 +134,7 @@ func BenchmarkBuiltinSignalsCold(b *testing.B) {
 			}
 			took = append(took, time.Since(start))
 		}
-		slices.Sort(took)
-		b.ReportMetric(float64(took[len(took)/2].Nanoseconds())/1000, "p50-µs")
+		reportP50(b, took)
 	}
 	b.Run("all/short", func(b *testing.B) { run(b, shortPrompt, nil) })
 	b.Run("all/200tokens", func(b *testing.B) { run(b, signalsPrompt, nil) })
