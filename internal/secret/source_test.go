@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -129,14 +130,25 @@ func TestFileRotation(t *testing.T) {
 			d := newK8sSecretDir(t, "api_key", "old-key")
 			var rotations atomic.Int32
 			var refs sync.Map
+			// The value each rotation brought, in order: the hook runs once the value is
+			// stored, so the source read in it holds that rotation's value.
+			var (
+				src     atomic.Pointer[Source]
+				mu      sync.Mutex
+				brought []string
+			)
 			ref := "file:" + filepath.Join(d.dir, "api_key")
 			s, err := Open(ref, Options{PollInterval: mode.poll, OnRotate: func(r string) {
 				refs.Store(r, true)
 				rotations.Add(1)
+				mu.Lock()
+				brought = append(brought, *src.Load().val.Load())
+				mu.Unlock()
 			}})
 			if err != nil {
 				t.Fatal(err)
 			}
+			src.Store(s)
 			defer s.Close()
 			if got, _ := s.Value(); got != "old-key" {
 				t.Fatalf("Value() = %q, want old-key (trailing newline trimmed)", got)
@@ -152,9 +164,17 @@ func TestFileRotation(t *testing.T) {
 			// Rewriting the same value is no rotation.
 			d.write("api_key", "new-key")
 			d.write("api_key", "newest-key")
-			waitFor(t, "the newest key", func() bool { v, _ := s.Value(); return v == "newest-key" })
-			if n := rotations.Load(); n != 2 {
-				t.Fatalf("rotations = %d, want 2", n)
+			waitFor(t, "the newest key's rotation", func() bool {
+				_, _ = s.Value() // in poll mode, reading is what re-reads the file
+				mu.Lock()
+				defer mu.Unlock()
+				return len(brought) > 0 && brought[len(brought)-1] == "newest-key"
+			})
+			mu.Lock()
+			got := strings.Join(brought, ", ")
+			mu.Unlock()
+			if got != "new-key, newest-key" {
+				t.Fatalf("rotations brought %s, want new-key, newest-key", got)
 			}
 			if err := s.Close(); err != nil {
 				t.Fatal(err)
