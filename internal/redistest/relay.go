@@ -2,6 +2,7 @@ package redistest
 
 import (
 	"bytes"
+	"io"
 	"net"
 	"sync"
 	"testing"
@@ -44,21 +45,7 @@ func (s *Server) Hold(t testing.TB, command string) *Relay {
 				_ = c.Close()
 				continue
 			}
-			go func() {
-				buf := make([]byte, 32<<10)
-				for {
-					n, err := up.Read(buf)
-					if n > 0 {
-						if _, werr := c.Write(buf[:n]); werr != nil {
-							break
-						}
-					}
-					if err != nil {
-						break
-					}
-				}
-				_ = c.Close()
-			}()
+			go func() { _, _ = io.Copy(c, up); _ = c.Close() }()
 			go r.forward(c, up)
 		}
 	}()
