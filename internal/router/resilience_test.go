@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -274,5 +275,51 @@ func TestRetryableAndFallbackWorthy(t *testing.T) {
 	}
 	if retryable(errors.New("boom")) || fallbackWorthy(context.Canceled) {
 		t.Error("an error that is no provider error is retried")
+	}
+}
+
+// TestRequestBudget: whichever of routing.request_budget and the model's timeout passes
+// first ends the call, and the log names it. A model called once whose timeout is the
+// shorter needs no budget deadline of its own (model.timeoutFirst); one with retries or
+// fallbacks keeps it, since its attempts together may outlast the budget.
+func TestRequestBudget(t *testing.T) {
+	t.Parallel()
+	hang := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.Copy(io.Discard, r.Body) // then the server notices the caller leaving
+		<-r.Context().Done()
+	}))
+	t.Cleanup(hang.Close)
+	hung := &upstream{Server: hang}
+	for _, tt := range []struct {
+		name         string
+		budget       string
+		extra        string
+		timeoutFirst bool
+		logged       string
+	}{
+		{"the budget is shorter", "200ms", "    timeout: 10s\n", false, "routing.request_budget of 200ms passed"},
+		{"the timeout is shorter", "10s", "    timeout: 200ms\n", true, "timeout of 200ms passed"},
+		{"the timeout is shorter, with retries", "300ms", "    timeout: 200ms\n    retry: {max_attempts: 3, initial_backoff: 1ms}\n", false,
+			"routing.request_budget of 300ms passed"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			var buf bytes.Buffer
+			var mu sync.Mutex
+			r := buildRouter(t, "routing: {request_budget: "+tt.budget+"}\nmodels:\n"+upstreamModel("m", hung, tt.extra), nil, Options{})
+			if got := r.models["m"].timeoutFirst; got != tt.timeoutFirst {
+				t.Errorf("timeoutFirst = %v, want %v", got, tt.timeoutFirst)
+			}
+			log := slog.New(slog.NewTextHandler(&lockedWriter{w: &buf, mu: &mu}, nil))
+			_, _, err := serveOn(NewPipeline(NewHolder(r), PipelineOptions{Logger: log}), chat("m", "hi"))
+			if e := apiErr(t, err); e.Status != http.StatusGatewayTimeout {
+				t.Errorf("status %d, want 504", e.Status)
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			if !strings.Contains(buf.String(), tt.logged) {
+				t.Errorf("log %q lacks %q", buf.String(), tt.logged)
+			}
+		})
 	}
 }

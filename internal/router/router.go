@@ -96,6 +96,10 @@ type model struct {
 	lastFailure atomic.Pointer[Failure]
 	// apiKey reads the model's api_key for a planned request (PlanOnly); nil: none.
 	apiKey func() (string, error)
+	// timeoutFirst: the model is called once (no retry, no fallback, one endpoint), and its
+	// provider applies its timeout (sim does not), which is shorter than the request
+	// budget: the timeout always ends the call first, and the budget needs no deadline.
+	timeoutFirst bool
 }
 
 // ModelInfo describes a configured model for the management API.
@@ -172,6 +176,8 @@ func New(cfg *config.Config, o Options) (*Router, error) {
 	)
 	for _, mc := range cfg.Models {
 		m := &model{cfg: mc, pool: r.newPool(mc)}
+		m.timeoutFirst = m.pool == nil && len(mc.Fallbacks) == 0 && mc.Retry.MaxAttempts <= 1 &&
+			mc.Provider.Type != config.ProviderSim && mc.Timeout > 0 && mc.Timeout < cfg.Routing.RequestBudget
 		r.models[mc.Name] = m
 		r.order = append(r.order, m)
 		if o.PlanOnly && !mc.Provider.APIKey.IsZero() {
@@ -294,7 +300,7 @@ type routed struct {
 // configured.
 func (r *Router) complete(ctx context.Context, p routed) (*provider.Response, Route, error) {
 	m, req, rt := p.m, p.req, p.rt
-	ctx, cancel := context.WithTimeout(ctx, r.cfg.Routing.RequestBudget.D())
+	ctx, cancel := r.budget(ctx, m)
 	defer cancel()
 	var resp *provider.Response
 	served, err := r.withFallbacks(ctx, m, func(ctx context.Context, m *model) error {
@@ -336,7 +342,7 @@ func (r *Router) stream(ctx context.Context, p routed) (*Stream, Route, error) {
 		req = &up
 	}
 	// The budget outlives this call: the stream's Close cancels it.
-	ctx, cancel := context.WithTimeout(ctx, r.cfg.Routing.RequestBudget.D())
+	ctx, cancel := r.budget(ctx, m)
 	var st *Stream
 	served, err := r.withFallbacks(ctx, m, func(ctx context.Context, m *model) error {
 		var err error
@@ -351,6 +357,17 @@ func (r *Router) stream(ctx context.Context, p routed) (*Stream, Route, error) {
 	st.clientUsage = clientUsage
 	st.budgetCancel = cancel
 	return st, rt, nil
+}
+
+// budget bounds ctx by the request budget, routing.request_budget, which counts from here.
+// For a model whose own timeout always ends the call first (model.timeoutFirst) it returns
+// ctx as it is: a second deadline could never fire, and each costs a timer and a context.
+func (r *Router) budget(ctx context.Context, m *model) (context.Context, context.CancelFunc) {
+	if m.timeoutFirst {
+		return ctx, func() {}
+	}
+	d := r.cfg.Routing.RequestBudget.D()
+	return context.WithTimeoutCause(ctx, d, &provider.DeadlineCause{Setting: "routing.request_budget", After: d})
 }
 
 func (r *Router) inFlight(model string, delta float64) {
