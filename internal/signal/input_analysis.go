@@ -77,20 +77,43 @@ func (a *analysis) domainTerms() (words, stems []string) {
 	return a.domainWords, a.domainStems
 }
 
+// countWords counts the letter and digit words of lower, as appendWordSet splits them.
+func countWords(lower string) int {
+	n, in := 0, false
+	for i := 0; i < len(lower); i++ {
+		c := lower[i]
+		w := c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c >= utf8.RuneSelf
+		if w && !in {
+			n++
+		}
+		in = w
+	}
+	return n
+}
+
 // appendWordSet appends the distinct letter and digit words of lower (already lower-cased),
 // as wordSet finds them, in the order they first occur.
 func appendWordSet(dst []string, lower string) []string {
-	// An open-addressed set of indices into dst, sized for the words the text can hold.
-	var tableBuf [512]int32
+	// An open-addressed set of indices into dst, sized for the words the text can hold. A
+	// short text's table is small: the whole buffer is zeroed, and on a cold stack each
+	// cache line of it costs a miss.
 	size := 16
 	for size < len(lower)/2+2 {
 		size *= 2
 	}
-	table := tableBuf[:0]
-	if size <= len(tableBuf) {
-		table = tableBuf[:size]
-	} else {
+	var table []int32
+	switch {
+	case size <= 64:
+		var buf [64]int32
+		table = buf[:size]
+	case size <= 512:
+		var buf [512]int32
+		table = buf[:size]
+	default:
 		table = make([]int32, size)
+	}
+	if dst == nil {
+		dst = make([]string, 0, countWords(lower)) // one allocation, not one per doubling
 	}
 	add := func(w string) {
 		h := uint32(2166136261) // FNV-1a
