@@ -24,6 +24,9 @@ type Result struct {
 	P99 float64 `json:"p99_us,omitempty"`
 	// RPS is the completed requests per second of a throughput run.
 	RPS float64 `json:"rps,omitempty"`
+	// CPUPerRequest is the CPU time, in µs, the target's process used per request it served
+	// (user and system; the warm-up counted). The harness fills it in; the tools do not.
+	CPUPerRequest float64 `json:"cpu_us_per_request,omitempty"`
 	// Held is, in a streams run, how many streams had their first event at the same time.
 	Held int `json:"held,omitempty"`
 }

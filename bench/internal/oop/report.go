@@ -43,6 +43,7 @@ func (rep *Report) series(k key, f func(measure.Result) float64) []float64 {
 func p50(r measure.Result) float64 { return r.P50 }
 func p99(r measure.Result) float64 { return r.P99 }
 func rps(r measure.Result) float64 { return r.RPS }
+func cpu(r measure.Result) float64 { return r.CPUPerRequest }
 
 // med is the median over rounds of f for k.
 func (rep *Report) med(k key, f func(measure.Result) float64) float64 {
@@ -219,6 +220,20 @@ func (rep *Report) Markdown(w io.Writer) {
 			}
 			fmt.Fprintf(w, "| %s |\n", strings.Join(cells, " | "))
 		}
+	}
+
+	fmt.Fprintf(w, "\nCPU time per request of each server process (user and system, from /proc/<pid>/stat over each run, warm-up included; µs). "+
+		"At concurrency 1 it includes the Go scheduler looking for work between requests (a process whose goroutines wait spins a while before it sleeps); "+
+		"at concurrency %d, with the cores busy, it is closer to each request's own work:\n\n", o.Concurrency)
+	fmt.Fprintf(w, "| process | at c=1, 7 words | × proxy | at c=1, ~200 tokens | × proxy | at c=%d, 7 words | × proxy |\n", o.Concurrency)
+	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---:|")
+	for _, t := range []string{direct, proxy, routerPlain, routerSignals} {
+		cells := []string{names[t]}
+		for _, c := range []key{{kindLatency, t, "short"}, {kindLatency, t, "long"}, {kindThroughput, t, "short"}} {
+			v := rep.med(c, cpu)
+			cells = append(cells, us(v), times(ratio(v, rep.med(key{c.kind, proxy, c.prompt}, cpu))))
+		}
+		fmt.Fprintf(w, "| %s |\n", strings.Join(cells, " | "))
 	}
 
 	fmt.Fprintf(w, "\nEnvoy external processor (`-gateway extproc`), one gRPC stream per request carrying request headers, buffered body and response headers; "+

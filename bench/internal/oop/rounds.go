@@ -63,17 +63,19 @@ func plan(round int) []step {
 // rounds starts one mock backend, the bare proxy and four routers in front of it, and a
 // pass-through external processor, and runs every round's plan.
 func (r *runner) rounds(ctx context.Context, rep *Report) error {
-	_, backendURL, err := r.startBackend(ctx, "mock backend", false)
+	backend, backendURL, err := r.startBackend(ctx, "mock backend", false)
 	if err != nil {
 		return err
 	}
 	urls := map[string]string{direct: backendURL}
 	addrs := map[string]string{}
+	pids := map[string]int{direct: backend.Pid()}
 	px, err := r.startProxy(ctx, "bare proxy", backendURL)
 	if err != nil {
 		return err
 	}
 	urls[proxy] = "http://" + px.Addr("inference")
+	pids[proxy] = px.Pid()
 	for _, rt := range []struct{ target, config, gateway string }{
 		{routerPlain, "plain", "standalone"}, {routerSignals, "signals", "standalone"},
 		{extprocPlain, "plain", "extproc"}, {extprocSignals, "signals", "extproc"},
@@ -82,6 +84,7 @@ func (r *runner) rounds(ctx context.Context, rep *Report) error {
 		if err != nil {
 			return err
 		}
+		pids[rt.target] = p.Pid()
 		if rt.gateway == "extproc" {
 			addrs[rt.target] = p.Addr("extproc")
 		} else {
@@ -93,11 +96,12 @@ func (r *runner) rounds(ctx context.Context, rep *Report) error {
 		return err
 	}
 	addrs[extprocNoop] = noop.Addr("extproc")
+	pids[extprocNoop] = noop.Pid()
 	rep.Results = map[key][]measure.Result{}
 	for round := range r.o.Rounds {
 		r.say("round %d of %d", round+1, r.o.Rounds)
 		for _, s := range plan(round) {
-			res, err := r.measure(ctx, s, urls, addrs)
+			res, err := r.measureCPU(ctx, s, urls, addrs, pids[s.target])
 			if err != nil {
 				return fmt.Errorf("round %d, %s of %s (%s prompt): %w", round+1, s.kind, s.target, s.prompt, err)
 			}
@@ -105,6 +109,27 @@ func (r *runner) rounds(ctx context.Context, rep *Report) error {
 		}
 	}
 	return nil
+}
+
+// measureCPU is measure, and the CPU time the target's process used over the run (user and
+// system, warm-up included) per request it served.
+func (r *runner) measureCPU(ctx context.Context, s step, urls, addrs map[string]string, pid int) (measure.Result, error) {
+	before, err := cpuTime(pid)
+	if err != nil {
+		return measure.Result{}, err
+	}
+	res, err := r.measure(ctx, s, urls, addrs)
+	if err != nil {
+		return res, err
+	}
+	after, err := cpuTime(pid)
+	if err != nil {
+		return res, err
+	}
+	if n := res.Requests + r.o.Warmup; n > 0 {
+		res.CPUPerRequest = float64((after - before).Microseconds()) / float64(n)
+	}
+	return res, nil
 }
 
 func (r *runner) measure(ctx context.Context, s step, urls, addrs map[string]string) (measure.Result, error) {

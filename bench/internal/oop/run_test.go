@@ -182,3 +182,55 @@ func TestPerRoundRatios(t *testing.T) {
 		t.Errorf("no rounds: %q", got)
 	}
 }
+
+func TestParseCPUTime(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name, stat string
+		want       time.Duration
+		wantErr    string
+	}{
+		{name: "a plain name", stat: "4242 (semantic-route) S 1 4242 4242 0 -1 4194560 1502 0 0 0 250 37 0 0 20 0 9 0 123 1 2 3\n",
+			want: 2870 * time.Millisecond},
+		{name: "a name with spaces and parentheses", stat: "7 (a (b) c) R 1 7 7 0 -1 0 0 0 0 0 3 4 0 0 20 0 1 0 9 1 2 3",
+			want: 70 * time.Millisecond},
+		{name: "cut short", stat: "7 (x) R 1 7", wantErr: `stat "7 (x) R 1 7": 3 fields after the command name, want at least 13`},
+		{name: "no name", stat: "7 x R", wantErr: `stat "7 x R": no command name`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			got, err := parseCPUTime(tc.stat)
+			if tc.wantErr != "" {
+				if err == nil || err.Error() != tc.wantErr {
+					t.Fatalf("error %v, want %q", err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil || got != tc.want {
+				t.Fatalf("got %v, %v; want %v", got, err, tc.want)
+			}
+		})
+	}
+}
+
+// TestCPUTimeOfThisProcess: the CPU time read for a running process grows as it works.
+func TestCPUTimeOfThisProcess(t *testing.T) {
+	t.Parallel()
+	before, err := cpuTime(os.Getpid())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); {
+		for x := range 1 << 20 {
+			_ = x * x
+		}
+		now, err := cpuTime(os.Getpid())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if now-before >= 50*time.Millisecond {
+			return
+		}
+	}
+	t.Error("the CPU time read did not grow by 50 ms in a minute of work")
+}

@@ -110,3 +110,39 @@ func settled(ctx context.Context, pid int, metricsURL string, wait time.Duration
 	}
 	return prev, nil
 }
+
+// userHZ is the unit of the times in /proc/<pid>/stat: USER_HZ, 100 on every Linux
+// architecture's user-space ABI.
+const userHZ = 100
+
+// cpuTime returns the user and system CPU time pid has used, from /proc/<pid>/stat.
+func cpuTime(pid int) (time.Duration, error) {
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0, err
+	}
+	return parseCPUTime(string(stat))
+}
+
+// parseCPUTime reads utime and stime (fields 14 and 15) of a /proc/<pid>/stat line. The
+// command name, field 2, is in parentheses and may hold spaces and parentheses itself, so
+// fields are counted from its last ")".
+func parseCPUTime(stat string) (time.Duration, error) {
+	i := strings.LastIndexByte(stat, ')')
+	if i < 0 {
+		return 0, fmt.Errorf("stat %q: no command name", stat)
+	}
+	f := strings.Fields(stat[i+1:]) // f[0] is field 3, the state
+	if len(f) < 13 {
+		return 0, fmt.Errorf("stat %q: %d fields after the command name, want at least 13", stat, len(f))
+	}
+	var ticks int64
+	for _, s := range f[11:13] {
+		n, err := strconv.ParseInt(s, 10, 64)
+		if err != nil {
+			return 0, fmt.Errorf("stat: utime or stime %q: %w", s, err)
+		}
+		ticks += n
+	}
+	return time.Duration(ticks) * time.Second / userHZ, nil
+}
