@@ -24,14 +24,14 @@ func TestEvaluate(t *testing.T) {
 		want     string
 		wantConf float64
 	}{
-		{"nothing matches", Matches{}, false, "", 0},
-		{"priority wins over order", Matches{"code": {Matched: true, Confidence: 1}, "math": {Matched: true, Confidence: 0.7}}, false, "math", 0.7},
-		{"any takes the strongest", Matches{"math": {Matched: true, Confidence: 0.4}, "physics": {Matched: true, Confidence: 0.9}}, false, "math", 0.9},
-		{"all with not", Matches{"hard": {Matched: true, Confidence: 0.8}, "german": {Matched: false, Confidence: 0.3}}, false, "hard_not_german", 0.7},
-		{"not blocks", Matches{"hard": {Matched: true, Confidence: 0.8}, "german": {Matched: true, Confidence: 0.9}}, false, "", 0},
-		{"policy applies to all", Matches{"pii": {Matched: true, Confidence: 1}, "math": {Matched: true, Confidence: 1}}, false, "pii_block", 1},
-		{"direct requests see only policies", Matches{"math": {Matched: true, Confidence: 1}}, true, "", 0},
-		{"direct request hits the policy", Matches{"pii": {Matched: true, Confidence: 1}}, true, "pii_block", 1},
+		{"nothing matches", matchesOf(map[string]Match{}), false, "", 0},
+		{"priority wins over order", matchesOf(map[string]Match{"code": {Matched: true, Confidence: 1}, "math": {Matched: true, Confidence: 0.7}}), false, "math", 0.7},
+		{"any takes the strongest", matchesOf(map[string]Match{"math": {Matched: true, Confidence: 0.4}, "physics": {Matched: true, Confidence: 0.9}}), false, "math", 0.9},
+		{"all with not", matchesOf(map[string]Match{"hard": {Matched: true, Confidence: 0.8}, "german": {Matched: false, Confidence: 0.3}}), false, "hard_not_german", 0.7},
+		{"not blocks", matchesOf(map[string]Match{"hard": {Matched: true, Confidence: 0.8}, "german": {Matched: true, Confidence: 0.9}}), false, "", 0},
+		{"policy applies to all", matchesOf(map[string]Match{"pii": {Matched: true, Confidence: 1}, "math": {Matched: true, Confidence: 1}}), false, "pii_block", 1},
+		{"direct requests see only policies", matchesOf(map[string]Match{"math": {Matched: true, Confidence: 1}}), true, "", 0},
+		{"direct request hits the policy", matchesOf(map[string]Match{"pii": {Matched: true, Confidence: 1}}), true, "pii_block", 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -68,7 +68,7 @@ func BenchmarkEvaluate(b *testing.B) {
 			Rules: config.Rule{All: []config.Rule{sig("a"), {Any: []config.Rule{sig("b"), sig("c")}}, {Not: &config.Rule{Signal: "d"}}}}})
 	}
 	e := New(ds)
-	m := Matches{"a": {Matched: true, Confidence: 0.9}, "b": {Matched: false, Confidence: 0}, "c": {Matched: false, Confidence: 0}, "d": {Matched: false, Confidence: 0}}
+	m := matchesOf(map[string]Match{"a": {Matched: true, Confidence: 0.9}, "b": {Matched: false, Confidence: 0}, "c": {Matched: false, Confidence: 0}, "d": {Matched: false, Confidence: 0}})
 	b.ReportAllocs()
 	for b.Loop() {
 		e.Evaluate(m, false)
@@ -100,13 +100,13 @@ func TestEvaluateFailedSignals(t *testing.T) {
 		wantUndet  bool
 		wantFailed []string
 	}{
-		{"failed policy signal refuses", Matches{"jailbreak": failed}, "jb_block", true, []string{"jailbreak"}},
-		{"a matched alternative decides despite the failure", Matches{"pii": yes, "jb2": failed}, "pii_or_jb", false, nil},
-		{"an unmatched alternative leaves it undetermined", Matches{"pii": no, "jb2": failed}, "pii_or_jb", true, []string{"jb2"}},
-		{"on_error allow reads the signal as not matched", Matches{"safe": failed}, "lenient", false, nil},
-		{"an unset on_error on a policy refuses", Matches{"safe": yes, "toxic": failed}, "default_policy", true, []string{"toxic"}},
-		{"routing reads a failed signal as not matched", Matches{"safe": yes, "domain": failed}, "", false, nil},
-		{"routing not over a failed signal", Matches{"safe": yes, "domain": yes, "cheap": failed}, "stem", false, nil},
+		{"failed policy signal refuses", matchesOf(map[string]Match{"jailbreak": failed}), "jb_block", true, []string{"jailbreak"}},
+		{"a matched alternative decides despite the failure", matchesOf(map[string]Match{"pii": yes, "jb2": failed}), "pii_or_jb", false, nil},
+		{"an unmatched alternative leaves it undetermined", matchesOf(map[string]Match{"pii": no, "jb2": failed}), "pii_or_jb", true, []string{"jb2"}},
+		{"on_error allow reads the signal as not matched", matchesOf(map[string]Match{"safe": failed}), "lenient", false, nil},
+		{"an unset on_error on a policy refuses", matchesOf(map[string]Match{"safe": yes, "toxic": failed}), "default_policy", true, []string{"toxic"}},
+		{"routing reads a failed signal as not matched", matchesOf(map[string]Match{"safe": yes, "domain": failed}), "", false, nil},
+		{"routing not over a failed signal", matchesOf(map[string]Match{"safe": yes, "domain": yes, "cheap": failed}), "stem", false, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -144,14 +144,14 @@ func TestEvaluatePoliciesThatOnlyModify(t *testing.T) {
 		modifiers []string
 		undet     bool
 	}{
-		{"the routing decision after a mask", Matches{"pii": on, "math": on}, false, "math", []string{"mask"}, false},
-		{"a block after a mask", Matches{"pii": on, "jailbreak": on, "math": on}, false, "jailbreak", []string{"mask"}, false},
-		{"a block after a mask, named model", Matches{"pii": on, "jailbreak": on}, true, "jailbreak", []string{"mask"}, false},
-		{"two modifiers, then routing", Matches{"pii": on, "legal": on, "math": on}, false, "math", []string{"mask", "prompt"}, false},
-		{"a mask alone", Matches{"pii": on}, false, "mask", nil, false},
-		{"two modifiers alone", Matches{"pii": on, "legal": on}, true, "mask", []string{"prompt"}, false},
-		{"a failed policy after a mask refuses", Matches{"pii": on, "embedder": {Failed: true}}, false, "failing", []string{"mask"}, true},
-		{"named model: routing decisions stay out", Matches{"pii": on, "math": on}, true, "mask", nil, false},
+		{"the routing decision after a mask", matchesOf(map[string]Match{"pii": on, "math": on}), false, "math", []string{"mask"}, false},
+		{"a block after a mask", matchesOf(map[string]Match{"pii": on, "jailbreak": on, "math": on}), false, "jailbreak", []string{"mask"}, false},
+		{"a block after a mask, named model", matchesOf(map[string]Match{"pii": on, "jailbreak": on}), true, "jailbreak", []string{"mask"}, false},
+		{"two modifiers, then routing", matchesOf(map[string]Match{"pii": on, "legal": on, "math": on}), false, "math", []string{"mask", "prompt"}, false},
+		{"a mask alone", matchesOf(map[string]Match{"pii": on}), false, "mask", nil, false},
+		{"two modifiers alone", matchesOf(map[string]Match{"pii": on, "legal": on}), true, "mask", []string{"prompt"}, false},
+		{"a failed policy after a mask refuses", matchesOf(map[string]Match{"pii": on, "embedder": {Failed: true}}), false, "failing", []string{"mask"}, true},
+		{"named model: routing decisions stay out", matchesOf(map[string]Match{"pii": on, "math": on}), true, "mask", nil, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -169,4 +169,13 @@ func TestEvaluatePoliciesThatOnlyModify(t *testing.T) {
 			}
 		})
 	}
+}
+
+// matchesOf lists m's outcomes, in no particular order, as Set.Evaluate returns them.
+func matchesOf(m map[string]Match) Matches {
+	out := Matches{}
+	for name, match := range m {
+		out = append(out, NamedMatch{Name: name, Match: match})
+	}
+	return out
 }

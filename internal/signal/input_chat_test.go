@@ -69,8 +69,8 @@ signals:
 	if err != nil || len(res) != 1 {
 		t.Fatalf("results %+v, err %v", res, err)
 	}
-	if res[0].Value != want || res[0].Matched != (want <= 12) || m["short"].Matched != res[0].Matched {
-		t.Errorf("result %+v, match %+v; want %d tokens", res[0], m["short"], want)
+	if res[0].Value != want || res[0].Matched != (want <= 12) || m.Get("short").Matched != res[0].Matched {
+		t.Errorf("result %+v, match %+v; want %d tokens", res[0], m.Get("short"), want)
 	}
 }
 

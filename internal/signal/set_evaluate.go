@@ -143,8 +143,8 @@ func (s *Set) Evaluate(ctx context.Context, in *Input, names map[string]bool) (_
 		}
 	}
 	m := make(decision.Matches, len(results))
-	for _, r := range results {
-		m[r.Name] = decision.Match{Matched: r.Matched, Confidence: r.Confidence, Failed: r.Error != ""}
+	for i, r := range results {
+		m[i] = decision.NamedMatch{Name: r.Name, Match: decision.Match{Matched: r.Matched, Confidence: r.Confidence, Failed: r.Error != ""}}
 	}
 	return results, m, ev.embedErr
 }

@@ -115,7 +115,7 @@ func TestVectorSignalsFailWhenTheEmbedderFails(t *testing.T) {
 	emb := newEmbeddingServer(t)
 	s := newTestSet(t, remoteSignals(emb.URL), SetOptions{Secrets: &secretMap{vals: map[string]string{"env.EMBED_KEY": "k1"}}})
 	ctx := context.Background()
-	if res, m, err := s.Evaluate(ctx, InputFromChat(userChat("urgent: what is a prime number?"), nil), nil); err != nil || matched(res) != "stem,urgent" || m["stem"].Failed {
+	if res, m, err := s.Evaluate(ctx, InputFromChat(userChat("urgent: what is a prime number?"), nil), nil); err != nil || matched(res) != "stem,urgent" || m.Get("stem").Failed {
 		t.Fatalf("before the outage: matched %q, matches %+v, err %v", matched(res), m, err)
 	}
 	emb.down.Store(true)
@@ -142,8 +142,8 @@ func TestVectorSignalsFailWhenTheEmbedderFails(t *testing.T) {
 		for _, r := range res {
 			if r.Error != "" {
 				failed = append(failed, r.Name)
-				if !strings.HasPrefix(r.Error, unavailable) || !m[r.Name].Failed || m[r.Name].Matched {
-					t.Errorf("%q: %s: error %q, match %+v", tt.prompt, r.Name, r.Error, m[r.Name])
+				if !strings.HasPrefix(r.Error, unavailable) || !m.Get(r.Name).Failed || m.Get(r.Name).Matched {
+					t.Errorf("%q: %s: error %q, match %+v", tt.prompt, r.Name, r.Error, m.Get(r.Name))
 				}
 			}
 		}
@@ -154,7 +154,7 @@ func TestVectorSignalsFailWhenTheEmbedderFails(t *testing.T) {
 	// Only the named signals are computed, in configuration order (by kind): without a
 	// vector signal, nothing is embedded and nothing fails.
 	res, m, err := s.Evaluate(ctx, InputFromChat(userChat("urgent"), nil), map[string]bool{"urgent": true, "pii": true})
-	if err != nil || len(res) != 2 || res[0].Name != "urgent" || res[1].Name != "pii" || len(m) != 2 || !m["urgent"].Matched {
+	if err != nil || len(res) != 2 || res[0].Name != "urgent" || res[1].Name != "pii" || len(m) != 2 || !m.Get("urgent").Matched {
 		t.Errorf("named signals: %+v %+v %v", res, m, err)
 	}
 }
@@ -182,7 +182,7 @@ func TestSignalsWaitForAnEmbedderDownAtStart(t *testing.T) {
 		res, m, err := s.Evaluate(ctx, InputFromChat(userChat(tt.prompt), nil), nil)
 		var failed []string
 		for _, r := range res {
-			if r.Error != "" && m[r.Name].Failed {
+			if r.Error != "" && m.Get(r.Name).Failed {
 				failed = append(failed, r.Name)
 			}
 		}
@@ -196,7 +196,7 @@ func TestSignalsWaitForAnEmbedderDownAtStart(t *testing.T) {
 	for range 8 {
 		wg.Go(func() {
 			res, m, err := s.Evaluate(ctx, InputFromChat(userChat("urgent: "+attack), nil), nil)
-			if got := matched(res); err != nil || got != "jailbreak,urgent" || m["stem"].Failed || m["jailbreak"].Failed {
+			if got := matched(res); err != nil || got != "jailbreak,urgent" || m.Get("stem").Failed || m.Get("jailbreak").Failed {
 				t.Errorf("once up: matched %s, matches %+v, err %v", got, m, err)
 			}
 		})
@@ -206,7 +206,7 @@ func TestSignalsWaitForAnEmbedderDownAtStart(t *testing.T) {
 		t.Fatalf("Ready after the embedder answers = %v", err)
 	}
 	res, m, err := s.Evaluate(ctx, InputFromChat(userChat("urgent: what is a prime number?"), nil), nil)
-	if got := matched(res); err != nil || got != "stem,urgent" || m["stem"].Failed {
+	if got := matched(res); err != nil || got != "stem,urgent" || m.Get("stem").Failed {
 		t.Errorf("once up: matched %s, matches %+v, err %v", got, m, err)
 	}
 }
