@@ -18,12 +18,21 @@ func (c cueSet) has(cat cueSet) bool { return c&cat != 0 }
 type lexicon struct {
 	root  [256]int32
 	nodes []lexNode
+	edges []lexEdge // the edges of the nodes with more than one, each node's side by side
 }
 
+// lexNode is a trie node. Most nodes lie inside a term and have one edge, which the node
+// holds itself: a step of the scan then reads one node, not a node and its edge list. The
+// scan's steps depend on each other, so on memory the CPU does not hold each one waits for
+// the last; nodes are 24 bytes and numbered in insertion order, so a term's nodes are
+// neighbours.
 type lexNode struct {
-	edges []lexEdge
-	fail  int32
-	out   cueSet // categories of the terms ending here or at a fail ancestor
+	out  cueSet // categories of the terms ending here or at a fail ancestor
+	fail int32
+	// next is the one edge's target, or, with more edges, the first of them in edges.
+	next int32
+	b    byte  // the one edge's byte
+	n    uint8 // how many edges
 }
 
 type lexEdge struct {
@@ -31,7 +40,32 @@ type lexEdge struct {
 	next int32
 }
 
-func (n *lexNode) step(b byte) int32 {
+func (lx *lexicon) step(cur int32, b byte) int32 {
+	n := &lx.nodes[cur]
+	switch n.n {
+	case 0:
+	case 1:
+		if n.b == b {
+			return n.next
+		}
+	default:
+		for _, e := range lx.edges[n.next : n.next+int32(n.n)] {
+			if e.b == b {
+				return e.next
+			}
+		}
+	}
+	return -1
+}
+
+// trieNode is a node of the trie newLexicon builds, before it is packed into lexNodes.
+type trieNode struct {
+	edges []lexEdge
+	fail  int32
+	out   cueSet
+}
+
+func (n *trieNode) step(b byte) int32 {
 	for _, e := range n.edges {
 		if e.b == b {
 			return e.next
@@ -41,51 +75,64 @@ func (n *lexNode) step(b byte) int32 {
 }
 
 func newLexicon(terms map[cueSet][]string) *lexicon {
-	lx := &lexicon{nodes: []lexNode{{}}}
+	nodes := []trieNode{{}}
 	for cat, list := range terms {
 		for _, t := range list {
 			cur := int32(0)
 			for i := 0; i < len(t); i++ {
-				next := lx.nodes[cur].step(t[i])
+				next := nodes[cur].step(t[i])
 				if next < 0 {
-					next = int32(len(lx.nodes)) //nolint:gosec // a few thousand nodes
-					lx.nodes = append(lx.nodes, lexNode{})
-					lx.nodes[cur].edges = append(lx.nodes[cur].edges, lexEdge{t[i], next})
+					next = int32(len(nodes)) //nolint:gosec // a few thousand nodes
+					nodes = append(nodes, trieNode{})
+					nodes[cur].edges = append(nodes[cur].edges, lexEdge{t[i], next})
 				}
 				cur = next
 			}
-			lx.nodes[cur].out |= cat
+			nodes[cur].out |= cat
 		}
 	}
 	// Breadth-first failure links; out sets accumulate along them.
 	var queue []int32
-	for _, e := range lx.nodes[0].edges {
+	for _, e := range nodes[0].edges {
 		queue = append(queue, e.next)
 	}
 	for len(queue) > 0 {
 		n := queue[0]
 		queue = queue[1:]
-		for _, e := range lx.nodes[n].edges {
-			f := lx.nodes[n].fail
+		for _, e := range nodes[n].edges {
+			f := nodes[n].fail
 			for {
-				if next := lx.nodes[f].step(e.b); next >= 0 && next != e.next {
-					lx.nodes[e.next].fail = next
+				if next := nodes[f].step(e.b); next >= 0 && next != e.next {
+					nodes[e.next].fail = next
 					break
 				}
 				if f == 0 {
 					break
 				}
-				f = lx.nodes[f].fail
+				f = nodes[f].fail
 			}
-			lx.nodes[e.next].out |= lx.nodes[lx.nodes[e.next].fail].out
+			nodes[e.next].out |= nodes[nodes[e.next].fail].out
 			queue = append(queue, e.next)
 		}
 	}
-	for b := range 256 {
-		lx.root[b] = lx.nodes[0].step(byte(b))
-		if lx.root[b] < 0 {
-			lx.root[b] = 0
+	lx := &lexicon{nodes: make([]lexNode, len(nodes))}
+	for i, n := range nodes {
+		if len(n.edges) > 255 {
+			panic("signal: a lexicon node with more than 255 edges")
 		}
+		p := lexNode{out: n.out, fail: n.fail, n: uint8(len(n.edges))}
+		switch len(n.edges) {
+		case 0:
+		case 1:
+			p.b, p.next = n.edges[0].b, n.edges[0].next
+		default:
+			p.next = int32(len(lx.edges)) //nolint:gosec // a few thousand edges
+			lx.edges = append(lx.edges, n.edges...)
+		}
+		lx.nodes[i] = p
+	}
+	for b := range 256 {
+		lx.root[b] = max(nodes[0].step(byte(b)), 0)
 	}
 	return lx
 }
@@ -101,7 +148,7 @@ func (lx *lexicon) scan(view string) cueSet {
 				cur = lx.root[b]
 				break
 			}
-			if next := lx.nodes[cur].step(b); next >= 0 {
+			if next := lx.step(cur, b); next >= 0 {
 				cur = next
 				break
 			}
@@ -124,7 +171,7 @@ func (lx *lexicon) count(view string) int {
 				cur = lx.root[b]
 				break
 			}
-			if next := lx.nodes[cur].step(b); next >= 0 {
+			if next := lx.step(cur, b); next >= 0 {
 				cur = next
 				break
 			}
