@@ -120,7 +120,7 @@ func newLexicon(terms map[cueSet][]string) *lexicon {
 		if len(n.edges) > 255 {
 			panic("signal: a lexicon node with more than 255 edges")
 		}
-		p := lexNode{out: n.out, fail: n.fail, n: uint8(len(n.edges))}
+		p := lexNode{out: n.out, fail: n.fail, n: uint8(len(n.edges))} //nolint:gosec // at most 255, checked above
 		switch len(n.edges) {
 		case 0:
 		case 1:
