@@ -3,6 +3,7 @@
 package decision
 
 import (
+	"cmp"
 	"math/rand/v2"
 	"slices"
 	"sort"
@@ -44,19 +45,80 @@ func (m Matches) Get(name string) Match {
 	return Match{}
 }
 
+// Signals are a request's signal outcomes, by name. Get may compute a signal when it is
+// first asked for (signal.Run does): the engine asks only for the signals whose answers can
+// still change the decision.
+type Signals interface {
+	Get(name string) Match
+}
+
 // Engine holds the decisions in evaluation order.
 type Engine struct {
-	decisions []*config.Decision
+	decisions []entry
+}
+
+// entry is one decision and its rules with the members of every all and any in the order
+// they are read: cheapest first.
+type entry struct {
+	d     *config.Decision
+	rules config.Rule
 }
 
 // New orders the decisions by descending priority, keeping configuration order among equals.
-func New(ds []config.Decision) *Engine {
-	e := &Engine{decisions: make([]*config.Decision, len(ds))}
+// cost, when not nil, is a signal's relative cost to compute: inside each all and any the
+// engine reads the cheaper members first, so that an outcome settled by a cheap signal (an
+// all with a member that did not match) never computes the expensive ones. The order changes
+// no outcome: an all or an any means the same whatever the order of its members.
+func New(ds []config.Decision, cost func(signal string) int) *Engine {
+	e := &Engine{decisions: make([]entry, len(ds))}
 	for i := range ds {
-		e.decisions[i] = &ds[i]
+		e.decisions[i] = entry{d: &ds[i], rules: ds[i].Rules}
+		if cost != nil {
+			e.decisions[i].rules, _ = cheapestFirst(ds[i].Rules, cost)
+		}
 	}
-	sort.SliceStable(e.decisions, func(i, j int) bool { return e.decisions[i].Priority > e.decisions[j].Priority })
+	sort.SliceStable(e.decisions, func(i, j int) bool { return e.decisions[i].d.Priority > e.decisions[j].d.Priority })
 	return e
+}
+
+// cheapestFirst returns a copy of r whose all and any members are ordered by the cost of the
+// signals they read (stable among equals), and that cost. r itself is not changed.
+func cheapestFirst(r config.Rule, cost func(string) int) (config.Rule, int) {
+	switch {
+	case r.Signal != "":
+		return r, cost(r.Signal)
+	case r.Not != nil:
+		sub, c := cheapestFirst(*r.Not, cost)
+		r.Not = &sub
+		return r, c
+	case r.All == nil && r.Any == nil:
+		return r, 0
+	}
+	type costed struct {
+		rule config.Rule
+		cost int
+	}
+	members := r.All
+	if r.Any != nil {
+		members = r.Any
+	}
+	cs := make([]costed, len(members))
+	total := 0
+	for i, sub := range members {
+		cs[i].rule, cs[i].cost = cheapestFirst(sub, cost)
+		total += cs[i].cost
+	}
+	slices.SortStableFunc(cs, func(a, b costed) int { return cmp.Compare(a.cost, b.cost) })
+	sorted := make([]config.Rule, len(cs))
+	for i := range cs {
+		sorted[i] = cs[i].rule
+	}
+	if r.Any != nil {
+		r.Any = sorted
+	} else {
+		r.All = sorted
+	}
+	return r, total
 }
 
 // Result is the decision that matched and how confident the match is.
@@ -78,14 +140,15 @@ type Result struct {
 // only modifies the request does not end the search: it is kept in Modifiers, and the search
 // goes on for the decision that routes or blocks; when none matches, the first such policy
 // is the Decision (and the request goes to the default or the named model).
-func (e *Engine) Evaluate(m Matches, direct bool) (Result, bool) {
+func (e *Engine) Evaluate(m Signals, direct bool) (Result, bool) {
 	var mods []*config.Decision
 	var first Result
-	for _, d := range e.decisions {
+	for _, en := range e.decisions {
+		d := en.d
 		if direct && d.AppliesTo != "all" {
 			continue
 		}
-		res, ok := match(d, m)
+		res, ok := match(d, en.rules, m)
 		if !ok {
 			continue
 		}
@@ -105,16 +168,16 @@ func (e *Engine) Evaluate(m Matches, direct bool) (Result, bool) {
 	return first, true
 }
 
-// match evaluates one decision's rules.
-func match(d *config.Decision, m Matches) (Result, bool) {
-	switch st, conf := eval3(d.Rules, m); {
+// match evaluates one decision's rules (d.Rules, with members in reading order).
+func match(d *config.Decision, rules config.Rule, m Signals) (Result, bool) {
+	switch st, conf := eval3(rules, m); {
 	case st == isTrue:
 		return Result{Decision: d, Confidence: conf}, true
 	case st == isUnknown && d.RefusesOnError():
 		return Result{Decision: d, Undetermined: true, Failed: failedSignals(d.Rules, m, nil)}, true
 	case st == isUnknown:
 		// on_error allow: the failed signals read as not matched (Matched is false).
-		if ok, conf := eval(d.Rules, m); ok {
+		if ok, conf := eval(rules, m); ok {
 			return Result{Decision: d, Confidence: conf}, true
 		}
 	}
@@ -132,8 +195,9 @@ const (
 
 // eval3 is eval in Kleene's three-valued logic: an all is false if any member is false, an
 // any is true if any member is true, whatever the failed signals would have said; otherwise a
-// failed signal makes the rule unknown.
-func eval3(r config.Rule, m Matches) (truth, float64) {
+// failed signal makes the rule unknown. It reads no member after the outcome is settled: an
+// all after a member that is false, an any after a member that is true with confidence 1.
+func eval3(r config.Rule, m Signals) (truth, float64) {
 	switch {
 	case r.Signal != "":
 		s := m.Get(r.Signal)
@@ -166,6 +230,9 @@ func eval3(r config.Rule, m Matches) (truth, float64) {
 		for _, sub := range r.Any {
 			switch st, c := eval3(sub, m); st {
 			case isTrue:
+				if c >= 1 {
+					return isTrue, c
+				}
 				best, found = max(best, c), true
 			case isUnknown:
 				unknown = true
@@ -191,7 +258,7 @@ func eval3(r config.Rule, m Matches) (truth, float64) {
 }
 
 // failedSignals appends the failed signals that r reads, once each, in rule order.
-func failedSignals(r config.Rule, m Matches, out []string) []string {
+func failedSignals(r config.Rule, m Signals, out []string) []string {
 	if r.Signal != "" && m.Get(r.Signal).Failed && !slices.Contains(out, r.Signal) {
 		out = append(out, r.Signal)
 	}
@@ -208,8 +275,9 @@ func failedSignals(r config.Rule, m Matches, out []string) []string {
 }
 
 // eval reports whether the rule matches, with a confidence: a signal's own, the weakest of
-// an all, the strongest matching member of an any, and the complement for a not.
-func eval(r config.Rule, m Matches) (bool, float64) {
+// an all, the strongest matching member of an any, and the complement for a not. Like eval3
+// it stops once the outcome is settled.
+func eval(r config.Rule, m Signals) (bool, float64) {
 	switch {
 	case r.Signal != "":
 		s := m.Get(r.Signal)
@@ -228,6 +296,9 @@ func eval(r config.Rule, m Matches) (bool, float64) {
 		best, found := 0.0, false
 		for _, sub := range r.Any {
 			if ok, c := eval(sub, m); ok {
+				if c >= 1 {
+					return true, c
+				}
 				best, found = max(best, c), true
 			}
 		}

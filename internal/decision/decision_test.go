@@ -16,7 +16,7 @@ func TestEvaluate(t *testing.T) {
 		{Name: "hard_not_german", Priority: 5, AppliesTo: "auto", Rules: config.Rule{All: []config.Rule{sig("hard"), {Not: &config.Rule{Signal: "german"}}}}},
 		{Name: "pii_block", Priority: 100, AppliesTo: "all", Rules: sig("pii"), Block: &config.Block{Status: 403}},
 	}
-	e := New(ds)
+	e := New(ds, nil)
 	tests := []struct {
 		name     string
 		matches  Matches
@@ -67,7 +67,7 @@ func BenchmarkEvaluate(b *testing.B) {
 		ds = append(ds, config.Decision{Name: "d", Priority: i, AppliesTo: "auto",
 			Rules: config.Rule{All: []config.Rule{sig("a"), {Any: []config.Rule{sig("b"), sig("c")}}, {Not: &config.Rule{Signal: "d"}}}}})
 	}
-	e := New(ds)
+	e := New(ds, nil)
 	m := matchesOf(map[string]Match{"a": {Matched: true, Confidence: 0.9}, "b": {Matched: false, Confidence: 0}, "c": {Matched: false, Confidence: 0}, "d": {Matched: false, Confidence: 0}})
 	b.ReportAllocs()
 	for b.Loop() {
@@ -92,7 +92,7 @@ func TestEvaluateFailedSignals(t *testing.T) {
 		{Name: "stem", Priority: 10, AppliesTo: "auto", OnError: config.OnErrorAllow,
 			Rules: config.Rule{All: []config.Rule{sig("domain"), {Not: &config.Rule{Signal: "cheap"}}}}},
 	}
-	e := New(ds)
+	e := New(ds, nil)
 	tests := []struct {
 		name       string
 		matches    Matches
@@ -134,7 +134,7 @@ func TestEvaluatePoliciesThatOnlyModify(t *testing.T) {
 		{Name: "prompt", Priority: 80, AppliesTo: "all", Rules: sig("legal"), SystemPrompt: "Cite sources."},
 		{Name: "math", Priority: 10, Rules: sig("math"), Models: []config.ModelRef{{Model: "qwen"}}},
 		{Name: "failing", Priority: 5, AppliesTo: "all", Rules: sig("embedder"), Block: block},
-	})
+	}, nil)
 	on := Match{Matched: true, Confidence: 1}
 	tests := []struct {
 		name      string
@@ -178,4 +178,100 @@ func matchesOf(m map[string]Match) Matches {
 		out = append(out, NamedMatch{Name: name, Match: match})
 	}
 	return out
+}
+
+// reads records the signals the engine asks for, in order, and answers from its outcomes.
+type reads struct {
+	m    Matches
+	read []string
+}
+
+func (r *reads) Get(name string) Match {
+	r.read = append(r.read, name)
+	return r.m.Get(name)
+}
+
+// TestEvaluateReadsCheapSignalsFirst: inside an all or an any the engine reads the cheaper
+// signals first and stops once the outcome is settled, so that an expensive signal is not
+// computed when a cheap one already decides.
+func TestEvaluateReadsCheapSignalsFirst(t *testing.T) {
+	t.Parallel()
+	cost := map[string]int{"domain": 16, "hard": 2, "urgent": 1, "jailbreak": 16}
+	ds := []config.Decision{
+		{Name: "block", Priority: 100, AppliesTo: "all", Rules: sig("jailbreak"), Block: &config.Block{}},
+		{Name: "stem", Priority: 10, Rules: config.Rule{Any: []config.Rule{
+			{All: []config.Rule{sig("domain"), sig("hard")}}, sig("urgent"),
+		}}},
+	}
+	on := Match{Matched: true, Confidence: 1}
+	tests := []struct {
+		name    string
+		cost    func(string) int
+		matches Matches
+		want    []string
+	}{
+		{"a cheap member that did not match ends the all", func(s string) int { return cost[s] }, matchesOf(map[string]Match{}),
+			[]string{"jailbreak", "urgent", "hard"}},
+		{"a certain match ends the any", func(s string) int { return cost[s] }, matchesOf(map[string]Match{"urgent": on}),
+			[]string{"jailbreak", "urgent"}},
+		{"the expensive member when the cheap one matched", func(s string) int { return cost[s] }, matchesOf(map[string]Match{"hard": on}),
+			[]string{"jailbreak", "urgent", "hard", "domain"}},
+		{"a block ends the search", func(s string) int { return cost[s] }, matchesOf(map[string]Match{"jailbreak": on}),
+			[]string{"jailbreak"}},
+		{"without costs, configuration order", nil, matchesOf(map[string]Match{}),
+			[]string{"jailbreak", "domain", "urgent"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			r := &reads{m: tt.matches}
+			New(ds, tt.cost).Evaluate(r, false)
+			if !slices.Equal(r.read, tt.want) {
+				t.Errorf("read %v, want %v", r.read, tt.want)
+			}
+		})
+	}
+}
+
+// TestCheapestFirstChangesNoOutcome evaluates decisions of several shapes against every
+// combination of outcomes of their four signals (not matched, matched with confidence 0.5 or
+// 1, failed), with the members read in configuration order and cheapest first, and with
+// on_error refuse and allow: the decision, its confidence and the failed signals it names
+// are the same.
+func TestCheapestFirstChangesNoOutcome(t *testing.T) {
+	t.Parallel()
+	a, b, c, d := sig("a"), sig("b"), sig("c"), sig("d")
+	not := func(r config.Rule) config.Rule { return config.Rule{Not: &r} }
+	all := func(rs ...config.Rule) config.Rule { return config.Rule{All: rs} }
+	anyOf := func(rs ...config.Rule) config.Rule { return config.Rule{Any: rs} }
+	shapes := []config.Rule{
+		all(a, anyOf(b, c), not(d)),
+		anyOf(all(a, b), c, not(d)),
+		all(anyOf(a, b), anyOf(c, d)),
+		anyOf(a, b, c, d),
+		all(a, b, c, d),
+		not(all(a, anyOf(b, not(c)), d)),
+	}
+	cost := map[string]int{"a": 8, "b": 4, "c": 2, "d": 1}
+	states := []Match{{}, {Matched: true, Confidence: 0.5}, {Matched: true, Confidence: 1}, {Failed: true}}
+	for i, shape := range shapes {
+		for _, onError := range []string{config.OnErrorRefuse, config.OnErrorAllow} {
+			ds := []config.Decision{{Name: "d", AppliesTo: "all", OnError: onError, Rules: shape}}
+			plain, cheap := New(ds, nil), New(ds, func(s string) int { return cost[s] })
+			for n := range 256 {
+				m := Matches{}
+				for k, name := range []string{"a", "b", "c", "d"} {
+					m = append(m, NamedMatch{Name: name, Match: states[n>>(2*k)&3]})
+				}
+				want, wantOK := plain.Evaluate(m, false)
+				got, gotOK := cheap.Evaluate(m, false)
+				if gotOK != wantOK || got.Confidence != want.Confidence || got.Undetermined != want.Undetermined || !slices.Equal(got.Failed, want.Failed) {
+					t.Fatalf("shape %d, on_error %s, outcomes %v: got %v %+v, want %v %+v", i, onError, m, gotOK, got, wantOK, want)
+				}
+			}
+		}
+	}
+	if shapes[0].All[1].Any[0].Signal != "b" {
+		t.Error("New reordered the configuration's own rules")
+	}
 }

@@ -127,10 +127,10 @@ decisions:
 	if got := testutil.ToFloat64(metrics.SignalErrors.WithLabelValues("jailbreak", "refused")); got != 2 {
 		t.Errorf("signal_errors_total{jailbreak,refused} = %v, want 2", got)
 	}
-	// The domain signal failed on each of the three auto requests (all signals the decisions
-	// use are computed) and was not computed for the direct ones (policies only).
-	if got := testutil.ToFloat64(metrics.SignalErrors.WithLabelValues("stem", "not_matched")); got != 3 {
-		t.Errorf("signal_errors_total{stem,not_matched} = %v, want 3", got)
+	// The domain signal was never computed: every request ended at a policy before the
+	// engine read the stem decision.
+	if got := testutil.ToFloat64(metrics.SignalErrors.WithLabelValues("stem", "not_matched")); got != 0 {
+		t.Errorf("signal_errors_total{stem,not_matched} = %v, want 0", got)
 	}
 }
 

@@ -23,7 +23,7 @@ func (r *Router) buildDecisions() error {
 		return fmt.Errorf("signals: %w", err)
 	}
 	r.signals = set
-	r.engine = decision.New(r.cfg.Decisions)
+	r.engine = decision.New(r.cfg.Decisions, set.Cost)
 	r.referenced = r.cfg.ReferencedSignals()
 	var policies []config.Decision
 	for _, d := range r.cfg.Decisions {
@@ -86,7 +86,14 @@ func (r *Router) route(ctx context.Context, req *openai.ChatRequest, h http.Head
 	matched := false
 	var sigErr error
 	if len(names) > 0 {
-		results, matches, err := r.signals.Evaluate(ctx, r.inputOf(req, h), names)
+		// The engine computes the signals as it reads them, only those that can still change
+		// the decision; a debug request computes every one, for the header that lists them.
+		run := r.signals.Start(ctx, r.inputOf(req, h), names)
+		if debugRequested(h.Get) {
+			run.All()
+		}
+		res, matched = r.engine.Evaluate(run, direct)
+		results, err := run.Finish()
 		sigErr = err
 		if err != nil {
 			// The other signals still count; decisions that read a failed one take their on_error.
@@ -94,7 +101,6 @@ func (r *Router) route(ctx context.Context, req *openai.ChatRequest, h http.Head
 		}
 		r.observeSignals(results)
 		rt.Signals = results
-		res, matched = r.engine.Evaluate(matches, direct)
 		r.countSignalErrors(results, res, matched)
 	}
 	if matched {

@@ -192,9 +192,9 @@ func TestRouteSpan(t *testing.T) {
 		attrs  string
 		status codes.Code
 	}{
-		{"vsr.requested_model=auto vsr.selected_model=qwen vsr.decision=math vsr.confidence=1 vsr.signals=5", codes.Unset},
+		{"vsr.requested_model=auto vsr.selected_model=qwen vsr.decision=math vsr.confidence=1 vsr.signals=4", codes.Unset},
 		{"vsr.requested_model=unknown vsr.selected_model= vsr.decision= vsr.confidence=0 vsr.signals=0", codes.Error},
-		{"vsr.requested_model=auto vsr.selected_model= vsr.decision=block_banned vsr.confidence=1 vsr.signals=5", codes.Error},
+		{"vsr.requested_model=auto vsr.selected_model= vsr.decision=block_banned vsr.confidence=1 vsr.signals=1", codes.Error},
 	} {
 		s := spans[i]
 		var attrs []string
@@ -204,5 +204,52 @@ func TestRouteSpan(t *testing.T) {
 		if s.Name != "route" || fmt.Sprint(attrs) != "["+want.attrs+"]" || s.Status.Code != want.status {
 			t.Errorf("span %d: %s %v %v; want route [%s] %v", i, s.Name, attrs, s.Status, want.attrs, want.status)
 		}
+	}
+}
+
+// TestRouteComputesWhatDecides: a request computes only the signals whose answers can still
+// change its decision, cheap ones first; a debug request computes every one, for the header
+// that lists the signals that matched.
+func TestRouteComputesWhatDecides(t *testing.T) {
+	t.Parallel()
+	r := buildRouter(t, `models:
+  - {model_name: general, provider: {type: sim}}
+  - {model_name: tutor, provider: {type: sim}}
+routing: {default_model: general}
+signals:
+  domains:
+    - {name: stem, categories: [math]}
+  keywords:
+    - {name: brief, keywords: [briefly]}
+decisions:
+  - {name: brief_math, rules: {all: [{signal: stem}, {signal: brief}]}, models: [{model: tutor}]}
+`, nil, Options{ClassifyOnly: true})
+	debug := http.Header{"X-Vsr-Debug": {"true"}}
+	tests := []struct {
+		name        string
+		prompt      string
+		h           http.Header
+		wantModel   string
+		wantSignals string // computed: name=matched
+	}{
+		{"the keyword settles it", "What is the derivative of x squared?", http.Header{}, "general", "[brief=false]"},
+		{"the domain is read once the keyword matched", "Briefly, what is the derivative of x squared?", http.Header{}, "tutor", "[brief=true stem=true]"},
+		{"debug computes every signal", "What is the derivative of x squared?", debug, "general", "[brief=false stem=true]"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			_, _, rt, err := r.route(context.Background(), chat("auto", tt.prompt), tt.h)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, s := range rt.Signals {
+				got = append(got, fmt.Sprintf("%s=%v", s.Name, s.Matched))
+			}
+			if rt.Model != tt.wantModel || fmt.Sprint(got) != tt.wantSignals {
+				t.Errorf("model %s, signals %v; want %s, %s", rt.Model, got, tt.wantModel, tt.wantSignals)
+			}
+		})
 	}
 }

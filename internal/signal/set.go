@@ -73,9 +73,10 @@ type Set struct {
 	// inProcess says the embedder computes on the calling goroutine (builtin, onnx): it is
 	// called inline, while a remote one is called concurrently with the other signals.
 	inProcess bool
-	builtin   bool        // the embedder is the builtin one
-	list      []extractor // configuration order
-	scopes    []Role      // the distinct scopes of list that read message text
+	builtin   bool           // the embedder is the builtin one
+	list      []extractor    // configuration order
+	index     map[string]int // each signal's place in list, by name
+	scopes    []Role         // the distinct scopes of list that read message text
 
 	// pending build the parts that embed their examples (similarity matchers, the domain
 	// classifier, the jailbreak detector) when a remote embedder was not answering at
@@ -93,6 +94,7 @@ type extractor struct {
 	// vec says the signal needs embeddings: of each segment in scope (perSegment) or of
 	// their joined text.
 	vec, perSegment bool
+	fuzzy           bool // a keyword list that allows edits (Set.Cost)
 	// run fills Matched, Confidence, Label, Types and Value, or Error when a vector it
 	// needs is missing.
 	run func(ev *evaluation) Result

@@ -68,98 +68,190 @@ func (ev *evaluation) text(text string) *analysis {
 }
 
 // Evaluate computes the named signals (every signal when names is nil) and returns their
-// results in configuration order and the matches for the decision engine. The texts the
-// vector signals read are embedded together, once, only if one of them is wanted. When that
-// fails (err, for the log), the vector signals come back with an Error and as failed
-// matches, and every other signal is computed as usual.
+// results in configuration order and the matches for the decision engine. It is Start,
+// then Run.All and Run.Finish: see those for how the signals share their work and when the
+// embedder is called. When embedding fails (err, for the log), the vector signals come back
+// with an Error and as failed matches, and every other signal is computed as usual.
 //
-// The signals run one after the other on the calling goroutine: each takes microseconds
-// and reads the analyses of the same few texts, so goroutines would cost more than they
-// save. Only a remote embedder, a network call, runs concurrently with the signals that
-// need no vector; an in-process one (builtin, onnx) is called inline.
-//
-// in must not be used by another Evaluate at the same time: Evaluate prepares the joined
-// texts it reads.
+// in must not be used by another Evaluate or Run at the same time: Evaluate prepares the
+// joined texts it reads.
 func (s *Set) Evaluate(ctx context.Context, in *Input, names map[string]bool) (_ []Result, _ decision.Matches, err error) {
-	n := len(s.list)
-	scopes := s.scopes
+	r := s.Start(ctx, in, names)
+	r.All()
+	results, err := r.Finish()
+	m := make(decision.Matches, len(results))
+	for i, res := range results {
+		m[i] = decision.NamedMatch{Name: res.Name, Match: res.match()}
+	}
+	return results, m, err
+}
+
+// match is the decision engine's view of r.
+func (r *Result) match() decision.Match {
+	return decision.Match{Matched: r.Matched, Confidence: r.Confidence, Failed: r.Error != ""}
+}
+
+// Run is one request's signals, each computed when it is first asked for (Get) and kept for
+// the rest of the request. The decision engine asks for the signals of one decision at a
+// time, in priority order, and stops at the first decision that matches; inside a rule it
+// reads the cheap signals first and stops as soon as the outcome is known. So a signal whose
+// answer could not change the decision is never computed.
+//
+// The signals share one Input and one analysis of each text they read, and run on the
+// calling goroutine: each takes microseconds, so goroutines would cost more than they save.
+// The texts the vector signals read are embedded together, once, when the first of them is
+// asked for; only a remote embedder, a network call, starts at Start and answers while the
+// other signals are computed. A Run belongs to one goroutine.
+type Run struct {
+	s     *Set
+	ctx   context.Context
+	ev    *evaluation
+	names map[string]bool
+	// res holds each extractor's result, in configuration order; a result whose Name is
+	// empty is not computed yet (every signal has a name).
+	res []Result
+	// embedded is closed once a remote embedder has answered; embedStarted says the
+	// embedding has been started (remote) or done (in-process), or is not needed.
+	embedded     chan struct{}
+	embedStarted bool
+	// vecsRead says a signal that needs a vector was computed: only then does the
+	// embedding's error concern the request.
+	vecsRead bool
+}
+
+// Start begins the evaluation of the named signals (every signal when names is nil) for in.
+// Nothing is computed yet, except that a remote embedder is called for the texts the named
+// vector signals read.
+func (s *Set) Start(ctx context.Context, in *Input, names map[string]bool) *Run {
+	r := &Run{s: s, ctx: ctx, names: names}
+	wanted, scopes := len(s.list), s.scopes
 	if names != nil {
-		n, scopes = 0, nil
+		wanted, scopes = 0, nil
 		for i := range s.list {
 			if ex := &s.list[i]; names[ex.name] {
-				n++
+				wanted++
 				if ex.scope != 0 && !slices.Contains(scopes, ex.scope) {
 					scopes = append(scopes, ex.scope)
 				}
 			}
 		}
 	}
-	if n == 0 {
-		return nil, decision.Matches{}, nil
+	if wanted == 0 {
+		return r
 	}
 	in.Prepare(scopes...)
-	ev := &evaluation{in: in}
-	var embedded chan struct{} // closed once a remote embedder has answered
-	if texts := s.embedTexts(in, names); len(texts) > 0 {
-		ev.texts = texts
-		if s.inProcess {
-			s.embedInto(ctx, ev)
-		} else {
-			embedded = make(chan struct{})
-			go func() {
-				defer close(embedded)
-				s.embedInto(ctx, ev)
-			}()
-		}
+	r.ev = &evaluation{in: in}
+	r.res = make([]Result, len(s.list))
+	if !s.inProcess {
+		r.startEmbedding()
 	}
-	results := make([]Result, 0, n)
-	// The vector signals wait for a remote embedder: their places in results, and their
-	// extractors.
-	var waiting []int
-	for i := range s.list {
-		ex := &s.list[i]
-		if names != nil && !names[ex.name] {
-			continue
-		}
-		if ex.vec && embedded != nil {
-			waiting = append(waiting, len(results), i)
-			results = append(results, Result{})
-			continue
-		}
-		results = append(results, s.run(ex, ev))
-	}
-	if embedded != nil {
-		<-embedded
-		for k := 0; k < len(waiting); k += 2 {
-			results[waiting[k]] = s.run(&s.list[waiting[k+1]], ev)
-		}
-	}
-	if ev.embedErr != nil {
-		// The classification API shows operators why; clients only see the signal names.
-		for i := range results {
-			if results[i].Error == errNoVector {
-				results[i].Error = errNoVector + ": " + ev.embedErr.Error()
-			}
-		}
-	}
-	m := make(decision.Matches, len(results))
-	for i, r := range results {
-		m[i] = decision.NamedMatch{Name: r.Name, Match: decision.Match{Matched: r.Matched, Confidence: r.Confidence, Failed: r.Error != ""}}
-	}
-	return results, m, ev.embedErr
+	return r
 }
 
-// run computes one signal. A vector signal's latency includes the embedding it read.
-func (s *Set) run(ex *extractor, ev *evaluation) Result {
+// wants reports whether the run computes ex.
+func (r *Run) wants(ex *extractor) bool { return r.names == nil || r.names[ex.name] }
+
+// Get returns the outcome of the signal called name, computing it first if it has not been.
+// A signal that is not configured, or not among the names the run was started with, reads as
+// not matched.
+func (r *Run) Get(name string) decision.Match {
+	i, ok := r.s.index[name]
+	if !ok || r.ev == nil || !r.wants(&r.s.list[i]) {
+		return decision.Match{}
+	}
+	return r.compute(i).match()
+}
+
+// All computes every signal of the run that is not computed yet. With a remote embedder the
+// signals that need no vector are computed first, while the embedder answers.
+func (r *Run) All() {
+	if r.ev == nil {
+		return
+	}
+	for pass := 0; pass < 2; pass++ {
+		for i := range r.s.list {
+			ex := &r.s.list[i]
+			if r.wants(ex) && (pass == 1 || !ex.vec || r.s.inProcess) {
+				r.compute(i)
+			}
+		}
+		if r.s.inProcess {
+			return
+		}
+	}
+}
+
+// Finish returns the results of the signals computed, in configuration order, and the
+// embedding error when a signal that was computed needed a vector and could not get one. The
+// run must not be used after it.
+func (r *Run) Finish() ([]Result, error) {
+	if r.ev == nil {
+		return nil, nil
+	}
+	out := r.res[:0]
+	for _, res := range r.res {
+		if res.Name != "" {
+			out = append(out, res)
+		}
+	}
+	r.res = nil
+	if r.vecsRead {
+		return out, r.ev.embedErr
+	}
+	return out, nil
+}
+
+// compute returns the result of the i-th extractor, computing it if it has not been. A vector
+// signal waits for the embedding, and its latency includes it.
+func (r *Run) compute(i int) *Result {
+	res := &r.res[i]
+	if res.Name != "" {
+		return res
+	}
+	ex := &r.s.list[i]
+	if ex.vec {
+		if !r.embedStarted {
+			r.startEmbedding()
+		}
+		if r.embedded != nil {
+			<-r.embedded
+		}
+		r.vecsRead = true
+	}
 	start := time.Now()
-	res := ex.run(ev)
+	*res = ex.run(r.ev)
 	res.Name, res.Kind = ex.name, ex.kind
 	took := time.Since(start)
 	if ex.vec {
-		took += ev.embedDur
+		took += r.ev.embedDur
+		if res.Error == errNoVector && r.ev.embedErr != nil {
+			// The classification API shows operators why; clients only see the signal names.
+			res.Error = errNoVector + ": " + r.ev.embedErr.Error()
+		}
 	}
 	res.LatencyMs = float64(took.Microseconds()) / 1000
 	return res
+}
+
+// startEmbedding embeds the texts the run's vector signals read: inline with an in-process
+// embedder, on its own goroutine with a remote one.
+func (r *Run) startEmbedding() {
+	r.embedStarted = true
+	texts := r.s.embedTexts(r.ev.in, r.names)
+	if len(texts) == 0 {
+		return
+	}
+	r.ev.texts = texts
+	if r.s.inProcess {
+		r.s.embedInto(r.ctx, r.ev)
+		return
+	}
+	r.embedded = make(chan struct{})
+	ev, ctx := r.ev, r.ctx
+	go func(done chan struct{}) {
+		defer close(done)
+		r.s.embedInto(ctx, ev)
+	}(r.embedded)
 }
 
 // embedInto embeds ev.texts and then builds the parts left pending while the embedder was
@@ -240,4 +332,35 @@ func jailbreakResult(det *JailbreakDetector, ev *evaluation, scope Role, thresho
 		res.Error = errNoVector
 	}
 	return res
+}
+
+// kindCost is what one signal of each kind costs a short prompt, relative to a regular
+// expression (BenchmarkSignalKind, rounded). A vector signal's figure includes the builtin
+// embedder's share; a fuzzy keyword list costs more on a long prompt, and counts double.
+var kindCost = map[string]int{
+	"context_length": 1, "header": 1, "user": 1, "regex": 1,
+	"language": 2, "keyword": 2, "pii": 3, "embedding": 3, "complexity": 5,
+	"domain": 11, "jailbreak": 16,
+}
+
+// remoteCost is what a remote embedder's network call adds to a vector signal, in the units
+// of kindCost: about a millisecond.
+const remoteCost = 1000
+
+// Cost is the relative cost of computing the signal called name for a request, for the
+// decision engine to read cheap signals first (decision.New); 0 for a name not configured.
+func (s *Set) Cost(name string) int {
+	i, ok := s.index[name]
+	if !ok {
+		return 0
+	}
+	ex := &s.list[i]
+	c := kindCost[ex.kind]
+	if ex.fuzzy {
+		c *= 2
+	}
+	if ex.vec && !s.inProcess {
+		c += remoteCost
+	}
+	return c
 }

@@ -51,6 +51,10 @@ func (b *builder) add(name, kind string, roles []string, def Role, vec bool, run
 	if err != nil && b.scopeErr == nil {
 		b.scopeErr = fmt.Errorf("signal %q: %w", name, err)
 	}
+	if b.set.index == nil {
+		b.set.index = map[string]int{}
+	}
+	b.set.index[name] = len(b.set.list)
 	b.set.list = append(b.set.list, extractor{name: name, kind: kind, scope: scope, vec: vec, perSegment: kind == "jailbreak", run: run})
 	if scope != 0 && !slices.Contains(b.set.scopes, scope) {
 		b.set.scopes = append(b.set.scopes, scope)
@@ -84,6 +88,7 @@ func (b *builder) keywords(cfg *config.Signals) error {
 			r := m.matchText(ev.text(ev.in.Text(scope)))
 			return Result{Matched: r.Matched, Confidence: exact(r.Matched), Value: r.Found}
 		})
+		b.set.list[len(b.set.list)-1].fuzzy = k.Fuzzy > 0
 	}
 	return nil
 }

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/semantic-router/semantic-router/internal/config"
+	"github.com/semantic-router/semantic-router/internal/decision"
 	"github.com/semantic-router/semantic-router/internal/embed/embedtest"
 )
 
@@ -291,5 +292,47 @@ func TestResultsKeepConfigurationOrderWithARemoteEmbedder(t *testing.T) {
 		if strings.Join(got, ",") != tt.want {
 			t.Errorf("names %v: results %v, want %s", tt.names, got, tt.want)
 		}
+	}
+}
+
+// TestRunComputesWhatIsAskedFor: a Run computes a signal when it is first asked for, once;
+// a signal not configured or not among the run's names reads as not matched and is not
+// computed; and the embedder's failure concerns the request only when a signal that needs a
+// vector was read.
+func TestRunComputesWhatIsAskedFor(t *testing.T) {
+	t.Parallel()
+	emb := newEmbeddingServer(t)
+	s := newTestSet(t, remoteSignals(emb.URL), SetOptions{Secrets: &secretMap{vals: map[string]string{"env.EMBED_KEY": "k1"}}})
+	ctx := context.Background()
+	emb.down.Store(true)
+	in := func() *Input { return InputFromChat(userChat("urgent: my SSN is 123-45-6789"), nil) }
+
+	r := s.Start(ctx, in(), map[string]bool{"urgent": true, "pii": true, "stem": true})
+	if m := r.Get("urgent"); !m.Matched || m.Confidence != 1 || m.Failed {
+		t.Errorf("urgent = %+v, want matched", m)
+	}
+	if m := r.Get("urgent"); !m.Matched {
+		t.Errorf("urgent asked again = %+v, want matched", m)
+	}
+	for _, name := range []string{"jailbreak", "nonexistent"} { // not wanted; not configured
+		if m := r.Get(name); m != (decision.Match{}) {
+			t.Errorf("%s = %+v, want the zero Match", name, m)
+		}
+	}
+	if m := r.Get("pii"); !m.Matched {
+		t.Errorf("pii = %+v, want matched", m)
+	}
+	res, err := r.Finish()
+	if err != nil || matched(res) != "pii,urgent" || len(res) != 2 {
+		t.Errorf("without a vector signal read: results %+v, err %v; want pii and urgent, no error", res, err)
+	}
+
+	r = s.Start(ctx, in(), nil)
+	if m := r.Get("stem"); !m.Failed || m.Matched {
+		t.Errorf("stem with the embedder down = %+v, want failed", m)
+	}
+	res, err = r.Finish()
+	if err == nil || len(res) != 1 || !strings.HasPrefix(res[0].Error, "embedding unavailable: embedding 1 texts: remote embedder: ") {
+		t.Errorf("with a vector signal read: results %+v, err %v; want stem's error", res, err)
 	}
 }

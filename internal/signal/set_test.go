@@ -215,3 +215,18 @@ signals:
 		})
 	}
 }
+
+// TestCost: the decision engine reads cheap signals first by these figures. A fuzzy keyword
+// list counts double; a name not configured costs nothing.
+func TestCost(t *testing.T) {
+	t.Parallel()
+	s := newTestSet(t, builtinSignalsConfig, SetOptions{})
+	for name, want := range map[string]int{
+		"kube": 4, "ticket": 1, "billing": 3, "stem": 11, "pii": 3, "jailbreak": 16,
+		"hard": 5, "english": 2, "long": 1, "nonexistent": 0,
+	} {
+		if got := s.Cost(name); got != want {
+			t.Errorf("Cost(%q) = %d, want %d", name, got, want)
+		}
+	}
+}
