@@ -6,6 +6,7 @@
 //	loadgen -mode throughput -url U -body F -c 32 -d 3s     # completed requests per second at concurrency c
 //	loadgen -mode streams    -url U -body F -n 5000         # N streams open at once, then all finished
 //
+// -header "Name: value" adds a header to every request.
 // Each run first sends -warmup requests that are not counted. In streams mode it prints
 // {"event":"held",...} once every stream has its first event (or has failed), then waits for
 // the backend to release them (see mockbackend -hold) and counts the streams that end with
@@ -42,6 +43,7 @@ func main() {
 
 type options struct {
 	mode, url    string
+	header       string
 	body         []byte
 	n, c, warmup int
 	openConc     int
@@ -55,6 +57,7 @@ func run(ctx context.Context, args []string) error {
 	fs.StringVar(&o.mode, "mode", "latency", "latency, ttfb, throughput or streams")
 	fs.StringVar(&o.url, "url", "", "base URL of the target; requests go to URL/v1/chat/completions")
 	fs.StringVar(&bodyFile, "body", "", "file holding the JSON request body")
+	fs.StringVar(&o.header, "header", "", `a header sent with every request, "Name: value"`)
 	fs.IntVar(&o.n, "n", 1000, "requests (latency, ttfb) or concurrent streams (streams)")
 	fs.IntVar(&o.c, "c", 32, "concurrency of a throughput run")
 	fs.IntVar(&o.warmup, "warmup", 50, "requests sent first and not counted")
@@ -84,6 +87,14 @@ func run(ctx context.Context, args []string) error {
 	tr := &http.Transport{MaxIdleConns: conns, MaxIdleConnsPerHost: conns, IdleConnTimeout: time.Minute, DisableCompression: true}
 	defer tr.CloseIdleConnections()
 	c := &client{http: &http.Client{Transport: tr}, url: o.url + "/v1/chat/completions", body: o.body}
+	if o.header != "" {
+		name, value, ok := strings.Cut(o.header, ":")
+		if !ok || strings.TrimSpace(name) == "" {
+			return fmt.Errorf(`-header %q: want "Name: value"`, o.header)
+		}
+		c.header = http.Header{}
+		c.header.Set(strings.TrimSpace(name), strings.TrimSpace(value))
+	}
 
 	var res measure.Result
 	switch o.mode {
@@ -104,9 +115,10 @@ func run(ctx context.Context, args []string) error {
 
 // client sends one body to one target.
 type client struct {
-	http *http.Client
-	url  string
-	body []byte
+	http   *http.Client
+	url    string
+	body   []byte
+	header http.Header // sent with every request, besides Content-Type
 }
 
 // do sends the request and reads the whole answer. It returns the time to the whole answer,
@@ -116,6 +128,9 @@ func (c *client) do(ctx context.Context, onFirst func()) (time.Duration, error) 
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.url, bytes.NewReader(c.body))
 	if err != nil {
 		return 0, err
+	}
+	for name, vs := range c.header {
+		req.Header[name] = vs
 	}
 	req.Header.Set("Content-Type", "application/json")
 	start := time.Now()

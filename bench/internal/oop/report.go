@@ -193,10 +193,10 @@ func (rep *Report) Markdown(w io.Writer) {
 	fmt.Fprintf(w, "| target | prompt | p50 | p99 | added p50 | added p99 | added p50 × proxy | req/s at c=%d | × proxy | SSE TTFB p50 | added TTFB | added TTFB × proxy |\n", o.Concurrency)
 	fmt.Fprintln(w, "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
 	names := map[string]string{direct: "mock backend alone", proxy: "bare ReverseProxy", routerPlain: "router, one model, no signals",
-		routerSignals: "router, all builtin signals, 4 decisions"}
+		routerSignals: "router, all builtin signals, 4 decisions", routerEvery: "the same, every signal computed (x-vsr-debug)"}
 	prompts := map[string]string{"short": "7 words", "long": "~200 tokens"}
 	for _, prompt := range []string{"short", "long"} {
-		for _, t := range []string{direct, proxy, routerPlain, routerSignals} {
+		for _, t := range []string{direct, proxy, routerPlain, routerSignals, routerEvery} {
 			lk := key{kindLatency, t, prompt}
 			addP50, addP99 := rep.added(kindLatency, t, prompt, p50), rep.added(kindLatency, t, prompt, p99)
 			cells := []string{names[t], prompts[prompt], us(rep.med(lk, p50)), us(rep.med(lk, p99))}
@@ -205,7 +205,7 @@ func (rep *Report) Markdown(w io.Writer) {
 			} else {
 				cells = append(cells, signedUS(addP50), signedUS(addP99), times(ratio(addP50, rep.added(kindLatency, proxy, prompt, p50))))
 			}
-			if prompt == "short" {
+			if prompt == "short" && t != routerEvery {
 				tput := rep.med(key{kindThroughput, t, prompt}, rps)
 				ttfb := rep.med(key{kindTTFB, t, prompt}, p50)
 				cells = append(cells, fmt.Sprintf("%.0f", tput), times(ratio(tput, rep.med(key{kindThroughput, proxy, prompt}, rps))), us(ttfb))
@@ -227,9 +227,13 @@ func (rep *Report) Markdown(w io.Writer) {
 		"at concurrency %d, with the cores busy, it is closer to each request's own work:\n\n", o.Concurrency)
 	fmt.Fprintf(w, "| process | at c=1, 7 words | × proxy | at c=1, ~200 tokens | × proxy | at c=%d, 7 words | × proxy |\n", o.Concurrency)
 	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---:|")
-	for _, t := range []string{direct, proxy, routerPlain, routerSignals} {
+	for _, t := range []string{direct, proxy, routerPlain, routerSignals, routerEvery} {
 		cells := []string{names[t]}
 		for _, c := range []key{{kindLatency, t, "short"}, {kindLatency, t, "long"}, {kindThroughput, t, "short"}} {
+			if len(rep.Results[c]) == 0 {
+				cells = append(cells, "–", "–")
+				continue
+			}
 			v := rep.med(c, cpu)
 			cells = append(cells, us(v), times(ratio(v, rep.med(key{c.kind, proxy, c.prompt}, cpu))))
 		}

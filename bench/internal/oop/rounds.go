@@ -11,10 +11,13 @@ import (
 
 // Targets of the interleaved rounds.
 const (
-	direct         = "direct"          // the mock backend itself
-	proxy          = "proxy"           // the bare reverse proxy
-	routerPlain    = "router-plain"    // config (a): one model, no signals
-	routerSignals  = "router-signals"  // configs (b), (c): every builtin signal, four decisions
+	direct        = "direct"         // the mock backend itself
+	proxy         = "proxy"          // the bare reverse proxy
+	routerPlain   = "router-plain"   // config (a): one model, no signals
+	routerSignals = "router-signals" // configs (b), (c): every builtin signal, four decisions
+	// routerEvery is routerSignals asked with x-vsr-debug: true, which computes every signal
+	// the decisions reference, not only those that can change the decision.
+	routerEvery    = "router-signals-every"
 	extprocPlain   = "extproc-plain"   // config (a) with -gateway extproc
 	extprocSignals = "extproc-signals" // configs (b) with -gateway extproc
 	extprocNoop    = "extproc-noop"    // a pass-through external processor, the ext_proc baseline
@@ -50,8 +53,9 @@ func plan(round int) []step {
 			steps = append(steps, step{key{kind, t, prompt}, body})
 		}
 	}
-	add(kindLatency, "short", "short", http)
-	add(kindLatency, "long", "long", http)
+	latency := append(http[:len(http):len(http)], routerEvery)
+	add(kindLatency, "short", "short", latency)
+	add(kindLatency, "long", "long", latency)
 	add(kindTTFB, "short", "short-stream", http)
 	add(kindThroughput, "short", "short", http)
 	extproc := []string{extprocNoop, extprocPlain, extprocSignals}
@@ -91,6 +95,7 @@ func (r *runner) rounds(ctx context.Context, rep *Report) error {
 			urls[rt.target] = "http://" + p.Addr("inference")
 		}
 	}
+	urls[routerEvery], pids[routerEvery] = urls[routerSignals], pids[routerSignals]
 	noop, err := r.ps.start(ctx, "no-op ext_proc", 30*time.Second, r.b.noop, "-address", "127.0.0.1:0")
 	if err != nil {
 		return err
@@ -150,6 +155,10 @@ func (r *runner) measure(ctx context.Context, s step, urls, addrs map[string]str
 	case kindTTFB:
 		return r.tool(ctx, r.b.loadgen, "-mode", "ttfb", "-url", url, "-body", body, "-n", itoa(o.TTFBN), "-warmup", warm)
 	default:
-		return r.tool(ctx, r.b.loadgen, "-mode", "latency", "-url", url, "-body", body, "-n", itoa(o.LatencyN), "-warmup", warm)
+		args := []string{"-mode", "latency", "-url", url, "-body", body, "-n", itoa(o.LatencyN), "-warmup", warm}
+		if s.target == routerEvery {
+			args = append(args, "-header", "x-vsr-debug: true")
+		}
+		return r.tool(ctx, r.b.loadgen, args...)
 	}
 }

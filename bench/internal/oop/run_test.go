@@ -66,6 +66,8 @@ func TestRunQuick(t *testing.T) {
 		"| bare ReverseProxy | ~200 tokens |",
 		"| router, one model, no signals | ~200 tokens |",
 		"| router, all builtin signals, 4 decisions | ~200 tokens |",
+		"| the same, every signal computed (x-vsr-debug) | 7 words |",
+		"| the same, every signal computed (x-vsr-debug) | ~200 tokens |",
 		"| pass-through (no work) |",
 		"| router: one model, no signals | ",
 		"| router: all builtin signals, 4 decisions | ",
