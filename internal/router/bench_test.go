@@ -6,8 +6,11 @@ import (
 	"encoding/json"
 	"log/slog"
 	"net/http"
+	"os"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/semantic-router/semantic-router/internal/config"
 	"github.com/semantic-router/semantic-router/internal/openai"
@@ -74,7 +77,8 @@ func benchComplete(b *testing.B, r *Router, model string) {
 }
 
 // BenchmarkCompleteRouted is a request through the whole pipeline for the virtual model with keyword, domain and PII
-// signals; BenchmarkCompleteDirect names the model and computes nothing. The difference is
+// signals (the prompt names Python and Go, so the keyword settles the "code" decision and the
+// domain signal is not computed); BenchmarkCompleteDirect names the model and computes nothing. The difference is
 // what routing adds to a request (the simulated model answers at once in both).
 func BenchmarkCompleteRouted(b *testing.B) { benchComplete(b, benchRouter(b, ""), "auto") }
 func BenchmarkCompleteDirect(b *testing.B) { benchComplete(b, benchRouter(b, ""), "general") }
@@ -100,6 +104,52 @@ func BenchmarkClassifyAllSignals(b *testing.B) {
 		if _, err := r.Classify(ctx, benchPrompt, nil); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// BenchmarkRouteColdSignals routes the 7-word prompt of `make bench` on its signals
+// configuration (bench/configs/signals.yaml) with the CPU's caches emptied before each request
+// (48 MiB written, not timed), as the router runs between the load generator and the model
+// server: as users run it, where the decisions compute only the signals that can change them,
+// and with x-vsr-debug: true, which computes every one.
+func BenchmarkRouteColdSignals(b *testing.B) {
+	yaml, err := os.ReadFile("../../bench/configs/signals.yaml")
+	if err != nil {
+		b.Fatal(err)
+	}
+	cfg, err := config.Parse(bytes.ReplaceAll(yaml, []byte("{{backend}}"), []byte("http://127.0.0.1:1")))
+	if err != nil {
+		b.Fatal(err)
+	}
+	r, err := New(cfg, Options{Logger: slog.New(slog.DiscardHandler), ClassifyOnly: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { _ = r.Close() })
+	evict := make([]byte, 48<<20)
+	for _, bc := range []struct {
+		name string
+		h    http.Header
+	}{{"as-decided", http.Header{}}, {"every-signal", http.Header{"X-Vsr-Debug": {"true"}}}} {
+		b.Run(bc.name, func(b *testing.B) {
+			ctx := context.Background()
+			var took []time.Duration
+			for b.Loop() {
+				b.StopTimer()
+				for i := 0; i < len(evict); i += 64 {
+					evict[i]++
+				}
+				req := &openai.ChatRequest{Model: "auto", Messages: []openai.Message{{Role: "user", Content: openai.TextContent("What is the capital city of France?")}}}
+				b.StartTimer()
+				start := time.Now()
+				if _, _, _, err := r.route(ctx, req, bc.h); err != nil {
+					b.Fatal(err)
+				}
+				took = append(took, time.Since(start))
+			}
+			slices.Sort(took)
+			b.ReportMetric(float64(took[len(took)/2].Nanoseconds())/1000, "p50-µs")
+		})
 	}
 }
 
