@@ -174,6 +174,8 @@ func match(d *config.Decision, rules config.Rule, m Signals) (Result, bool) {
 	case st == isTrue:
 		return Result{Decision: d, Confidence: conf}, true
 	case st == isUnknown && d.RefusesOnError():
+		// failedSignals reads every signal of the rule, in configuration order, computing those
+		// not read yet: the refusal names each one that failed.
 		return Result{Decision: d, Undetermined: true, Failed: failedSignals(d.Rules, m, nil)}, true
 	case st == isUnknown:
 		// on_error allow: the failed signals read as not matched (Matched is false).
