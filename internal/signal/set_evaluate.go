@@ -12,10 +12,10 @@ import (
 // errNoVector is the Error of a signal whose embedding failed.
 const errNoVector = "embedding unavailable"
 
-// evaluation is one Evaluate call: the input, the embeddings of the texts the vector
-// signals read, and the analyses of the texts the detectors read, each made once and
-// shared by every signal. It belongs to the goroutine that runs the signals; a remote
-// embedder's goroutine writes only vecs and embedErr, which are read after it is done.
+// evaluation is what one Run's signals share: the input, the embeddings of the texts the
+// vector signals read, and the analyses of the texts the detectors read, each made once. It
+// belongs to the goroutine that runs the signals; a remote embedder's goroutine writes only
+// vecs, embedErr and embedDur, which are read after it is done.
 type evaluation struct {
 	in *Input
 	// texts are the texts embedded; vecs their embeddings, nil when embedding failed
