@@ -229,4 +229,23 @@ func TestCost(t *testing.T) {
 			t.Errorf("Cost(%q) = %d, want %d", name, got, want)
 		}
 	}
+	// Every kind has a cost, and the table names no kind that does not exist: a kind left out
+	// would read as free and be computed first.
+	all := newTestSet(t, builtinSignalsConfig+`  headers:
+    - {name: premium, header: x-tier, values: [premium]}
+  users:
+    - {name: alice, users: [alice]}
+`, SetOptions{})
+	kinds := map[string]bool{}
+	for _, ex := range all.list {
+		kinds[ex.kind] = true
+		if kindCost[ex.kind] == 0 {
+			t.Errorf("kind %q (signal %q) has no cost in kindCost", ex.kind, ex.name)
+		}
+	}
+	for kind := range kindCost {
+		if !kinds[kind] {
+			t.Errorf("kindCost names %q, which no signal of the test configuration has", kind)
+		}
+	}
 }
