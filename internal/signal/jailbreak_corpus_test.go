@@ -122,7 +122,7 @@ func TestJailbreakCorpusReport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, split := range []string{"train", "train_extra", "train_extra2", "train_extra3", "train_extra4", "train_extra5", "train_extra6", "train_extra7", "train_extra8", "test", "blind", "blind2", "blind3", "blind4", "blind5", "blind6", "blind7", "blind8", "blind9", "blind10", "blind11", "blind12", "blind13", "blind14", "blind15", "harm_plain", "security_questions"} {
+	for _, split := range []string{"train", "train_extra", "train_extra2", "train_extra3", "train_extra4", "train_extra5", "train_extra6", "train_extra7", "train_extra8", "test", "blind", "blind2", "blind3", "blind4", "blind5", "blind6", "blind7", "blind8", "blind9", "blind10", "blind11", "blind12", "blind13", "blind14", "blind15", "blind16", "harm_plain", "security_questions"} {
 		scores, errs := scoreCorpus(t, d, readCorpus(t, "testdata/jailbreak/"+split+".jsonl"))
 		t.Logf("%s split:\n%s", split, formatScores(scores))
 		if testing.Verbose() && strings.HasPrefix(split, "train") {

@@ -323,7 +323,7 @@ func TestNearRowsNamesOnlyTheCheckedRow(t *testing.T) {
 func TestTrainingRowsKeepAwayFromFreshSets(t *testing.T) {
 	t.Parallel()
 	var fresh []corpusRow
-	for _, name := range []string{"blind7", "blind8", "blind9", "blind10", "blind11", "blind12", "blind13", "blind14", "blind15"} {
+	for _, name := range []string{"blind7", "blind8", "blind9", "blind10", "blind11", "blind12", "blind13", "blind14", "blind15", "blind16"} {
 		fresh = append(fresh, readCorpus(t, "testdata/jailbreak/"+name+".jsonl")...)
 	}
 	for _, near := range nearRows(trainingRows(t), fresh, heldOutDistance) {
