@@ -73,8 +73,8 @@ type JailbreakResult struct {
 type JailbreakDetector struct {
 	threshold     float64
 	emb           embed.Embedder
-	attacks       [][]float32 // centred unit vectors
-	benign        [][]float32 // centred unit vectors
+	attacks       [][]float32  // centred unit vectors
+	benign        *boundedRows // centred unit vectors
 	mean          []float32
 	margin, width float64
 	model         *jbModel // nil without the learned model
@@ -145,14 +145,16 @@ func NewJailbreakDetector(ctx context.Context, opts JailbreakOptions) (*Jailbrea
 			d.mean[i] += v[i] / float32(len(vecs))
 		}
 	}
+	var benign [][]float32
 	for i, v := range vecs {
 		if i < len(ex) {
 			d.attacks = append(d.attacks, centred(v, d.mean))
 		} else {
-			d.benign = append(d.benign, centred(v, d.mean))
+			benign = append(benign, centred(v, d.mean))
 		}
 	}
-	d.attacks, d.benign = packRows(d.attacks), packRows(roundRobin(d.benign, perDomain))
+	d.attacks = packRows(d.attacks)
+	d.benign = newBoundedRows(packRows(roundRobin(benign, perDomain)))
 	return d, nil
 }
 
@@ -229,7 +231,7 @@ func (d *JailbreakDetector) detect(a *analysis, v []float32) JailbreakResult {
 	if len(d.attacks) > 0 && v != nil && !plainRequest(reasons) {
 		var qBuf [128]float32
 		q := centredInto(qBuf[:0], v, d.mean)
-		if gap, over := gapOver(maxDot(q, d.attacks), q, d.benign, d.margin); over {
+		if gap, over := d.benign.gapOver(maxDot(q, d.attacks), q, d.margin, d.width); over {
 			addReason(reasons, ReasonSimilar, maxSimilarityWeight*math.Min(1, (gap-d.margin)/d.width))
 		}
 	}

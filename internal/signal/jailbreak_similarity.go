@@ -22,21 +22,26 @@ func maxDot(q []float32, set [][]float32) float64 {
 // maximum only grows, and floating-point subtraction is monotonic, so the
 // decision is the one the full maximum would give.
 func gapOver(attack float64, q []float32, benign [][]float32, margin float64) (float64, bool) {
-	best := -1.0
+	gap := attack - closestUntil(-1, attack, q, benign, margin)
+	return gap, gap > margin
+}
+
+// closestUntil is the largest of best and q's products with rows, read in
+// order until attack minus it is at most margin.
+func closestUntil(best, attack float64, q []float32, rows [][]float32, margin float64) float64 {
 	i := 0
-	for ; i+2 <= len(benign); i += 2 {
-		a, b := dot2(q, benign[i], benign[i+1])
+	for ; i+2 <= len(rows); i += 2 {
+		a, b := dot2(q, rows[i], rows[i+1])
 		best = math.Max(best, float64(a))
 		best = math.Max(best, float64(b))
 		if attack-best <= margin {
-			return attack - best, false
+			return best
 		}
 	}
-	for ; i < len(benign); i++ {
-		best = math.Max(best, float64(dot(q, benign[i])))
+	for ; i < len(rows); i++ {
+		best = math.Max(best, float64(dot(q, rows[i])))
 	}
-	gap := attack - best
-	return gap, gap > margin
+	return best
 }
 
 // dot2 is dot(q, a), dot(q, b) in one pass over q, each summed exactly
