@@ -83,18 +83,10 @@ func (b *boundedRows) gapOver(attack float64, q []float32, margin, width float64
 		gap := attack - closestUntil(best, attack, q, b.rows[boundPlainRows:], margin)
 		return gap, gap > margin
 	}
-	var cBuf [boundDirections]float64
-	c := project(cBuf[:0], q, b.basis)
-	var qcBuf [boundDirections]float32
-	qc := qcBuf[:len(c)]
-	for j, x := range c {
-		qc[j] = float32(x)
-	}
-	qRest := restNorm(q, c)
-	// The bound in float32, whose rounding the slack covers as well.
-	qr, limit := float32(qRest), math.Max(best, floor)-boundSlack
+	qc, qr := b.query(q)
+	limit := math.Max(best, floor) - boundSlack
 	for i := boundPlainRows; i < len(b.rows); i++ {
-		if float64(boundOf(qc, b.coords[i], qr, b.rest[i])) <= limit {
+		if float64(b.bound(qc[:], qr, i)) <= limit {
 			continue
 		}
 		best = math.Max(best, float64(dot(q, b.rows[i])))
@@ -107,22 +99,24 @@ func (b *boundedRows) gapOver(attack float64, q []float32, margin, width float64
 	return gap, gap > margin
 }
 
-// boundOf is the bound on a row's product with a query: the product of
-// their coordinates plus the product of the norms of the rest.
-func boundOf(qc, rc []float32, qRest, rRest float32) float32 {
-	rc = rc[:len(qc)]
-	var s0, s1, s2, s3 float32
-	i := 0
-	for ; i+4 <= len(qc); i += 4 {
-		s0 += qc[i] * rc[i]
-		s1 += qc[i+1] * rc[i+1]
-		s2 += qc[i+2] * rc[i+2]
-		s3 += qc[i+3] * rc[i+3]
+// query returns q's coordinates in b.basis and the norm of the rest of q,
+// in float32: the bound is computed in float32, and the slack covers its
+// rounding too.
+func (b *boundedRows) query(q []float32) ([boundDirections]float32, float32) {
+	var cBuf [boundDirections]float64
+	c := project(cBuf[:0], q, b.basis)
+	var qc [boundDirections]float32
+	for j, x := range c {
+		qc[j] = float32(x)
 	}
-	for ; i < len(qc); i++ {
-		s0 += qc[i] * rc[i]
-	}
-	return s0 + s1 + s2 + s3 + qRest*rRest
+	return qc, float32(restNorm(q, c))
+}
+
+// bound is the bound on row i's product with a query of coordinates qc and
+// rest norm qRest: the product of their coordinates plus the product of the
+// norms of their rests.
+func (b *boundedRows) bound(qc []float32, qRest float32, i int) float32 {
+	return dot(qc, b.coords[i]) + qRest*b.rest[i]
 }
 
 // project returns v's coordinates in basis, in dst.

@@ -105,15 +105,10 @@ func TestBoundsHold(t *testing.T) {
 		queries = append(queries, centred(q, make([]float32, len(q))))
 	}
 	for _, q := range queries {
-		c := project(nil, q, b.basis)
-		qc := make([]float32, len(c))
-		for j, x := range c {
-			qc[j] = float32(x)
-		}
-		qRest := restNorm(q, c)
+		qc, qRest := b.query(q)
 		for i, row := range b.rows {
 			exact := float64(dot(q, row))
-			bound := float64(boundOf(qc, b.coords[i], float32(qRest), b.rest[i]))
+			bound := float64(b.bound(qc[:], qRest, i))
 			if exact > bound+boundSlack/10 {
 				t.Fatalf("row %d: product %v above its bound %v by more than a tenth of the slack", i, exact, bound)
 			}
@@ -143,15 +138,10 @@ func TestBoundsSkipMostRowsForOtherLanguages(t *testing.T) {
 		}
 		q := centred(v, d.mean)
 		floor := maxDot(q, d.attacks) - d.margin - d.width
-		c := project(nil, q, b.basis)
-		qc := make([]float32, len(c))
-		for j, x := range c {
-			qc[j] = float32(x)
-		}
-		qRest := restNorm(q, c)
+		qc, qRest := b.query(q)
 		for i := boundPlainRows; i < len(b.rows); i++ {
 			rows++
-			if float64(boundOf(qc, b.coords[i], float32(qRest), b.rest[i])) <= floor-boundSlack {
+			if float64(b.bound(qc[:], qRest, i)) <= floor-boundSlack {
 				ruledOut++
 			}
 		}
