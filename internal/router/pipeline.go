@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"sync"
+	"time"
 
 	"go.opentelemetry.io/otel/propagation"
 	"go.opentelemetry.io/otel/trace"
@@ -93,6 +94,22 @@ type Request struct {
 	// Body is the JSON body. It is read only once the client is admitted, and no further
 	// than server.max_request_body_bytes.
 	Body io.Reader
+	// Waiter, when set, is told when a streamed request starts waiting for its model.
+	Waiter StreamWaiter
+}
+
+// StreamWaiter is a front door that can keep a client's connection alive while a streamed
+// request waits for its model's first event: a model that is slow to start (a long prompt,
+// a queue, a thinking model) would otherwise leave the connection silent for longer than a
+// proxy's idle timeout.
+type StreamWaiter interface {
+	// StreamWaiting is called once, on the request's goroutine, just before the model of a
+	// streamed request that the cache did not answer is called. explain holds the
+	// explanation headers as routed (a fallback may change them by the time Serve returns),
+	// keepAlive is server.stream_keepalive (0: off). From then until Serve returns, the front
+	// door may send the stream's status, headers and keep-alive comments; if it did, Serve's
+	// error must reach the client as an error event.
+	StreamWaiting(explain [][2]string, keepAlive time.Duration)
 }
 
 // Trail is what is known of a request, for the front door's access log and request
@@ -197,6 +214,9 @@ func (p *Pipeline) Serve(ctx context.Context, req *Request) (*Result, Trail, err
 	res := &Result{end: x}
 	var rt Route
 	if x.chat.Stream {
+		if req.Waiter != nil {
+			req.Waiter.StreamWaiting(p2.rt.Explain(debug), x.r.keepAlive())
+		}
 		res.Stream, rt, err = x.r.stream(x.ctx, p2)
 	} else {
 		res.Response, rt, err = x.r.complete(x.ctx, p2)

@@ -259,8 +259,10 @@ func (s *Stream) Close() error {
 
 // KeepAlive is how often a front door sends an SSE comment while the stream is quiet
 // (server.stream_keep_alive); 0: never.
-func (s *Stream) KeepAlive() time.Duration {
-	if ka := s.r.cfg.Server.StreamKeepAlive; ka != nil {
+func (s *Stream) KeepAlive() time.Duration { return s.r.keepAlive() }
+
+func (r *Router) keepAlive() time.Duration {
+	if ka := r.cfg.Server.StreamKeepAlive; ka != nil {
 		return ka.D()
 	}
 	return 0

@@ -4,7 +4,6 @@
 package server
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -65,22 +64,31 @@ func (h *Inference) chat(w http.ResponseWriter, r *http.Request) {
 	info := requestInfoFrom(r.Context())
 	ctx, span := h.p.StartSpan(r.Context(), "POST /v1/chat/completions", r.Header)
 	info.span = span // ended by the middleware, which knows the final status
-	res, trail, err := h.p.Serve(ctx, &router.Request{ID: info.id, Header: r.Header, Body: r.Body})
+	wait := &streamWaiter{w: w, h: h}
+	res, trail, err := h.p.Serve(ctx, &router.Request{ID: info.id, Header: r.Header, Body: r.Body, Waiter: wait})
 	info.client, info.model, info.stream, info.selected, info.cache = trail.Client, trail.Model, trail.Stream, trail.Route.Model, trail.Cache
 	if err != nil {
+		if wait.sw != nil && wait.sw.stop() {
+			// A keep-alive has sent the stream's status while the model was slow to start.
+			info.streamErr = err
+			wait.sw.errorEvent(err)
+			return
+		}
 		writeError(w, err)
 		return
 	}
 	defer res.Close()
-	// The pipeline has read the body to its end; full duplex keeps Go's server from cutting
-	// a long answer written while the client's side of the connection is still open.
-	_ = http.NewResponseController(w).EnableFullDuplex()
+	if res.Stream != nil {
+		sw := wait.sw
+		if sw == nil { // a stream the cache answered
+			sw = newStreamWriter(w, res.Stream.KeepAlive(), nil, h.countKeepAlive)
+		}
+		h.stream(sw, res, info)
+		return
+	}
+	_ = http.NewResponseController(w).EnableFullDuplex() // as for a stream (newStreamWriter)
 	for _, kv := range res.Explain() {
 		w.Header().Set(kv[0], kv[1])
-	}
-	if res.Stream != nil {
-		h.stream(w, r.WithContext(ctx), res, info)
-		return
 	}
 	body := res.Response.Body
 	w.Header().Set("Content-Type", "application/json")
@@ -93,6 +101,18 @@ func (h *Inference) chat(w http.ResponseWriter, r *http.Request) {
 	_ = http.NewResponseController(w).Flush()
 }
 
+// streamWaiter starts a stream's keep-alives when the pipeline starts waiting for the
+// model's first event (router.StreamWaiter).
+type streamWaiter struct {
+	w  http.ResponseWriter
+	h  *Inference
+	sw *streamWriter
+}
+
+func (s *streamWaiter) StreamWaiting(explain [][2]string, keepAlive time.Duration) {
+	s.sw = newStreamWriter(s.w, keepAlive, explain, s.h.countKeepAlive)
+}
+
 var (
 	dataPrefix = []byte("data: ")
 	eventEnd   = []byte("\n\n")
@@ -102,18 +122,12 @@ var (
 // stream relays the answer event by event, flushing each as it arrives. Once the first byte
 // is out the status is fixed, so a later failure is sent as an error event in the OpenAI
 // format and the stream ends without [DONE], which clients read as incomplete.
-func (h *Inference) stream(w http.ResponseWriter, r *http.Request, res *router.Result, info *requestInfo) {
-	s := res.Stream
-	hd := w.Header()
-	hd.Set("Content-Type", "text/event-stream")
-	hd.Set("Cache-Control", "no-cache")
-	hd.Set("X-Accel-Buffering", "no") // tell buffering proxies in front of us not to
-	// The status and headers leave with the first event, or the first keep-alive comment
-	// when the model is slow to start: one write, not two, before the first token.
-	w.WriteHeader(http.StatusOK)
-	rc := http.NewResponseController(w)
-	sw := newStreamWriter(w, rc, s.KeepAlive(), h.countKeepAlive)
+func (h *Inference) stream(sw *streamWriter, res *router.Result, info *requestInfo) {
+	// The status and headers leave with the first event, unless a keep-alive comment sent
+	// them while the model was slow to start: one write, not two, before the first token.
+	sw.begin(res.Explain())
 	defer sw.stop()
+	s := res.Stream
 	for {
 		data, err := s.Next()
 		if err != nil {
@@ -125,12 +139,7 @@ func (h *Inference) stream(w http.ResponseWriter, r *http.Request, res *router.R
 		}
 		if err != nil {
 			info.streamErr = err
-			var apiErr *openai.APIError
-			if errors.As(err, &apiErr) {
-				if b, merr := json.Marshal(apiErr.Envelope()); merr == nil {
-					_ = sw.event(dataPrefix, b, eventEnd)
-				}
-			}
+			sw.errorEvent(err)
 			return
 		}
 		if err := sw.event(dataPrefix, data, eventEnd); err != nil {

@@ -50,29 +50,6 @@ func TestPanicIsRecoveredWithTheRequestID(t *testing.T) {
 	}
 }
 
-// silentBackend streams one event, stays silent for gap, then streams a second and ends.
-func silentBackend(t *testing.T, gap time.Duration) string {
-	t.Helper()
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		_, _ = io.ReadAll(r.Body)
-		w.Header().Set("Content-Type", "text/event-stream")
-		for i := range 2 {
-			if i == 1 {
-				select { // the model thinking
-				case <-time.After(gap):
-				case <-r.Context().Done():
-					return
-				}
-			}
-			fmt.Fprintf(w, "data: {\"id\":\"c\",\"object\":\"chat.completion.chunk\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"e%d\"}}]}\n\n", i)
-			w.(http.Flusher).Flush()
-		}
-		_, _ = io.WriteString(w, "data: [DONE]\n\n")
-	}))
-	t.Cleanup(srv.Close)
-	return srv.URL
-}
-
 func TestStreamKeepAlive(t *testing.T) {
 	t.Parallel()
 	for _, tt := range []struct {
@@ -90,7 +67,7 @@ server: {stream_keepalive: %s}
 models:
   - model_name: m
     provider: {type: openai_compatible, base_url: %s/v1}
-`, tt.keepalive, silentBackend(t, 450*time.Millisecond)), nil)
+`, tt.keepalive, pausingBackend(t, 0, 450*time.Millisecond, 200, false)), nil)
 			r := do(t, "POST", f.inference+"/v1/chat/completions", "", chat("m", true))
 			var events []string
 			keepalives := 0
@@ -109,6 +86,145 @@ models:
 			}
 			if i := strings.Index(r.body, ": keep-alive"); tt.wantMin > 0 && (i < strings.Index(r.body, `"e0"`) || i > strings.Index(r.body, `"e1"`)) {
 				t.Errorf("keep-alive outside the silence: %q", r.body)
+			}
+		})
+	}
+}
+
+// pausingBackend streams two events and [DONE], waiting start before the first (the 200
+// headers flushed before that wait when headersFirst) and gap between the two; a status
+// other than 200 is sent with an error body after start instead.
+func pausingBackend(t *testing.T, start, gap time.Duration, status int, headersFirst bool) string {
+	t.Helper()
+	wait := func(r *http.Request, d time.Duration) bool { // a long prompt, a queue, a model thinking
+		select {
+		case <-time.After(d):
+			return true
+		case <-r.Context().Done():
+			return false
+		}
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.ReadAll(r.Body)
+		if headersFirst {
+			w.Header().Set("Content-Type", "text/event-stream")
+			w.(http.Flusher).Flush()
+		}
+		if !wait(r, start) {
+			return
+		}
+		if status != http.StatusOK {
+			http.Error(w, `{"error":{"message":"the model crashed"}}`, status)
+			return
+		}
+		w.Header().Set("Content-Type", "text/event-stream")
+		for i := range 2 {
+			if i == 1 && !wait(r, gap) {
+				return
+			}
+			fmt.Fprintf(w, "data: {\"id\":\"c\",\"object\":\"chat.completion.chunk\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"e%d\"}}]}\n\n", i)
+			w.(http.Flusher).Flush()
+		}
+		_, _ = io.WriteString(w, "data: [DONE]\n\n")
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL
+}
+
+// TestKeepAliveWhileTheModelIsSlowToStart: a model that takes longer than stream_keepalive to
+// send its first event gets the stream's status, headers and keep-alive comments out while
+// it starts, so that a proxy's idle timeout does not cut it; a failure after that reaches
+// the client as an error event, and one before it keeps its status.
+func TestKeepAliveWhileTheModelIsSlowToStart(t *testing.T) {
+	t.Parallel()
+	events := `data: {"id":"c","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"e0"}}]}` + "\n\n" +
+		`data: {"id":"c","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"e1"}}]}` + "\n\n" +
+		"data: [DONE]\n\n"
+	for _, tt := range []struct {
+		name      string
+		models    func(t *testing.T) string
+		status    int
+		comments  bool // keep-alive comments come first
+		body      string
+		selected  string
+		streamErr string // the access log line's error
+	}{
+		{
+			name: "headers sent late",
+			models: func(t *testing.T) string {
+				return "  - model_name: m\n    provider: {type: openai_compatible, base_url: " + pausingBackend(t, 450*time.Millisecond, 0, 200, false) + "/v1}\n"
+			},
+			status: 200, comments: true, body: events, selected: "m",
+		},
+		{
+			name: "headers sent early",
+			models: func(t *testing.T) string {
+				return "  - model_name: m\n    provider: {type: openai_compatible, base_url: " + pausingBackend(t, 450*time.Millisecond, 0, 200, true) + "/v1}\n"
+			},
+			status: 200, comments: true, body: events, selected: "m",
+		},
+		{
+			name: "a failure after a comment is an event",
+			models: func(t *testing.T) string {
+				return "  - model_name: m\n    provider: {type: openai_compatible, base_url: " + pausingBackend(t, 450*time.Millisecond, 0, 500, false) + "/v1}\n"
+			},
+			status: 200, comments: true, selected: "m",
+			body:      `data: {"error":{"message":"upstream model server for model \"m\" answered 500 Internal Server Error (request id ka-1)","type":"upstream_error","param":null,"code":"upstream_error"}}` + "\n\n",
+			streamErr: `"selected_model":"m","stream":true,"error":"upstream model server for model \"m\" answered 500 Internal Server Error (request id ka-1)"}`,
+		},
+		{
+			name: "a failure before any comment keeps its status",
+			models: func(t *testing.T) string {
+				return "  - model_name: m\n    provider: {type: openai_compatible, base_url: " + pausingBackend(t, 0, 0, 500, false) + "/v1}\n"
+			},
+			status: 502, selected: "m",
+			body: `{"error":{"message":"upstream model server for model \"m\" answered 500 Internal Server Error (request id ka-1)","type":"upstream_error","param":null,"code":"upstream_error"}}` + "\n",
+		},
+		{
+			name: "a fallback after a comment",
+			models: func(t *testing.T) string {
+				return "  - model_name: m\n    first_token_timeout: 350ms\n    fallbacks: [b]\n" +
+					"    provider: {type: openai_compatible, base_url: " + pausingBackend(t, 5*time.Second, 0, 200, false) + "/v1}\n" +
+					"  - model_name: b\n    provider: {type: openai_compatible, base_url: " + pausingBackend(t, 0, 0, 200, false) + "/v1}\n"
+			},
+			// The headers left before the fallback: they name the model as routed.
+			status: 200, comments: true, body: events, selected: "m",
+		},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			f := newFixture(t, "server: {stream_keepalive: 100ms}\nmodels:\n"+tt.models(t), nil)
+			req, err := http.NewRequest("POST", f.inference+"/v1/chat/completions", strings.NewReader(`{"model":"m","stream":true,"messages":[{"role":"user","content":"hi"}]}`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			req.Header.Set(HeaderRequestID, "ka-1")
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			body := string(b)
+			comments := 0
+			for strings.HasPrefix(body, ": keep-alive\n\n") {
+				body = strings.TrimPrefix(body, ": keep-alive\n\n")
+				comments++
+			}
+			if resp.StatusCode != tt.status || body != tt.body {
+				t.Errorf("got %d, after %d comments:\n%s\nwant %d:\n%s", resp.StatusCode, comments, body, tt.status, tt.body)
+			}
+			if tt.comments && comments < 2 || !tt.comments && comments > 0 {
+				t.Errorf("%d keep-alive comments before the answer, want them: %v", comments, tt.comments)
+			}
+			if got := resp.Header.Get("X-Vsr-Selected-Model"); got != tt.selected {
+				t.Errorf("x-vsr-selected-model %q, want %q", got, tt.selected)
+			}
+			if tt.status == 200 && resp.Header.Get("Content-Type") != "text/event-stream" {
+				t.Errorf("content type %q", resp.Header.Get("Content-Type"))
+			}
+			if tt.streamErr != "" && !strings.Contains(f.logs.String(), tt.streamErr) {
+				t.Errorf("the access log does not name the failure %s:\n%s", tt.streamErr, f.logs.String())
 			}
 		})
 	}
