@@ -229,6 +229,41 @@ decisions:
 			}, "\n"),
 		},
 		{
+			name: "a misspelt provider type hides no other problem",
+			yaml: `
+models:
+  - model_name: a
+    provider:
+      type: openai-compatible
+      base_url: http://vllm:8000/v1/
+      api_key: sk-inline-secret
+`,
+			want: strings.Join([]string{
+				`models[0].provider.type (line 5): unknown provider type "openai-compatible"; did you mean "openai_compatible"?`,
+				`models[0].provider.base_url (line 6): must be an absolute http(s) URL without a trailing slash, as in http://vllm:8000/v1, got "http://vllm:8000/v1/"`,
+				`models[0].provider.api_key (line 7): must be a reference "env.VAR" or "file:/path"; inline credentials are not accepted`,
+			}, "\n"),
+		},
+		{
+			name: "references to names nobody defined",
+			yaml: `
+models:
+  - model_name: qwen
+    provider: {type: sim}
+  - model_name: qwen
+    provider: {type: sim}
+decisions:
+  - name: d
+    rules: {signal: nosuch}
+    models: [{model: ghost}]
+`,
+			want: strings.Join([]string{
+				`models[1].model_name (line 5): duplicate model_name "qwen" (first defined at models[0])`,
+				`decisions[0].rules.signal (line 9): unknown signal "nosuch" (no signal is defined)`,
+				`decisions[0].models[0].model (line 10): unknown model "ghost" (one of qwen)`,
+			}, "\n"),
+		},
+		{
 			name: "tracing",
 			yaml: `
 models:

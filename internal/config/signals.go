@@ -422,12 +422,23 @@ func inUnit(v *validator, p string, x float64) {
 	}
 }
 
+// unknownWord explains a name that is not among known: the closest known one, or the list
+// (each name once: a name defined twice is an error of its own).
 func unknownWord(what, got string, known []string) string {
 	msg := fmt.Sprintf("unknown %s %q", what, got)
 	if s := suggest(got, slices.Clone(known)); s != "" {
 		return msg + fmt.Sprintf("; did you mean %q?", s)
 	}
-	return msg + fmt.Sprintf(" (one of %s)", strings.Join(known, ", "))
+	if len(known) == 0 {
+		return msg + fmt.Sprintf(" (no %s is defined)", what)
+	}
+	var once []string
+	for _, k := range known {
+		if !slices.Contains(once, k) {
+			once = append(once, k)
+		}
+	}
+	return msg + fmt.Sprintf(" (one of %s)", strings.Join(once, ", "))
 }
 
 func (e *Embedder) validate(v *validator) {

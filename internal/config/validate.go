@@ -176,13 +176,15 @@ func validateProvider(v *validator, p string, pr *Provider) {
 		if pr.Type != ProviderOpenAICompatible {
 			validateEndpoints(v, p, pr)
 		}
-		for _, f := range []struct {
-			name string
-			ref  SecretRef
-		}{{"api_key", pr.APIKey}, {"ca_cert_pem", pr.CACertPEM}, {"access_key_id", pr.AccessKeyID},
-			{"secret_access_key", pr.SecretAccessKey}, {"session_token", pr.SessionToken}, {"service_account_key", pr.ServiceAccountKey}} {
-			validateRef(v, p+"."+f.name, f.ref)
-		}
+	}
+	// A reference is read the same way whatever the type, so a misspelt type does not hide
+	// an inline key.
+	for _, f := range []struct {
+		name string
+		ref  SecretRef
+	}{{"api_key", pr.APIKey}, {"ca_cert_pem", pr.CACertPEM}, {"access_key_id", pr.AccessKeyID},
+		{"secret_access_key", pr.SecretAccessKey}, {"session_token", pr.SessionToken}, {"service_account_key", pr.ServiceAccountKey}} {
+		validateRef(v, p+"."+f.name, f.ref)
 	}
 	switch pr.Type {
 	case "":
@@ -230,6 +232,9 @@ func validateProvider(v *validator, p string, pr *Provider) {
 			msg += fmt.Sprintf(" (one of %s)", strings.Join(providerTypes, ", "))
 		}
 		v.add(p+".type", "%s", msg)
+		if pr.BaseURL != "" { // every type that takes one reads it alike
+			validateBaseURL(v, p+".base_url", pr.BaseURL)
+		}
 	}
 }
 
