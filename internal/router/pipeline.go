@@ -104,11 +104,11 @@ type Request struct {
 // proxy's idle timeout.
 type StreamWaiter interface {
 	// StreamWaiting is called once, on the request's goroutine, just before the model of a
-	// streamed request that the cache did not answer is called. explain holds the
-	// explanation headers as routed (a fallback may change them by the time Serve returns),
-	// keepAlive is server.stream_keepalive (0: off). From then until Serve returns, the front
-	// door may send the stream's status, headers and keep-alive comments; if it did, Serve's
-	// error must reach the client as an error event.
+	// streamed request that the cache did not answer is called, when keep-alives are on.
+	// explain holds the explanation headers as routed (a fallback may change them by the
+	// time Serve returns), keepAlive is server.stream_keepalive. From then until Serve
+	// returns, the front door may send the stream's status, headers and keep-alive
+	// comments; if it did, Serve's error must reach the client as an error event.
 	StreamWaiting(explain [][2]string, keepAlive time.Duration)
 }
 
@@ -214,8 +214,8 @@ func (p *Pipeline) Serve(ctx context.Context, req *Request) (*Result, Trail, err
 	res := &Result{end: x}
 	var rt Route
 	if x.chat.Stream {
-		if req.Waiter != nil {
-			req.Waiter.StreamWaiting(p2.rt.Explain(debug), x.r.keepAlive())
+		if ka := x.r.keepAlive(); req.Waiter != nil && ka > 0 {
+			req.Waiter.StreamWaiting(p2.rt.Explain(debug), ka)
 		}
 		res.Stream, rt, err = x.r.stream(x.ctx, p2)
 	} else {
