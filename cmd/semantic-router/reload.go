@@ -189,17 +189,17 @@ func (rl *reloader) concerns(name string) bool {
 // read now, for -validate.
 func accessRefWarnings(cfg *config.Config, secrets *secret.Store) []string {
 	var out []string
-	check := func(what, name string, ref config.SecretRef) {
+	check := func(path string, ref config.SecretRef) {
 		if _, err := secrets.Open(string(ref)); err != nil {
-			out = append(out, fmt.Sprintf("%s %q: %s: %v (the router will refuse to start where it is missing)", what, name, ref, err))
+			out = append(out, cfg.Note(path, "%s: %v (the router will refuse to start where it is missing)", ref, err))
 		}
 	}
-	for _, k := range cfg.Admission.APIKeys {
-		check("admission.api_keys", k.Name, k.Key)
+	for i, k := range cfg.Admission.APIKeys {
+		check(fmt.Sprintf("admission.api_keys[%d].key", i), k.Key)
 	}
 	if m := cfg.Management; m != nil {
-		for _, t := range m.Tokens {
-			check("management.tokens", t.Name, t.Token)
+		for i, t := range m.Tokens {
+			check(fmt.Sprintf("management.tokens[%d].token", i), t.Token)
 		}
 	}
 	return out

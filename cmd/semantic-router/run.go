@@ -361,14 +361,14 @@ func validate(cfg *config.Config, source string, err error, stdout io.Writer) er
 		source, len(cfg.Models), cfg.Routing.VirtualModel, cfg.Routing.DefaultModel)
 	secrets := secret.NewStore(secret.Options{PollInterval: time.Hour}) // read once, watch nothing
 	defer secrets.Close()
-	for _, m := range cfg.Models {
-		p := m.Provider
-		for _, ref := range []config.SecretRef{p.APIKey, p.CACertPEM, p.AccessKeyID, p.SecretAccessKey, p.SessionToken, p.ServiceAccountKey} {
-			if ref.IsZero() {
+	for i, m := range cfg.Models {
+		for _, f := range m.Provider.Refs() {
+			if f.Ref.IsZero() {
 				continue
 			}
-			if _, err := secrets.Open(string(ref)); err != nil {
-				fmt.Fprintf(stdout, "warning: model %q: %s: %v (the router will refuse to start where it is missing)\n", m.Name, ref, err)
+			if _, err := secrets.Open(string(f.Ref)); err != nil {
+				fmt.Fprintln(stdout, "warning:", cfg.Note(fmt.Sprintf("models[%d].provider.%s", i, f.Field),
+					"%s: %v (the router will refuse to start where it is missing)", f.Ref, err))
 			}
 		}
 	}

@@ -25,7 +25,7 @@ func TestValidatePrintsWarnings(t *testing.T) {
 	if err := Run(context.Background(), []string{"-validate", "-config", path}, &stdout, &stderr); err != nil {
 		t.Fatalf("-validate: %v\n%s", err, stderr.String())
 	}
-	want := `warning: models[0].timeout: 5m0s is longer than routing.request_budget (1m0s), which cuts every call of model "slow", streams included, at 1m0s`
+	want := `warning: models[0].timeout (line 4): 5m0s is longer than routing.request_budget (1m0s), which cuts every call of model "slow", streams included, at 1m0s`
 	if !strings.Contains(stdout.String(), want) {
 		t.Errorf("-validate output lacks the warning:\n%s", stdout.String())
 	}
@@ -36,7 +36,7 @@ const bedrockConfig = `models:
     provider: {type: bedrock, region: us-east-1, access_key_id: env.SR_TEST_UNSET_A, secret_access_key: env.SR_TEST_UNSET_S}
 `
 
-const bedrockExtprocWarning = `models[0].provider.type: bedrock is not supported in extproc mode: Envoy sends the client's OpenAI request as it is, with no translation to the Bedrock API and no SigV4 signature, so model "claude" cannot be served`
+const bedrockExtprocWarning = `models[0].provider.type (line 3): bedrock is not supported in extproc mode: Envoy sends the client's OpenAI request as it is, with no translation to the Bedrock API and no SigV4 signature, so model "claude" cannot be served`
 
 // TestValidateExtprocWarnings: with -gateway extproc, -validate also lists the settings
 // Envoy's external processor cannot apply; without it, it does not.
@@ -113,5 +113,42 @@ func TestExtprocStartLogsWarnings(t *testing.T) {
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("Run did not return after cancel")
+	}
+}
+
+// TestValidateNamesMissingReferences: a reference -validate cannot read is a warning (the
+// machine that validates is often not the one that runs), located as an error would be.
+func TestValidateNamesMissingReferences(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "config.yaml")
+	cfg := `models:
+  - model_name: qwen
+    provider:
+      type: openai_compatible
+      base_url: http://vllm:8000/v1
+      api_key: env.SR_TEST_UNSET_MODEL_KEY
+admission:
+  api_keys:
+    - {name: team-a, key: env.SR_TEST_UNSET_CLIENT_KEY}
+management:
+  tokens:
+    - {name: ops, token: env.SR_TEST_UNSET_ADMIN_TOKEN, role: admin}
+`
+	if err := os.WriteFile(path, []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	if err := Run(context.Background(), []string{"-validate", "-config", path}, &stdout, &stderr); err != nil {
+		t.Fatalf("-validate: %v\n%s", err, stderr.String())
+	}
+	got := strings.Split(strings.TrimSpace(stdout.String()), "\n")[1:]
+	const why = "is not set (names are case-sensitive and must match the Secret key exactly): secret not found (the router will refuse to start where it is missing)"
+	want := []string{
+		"warning: models[0].provider.api_key (line 6): env.SR_TEST_UNSET_MODEL_KEY: environment variable SR_TEST_UNSET_MODEL_KEY " + why,
+		"warning: admission.api_keys[0].key (line 9): env.SR_TEST_UNSET_CLIENT_KEY: environment variable SR_TEST_UNSET_CLIENT_KEY " + why,
+		"warning: management.tokens[0].token (line 12): env.SR_TEST_UNSET_ADMIN_TOKEN: environment variable SR_TEST_UNSET_ADMIN_TOKEN " + why,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("-validate warnings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }

@@ -16,7 +16,7 @@ import (
 // ApplyDefaults to have run.
 func (c *Config) ExtprocWarnings() []string {
 	var out []string
-	add := func(format string, args ...any) { out = append(out, fmt.Sprintf(format, args...)) }
+	add := func(path, format string, args ...any) { out = append(out, c.Note(path, format, args...)) }
 
 	// The listener limits still bound the management API and metrics listeners, which the
 	// router serves in both modes; only the clients' connections are Envoy's.
@@ -32,49 +32,49 @@ func (c *Config) ExtprocWarnings() []string {
 		{"server.max_header_bytes", s.MaxHeaderBytes, DefaultMaxHeaderBytes},
 	} {
 		if l.value != l.def {
-			add("%s: %v bounds only the management and metrics listeners in extproc mode; clients connect to Envoy, whose HTTP connection manager sets their limits", l.path, l.value)
+			add(l.path, "%v bounds only the management and metrics listeners in extproc mode; clients connect to Envoy, whose HTTP connection manager sets their limits", l.value)
 		}
 	}
 	if ka := s.StreamKeepAlive; ka != nil && *ka > 0 && *ka != Duration(DefaultStreamKeepAlive) {
-		add("server.stream_keepalive: %s is not applied in extproc mode: Envoy relays the stream, and the router writes no keep-alive comments into it", *ka)
+		add("server.stream_keepalive", "%s is not applied in extproc mode: Envoy relays the stream, and the router writes no keep-alive comments into it", *ka)
 	}
 	if b := c.Routing.RequestBudget; b != Duration(DefaultRequestBudget) {
-		add("routing.request_budget: %s is not applied in extproc mode: Envoy calls the model once, under the route's timeout", b)
+		add("routing.request_budget", "%s is not applied in extproc mode: Envoy calls the model once, under the route's timeout", b)
 	}
 
 	for i, m := range c.Models {
 		p := fmt.Sprintf("models[%d]", i)
 		switch m.Provider.Type {
 		case ProviderBedrock:
-			add("%s.provider.type: bedrock is not supported in extproc mode: Envoy sends the client's OpenAI request as it is, with no translation to the Bedrock API and no SigV4 signature, so model %q cannot be served", p, m.Name)
+			add(p+".provider.type", "bedrock is not supported in extproc mode: Envoy sends the client's OpenAI request as it is, with no translation to the Bedrock API and no SigV4 signature, so model %q cannot be served", m.Name)
 		case ProviderVertex:
-			add("%s.provider.type: vertex is not supported in extproc mode: Envoy sends the client's OpenAI request as it is, with no translation to the Vertex AI API and no Google access token, so model %q cannot be served", p, m.Name)
+			add(p+".provider.type", "vertex is not supported in extproc mode: Envoy sends the client's OpenAI request as it is, with no translation to the Vertex AI API and no Google access token, so model %q cannot be served", m.Name)
 		case ProviderSim:
-			add("%s.provider.type: sim runs inside the router and has no server for Envoy to call in extproc mode, so model %q cannot be served", p, m.Name)
+			add(p+".provider.type", "sim runs inside the router and has no server for Envoy to call in extproc mode, so model %q cannot be served", m.Name)
 		}
 		if !m.Provider.CACertPEM.IsZero() {
-			add("%s.provider.ca_cert_pem: not used in extproc mode: Envoy connects to the model server, and the TLS settings (transport_socket) of its upstream cluster verify it", p)
+			add(p+".provider.ca_cert_pem", "not used in extproc mode: Envoy connects to the model server, and the TLS settings (transport_socket) of its upstream cluster verify it")
 		}
 		if m.Timeout != Duration(DefaultModelTimeout) {
-			add("%s.timeout: %s is not applied in extproc mode: the Envoy route's timeout bounds the call", p, m.Timeout)
+			add(p+".timeout", "%s is not applied in extproc mode: the Envoy route's timeout bounds the call", m.Timeout)
 		}
 		if m.ConnectTimeout != Duration(DefaultConnectTimeout) {
-			add("%s.connect_timeout: %s is not applied in extproc mode: the Envoy upstream cluster's connect_timeout applies", p, m.ConnectTimeout)
+			add(p+".connect_timeout", "%s is not applied in extproc mode: the Envoy upstream cluster's connect_timeout applies", m.ConnectTimeout)
 		}
 		if m.FirstTokenTimeout != 0 {
-			add("%s.first_token_timeout: %s is not applied in extproc mode: Envoy relays the stream, under its own idle timeouts", p, m.FirstTokenTimeout)
+			add(p+".first_token_timeout", "%s is not applied in extproc mode: Envoy relays the stream, under its own idle timeouts", m.FirstTokenTimeout)
 		}
 		if m.StreamIdleTimeout != 0 {
-			add("%s.stream_idle_timeout: %s is not applied in extproc mode: Envoy relays the stream, under its own idle timeouts", p, m.StreamIdleTimeout)
+			add(p+".stream_idle_timeout", "%s is not applied in extproc mode: Envoy relays the stream, under its own idle timeouts", m.StreamIdleTimeout)
 		}
 		if m.Retry != defaultRetry() {
-			add("%s.retry: not applied in extproc mode: Envoy calls the model once unless its route has a retry_policy", p)
+			add(p+".retry", "not applied in extproc mode: Envoy calls the model once unless its route has a retry_policy")
 		}
 		if len(m.Fallbacks) > 0 {
-			add("%s.fallbacks: not applied in extproc mode: Envoy calls only the model the router chose, never %s", p, strings.Join(m.Fallbacks, ", "))
+			add(p+".fallbacks", "not applied in extproc mode: Envoy calls only the model the router chose, never %s", strings.Join(m.Fallbacks, ", "))
 		}
 		if m.MaxResponseBodyBytes != 0 {
-			add("%s.max_response_body_bytes: %d is not applied in extproc mode: Envoy relays the answer without the router's bound", p, m.MaxResponseBodyBytes)
+			add(p+".max_response_body_bytes", "%d is not applied in extproc mode: Envoy relays the answer without the router's bound", m.MaxResponseBodyBytes)
 		}
 	}
 	return out

@@ -51,13 +51,13 @@ models:
   - model_name: qwen
 ` + vllm,
 			want: []string{
-				"server.read_header_timeout: 5s bounds only the management and metrics listeners in extproc mode; clients connect to Envoy, whose HTTP connection manager sets their limits",
-				"server.read_timeout: 30s bounds only the management and metrics listeners in extproc mode; clients connect to Envoy, whose HTTP connection manager sets their limits",
-				"server.write_timeout: 20s bounds only the management and metrics listeners in extproc mode; clients connect to Envoy, whose HTTP connection manager sets their limits",
-				"server.idle_timeout: 1m0s bounds only the management and metrics listeners in extproc mode; clients connect to Envoy, whose HTTP connection manager sets their limits",
-				"server.max_header_bytes: 8192 bounds only the management and metrics listeners in extproc mode; clients connect to Envoy, whose HTTP connection manager sets their limits",
-				"server.stream_keepalive: 5s is not applied in extproc mode: Envoy relays the stream, and the router writes no keep-alive comments into it",
-				"routing.request_budget: 2m0s is not applied in extproc mode: Envoy calls the model once, under the route's timeout",
+				"server.read_header_timeout (line 3): 5s bounds only the management and metrics listeners in extproc mode; clients connect to Envoy, whose HTTP connection manager sets their limits",
+				"server.read_timeout (line 4): 30s bounds only the management and metrics listeners in extproc mode; clients connect to Envoy, whose HTTP connection manager sets their limits",
+				"server.write_timeout (line 5): 20s bounds only the management and metrics listeners in extproc mode; clients connect to Envoy, whose HTTP connection manager sets their limits",
+				"server.idle_timeout (line 6): 1m0s bounds only the management and metrics listeners in extproc mode; clients connect to Envoy, whose HTTP connection manager sets their limits",
+				"server.max_header_bytes (line 7): 8192 bounds only the management and metrics listeners in extproc mode; clients connect to Envoy, whose HTTP connection manager sets their limits",
+				"server.stream_keepalive (line 8): 5s is not applied in extproc mode: Envoy relays the stream, and the router writes no keep-alive comments into it",
+				"routing.request_budget (line 9): 2m0s is not applied in extproc mode: Envoy calls the model once, under the route's timeout",
 			},
 		},
 		{
@@ -78,15 +78,15 @@ models:
     retry: {max_backoff: 5s}
 ` + vllm,
 			want: []string{
-				"models[0].provider.ca_cert_pem: not used in extproc mode: Envoy connects to the model server, and the TLS settings (transport_socket) of its upstream cluster verify it",
-				"models[0].timeout: 1m0s is not applied in extproc mode: the Envoy route's timeout bounds the call",
-				"models[0].connect_timeout: 2s is not applied in extproc mode: the Envoy upstream cluster's connect_timeout applies",
-				"models[0].first_token_timeout: 10s is not applied in extproc mode: Envoy relays the stream, under its own idle timeouts",
-				"models[0].stream_idle_timeout: 15s is not applied in extproc mode: Envoy relays the stream, under its own idle timeouts",
-				"models[0].retry: not applied in extproc mode: Envoy calls the model once unless its route has a retry_policy",
-				"models[0].fallbacks: not applied in extproc mode: Envoy calls only the model the router chose, never small, tiny",
-				"models[0].max_response_body_bytes: 1048576 is not applied in extproc mode: Envoy relays the answer without the router's bound",
-				"models[2].retry: not applied in extproc mode: Envoy calls the model once unless its route has a retry_policy",
+				"models[0].provider.ca_cert_pem (line 11): not used in extproc mode: Envoy connects to the model server, and the TLS settings (transport_socket) of its upstream cluster verify it",
+				"models[0].timeout (line 4): 1m0s is not applied in extproc mode: the Envoy route's timeout bounds the call",
+				"models[0].connect_timeout (line 5): 2s is not applied in extproc mode: the Envoy upstream cluster's connect_timeout applies",
+				"models[0].first_token_timeout (line 6): 10s is not applied in extproc mode: Envoy relays the stream, under its own idle timeouts",
+				"models[0].stream_idle_timeout (line 7): 15s is not applied in extproc mode: Envoy relays the stream, under its own idle timeouts",
+				"models[0].retry (line 8): not applied in extproc mode: Envoy calls the model once unless its route has a retry_policy",
+				"models[0].fallbacks (line 9): not applied in extproc mode: Envoy calls only the model the router chose, never small, tiny",
+				"models[0].max_response_body_bytes (line 10): 1048576 is not applied in extproc mode: Envoy relays the answer without the router's bound",
+				"models[2].retry (line 15): not applied in extproc mode: Envoy calls the model once unless its route has a retry_policy",
 			},
 		},
 		{
@@ -101,9 +101,9 @@ models:
     provider: {type: sim}
 `,
 			want: []string{
-				`models[0].provider.type: bedrock is not supported in extproc mode: Envoy sends the client's OpenAI request as it is, with no translation to the Bedrock API and no SigV4 signature, so model "claude" cannot be served`,
-				`models[1].provider.type: vertex is not supported in extproc mode: Envoy sends the client's OpenAI request as it is, with no translation to the Vertex AI API and no Google access token, so model "gemini" cannot be served`,
-				`models[2].provider.type: sim runs inside the router and has no server for Envoy to call in extproc mode, so model "demo" cannot be served`,
+				`models[0].provider.type (line 4): bedrock is not supported in extproc mode: Envoy sends the client's OpenAI request as it is, with no translation to the Bedrock API and no SigV4 signature, so model "claude" cannot be served`,
+				`models[1].provider.type (line 6): vertex is not supported in extproc mode: Envoy sends the client's OpenAI request as it is, with no translation to the Vertex AI API and no Google access token, so model "gemini" cannot be served`,
+				`models[2].provider.type (line 8): sim runs inside the router and has no server for Envoy to call in extproc mode, so model "demo" cannot be served`,
 			},
 		},
 	}

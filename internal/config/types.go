@@ -168,6 +168,18 @@ type Provider struct {
 	Balancing `yaml:",inline"`
 }
 
+// ProviderRef is a provider field that holds a secret reference.
+type ProviderRef struct {
+	Field string // the YAML name, as in api_key
+	Ref   SecretRef
+}
+
+// Refs lists the provider's secret reference fields, set or not.
+func (pr *Provider) Refs() []ProviderRef {
+	return []ProviderRef{{"api_key", pr.APIKey}, {"ca_cert_pem", pr.CACertPEM}, {"access_key_id", pr.AccessKeyID},
+		{"secret_access_key", pr.SecretAccessKey}, {"session_token", pr.SessionToken}, {"service_account_key", pr.ServiceAccountKey}}
+}
+
 // Sim configures the in-process simulated backend used by the demo config and tests.
 type Sim struct {
 	// FirstTokenLatency is the delay before the first token. Default 20ms.

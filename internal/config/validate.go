@@ -41,13 +41,23 @@ func (v *validator) add(path, format string, args ...any) {
 	v.problems = append(v.problems, Problem{Path: path, Line: v.line(path), Message: fmt.Sprintf(format, args...)})
 }
 
-func (v *validator) line(path string) int {
+func (v *validator) line(path string) int { return lineOf(v.lines, path) }
+
+// lineOf is the YAML line of path, or of the nearest field above it that has one; 0 when
+// none has (a config not read from YAML).
+func lineOf(lines map[string]int, path string) int {
 	for p := path; p != ""; p = parentPath(p) {
-		if l, ok := v.lines[p]; ok {
+		if l, ok := lines[p]; ok {
 			return l
 		}
 	}
 	return 0
+}
+
+// Note formats a remark about the field at path as a Problem reads: the path, its YAML line
+// when known, and the message. Warnings use it, so that they point where errors do.
+func (c *Config) Note(path, format string, args ...any) string {
+	return Problem{Path: path, Line: lineOf(c.lines, path), Message: fmt.Sprintf(format, args...)}.Error()
 }
 
 func parentPath(p string) string {
@@ -179,12 +189,8 @@ func validateProvider(v *validator, p string, pr *Provider) {
 	}
 	// A reference is read the same way whatever the type, so a misspelt type does not hide
 	// an inline key.
-	for _, f := range []struct {
-		name string
-		ref  SecretRef
-	}{{"api_key", pr.APIKey}, {"ca_cert_pem", pr.CACertPEM}, {"access_key_id", pr.AccessKeyID},
-		{"secret_access_key", pr.SecretAccessKey}, {"session_token", pr.SessionToken}, {"service_account_key", pr.ServiceAccountKey}} {
-		validateRef(v, p+"."+f.name, f.ref)
+	for _, f := range pr.Refs() {
+		validateRef(v, p+"."+f.Field, f.Ref)
 	}
 	switch pr.Type {
 	case "":
@@ -410,12 +416,12 @@ func (c *Config) Warnings() []string {
 	budget := c.Routing.RequestBudget
 	for i, m := range c.Models {
 		if budget > 0 && m.Timeout > budget {
-			out = append(out, fmt.Sprintf("models[%d].timeout: %s is longer than routing.request_budget (%s), which cuts every call of model %q, streams included, at %s",
-				i, m.Timeout, budget, m.Name, budget))
+			out = append(out, c.Note(fmt.Sprintf("models[%d].timeout", i), "%s is longer than routing.request_budget (%s), which cuts every call of model %q, streams included, at %s",
+				m.Timeout, budget, m.Name, budget))
 		}
 		if budget > 0 && m.Retry.MaxRetryAfter > budget {
-			out = append(out, fmt.Sprintf("models[%d].retry.max_retry_after: %s is longer than routing.request_budget (%s); a Retry-After the budget cannot cover is not waited for",
-				i, m.Retry.MaxRetryAfter, budget))
+			out = append(out, c.Note(fmt.Sprintf("models[%d].retry.max_retry_after", i), "%s is longer than routing.request_budget (%s); a Retry-After the budget cannot cover is not waited for",
+				m.Retry.MaxRetryAfter, budget))
 		}
 	}
 	return out

@@ -71,8 +71,8 @@ models:
 		t.Fatal(err)
 	}
 	want := []string{
-		`models[0].timeout: 5m0s is longer than routing.request_budget (1m0s), which cuts every call of model "slow", streams included, at 1m0s`,
-		`models[1].retry.max_retry_after: 1m30s is longer than routing.request_budget (1m0s); a Retry-After the budget cannot cover is not waited for`,
+		`models[0].timeout (line 4): 5m0s is longer than routing.request_budget (1m0s), which cuts every call of model "slow", streams included, at 1m0s`,
+		`models[1].retry.max_retry_after (line 8): 1m30s is longer than routing.request_budget (1m0s); a Retry-After the budget cannot cover is not waited for`,
 	}
 	if got := cfg.Warnings(); strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("warnings\n got %q\nwant %q", got, want)

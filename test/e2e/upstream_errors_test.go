@@ -274,7 +274,7 @@ func TestValidateFlag(t *testing.T) {
 	t.Parallel()
 	code, out := runRouter(t, nil, "-validate", "-config", writeConfig(t, compatConfig("http://vllm:8000", "env.SR_TEST_UNSET_KEY")))
 	if code != 0 || !strings.Contains(out, `valid, 2 models, virtual model "auto", default model "chat"`) ||
-		!strings.Contains(out, `warning: model "chat": env.SR_TEST_UNSET_KEY: environment variable SR_TEST_UNSET_KEY is not set`) {
+		!strings.Contains(out, `warning: models[0].provider.api_key (line 10): env.SR_TEST_UNSET_KEY: environment variable SR_TEST_UNSET_KEY is not set`) {
 		t.Errorf("valid config: exit %d\n%s", code, out)
 	}
 	code, out = runRouter(t, nil, "-validate", "-config", writeConfig(t, "models:\n  - model_name: x\n    provider: {type: vllm}\n"))
