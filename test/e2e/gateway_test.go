@@ -149,6 +149,28 @@ func TestSDKAgainstTheDemoConfig(t *testing.T) {
 	}
 }
 
+// TestTheTourRoutesAsTheREADMESays: the quick tour's prompts reach the decisions and models
+// its comments name, on the embedded demo config.
+func TestTheTourRoutesAsTheREADMESays(t *testing.T) {
+	t.Parallel()
+	client := sdk(startRouter(t, ""))
+	for _, tt := range []struct{ prompt, decision, model string }{
+		{"How does a B-tree index speed up database queries?", "code", "general"},
+		{"hi, how are you?", "small_talk", "small"},
+	} {
+		var httpResp *http.Response
+		if _, err := client.Chat.Completions.New(context.Background(), openai.ChatCompletionNewParams{
+			Model:    "auto",
+			Messages: []openai.ChatCompletionMessageParamUnion{openai.UserMessage(tt.prompt)},
+		}, option.WithResponseInto(&httpResp)); err != nil {
+			t.Fatal(err)
+		}
+		if d, m := httpResp.Header.Get("x-vsr-selected-decision"), httpResp.Header.Get("x-vsr-selected-model"); d != tt.decision || m != tt.model {
+			t.Errorf("%q: decision %q, model %q; the README says %q, %q", tt.prompt, d, m, tt.decision, tt.model)
+		}
+	}
+}
+
 func TestSDKThroughAnOpenAICompatibleBackend(t *testing.T) {
 	t.Parallel()
 	be := newBackend(t, "backend-secret-0001", sim.Options{Model: "upstream/chat-8b", TokenLatency: time.Millisecond})
