@@ -101,7 +101,10 @@ var causeClasses = []struct {
 			}}},
 	{func(err error) bool { return errors.Is(err, provider.ErrRedirect) },
 		failureClass{status: http.StatusBadGateway, typ: openai.TypeUpstream, code: "upstream_redirect",
-			sentence: server("answered with a redirect, which the router does not follow")}},
+			sentence: func(model string, pe *provider.Error) string {
+				return fmt.Sprintf("upstream model server for model %q answered %d %s, a redirect, which the router does not follow",
+					model, pe.Status, http.StatusText(pe.Status))
+			}}},
 	{func(err error) bool { return errors.Is(err, provider.ErrUnsupportedField) },
 		failureClass{status: http.StatusBadRequest, typ: openai.TypeInvalidRequest, code: "unsupported_field",
 			sentence: func(model string, pe *provider.Error) string {

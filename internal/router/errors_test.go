@@ -53,6 +53,7 @@ func TestAPIErrorMapsEveryKind(t *testing.T) {
 		{provider.KindUpstream, 0, nil, http.StatusBadGateway, "upstream_error", `upstream model server for model "m" failed during the stream`},
 		{provider.KindProtocol, 200, nil, http.StatusBadGateway, "upstream_error", `upstream model server for model "m" sent an answer that is not the OpenAI protocol`},
 		{provider.KindProtocol, 200, errMalformedStream, http.StatusBadGateway, "upstream_error", `upstream model server for model "m" sent a malformed stream`},
+		{provider.KindProtocol, 302, provider.ErrRedirect, http.StatusBadGateway, "upstream_redirect", `upstream model server for model "m" answered 302 Found, a redirect, which the router does not follow`},
 		{provider.KindInternal, 0, nil, http.StatusInternalServerError, "", `internal error calling model "m"`},
 	}
 	for _, tt := range tests {

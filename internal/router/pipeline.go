@@ -223,12 +223,11 @@ func (p *Pipeline) Serve(ctx context.Context, req *Request) (*Result, Trail, err
 	}
 	// A fallback changes the model: explain the route as served.
 	x.trail.Route, x.trail.Cache = rt, lookup.outcome
-	res.explain = rt.Explain(debug)
+	res.explain = append(rt.Explain(debug), lookup.explain()...)
 	if err != nil {
 		x.finish(nil)
 		return nil, x.trail, x.explained(err, res.explain)
 	}
-	res.explain = append(res.explain, lookup.explain()...)
 	if lookup.entry != nil && rt.FallbackFrom == "" {
 		res.lookup = lookup // stored by Close, once the client has its answer
 		if res.Stream != nil {

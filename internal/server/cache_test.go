@@ -3,6 +3,7 @@ package server
 import (
 	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"testing"
 	"time"
 
@@ -44,6 +45,26 @@ management:
 	}
 	if r := do(t, "POST", f.inference+"/v1/chat/completions", "", body); r.header.Get("X-Vsr-Cache") != "miss" {
 		t.Errorf("after the flush: x-vsr-cache %q, want miss", r.header.Get("X-Vsr-Cache"))
+	}
+}
+
+// TestFailedRequestsSayTheCacheOutcome: a request the cache applies to carries x-vsr-cache
+// whatever its answer, a model's failure too.
+func TestFailedRequestsSayTheCacheOutcome(t *testing.T) {
+	t.Parallel()
+	be := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		http.Error(w, `{"error":{"message":"the model crashed"}}`, http.StatusInternalServerError)
+	}))
+	t.Cleanup(be.Close)
+	f := newFixture(t, `
+cache: {enabled: true}
+models:
+  - model_name: m
+    provider: {type: openai_compatible, base_url: `+be.URL+`/v1}
+`, nil)
+	body := `{"model":"m","temperature":0,"messages":[{"role":"user","content":"Name a prime number."}]}`
+	if r := do(t, "POST", f.inference+"/v1/chat/completions", "", body); r.status != http.StatusBadGateway || r.header.Get("X-Vsr-Cache") != "miss" {
+		t.Errorf("a failed model: %d, x-vsr-cache %q, want 502 and miss", r.status, r.header.Get("X-Vsr-Cache"))
 	}
 }
 

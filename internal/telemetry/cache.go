@@ -28,7 +28,7 @@ func newCacheMetrics(reg prometheus.Registerer) *CacheMetrics {
 		}),
 		CacheErrors: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Namespace: namespace, Name: "cache_errors_total",
-			Help: "Cache operations that failed (the backend unreachable), by operation: get, nearest, put, embed.",
+			Help: "Cache operations that failed (the backend unreachable), by operation: get, nearest, put, embed, and redis for every failure of the Redis backend (its reads, stores, loads and subscription).",
 		}, []string{"operation"}),
 		CacheEvictions: prometheus.NewCounter(prometheus.CounterOpts{
 			Namespace: namespace, Name: "cache_evictions_total",
