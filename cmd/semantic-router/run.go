@@ -26,6 +26,7 @@ import (
 	"github.com/semantic-router/semantic-router/internal/extproc"
 	"github.com/semantic-router/semantic-router/internal/logbuf"
 	"github.com/semantic-router/semantic-router/internal/memlimit"
+	"github.com/semantic-router/semantic-router/internal/provider/transport"
 	"github.com/semantic-router/semantic-router/internal/redact"
 	"github.com/semantic-router/semantic-router/internal/router"
 	"github.com/semantic-router/semantic-router/internal/secret"
@@ -357,28 +358,53 @@ func validate(cfg *config.Config, source string, err error, stdout io.Writer) er
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "%s: valid, %d models, virtual model %q, default model %q\n",
-		source, len(cfg.Models), cfg.Routing.VirtualModel, cfg.Routing.DefaultModel)
 	secrets := secret.NewStore(secret.Options{PollInterval: time.Hour}) // read once, watch nothing
 	defer secrets.Close()
+	// A reference this machine cannot read is a warning: the machine that validates is often
+	// not the one that runs. One that it reads and that would stop the router is a problem.
+	var warnings, problems []string
 	for i, m := range cfg.Models {
 		for _, f := range m.Provider.Refs() {
 			if f.Ref.IsZero() {
 				continue
 			}
-			if _, err := secrets.Open(string(f.Ref)); err != nil {
-				fmt.Fprintln(stdout, "warning:", cfg.Note(fmt.Sprintf("models[%d].provider.%s", i, f.Field),
-					"%s: %v (the router will refuse to start where it is missing)", f.Ref, err))
+			path := fmt.Sprintf("models[%d].provider.%s", i, f.Field)
+			src, err := secrets.Open(string(f.Ref))
+			if err != nil {
+				warnings = append(warnings, cfg.Note(path, "%s: %v (the router will refuse to start where it is missing)", f.Ref, err))
+				continue
+			}
+			if f.Field == "ca_cert_pem" {
+				if msg := caBundleProblem(src); msg != "" {
+					problems = append(problems, cfg.Note(path, "%s: %s", f.Ref, msg))
+				}
 			}
 		}
 	}
-	for _, w := range accessRefWarnings(cfg, secrets) {
-		fmt.Fprintln(stdout, "warning:", w)
+	warnings = append(warnings, accessRefWarnings(cfg, secrets)...)
+	warnings = append(warnings, cfg.Warnings()...)
+	if len(problems) > 0 {
+		return fmt.Errorf("config %s:\n%s", source, strings.Join(problems, "\n"))
 	}
-	for _, w := range cfg.Warnings() {
+	fmt.Fprintf(stdout, "%s: valid, %d models, virtual model %q, default model %q\n",
+		source, len(cfg.Models), cfg.Routing.VirtualModel, cfg.Routing.DefaultModel)
+	for _, w := range warnings {
 		fmt.Fprintln(stdout, "warning:", w)
 	}
 	return nil
+}
+
+// caBundleProblem checks a CA bundle as the model's transport does at start (no certificate,
+// a block that does not parse, a certificate out of its validity), or says it is unreadable.
+func caBundleProblem(src *secret.Source) string {
+	pemText, err := src.Value()
+	if err != nil {
+		return err.Error()
+	}
+	if _, err := transport.CertPool([]byte(pemText), time.Now()); err != nil {
+		return strings.TrimPrefix(err.Error(), "ca_cert_pem: ")
+	}
+	return ""
 }
 
 type namedServer struct {

@@ -213,6 +213,24 @@ func expiredCert(t *testing.T) string {
 	return string(pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}))
 }
 
+// TestValidateRefusesWhatStopsTheStart: -validate reads a CA bundle it can read as the start
+// does, and refuses the same bundles, located by field path and line.
+func TestValidateRefusesWhatStopsTheStart(t *testing.T) {
+	t.Parallel()
+	cfg := strings.Replace(compatConfig("https://127.0.0.1:1", ""), "model: upstream/chat-8b", "model: upstream/chat-8b\n      ca_cert_pem: env.CHAT_CA", 1)
+	yesterday := time.Now().Add(-24 * time.Hour).UTC().Format(time.DateOnly)
+	for _, tt := range []struct{ bundle, want string }{
+		{expiredCert(t), `models[0].provider.ca_cert_pem (line 10): env.CHAT_CA: certificate 1 (old-ca) expired on ` + yesterday},
+		{"not a certificate", `models[0].provider.ca_cert_pem (line 10): env.CHAT_CA: no PEM certificate found (expected -----BEGIN CERTIFICATE-----)`},
+		{"-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n", `models[0].provider.ca_cert_pem (line 10): env.CHAT_CA: certificate 1 does not parse: `},
+	} {
+		code, out := runRouter(t, []string{"CHAT_CA=" + tt.bundle}, "-validate", "-config", writeConfig(t, cfg))
+		if code != 1 || !strings.Contains(out, tt.want) || strings.Contains(out, "valid,") {
+			t.Errorf("-validate with a bad bundle: exit %d, want 1 and %q:\n%s", code, tt.want, out)
+		}
+	}
+}
+
 func TestStartupErrors(t *testing.T) {
 	t.Parallel()
 	expired := expiredCert(t)
