@@ -129,7 +129,10 @@ type Result struct {
 	// failed (listed in Failed) and its on_error is refuse: the request must be refused
 	// without calling a model.
 	Undetermined bool
-	Failed       []string
+	// Failed lists the failed signals of the policy that could not be decided. When a later
+	// policy blocked the request for certain, that one is the Decision, not Undetermined,
+	// and Failed still names the signals whose policy would have refused it.
+	Failed []string
 	// Modifiers are the policies that matched before Decision and only modify the request
 	// (config.Decision.OnlyModifies), in evaluation order: their changes apply too.
 	Modifiers []*config.Decision
@@ -143,7 +146,7 @@ type Result struct {
 func (e *Engine) Evaluate(m Signals, direct bool) (Result, bool) {
 	var mods []*config.Decision
 	var first Result
-	for _, en := range e.decisions {
+	for i, en := range e.decisions {
 		d := en.d
 		if direct && d.AppliesTo != "all" {
 			continue
@@ -152,7 +155,17 @@ func (e *Engine) Evaluate(m Signals, direct bool) (Result, bool) {
 		if !ok {
 			continue
 		}
-		if res.Undetermined || !d.OnlyModifies() {
+		if res.Undetermined {
+			// The request is refused either way. A later policy that blocks it for certain
+			// says why better than "try again later", which a retry would not change.
+			if b, ok := e.definiteBlock(i+1, m, direct); ok {
+				b.Failed = res.Failed
+				res = b
+			}
+			res.Modifiers = mods
+			return res, true
+		}
+		if !d.OnlyModifies() {
 			res.Modifiers = mods
 			return res, true
 		}
@@ -166,6 +179,21 @@ func (e *Engine) Evaluate(m Signals, direct bool) (Result, bool) {
 	}
 	first.Modifiers = mods[1:]
 	return first, true
+}
+
+// definiteBlock is the first decision from the from-th on that blocks and whose rules
+// match whatever the failed signals would have said.
+func (e *Engine) definiteBlock(from int, m Signals, direct bool) (Result, bool) {
+	for _, en := range e.decisions[from:] {
+		d := en.d
+		if d.Block == nil || direct && d.AppliesTo != "all" {
+			continue
+		}
+		if st, conf := eval3(en.rules, m); st == isTrue {
+			return Result{Decision: d, Confidence: conf}, true
+		}
+	}
+	return Result{}, false
 }
 
 // match evaluates one decision's rules (d.Rules, with members in reading order).

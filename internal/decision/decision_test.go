@@ -89,6 +89,7 @@ func TestEvaluateFailedSignals(t *testing.T) {
 		{Name: "lenient", Priority: 80, AppliesTo: "all", OnError: config.OnErrorAllow,
 			Rules: config.Rule{Not: &config.Rule{Signal: "safe"}}},
 		{Name: "default_policy", Priority: 70, AppliesTo: "all", Rules: sig("toxic")},
+		{Name: "ssn_block", Priority: 60, AppliesTo: "all", Rules: sig("ssn"), Block: &config.Block{Status: 403, Message: "no SSNs"}},
 		{Name: "stem", Priority: 10, AppliesTo: "auto", OnError: config.OnErrorAllow,
 			Rules: config.Rule{All: []config.Rule{sig("domain"), {Not: &config.Rule{Signal: "cheap"}}}}},
 	}
@@ -107,6 +108,9 @@ func TestEvaluateFailedSignals(t *testing.T) {
 		{"an unset on_error on a policy refuses", matchesOf(map[string]Match{"safe": yes, "toxic": failed}), "default_policy", true, []string{"toxic"}},
 		{"routing reads a failed signal as not matched", matchesOf(map[string]Match{"safe": yes, "domain": failed}), "", false, nil},
 		{"routing not over a failed signal", matchesOf(map[string]Match{"safe": yes, "domain": yes, "cheap": failed}), "stem", false, nil},
+		{"a later block that matches for certain answers instead of the refusal", matchesOf(map[string]Match{"jailbreak": failed, "ssn": yes}), "ssn_block", false, []string{"jailbreak"}},
+		{"a later block that does not match leaves the refusal", matchesOf(map[string]Match{"jailbreak": failed, "ssn": no}), "jb_block", true, []string{"jailbreak"}},
+		{"a later block that failed too leaves the first refusal", matchesOf(map[string]Match{"jailbreak": failed, "ssn": failed}), "jb_block", true, []string{"jailbreak"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -134,6 +134,57 @@ decisions:
 	}
 }
 
+// TestACertainBlockAnswersForAnUncheckablePolicy: with the jailbreak policy first, as in the
+// demo config, an SSN is still refused by the PII block while the embedder is down, with
+// the block's 403 rather than a 503 that a retry would not change; a benign prompt still
+// gets the 503.
+func TestACertainBlockAnswersForAnUncheckablePolicy(t *testing.T) {
+	t.Parallel()
+	emb := newEmbeddingServer(t)
+	emb.stopped.Store(true)
+	cfg, err := config.Parse([]byte(`
+models:
+  - model_name: m
+    provider: {type: sim}
+signals:
+  embedder: {type: remote, base_url: ` + emb.URL + `/v1, model: e, timeout: 300ms}
+  pii:
+    - {name: ssn, types: [ssn]}
+  jailbreak:
+    - {name: jailbreak}
+decisions:
+  - {name: block_jailbreak, priority: 100, applies_to: all, rules: {signal: jailbreak}, block: {status: 403, message: "not sent"}}
+  - {name: block_ssn, priority: 90, applies_to: all, rules: {signal: ssn}, block: {status: 403, message: "personal data"}}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	metrics := telemetry.NewMetrics(prometheus.NewRegistry())
+	r, err := New(cfg, Options{Metrics: metrics})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = r.Close() })
+	const unavailable = `the request was not sent to a model: policy "block_jailbreak" could not be checked because signal "jailbreak" could not be computed (the embedder did not answer); try again later`
+	for _, tt := range []struct {
+		prompt string
+		status int
+		msg    string
+	}{
+		{"My SSN is 123-45-6789, file my taxes", 403, "personal data"},
+		{"What is a prime number?", 503, unavailable},
+	} {
+		_, _, err := serve(r, chat("m", tt.prompt))
+		var apiErr *openai.APIError
+		if !errors.As(err, &apiErr) || apiErr.Status != tt.status || apiErr.Message != tt.msg {
+			t.Errorf("%q: %v, want %d %q", tt.prompt, err, tt.status, tt.msg)
+		}
+	}
+	if got := testutil.ToFloat64(metrics.SignalErrors.WithLabelValues("jailbreak", "refused")); got != 2 {
+		t.Errorf("signal_errors_total{jailbreak,refused} = %v, want 2", got)
+	}
+}
+
 // TestRoutingContinuesWithoutEmbeddings: with no policy reading a vector signal, a failed
 // embedder only turns the domain signal off; routing goes on by the other signals, and a
 // policy with on_error allow lets the request through.

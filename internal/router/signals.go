@@ -89,7 +89,7 @@ func (r *Router) countSignalErrors(results []SignalResult, res decision.Result, 
 		}
 		outcome := "not_matched"
 		switch {
-		case matched && res.Undetermined && slices.Contains(res.Failed, s.Name):
+		case matched && slices.Contains(res.Failed, s.Name):
 			outcome = "refused"
 		case r.policyAllows(s.Name):
 			outcome = "allowed"
