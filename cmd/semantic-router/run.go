@@ -53,6 +53,8 @@ type flags struct {
 	listenerAddr, apiAddr, grpcAddr, metricsAddr string
 	logLevel, logFormat                          string
 	validate, version, offline                   bool
+	// unused names the address flags given that the front door does not use.
+	unused []string
 }
 
 func parseFlags(args []string, stderr io.Writer) (*flags, error) {
@@ -112,6 +114,14 @@ func parseFlags(args []string, stderr io.Writer) (*flags, error) {
 		}
 		return nil, errUsage
 	}
+	fs.Visit(func(fl *flag.Flag) {
+		switch {
+		case fl.Name == "listener-address" && f.gateway == "extproc":
+			f.unused = append(f.unused, "-listener-address is not used with -gateway extproc: clients connect to Envoy, which calls the processor on -grpc-address")
+		case fl.Name == "grpc-address" && f.gateway == "standalone":
+			f.unused = append(f.unused, "-grpc-address is used only with -gateway extproc; the standalone router serves clients on -listener-address")
+		}
+	})
 	return f, nil
 }
 
@@ -211,6 +221,9 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 				fmt.Fprintln(stdout, "warning:", w)
 			}
 		}
+		for _, w := range f.unused {
+			fmt.Fprintln(stdout, "warning:", w)
+		}
 		return nil
 	}
 	if err != nil {
@@ -224,6 +237,9 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	defer func() { _ = logOut.Flush() }()
 	log := slog.New(redact.Handler(logbuf.Handler(newLogger(f, logOut).Handler(), logOut, slog.LevelWarn), redactor))
 	log.Info("starting", "version", buildVersion(), "config", source, "gateway", f.gateway, "models", len(cfg.Models))
+	for _, w := range f.unused {
+		log.Warn("flag not used", "warning", w)
+	}
 	// In a container with a memory limit, the garbage collector works harder as memory
 	// nears it rather than letting garbage get the process killed.
 	if soft, err := memlimit.Apply("/sys/fs/cgroup", os.LookupEnv); err != nil {

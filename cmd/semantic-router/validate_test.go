@@ -152,3 +152,32 @@ management:
 		t.Errorf("-validate warnings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// TestAddressFlagsTheFrontDoorDoesNotUse: an address flag the chosen front door does not
+// use is said to be unused, not ignored in silence.
+func TestAddressFlagsTheFrontDoorDoesNotUse(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "config.yaml")
+	if err := os.WriteFile(path, []byte("models:\n  - model_name: m\n    provider: {type: openai_compatible, base_url: http://vllm:8000/v1}\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-gateway", "extproc", "-listener-address", "127.0.0.1:9"},
+			"warning: -listener-address is not used with -gateway extproc: clients connect to Envoy, which calls the processor on -grpc-address"},
+		{[]string{"-grpc-address", "127.0.0.1:9"},
+			"warning: -grpc-address is used only with -gateway extproc; the standalone router serves clients on -listener-address"},
+		{[]string{"-gateway", "extproc", "-grpc-address", "127.0.0.1:9"}, ""},
+	} {
+		var stdout, stderr bytes.Buffer
+		if err := Run(context.Background(), append(tc.args, "-validate", "-config", path), &stdout, &stderr); err != nil {
+			t.Fatalf("%v: %v\n%s", tc.args, err, stderr.String())
+		}
+		got := strings.Join(strings.Split(strings.TrimSpace(stdout.String()), "\n")[1:], "\n")
+		if got != tc.want {
+			t.Errorf("%v: warnings\n%s\nwant\n%s", tc.args, got, tc.want)
+		}
+	}
+}

@@ -175,9 +175,6 @@ func (r *runner) routerConfig(ctx context.Context, name, backendURL string) (str
 	return path, nil
 }
 
-var loopback = []string{"-listener-address", "127.0.0.1:0", "-api-address", "127.0.0.1:0",
-	"-metrics-address", "127.0.0.1:0", "-grpc-address", "127.0.0.1:0"}
-
 // startRouter starts the router on config name in front of backendURL, in standalone or
 // extproc mode.
 func (r *runner) startRouter(ctx context.Context, label, name, backendURL, gateway string) (*Process, error) {
@@ -185,7 +182,12 @@ func (r *runner) startRouter(ctx context.Context, label, name, backendURL, gatew
 	if err != nil {
 		return nil, err
 	}
-	args := append([]string{"-config", cfg, "-gateway", gateway}, loopback...)
+	// Every listener on a free loopback port: the front door's own, management and metrics.
+	door := "-listener-address"
+	if gateway == "extproc" {
+		door = "-grpc-address"
+	}
+	args := []string{"-config", cfg, "-gateway", gateway, door, "127.0.0.1:0", "-api-address", "127.0.0.1:0", "-metrics-address", "127.0.0.1:0"}
 	return r.ps.start(ctx, label, time.Minute, r.b.router, args...)
 }
 
