@@ -113,7 +113,19 @@ func NewManagement(src *router.Holder, ready *Readiness, inferenceAddr string, l
 			"%s is not served on the management API; inference is served on the OpenAI-compatible listener (%s, port 8801 by default)",
 			clip(r.URL.Path), inferenceAddr)))
 	})
-	return withRequestContext(mux, log, nil, "management")
+	// With auth on, every other path needs a token before the API says anything about it: a
+	// stranger learns neither its paths nor their methods.
+	open := func(path string) bool {
+		return path == "/health" || path == "/ready" || strings.HasPrefix(path, "/v1/")
+	}
+	authenticated := requireRole(src, config.RoleRead, mux.ServeHTTP)
+	return withRequestContext(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if open(r.URL.Path) {
+			mux.ServeHTTP(w, r)
+			return
+		}
+		authenticated(w, r)
+	}), log, nil, "management")
 }
 
 // profiles serves net/http/pprof while the current configuration turns profiling on, and

@@ -92,3 +92,37 @@ management:
 		}
 	}
 }
+
+// TestManagementSaysNothingToStrangers: with auth on, a request without a token gets 401 on
+// every path but the probes and the wrong-port hint, unknown paths and wrong methods
+// included, so that it learns neither the paths nor their methods; a token sees the 404 and
+// the 405.
+func TestManagementSaysNothingToStrangers(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, `
+management:
+  tokens:
+    - {name: viewer, token: env.READ_TOKEN}
+`+simModels, map[string]string{"READ_TOKEN": "read-5d1e"})
+	const unauthorized = `{"error":{"message":"the management API needs a token from management.tokens: send it as Authorization: Bearer \u003ctoken\u003e","type":"authentication_error","param":null,"code":"invalid_token"}}` + "\n"
+	tests := []struct {
+		name, method, path, token string
+		status                    int
+		body                      string // the whole body, or "" to check the status only
+	}{
+		{"unknown path", "GET", "/nope", "", 401, unauthorized},
+		{"wrong method", "GET", "/api/v1/classify", "", 401, unauthorized},
+		{"another wrong method", "DELETE", "/api/v1/models", "", 401, unauthorized},
+		{"health", "GET", "/health", "", 200, ""},
+		{"ready", "GET", "/ready", "", 503, ""},
+		{"the wrong-port hint", "POST", "/v1/chat/completions", "", 404, ""},
+		{"unknown path with a token", "GET", "/nope", "Bearer read-5d1e", 404, ""},
+		{"wrong method with a token", "DELETE", "/api/v1/models", "Bearer read-5d1e", 405, ""},
+	}
+	for _, tt := range tests {
+		r := do(t, tt.method, f.management+tt.path, tt.token, "")
+		if r.status != tt.status || (tt.body != "" && r.body != tt.body) {
+			t.Errorf("%s: %d %s\nwant %d %s", tt.name, r.status, r.body, tt.status, tt.body)
+		}
+	}
+}
