@@ -126,6 +126,9 @@ type Trail struct {
 	Route Route
 	// Cache is the cache's outcome (hit, miss, bypass), or "" when the cache is off for it.
 	Cache string
+	// ModelFailed says the error is the model's failure after retries and fallbacks, which
+	// semantic_router_errors_total has counted by its reason; a 4xx is then not the client's.
+	ModelFailed bool
 }
 
 // Result is a served request: the whole answer or a stream whose first event has arrived.
@@ -226,6 +229,7 @@ func (p *Pipeline) Serve(ctx context.Context, req *Request) (*Result, Trail, err
 	res.explain = append(rt.Explain(debug), lookup.explain()...)
 	if err != nil {
 		x.finish(nil)
+		x.trail.ModelFailed = true
 		return nil, x.trail, x.explained(err, res.explain)
 	}
 	if lookup.entry != nil && rt.FallbackFrom == "" {

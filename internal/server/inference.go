@@ -67,6 +67,7 @@ func (h *Inference) chat(w http.ResponseWriter, r *http.Request) {
 	wait := &streamWaiter{w: w, h: h}
 	res, trail, err := h.p.Serve(ctx, &router.Request{ID: info.id, Header: r.Header, Body: r.Body, Waiter: wait})
 	info.client, info.model, info.stream, info.selected, info.cache = trail.Client, trail.Model, trail.Stream, trail.Route.Model, trail.Cache
+	info.modelFailed = trail.ModelFailed
 	if err != nil {
 		if wait.sw != nil && wait.sw.stop() {
 			// A keep-alive has sent the stream's status while the model was slow to start.

@@ -10,6 +10,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
+	"github.com/prometheus/client_golang/prometheus/testutil"
 )
 
 // TestMetricsListener: the metrics listener serves GET /metrics only; every other answer is
@@ -49,6 +50,38 @@ func TestMetricsListener(t *testing.T) {
 		}
 		if tt.status != http.StatusOK && !json.Valid(b) {
 			t.Errorf("%s %s: body is not JSON: %s", tt.method, tt.path, b)
+		}
+	}
+}
+
+// TestErrorsCountEachFailureOnce: a model's failure that reaches the client as a 4xx (a
+// backend that throttles the router) counts once, by its reason, not also as the client's
+// error; a client's own mistake counts as client_error.
+func TestErrorsCountEachFailureOnce(t *testing.T) {
+	t.Parallel()
+	be := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Retry-After", "30")
+		http.Error(w, `{"error":{"message":"slow down"}}`, http.StatusTooManyRequests)
+	}))
+	t.Cleanup(be.Close)
+	f := newFixture(t, `
+models:
+  - model_name: m
+    retry: {max_attempts: 1}
+    provider: {type: openai_compatible, base_url: `+be.URL+`/v1}
+`, nil)
+	if r := do(t, "POST", f.inference+"/v1/chat/completions", "", chat("m", false)); r.status != http.StatusTooManyRequests {
+		t.Fatalf("a throttled model: %d %s", r.status, r.body)
+	}
+	if r := do(t, "POST", f.inference+"/v1/chat/completions", "", chat("nope", false)); r.status != http.StatusNotFound {
+		t.Fatalf("an unknown model: %d %s", r.status, r.body)
+	}
+	for _, c := range []struct {
+		model, reason string
+		want          float64
+	}{{"m", "rate_limited", 1}, {"m", "client_error", 0}, {"unknown", "client_error", 1}} {
+		if got := testutil.ToFloat64(f.metrics.Errors.WithLabelValues(c.model, c.reason)); got != c.want {
+			t.Errorf("errors_total{model=%s, reason=%s} = %v, want %v", c.model, c.reason, got, c.want)
 		}
 	}
 }

@@ -31,6 +31,8 @@ type requestInfo struct {
 	span      trace.Span // the request's span, when the handler started one
 	client    string     // the API key's name, never the key
 	cache     string     // the cache's outcome, when the cache applies
+	// modelFailed: the answer is the model's failure, counted by the router by its reason.
+	modelFailed bool
 }
 
 type ctxKey struct{}
@@ -151,7 +153,7 @@ func finish(log *slog.Logger, m *telemetry.Metrics, endpoint string, r *http.Req
 	}
 	m.Requests.WithLabelValues(endpoint, info.model, strconv.Itoa(status)).Inc()
 	m.RequestDuration.WithLabelValues(info.model, strconv.FormatBool(info.stream)).Observe(d.Seconds())
-	if status >= 400 && status < 500 && status != router.StatusClientClosed {
+	if status >= 400 && status < 500 && status != router.StatusClientClosed && !info.modelFailed {
 		m.Errors.WithLabelValues(info.model, "client_error").Inc()
 	}
 }
