@@ -195,7 +195,8 @@ func mutateDeployment(dep *appsv1.Deployment, sr *vllmv1alpha1.SemanticRouter, t
 		dep.Spec.Replicas = ptr.To(hpaMinReplicas(sr))
 	}
 	hash := templateHash(tmpl)
-	if dep.Annotations[annotationTemplateHash] == hash && equality.Semantic.DeepDerivative(tmpl, dep.Spec.Template) {
+	if dep.Annotations[annotationTemplateHash] == hash && equality.Semantic.DeepDerivative(tmpl, dep.Spec.Template) &&
+		sameLists(&tmpl.Spec, &dep.Spec.Template.Spec) {
 		return
 	}
 	for k, v := range dep.Spec.Template.Annotations {
@@ -229,4 +230,30 @@ func desiredReplicas(sr *vllmv1alpha1.SemanticRouter) int32 {
 		return 1
 	}
 	return *sr.Spec.Replicas
+}
+
+// sameLists reports whether each list of the pod spec the operator writes has as many items
+// in actual as in desired. equality.Semantic.DeepDerivative lets the API server's defaults
+// stand, and so also lets items appended to a list stand: a flag added to the router's
+// args, a plain env var next to the Secret references, a sidecar. Those are edits to undo.
+func sameLists(desired, actual *corev1.PodSpec) bool {
+	if len(desired.Containers) != len(actual.Containers) || len(desired.InitContainers) != len(actual.InitContainers) ||
+		len(desired.Volumes) != len(actual.Volumes) {
+		return false
+	}
+	same := func(d, a *corev1.Container) bool {
+		return len(d.Command) == len(a.Command) && len(d.Args) == len(a.Args) && len(d.Env) == len(a.Env) &&
+			len(d.EnvFrom) == len(a.EnvFrom) && len(d.Ports) == len(a.Ports) && len(d.VolumeMounts) == len(a.VolumeMounts)
+	}
+	for i := range desired.Containers {
+		if !same(&desired.Containers[i], &actual.Containers[i]) {
+			return false
+		}
+	}
+	for i := range desired.InitContainers {
+		if !same(&desired.InitContainers[i], &actual.InitContainers[i]) {
+			return false
+		}
+	}
+	return true
 }

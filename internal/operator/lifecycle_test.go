@@ -55,6 +55,25 @@ func TestDriftRepair(t *testing.T) {
 			return nil
 		})
 	})
+	t.Run("items added to the deployment's lists are removed", func(t *testing.T) {
+		dep := &appsv1.Deployment{ObjectMeta: key(ns, "router")}
+		waitFor(t, dep, nil)
+		spec := &dep.Spec.Template.Spec
+		wantArgs, wantEnv := len(spec.Containers[0].Args), len(spec.Containers[0].Env)
+		spec.Containers[0].Args = append(spec.Containers[0].Args, "-gateway", "extproc")
+		spec.Containers[0].Env = append(spec.Containers[0].Env, corev1.EnvVar{Name: "INJECTED", Value: "x"})
+		spec.Containers = append(spec.Containers, corev1.Container{Name: "sidecar", Image: "example.com/sidecar:latest"})
+		if err := k8sClient.Update(ctx, dep); err != nil {
+			t.Fatal(err)
+		}
+		waitFor(t, dep, func() error {
+			c := dep.Spec.Template.Spec.Containers
+			if len(c) != 1 || len(c[0].Args) != wantArgs || len(c[0].Env) != wantEnv {
+				return fmt.Errorf("%d containers, args %v, %d env vars", len(c), c[0].Args, len(c[0].Env))
+			}
+			return nil
+		})
+	})
 	t.Run("edited configmap is restored", func(t *testing.T) {
 		cm := &corev1.ConfigMap{ObjectMeta: key(ns, "router-config")}
 		waitFor(t, cm, nil)
