@@ -173,7 +173,8 @@ type SemanticRouterStatus struct {
 	// +optional
 	ObservedGeneration int64 `json:"observedGeneration,omitempty"`
 
-	// Conditions are Available, Progressing and Degraded; each carries the
+	// Conditions are Available, Progressing and Degraded, and BackendsResolved,
+	// StorageReady and ServiceMonitorReady where they apply; each carries the
 	// generation it describes.
 	// +listType=map
 	// +listMapKey=type

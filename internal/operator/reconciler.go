@@ -110,7 +110,7 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 // good reconcile gave it. Errors in the spec itself are terminal: retrying
 // cannot fix them, and the next spec change triggers a new reconcile anyway.
 func (r *Reconciler) reportFailure(ctx context.Context, orig, sr *vllmv1alpha1.SemanticRouter, err error) error {
-	log.FromContext(ctx).Error(err, "Failed to reconcile SemanticRouter", "reason", failureReason(err))
+	log.FromContext(ctx).Error(err, "Failed to reconcile "+failedKind(err), "reason", failureReason(err))
 	r.Recorder.Eventf(sr, nil, corev1.EventTypeWarning, failureReason(err), "Reconcile", "%s", err.Error())
 	markDegraded(&sr.Status, sr.Generation, err)
 	dep := &appsv1.Deployment{}

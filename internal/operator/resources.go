@@ -13,6 +13,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
 	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 
 	vllmv1alpha1 "github.com/semantic-router/semantic-router/api/v1alpha1"
@@ -98,9 +99,33 @@ func (r *Reconciler) ensure(ctx context.Context, sr *vllmv1alpha1.SemanticRouter
 		return controllerutil.SetControllerReference(sr, obj, r.Client.Scheme())
 	})
 	if err != nil {
-		return fmt.Errorf("%s %s: %w", kind, obj.GetName(), err)
+		oe := &objectError{kind: "object", err: fmt.Errorf("%s %s: %w", kind, obj.GetName(), err)}
+		if gvk, gerr := apiutil.GVKForObject(obj, r.Client.Scheme()); gerr == nil {
+			oe.kind = gvk.Kind
+		}
+		return oe
 	}
 	return nil
+}
+
+// objectError is the failure to create or update one owned object; kind is its Kubernetes
+// kind, as in Deployment, for the operator's log line.
+type objectError struct {
+	kind string
+	err  error
+}
+
+func (e *objectError) Error() string { return e.err.Error() }
+func (e *objectError) Unwrap() error { return e.err }
+
+// failedKind names what a reconcile failed on: the owned object's kind, or SemanticRouter
+// when the failure is not one object's (the spec refused, a dependency missing).
+func failedKind(err error) string {
+	var oe *objectError
+	if errors.As(err, &oe) {
+		return oe.kind
+	}
+	return "SemanticRouter"
 }
 
 // deleteOwned deletes obj if it exists and the SemanticRouter controls it:

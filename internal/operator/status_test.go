@@ -2,6 +2,7 @@ package operator
 
 import (
 	"errors"
+	"fmt"
 	"testing"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -117,5 +118,24 @@ func TestDegradedKeepsObservedGeneration(t *testing.T) {
 	markReconciled(&st, 2)
 	if meta.FindStatusCondition(st.Conditions, vllmv1alpha1.ConditionDegraded) != nil {
 		t.Error("Degraded still present after a successful reconcile")
+	}
+}
+
+// TestFailedKind: the operator's log line names the kind of the owned object a reconcile
+// failed on, as in "Failed to reconcile Deployment", and SemanticRouter otherwise.
+func TestFailedKind(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		err  error
+		want string
+	}{
+		{&objectError{kind: "Deployment", err: errors.New("deployment router: conflict")}, "Deployment"},
+		{fmt.Errorf("reconciling: %w", &objectError{kind: "Service", err: errors.New("service router: forbidden")}), "Service"},
+		{&specError{reason: reasonInvalidConfig, err: errors.New("spec.config: bad")}, "SemanticRouter"},
+		{errors.New("updating status: conflict"), "SemanticRouter"},
+	} {
+		if got := failedKind(tt.err); got != tt.want {
+			t.Errorf("failedKind(%v) = %q, want %q", tt.err, got, tt.want)
+		}
 	}
 }
