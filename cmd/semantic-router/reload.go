@@ -39,6 +39,9 @@ type reloader struct {
 	offline bool
 	log     *slog.Logger
 	metrics *telemetry.Metrics
+	// started holds the server settings the listeners took at start: a reload cannot change
+	// them, so a reloaded config keeps them, and the effective config shows what is in force.
+	started config.Server
 
 	mu      sync.Mutex // one reload at a time
 	last    [32]byte   // hash of the file content now serving
@@ -73,6 +76,9 @@ func (rl *reloader) apply(ctx context.Context, explicit bool) (applied bool, err
 	}
 	cfg, err := config.Parse(data)
 	if err == nil {
+		for _, note := range keepRestartOnly(rl.started, &cfg.Server) {
+			rl.log.Warn("setting takes a restart", "config", rl.path, "warning", cfg.Note(note.path, "%s", note.msg))
+		}
 		err = pullArtifacts(ctx, cfg, rl.offline, rl.log, nil)
 	}
 	if err == nil {
@@ -203,4 +209,33 @@ func accessRefWarnings(cfg *config.Config, secrets *secret.Store) []string {
 		}
 	}
 	return out
+}
+
+type restartNote struct{ path, msg string }
+
+// keepRestartOnly sets next's restart-only server settings (the listeners' timeouts and
+// header limit, the shutdown timeout) back to those in force, and says which changed.
+// max_request_body_bytes and stream_keepalive are read per request and follow reloads.
+func keepRestartOnly(started config.Server, next *config.Server) []restartNote {
+	var notes []restartNote
+	for _, f := range []struct {
+		path      string
+		now, want *config.Duration
+	}{
+		{"server.shutdown_timeout", &started.ShutdownTimeout, &next.ShutdownTimeout},
+		{"server.read_header_timeout", &started.ReadHeaderTimeout, &next.ReadHeaderTimeout},
+		{"server.read_timeout", &started.ReadTimeout, &next.ReadTimeout},
+		{"server.write_timeout", &started.WriteTimeout, &next.WriteTimeout},
+		{"server.idle_timeout", &started.IdleTimeout, &next.IdleTimeout},
+	} {
+		if *f.want != *f.now {
+			notes = append(notes, restartNote{f.path, fmt.Sprintf("%s takes a restart; %s stays in force until then", *f.want, *f.now)})
+			*f.want = *f.now
+		}
+	}
+	if next.MaxHeaderBytes != started.MaxHeaderBytes {
+		notes = append(notes, restartNote{"server.max_header_bytes", fmt.Sprintf("%d takes a restart; %d stays in force until then", next.MaxHeaderBytes, started.MaxHeaderBytes)})
+		next.MaxHeaderBytes = started.MaxHeaderBytes
+	}
+	return notes
 }

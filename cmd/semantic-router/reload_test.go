@@ -382,3 +382,35 @@ func TestReloadIgnoresOtherFiles(t *testing.T) {
 		t.Errorf("reloads after one change with a log written beside it:\n%s", got)
 	}
 }
+
+// TestReloadKeepsWhatTakesARestart: a reload that changes the listeners' settings applies
+// the rest, keeps those in force (and /api/v1/config shows them), and warns that they take a
+// restart; max_request_body_bytes follows the reload.
+func TestReloadKeepsWhatTakesARestart(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "config.yaml")
+	base := "management: {auth: disabled}\nmodels:\n  - model_name: m\n    provider: {type: sim}\n"
+	if err := os.WriteFile(path, []byte(base), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r := start(t, "-config", path)
+	if err := os.WriteFile(path, []byte(base+"server:\n  read_timeout: 30s\n  max_request_body_bytes: 1024\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	waitUntil(t, "the reload", func() bool { return strings.Contains(r.logs.String(), `"msg":"config reloaded"`) })
+	var cfg struct {
+		Server struct {
+			ReadTimeout         string `json:"read_timeout"`
+			MaxRequestBodyBytes int64  `json:"max_request_body_bytes"`
+		} `json:"server"`
+	}
+	if err := json.Unmarshal([]byte(r.get(t, "management", "/api/v1/config")), &cfg); err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Server.ReadTimeout != "1m0s" || cfg.Server.MaxRequestBodyBytes != 1024 {
+		t.Errorf("effective config: read_timeout %s, max_request_body_bytes %d; want 1m0s (in force until a restart) and 1024", cfg.Server.ReadTimeout, cfg.Server.MaxRequestBodyBytes)
+	}
+	if want := `"msg":"setting takes a restart","config":"` + path + `","warning":"server.read_timeout (line 6): 30s takes a restart; 1m0s stays in force until then"`; !strings.Contains(r.logs.String(), want) {
+		t.Errorf("logs lack %s:\n%s", want, r.logs.String())
+	}
+}

@@ -339,7 +339,8 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 
 	var reload server.Reloader
 	if f.config != "" { // the embedded demo config has no file to watch
-		rl := &reloader{path: f.config, holder: holder, opts: ropts, offline: f.offline, log: log, metrics: metrics, last: sha256.Sum256(raw)}
+		rl := &reloader{path: f.config, holder: holder, opts: ropts, offline: f.offline, log: log, metrics: metrics, last: sha256.Sum256(raw),
+			started: cfg.Server}
 		reload = rl.reload
 		wctx, stopWatch := context.WithCancel(ctx)
 		watched := make(chan struct{})
