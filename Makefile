@@ -53,6 +53,7 @@ fuzz:
 	$(GO) test ./internal/provider/bedrock $(FUZZ) -fuzz '^FuzzToConverse$$'
 	$(GO) test ./internal/provider/vertex $(FUZZ) -fuzz '^FuzzSSE$$'
 	$(GO) test ./internal/provider/vertex $(FUZZ) -fuzz '^FuzzToGemini$$'
+	$(GO) test ./internal/router $(FUZZ) -fuzz '^FuzzWithoutUsage$$'
 
 ## lint: gofmt, go vet and golangci-lint (pinned in tools/golangci-lint)
 lint:

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // Mask replaces each credential value.
@@ -156,4 +158,54 @@ func (t *table) containsIn(s string) bool {
 		}
 	}
 	return false
+}
+
+// JSON is Bytes for a JSON text: it also replaces a registered value written with escapes
+// inside a JSON string (as in "sk-abc\u0064ef"), which a client's JSON decoder would turn
+// back into the value. Such a string is written again, unescaped where it can be, with the
+// value replaced. Text that is not valid JSON is left after the raw replacement.
+func (r *Redactor) JSON(b []byte) []byte {
+	b = r.Bytes(b)
+	if r == nil || bytes.IndexByte(b, '\\') < 0 {
+		return b
+	}
+	t := r.cur.Load()
+	if t == nil {
+		return b
+	}
+	dec := jsontext.NewDecoder(bytes.NewReader(b), jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
+	var out []byte
+	last := 0
+	for {
+		kind := dec.PeekKind()
+		if kind == 0 {
+			break
+		}
+		if kind != '"' {
+			if _, err := dec.ReadToken(); err != nil {
+				break
+			}
+			continue
+		}
+		raw, err := dec.ReadValue()
+		if err != nil {
+			break
+		}
+		if bytes.IndexByte(raw, '\\') < 0 {
+			continue
+		}
+		s, err := jsontext.AppendUnquote(nil, raw)
+		if err != nil || !t.containsIn(string(s)) {
+			continue
+		}
+		end := int(dec.InputOffset())
+		start := end - len(raw)
+		out = append(out, b[last:start]...)
+		out, _ = jsontext.AppendQuote(out, t.rep.Replace(string(s)))
+		last = end
+	}
+	if out == nil {
+		return b
+	}
+	return append(out, b[last:]...)
 }

@@ -177,3 +177,23 @@ func BenchmarkHandler(b *testing.B) {
 		})
 	}
 }
+
+// TestJSONFindsEscapedValues: a value written with JSON escapes inside a string, which a
+// client's decoder would read back as the value, is replaced too; everything else stays.
+func TestJSONFindsEscapedValues(t *testing.T) {
+	t.Parallel()
+	r := New()
+	r.NewSet().Replace([]string{"sk-LEAKCHECK-0123"})
+	for _, tt := range []struct{ in, want string }{
+		{`{"content":"k=sk-LEAKCHECK-012\u0033"}`, `{"content":"k=[redacted]"}`},
+		{`{"a":"\u0073\u006b-LEAKCHECK-0123 and \"quoted\"","b":[1,"x\\y"]}`, `{"a":"[redacted] and \"quoted\"","b":[1,"x\\y"]}`},
+		{`{"sk-LEAKCHECK-012\u0033":1}`, `{"[redacted]":1}`},
+		{`{"content":"sk-LEAKCHECK-0123"}`, `{"content":"[redacted]"}`},
+		{`{"content":"a\nb","n":null}`, `{"content":"a\nb","n":null}`},
+		{`{"content":"sk-LEAKCHECK-012\u0033`, `{"content":"sk-LEAKCHECK-012\u0033`},
+	} {
+		if got := string(r.JSON([]byte(tt.in))); got != tt.want {
+			t.Errorf("JSON(%s) = %s, want %s", tt.in, got, tt.want)
+		}
+	}
+}

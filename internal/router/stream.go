@@ -11,6 +11,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/go-json-experiment/json/jsontext"
+
 	"github.com/semantic-router/semantic-router/internal/openai"
 	"github.com/semantic-router/semantic-router/internal/provider"
 )
@@ -170,11 +172,14 @@ func (s *Stream) Next() ([]byte, error) {
 		}
 		if u, usageOnly := s.r.observeUsage(s.model, data); u != nil {
 			s.usage = u
-			if usageOnly && !s.clientUsage {
-				continue // counted, not asked for
+			if !s.clientUsage { // counted, not asked for
+				if usageOnly {
+					continue
+				}
+				data = WithoutUsage(data)
 			}
 		}
-		return s.r.redactor.Bytes(data), nil
+		return s.r.redactor.JSON(data), nil
 	}
 }
 
@@ -224,6 +229,43 @@ func chunkUsage(data []byte) (u *openai.Usage, usageOnly bool) {
 		return nil, false
 	}
 	return c.Usage, c.Usage != nil && len(c.Choices) == 0
+}
+
+// WithoutUsage returns a chunk's JSON object without its top-level "usage" object, every
+// other member as it was, in its place: the router asks every backend for the usage, and a
+// backend may put it on a chunk with choices (the last one, or each), which a client that
+// did not ask must not get. A chunk that does not read as an object is returned as it is.
+func WithoutUsage(data []byte) []byte {
+	dec := jsontext.NewDecoder(bytes.NewReader(data), jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
+	if tok, err := dec.ReadToken(); err != nil || tok.Kind() != '{' {
+		return data
+	}
+	out, removed := data, false
+	for first := true; dec.PeekKind() != '}'; first = false {
+		start := dec.InputOffset() // after the previous member, before its comma
+		name, err := dec.ReadToken()
+		if err != nil {
+			return data
+		}
+		isUsage := name.String() == "usage" // read before the next call voids the token
+		v, err := dec.ReadValue()
+		if err != nil {
+			return data
+		}
+		isUsage = isUsage && v.Kind() == '{' // a null usage says nothing: it may stay
+		end := dec.InputOffset()
+		if !isUsage || removed {
+			continue
+		}
+		if first { // no comma before it: take the one after it, if any
+			start = int64(bytes.IndexByte(data, '{') + 1)
+			if rest := bytes.TrimLeft(data[end:], " \t\r\n"); len(rest) > 0 && rest[0] == ',' {
+				end = int64(len(data) - len(rest) + 1)
+			}
+		}
+		out, removed = append(append(make([]byte, 0, len(data)), data[:start]...), data[end:]...), true
+	}
+	return out
 }
 
 // observeUsage counts the tokens of a chunk that carries usage (the last one, with

@@ -1,6 +1,7 @@
 package router
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -247,4 +248,57 @@ func TestCarriesUsage(t *testing.T) {
 			t.Errorf("carriesUsage(%s) = %v, want %v", data, got, want)
 		}
 	}
+}
+
+func TestWithoutUsage(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct{ in, want string }{
+		{`{"id":"c","choices":[{"index":0,"finish_reason":"stop"}],"usage":{"prompt_tokens":1,"total_tokens":2}}`,
+			`{"id":"c","choices":[{"index":0,"finish_reason":"stop"}]}`},
+		{`{"usage":{"total_tokens":2},"id":"c","choices":[]}`, `{"id":"c","choices":[]}`},
+		{`{ "usage" : {"total_tokens":2} , "id": "c" }`, `{ "id": "c" }`},
+		{`{"id":"c", "usage": {"total_tokens":2}, "choices":[]}`, `{"id":"c", "choices":[]}`},
+		{`{"usage":{"total_tokens":2}}`, `{}`},
+		{`{"id":"c","choices":[{"delta":{"content":"\"usage\":{}"}}]}`, `{"id":"c","choices":[{"delta":{"content":"\"usage\":{}"}}]}`},
+		{`{"id":"c","choices":[{"usage":{"x":1}}]}`, `{"id":"c","choices":[{"usage":{"x":1}}]}`},
+		{`{"id":"c","usage":null}`, `{"id":"c","usage":null}`},
+		{`not json`, `not json`},
+	} {
+		if got := string(WithoutUsage([]byte(tt.in))); got != tt.want {
+			t.Errorf("WithoutUsage(%s) = %s, want %s", tt.in, got, tt.want)
+		}
+	}
+}
+
+// FuzzWithoutUsage: for any JSON object, the result is a JSON object without a top-level
+// usage member, and with every other member unchanged.
+func FuzzWithoutUsage(f *testing.F) {
+	f.Add([]byte(`{"id":"c","choices":[],"usage":{"total_tokens":2}}`))
+	f.Add([]byte(`{"usage":null,"a":1}`))
+	f.Add([]byte(` { "a" : [1,2] , "usage" : { } } `))
+	f.Fuzz(func(t *testing.T, in []byte) {
+		var before map[string]json.RawMessage
+		if json.Unmarshal(in, &before) != nil {
+			return
+		}
+		out := WithoutUsage(in)
+		var after map[string]json.RawMessage
+		if err := json.Unmarshal(out, &after); err != nil {
+			t.Fatalf("WithoutUsage(%q) = %q: %v", in, out, err)
+		}
+		if u, ok := after["usage"]; ok && bytes.HasPrefix(bytes.TrimSpace(u), []byte("{")) {
+			t.Fatalf("WithoutUsage(%q) = %q keeps the usage", in, out)
+		}
+		if u := bytes.TrimSpace(before["usage"]); bytes.HasPrefix(u, []byte("{")) {
+			delete(before, "usage")
+		}
+		if len(before) != len(after) {
+			t.Fatalf("WithoutUsage(%q) = %q: members %d, want %d", in, out, len(after), len(before))
+		}
+		for k, v := range before {
+			if !bytes.Equal(bytes.TrimSpace(after[k]), bytes.TrimSpace(v)) {
+				t.Fatalf("WithoutUsage(%q) = %q changed %s", in, out, k)
+			}
+		}
+	})
 }

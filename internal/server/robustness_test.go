@@ -229,3 +229,64 @@ func TestKeepAliveWhileTheModelIsSlowToStart(t *testing.T) {
 		})
 	}
 }
+
+// TestUsageReachesOnlyClientsThatAskForIt: a backend that puts the usage on its last chunk
+// with choices (as some servers do once asked for it, and the router always asks) gives it
+// to a client that asked for it and to no other.
+func TestUsageReachesOnlyClientsThatAskForIt(t *testing.T) {
+	t.Parallel()
+	be := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.ReadAll(r.Body)
+		w.Header().Set("Content-Type", "text/event-stream")
+		_, _ = io.WriteString(w, `data: {"id":"c","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"Hi"}}]}`+"\n\n"+
+			`data: {"id":"c","object":"chat.completion.chunk","choices":[{"index":0,"delta":{},"finish_reason":"stop"}],"usage":{"prompt_tokens":11,"completion_tokens":7,"total_tokens":18}}`+"\n\n"+
+			"data: [DONE]\n\n")
+	}))
+	t.Cleanup(be.Close)
+	f := newFixture(t, "models:\n  - model_name: m\n    provider: {type: openai_compatible, base_url: "+be.URL+"/v1}\n", nil)
+	last := func(asked bool) string {
+		body := `{"model":"m","stream":true,"messages":[{"role":"user","content":"hi"}]}`
+		if asked {
+			body = chat("m", true) // with stream_options.include_usage
+		}
+		r := do(t, "POST", f.inference+"/v1/chat/completions", "", body)
+		events := strings.Split(strings.TrimSpace(r.body), "\n\n")
+		if r.status != 200 || len(events) != 3 || events[2] != "data: [DONE]" {
+			t.Fatalf("asked %v: %d %q", asked, r.status, r.body)
+		}
+		return events[1]
+	}
+	if got, want := last(false), `data: {"id":"c","object":"chat.completion.chunk","choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}`; got != want {
+		t.Errorf("not asked for the usage:\n%s\nwant\n%s", got, want)
+	}
+	if got := last(true); !strings.Contains(got, `"usage":{"prompt_tokens":11,"completion_tokens":7,"total_tokens":18}`) {
+		t.Errorf("asked for the usage: %s", got)
+	}
+}
+
+// TestEscapedKeysDoNotLeave: a backend that writes the key it was sent with JSON escapes,
+// which a client's decoder reads back as the key, has it redacted in a whole answer and in
+// a stream event alike.
+func TestEscapedKeysDoNotLeave(t *testing.T) {
+	t.Parallel()
+	const key = "sk-LEAKCHECK-0123456789"
+	escaped := `sk-LEAKCHECK-012345678\u0039` // the last character escaped
+	be := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		if strings.Contains(string(body), `"stream":true`) {
+			w.Header().Set("Content-Type", "text/event-stream")
+			_, _ = io.WriteString(w, `data: {"id":"c","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"k=`+escaped+`"},"finish_reason":"stop"}]}`+"\n\ndata: [DONE]\n\n")
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = io.WriteString(w, `{"id":"c","object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant","content":"k=`+escaped+`"},"finish_reason":"stop"}]}`)
+	}))
+	t.Cleanup(be.Close)
+	f := newFixture(t, "models:\n  - model_name: m\n    provider: {type: openai_compatible, base_url: "+be.URL+"/v1, api_key: env.KEY}\n", map[string]string{"KEY": key})
+	for _, stream := range []bool{false, true} {
+		r := do(t, "POST", f.inference+"/v1/chat/completions", "", chat("m", stream))
+		if r.status != 200 || strings.Contains(r.body, escaped) || !strings.Contains(r.body, `"k=[redacted]"`) {
+			t.Errorf("stream %v: %d %s", stream, r.status, r.body)
+		}
+	}
+}
