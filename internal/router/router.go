@@ -138,6 +138,11 @@ type Route struct {
 	reasoning *config.Reasoning
 }
 
+// Redact replaces every credential value the router holds in a JSON text, escaped or not:
+// for what a front door writes that did not pass through the pipeline, such as the
+// management API's answers.
+func (r *Router) Redact(b []byte) []byte { return r.redactor.JSON(b) }
+
 // served records which model answered: m was chosen, got answered (or failed last).
 func (rt *Route) served(chosen, got *model) {
 	rt.Model = got.cfg.Name

@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -66,15 +67,16 @@ func NewManagement(src *router.Holder, ready *Readiness, inferenceAddr string, l
 	addProbes(mux, ready)
 	mux.handle(http.MethodGet, "/api/v1/models", requireRole(src, config.RoleRead, func(w http.ResponseWriter, _ *http.Request) {
 		rt := src.Current()
-		writeJSON(w, http.StatusOK, map[string]any{
+		writeRedactedJSON(w, rt, map[string]any{
 			"virtual_model": rt.Config().Routing.VirtualModel,
 			"models":        rt.Models(),
 		})
 	}))
 	mux.handle(http.MethodGet, "/api/v1/config", requireRole(src, config.RoleRead, func(w http.ResponseWriter, _ *http.Request) {
 		// Credentials are references (env.VAR, file:/path) and SecretRef redacts anything
-		// else, so the effective config can be shown as is.
-		writeJSON(w, http.StatusOK, src.Current().Config())
+		// else; a held value written elsewhere (a key in a base_url's path) is redacted too.
+		rt := src.Current()
+		writeRedactedJSON(w, rt, rt.Config())
 	}))
 	mux.handle(http.MethodPost, "/api/v1/config/reload", requireRole(src, config.RoleAdmin, func(w http.ResponseWriter, r *http.Request) {
 		if reload == nil {
@@ -197,4 +199,17 @@ func (m *LateManagement) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	m.starting.ServeHTTP(w, r)
+}
+
+// writeRedactedJSON writes v as a 200 JSON answer with every credential value rt holds
+// replaced, for answers built from the configuration and the models' state.
+func writeRedactedJSON(w http.ResponseWriter, rt *router.Router, v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(http.StatusOK)
+	_, _ = w.Write(append(rt.Redact(b), '\n'))
 }

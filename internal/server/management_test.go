@@ -126,3 +126,23 @@ management:
 		}
 	}
 }
+
+// TestManagementAnswersHoldNoKey: a key that also appears outside its reference (here in
+// the path of a base_url, where some gateways take it) is redacted from the effective config
+// and the models' state.
+func TestManagementAnswersHoldNoKey(t *testing.T) {
+	t.Parallel()
+	const key = "sk-PATHKEY-0123456789"
+	f := newFixture(t, `
+management: {auth: disabled}
+models:
+  - model_name: m
+    provider: {type: openai_compatible, base_url: http://127.0.0.1:9/`+key+`/v1, api_key: env.KEY}
+`, map[string]string{"KEY": key})
+	for _, path := range []string{"/api/v1/config", "/api/v1/models"} {
+		r := do(t, "GET", f.management+path, "", "")
+		if r.status != 200 || strings.Contains(r.body, key) || !strings.Contains(r.body, "http://127.0.0.1:9/[redacted]/v1") {
+			t.Errorf("%s: %d %s", path, r.status, r.body)
+		}
+	}
+}
