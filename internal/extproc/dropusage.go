@@ -6,8 +6,9 @@ import (
 	"github.com/semantic-router/semantic-router/internal/router"
 )
 
-// usageDropper removes the usage-only event from a stream whose client did not ask for it,
-// chunk by chunk as Envoy passes the answer on. An event split across chunks is held back
+// usageDropper removes the usage from a stream whose client did not ask for it, chunk by
+// chunk as Envoy passes the answer on: the usage-only event is dropped, and an event that
+// carries a usage beside its choices is sent without it. An event split across chunks is held back
 // until its end arrives, so that it can be judged whole, up to maxSSEEvent bytes; the last
 // chunk takes whatever is held. Everything else passes unchanged, byte for byte.
 type usageDropper struct {
@@ -38,9 +39,12 @@ func (d *usageDropper) filter(chunk []byte, end bool) ([]byte, bool) {
 			continue
 		}
 		// A blank line ends the event data[start:i].
-		if !d.long && eventUsageOnly(data[start:i]) {
-			out = append(out, data[kept:start]...)
-			kept, dropped = i, true
+		if !d.long {
+			if ev, changed := withoutUsage(data[start:i]); changed {
+				out = append(out, data[kept:start]...)
+				out = append(out, ev...)
+				kept, dropped = i, true
+			}
 		}
 		start, d.long = i, false
 	}
@@ -56,10 +60,12 @@ func (d *usageDropper) filter(chunk []byte, end bool) ([]byte, bool) {
 	return out, true
 }
 
-// eventUsageOnly reports whether one server-sent event's data is a usage-only chunk.
-func eventUsageOnly(ev []byte) bool {
+// withoutUsage returns one server-sent event without its usage, and whether that differs
+// from ev: nothing for a usage-only chunk, the chunk without its "usage" member for one that
+// also has choices. The event is written again as one data line, with ev's line ending.
+func withoutUsage(ev []byte) ([]byte, bool) {
 	if !bytes.Contains(ev, usageKey) {
-		return false
+		return ev, false
 	}
 	var data []byte
 	for line := range bytes.SplitSeq(ev, []byte("\n")) {
@@ -68,5 +74,19 @@ func eventUsageOnly(ev []byte) bool {
 			data = append(data, bytes.TrimPrefix(rest, []byte(" "))...)
 		}
 	}
-	return router.UsageOnly(data)
+	if router.UsageOnly(data) {
+		return nil, true
+	}
+	kept := router.WithoutUsage(data)
+	if bytes.Equal(kept, data) {
+		return ev, false
+	}
+	eol := "\n"
+	if bytes.HasSuffix(ev, []byte("\r\n")) {
+		eol = "\r\n"
+	}
+	out := append([]byte(nil), dataField...)
+	out = append(out, ' ')
+	out = append(out, kept...)
+	return append(out, eol+eol...), true
 }
