@@ -3,7 +3,9 @@ package transport
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -77,5 +79,31 @@ func TestRedirectKeepsLocationForLogs(t *testing.T) {
 	want := `model "m": http://b answered 307 Temporary Redirect, a redirect, which the router does not follow: point base_url at the server itself: redirect not followed: 307 to "http://internal.example/v1"`
 	if got := e.Detail(); got != want {
 		t.Fatalf("Detail = %s\nwant     %s", got, want)
+	}
+}
+
+// TestHugeResponseHeadersAreRefused: a backend whose answer's headers pass the bound is a
+// protocol failure named as such, not a server that "could not be reached".
+func TestHugeResponseHeadersAreRefused(t *testing.T) {
+	t.Parallel()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		for i := range 40 {
+			w.Header().Set(fmt.Sprintf("X-Filler-%d", i), strings.Repeat("x", 8<<10))
+		}
+		w.WriteHeader(http.StatusOK)
+	}))
+	t.Cleanup(srv.Close)
+	tr, err := New(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(tr.CloseIdleConnections)
+	_, err = NewClient(tr).Get(srv.URL)
+	if err == nil {
+		t.Fatal("320 KiB of headers were read")
+	}
+	e := Explain("m", "http://b", err)
+	if want := "the answer of http://b has headers larger than 256 KiB and was refused"; e.Kind != provider.KindProtocol || e.Message != want {
+		t.Fatalf("Explain = %v %q, want protocol %q", e.Kind, e.Message, want)
 	}
 }

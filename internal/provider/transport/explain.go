@@ -40,6 +40,10 @@ func Explain(model, baseURL string, err error) *provider.Error {
 	case errors.As(err, &invalid):
 		e.Kind = provider.KindTLS
 		e.Message = fmt.Sprintf("TLS: the certificate of %s is invalid: %s", baseURL, invalid.Error())
+	case strings.Contains(err.Error(), "server response headers exceeded"):
+		// net/http has no typed error for it; its text has been the same since Go 1.7.
+		e.Kind = provider.KindProtocol
+		e.Message = fmt.Sprintf("the answer of %s has headers larger than %d KiB and was refused", baseURL, MaxResponseHeaderBytes>>10)
 	case errors.Is(err, syscall.ECONNREFUSED):
 		e.Kind = provider.KindConnect
 		e.Message = fmt.Sprintf("connection refused at base_url %s: check that the server is running and the scheme, host and port are right", baseURL)

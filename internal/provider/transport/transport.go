@@ -23,6 +23,11 @@ type Options struct {
 	Now func() time.Time
 }
 
+// MaxResponseHeaderBytes bounds the headers of a backend's answer. Model servers send a few
+// hundred bytes; Go's own default (10 MB) would let a broken or hostile backend make the
+// router hold megabytes per call before a single event.
+const MaxResponseHeaderBytes = 256 << 10
+
 // IdleConnTimeout is how long an idle upstream connection is kept for the next request.
 const IdleConnTimeout = 90 * time.Second
 
@@ -61,7 +66,8 @@ func New(o Options) (*http.Transport, error) {
 		// A connection keeps its write buffer for its lifetime, and a router holding
 		// thousands of streams holds as many connections. Request headers fit in 1 KiB, and
 		// a body larger than the buffer is written through it, not copied.
-		WriteBufferSize: 1 << 10,
+		WriteBufferSize:        1 << 10,
+		MaxResponseHeaderBytes: MaxResponseHeaderBytes,
 	}, nil
 }
 
