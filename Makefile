@@ -54,6 +54,7 @@ fuzz:
 	$(GO) test ./internal/provider/vertex $(FUZZ) -fuzz '^FuzzSSE$$'
 	$(GO) test ./internal/provider/vertex $(FUZZ) -fuzz '^FuzzToGemini$$'
 	$(GO) test ./internal/router $(FUZZ) -fuzz '^FuzzWithoutUsage$$'
+	$(GO) test ./internal/router $(FUZZ) -fuzz '^FuzzStreamText$$'
 
 ## lint: gofmt, go vet and golangci-lint (pinned in tools/golangci-lint)
 lint:

@@ -37,6 +37,7 @@ type table struct {
 	values []string
 	bvals  [][]byte // values, for Bytes without a conversion per call
 	rep    *strings.Replacer
+	first  [256]bool // the first bytes of the values, for Split's scan
 }
 
 // New returns an empty Redactor.
@@ -110,7 +111,11 @@ func (r *Redactor) rebuild() {
 		pairs = append(pairs, v, Mask)
 		bvals[i] = []byte(v)
 	}
-	r.cur.Store(&table{values: all, bvals: bvals, rep: strings.NewReplacer(pairs...)})
+	t := &table{values: all, bvals: bvals, rep: strings.NewReplacer(pairs...)}
+	for _, v := range all {
+		t.first[v[0]] = true
+	}
+	r.cur.Store(t)
 }
 
 // String returns s with every registered value replaced by Mask.
@@ -146,6 +151,75 @@ func (r *Redactor) Bytes(b []byte) []byte {
 		return b
 	}
 	return []byte(t.rep.Replace(string(b)))
+}
+
+// Split is String for text that is sent in pieces and joined by its reader, as the content of
+// a streamed answer is: a value cut across two pieces is in neither. text is the next piece,
+// preceded by what the previous call held back. Split returns the part to send now, with
+// every value in it replaced by Mask, and the end of text that begins a value (the longest
+// such end), which is held back: the next piece may complete it. Text that is sent in
+// pieces this way never ends with the beginning of a value, so no value can start in text
+// already sent. Sent joined to held is text, every value replaced.
+func (r *Redactor) Split(text string) (send, held string) {
+	if r == nil {
+		return text, ""
+	}
+	t := r.cur.Load()
+	if t == nil {
+		return text, ""
+	}
+	i := t.heldFrom(text)
+	if t.containsIn(text) {
+		i = t.uncut(text, i)
+		return t.rep.Replace(text[:i]), text[i:]
+	}
+	return text[:i], text[i:]
+}
+
+// heldFrom returns where the longest end of text that begins a value starts, or len(text).
+func (t *table) heldFrom(text string) int {
+	for i := max(0, len(text)-len(t.values[0])+1); i < len(text); i++ {
+		if !t.first[text[i]] {
+			continue
+		}
+		end := text[i:]
+		for _, v := range t.values {
+			if len(v) > len(end) && strings.HasPrefix(v, end) {
+				return i
+			}
+		}
+	}
+	return len(text)
+}
+
+// uncut moves i back to the start of any value in text that i would cut, so that the value
+// is held whole and replaced with what follows.
+func (t *table) uncut(text string, i int) int {
+	for moved := true; moved; {
+		moved = false
+		for _, v := range t.values {
+			for off := 0; off < i; {
+				j := strings.Index(text[off:], v)
+				if j < 0 {
+					break
+				}
+				if start := off + j; start < i && start+len(v) > i {
+					i, moved = start, true
+				}
+				off += j + 1
+			}
+		}
+	}
+	return i
+}
+
+// Unfinished returns held text (from Split) fit to send when no piece will follow: held
+// itself when it is shorter than MinLength, which tells nothing of a value, else Mask.
+func Unfinished(held string) string {
+	if len(held) < MinLength {
+		return held
+	}
+	return Mask
 }
 
 // Active reports whether any value is registered.

@@ -197,3 +197,55 @@ func TestJSONFindsEscapedValues(t *testing.T) {
 		}
 	}
 }
+
+// TestSplit sends text in pieces as a stream does and checks what a reader who joins them
+// sees: every value replaced however the pieces cut it, and all other text, in order.
+func TestSplit(t *testing.T) {
+	t.Parallel()
+	r := New()
+	r.NewSet().Replace([]string{"sk-backend-1234", "sk-backend-1234-long", "ya29.token-abc", "tok-abcdef", "secret-xyz", "abcdef-secret"})
+	tests := []struct {
+		name   string
+		pieces []string
+		want   string
+	}{
+		{"no value", []string{"Sure, ", "here ", "it is."}, "Sure, here it is."},
+		{"a value in one piece", []string{"key: sk-backend-1234 ok"}, "key: [redacted] ok"},
+		{"a value cut in three", []string{"key: sk-", "backend-", "1234 ok"}, "key: [redacted] ok"},
+		{"one byte per piece", strings.Split("a sk-backend-1234!", ""), "a [redacted]!"},
+		{"the longer value across pieces", []string{"sk-backend-1234", "-long."}, "[redacted]."},
+		{"a beginning that goes elsewhere", []string{"ask", "s-", "k then sk-back", "stage"}, "asks-k then sk-backstage"},
+		{"two values", []string{"ya29.tok", "en-abcsk-backend", "-1234"}, "[redacted][redacted]"},
+		{"a short unfinished beginning is sent", []string{"see ya2"}, "see ya2"},
+		{"a value cut where another begins", []string{"tok-abcdef-secret", "-xyz"}, "[redacted]-[redacted]"},
+		{"a value that would be cut is held whole", []string{"tok-abcdef-secret", "-xy", "z"}, "[redacted]-[redacted]"},
+		{"a long unfinished beginning is masked", []string{"key sk-back", "end-12"}, "key [redacted]"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			var got strings.Builder
+			held := ""
+			for _, p := range tt.pieces {
+				var send string
+				send, held = r.Split(held + p)
+				got.WriteString(send)
+			}
+			got.WriteString(Unfinished(held))
+			if got.String() != tt.want {
+				t.Errorf("joined %q, want %q", got.String(), tt.want)
+			}
+		})
+	}
+	if send, held := (*Redactor)(nil).Split("sk-"); send != "sk-" || held != "" {
+		t.Errorf("a nil Redactor held %q", held)
+	}
+}
+
+func BenchmarkSplit(b *testing.B) {
+	r := New()
+	r.NewSet().Replace([]string{"sk-backend-1234567890abcdef", "client-key-9876543210", "mgmt-token-abcdef"})
+	for b.Loop() {
+		r.Split(" the answer")
+	}
+}

@@ -65,6 +65,13 @@ type Stream struct {
 	complete bool
 	// replayed is a stream the cache answered: no upstream call to record.
 	replayed bool
+
+	// text keeps credential values out of the text the client joins, when the router holds
+	// any; queue holds the events it added, to send before the next upstream one, and ended
+	// says the upstream stream has ended.
+	text  *streamText
+	queue [][]byte
+	ended bool
 }
 
 // Usage returns the token usage the stream reported, or nil.
@@ -119,6 +126,9 @@ func (r *Router) openStream(ctx context.Context, m *model, req *openai.ChatReque
 		return nil, timedOut(err)
 	}
 	st := &Stream{r: r, ctx: reqCtx, model: m.cfg.Name, s: s, start: start, cancel: cancel, idle: m.cfg.StreamIdleTimeout.D()}
+	if r.redactor.Active() {
+		st.text = newStreamText(r.redactor)
+	}
 	// Every event is a JSON object: each provider refuses anything else (provider.Stream,
 	// held by the providers' conformance tests), so it is not checked again here.
 	first, err := s.Next()
@@ -158,11 +168,22 @@ func malformed(model, msg string) *provider.Error {
 // provider refuses it (see openStream).
 func (s *Stream) Next() ([]byte, error) {
 	for {
+		if len(s.queue) > 0 {
+			data := s.queue[0]
+			s.queue = s.queue[1:]
+			return data, nil
+		}
+		if s.ended {
+			return nil, io.EOF
+		}
 		data, err := s.pull()
 		if err != nil {
 			if errors.Is(err, io.EOF) {
-				s.complete = true
-				return nil, io.EOF
+				s.complete, s.ended = true, true
+				if s.text != nil {
+					s.queue = s.redactAll(s.text.end())
+				}
+				continue
 			}
 			s.err = err
 			return nil, s.r.apiError(s.ctx, s.model, err)
@@ -179,8 +200,24 @@ func (s *Stream) Next() ([]byte, error) {
 				data = WithoutUsage(data)
 			}
 		}
+		if s.text != nil {
+			var before [][]byte
+			before, data = s.text.chunk(data)
+			if len(before) > 0 {
+				s.queue = s.redactAll(append(before, data))
+				continue
+			}
+		}
 		return s.r.redactor.JSON(data), nil
 	}
+}
+
+// redactAll redacts each of events.
+func (s *Stream) redactAll(events [][]byte) [][]byte {
+	for i, ev := range events {
+		events[i] = s.r.redactor.JSON(ev)
+	}
+	return events
 }
 
 // pull returns the next chunk from the upstream, enforcing the idle timeout.

@@ -1,0 +1,175 @@
+package router
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/semantic-router/semantic-router/internal/redact"
+)
+
+const textKey = "sk-held-SECRET-0042"
+
+func textRedactor() *redact.Redactor {
+	red := redact.New()
+	red.NewSet().Replace([]string{textKey})
+	return red
+}
+
+// joined sends chunks through a streamText and returns each choice's joined content, the
+// events sent, and the joined arguments of tool call 0 of choice 0.
+func joined(t *testing.T, chunks []string) (content map[int64]string, events int, args string) {
+	t.Helper()
+	st := newStreamText(textRedactor())
+	content = map[int64]string{}
+	read := func(ev []byte) {
+		events++
+		var c struct {
+			Choices []struct {
+				Index int64 `json:"index"`
+				Delta struct {
+					Content   string `json:"content"`
+					ToolCalls []struct {
+						Function struct {
+							Arguments string `json:"arguments"`
+						} `json:"function"`
+					} `json:"tool_calls"`
+				} `json:"delta"`
+			} `json:"choices"`
+		}
+		if err := json.Unmarshal(ev, &c); err != nil {
+			t.Fatalf("event %s: %v", ev, err)
+		}
+		for _, ch := range c.Choices {
+			content[ch.Index] += ch.Delta.Content
+			for _, tc := range ch.Delta.ToolCalls {
+				args += tc.Function.Arguments
+			}
+		}
+	}
+	for _, c := range chunks {
+		before, out := st.chunk([]byte(c))
+		for _, ev := range before {
+			read(ev)
+		}
+		read(out)
+	}
+	for _, ev := range st.end() {
+		read(ev)
+	}
+	return content, events, args
+}
+
+func contentChunk(index int, text, finish string) string {
+	q, _ := json.Marshal(text)
+	fr := "null"
+	if finish != "" {
+		fr = `"` + finish + `"`
+	}
+	return fmt.Sprintf(`{"id":"c","object":"chat.completion.chunk","created":7,"model":"m","choices":[{"index":%d,"delta":{"content":%s},"finish_reason":%s}]}`, index, q, fr)
+}
+
+func TestStreamTextHoldsAValueAcrossEvents(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name   string
+		chunks []string
+		want   map[int64]string
+		events int
+	}{
+		{"plain text passes as it came",
+			[]string{contentChunk(0, "Hello", ""), contentChunk(0, " world", ""), contentChunk(0, "", "stop")},
+			map[int64]string{0: "Hello world"}, 3},
+		{"a key cut in three",
+			[]string{contentChunk(0, "key sk-he", ""), contentChunk(0, "ld-SECRET", ""), contentChunk(0, "-0042 ok", ""), contentChunk(0, "", "stop")},
+			map[int64]string{0: "key [redacted] ok"}, 4},
+		{"held text goes out with the finishing event's own text",
+			[]string{contentChunk(0, "a sk-held", ""), contentChunk(0, "-SEC", "length")},
+			map[int64]string{0: "a [redacted]"}, 2},
+		{"held text of a choice finished without text goes out before its finish",
+			[]string{contentChunk(0, "ends with s", ""), `{"id":"c","choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}`},
+			map[int64]string{0: "ends with s"}, 3},
+		{"a stream that ends holding text sends it",
+			[]string{contentChunk(0, "ends with sk-", "")},
+			map[int64]string{0: "ends with sk-"}, 2},
+		{"choices by their index, in separate events",
+			[]string{contentChunk(1, "sk-held-", ""), contentChunk(0, "sk-held-", ""), contentChunk(1, "SECRET-0042", ""), contentChunk(0, "SECRETS", "stop"), contentChunk(1, "", "stop")},
+			map[int64]string{0: "sk-held-SECRETS", 1: "[redacted]"}, 5},
+		{"JSON escapes in the pieces",
+			[]string{`{"choices":[{"index":0,"delta":{"content":"sk-h\u0065ld-SEC"}}]}`, `{"choices":[{"index":0,"delta":{"content":"RET-0042"},"finish_reason":"stop"}]}`},
+			map[int64]string{0: "[redacted]"}, 2},
+		{"an event that is not a chunk is left alone",
+			[]string{`{"error":{"message":"x"}}`, `{"choices":null}`, contentChunk(0, "fine", "stop")},
+			map[int64]string{0: "fine"}, 3},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			got, events, _ := joined(t, tt.chunks)
+			for k, v := range tt.want {
+				if got[k] != v {
+					t.Errorf("choice %d: %q, want %q", k, got[k], v)
+				}
+			}
+			if events != tt.events {
+				t.Errorf("%d events, want %d", events, tt.events)
+			}
+		})
+	}
+}
+
+func TestStreamTextToolArguments(t *testing.T) {
+	t.Parallel()
+	args := `{"k":"` + textKey + `"}`
+	var chunks []string
+	for i := 0; i < len(args); i += 4 {
+		q, _ := json.Marshal(args[i:min(i+4, len(args))])
+		chunks = append(chunks, fmt.Sprintf(`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":%s}}]}}]}`, q))
+	}
+	chunks = append(chunks, `{"choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}`)
+	if _, _, got := joined(t, chunks); got != `{"k":"[redacted]"}` {
+		t.Errorf("arguments %q", got)
+	}
+}
+
+// FuzzStreamText cuts a text holding the key at fuzzed places: the joined content never holds
+// the key, and a chunk of any bytes is either a chunk or returned as it came.
+func FuzzStreamText(f *testing.F) {
+	f.Add("before "+textKey+" after", []byte{3, 5, 1})
+	f.Add(textKey+textKey[:9], []byte{1, 1, 1, 1})
+	f.Add("x", []byte{})
+	f.Fuzz(func(t *testing.T, text string, cuts []byte) {
+		text = strings.ToValidUTF8(text, "?")
+		var chunks []string
+		rest := text
+		for _, c := range cuts {
+			n := min(int(c)%8+1, len(rest))
+			for n < len(rest) && !utf8.RuneStart(rest[n]) { // a backend cuts between characters
+				n++
+			}
+			chunks = append(chunks, contentChunk(0, rest[:n], ""))
+			rest = rest[n:]
+		}
+		chunks = append(chunks, contentChunk(0, rest, "stop"), text)
+		got, _, _ := joined(t, chunks[:len(chunks)-1])
+		if strings.Contains(got[0], textKey) {
+			t.Fatalf("%q cut at %v joined to %q", text, cuts, got[0])
+		}
+		if strings.Count(text, textKey) == 0 && !strings.Contains(text, textKey[:redact.MinLength]) && got[0] != text {
+			t.Fatalf("%q holds no key but joined to %q", text, got[0])
+		}
+		st := newStreamText(textRedactor())
+		_, _ = st.chunk([]byte(text))
+	})
+}
+
+func BenchmarkStreamText(b *testing.B) {
+	st := newStreamText(textRedactor())
+	chunk := []byte(contentChunk(0, " token", ""))
+	b.ReportAllocs()
+	for b.Loop() {
+		_, _ = st.chunk(chunk)
+	}
+}
