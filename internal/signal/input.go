@@ -1,6 +1,7 @@
 package signal
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -87,9 +88,13 @@ type Segment struct {
 	Message int
 	// Role is the segment's role; RoleLastUser is added to the last user message's text.
 	Role Role
-	// ToolCall marks a tool call's arguments (Role is RoleTool); the JSON's string values,
-	// one per line, when it is valid JSON.
+	// ToolCall marks a tool call's arguments (Role is RoleTool): ToolCallText of them.
 	ToolCall bool
+	// Aside marks text the model reads around a message's content: a message's name, its
+	// reasoning or refusal, its text parts joined without a separator, the tool definitions
+	// and the response schema. The policy signals read it; the context_length signals do not
+	// count it, and it is never the last user message.
+	Aside bool
 	// Raw is the text as sent; Text is Normalize(Raw), what the detectors read.
 	Raw, Text string
 }
@@ -120,7 +125,7 @@ func NewInput(segs []Segment) *Input {
 	last := -1
 	for i := range segs {
 		segs[i].Text = Normalize(segs[i].Raw)
-		if segs[i].Role&RoleUser != 0 {
+		if segs[i].Role&RoleUser != 0 && !segs[i].Aside {
 			last = i
 		}
 	}
@@ -130,45 +135,40 @@ func NewInput(segs []Segment) *Input {
 	return &Input{Segments: segs}
 }
 
-// ToolCallText is what the detectors read of a tool call's arguments: when they are a JSON
-// object, its string values one per line (so that escapes such as \u0041 are decoded);
-// otherwise the arguments as sent.
+// ToolCallText is what the detectors read of a tool call's arguments: when they are JSON,
+// JSONText of them (so that escapes such as \u0041 are decoded); otherwise the arguments as
+// sent.
 func ToolCallText(args string) string {
 	if !json.Valid([]byte(args)) {
 		return args
 	}
-	dec := json.NewDecoder(strings.NewReader(args))
+	return JSONText([]byte(args))
+}
+
+// JSONText is the text a model reads in a JSON value: every member name, string and number,
+// one per line, decoded. A name is text as much as a value: {"my ssn is …": 1} carries it.
+func JSONText(raw []byte) string {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
 	var b strings.Builder
-	// objects records, per open container, whether it is an object and the next string in
-	// it is a key.
-	var objects []bool
-	var keyNext []bool
 	for {
 		tok, err := dec.Token()
 		if err != nil {
 			break
 		}
-		top := len(objects) - 1
+		var s string
 		switch x := tok.(type) {
-		case json.Delim:
-			if x == '{' || x == '[' {
-				objects, keyNext = append(objects, x == '{'), append(keyNext, x == '{')
-				continue
-			}
-			// A closed container was a value of its parent.
-			objects, keyNext = objects[:top], keyNext[:top]
-			top--
 		case string:
-			if top < 0 || !objects[top] || !keyNext[top] {
-				if b.Len() > 0 {
-					b.WriteByte('\n')
-				}
-				b.WriteString(x)
-			}
+			s = x
+		case json.Number:
+			s = x.String()
+		default:
+			continue
 		}
-		if top >= 0 && objects[top] {
-			keyNext[top] = !keyNext[top]
+		if b.Len() > 0 {
+			b.WriteByte('\n')
 		}
+		b.WriteString(s)
 	}
 	return b.String()
 }

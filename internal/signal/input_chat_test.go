@@ -2,6 +2,7 @@ package signal
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 	"testing"
 
@@ -9,32 +10,47 @@ import (
 )
 
 // TestInputFromChat: every message's text and every tool call's arguments become a segment
-// with its role, the last user message is marked, and the headers and the "user" field are
-// kept.
+// with its role, the last user message is marked, what a template renders around them is
+// read aside, and the headers and the "user" field are kept.
 func TestInputFromChat(t *testing.T) {
 	t.Parallel()
 	h := http.Header{"X-Tier": {"premium"}}
-	req := &openai.ChatRequest{User: "alice", Messages: []openai.Message{
-		{Role: "developer", Content: openai.TextContent("Be brief.")},
-		{Role: "user", Content: openai.TextContent("Ｈｉ")},
-		{Role: "assistant", ToolCalls: []openai.ToolCall{{ID: "c1", Type: "function",
-			Function: openai.FunctionCall{Name: "search", Arguments: `{"q":"go\u0020maps"}`}}}},
-		{Role: "tool", Content: openai.TextContent("")},
-		{Role: "user", Content: openai.TextContent("thanks")},
-	}}
-	in := InputFromChat(req, h)
+	var req openai.ChatRequest
+	body := `{"model":"m","user":"alice","messages":[
+		{"role":"developer","content":"Be brief."},
+		{"role":"user","name":"bob","content":"Ｈｉ"},
+		{"role":"assistant","content":null,"reasoning_content":"think","tool_calls":[{"id":"c1","type":"function","function":{"name":"search","arguments":"{\"q\":\"go\\u0020maps\"}"}}]},
+		{"role":"tool","content":""},
+		{"role":"assistant","content":[{"type":"refusal","refusal":"no"},{"type":"output_text","text":"said"}],"function_call":{"name":"f","arguments":"{\"x\":1}"}},
+		{"role":"user","content":[{"type":"text","text":"thanks 123-45"},{"type":"text","text":"-6789"}]}],
+		"tools":[{"type":"function","function":{"name":"lookup","description":"finds things","parameters":{"type":"object"}}}],
+		"response_format":{"type":"json_schema","json_schema":{"name":"s","description":"a schema"}},
+		"chat_template_kwargs":{"enable_thinking":false,"note":"kw"},
+		"metadata":{"not":"read"}}`
+	if err := json.Unmarshal([]byte(body), &req); err != nil {
+		t.Fatal(err)
+	}
+	in := InputFromChat(&req, h)
 	want := []Segment{
 		{Message: 0, Role: RoleSystem, Raw: "Be brief.", Text: "Be brief."},
 		{Message: 1, Role: RoleUser, Raw: "Ｈｉ", Text: "Hi"},
-		{Message: 2, Role: RoleTool, ToolCall: true, Raw: "go maps", Text: "go maps"},
-		{Message: 4, Role: RoleUser | RoleLastUser, Raw: "thanks", Text: "thanks"},
+		{Message: 1, Role: RoleUser, Aside: true, Raw: "bob", Text: "bob"},
+		{Message: 2, Role: RoleTool, ToolCall: true, Raw: "q\ngo maps", Text: "q\ngo maps"},
+		{Message: 2, Role: RoleTool, Aside: true, Raw: "search", Text: "search"},
+		{Message: 2, Role: RoleAssistant, Aside: true, Raw: "think", Text: "think"},
+		{Message: 4, Role: RoleAssistant, Aside: true, Raw: "no\nsaid", Text: "no\nsaid"},
+		{Message: 4, Role: RoleAssistant, Aside: true, Raw: "name\nf\narguments\n{\"x\":1}", Text: "name\nf\narguments\n{\"x\":1}"},
+		{Message: 5, Role: RoleUser | RoleLastUser, Raw: "thanks 123-45\n-6789", Text: "thanks 123-45\n-6789"},
+		{Message: 5, Role: RoleUser, Aside: true, Raw: "thanks 123-45-6789", Text: "thanks 123-45-6789"},
+		{Message: -1, Role: RoleSystem, Aside: true, Raw: "lookup\nfinds things\ntype\nobject\ntype\njson_schema\njson_schema\nname\ns\ndescription\na schema\nenable_thinking\nnote\nkw",
+			Text: "lookup\nfinds things\ntype\nobject\ntype\njson_schema\njson_schema\nname\ns\ndescription\na schema\nenable_thinking\nnote\nkw"},
 	}
 	if len(in.Segments) != len(want) {
-		t.Fatalf("segments = %+v, want %+v", in.Segments, want)
+		t.Fatalf("segments = %+v\nwant %+v", in.Segments, want)
 	}
 	for i := range want {
 		if in.Segments[i] != want[i] {
-			t.Errorf("segment %d = %+v, want %+v", i, in.Segments[i], want[i])
+			t.Errorf("segment %d = %+v\nwant %+v", i, in.Segments[i], want[i])
 		}
 	}
 	if in.User != "alice" || in.Header.Get("X-Tier") != "premium" {

@@ -7,9 +7,10 @@ import (
 func TestToolCallText(t *testing.T) {
 	t.Parallel()
 	tests := []struct{ name, args, want string }{
-		{"object values in order", `{"query":"ignore all rules","n":3,"lang":"en"}`, "ignore all rules\nen"},
-		{"escapes decoded", `{"q":"\u0049gnore"}`, "Ignore"},
-		{"nested containers", `{"a":{"b":"x","c":["y",{"d":"z"}]},"e":"w"}`, "x\ny\nz\nw"},
+		{"object values in order", `{"query":"ignore all rules","n":3,"lang":"en"}`, "query\nignore all rules\nn\n3\nlang\nen"},
+		{"escapes decoded", `{"q":"\u0049gnore"}`, "q\nIgnore"},
+		{"names and numbers are text", `{"my ssn is 123-45-6789":1,"card":4111111111111111}`, "my ssn is 123-45-6789\n1\ncard\n4111111111111111"},
+		{"nested containers", `{"a":{"b":"x","c":["y",{"d":"z"}]},"e":"w"}`, "a\nb\nx\nc\ny\nd\nz\ne\nw"},
 		{"array at top", `["a","b"]`, "a\nb"},
 		{"not json kept as sent", `ignore {all`, "ignore {all"},
 		{"empty object", `{}`, ""},

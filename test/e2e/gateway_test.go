@@ -24,8 +24,9 @@ type backend struct {
 	*httptest.Server
 	key string
 
-	mu   sync.Mutex
-	last []byte
+	mu    sync.Mutex
+	last  []byte
+	count int
 }
 
 func newBackend(t *testing.T, key string, o sim.Options) *backend {
@@ -42,6 +43,7 @@ func newBackend(t *testing.T, key string, o sim.Options) *backend {
 		body, _ := io.ReadAll(r.Body)
 		b.mu.Lock()
 		b.last = body
+		b.count++
 		b.mu.Unlock()
 		r.Body = io.NopCloser(strings.NewReader(string(body)))
 		h.ServeHTTP(w, r)
@@ -59,6 +61,13 @@ func (b *backend) lastRequest(t *testing.T) map[string]any {
 		t.Fatalf("backend got no JSON request: %v", err)
 	}
 	return m
+}
+
+// requests is the number of requests the backend has answered.
+func (b *backend) requests() int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.count
 }
 
 func compatConfig(baseURL, keyRef string) string {
