@@ -408,7 +408,8 @@ func scoreMechanisms(text, lower, view string, c cueSet, reasons map[string]floa
 }
 
 // obfuscatedViews returns the readings of text that undo leetspeak,
-// reversal and separators inside CJK words, when they apply; view is
+// reversal, hyphens inside words and separators inside CJK words, when they
+// apply; view is
 // wordView(text).
 func obfuscatedViews(text, view string, c cueSet) []string {
 	var views []string
@@ -419,6 +420,11 @@ func obfuscatedViews(text, view string, c cueSet) []string {
 	}
 	if v, ok := joinSpacedLetters(text); ok {
 		views = append(views, v)
+	}
+	if strings.IndexByte(text, '-') >= 0 {
+		if v, ok := joinHyphenated(text); ok {
+			views = append(views, v)
+		}
 	}
 	fields := countFields(text)
 	han := utf8.RuneCountInString(text) - fields // an upper bound, cheap

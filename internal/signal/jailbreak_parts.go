@@ -3,6 +3,7 @@ package signal
 import (
 	"regexp"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -349,6 +350,44 @@ func pinyinRun(view string) int {
 // pinyinCues name the romanisation, so that a run of syllables is read as
 // a request in it.
 var pinyinCues = []string{"拼音", "pinyin", "pin yin"}
+
+// joinHyphenated reads text whose words are cut by hyphens ("Ig-nore all
+// pre-vious in-structions"): a hyphen between two letters is removed. It
+// returns text unchanged, and false, when fewer than three hyphens sit
+// between letters. Ordinary compounds ("well-known, up-to-date") give a
+// reading too, which scores as the text does.
+func joinHyphenated(text string) (string, bool) {
+	cut := func(i int) bool {
+		if text[i] != '-' || i == 0 || i+1 >= len(text) {
+			return false
+		}
+		before, _ := utf8.DecodeLastRuneInString(text[:i])
+		after, _ := utf8.DecodeRuneInString(text[i+1:])
+		return unicode.IsLetter(before) && unicode.IsLetter(after)
+	}
+	n := 0
+	for i := strings.IndexByte(text, '-'); i >= 0 && n < 3; {
+		if cut(i) {
+			n++
+		}
+		j := strings.IndexByte(text[i+1:], '-')
+		if j < 0 {
+			break
+		}
+		i += j + 1
+	}
+	if n < 3 {
+		return text, false
+	}
+	var b strings.Builder
+	b.Grow(len(text))
+	for i := 0; i < len(text); i++ {
+		if !cut(i) {
+			b.WriteByte(text[i])
+		}
+	}
+	return b.String(), true
+}
 
 // joinSpacedLetters reads text whose words are spelled out letter by letter
 // ("c o m m e n t   f a b r i q u e r"): runs of eight or more single

@@ -1,6 +1,7 @@
 package signal
 
 import (
+	"html"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -11,12 +12,15 @@ import (
 // Normalize returns text as the detectors read it, so that a look-alike spelling matches what
 // it imitates:
 //
+//   - HTML character references are decoded ("&#49;" reads "1", "&amp;" "&");
 //   - invisible characters are removed: format characters (zero-width space, joiner and
 //     non-joiner, word joiner, BOM, soft hyphen, bidi embeddings, overrides and isolates, tag
-//     characters), variation selectors, the combining grapheme joiner, Hangul fillers and
-//     control characters other than whitespace;
+//     characters), variation selectors, the combining grapheme joiner, Hangul fillers,
+//     control characters other than whitespace, and U+FFFD, which invalid bytes become;
 //   - Unicode NFKC: full-width and other compatibility forms become their plain letters and
 //     digits, ligatures are split, non-breaking spaces become spaces;
+//   - the decimal digits of every script become ASCII digits (Arabic-Indic, Devanagari, ...),
+//     and hyphens, dashes and the minus sign become "-";
 //   - Cyrillic and Greek letters that look Latin are replaced by the Latin letter, but only
 //     inside a word that also holds Latin letters ("pаypal" with a Cyrillic а), or in a word
 //     of look-alikes only whose neighbouring words are Latin and not Cyrillic or Greek
@@ -31,14 +35,71 @@ func Normalize(s string) string {
 	if cleanASCII(s) {
 		return s
 	}
+	// A character reference can spell another one ("&amp;#49;"), and NFKC can make one
+	// ("＆#49;"): passes repeat until the text holds none.
+	for range 4 {
+		next := normalizeOnce(s)
+		if next == s || !strings.Contains(next, "&") {
+			return next
+		}
+		s = next
+	}
+	return s
+}
+
+func normalizeOnce(s string) string {
+	if strings.Contains(s, "&") {
+		s = html.UnescapeString(s)
+	}
 	s = dropInvisible(s)
 	if !norm.NFKC.IsNormalString(s) {
 		// NFKC can expose a character removed above (a compatibility form of a format
 		// character), so drop again.
 		s = dropInvisible(norm.NFKC.String(s))
 	}
+	s = foldDigitsAndDashes(s)
 	s = foldConfusables(s)
 	return collapseSpace(s)
+}
+
+// foldDigitsAndDashes writes the decimal digits of every script as ASCII digits
+// ("١٢٣" and "१२३" read "123") and the dashes and minus sign as "-", so that a number is
+// one number however it is written; s itself is returned when it has neither.
+func foldDigitsAndDashes(s string) string {
+	i := strings.IndexFunc(s, func(r rune) bool { return r >= 0x80 && (isDash(r) || unicode.Is(unicode.Nd, r)) })
+	if i < 0 {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	b.WriteString(s[:i])
+	for _, r := range s[i:] {
+		switch {
+		case r < 0x80:
+		case isDash(r):
+			r = '-'
+		case unicode.Is(unicode.Nd, r):
+			r = '0' + digitValue(r)
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// isDash reports whether r is a hyphen, dash or minus sign other than ASCII's.
+func isDash(r rune) bool {
+	return r >= 0x2010 && r <= 0x2015 || r == 0x2212 || r == 0xfe58 || r == 0xfe63 || r == 0xff0d
+}
+
+// digitValue returns the value of a decimal digit: Unicode encodes the digits of each
+// script as ten consecutive characters from zero to nine, so it is the digit's distance
+// from the start of its run, modulo ten (runs of several styles follow each other).
+func digitValue(r rune) rune {
+	n := rune(0)
+	for unicode.Is(unicode.Nd, r-n-1) {
+		n++
+	}
+	return n % 10
 }
 
 // cleanASCII reports whether s is printable ASCII with single spaces between words and no
@@ -53,7 +114,7 @@ func cleanASCII(s string) bool {
 				return false
 			}
 			prevSpace = true
-		case c < 0x21 || c > 0x7e:
+		case c < 0x21 || c > 0x7e || c == '&': // '&' may start a character reference
 			return false
 		default:
 			prevSpace = false
@@ -71,6 +132,7 @@ func invisible(r rune) bool {
 		return true
 	case r == 0x034f, // combining grapheme joiner
 		r == 0x115f || r == 0x1160 || r == 0x3164 || r == 0xffa0, // Hangul fillers
+		r == utf8.RuneError, // what invalid bytes were decoded as: they hide nothing
 		r >= 0xfe00 && r <= 0xfe0f, r >= 0xe0100 && r <= 0xe01ef: // variation selectors
 		return true
 	case r < 0xad:

@@ -272,9 +272,10 @@ func digitsOf(s string) string {
 	return b.String()
 }
 
-// cardRE allows the usual groupings (4-4-4-4, 4-6-5, runs of digits) with
-// single spaces or dashes.
-var cardRE = regexp.MustCompile(`\b\d(?:[ \-]?\d){12,18}\b`)
+// cardRE allows the usual groupings (4-4-4-4, 4-6-5, runs of digits)
+// separated by a space or line break (normalised text has no longer runs), or
+// by a dash, dot, slash or underscore with a blank on either side or none.
+var cardRE = regexp.MustCompile(`\b\d(?:(?:\s?[\-./_]\s?|\s)?\d){12,18}\b`)
 
 func findCards(text string) [][2]int {
 	var out [][2]int
@@ -343,7 +344,9 @@ func luhn(ds string) bool {
 }
 
 var (
-	ssnRE = regexp.MustCompile(`\b(\d{3})([- ])(\d{2})([- ])(\d{4})\b`)
+	// Groups are separated by a dash (with a blank on either side or none) or
+	// a blank alone: a space or a line break, as normalised text has them.
+	ssnRE = regexp.MustCompile(`\b(\d{3})(\s?-\s?|\s)(\d{2})(\s?-\s?|\s)(\d{4})\b`)
 	// An undashed SSN is only trusted right after an SSN cue.
 	ssnCueRE = regexp.MustCompile(`(?i)\b(?:ssn|social security(?: number| no\.?)?|ss#)\s*(?:is|:|#|no\.?)?\s*(\d{9})\b`)
 )
@@ -351,7 +354,7 @@ var (
 func findSSNs(text string) [][2]int {
 	var out [][2]int
 	for _, m := range ssnRE.FindAllStringSubmatchIndex(text, -1) {
-		if text[m[4]:m[5]] != text[m[8]:m[9]] { // mixed separators
+		if strings.Contains(text[m[4]:m[5]], "-") != strings.Contains(text[m[8]:m[9]], "-") { // mixed separators
 			continue
 		}
 		if validSSN(text[m[2]:m[3]], text[m[6]:m[7]], text[m[10]:m[11]]) && !dashedNeighbour(text, m[0], m[1]) {
