@@ -90,6 +90,11 @@ func TestHardenedCalls(t *testing.T) {
 				fmt.Fprintf(w, `{"data":[{"index":0,"embedding":[%s1]}]}`, strings.Repeat("1,", 4096))
 			},
 			want: "the answer is larger than 1024 bytes and was refused"},
+		{name: "a zero vector is refused",
+			handler: func(w http.ResponseWriter, r *http.Request) {
+				fmt.Fprint(w, `{"data":[{"index":0,"embedding":[0,0,0,0]}]}`)
+			},
+			want: "embedding 0 is all zeros: the server is not embedding the text"},
 		{name: "a hung endpoint times out",
 			opts: func(o *Options) { o.Timeout = 50 * time.Millisecond },
 			handler: func(w http.ResponseWriter, r *http.Request) {

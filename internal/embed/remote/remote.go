@@ -247,10 +247,25 @@ func (c *Client) call(ctx context.Context, texts []string) ([][]float32, error) 
 		if int64(len(d.Embedding)) != want {
 			return nil, fmt.Errorf("embedding %d has %d dimensions, want %d", d.Index, len(d.Embedding), want)
 		}
+		if err := usable(d.Embedding); err != nil {
+			return nil, fmt.Errorf("embedding %d %w", d.Index, err)
+		}
 		out[d.Index] = d.Embedding
 	}
 	c.ready.Store(true)
 	return out, nil
+}
+
+// usable refuses a vector that no model produces and that reads as "like nothing": all zeros,
+// whose similarity to every example is 0, so that a policy on it would never match. (JSON
+// has no NaN or infinity, and a number too large for a float32 fails to decode.)
+func usable(v []float32) error {
+	for _, x := range v {
+		if x != 0 {
+			return nil
+		}
+	}
+	return errors.New("is all zeros: the server is not embedding the text")
 }
 
 var _ embed.Embedder = (*Client)(nil)
