@@ -2,9 +2,11 @@ package router
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"maps"
 	"net/http"
+	"strings"
 
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
@@ -180,7 +182,7 @@ func (r *Router) apply(d *config.Decision, req *openai.ChatRequest) *openai.Chat
 	out.Messages = append([]openai.Message(nil), req.Messages...)
 	if d.MaskPII && r.masker != nil {
 		for i := range out.Messages {
-			out.Messages[i].Content = maskContent(r.masker, out.Messages[i].Content)
+			out.Messages[i] = maskMessage(r.masker, out.Messages[i])
 		}
 	}
 	if d.SystemPrompt != "" {
@@ -223,6 +225,31 @@ func (r *Router) forModel(rs *config.Reasoning, m *model, req *openai.ChatReques
 	return &out
 }
 
+// maskMessage returns m with the personal data masked wherever the policies read it in a
+// message: its text and every text part, its name, its tool calls' arguments (their string
+// values, decoded and encoded again) and its other string members (reasoning_content,
+// refusal). The tools and the response schema, which the application writes, are not
+// rewritten.
+func maskMessage(det *signal.PIIDetector, m openai.Message) openai.Message {
+	m.Content = maskContent(det, m.Content)
+	m.Name = maskText(det, m.Name)
+	if len(m.ToolCalls) > 0 {
+		calls := append([]openai.ToolCall(nil), m.ToolCalls...)
+		for i := range calls {
+			calls[i].Function.Arguments = maskJSON(det, calls[i].Function.Arguments)
+		}
+		m.ToolCalls = calls
+	}
+	if len(m.Extra) > 0 {
+		extra := maps.Clone(m.Extra)
+		for k, raw := range extra {
+			extra[k] = json.RawMessage(maskJSON(det, string(raw)))
+		}
+		m.Extra = extra
+	}
+	return m
+}
+
 func maskContent(det *signal.PIIDetector, c openai.Content) openai.Content {
 	if !c.IsParts {
 		c.Text = maskText(det, c.Text)
@@ -230,13 +257,63 @@ func maskContent(det *signal.PIIDetector, c openai.Content) openai.Content {
 	}
 	parts := append([]openai.ContentPart(nil), c.Parts...)
 	for i := range parts {
-		if parts[i].Type == "text" {
+		switch {
+		case parts[i].Type == "text":
 			parts[i].Text = maskText(det, parts[i].Text)
 			parts[i].Raw = nil // re-encoded from Text
+		case parts[i].Raw != nil:
+			parts[i].Raw = json.RawMessage(maskJSON(det, string(parts[i].Raw)))
 		}
 	}
 	c.Parts = parts
 	return c
+}
+
+// maskJSON masks every string value and member name of a JSON text, decoded, and returns it
+// encoded again; text that is not JSON is masked as it is. Text with nothing to mask comes
+// back as it was.
+func maskJSON(det *signal.PIIDetector, text string) string {
+	var v any
+	dec := json.NewDecoder(strings.NewReader(text))
+	dec.UseNumber() // numbers are written again as they came
+	if dec.Decode(&v) != nil || dec.More() {
+		return maskText(det, text)
+	}
+	changed := false
+	var walk func(any) any
+	walk = func(v any) any {
+		switch x := v.(type) {
+		case string:
+			if m := maskText(det, x); m != x {
+				changed = true
+				return m
+			}
+		case []any:
+			for i := range x {
+				x[i] = walk(x[i])
+			}
+		case map[string]any:
+			out := make(map[string]any, len(x))
+			for k, e := range x {
+				if m := maskText(det, k); m != k {
+					changed = true
+					k = m
+				}
+				out[k] = walk(e)
+			}
+			return out
+		}
+		return v
+	}
+	v = walk(v)
+	if !changed {
+		return text
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return maskText(det, text)
+	}
+	return string(b)
 }
 
 func (r *Router) observeSignals(results []SignalResult) {

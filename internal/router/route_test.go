@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -251,5 +252,41 @@ decisions:
 				t.Errorf("model %s, signals %v; want %s, %s", rt.Model, got, tt.wantModel, tt.wantSignals)
 			}
 		})
+	}
+}
+
+// TestMaskReachesEveryPartOfAMessage: a masking policy masks the personal data wherever it
+// read it in a message, and leaves the client's request as it was.
+func TestMaskReachesEveryPartOfAMessage(t *testing.T) {
+	t.Parallel()
+	r := buildRouter(t, routeConfig, nil, Options{ClassifyOnly: true})
+	const body = `{"model":"o3","messages":[
+		{"role":"user","name":"jane@example.com","content":[{"type":"input_text","text":"mail jane@example.com"},{"type":"text","text":"or bob@example.org"}]},
+		{"role":"assistant","content":null,"reasoning_content":"write to jane@example.com","tool_calls":[{"id":"c","type":"function","function":{"name":"send","arguments":"{\"to\":\"jane@example.com\",\"n\":12345678901234567890,\"jane@example.com\":1}"}}]},
+		{"role":"tool","tool_call_id":"c","content":"sent"}]}`
+	var req openai.ChatRequest
+	if err := json.Unmarshal([]byte(body), &req); err != nil {
+		t.Fatal(err)
+	}
+	before, _ := req.Encode()
+	_, out, rt, err := r.route(context.Background(), &req, http.Header{})
+	if err != nil || rt.Decision != "mask" {
+		t.Fatalf("route: %v, decision %q", err, rt.Decision)
+	}
+	sent, err := out.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(sent), "@example") {
+		t.Errorf("personal data left in %s", sent)
+	}
+	for _, want := range []string{`"name":"[EMAIL]"`, `"text":"mail [EMAIL]"`, `"text":"or [EMAIL]"`, `"reasoning_content":"write to [EMAIL]"`,
+		`"arguments":"{\"[EMAIL]\":1,\"n\":12345678901234567890,\"to\":\"[EMAIL]\"}"`} {
+		if !strings.Contains(string(sent), want) {
+			t.Errorf("sent %s\nlacks %s", sent, want)
+		}
+	}
+	if after, _ := req.Encode(); string(after) != string(before) {
+		t.Errorf("the client's request was changed:\n%s\n%s", before, after)
 	}
 }
