@@ -74,7 +74,7 @@ type exchange struct {
 	plan   *router.Plan // nil until planned
 	status int          // the answer's status, once its headers came
 	usage  usageReader
-	drop   *usageDropper // set for a stream whose client did not ask for its usage
+	filter *answerFilter // set when the answer is rewritten: its usage dropped, or redacted
 	err    error         // the refusal sent, if any
 	over   bool          // the response being sent is the exchange's last
 	ended  bool
@@ -150,9 +150,11 @@ func (s *Server) handle(ctx context.Context, x *exchange, req *extprocv3.Process
 		var remove []string
 		if x.plan != nil {
 			set = headers(x.plan.Explain())
-			if x.plan.DropUsage && x.usage.sse && x.status == http.StatusOK {
-				// The body will be shorter than the model server said.
-				x.drop, remove = &usageDropper{}, []string{"content-length"}
+			dropUsage := x.plan.DropUsage && x.usage.sse && x.status == http.StatusOK
+			if red := x.plan.Redaction(); dropUsage || red != nil {
+				// The body may not be as long as the model server said.
+				x.filter = &answerFilter{dropUsage: dropUsage, redact: red, sse: x.usage.sse}
+				remove = []string{"content-length"}
 			}
 		}
 		if r.ResponseHeaders.GetEndOfStream() {
@@ -165,8 +167,8 @@ func (s *Server) handle(ctx context.Context, x *exchange, req *extprocv3.Process
 			x.usage.Write(body.GetBody())
 		}
 		var cr *extprocv3.CommonResponse
-		if x.drop != nil {
-			if out, changed := x.drop.filter(body.GetBody(), body.GetEndOfStream()); changed {
+		if x.filter != nil {
+			if out, changed := x.filter.filter(body.GetBody(), body.GetEndOfStream()); changed {
 				cr = &extprocv3.CommonResponse{BodyMutation: replaceBody(out)}
 			}
 		}

@@ -9,6 +9,7 @@ import (
 	"go.opentelemetry.io/otel/propagation"
 
 	"github.com/semantic-router/semantic-router/internal/openai"
+	"github.com/semantic-router/semantic-router/internal/redact"
 )
 
 // Target says where a planned request goes: the router's model name, the provider type,
@@ -47,10 +48,51 @@ type Plan struct {
 	// once (200, JSON) and calls Done; nothing else of the plan is set.
 	Cached []byte
 
-	explain [][2]string
-	end     *exchange
-	report  func(status int, err error)
-	lookup  cacheLookup
+	explain  [][2]string
+	redactor *redact.Redactor
+	end      *exchange
+	report   func(status int, err error)
+	lookup   cacheLookup
+}
+
+// Redaction returns what keeps the credentials the router holds out of the plan's answer,
+// which the front door relays; nil when the router holds none.
+func (pl *Plan) Redaction() *AnswerRedaction {
+	if !pl.redactor.Active() {
+		return nil
+	}
+	return &AnswerRedaction{red: pl.redactor, text: newStreamText(pl.redactor)}
+}
+
+// AnswerRedaction redacts one answer that passes through a front door: a whole JSON body, or
+// a stream event by event, as Stream.Next does for the HTTP listener (a value cut across
+// events is redacted where the client joins the text). It is not safe for concurrent use.
+type AnswerRedaction struct {
+	red  *redact.Redactor
+	text *streamText
+}
+
+// Body returns a whole answer (JSON, or any text) with every held value replaced.
+func (a *AnswerRedaction) Body(b []byte) []byte { return a.red.JSON(b) }
+
+// Event returns the data of the events to send in place of one stream event's data: those
+// with held text that must go first, then the event's own.
+func (a *AnswerRedaction) Event(data []byte) [][]byte {
+	before, out := a.text.chunk(data)
+	events := append(before, out)
+	for i, ev := range events {
+		events[i] = a.red.JSON(ev)
+	}
+	return events
+}
+
+// End returns the data of the events with the text still held when the stream ends.
+func (a *AnswerRedaction) End() [][]byte {
+	events := a.text.end()
+	for i, ev := range events {
+		events[i] = a.red.JSON(ev)
+	}
+	return events
 }
 
 // Explain returns the headers that explain the routing decision (see Route.Explain).
@@ -153,7 +195,7 @@ func (p *Pipeline) plan(x *exchange, rd routed) (*Plan, error) {
 	if err != nil {
 		return nil, r.apiError(x.ctx, m.cfg.Name, err)
 	}
-	pl := &Plan{Body: body, Stream: up.Stream, DropUsage: dropUsage, Authorization: auth, end: x, report: report,
+	pl := &Plan{Body: body, Stream: up.Stream, DropUsage: dropUsage, Authorization: auth, end: x, report: report, redactor: r.redactor,
 		Target: Target{Model: m.cfg.Name, Provider: m.cfg.Provider.Type, UpstreamModel: m.cfg.Provider.Model, BaseURL: base, Endpoint: hostPort(base)}}
 	if p.prop != nil {
 		c := propagation.MapCarrier{}
