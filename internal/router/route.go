@@ -262,11 +262,40 @@ func maskContent(det *signal.PIIDetector, c openai.Content) openai.Content {
 			parts[i].Text = maskText(det, parts[i].Text)
 			parts[i].Raw = nil // re-encoded from Text
 		case parts[i].Raw != nil:
-			parts[i].Raw = json.RawMessage(maskJSON(det, string(parts[i].Raw)))
+			parts[i].Raw = maskPart(det, parts[i].Raw)
 		}
 	}
 	c.Parts = parts
 	return c
+}
+
+// maskPart masks the text a part of another type than "text" carries in its "text" or
+// "refusal" member (input_text, output_text, refusal parts); the rest of the part, such as
+// an image's URL, is not text the model reads and stays as it is.
+func maskPart(det *signal.PIIDetector, raw json.RawMessage) json.RawMessage {
+	var members map[string]json.RawMessage
+	if json.Unmarshal(raw, &members) != nil {
+		return raw
+	}
+	changed := false
+	for _, k := range []string{"text", "refusal"} {
+		var s string
+		if json.Unmarshal(members[k], &s) != nil {
+			continue
+		}
+		if m := maskText(det, s); m != s {
+			members[k], _ = json.Marshal(m)
+			changed = true
+		}
+	}
+	if !changed {
+		return raw
+	}
+	b, err := json.Marshal(members)
+	if err != nil {
+		return raw
+	}
+	return b
 }
 
 // maskJSON masks every string value and member name of a JSON text, decoded, and returns it
