@@ -132,7 +132,7 @@ func invisible(r rune) bool {
 		return true
 	case r == 0x034f, // combining grapheme joiner
 		r == 0x115f || r == 0x1160 || r == 0x3164 || r == 0xffa0, // Hangul fillers
-		r == utf8.RuneError, // what invalid bytes were decoded as: they hide nothing
+		r == utf8.RuneError,                                      // what invalid bytes were decoded as: they hide nothing
 		r >= 0xfe00 && r <= 0xfe0f, r >= 0xe0100 && r <= 0xe01ef: // variation selectors
 		return true
 	case r < 0xad:
