@@ -224,33 +224,25 @@ func (r *chunkReader) chunk(data []byte) (c *chunkText, ok bool) {
 	r.dec.Reset(&r.rd, decodeOptions...)
 	r.c.spans, r.c.indexes, r.c.finished = r.c.spans[:0], r.c.indexes[:0], r.c.finished[:0]
 	r.c.env.id, r.c.env.object, r.c.env.created, r.c.env.model = r.c.env.id[:0], r.c.env.object[:0], r.c.env.created[:0], r.c.env.model[:0]
-	if !r.open('{') {
+	if r.dec.PeekKind() != '{' {
 		return nil, false
 	}
-	for r.dec.PeekKind() == '"' {
-		name, err := r.dec.ReadValue()
-		if err != nil {
-			return nil, false
-		}
+	err := r.members(func(name jsontext.Value) error {
 		switch string(name) {
 		case `"choices"`:
-			err = r.choices()
+			return r.choices()
 		case `"id"`:
-			err = r.member(&r.c.env.id)
+			return r.member(&r.c.env.id)
 		case `"object"`:
-			err = r.member(&r.c.env.object)
+			return r.member(&r.c.env.object)
 		case `"created"`:
-			err = r.member(&r.c.env.created)
+			return r.member(&r.c.env.created)
 		case `"model"`:
-			err = r.member(&r.c.env.model)
-		default:
-			err = r.dec.SkipValue()
+			return r.member(&r.c.env.model)
 		}
-		if err != nil {
-			return nil, false
-		}
-	}
-	if _, err := r.dec.ReadToken(); err != nil {
+		return r.dec.SkipValue()
+	})
+	if err != nil {
 		return nil, false
 	}
 	return &r.c, true
@@ -287,15 +279,7 @@ func (r *chunkReader) close() error {
 }
 
 func (r *chunkReader) choices() error {
-	if !r.open('[') {
-		return r.failed()
-	}
-	for pos := 0; r.dec.PeekKind() == '{'; pos++ {
-		if err := r.choice(pos); err != nil {
-			return err
-		}
-	}
-	return r.close()
+	return r.elements(r.choice)
 }
 
 // failed is the error of a value open did not read: none when it was skipped whole.
@@ -306,34 +290,10 @@ func (r *chunkReader) failed() error {
 	return nil
 }
 
-func (r *chunkReader) choice(pos int) error {
-	_, _ = r.dec.ReadToken() // the '{' choices peeked
-	for r.dec.PeekKind() == '"' {
-		name, err := r.dec.ReadValue()
-		if err != nil {
-			return err
-		}
-		switch string(name) {
-		case `"index"`:
-			err = r.index(pos, -1)
-		case `"finish_reason"`:
-			var v jsontext.Value
-			if v, err = r.dec.ReadValue(); err == nil && v.Kind() == '"' {
-				r.c.finished = append(r.c.finished, pos)
-			}
-		case `"delta"`:
-			err = r.delta(pos)
-		default:
-			err = r.dec.SkipValue()
-		}
-		if err != nil {
-			return err
-		}
-	}
-	return r.close()
-}
-
-func (r *chunkReader) delta(choice int) error {
+// members reads an object, calling member with each name (as written, quotes included) with
+// the decoder before its value, which member must read or skip; a value that is not an object
+// is skipped.
+func (r *chunkReader) members(member func(name jsontext.Value) error) error {
 	if !r.open('{') {
 		return r.failed()
 	}
@@ -342,70 +302,74 @@ func (r *chunkReader) delta(choice int) error {
 		if err != nil {
 			return err
 		}
-		switch string(name) {
-		case `"content"`, `"reasoning_content"`, `"reasoning"`, `"refusal"`:
-			err = r.text(choice, -1, string(name[1:len(name)-1]))
-		case `"tool_calls"`:
-			err = r.toolCalls(choice)
-		default:
-			err = r.dec.SkipValue()
-		}
-		if err != nil {
+		if err := member(name); err != nil {
 			return err
 		}
 	}
 	return r.close()
 }
 
-func (r *chunkReader) toolCalls(choice int) error {
+// elements reads an array of objects, calling elem with each one's position before it; a
+// value that is not an array is skipped.
+func (r *chunkReader) elements(elem func(pos int) error) error {
 	if !r.open('[') {
 		return r.failed()
 	}
 	for pos := 0; r.dec.PeekKind() == '{'; pos++ {
-		_, _ = r.dec.ReadToken()
-		for r.dec.PeekKind() == '"' {
-			name, err := r.dec.ReadValue()
-			if err != nil {
-				return err
-			}
-			switch string(name) {
-			case `"index"`:
-				err = r.index(choice, pos)
-			case `"function"`:
-				err = r.function(choice, pos)
-			default:
-				err = r.dec.SkipValue()
-			}
-			if err != nil {
-				return err
-			}
-		}
-		if err := r.close(); err != nil {
+		if err := elem(pos); err != nil {
 			return err
 		}
 	}
 	return r.close()
 }
 
-func (r *chunkReader) function(choice, tool int) error {
-	if !r.open('{') {
-		return r.failed()
-	}
-	for r.dec.PeekKind() == '"' {
-		name, err := r.dec.ReadValue()
-		if err != nil {
+func (r *chunkReader) choice(pos int) error {
+	return r.members(func(name jsontext.Value) error {
+		switch string(name) {
+		case `"index"`:
+			return r.index(pos, -1)
+		case `"finish_reason"`:
+			v, err := r.dec.ReadValue()
+			if err == nil && v.Kind() == '"' {
+				r.c.finished = append(r.c.finished, pos)
+			}
 			return err
+		case `"delta"`:
+			return r.members(func(name jsontext.Value) error {
+				switch string(name) {
+				case `"content"`:
+					return r.text(pos, -1, "content")
+				case `"reasoning_content"`:
+					return r.text(pos, -1, "reasoning_content")
+				case `"reasoning"`:
+					return r.text(pos, -1, "reasoning")
+				case `"refusal"`:
+					return r.text(pos, -1, "refusal")
+				case `"tool_calls"`:
+					return r.elements(func(tool int) error { return r.toolCall(pos, tool) })
+				}
+				return r.dec.SkipValue()
+			})
 		}
-		if string(name) == `"arguments"` {
-			err = r.text(choice, tool, "arguments")
-		} else {
-			err = r.dec.SkipValue()
+		return r.dec.SkipValue()
+	})
+}
+
+func (r *chunkReader) toolCall(choice, pos int) error {
+	return r.members(func(name jsontext.Value) error {
+		switch string(name) {
+		case `"index"`:
+			return r.index(choice, pos)
+		case `"function"`:
+			return r.members(func(name jsontext.Value) error {
+				if string(name) == `"arguments"` {
+					return r.text(choice, pos, "arguments")
+				}
+				return r.dec.SkipValue()
+			})
 		}
-		if err != nil {
-			return err
-		}
-	}
-	return r.close()
+		return r.dec.SkipValue()
+	})
 }
 
 // index reads an "index" member, recorded when it is an integer.

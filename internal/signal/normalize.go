@@ -66,24 +66,16 @@ func normalizeOnce(s string) string {
 // ("١٢٣" and "१२३" read "123") and the dashes and minus sign as "-", so that a number is
 // one number however it is written; s itself is returned when it has neither.
 func foldDigitsAndDashes(s string) string {
-	i := strings.IndexFunc(s, func(r rune) bool { return r >= 0x80 && (isDash(r) || unicode.Is(unicode.Nd, r)) })
-	if i < 0 {
-		return s
-	}
-	var b strings.Builder
-	b.Grow(len(s))
-	b.WriteString(s[:i])
-	for _, r := range s[i:] {
+	return strings.Map(func(r rune) rune {
 		switch {
 		case r < 0x80:
 		case isDash(r):
-			r = '-'
+			return '-'
 		case unicode.Is(unicode.Nd, r):
-			r = '0' + digitValue(r)
+			return '0' + digitValue(r)
 		}
-		b.WriteRune(r)
-	}
-	return b.String()
+		return r
+	}, s)
 }
 
 // isDash reports whether r is a hyphen, dash or minus sign other than ASCII's.
