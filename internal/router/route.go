@@ -2,11 +2,9 @@ package router
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"maps"
 	"net/http"
-	"strings"
 
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
@@ -181,9 +179,7 @@ func (r *Router) apply(d *config.Decision, req *openai.ChatRequest) *openai.Chat
 	out := *req
 	out.Messages = append([]openai.Message(nil), req.Messages...)
 	if d.MaskPII && r.masker != nil {
-		for i := range out.Messages {
-			out.Messages[i] = maskMessage(r.masker, out.Messages[i])
-		}
+		maskRequest(r.masker, &out)
 	}
 	if d.SystemPrompt != "" {
 		sys := openai.Message{Role: "system", Content: openai.TextContent(d.SystemPrompt)}
@@ -223,126 +219,6 @@ func (r *Router) forModel(rs *config.Reasoning, m *model, req *openai.ChatReques
 		}
 	}
 	return &out
-}
-
-// maskMessage returns m with the personal data masked wherever the policies read it in a
-// message: its text and every text part, its name, its tool calls' arguments (their string
-// values, decoded and encoded again) and its other string members (reasoning_content,
-// refusal). The tools and the response schema, which the application writes, are not
-// rewritten.
-func maskMessage(det *signal.PIIDetector, m openai.Message) openai.Message {
-	m.Content = maskContent(det, m.Content)
-	m.Name = maskText(det, m.Name)
-	if len(m.ToolCalls) > 0 {
-		calls := append([]openai.ToolCall(nil), m.ToolCalls...)
-		for i := range calls {
-			calls[i].Function.Arguments = maskJSON(det, calls[i].Function.Arguments)
-		}
-		m.ToolCalls = calls
-	}
-	if len(m.Extra) > 0 {
-		extra := maps.Clone(m.Extra)
-		for k, raw := range extra {
-			extra[k] = json.RawMessage(maskJSON(det, string(raw)))
-		}
-		m.Extra = extra
-	}
-	return m
-}
-
-func maskContent(det *signal.PIIDetector, c openai.Content) openai.Content {
-	if !c.IsParts {
-		c.Text = maskText(det, c.Text)
-		return c
-	}
-	parts := append([]openai.ContentPart(nil), c.Parts...)
-	for i := range parts {
-		switch {
-		case parts[i].Type == "text":
-			parts[i].Text = maskText(det, parts[i].Text)
-			parts[i].Raw = nil // re-encoded from Text
-		case parts[i].Raw != nil:
-			parts[i].Raw = maskPart(det, parts[i].Raw)
-		}
-	}
-	c.Parts = parts
-	return c
-}
-
-// maskPart masks the text a part of another type than "text" carries in its "text" or
-// "refusal" member (input_text, output_text, refusal parts); the rest of the part, such as
-// an image's URL, is not text the model reads and stays as it is.
-func maskPart(det *signal.PIIDetector, raw json.RawMessage) json.RawMessage {
-	var members map[string]json.RawMessage
-	if json.Unmarshal(raw, &members) != nil {
-		return raw
-	}
-	changed := false
-	for _, k := range []string{"text", "refusal"} {
-		var s string
-		if json.Unmarshal(members[k], &s) != nil {
-			continue
-		}
-		if m := maskText(det, s); m != s {
-			members[k], _ = json.Marshal(m)
-			changed = true
-		}
-	}
-	if !changed {
-		return raw
-	}
-	b, err := json.Marshal(members)
-	if err != nil {
-		return raw
-	}
-	return b
-}
-
-// maskJSON masks every string value and member name of a JSON text, decoded, and returns it
-// encoded again; text that is not JSON is masked as it is. Text with nothing to mask comes
-// back as it was.
-func maskJSON(det *signal.PIIDetector, text string) string {
-	var v any
-	dec := json.NewDecoder(strings.NewReader(text))
-	dec.UseNumber() // numbers are written again as they came
-	if dec.Decode(&v) != nil || dec.More() {
-		return maskText(det, text)
-	}
-	changed := false
-	var walk func(any) any
-	walk = func(v any) any {
-		switch x := v.(type) {
-		case string:
-			if m := maskText(det, x); m != x {
-				changed = true
-				return m
-			}
-		case []any:
-			for i := range x {
-				x[i] = walk(x[i])
-			}
-		case map[string]any:
-			out := make(map[string]any, len(x))
-			for k, e := range x {
-				if m := maskText(det, k); m != k {
-					changed = true
-					k = m
-				}
-				out[k] = walk(e)
-			}
-			return out
-		}
-		return v
-	}
-	v = walk(v)
-	if !changed {
-		return text
-	}
-	b, err := json.Marshal(v)
-	if err != nil {
-		return maskText(det, text)
-	}
-	return string(b)
 }
 
 func (r *Router) observeSignals(results []SignalResult) {

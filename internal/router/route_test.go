@@ -14,6 +14,7 @@ import (
 
 	"github.com/semantic-router/semantic-router/internal/config"
 	"github.com/semantic-router/semantic-router/internal/openai"
+	"github.com/semantic-router/semantic-router/internal/signal"
 	"github.com/semantic-router/semantic-router/internal/telemetry"
 )
 
@@ -153,14 +154,16 @@ func TestForModel(t *testing.T) {
 	}
 }
 
-// TestMaskContentParts: text parts are masked and re-encoded; other parts stay.
+// TestMaskContentParts: every part is masked, member by member, an image's URL too (it
+// leaves with the request, and the policy read it); inline media stays as it came.
 func TestMaskContentParts(t *testing.T) {
 	t.Parallel()
 	r := buildRouter(t, routeConfig, nil, Options{ClassifyOnly: true})
 	var req openai.ChatRequest
 	if err := json.Unmarshal([]byte(`{"model":"o3","messages":[{"role":"user","content":[
 		{"type":"text","text":"write to jane@example.com"},
-		{"type":"image_url","image_url":{"url":"https://img.example.com/jane@example.com.png"}}]}]}`), &req); err != nil {
+		{"type":"image_url","image_url":{"url":"https://img.example.com/jane@example.com.png"}},
+		{"type":"image_url","image_url":{"url":"data:image/png;base64,amFuZUBleGFtcGxlLmNvbQ=="}}]}]}`), &req); err != nil {
 		t.Fatal(err)
 	}
 	_, out, _, err := r.route(context.Background(), &req, http.Header{})
@@ -168,7 +171,8 @@ func TestMaskContentParts(t *testing.T) {
 		t.Fatal(err)
 	}
 	b, _ := json.Marshal(out.Messages[0].Content)
-	want := `[{"type":"text","text":"write to [EMAIL]"},{"type":"image_url","image_url":{"url":"https://img.example.com/jane@example.com.png"}}]`
+	want := `[{"text":"write to [EMAIL]","type":"text"},{"image_url":{"url":"https://img.example.com/[EMAIL]"},"type":"image_url"},` +
+		`{"type":"image_url","image_url":{"url":"data:image/png;base64,amFuZUBleGFtcGxlLmNvbQ=="}}]`
 	if string(b) != want {
 		t.Errorf("content\n got %s\nwant %s", b, want)
 	}
@@ -255,18 +259,30 @@ decisions:
 	}
 }
 
-// TestMaskReachesEveryPartOfAMessage: a masking policy masks the personal data wherever it
-// read it in a message, and leaves the client's request as it was.
-func TestMaskReachesEveryPartOfAMessage(t *testing.T) {
+// TestMaskReachesEverythingThePolicyReads: a masking policy masks the personal data wherever
+// the policies read it (signal.InputFromChat), the application's tools, functions and
+// response schema aside, and leaves the client's request as it was.
+func TestMaskReachesEverythingThePolicyReads(t *testing.T) {
 	t.Parallel()
 	r := buildRouter(t, routeConfig, nil, Options{ClassifyOnly: true})
-	const body = `{"model":"o3","messages":[
-		{"role":"user","name":"jane@example.com","content":[{"type":"input_text","text":"mail jane@example.com"},{"type":"text","text":"or bob@example.org"}]},
-		{"role":"assistant","content":null,"reasoning_content":"write to jane@example.com","tool_calls":[{"id":"c","type":"function","function":{"name":"send","arguments":"{\"to\":\"jane@example.com\",\"n\":12345678901234567890,\"jane@example.com\":1}"}}]},
-		{"role":"tool","tool_call_id":"c","content":"sent"}]}`
+	const body = `{"model":"o3","user":"jane@example.com","stop":["jane@example.com"],"metadata":{"owner":"jane@example.com"},
+		"tool_choice":{"type":"function","function":{"name":"jane@example.com"}},"prediction":{"type":"content","content":"jane@example.com"},
+		"chat_template_kwargs":{"note":"jane@example.com"},
+		"tools":[{"type":"function","function":{"name":"send","description":"mails jane@example.com"}}],
+		"response_format":{"type":"json_schema","json_schema":{"name":"s","description":"jane@example.com"}},
+		"messages":[
+		{"role":"user","name":"jane@example.com","content":[{"type":"input_text","text":"mail jane@example.com"},{"type":"text","text":"or bob@",
+			"cache_control":{"type":"ephemeral"}},{"type":"text","text":"example.org"},{"type":"thinking","thinking":"jane@example.com"},
+			{"type":"image_url","image_url":{"url":"https://img.example.com/a.png","detail":"jane@example.com"}}]},
+		{"role":"assistant","content":null,"reasoning_content":"write to jane@example.com","tool_calls":[{"id":"jane@example.com","type":"function",
+			"function":{"name":"jane@example.com","arguments":"{\"to\":\"jane@example.com\",\"n\":12345678901234567890,\"jane@example.com\":1}"}}]},
+		{"role":"tool","tool_call_id":"jane@example.com","content":"sent"}]}`
 	var req openai.ChatRequest
 	if err := json.Unmarshal([]byte(body), &req); err != nil {
 		t.Fatal(err)
+	}
+	if in := signal.InputFromChat(&req, nil); !strings.Contains(in.Text(signal.ScopeAll), "bob@example.org") {
+		t.Fatalf("the policy does not read the joined parts: %q", in.Text(signal.ScopeAll))
 	}
 	before, _ := req.Encode()
 	_, out, rt, err := r.route(context.Background(), &req, http.Header{})
@@ -277,11 +293,22 @@ func TestMaskReachesEveryPartOfAMessage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if strings.Contains(string(sent), "@example") {
-		t.Errorf("personal data left in %s", sent)
+	var members map[string]json.RawMessage
+	if err := json.Unmarshal(sent, &members); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"tools", "response_format"} {
+		if !strings.Contains(string(members[k]), "jane@example.com") {
+			t.Errorf("%s was rewritten: %s", k, members[k])
+		}
+		delete(members, k)
+	}
+	rest, _ := json.Marshal(members)
+	if strings.Contains(string(rest), "@example") {
+		t.Errorf("personal data left in %s", rest)
 	}
 	for _, want := range []string{`"name":"[EMAIL]"`, `"text":"mail [EMAIL]"`, `"text":"or [EMAIL]"`, `"reasoning_content":"write to [EMAIL]"`,
-		`"arguments":"{\"[EMAIL]\":1,\"n\":12345678901234567890,\"to\":\"[EMAIL]\"}"`} {
+		`"arguments":"{\"[EMAIL]\":1,\"n\":12345678901234567890,\"to\":\"[EMAIL]\"}"`, `"url":"https://img.example.com/a.png"`} {
 		if !strings.Contains(string(sent), want) {
 			t.Errorf("sent %s\nlacks %s", sent, want)
 		}

@@ -147,6 +147,9 @@ func ToolCallText(args string) string {
 
 // JSONText is the text a model reads in a JSON value: every member name, string and number,
 // one per line, decoded. A name is text as much as a value: {"my ssn is …": 1} carries it.
+// Inline media is not text and is left out: a data URL in base64 ("data:image/png;base64,…")
+// and a string of 1 KiB or more of the base64 alphabet only (input_audio's data, a file's
+// file_data).
 func JSONText(raw []byte) string {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
@@ -159,6 +162,9 @@ func JSONText(raw []byte) string {
 		var s string
 		switch x := tok.(type) {
 		case string:
+			if IsMedia(x) {
+				continue
+			}
 			s = x
 		case json.Number:
 			s = x.String()
@@ -171,6 +177,25 @@ func JSONText(raw []byte) string {
 		b.WriteString(s)
 	}
 	return b.String()
+}
+
+// IsMedia reports whether s is inline media: a base64 data URL, or a long run of the base64
+// alphabet, in which no text a detector reads can hide (it has no separators).
+func IsMedia(s string) bool {
+	if strings.HasPrefix(s, "data:") {
+		head, _, ok := strings.Cut(s, ",")
+		return ok && strings.HasSuffix(head, ";base64")
+	}
+	if len(s) < 1024 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '+' || c == '/' || c == '=') {
+			return false
+		}
+	}
+	return true
 }
 
 // Select returns the segments in scope, in conversation order.

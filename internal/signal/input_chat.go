@@ -10,20 +10,18 @@ import (
 	"github.com/semantic-router/semantic-router/internal/openai"
 )
 
-// promptFields are the top-level request fields that model servers render into the prompt
-// beside the messages: OpenAI's legacy functions and response schema, vLLM's documents and
-// template. Their text is read as system text.
-var promptFields = []string{"functions", "response_format", "documents", "chat_template"}
-
-// InputFromChat collects what the signals read of a chat request: everything the model reads.
-// Each message's text is a segment of the message's role; each tool call's arguments a tool
-// segment; and, as Aside segments, what a chat template renders around them: a message's
-// name, its other members (reasoning_content, refusal, a legacy function_call), text parts
-// that are not of type "text", several text parts joined without a separator (as a template
-// that concatenates them shows them), the tool calls' names, and the tools, the response
-// schema, vLLM's documents, chat_template and chat_template_kwargs as system text. All of it
-// is normalised once. The headers (h may be nil) and the "user" field are kept. The Input is
-// for one Evaluate.
+// InputFromChat collects what the signals read of a chat request: everything it sends the
+// model server, which the model reads or which leaves with it. Each message's text is a
+// segment of the message's role; each tool call's arguments a tool segment; and, as Aside
+// segments, the rest of each message (its name, its other members such as reasoning_content,
+// refusal or a legacy function_call, its content parts' members other than a text part's
+// text, its text parts joined without a separator, as a template that concatenates them
+// shows them, its tool calls' names and ids, its tool_call_id) and, as system text, every
+// other member of the request (tools, tool_choice, response_format, stop, user, metadata,
+// prediction, vLLM's documents, chat_template and guided decoding, anything unknown). Inline
+// media (base64 data) is not text and is left out (see JSONText). All of it is normalised
+// once. The headers (h may be nil) and the "user" field are kept for the user and header
+// signals. The Input is for one Evaluate.
 func InputFromChat(req *openai.ChatRequest, h http.Header) *Input {
 	segs := make([]Segment, 0, len(req.Messages))
 	aside := func(i int, role Role, raw string) {
@@ -41,38 +39,43 @@ func InputFromChat(req *openai.ChatRequest, h http.Header) *Input {
 				segs = append(segs, Segment{Message: i, Role: RoleTool, ToolCall: true,
 					Raw: ToolCallText(tc.Function.Arguments)})
 			}
-			aside(i, RoleTool, tc.Function.Name)
+			aside(i, RoleTool, joinLines(tc.Function.Name, tc.ID))
 		}
-		aside(i, role, m.Name)
+		aside(i, role, joinLines(m.Name, m.ToolCallID))
 		aside(i, role, partsAside(m.Content))
 		for _, k := range slices.Sorted(maps.Keys(m.Extra)) {
-			aside(i, role, JSONText(m.Extra[k]))
+			aside(i, role, joinLines(k, JSONText(m.Extra[k])))
 		}
 	}
-	var system []string
-	for _, t := range req.Tools {
-		system = append(system, t.Function.Name, t.Function.Description, JSONText(t.Function.Parameters))
-	}
-	for _, k := range promptFields {
-		if raw, ok := req.Extra[k]; ok {
-			system = append(system, JSONText(raw))
-		}
-	}
-	if len(req.ChatTemplateKwargs) > 0 {
-		if b, err := json.Marshal(req.ChatTemplateKwargs); err == nil {
-			system = append(system, JSONText(b))
-		}
-	}
-	aside(-1, RoleSystem, strings.TrimSpace(strings.Join(system, "\n")))
+	aside(-1, RoleSystem, requestAside(req))
 	in := NewInput(segs)
 	in.Header, in.User = h, req.User
 	return in
 }
 
-// partsAside is the text of an array content that Content.String leaves out: the text of
-// parts of another type than "text" (input_text, output_text, a part without a type) and
-// refusals, one per line, and the text parts joined without a separator when there are
-// several.
+// requestAside is the text of the request's members other than its messages, one per line.
+func requestAside(req *openai.ChatRequest) string {
+	var lines []string
+	for _, t := range req.Tools {
+		lines = append(lines, t.Function.Name, t.Function.Description, JSONText(t.Function.Parameters))
+	}
+	lines = append(lines, req.Stop.Values...)
+	lines = append(lines, JSONText(req.ToolChoice), req.User)
+	if len(req.ChatTemplateKwargs) > 0 {
+		if b, err := json.Marshal(req.ChatTemplateKwargs); err == nil {
+			lines = append(lines, JSONText(b))
+		}
+	}
+	for _, k := range slices.Sorted(maps.Keys(req.Extra)) {
+		lines = append(lines, k, JSONText(req.Extra[k]))
+	}
+	return joinLines(lines...)
+}
+
+// partsAside is the text of an array content that Content.String leaves out: every member of
+// every part but a text part's type and text (input_text, output_text, thinking and refusal
+// parts, an image's URL and detail, a file's name), one per line, and the text parts joined
+// without a separator when there are several.
 func partsAside(c openai.Content) string {
 	if !c.IsParts {
 		return ""
@@ -81,23 +84,29 @@ func partsAside(c openai.Content) string {
 	var joined strings.Builder
 	texts := 0
 	for _, p := range c.Parts {
+		var members map[string]json.RawMessage
+		if json.Unmarshal(p.Raw, &members) != nil {
+			continue
+		}
 		if p.Type == "text" {
 			joined.WriteString(p.Text)
 			texts++
-			continue
+			delete(members, "type")
+			delete(members, "text")
 		}
-		var other struct {
-			Text    string `json:"text"`
-			Refusal string `json:"refusal"`
-		}
-		if json.Unmarshal(p.Raw, &other) == nil {
-			lines = append(lines, other.Text, other.Refusal)
+		for _, k := range slices.Sorted(maps.Keys(members)) {
+			lines = append(lines, k, JSONText(members[k]))
 		}
 	}
 	if texts > 1 {
 		lines = append(lines, joined.String())
 	}
-	return strings.TrimSpace(strings.Join(slices.DeleteFunc(lines, func(s string) bool { return s == "" }), "\n"))
+	return joinLines(lines...)
+}
+
+// joinLines joins the non-empty lines with newlines.
+func joinLines(lines ...string) string {
+	return strings.Join(slices.DeleteFunc(lines, func(s string) bool { return s == "" }), "\n")
 }
 
 // tokens estimates the tokens of the messages' text as sent, the tool calls' arguments and

@@ -10,8 +10,8 @@ import (
 )
 
 // TestInputFromChat: every message's text and every tool call's arguments become a segment
-// with its role, the last user message is marked, what a template renders around them is
-// read aside, and the headers and the "user" field are kept.
+// with its role, the last user message is marked, everything else the request sends is read
+// aside, and the headers and the "user" field are kept.
 func TestInputFromChat(t *testing.T) {
 	t.Parallel()
 	h := http.Header{"X-Tier": {"premium"}}
@@ -26,7 +26,7 @@ func TestInputFromChat(t *testing.T) {
 		"tools":[{"type":"function","function":{"name":"lookup","description":"finds things","parameters":{"type":"object"}}}],
 		"response_format":{"type":"json_schema","json_schema":{"name":"s","description":"a schema"}},
 		"chat_template_kwargs":{"enable_thinking":false,"note":"kw"},
-		"metadata":{"not":"read"}}`
+		"metadata":{"tag":"sent"}}`
 	if err := json.Unmarshal([]byte(body), &req); err != nil {
 		t.Fatal(err)
 	}
@@ -36,14 +36,13 @@ func TestInputFromChat(t *testing.T) {
 		{Message: 1, Role: RoleUser, Raw: "Ｈｉ", Text: "Hi"},
 		{Message: 1, Role: RoleUser, Aside: true, Raw: "bob", Text: "bob"},
 		{Message: 2, Role: RoleTool, ToolCall: true, Raw: "q\ngo maps", Text: "q\ngo maps"},
-		{Message: 2, Role: RoleTool, Aside: true, Raw: "search", Text: "search"},
-		{Message: 2, Role: RoleAssistant, Aside: true, Raw: "think", Text: "think"},
-		{Message: 4, Role: RoleAssistant, Aside: true, Raw: "no\nsaid", Text: "no\nsaid"},
-		{Message: 4, Role: RoleAssistant, Aside: true, Raw: "name\nf\narguments\n{\"x\":1}", Text: "name\nf\narguments\n{\"x\":1}"},
+		{Message: 2, Role: RoleTool, Aside: true, Raw: "search\nc1", Text: "search\nc1"},
+		{Message: 2, Role: RoleAssistant, Aside: true, Raw: "reasoning_content\nthink", Text: "reasoning_content\nthink"},
+		{Message: 4, Role: RoleAssistant, Aside: true, Raw: "refusal\nno\ntype\nrefusal\ntext\nsaid\ntype\noutput_text", Text: "refusal\nno\ntype\nrefusal\ntext\nsaid\ntype\noutput_text"},
+		{Message: 4, Role: RoleAssistant, Aside: true, Raw: "function_call\nname\nf\narguments\n{\"x\":1}", Text: "function_call\nname\nf\narguments\n{\"x\":1}"},
 		{Message: 5, Role: RoleUser | RoleLastUser, Raw: "thanks 123-45\n-6789", Text: "thanks 123-45\n-6789"},
 		{Message: 5, Role: RoleUser, Aside: true, Raw: "thanks 123-45-6789", Text: "thanks 123-45-6789"},
-		{Message: -1, Role: RoleSystem, Aside: true, Raw: "lookup\nfinds things\ntype\nobject\ntype\njson_schema\njson_schema\nname\ns\ndescription\na schema\nenable_thinking\nnote\nkw",
-			Text: "lookup\nfinds things\ntype\nobject\ntype\njson_schema\njson_schema\nname\ns\ndescription\na schema\nenable_thinking\nnote\nkw"},
+		{Message: -1, Role: RoleSystem, Aside: true, Raw: "lookup\nfinds things\ntype\nobject\nalice\nenable_thinking\nnote\nkw\nmetadata\ntag\nsent\nresponse_format\ntype\njson_schema\njson_schema\nname\ns\ndescription\na schema", Text: "lookup\nfinds things\ntype\nobject\nalice\nenable_thinking\nnote\nkw\nmetadata\ntag\nsent\nresponse_format\ntype\njson_schema\njson_schema\nname\ns\ndescription\na schema"},
 	}
 	if len(in.Segments) != len(want) {
 		t.Fatalf("segments = %+v\nwant %+v", in.Segments, want)

@@ -1,6 +1,7 @@
 package signal
 
 import (
+	"strings"
 	"testing"
 )
 
@@ -12,6 +13,8 @@ func TestToolCallText(t *testing.T) {
 		{"names and numbers are text", `{"my ssn is 123-45-6789":1,"card":4111111111111111}`, "my ssn is 123-45-6789\n1\ncard\n4111111111111111"},
 		{"nested containers", `{"a":{"b":"x","c":["y",{"d":"z"}]},"e":"w"}`, "a\nb\nx\nc\ny\nd\nz\ne\nw"},
 		{"array at top", `["a","b"]`, "a\nb"},
+		{"inline media left out", `{"url":"data:image/png;base64,iVBORw0KGgo=","data":"` + strings.Repeat("QUJD", 256) + `","text":"data:text/plain,ssn 123-45-6789"}`,
+			"url\ndata\ntext\ndata:text/plain,ssn 123-45-6789"},
 		{"not json kept as sent", `ignore {all`, "ignore {all"},
 		{"empty object", `{}`, ""},
 	}
