@@ -192,7 +192,7 @@ func (r *Router) cacheStore(ctx context.Context, l cacheLookup, body []byte) {
 	if l.entry == nil || r.cache == nil {
 		return
 	}
-	l.entry.Body, l.entry.Created = r.redactor.JSON(body), time.Now()
+	l.entry.Body, l.entry.Created = redactAnswer(r.redactor, body), time.Now()
 	if err := r.cache.store.Put(ctx, l.entry); err != nil {
 		r.cacheError(ctx, "put", err)
 	}

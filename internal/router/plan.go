@@ -72,8 +72,9 @@ type AnswerRedaction struct {
 	text *streamText
 }
 
-// Body returns a whole answer (JSON, or any text) with every held value replaced.
-func (a *AnswerRedaction) Body(b []byte) []byte { return a.red.JSON(b) }
+// Body returns a whole answer (JSON, or any text) with every held value replaced (see
+// redactAnswer).
+func (a *AnswerRedaction) Body(b []byte) []byte { return redactAnswer(a.red, b) }
 
 // Event returns the data of the events to send in place of one stream event's data: those
 // with held text that must go first, then the event's own.

@@ -323,7 +323,7 @@ func (r *Router) complete(ctx context.Context, p routed) (*provider.Response, Ro
 		return nil, rt, r.apiError(ctx, served.cfg.Name, err)
 	}
 	// A backend may echo what it was sent; no credential leaves in an answer either.
-	resp.Body = r.redactor.JSON(resp.Body)
+	resp.Body = redactAnswer(r.redactor, resp.Body)
 	return resp, rt, nil
 }
 

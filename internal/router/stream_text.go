@@ -3,6 +3,8 @@ package router
 import (
 	"bytes"
 	"errors"
+	"slices"
+	"strings"
 	"strconv"
 
 	"github.com/go-json-experiment/json/jsontext"
@@ -59,6 +61,33 @@ type posIndex struct {
 	index        int64
 }
 
+// redactAnswer returns a whole answer with every value red holds replaced; an answer that held
+// one also loses its choices' logprobs, whose tokens would spell it.
+func redactAnswer(red *redact.Redactor, body []byte) []byte {
+	out := red.JSON(body)
+	if bytes.Equal(out, body) {
+		return out
+	}
+	var rd chunkReader
+	c, ok := rd.chunk(out)
+	if !ok {
+		return out
+	}
+	var b []byte
+	last := 0
+	for _, sp := range c.spans {
+		if sp.name == logprobsSpan {
+			b = append(b, out[last:sp.start]...)
+			b = append(b, "null"...)
+			last = sp.end
+		}
+	}
+	if b == nil {
+		return out
+	}
+	return append(b, out[last:]...)
+}
+
 func newStreamText(red *redact.Redactor) *streamText {
 	return &streamText{red: red, held: map[textField]string{}}
 }
@@ -80,10 +109,16 @@ func (st *streamText) chunk(data []byte) (before [][]byte, out []byte) {
 		}
 		return false
 	}
-	out = data
-	var rewritten []byte
-	last := 0
-	for _, sp := range c.spans {
+	// First what each text sends. A choice whose text had a value replaced in this event, or
+	// holds enough of one to tell (redact.MinLength), loses its logprobs in this event: their
+	// tokens spell the text as the backend sent it. Shorter held text, which tells nothing,
+	// keeps them, as the rest of the stream does.
+	sends := make([]string, len(c.spans))
+	var touched []int64
+	for i, sp := range c.spans {
+		if sp.name == logprobsSpan {
+			continue
+		}
 		f := textField{choice: c.index(sp.choicePos, -1), tool: -1, name: sp.name}
 		if sp.toolPos >= 0 {
 			f.tool = c.index(sp.choicePos, sp.toolPos)
@@ -94,11 +129,29 @@ func (st *streamText) chunk(data []byte) (before [][]byte, out []byte) {
 			send, held = send+redact.Unfinished(held), ""
 		}
 		st.hold(f, held, wasHeld)
-		if send == sp.text {
+		sends[i] = send
+		if len(held) >= redact.MinLength || send != sp.text && strings.Contains(send, redact.Mask) {
+			touched = append(touched, f.choice)
+		}
+	}
+	out = data
+	var rewritten []byte
+	last := 0
+	for i, sp := range c.spans {
+		var with []byte
+		switch {
+		case sp.name == logprobsSpan:
+			if !slices.Contains(touched, c.index(sp.choicePos, -1)) {
+				continue
+			}
+			with = []byte("null")
+		case sends[i] == sp.text:
 			continue
+		default:
+			with, _ = jsontext.AppendQuote(nil, sends[i])
 		}
 		rewritten = append(rewritten, data[last:sp.start]...)
-		rewritten, _ = jsontext.AppendQuote(rewritten, send)
+		rewritten = append(rewritten, with...)
 		last = sp.end
 	}
 	if rewritten != nil {
@@ -334,6 +387,8 @@ func (r *chunkReader) choice(pos int) error {
 				r.c.finished = append(r.c.finished, pos)
 			}
 			return err
+		case `"logprobs"`:
+			return r.logprobs(pos)
 		case `"delta"`:
 			return r.members(func(name jsontext.Value) error {
 				switch string(name) {
@@ -370,6 +425,20 @@ func (r *chunkReader) toolCall(choice, pos int) error {
 		}
 		return r.dec.SkipValue()
 	})
+}
+
+// logprobsSpan names the span of a choice's logprobs value.
+const logprobsSpan = "logprobs"
+
+// logprobs records where a choice's logprobs value is, when it is not null.
+func (r *chunkReader) logprobs(choice int) error {
+	v, err := r.dec.ReadValue()
+	if err != nil || v.Kind() == 'n' {
+		return err
+	}
+	end := int(r.dec.InputOffset())
+	r.c.spans = append(r.c.spans, textSpan{choicePos: choice, toolPos: -1, name: logprobsSpan, start: end - len(v), end: end})
+	return nil
 }
 
 // index reads an "index" member, recorded when it is an integer.

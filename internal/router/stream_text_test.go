@@ -173,3 +173,49 @@ func BenchmarkStreamText(b *testing.B) {
 		_, _ = st.chunk(chunk)
 	}
 }
+
+// TestStreamTextDropsTheLogprobsThatSpellAValue: the tokens of a choice's logprobs spell its
+// text as the backend sent it, so the events that carry a value, or hold enough of one to
+// tell, go without them; the others keep theirs.
+func TestStreamTextDropsTheLogprobsThatSpellAValue(t *testing.T) {
+	t.Parallel()
+	st := newStreamText(textRedactor())
+	event := func(text string) string {
+		q, _ := json.Marshal(text)
+		return fmt.Sprintf(`{"choices":[{"index":0,"delta":{"content":%s},"logprobs":{"content":[{"token":%s,"logprob":-0.1,"bytes":[1]}]},"finish_reason":null}]}`, q, q)
+	}
+	for _, tt := range []struct {
+		text     string
+		logprobs bool
+	}{
+		{"Hello", true}, {" s", true}, {"k-he", true}, {"ld-SECRET", false}, {"-0042", false}, {" done", true},
+	} {
+		_, out := st.chunk([]byte(event(tt.text)))
+		var c struct {
+			Choices []struct {
+				Logprobs json.RawMessage `json:"logprobs"`
+			} `json:"choices"`
+		}
+		if err := json.Unmarshal(out, &c); err != nil {
+			t.Fatalf("%q: %s: %v", tt.text, out, err)
+		}
+		if has := string(c.Choices[0].Logprobs) != "null"; has != tt.logprobs {
+			t.Errorf("%q: logprobs %s, want them kept %v", tt.text, c.Choices[0].Logprobs, tt.logprobs)
+		}
+	}
+}
+
+func TestRedactAnswerDropsTheLogprobsOfAnAnswerThatHeldAValue(t *testing.T) {
+	t.Parallel()
+	red := textRedactor()
+	const lp = `"logprobs":{"content":[{"token":"sk-held","logprob":-0.1},{"token":"-SECRET-0042","logprob":-0.2}]}`
+	clean := `{"choices":[{"index":0,"message":{"role":"assistant","content":"hello"},` + lp + `}]}`
+	if got := string(redactAnswer(red, []byte(clean))); got != clean {
+		t.Errorf("an answer without a value changed: %s", got)
+	}
+	held := `{"choices":[{"index":0,"message":{"role":"assistant","content":"` + textKey + `"},` + lp + `,"finish_reason":"stop"}]}`
+	want := `{"choices":[{"index":0,"message":{"role":"assistant","content":"[redacted]"},"logprobs":null,"finish_reason":"stop"}]}`
+	if got := string(redactAnswer(red, []byte(held))); got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+}
