@@ -352,23 +352,33 @@ func pinyinRun(view string) int {
 var pinyinCues = []string{"拼音", "pinyin", "pin yin"}
 
 // joinHyphenated reads text whose words are cut by hyphens ("Ig-nore all
-// pre-vious in-structions"): a hyphen between two letters is removed. It
+// pre-vious in-structions", or hyphenated at line ends): a hyphen between two
+// letters is removed, with the line break after it. It
 // returns text unchanged, and false, when fewer than three hyphens sit
 // between letters. Ordinary compounds ("well-known, up-to-date") give a
 // reading too, which scores as the text does.
 func joinHyphenated(text string) (string, bool) {
-	cut := func(i int) bool {
-		if text[i] != '-' || i == 0 || i+1 >= len(text) {
-			return false
+	// cut returns how many bytes at i are a cut: a hyphen between letters, or a hyphen and
+	// a line break, as text hyphenated at the end of a line has; 0 when none.
+	cut := func(i int) int {
+		if text[i] != '-' || i == 0 {
+			return 0
 		}
 		before, _ := utf8.DecodeLastRuneInString(text[:i])
-		after, _ := utf8.DecodeRuneInString(text[i+1:])
-		return unicode.IsLetter(before) && unicode.IsLetter(after)
+		n := 1
+		if i+1 < len(text) && text[i+1] == '\n' {
+			n = 2
+		}
+		after, _ := utf8.DecodeRuneInString(text[i+n:])
+		if !unicode.IsLetter(before) || !unicode.IsLetter(after) {
+			return 0
+		}
+		return n
 	}
-	n := 0
-	for i := strings.IndexByte(text, '-'); i >= 0 && n < 3; {
-		if cut(i) {
-			n++
+	cuts := 0
+	for i := strings.IndexByte(text, '-'); i >= 0 && cuts < 3; {
+		if cut(i) > 0 {
+			cuts++
 		}
 		j := strings.IndexByte(text[i+1:], '-')
 		if j < 0 {
@@ -376,15 +386,17 @@ func joinHyphenated(text string) (string, bool) {
 		}
 		i += j + 1
 	}
-	if n < 3 {
+	if cuts < 3 {
 		return text, false
 	}
 	var b strings.Builder
 	b.Grow(len(text))
 	for i := 0; i < len(text); i++ {
-		if !cut(i) {
-			b.WriteByte(text[i])
+		if n := cut(i); n > 0 {
+			i += n - 1
+			continue
 		}
+		b.WriteByte(text[i])
 	}
 	return b.String(), true
 }

@@ -20,7 +20,7 @@ import (
 //   - Unicode NFKC: full-width and other compatibility forms become their plain letters and
 //     digits, ligatures are split, non-breaking spaces become spaces;
 //   - the decimal digits of every script become ASCII digits (Arabic-Indic, Devanagari, ...),
-//     and hyphens, dashes and the minus sign become "-";
+//     hyphens, dashes and the minus sign become "-", middle dots and bullets ".";
 //   - Cyrillic and Greek letters that look Latin are replaced by the Latin letter, but only
 //     inside a word that also holds Latin letters ("pаypal" with a Cyrillic а), or in a word
 //     of look-alikes only whose neighbouring words are Latin and not Cyrillic or Greek
@@ -63,14 +63,17 @@ func normalizeOnce(s string) string {
 }
 
 // foldDigitsAndDashes writes the decimal digits of every script as ASCII digits
-// ("١٢٣" and "१२३" read "123") and the dashes and minus sign as "-", so that a number is
-// one number however it is written; s itself is returned when it has neither.
+// ("١٢٣" and "१२३" read "123"), the dashes and minus sign as "-" and the middle dots as ".",
+// so that a number is one number however it is written; s itself is returned when it has
+// none of them.
 func foldDigitsAndDashes(s string) string {
 	return strings.Map(func(r rune) rune {
 		switch {
 		case r < 0x80:
 		case isDash(r):
 			return '-'
+		case isMiddleDot(r):
+			return '.'
 		case unicode.Is(unicode.Nd, r):
 			return '0' + digitValue(r)
 		}
@@ -80,7 +83,14 @@ func foldDigitsAndDashes(s string) string {
 
 // isDash reports whether r is a hyphen, dash or minus sign other than ASCII's.
 func isDash(r rune) bool {
-	return r >= 0x2010 && r <= 0x2015 || r == 0x2212 || r == 0xfe58 || r == 0xfe63 || r == 0xff0d
+	return r >= 0x2010 && r <= 0x2015 || r == 0x2043 || r == 0x2212 || r == 0x2e3a || r == 0x2e3b ||
+		r == 0xfe31 || r == 0xfe32 || r == 0xfe58 || r == 0xfe63 || r == 0xff0d
+}
+
+// isMiddleDot reports whether r is a dot drawn at mid-height (middle dot, bullet, bullet and
+// dot operators, hyphenation point), which separates digit groups as "." does.
+func isMiddleDot(r rune) bool {
+	return r == 0xb7 || r == 0x2022 || r == 0x2027 || r == 0x2219 || r == 0x22c5
 }
 
 // digitValue returns the value of a decimal digit: Unicode encodes the digits of each

@@ -44,6 +44,7 @@ func TestNormalize(t *testing.T) {
 		{"digits of other scripts", "ssn ١٢٣-٤٥-٦٧٨٩ ۱۲۳ १२३ ๑๒๓ 𝟙𝟚𝟛", "ssn 123-45-6789 123 123 123 123"},
 		{"dashes and minus", "123\u201145\u22126789 \u2013 end", "123-45-6789 - end"},
 		{"replacement characters dropped", "123\ufffd-45-6789", "123-45-6789"},
+		{"middle dots and bullets", "l·l 1•2∙3", "l.l 1.2.3"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -344,9 +344,10 @@ func luhn(ds string) bool {
 }
 
 var (
-	// Groups are separated by a dash (with a blank on either side or none) or
-	// a blank alone: a space or a line break, as normalised text has them.
-	ssnRE = regexp.MustCompile(`\b(\d{3})(\s?-\s?|\s)(\d{2})(\s?-\s?|\s)(\d{4})\b`)
+	// Groups are separated by a dash, dot, slash or underscore (with a blank
+	// on either side or none) or a blank alone: a space or a line break, as
+	// normalised text has them.
+	ssnRE = regexp.MustCompile(`\b(\d{3})(\s?[-./_]\s?|\s)(\d{2})(\s?[-./_]\s?|\s)(\d{4})\b`)
 	// An undashed SSN is only trusted right after an SSN cue.
 	ssnCueRE = regexp.MustCompile(`(?i)\b(?:ssn|social security(?: number| no\.?)?|ss#)\s*(?:is|:|#|no\.?)?\s*(\d{9})\b`)
 )
@@ -354,7 +355,7 @@ var (
 func findSSNs(text string) [][2]int {
 	var out [][2]int
 	for _, m := range ssnRE.FindAllStringSubmatchIndex(text, -1) {
-		if strings.Contains(text[m[4]:m[5]], "-") != strings.Contains(text[m[8]:m[9]], "-") { // mixed separators
+		if strings.TrimSpace(text[m[4]:m[5]]) != strings.TrimSpace(text[m[8]:m[9]]) { // mixed separators
 			continue
 		}
 		if validSSN(text[m[2]:m[3]], text[m[6]:m[7]], text[m[10]:m[11]]) && !dashedNeighbour(text, m[0], m[1]) {
