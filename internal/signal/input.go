@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // Role says who wrote a piece of the conversation, as the model will read it.
@@ -151,23 +153,21 @@ func ToolCallText(args string) string {
 // and a string of 1 KiB or more of the base64 alphabet only (input_audio's data, a file's
 // file_data).
 func JSONText(raw []byte) string {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
+	dec := jsontext.NewDecoder(bytes.NewReader(raw), jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
 	var b strings.Builder
 	for {
-		tok, err := dec.Token()
+		tok, err := dec.ReadToken()
 		if err != nil {
 			break
 		}
 		var s string
-		switch x := tok.(type) {
-		case string:
-			if IsMedia(x) {
+		switch tok.Kind() {
+		case '"':
+			if s = tok.String(); IsMedia(s) {
 				continue
 			}
-			s = x
-		case json.Number:
-			s = x.String()
+		case '0':
+			s = tok.String()
 		default:
 			continue
 		}

@@ -79,6 +79,7 @@ type JailbreakDetector struct {
 	margin, width float64
 	model         *jbModel // nil without the learned model
 	builtinVecs   bool     // emb is the builtin embedder, whose vectors the model reads
+	long          scoreCache
 }
 
 // NewJailbreakDetector builds a detector; with an Embedder it embeds the

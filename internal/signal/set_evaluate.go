@@ -323,7 +323,7 @@ func jailbreakResult(det *JailbreakDetector, ev *evaluation, scope Role, thresho
 		}
 		v, ok := ev.vec(seg.Text)
 		missing = missing || !ok
-		if r := det.detect(ev.text(seg.Text), v); r.Score > best.Score {
+		if r := det.long.score(seg.Text, ok, func() JailbreakResult { return det.detect(ev.text(seg.Text), v) }); r.Score > best.Score {
 			best = r
 		}
 	}
