@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"errors"
 	"slices"
-	"strings"
 	"strconv"
+	"strings"
 
 	"github.com/go-json-experiment/json/jsontext"
 
