@@ -218,7 +218,10 @@ func (s *Server) requestBody(ctx context.Context, x *exchange, body []byte) *ext
 		}
 		set = append(set, header(HeaderDestination, dest))
 	}
-	var remove []string
+	// The processor reads the answer (its usage, the credentials to redact), so the model
+	// server is asked for it uncompressed, as the HTTP listener asks; Envoy's compressor, if
+	// any, compresses it for the client after this filter.
+	remove := []string{"accept-encoding"}
 	if pl.Authorization != "" {
 		set = append(set, header("authorization", pl.Authorization))
 	} else {
