@@ -274,12 +274,21 @@ func digitsOf(s string) string {
 
 // cardRE allows the usual groupings (4-4-4-4, 4-6-5, runs of digits)
 // separated by a space or line break (normalised text has no longer runs), or
-// by a dash, dot, slash or underscore with a blank on either side or none.
-var cardRE = regexp.MustCompile(`\b\d(?:(?:\s?[\-./_]\s?|\s)?\d){12,18}\b`)
+// by a dash, dot, slash or underscore with a blank on either side or none. It
+// ends before a character that is not a digit (which the match takes, and the
+// finding leaves out), and its start is checked by hand (digitBounded), so that
+// a letter glued to the number does not hide it.
+var cardRE = regexp.MustCompile(`\d(?:(?:\s?[\-./_]\s?|\s)?\d){12,18}(?:\D|$)`)
 
 func findCards(text string) [][2]int {
 	var out [][2]int
 	for _, m := range cardRE.FindAllStringIndex(text, -1) {
+		if !isDigit(text[m[1]-1]) {
+			m[1]-- // the character after the number
+		}
+		if !digitBounded(text, m[0], m[1]) {
+			continue
+		}
 		ds := digitsOf(text[m[0]:m[1]])
 		if len(ds) < 13 || len(ds) > 19 || !luhn(ds) || !cardPrefix(ds) {
 			continue
@@ -344,10 +353,13 @@ func luhn(ds string) bool {
 }
 
 var (
-	// Groups are separated by a dash, dot, slash or underscore (with a blank
+	// Groups are separated by one or two of - . / _ , : | ~ * + (with a blank
 	// on either side or none) or a blank alone: a space or a line break, as
-	// normalised text has them.
-	ssnRE = regexp.MustCompile(`\b(\d{3})(\s?[-./_]\s?|\s)(\d{2})(\s?[-./_]\s?|\s)(\d{4})\b`)
+	// normalised text has them. The number ends before a character that is not
+	// a digit (which the match takes, and the finding leaves out), and its start
+	// is checked by hand (digitBounded): a letter glued to it
+	// ("ssnX123-45-6789") hides nothing.
+	ssnRE = regexp.MustCompile(`(\d{3})(\s?[-./_,:|~*+]{1,2}\s?|\s)(\d{2})(\s?[-./_,:|~*+]{1,2}\s?|\s)(\d{4})(?:\D|$)`)
 	// An undashed SSN is only trusted right after an SSN cue.
 	ssnCueRE = regexp.MustCompile(`(?i)\b(?:ssn|social security(?: number| no\.?)?|ss#)\s*(?:is|:|#|no\.?)?\s*(\d{9})\b`)
 )
@@ -358,8 +370,9 @@ func findSSNs(text string) [][2]int {
 		if strings.TrimSpace(text[m[4]:m[5]]) != strings.TrimSpace(text[m[8]:m[9]]) { // mixed separators
 			continue
 		}
-		if validSSN(text[m[2]:m[3]], text[m[6]:m[7]], text[m[10]:m[11]]) && !dashedNeighbour(text, m[0], m[1]) {
-			out = append(out, [2]int{m[0], m[1]})
+		start, end := m[2], m[11] // the number, without the character after it
+		if digitBounded(text, start, end) && validSSN(text[m[2]:m[3]], text[m[6]:m[7]], text[m[10]:m[11]]) && !dashedNeighbour(text, start, end) {
+			out = append(out, [2]int{start, end})
 		}
 	}
 	for _, m := range ssnCueRE.FindAllStringSubmatchIndex(text, -1) {
@@ -369,6 +382,12 @@ func findSSNs(text string) [][2]int {
 		}
 	}
 	return out
+}
+
+// digitBounded reports whether text[start:end] is not glued to another digit on
+// either side: a number's digits are all of it.
+func digitBounded(text string, start, end int) bool {
+	return (start == 0 || !isDigit(text[start-1])) && (end == len(text) || !isDigit(text[end]))
 }
 
 // dashedNeighbour rejects matches glued to more digit groups, as in

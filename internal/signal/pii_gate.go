@@ -10,9 +10,9 @@ import (
 // of its pattern, so skipping a pattern never changes what Detect finds; most prompts hold
 // no long digit groups, no dotted numbers and no colons, and skip most patterns.
 type textFacts struct {
-	// digitGroup is the most ASCII digits in one group: digits joined by at most three
-	// characters of " \n.-/_()", as every numeric pattern (card, SSN, phone) spells its
-	// digits.
+	// digitGroup is the most ASCII digits in one group: digits joined by at most four
+	// characters of " \n.-/_,:|~*+()", as every numeric pattern (card, SSN, phone) spells
+	// its digits.
 	digitGroup int
 	// digitDots counts a digit, '.', a digit: an IPv4 address has three.
 	digitDots int
@@ -48,8 +48,11 @@ func factsOf(text string) textFacts {
 			if i >= 3 && isUpper(text[i-3]) && isUpper(text[i-2]) && isDigit(text[i-1]) {
 				f.ibanStart = true
 			}
-		case group > 0 && gap < 3 && strings.IndexByte(" \n.-/_()", c) >= 0:
+		case group > 0 && gap < 4 && strings.IndexByte(" \n.-/_,:|~*+()", c) >= 0:
 			gap++
+			if c == ':' {
+				f.colons++
+			}
 		default:
 			group, gap = 0, 0
 			if c == ':' {
