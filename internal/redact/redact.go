@@ -213,13 +213,32 @@ func (t *table) uncut(text string, i int) int {
 	return i
 }
 
-// Unfinished returns held text (from Split) fit to send when no piece will follow: held
-// itself when it is shorter than MinLength, which tells nothing of a value, else Mask.
-func Unfinished(held string) string {
-	if len(held) < MinLength {
-		return held
+// Unfinished returns held text (from Split) fit to send when no piece will follow: Mask when
+// it tells of a value (see Telling), else held itself.
+func (r *Redactor) Unfinished(held string) string {
+	if r.Telling(held) {
+		return Mask
 	}
-	return Mask
+	return held
+}
+
+// Telling reports whether held, the beginning of a value, is enough of it to tell: half of
+// the value or more, and at least MinLength. A key's first characters are most often the
+// format's public prefix ("sk-proj-"), which ordinary text may end with too.
+func (r *Redactor) Telling(held string) bool {
+	if r == nil || len(held) < MinLength {
+		return false
+	}
+	t := r.cur.Load()
+	if t == nil {
+		return false
+	}
+	for _, v := range t.values {
+		if strings.HasPrefix(v, held) && 2*len(held) >= len(v) {
+			return true
+		}
+	}
+	return false
 }
 
 // Active reports whether any value is registered.

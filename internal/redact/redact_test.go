@@ -220,6 +220,7 @@ func TestSplit(t *testing.T) {
 		{"a value cut where another begins", []string{"tok-abcdef-secret", "-xyz"}, "[redacted]-[redacted]"},
 		{"a value that would be cut is held whole", []string{"tok-abcdef-secret", "-xy", "z"}, "[redacted]-[redacted]"},
 		{"a long unfinished beginning is masked", []string{"key sk-back", "end-12"}, "key [redacted]"},
+		{"a public prefix at the end is text", []string{"Hi a", "sk-bac"}, "Hi ask-bac"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -231,7 +232,7 @@ func TestSplit(t *testing.T) {
 				send, held = r.Split(held + p)
 				got.WriteString(send)
 			}
-			got.WriteString(Unfinished(held))
+			got.WriteString(r.Unfinished(held))
 			if got.String() != tt.want {
 				t.Errorf("joined %q, want %q", got.String(), tt.want)
 			}

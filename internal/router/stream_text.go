@@ -110,7 +110,7 @@ func (st *streamText) chunk(data []byte) (before [][]byte, out []byte) {
 		return false
 	}
 	// First what each text sends. A choice whose text had a value replaced in this event, or
-	// holds enough of one to tell (redact.MinLength), loses its logprobs in this event: their
+	// holds enough of one to tell (redact.Redactor.Telling), loses its logprobs in this event: their
 	// tokens spell the text as the backend sent it. Shorter held text, which tells nothing,
 	// keeps them, as the rest of the stream does.
 	sends := make([]string, len(c.spans))
@@ -126,11 +126,11 @@ func (st *streamText) chunk(data []byte) (before [][]byte, out []byte) {
 		prev, wasHeld := st.held[f]
 		send, held := st.red.Split(prev + sp.text)
 		if finished(f.choice) {
-			send, held = send+redact.Unfinished(held), ""
+			send, held = send+st.red.Unfinished(held), ""
 		}
 		st.hold(f, held, wasHeld)
 		sends[i] = send
-		if len(held) >= redact.MinLength || send != sp.text && strings.Contains(send, redact.Mask) {
+		if st.red.Telling(held) || send != sp.text && strings.Contains(send, redact.Mask) {
 			touched = append(touched, f.choice)
 		}
 	}
@@ -191,7 +191,7 @@ func (st *streamText) hold(f textField, held string, wasHeld bool) {
 
 // flush returns an event with what f holds, and forgets it.
 func (st *streamText) flush(f textField) []byte {
-	text := redact.Unfinished(st.held[f])
+	text := st.red.Unfinished(st.held[f])
 	st.hold(f, "", true)
 	b := []byte(`{`)
 	for _, m := range []struct {

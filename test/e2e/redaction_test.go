@@ -57,7 +57,7 @@ func TestEchoedKeyIsRedacted(t *testing.T) {
 // TestKeyEchoedTokenByTokenIsRedacted runs the binary in front of a backend that streams the
 // Authorization header it received back a few bytes per event, as a model repeating it
 // would: in the content, in the reasoning and in a tool call's arguments, with the finish on
-// an event of its own; and, on a second request, stopped halfway through the key with no
+// an event of its own; and, on a second request, stopped past the middle of the key with no
 // finish at all. What the official SDK assembles holds "[redacted]" and never the key, nor
 // its longer half, and the rest of the text arrives whole and in order.
 func TestKeyEchoedTokenByTokenIsRedacted(t *testing.T) {
@@ -77,7 +77,7 @@ func TestKeyEchoedTokenByTokenIsRedacted(t *testing.T) {
 		}
 		quote := func(s string) string { b, _ := json.Marshal(s); return string(b) }
 		if calls.Add(1) == 2 { // stopped in the middle of the key
-			cut := strings.Index(echo, "SECRET")
+			cut := strings.Index(echo, "SECRET-") + len("SECRET-") // more than half of the key
 			for i := 0; i < cut; i += 4 {
 				event(`{"content":`+quote(echo[i:min(i+4, cut)])+`}`, "")
 			}
