@@ -61,15 +61,20 @@ func (pl *Plan) Redaction() *AnswerRedaction {
 	if !pl.redactor.Active() {
 		return nil
 	}
-	return &AnswerRedaction{red: pl.redactor, text: newStreamText(pl.redactor)}
+	return newAnswerRedaction(pl.redactor)
 }
 
 // AnswerRedaction redacts one answer that passes through a front door: a whole JSON body, or
-// a stream event by event, as Stream.Next does for the HTTP listener (a value cut across
-// events is redacted where the client joins the text). It is not safe for concurrent use.
+// a stream event by event (a value cut across events is redacted where the client joins the
+// text). Stream.Next uses it for the HTTP listener; the external processor for the answers
+// Envoy relays. It is not safe for concurrent use.
 type AnswerRedaction struct {
 	red  *redact.Redactor
 	text *streamText
+}
+
+func newAnswerRedaction(red *redact.Redactor) *AnswerRedaction {
+	return &AnswerRedaction{red: red, text: newStreamText(red)}
 }
 
 // Body returns a whole answer (JSON, or any text) with every held value replaced (see

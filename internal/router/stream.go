@@ -66,12 +66,12 @@ type Stream struct {
 	// replayed is a stream the cache answered: no upstream call to record.
 	replayed bool
 
-	// text keeps credential values out of the text the client joins, when the router holds
-	// any; queue holds the events it added, to send before the next upstream one, and ended
-	// says the upstream stream has ended.
-	text  *streamText
-	queue [][]byte
-	ended bool
+	// redaction keeps credential values out of the events, and out of the text the client
+	// joins from them, when the router holds any (nil when it holds none); queue holds the
+	// events to send before the next upstream one, and ended says the upstream has ended.
+	redaction *AnswerRedaction
+	queue     [][]byte
+	ended     bool
 }
 
 // Usage returns the token usage the stream reported, or nil.
@@ -127,7 +127,7 @@ func (r *Router) openStream(ctx context.Context, m *model, req *openai.ChatReque
 	}
 	st := &Stream{r: r, ctx: reqCtx, model: m.cfg.Name, s: s, start: start, cancel: cancel, idle: m.cfg.StreamIdleTimeout.D()}
 	if r.redactor.Active() {
-		st.text = newStreamText(r.redactor)
+		st.redaction = newAnswerRedaction(r.redactor)
 	}
 	// Every event is a JSON object: each provider refuses anything else (provider.Stream,
 	// held by the providers' conformance tests), so it is not checked again here.
@@ -180,8 +180,8 @@ func (s *Stream) Next() ([]byte, error) {
 		if err != nil {
 			if errors.Is(err, io.EOF) {
 				s.complete, s.ended = true, true
-				if s.text != nil {
-					s.queue = s.redactAll(s.text.end())
+				if s.redaction != nil {
+					s.queue = s.redaction.End()
 				}
 				continue
 			}
@@ -200,24 +200,11 @@ func (s *Stream) Next() ([]byte, error) {
 				data = WithoutUsage(data)
 			}
 		}
-		if s.text != nil {
-			var before [][]byte
-			before, data = s.text.chunk(data)
-			if len(before) > 0 {
-				s.queue = s.redactAll(append(before, data))
-				continue
-			}
+		if s.redaction == nil {
+			return data, nil
 		}
-		return s.r.redactor.JSON(data), nil
+		s.queue = s.redaction.Event(data)
 	}
-}
-
-// redactAll redacts each of events.
-func (s *Stream) redactAll(events [][]byte) [][]byte {
-	for i, ev := range events {
-		events[i] = s.r.redactor.JSON(ev)
-	}
-	return events
 }
 
 // pull returns the next chunk from the upstream, enforcing the idle timeout.
