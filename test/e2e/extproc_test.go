@@ -3,6 +3,7 @@ package e2e
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"testing"
 
 	corev3 "github.com/envoyproxy/go-control-plane/envoy/config/core/v3"
@@ -60,8 +61,8 @@ models:
 	if got["x-vsr-selected-model"] != "general" || got["x-vsr-destination-endpoint"] != "127.0.0.1:8000" {
 		t.Errorf("headers %v", got)
 	}
-	if rm := resp.GetRequestBody().GetResponse().GetHeaderMutation().GetRemoveHeaders(); len(rm) != 1 || rm[0] != "authorization" {
-		t.Errorf("removed headers %v, want [authorization]", rm)
+	if rm := resp.GetRequestBody().GetResponse().GetHeaderMutation().GetRemoveHeaders(); !slices.Equal(rm, []string{"accept-encoding", "authorization"}) {
+		t.Errorf("removed headers %v, want [accept-encoding authorization]", rm)
 	}
 	_ = s.CloseSend()
 	if resp, _ := do(t, "GET", r.API+"/ready", ""); resp.StatusCode != 200 {
