@@ -7,10 +7,12 @@
 // For a chat completion the processor replaces the body with the planned one, sets
 // x-vsr-destination-endpoint (host:port, for an ORIGINAL_DST cluster) and
 // x-vsr-selected-model for Envoy's route, replaces the client's Authorization with the
-// model's credential (or removes it), and continues the trace in traceparent. In the
-// response phase it adds the explanation headers and reads the answer's token usage, from
-// the JSON body or the event stream, to charge token limits; the request holds its
-// in-flight slot until its answer has ended. deploy/envoy holds a bootstrap that wires it.
+// model's credential (or removes it), asks for the answer uncompressed, and continues the
+// trace in traceparent. In the response phase it adds the explanation headers, reads the
+// answer's token usage, from the JSON body or the event stream, to charge token limits, and
+// rewrites the answer as the HTTP listener would: the usage a client did not ask for
+// removed, the credentials the router holds redacted (see answerFilter). The request holds
+// its in-flight slot until its answer has ended. deploy/envoy holds a bootstrap that wires it.
 package extproc
 
 import (

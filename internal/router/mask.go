@@ -37,7 +37,7 @@ func maskRequest(det *signal.PIIDetector, out *openai.ChatRequest) {
 	if len(out.ChatTemplateKwargs) > 0 {
 		if b, err := json.Marshal(out.ChatTemplateKwargs); err == nil {
 			var kw map[string]any
-			if json.Unmarshal([]byte(maskJSON(det, string(b))), &kw) == nil {
+			if m := maskJSON(det, string(b)); m != string(b) && json.Unmarshal([]byte(m), &kw) == nil {
 				out.ChatTemplateKwargs = kw
 			}
 		}
