@@ -8,6 +8,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -263,6 +264,14 @@ func viaEnvoy(t *testing.T, c extprocv3.ExternalProcessorClient, be *backend, bo
 			{Key: ":status", RawValue: []byte(strconv.Itoa(resp.StatusCode))}, {Key: "content-type", RawValue: []byte(resp.Header.Get("Content-Type"))}}}}}})
 	send(&extprocv3.ProcessingRequest{Request: &extprocv3.ProcessingRequest_ResponseBody{
 		ResponseBody: &extprocv3.HttpBody{Body: answerBody, EndOfStream: true}}})
+	// The processor stores the answer and logs after it sends its last response; Envoy then
+	// closes the stream. Wait for the processor to return, as the next request would.
+	if err := s.CloseSend(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Recv(); !errors.Is(err, io.EOF) {
+		t.Fatalf("the processor did not end the exchange: %v", err)
+	}
 	return answer{status: resp.StatusCode, explain: explanation(mutations(rh.GetResponseHeaders().GetResponse().GetHeaderMutation().GetSetHeaders())),
 		sent: be.sent()}
 }
