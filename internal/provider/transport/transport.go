@@ -63,10 +63,13 @@ func New(o Options) (*http.Transport, error) {
 		// Model servers answer compressed or not as they like; the router passes bytes on,
 		// so it asks for none and never pays to decompress.
 		DisableCompression: true,
-		// A connection keeps its write buffer for its lifetime, and a router holding
-		// thousands of streams holds as many connections. Request headers fit in 1 KiB, and
-		// a body larger than the buffer is written through it, not copied.
+		// A connection keeps its buffers for its lifetime, and a router holding thousands
+		// of streams holds as many connections. Request headers fit in 1 KiB, and a body
+		// larger than the buffer is written through it, not copied. Reading, a longer
+		// header line is read in pieces, and a read larger than the buffer (a whole answer's
+		// body, a stream's events) goes straight into the reader's memory.
 		WriteBufferSize:        1 << 10,
+		ReadBufferSize:         1 << 10,
 		MaxResponseHeaderBytes: MaxResponseHeaderBytes,
 	}, nil
 }
