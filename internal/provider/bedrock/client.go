@@ -172,12 +172,7 @@ func (c *Client) post(ctx context.Context, req *openai.ChatRequest, stream bool)
 	none := aws.Credentials{}
 	conv, err := toConverse(req)
 	if err != nil {
-		var bad *badRequest
-		if errors.As(err, &bad) {
-			return nil, none, &provider.Error{Kind: provider.KindBadRequest, Model: c.opts.Name, Param: bad.param,
-				Message: "the request cannot be sent to Bedrock: " + err.Error(), Err: err}
-		}
-		return nil, none, &provider.Error{Kind: provider.KindInternal, Model: c.opts.Name, Message: "translating the request", Err: err}
+		return nil, none, provider.Refused(c.opts.Name, "Bedrock", err)
 	}
 	body, err := json.Marshal(conv)
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/semantic-router/semantic-router/internal/openai"
+	"github.com/semantic-router/semantic-router/internal/provider"
 )
 
 // outputConfig asks Converse for structured output: an answer that follows a JSON schema.
@@ -53,7 +54,7 @@ var refusedFields = map[string]string{
 // Claude, for example) or rejects it with a ValidationException.
 func applyFields(req *openai.ChatRequest, out *converseRequest) error {
 	if req.N != nil && *req.N != 1 {
-		return unsupported("n", "Bedrock Converse returns one answer per call; send n: 1 or leave it out")
+		return provider.Unsupported("n", "Bedrock Converse returns one answer per call; send n: 1 or leave it out")
 	}
 	for _, name := range slices.Sorted(maps.Keys(req.Extra)) {
 		raw := req.Extra[name]
@@ -66,7 +67,7 @@ func applyFields(req *openai.ChatRequest, out *converseRequest) error {
 			}
 			out.OutputConfig = oc
 		case refusedFields[name] != "":
-			return unsupported(name, refusedFields[name])
+			return provider.Unsupported(name, refusedFields[name])
 		default:
 			if out.AdditionalModelRequestFields == nil {
 				out.AdditionalModelRequestFields = map[string]json.RawMessage{}
@@ -99,19 +100,19 @@ func responseFormat(raw json.RawMessage) (*outputConfig, error) {
 		} `json:"json_schema"`
 	}
 	if err := json.Unmarshal(raw, &rf); err != nil {
-		return nil, &badRequest{msg: "response_format must be an object with a type", param: "response_format"}
+		return nil, &provider.Refusal{Msg: "response_format must be an object with a type", Param: "response_format"}
 	}
 	switch rf.Type {
 	case "text":
 		return nil, nil
 	case "json_schema":
 		if rf.JSONSchema == nil || len(rf.JSONSchema.Schema) == 0 || !json.Valid(rf.JSONSchema.Schema) {
-			return nil, &badRequest{msg: "response_format.json_schema.schema is required for type json_schema", param: "response_format"}
+			return nil, &provider.Refusal{Msg: "response_format.json_schema.schema is required for type json_schema", Param: "response_format"}
 		}
 		return &outputConfig{TextFormat: textFormat{Type: "json_schema", Structure: formatStructure{JSONSchema: jsonSchemaDefinition{
 			Schema: string(rf.JSONSchema.Schema), Name: rf.JSONSchema.Name, Description: rf.JSONSchema.Description}}}}, nil
 	case "json_object":
-		return nil, unsupported("response_format", "Bedrock Converse takes type json_schema (a schema the answer follows), not json_object")
+		return nil, provider.Unsupported("response_format", "Bedrock Converse takes type json_schema (a schema the answer follows), not json_object")
 	}
-	return nil, unsupported("response_format", "type "+quote(rf.Type)+" is not one of text, json_schema")
+	return nil, provider.Unsupported("response_format", "type "+quote(rf.Type)+" is not one of text, json_schema")
 }

@@ -40,8 +40,8 @@ func TestRequestFields(t *testing.T) {
 			t.Parallel()
 			conv, err := toConverse(decodeRequest(t, `{`+msgs+`,`+tt.fields+`}`))
 			if tt.err != "" {
-				var bad *badRequest
-				if !errors.As(err, &bad) || err.Error() != tt.err || bad.param != tt.param {
+				var bad *provider.Refusal
+				if !errors.As(err, &bad) || err.Error() != tt.err || bad.Param != tt.param {
 					t.Fatalf("error %v, want %q about %q", err, tt.err, tt.param)
 				}
 				if tt.param != "" && !errors.Is(err, provider.ErrUnsupportedField) {
@@ -61,7 +61,7 @@ func TestRequestFields(t *testing.T) {
 }
 
 // FuzzToConverse translates arbitrary chat requests: it never panics, and what it refuses
-// is a 400 (a *badRequest).
+// is a 400 (a *provider.Refusal).
 func FuzzToConverse(f *testing.F) {
 	f.Add(fullRequest)
 	f.Add(`{"model":"m","messages":[{"role":"user","content":"Hi"}],"response_format":{"type":"json_schema","json_schema":{"schema":{}}},"top_k":3,"n":2}`)
@@ -72,10 +72,10 @@ func FuzzToConverse(f *testing.F) {
 			return
 		}
 		conv, err := toConverse(&req)
-		var bad *badRequest
+		var bad *provider.Refusal
 		switch {
 		case err != nil && !errors.As(err, &bad):
-			t.Fatalf("error %T %v, want a *badRequest", err, err)
+			t.Fatalf("error %T %v, want a *provider.Refusal", err, err)
 		case err == nil:
 			if _, err := json.Marshal(conv); err != nil {
 				t.Fatalf("the Converse request does not encode: %v", err)

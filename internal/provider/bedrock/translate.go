@@ -119,30 +119,6 @@ func (u *usage) openai() *openai.Usage {
 	return &openai.Usage{PromptTokens: u.InputTokens, CompletionTokens: u.OutputTokens, TotalTokens: total}
 }
 
-// badRequest is a request the router can tell Bedrock would reject; its message is shown
-// to the client as a 400.
-type badRequest struct {
-	msg   string
-	param string // the request field refused, when it is one the service cannot take
-}
-
-func (e *badRequest) Error() string { return e.msg }
-
-// Unwrap makes a refused field match provider.ErrUnsupportedField.
-func (e *badRequest) Unwrap() error {
-	if e.param != "" {
-		return provider.ErrUnsupportedField
-	}
-	return nil
-}
-
-func badf(format string, args ...any) error { return &badRequest{msg: fmt.Sprintf(format, args...)} }
-
-// unsupported refuses a request field the service has no equivalent for.
-func unsupported(field, why string) error {
-	return &badRequest{msg: fmt.Sprintf("%s: %s", field, why), param: field}
-}
-
 // toConverse translates an OpenAI chat request into a Converse request. Converse wants
 // strictly alternating user and assistant messages, so consecutive messages of one role
 // (a user turn after tool results, several tool results) are merged into one.
@@ -160,14 +136,14 @@ func toConverse(req *openai.ChatRequest) (*converseRequest, error) {
 			continue
 		case "user":
 			role = "user"
-			blocks, err = contentBlocks(m.Content)
+			blocks, err = provider.ContentBlocks(m.Content, "Bedrock Converse", textBlock, imagePart)
 		case "assistant":
 			role = "assistant"
-			blocks, err = contentBlocks(m.Content)
+			blocks, err = provider.ContentBlocks(m.Content, "Bedrock Converse", textBlock, imagePart)
 			for _, c := range m.ToolCalls {
 				input, ierr := toolInput(c.Function.Arguments)
 				if ierr != nil {
-					err = badf("tool call %q: arguments are not a JSON object", c.Function.Name)
+					err = provider.Refusef("tool call %q: arguments are not a JSON object", c.Function.Name)
 					break
 				}
 				blocks = append(blocks, block{ToolUse: &toolUse{ToolUseID: c.ID, Name: c.Function.Name, Input: input}})
@@ -177,7 +153,7 @@ func toConverse(req *openai.ChatRequest) (*converseRequest, error) {
 			role = "user"
 			blocks = []block{{ToolResult: &toolResult{ToolUseID: m.ToolCallID, Content: []toolResultContent{resultContent(m.Content.String())}}}}
 		default:
-			err = badf("unsupported role %q", m.Role)
+			err = provider.Refusef("unsupported role %q", m.Role)
 		}
 		if err != nil {
 			return nil, fmt.Errorf("messages[%d]: %w", i, err)
@@ -225,62 +201,36 @@ func toConverse(req *openai.ChatRequest) (*converseRequest, error) {
 	return out, nil
 }
 
-// contentBlocks turns message content into text and image blocks.
-func contentBlocks(c openai.Content) ([]block, error) {
-	if !c.IsParts {
-		if c.Text == "" {
-			return nil, nil
-		}
-		return []block{{Text: c.Text}}, nil
-	}
-	var blocks []block
-	for j, p := range c.Parts {
-		switch p.Type {
-		case "text":
-			if p.Text != "" {
-				blocks = append(blocks, block{Text: p.Text})
-			}
-		case "image_url":
-			img, err := imageFromPart(p)
-			if err != nil {
-				return nil, fmt.Errorf("content[%d]: %w", j, err)
-			}
-			blocks = append(blocks, block{Image: img})
-		default:
-			return nil, badf("content[%d]: Bedrock Converse does not take %q parts", j, p.Type)
-		}
-	}
-	return blocks, nil
-}
+func textBlock(text string) block { return block{Text: text} }
 
-// imageFromPart reads an image_url part. Bedrock does not fetch URLs, so only inline
-// data: URLs of the formats Converse accepts can be sent.
-func imageFromPart(p openai.ContentPart) (*imageBlock, error) {
+// imagePart reads an image_url part. Bedrock does not fetch URLs, so only inline data: URLs
+// of the formats Converse accepts can be sent.
+func imagePart(p openai.ContentPart) (block, error) {
 	u, err := p.ImageURL()
 	if err != nil {
-		return nil, badf("%v", err)
+		return block{}, provider.Refusef("%v", err)
 	}
 	mime, data, ok := openai.DataURL(u)
 	if !ok {
-		return nil, badf("image_url must be a base64 data: URL; Bedrock does not fetch images from URLs")
+		return block{}, provider.Refusef("image_url must be a base64 data: URL; Bedrock does not fetch images from URLs")
 	}
 	format, ok := strings.CutPrefix(mime, "image/")
 	switch {
 	case !ok:
-		return nil, badf("image_url has media type %q, want image/png, image/jpeg, image/gif or image/webp", mime)
+		return block{}, provider.Refusef("image_url has media type %q, want image/png, image/jpeg, image/gif or image/webp", mime)
 	case format == "jpg":
 		format = "jpeg"
 	}
 	switch format {
 	case "png", "jpeg", "gif", "webp":
 	default:
-		return nil, badf("image_url has media type %q, want image/png, image/jpeg, image/gif or image/webp", mime)
+		return block{}, provider.Refusef("image_url has media type %q, want image/png, image/jpeg, image/gif or image/webp", mime)
 	}
 	b, err := base64.StdEncoding.DecodeString(data)
 	if err != nil {
-		return nil, badf("image_url data is not valid base64")
+		return block{}, provider.Refusef("image_url data is not valid base64")
 	}
-	return &imageBlock{Format: format, Source: imageSource{Bytes: b}}, nil
+	return block{Image: &imageBlock{Format: format, Source: imageSource{Bytes: b}}}, nil
 }
 
 // toolInput parses a call's arguments; Converse wants a JSON object, and an empty string
@@ -326,7 +276,7 @@ func toolChoice(raw json.RawMessage) (map[string]any, error) {
 		case "required":
 			return map[string]any{"any": map[string]any{}}, nil
 		}
-		return nil, badf("tool_choice %q is not one of auto, none, required", s)
+		return nil, provider.Refusef("tool_choice %q is not one of auto, none, required", s)
 	}
 	var named struct {
 		Function struct {
@@ -334,7 +284,7 @@ func toolChoice(raw json.RawMessage) (map[string]any, error) {
 		} `json:"function"`
 	}
 	if err := json.Unmarshal(raw, &named); err != nil || named.Function.Name == "" {
-		return nil, badf("tool_choice must be a string or {\"type\":\"function\",\"function\":{\"name\":...}}")
+		return nil, provider.Refusef("tool_choice must be a string or {\"type\":\"function\",\"function\":{\"name\":...}}")
 	}
 	return map[string]any{"tool": map[string]any{"name": named.Function.Name}}, nil
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/semantic-router/semantic-router/internal/openai"
+	"github.com/semantic-router/semantic-router/internal/provider"
 )
 
 func decodeRequest(t testing.TB, body string) *openai.ChatRequest {
@@ -95,7 +96,7 @@ func TestToConverseErrors(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			_, err := toConverse(decodeRequest(t, tt.in))
-			var bad *badRequest
+			var bad *provider.Refusal
 			if !errors.As(err, &bad) || err.Error() != tt.want {
 				t.Fatalf("error %v, want bad request %q", err, tt.want)
 			}

@@ -161,12 +161,7 @@ func (c *Client) withTimeout(ctx context.Context) (context.Context, context.Canc
 func (c *Client) post(ctx context.Context, req *openai.ChatRequest, stream bool) (*http.Response, string, error) {
 	g, err := toGemini(req, stream)
 	if err != nil {
-		var bad *badRequest
-		if errors.As(err, &bad) {
-			return nil, "", &provider.Error{Kind: provider.KindBadRequest, Model: c.opts.Name, Param: bad.param,
-				Message: "the request cannot be sent to Vertex AI: " + err.Error(), Err: err}
-		}
-		return nil, "", &provider.Error{Kind: provider.KindInternal, Model: c.opts.Name, Message: "translating the request", Err: err}
+		return nil, "", provider.Refused(c.opts.Name, "Vertex AI", err)
 	}
 	body, err := json.Marshal(g)
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/semantic-router/semantic-router/internal/openai"
+	"github.com/semantic-router/semantic-router/internal/provider"
 )
 
 // ignoredFields change nothing in the answer (bookkeeping for OpenAI's own platform) or
@@ -23,7 +24,7 @@ var ignoredFields = map[string]bool{"user": true, "metadata": true, "store": tru
 func applyFields(req *openai.ChatRequest, stream bool, gc *generationConfig) error {
 	if req.N != nil {
 		if stream && *req.N != 1 {
-			return unsupported("n", "a streamed answer from Vertex AI has one candidate; ask for n > 1 without stream")
+			return provider.Unsupported("n", "a streamed answer from Vertex AI has one candidate; ask for n > 1 without stream")
 		}
 		gc.CandidateCount = req.N
 	}
@@ -44,7 +45,7 @@ func applyFields(req *openai.ChatRequest, stream bool, gc *generationConfig) err
 			err = decodeField(name, raw, &gc.TopK)
 		case name == "logprobs" || name == "top_logprobs":
 			if stream {
-				return unsupported(name, "this router sends Vertex AI streams without log probabilities; ask without stream")
+				return provider.Unsupported(name, "this router sends Vertex AI streams without log probabilities; ask without stream")
 			}
 			if name == "logprobs" {
 				err = decodeField(name, raw, &gc.ResponseLogprobs)
@@ -52,9 +53,9 @@ func applyFields(req *openai.ChatRequest, stream bool, gc *generationConfig) err
 				err = decodeField(name, raw, &gc.Logprobs)
 			}
 		case name == "logit_bias":
-			return unsupported(name, "Vertex AI Gemini has no logit bias")
+			return provider.Unsupported(name, "Vertex AI Gemini has no logit bias")
 		default:
-			return unsupported(name, "Vertex AI Gemini has no equivalent of this field")
+			return provider.Unsupported(name, "Vertex AI Gemini has no equivalent of this field")
 		}
 		if err != nil {
 			return err
@@ -75,7 +76,7 @@ func isUnset(raw json.RawMessage) bool {
 func decodeField[T any](name string, raw json.RawMessage, dst **T) error {
 	var v T
 	if err := json.Unmarshal(raw, &v); err != nil {
-		return &badRequest{msg: name + ": " + err.Error(), param: name}
+		return &provider.Refusal{Msg: name + ": " + err.Error(), Param: name}
 	}
 	*dst = &v
 	return nil
@@ -91,7 +92,7 @@ func responseFormat(raw json.RawMessage, gc *generationConfig) error {
 		} `json:"json_schema"`
 	}
 	if err := json.Unmarshal(raw, &rf); err != nil {
-		return &badRequest{msg: "response_format must be an object with a type", param: "response_format"}
+		return &provider.Refusal{Msg: "response_format must be an object with a type", Param: "response_format"}
 	}
 	switch rf.Type {
 	case "text":
@@ -99,12 +100,12 @@ func responseFormat(raw json.RawMessage, gc *generationConfig) error {
 		gc.ResponseMIMEType = "application/json"
 	case "json_schema":
 		if rf.JSONSchema == nil || len(rf.JSONSchema.Schema) == 0 || !json.Valid(rf.JSONSchema.Schema) {
-			return &badRequest{msg: "response_format.json_schema.schema is required for type json_schema", param: "response_format"}
+			return &provider.Refusal{Msg: "response_format.json_schema.schema is required for type json_schema", Param: "response_format"}
 		}
 		gc.ResponseMIMEType = "application/json"
 		gc.ResponseSchema = openAPISchema(rf.JSONSchema.Schema)
 	default:
-		return unsupported("response_format", "type \""+rf.Type+"\" is not one of text, json_object, json_schema")
+		return provider.Unsupported("response_format", "type \""+rf.Type+"\" is not one of text, json_object, json_schema")
 	}
 	return nil
 }

@@ -44,8 +44,8 @@ func TestRequestFields(t *testing.T) {
 			t.Parallel()
 			g, err := toGemini(decodeRequest(t, `{`+msgs+`,`+tt.fields+`}`), tt.stream)
 			if tt.err != "" {
-				var bad *badRequest
-				if !errors.As(err, &bad) || err.Error() != tt.err || bad.param != tt.param || !errors.Is(err, provider.ErrUnsupportedField) {
+				var bad *provider.Refusal
+				if !errors.As(err, &bad) || err.Error() != tt.err || bad.Param != tt.param || !errors.Is(err, provider.ErrUnsupportedField) {
 					t.Fatalf("error %v, want %q about %q", err, tt.err, tt.param)
 				}
 				return
@@ -85,7 +85,7 @@ func TestLogprobsAnswer(t *testing.T) {
 }
 
 // FuzzToGemini translates arbitrary chat requests, plain and streamed: it never panics, and
-// what it refuses is a 400 (a *badRequest).
+// what it refuses is a 400 (a *provider.Refusal).
 func FuzzToGemini(f *testing.F) {
 	f.Add(`{"model":"m","messages":[{"role":"user","content":"Hi"}],"response_format":{"type":"json_schema","json_schema":{"schema":{"type":"object"}}},"seed":1,"logprobs":true,"top_logprobs":2,"n":2}`, true)
 	f.Add(`{"model":"m","messages":[{"role":"user","content":"Hi"}],"frequency_penalty":"x"}`, false)
@@ -95,10 +95,10 @@ func FuzzToGemini(f *testing.F) {
 			return
 		}
 		g, err := toGemini(&req, stream)
-		var bad *badRequest
+		var bad *provider.Refusal
 		switch {
 		case err != nil && !errors.As(err, &bad):
-			t.Fatalf("error %T %v, want a *badRequest", err, err)
+			t.Fatalf("error %T %v, want a *provider.Refusal", err, err)
 		case err == nil:
 			if _, err := json.Marshal(g); err != nil {
 				t.Fatalf("the Gemini request does not encode: %v", err)

@@ -132,29 +132,6 @@ func (u *usageMetadata) openai() *openai.Usage {
 	return &openai.Usage{PromptTokens: u.PromptTokenCount, CompletionTokens: completion, TotalTokens: total}
 }
 
-// badRequest is a request the router can tell Vertex would reject; shown as a 400.
-type badRequest struct {
-	msg   string
-	param string // the request field refused, when it is one the service cannot take
-}
-
-func (e *badRequest) Error() string { return e.msg }
-
-// Unwrap makes a refused field match provider.ErrUnsupportedField.
-func (e *badRequest) Unwrap() error {
-	if e.param != "" {
-		return provider.ErrUnsupportedField
-	}
-	return nil
-}
-
-func badf(format string, args ...any) error { return &badRequest{msg: fmt.Sprintf(format, args...)} }
-
-// unsupported refuses a request field the service has no equivalent for.
-func unsupported(field, why string) error {
-	return &badRequest{msg: fmt.Sprintf("%s: %s", field, why), param: field}
-}
-
 // toGemini translates an OpenAI chat request. Gemini names the assistant "model", takes
 // tool results as functionResponse parts in a user turn, and links a result to its call by
 // function name, which is looked up from the call id in the earlier assistant message.
@@ -174,14 +151,14 @@ func toGemini(req *openai.ChatRequest, stream bool) (*generateRequest, error) {
 			continue
 		case "user":
 			role = "user"
-			parts, err = contentParts(m.Content)
+			parts, err = provider.ContentBlocks(m.Content, "Vertex Gemini", textPart, imagePart)
 		case "assistant":
 			role = "model"
-			parts, err = contentParts(m.Content)
+			parts, err = provider.ContentBlocks(m.Content, "Vertex Gemini", textPart, imagePart)
 			for _, c := range m.ToolCalls {
 				args, aerr := callArgs(c.Function.Arguments)
 				if aerr != nil {
-					err = badf("tool call %q: arguments are not a JSON object", c.Function.Name)
+					err = provider.Refusef("tool call %q: arguments are not a JSON object", c.Function.Name)
 					break
 				}
 				callNames[c.ID] = c.Function.Name
@@ -191,12 +168,12 @@ func toGemini(req *openai.ChatRequest, stream bool) (*generateRequest, error) {
 			role = "user"
 			name, ok := callNames[m.ToolCallID]
 			if !ok {
-				err = badf("tool_call_id %q does not match a tool call of an earlier assistant message", m.ToolCallID)
+				err = provider.Refusef("tool_call_id %q does not match a tool call of an earlier assistant message", m.ToolCallID)
 				break
 			}
 			parts = []part{{FunctionResponse: &functionResponse{Name: name, Response: responseObject(m.Content.String())}}}
 		default:
-			err = badf("unsupported role %q", m.Role)
+			err = provider.Refusef("unsupported role %q", m.Role)
 		}
 		if err != nil {
 			return nil, fmt.Errorf("messages[%d]: %w", i, err)
@@ -241,47 +218,22 @@ func toGemini(req *openai.ChatRequest, stream bool) (*generateRequest, error) {
 	return out, nil
 }
 
-func contentParts(c openai.Content) ([]part, error) {
-	if !c.IsParts {
-		if c.Text == "" {
-			return nil, nil
-		}
-		return []part{{Text: c.Text}}, nil
-	}
-	var parts []part
-	for j, p := range c.Parts {
-		switch p.Type {
-		case "text":
-			if p.Text != "" {
-				parts = append(parts, part{Text: p.Text})
-			}
-		case "image_url":
-			img, err := imagePart(p)
-			if err != nil {
-				return nil, fmt.Errorf("content[%d]: %w", j, err)
-			}
-			parts = append(parts, img)
-		default:
-			return nil, badf("content[%d]: Vertex Gemini does not take %q parts from this router", j, p.Type)
-		}
-	}
-	return parts, nil
-}
+func textPart(text string) part { return part{Text: text} }
 
 // imagePart sends a data: URL inline and any other URL (gs://, https://) as file data,
 // which Vertex fetches itself; the media type of a URL is guessed from its extension.
 func imagePart(p openai.ContentPart) (part, error) {
 	u, err := p.ImageURL()
 	if err != nil {
-		return part{}, badf("%v", err)
+		return part{}, provider.Refusef("%v", err)
 	}
 	if strings.HasPrefix(u, "data:") {
 		mimeType, data, ok := openai.DataURL(u)
 		if !ok {
-			return part{}, badf("image_url data: URL must be data:<media type>;base64,<data>")
+			return part{}, provider.Refusef("image_url data: URL must be data:<media type>;base64,<data>")
 		}
 		if _, err := base64.StdEncoding.DecodeString(data); err != nil {
-			return part{}, badf("image_url data is not valid base64")
+			return part{}, provider.Refusef("image_url data is not valid base64")
 		}
 		return part{InlineData: &blob{MimeType: mimeType, Data: data}}, nil
 	}
@@ -329,7 +281,7 @@ func toolChoice(raw json.RawMessage) (*toolConfig, error) {
 		case "required":
 			return &toolConfig{functionCallingConfig{Mode: "ANY"}}, nil
 		}
-		return nil, badf("tool_choice %q is not one of auto, none, required", s)
+		return nil, provider.Refusef("tool_choice %q is not one of auto, none, required", s)
 	}
 	var named struct {
 		Function struct {
@@ -337,7 +289,7 @@ func toolChoice(raw json.RawMessage) (*toolConfig, error) {
 		} `json:"function"`
 	}
 	if err := json.Unmarshal(raw, &named); err != nil || named.Function.Name == "" {
-		return nil, badf("tool_choice must be a string or {\"type\":\"function\",\"function\":{\"name\":...}}")
+		return nil, provider.Refusef("tool_choice must be a string or {\"type\":\"function\",\"function\":{\"name\":...}}")
 	}
 	return &toolConfig{functionCallingConfig{Mode: "ANY", AllowedFunctionNames: []string{named.Function.Name}}}, nil
 }

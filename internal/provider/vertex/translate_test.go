@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/semantic-router/semantic-router/internal/openai"
+	"github.com/semantic-router/semantic-router/internal/provider"
 )
 
 func decodeRequest(t testing.TB, body string) *openai.ChatRequest {
@@ -80,7 +81,7 @@ func TestToGeminiErrors(t *testing.T) {
 		{"data URL without base64", `{"model":"m","messages":[{"role":"user","content":[{"type":"image_url","image_url":{"url":"data:image/png,abc"}}]}]}`,
 			"messages[0]: content[0]: image_url data: URL must be data:<media type>;base64,<data>"},
 		{"audio part", `{"model":"m","messages":[{"role":"user","content":[{"type":"input_audio","input_audio":{}}]}]}`,
-			`messages[0]: content[0]: Vertex Gemini does not take "input_audio" parts from this router`},
+			`messages[0]: content[0]: Vertex Gemini does not take "input_audio" parts`},
 		{"arguments not an object", `{"model":"m","messages":[{"role":"assistant","tool_calls":[{"id":"1","type":"function","function":{"name":"f","arguments":"1"}}]}]}`,
 			`messages[0]: tool call "f": arguments are not a JSON object`},
 		{"bad tool_choice", `{"model":"m","messages":[{"role":"user","content":"a"}],"tools":[{"type":"function","function":{"name":"f"}}],"tool_choice":{"type":"function"}}`,
@@ -90,7 +91,7 @@ func TestToGeminiErrors(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			_, err := toGemini(decodeRequest(t, tt.in), false)
-			var bad *badRequest
+			var bad *provider.Refusal
 			if !errors.As(err, &bad) || err.Error() != tt.want {
 				t.Fatalf("error %v, want bad request %q", err, tt.want)
 			}
