@@ -5,10 +5,10 @@
 // with an HNSW index per partition and scope, and Redis, which keeps entries
 // in Redis and uses a Memory per replica as its vector index.
 //
-// A semantic hit is only served when NegationGuard agrees that the cached
-// prompt asks the same thing with the same polarity: "turn off the lights" is
-// very close to "turn on the lights" in embedding space but must not get its
-// answer.
+// A semantic hit is only served when Guard agrees that the cached prompt asks
+// the same thing with the same polarity and the same numbers: "turn off the
+// lights" is very close to "turn on the lights" in embedding space, and "Is 91
+// prime?" to "Is 97 prime?", but neither may get the other's answer.
 package cache
 
 import (
@@ -27,7 +27,7 @@ type Entry struct {
 	// Scope restricts semantic matches to entries of the same scope (a hash of
 	// model, decision, system prompt, earlier turns and sampling parameters).
 	Scope string
-	// Prompt is the last user turn, for the negation guard.
+	// Prompt is the last user turn, for Guard.
 	Prompt string
 	// Vector is the embedding of Prompt (unit length); nil means exact lookups only.
 	Vector []float32
@@ -55,7 +55,7 @@ type Store interface {
 	// Get returns the live entry with key in partition, or nil.
 	Get(ctx context.Context, partition, key string) (*Entry, error)
 	// Nearest returns the live entry of partition and scope whose vector is most similar
-	// (cosine) to v, at least threshold, and whose Prompt passes NegationGuard(prompt, e.Prompt);
+	// (cosine) to v, at least threshold, and whose Prompt passes Guard(prompt, e.Prompt);
 	// nil when none.
 	Nearest(ctx context.Context, partition, scope string, v []float32, threshold float64, prompt string) (*Hit, error)
 	// Put stores e (replacing an entry with the same partition and key).

@@ -147,7 +147,7 @@ func (m *Memory) Get(_ context.Context, partition, key string) (*Entry, error) {
 
 // Nearest implements Store. It checks the few entries closest to v, best
 // first, and returns the first at least threshold similar whose prompt
-// passes NegationGuard. A v of another length than the scope's vectors is an
+// passes Guard. A v of another length than the scope's vectors is an
 // error; an empty or zero v finds nothing.
 func (m *Memory) Nearest(_ context.Context, partition, scope string, v []float32, threshold float64, prompt string) (*Hit, error) {
 	v = unit(v)
@@ -181,7 +181,7 @@ func (m *Memory) Nearest(_ context.Context, partition, scope string, v []float32
 			if sim < threshold {
 				return nil, nil // and so is every entry after it
 			}
-			if NegationGuard(prompt, it.e.Prompt) {
+			if Guard(prompt, it.e.Prompt) {
 				m.touch(it)
 				e := it.e
 				return &Hit{Entry: &e, Similarity: sim}, nil

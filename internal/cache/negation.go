@@ -1,9 +1,43 @@
 package cache
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 )
+
+// Guard reports whether a cached prompt may answer a new one that is close to it in
+// embedding space: the two must agree in polarity (NegationGuard) and name the same numbers
+// (SameNumbers). Embeddings place "What is 15 times 23?" next to "What is 17 times 29?" and
+// "turn on the lights" next to "turn off the lights"; neither may get the other's answer.
+func Guard(prompt, cached string) bool {
+	return NegationGuard(prompt, cached) && SameNumbers(prompt, cached)
+}
+
+// SameNumbers reports whether two prompts name the same numbers in the same order: each run
+// of digits, with the '.', ',' or ':' between two digits ("3.14", "1,000", "10:30"), is one
+// number, compared as written. "1,000" and "1000" differ: a refused hit costs one model call.
+func SameNumbers(prompt, cached string) bool {
+	return slices.Equal(numbers(prompt), numbers(cached))
+}
+
+// numbers returns the numbers of s, as written.
+func numbers(s string) []string {
+	var out []string
+	rs := []rune(s)
+	for i := 0; i < len(rs); i++ {
+		if !unicode.IsDigit(rs[i]) {
+			continue
+		}
+		j := i + 1
+		for j < len(rs) && (unicode.IsDigit(rs[j]) || strings.ContainsRune(".,:", rs[j]) && j+1 < len(rs) && unicode.IsDigit(rs[j+1])) {
+			j++
+		}
+		out = append(out, string(rs[i:j]))
+		i = j
+	}
+	return out
+}
 
 // NegationGuard reports whether a cached prompt may answer a new one: false when the two
 // differ in polarity (one negates or switches off what the other asks: "turn on X" vs "turn

@@ -49,3 +49,34 @@ func TestNegationGuard(t *testing.T) {
 		})
 	}
 }
+
+func TestGuardNumbers(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name, prompt, cached string
+		want                 bool
+	}{
+		{"different operands", "What is 15 times 23?", "What is 17 times 29?", false},
+		{"one digit apart", "Is the number 91 prime?", "Is the number 97 prime?", false},
+		{"a number more", "List the primes below 100", "List the primes below 100 and 200", false},
+		{"same numbers, other order", "Convert 10 km to miles, then 5", "Convert 5 km to miles, then 10", false},
+		{"decimals", "Round 3.14 to one decimal", "Round 3.15 to one decimal", false},
+		{"thousands written two ways", "Is 1,000 a cube?", "Is 1000 a cube?", false},
+		{"a time", "Wake me at 10:30", "Wake me at 10:45", false},
+		{"a year glued to letters", "What happened in 1969AD?", "What happened in 1968AD?", false},
+		{"polarity still counts", "Is 7 not prime?", "Is 7 prime?", false},
+
+		{"same numbers, paraphrase", "What is 15 times 23?", "Compute 15 multiplied by 23", true},
+		{"sentence ends after a number", "Is 91 prime.", "Is 91 prime?", true},
+		{"no numbers", "what is a b-tree", "explain b-trees", true},
+		{"digits of another script", "Is ٩١ prime?", "Is ٩١ a prime?", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			if got := Guard(tt.prompt, tt.cached); got != tt.want {
+				t.Errorf("Guard(%q, %q) = %v, want %v (numbers %q and %q)", tt.prompt, tt.cached, got, tt.want, numbers(tt.prompt), numbers(tt.cached))
+			}
+		})
+	}
+}
