@@ -242,8 +242,8 @@ func cacheControl(values []string) (noCache, noStore bool) {
 
 // cacheKeys returns the exact key of a routed request (the model, the decision and the
 // request as it is sent, sampling parameters included, without the fields that do not
-// change the answer), its semantic scope (the same without the last user turn) and that
-// turn's text.
+// change the answer), its semantic scope (the same without the last user turn's text) and
+// that turn's text.
 func cacheKeys(rd routed) (key, scope, prompt string) {
 	req := *rd.req
 	req.Stream, req.StreamOptions, req.User = false, nil, ""
@@ -262,8 +262,25 @@ func cacheKeys(rd routed) (key, scope, prompt string) {
 	prompt = req.Messages[last].Content.String()
 	scoped := req
 	scoped.Messages = append([]openai.Message(nil), req.Messages...)
-	scoped.Messages[last].Content = openai.TextContent("")
+	scoped.Messages[last].Content = withoutText(req.Messages[last].Content)
 	return key, hashRequest(rd.rt.Decision, &scoped), prompt
+}
+
+// withoutText returns a content without its text: what is left of the last user turn once
+// its text is compared by embedding. Images and other parts stay, so a question about
+// another image is another scope; a content of text alone leaves an empty text, the same
+// whether it was sent as a string or as text parts.
+func withoutText(c openai.Content) openai.Content {
+	var rest []openai.ContentPart
+	for _, p := range c.Parts {
+		if p.Type != "text" {
+			rest = append(rest, p)
+		}
+	}
+	if len(rest) == 0 {
+		return openai.TextContent("")
+	}
+	return openai.Content{Parts: rest, IsParts: true}
 }
 
 func hashRequest(decision string, req *openai.ChatRequest) string {

@@ -67,6 +67,13 @@ func chatT(prompt string, temperature float64) string {
 	return string(b)
 }
 
+// chatImage is a deterministic request whose last user turn is text and an image.
+func chatImage(prompt, url string) string {
+	b, _ := json.Marshal(map[string]any{"model": "m", "temperature": 0, "messages": []map[string]any{{"role": "user", "content": []map[string]any{
+		{"type": "text", "text": prompt}, {"type": "image_url", "image_url": map[string]string{"url": url}}}}}})
+	return string(b)
+}
+
 func TestCacheStage(t *testing.T) {
 	t.Parallel()
 	p, be, metrics := cacheRouter(t, "")
@@ -98,6 +105,18 @@ func TestCacheStage(t *testing.T) {
 			map[string]string{HeaderCache: CacheMiss}, 8},
 		{"so the same again misses", "key-a", chatT("List three colours", 0), nil,
 			map[string]string{HeaderCache: CacheMiss}, 9},
+		{"sums: stored", "key-a", chatT("What is 15 times 23?", 0), nil,
+			map[string]string{HeaderCache: CacheMiss}, 10},
+		{"other numbers: the guard refuses the hit", "key-a", chatT("What is 17 times 29?", 0), nil,
+			map[string]string{HeaderCache: CacheMiss}, 11},
+		{"a question about an image: stored", "key-a", chatImage("Describe this image", "https://example.com/cat.png"), nil,
+			map[string]string{HeaderCache: CacheMiss}, 12},
+		{"the same words about another image: a miss", "key-a", chatImage("Describe this image", "https://example.com/dog.png"), nil,
+			map[string]string{HeaderCache: CacheMiss}, 13},
+		{"the words with no image: a miss", "key-a", chatT("Describe this image", 0), nil,
+			map[string]string{HeaderCache: CacheMiss}, 14},
+		{"the first image, in other words: a semantic hit", "key-a", chatImage("describe this image", "https://example.com/cat.png"), nil,
+			map[string]string{HeaderCache: CacheHit}, 14},
 	}
 	for _, s := range steps {
 		got := ask(t, p, s.key, s.body, s.header)
@@ -108,7 +127,7 @@ func TestCacheStage(t *testing.T) {
 			t.Errorf("%s: the backend was called %d times, want %d", s.name, n, s.calls)
 		}
 	}
-	for outcome, want := range map[string]float64{"hit_exact": 1, "hit_semantic": 1, "miss": 8, "bypass": 1} {
+	for outcome, want := range map[string]float64{"hit_exact": 1, "hit_semantic": 2, "miss": 13, "bypass": 1} {
 		if got := testutil.ToFloat64(metrics.CacheRequests.WithLabelValues(outcome)); got != want {
 			t.Errorf("cache_requests_total{outcome=%q} = %v, want %v", outcome, got, want)
 		}
