@@ -185,11 +185,12 @@ func (r *Router) cacheLookup(ctx context.Context, client string, rd routed, h ht
 	return cacheLookup{outcome: CacheMiss, entry: e}
 }
 
-// cacheStore stores a whole answer for the request lookup missed. The answer is redacted
+// cacheStore stores a whole answer for the request lookup missed, when a hit could give it
+// back whole or as a stream without losing anything (replayableAnswer). The answer is redacted
 // here, whichever door it came through: one stored from ext_proc's response phase never
 // passed through the router's relay, and a hit may be served by the other door.
 func (r *Router) cacheStore(ctx context.Context, l cacheLookup, body []byte) {
-	if l.entry == nil || r.cache == nil {
+	if l.entry == nil || r.cache == nil || !replayableAnswer(body) {
 		return
 	}
 	l.entry.Body, l.entry.Created = redactAnswer(r.redactor, body), time.Now()

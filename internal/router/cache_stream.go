@@ -10,13 +10,16 @@ import (
 	"github.com/semantic-router/semantic-router/internal/openai"
 )
 
-// maxCachedAnswer bounds the text of a streamed answer kept for the cache; a longer one is
-// not cached.
+// maxCachedAnswer bounds an answer kept for the cache: a whole answer's body, or the text of
+// a streamed one. A longer answer is not cached, so that entries of many megabytes cannot
+// fill the memory max_entries allows.
 const maxCachedAnswer = 4 << 20
 
 // StreamAnswer assembles a streamed answer, event by event, into the whole answer the cache
 // stores (a chat.completion), so that a non-streamed request can be answered from a streamed
-// one and the other way round. Answers with several choices or tool calls are not kept.
+// one and the other way round. Only what a replay gives back is kept: one choice of text
+// that finished with stop or length. Tool calls, reasoning, refusals and log probabilities
+// spoil it, and so does any other member of a delta that is not null.
 type StreamAnswer struct {
 	resp    openai.ChatResponse
 	content strings.Builder
@@ -24,12 +27,26 @@ type StreamAnswer struct {
 	spoiled bool
 }
 
+// answerChunk is the part of a stream event that StreamAnswer reads.
+type answerChunk struct {
+	ID      string        `json:"id"`
+	Created int64         `json:"created"`
+	Model   string        `json:"model"`
+	Usage   *openai.Usage `json:"usage"`
+	Choices []struct {
+		Index        int                        `json:"index"`
+		Delta        map[string]json.RawMessage `json:"delta"`
+		Logprobs     json.RawMessage            `json:"logprobs"`
+		FinishReason *string                    `json:"finish_reason"`
+	} `json:"choices"`
+}
+
 // Add takes one event's JSON data.
 func (a *StreamAnswer) Add(data []byte) {
 	if a.spoiled {
 		return
 	}
-	var c openai.ChatChunk
+	var c answerChunk
 	if json.Unmarshal(data, &c) != nil {
 		a.spoiled = true
 		return
@@ -41,11 +58,29 @@ func (a *StreamAnswer) Add(data []byte) {
 		a.resp.Usage = c.Usage
 	}
 	for _, ch := range c.Choices {
-		if ch.Index != 0 || len(ch.Delta.ToolCalls) > 0 {
+		if ch.Index != 0 || !empty(ch.Logprobs) {
 			a.spoiled = true
 			return
 		}
-		a.content.WriteString(ch.Delta.Content)
+		for name, v := range ch.Delta {
+			switch name {
+			case "role":
+			case "content":
+				var text *string
+				if json.Unmarshal(v, &text) != nil {
+					a.spoiled = true
+					return
+				}
+				if text != nil {
+					a.content.WriteString(*text)
+				}
+			default:
+				if !empty(v) {
+					a.spoiled = true
+					return
+				}
+			}
+		}
 		if ch.FinishReason != nil {
 			a.finish = *ch.FinishReason
 		}
@@ -56,9 +91,9 @@ func (a *StreamAnswer) Add(data []byte) {
 }
 
 // Body returns the whole answer as a chat.completion; false when the stream did not finish
-// (no finish_reason) or cannot be kept.
+// with stop or length, or cannot be kept.
 func (a *StreamAnswer) Body() ([]byte, bool) {
-	if a.spoiled || a.finish == "" {
+	if a.spoiled || !replayableFinish(a.finish) {
 		return nil, false
 	}
 	r := a.resp
@@ -66,6 +101,58 @@ func (a *StreamAnswer) Body() ([]byte, bool) {
 	r.Choices = []openai.Choice{{Message: openai.Message{Role: "assistant", Content: openai.TextContent(a.content.String())}, FinishReason: a.finish}}
 	b, err := json.Marshal(&r)
 	return b, err == nil
+}
+
+// replayableFinish: an answer the model finished (stop) or cut at max_tokens (length). One
+// it filtered, or that ended in tool calls, is not one to give the next client.
+func replayableFinish(reason string) bool { return reason == "stop" || reason == "length" }
+
+// empty reports whether a member's value says nothing: absent, null, [] or {}.
+func empty(v json.RawMessage) bool {
+	switch strings.TrimSpace(string(v)) {
+	case "", "null", "[]", "{}":
+		return true
+	}
+	return false
+}
+
+// replayableAnswer reports whether a whole answer is one the cache can give back, whole or
+// as a stream, without losing anything: one choice whose message is text (its other members
+// null or empty), without log probabilities, finished with stop or length, and at most
+// maxCachedAnswer bytes.
+func replayableAnswer(body []byte) bool {
+	if len(body) > maxCachedAnswer {
+		return false
+	}
+	var r struct {
+		Choices []struct {
+			Message      map[string]json.RawMessage `json:"message"`
+			Logprobs     json.RawMessage            `json:"logprobs"`
+			FinishReason string                     `json:"finish_reason"`
+		} `json:"choices"`
+	}
+	if json.Unmarshal(body, &r) != nil || len(r.Choices) != 1 {
+		return false
+	}
+	ch := r.Choices[0]
+	if !replayableFinish(ch.FinishReason) || !empty(ch.Logprobs) {
+		return false
+	}
+	for name, v := range ch.Message {
+		switch name {
+		case "role":
+		case "content":
+			var text string
+			if json.Unmarshal(v, &text) != nil {
+				return false
+			}
+		default:
+			if !empty(v) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // ReplayEvents returns the stream events that replay a cached whole answer: the role, the

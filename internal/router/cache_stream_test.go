@@ -2,6 +2,7 @@ package router
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 )
 
@@ -24,6 +25,15 @@ func TestStreamAnswer(t *testing.T) {
 		{"tool calls are not kept", []string{role, `{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"t","type":"function","function":{"name":"f","arguments":"{}"}}]},"finish_reason":null}]}`, stop}, ""},
 		{"a second choice is not kept", []string{role, `{"choices":[{"index":1,"delta":{"content":"x"},"finish_reason":null}]}`, stop}, ""},
 		{"an event that is not a chunk", []string{role, `[1,2]`, stop}, ""},
+		{"members a server sends as null are kept", []string{role,
+			`{"choices":[{"index":0,"delta":{"content":"Hi","reasoning_content":null,"tool_calls":[],"refusal":null},"logprobs":null,"finish_reason":null}]}`, stop},
+			`{"id":"c1","object":"chat.completion","created":7,"model":"up","choices":[{"index":0,"message":{"role":"assistant","content":"Hi"},"finish_reason":"stop"}]}`},
+		{"reasoning is not kept", []string{role, `{"choices":[{"index":0,"delta":{"reasoning_content":"Let me think"},"finish_reason":null}]}`, text("4"), stop}, ""},
+		{"a refusal is not kept", []string{role, `{"choices":[{"index":0,"delta":{"refusal":"I can't"},"finish_reason":null}]}`, stop}, ""},
+		{"log probabilities are not kept", []string{role,
+			`{"choices":[{"index":0,"delta":{"content":"Hi"},"logprobs":{"content":[{"token":"Hi","logprob":-0.1}]},"finish_reason":null}]}`, stop}, ""},
+		{"a filtered answer is not kept", []string{role, text("I cannot"), `{"choices":[{"index":0,"delta":{},"finish_reason":"content_filter"}]}`}, ""},
+		{"content that is not text", []string{role, `{"choices":[{"index":0,"delta":{"content":[1]},"finish_reason":null}]}`, stop}, ""},
 	}
 	for _, tt := range tests {
 		var a StreamAnswer
@@ -58,5 +68,34 @@ func TestReplayEvents(t *testing.T) {
 	}
 	if _, ok := ReplayEvents([]byte(`{"choices":[]}`)); ok {
 		t.Error("an answer without a choice replayed")
+	}
+}
+
+func TestReplayableAnswer(t *testing.T) {
+	t.Parallel()
+	answer := func(choice string) string {
+		return `{"id":"c1","object":"chat.completion","created":7,"model":"up","choices":[` + choice + `]}`
+	}
+	tests := []struct {
+		name, body string
+		want       bool
+	}{
+		{"text that stopped", answer(`{"index":0,"message":{"role":"assistant","content":"Paris"},"finish_reason":"stop"}`), true},
+		{"text cut at max_tokens", answer(`{"index":0,"message":{"role":"assistant","content":"Par"},"finish_reason":"length"}`), true},
+		{"vLLM's empty members", answer(`{"index":0,"message":{"role":"assistant","content":"Paris","refusal":null,"annotations":null,"audio":null,"function_call":null,"tool_calls":[],"reasoning_content":null},"logprobs":null,"finish_reason":"stop"}`), true},
+		{"tool calls", answer(`{"index":0,"message":{"role":"assistant","content":null,"tool_calls":[{"id":"t","type":"function","function":{"name":"f","arguments":"{}"}}]},"finish_reason":"tool_calls"}`), false},
+		{"reasoning", answer(`{"index":0,"message":{"role":"assistant","content":"4","reasoning_content":"2+2"},"finish_reason":"stop"}`), false},
+		{"log probabilities", answer(`{"index":0,"message":{"role":"assistant","content":"Hi"},"logprobs":{"content":[]},"finish_reason":"stop"}`), false},
+		{"a refusal", answer(`{"index":0,"message":{"role":"assistant","content":null,"refusal":"I can't help with that"},"finish_reason":"stop"}`), false},
+		{"filtered", answer(`{"index":0,"message":{"role":"assistant","content":"I cannot help with that."},"finish_reason":"content_filter"}`), false},
+		{"two choices", answer(`{"index":0,"message":{"role":"assistant","content":"a"},"finish_reason":"stop"},{"index":1,"message":{"role":"assistant","content":"b"},"finish_reason":"stop"}`), false},
+		{"content parts", answer(`{"index":0,"message":{"role":"assistant","content":[{"type":"text","text":"a"}]},"finish_reason":"stop"}`), false},
+		{"not JSON", `{"choices":`, false},
+		{"larger than maxCachedAnswer", answer(`{"index":0,"message":{"role":"assistant","content":"` + strings.Repeat("a", maxCachedAnswer) + `"},"finish_reason":"stop"}`), false},
+	}
+	for _, tt := range tests {
+		if got := replayableAnswer([]byte(tt.body)); got != tt.want {
+			t.Errorf("%s: replayableAnswer = %v, want %v", tt.name, got, tt.want)
+		}
 	}
 }

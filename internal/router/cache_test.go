@@ -1,11 +1,15 @@
 package router
 
 import (
+	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -259,5 +263,85 @@ func TestCacheRedactsStoredAnswers(t *testing.T) {
 	defer res.Close()
 	if trail.Cache != CacheHit || strings.Contains(string(res.Response.Body), "sk-pool") || !strings.Contains(string(res.Response.Body), "[redacted]") {
 		t.Errorf("cache %q, body %s: want a hit with the key redacted", trail.Cache, res.Response.Body)
+	}
+}
+
+// TestCacheKeepsOnlyWhatItCanGiveBack: answers a hit could not give back whole, or as a
+// stream, without losing something (tool calls, reasoning, a filtered answer) are not
+// stored, so the same request asked again, streamed or not, goes to the model.
+func TestCacheKeepsOnlyWhatItCanGiveBack(t *testing.T) {
+	t.Parallel()
+	answers := map[string]string{
+		"weather":  `{"role":"assistant","content":null,"tool_calls":[{"id":"call_1","type":"function","function":{"name":"get_weather","arguments":"{\"city\":\"Paris\"}"}}]}`,
+		"think":    `{"role":"assistant","content":"4","reasoning_content":"2 and 2 make 4"}`,
+		"filtered": `{"role":"assistant","content":"I cannot help with that."}`,
+		"plain":    `{"role":"assistant","content":"Paris"}`,
+	}
+	finish := map[string]string{"weather": "tool_calls", "filtered": "content_filter"}
+	var calls atomic.Int64
+	be := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		calls.Add(1)
+		var req openai.ChatRequest
+		if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		prompt := req.Messages[len(req.Messages)-1].Content.String()
+		reason := cmp.Or(finish[prompt], "stop")
+		msg := answers[prompt]
+		if req.Stream { // one event with the whole message as its delta
+			w.Header().Set("Content-Type", "text/event-stream")
+			fmt.Fprintf(w, "data: {\"id\":\"c\",\"object\":\"chat.completion.chunk\",\"created\":1,\"model\":\"up\",\"choices\":[{\"index\":0,\"delta\":%s,\"finish_reason\":%q}]}\n\ndata: [DONE]\n\n", msg, reason)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprintf(w, `{"id":"c","object":"chat.completion","created":1,"model":"up","choices":[{"index":0,"message":%s,"finish_reason":%q}],"usage":{"prompt_tokens":1,"completion_tokens":1,"total_tokens":2}}`, msg, reason)
+	}))
+	t.Cleanup(be.Close)
+	r := buildRouter(t, fmt.Sprintf(`
+models:
+  - model_name: m
+    provider: {type: openai_compatible, base_url: %s/v1}
+cache: {enabled: true}
+`, be.URL), nil, Options{})
+	p := NewPipeline(NewHolder(r), PipelineOptions{})
+	serve := func(prompt string, stream bool) string {
+		t.Helper()
+		b, _ := json.Marshal(map[string]any{"model": "m", "temperature": 0, "stream": stream,
+			"messages": []map[string]string{{"role": "user", "content": prompt}}})
+		res, _, err := p.Serve(context.Background(), &Request{ID: "k", Header: http.Header{}, Body: bytes.NewReader(b)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Stream != nil {
+			drain(t, res.Stream)
+		}
+		res.Close()
+		for _, kv := range res.Explain() {
+			if kv[0] == HeaderCache {
+				return kv[1]
+			}
+		}
+		return ""
+	}
+	for _, prompt := range []string{"weather", "think", "filtered"} {
+		for _, stream := range []bool{false, true} {
+			before := calls.Load()
+			if got := serve(prompt, stream); got != CacheMiss {
+				t.Errorf("%s (stream %v), asked first: %s, want a miss", prompt, stream, got)
+			}
+			if got := serve(prompt, !stream); got != CacheMiss {
+				t.Errorf("%s (stream %v), asked again the other way: %s, want a miss", prompt, stream, got)
+			}
+			if got := serve(prompt, stream); got != CacheMiss {
+				t.Errorf("%s (stream %v), asked again: %s, want a miss", prompt, stream, got)
+			}
+			if n := calls.Load() - before; n != 3 {
+				t.Errorf("%s (stream %v): the model was called %d times, want 3", prompt, stream, n)
+			}
+		}
+	}
+	if serve("plain", false) != CacheMiss || serve("plain", true) != CacheHit || serve("plain", false) != CacheHit {
+		t.Error("a plain text answer was not stored")
 	}
 }
