@@ -41,6 +41,16 @@ type Entry struct {
 	TTL time.Duration
 }
 
+// entryOverhead is what an entry costs beyond its strings and vector: the store's
+// structures, the index's node and its links (about 32 neighbours of 8 bytes).
+const entryOverhead = 512
+
+// Size is what an entry holds in memory, for a store's byte budget: its answer, prompt,
+// keys, model name and vector, and a fixed overhead.
+func (e *Entry) Size() int64 {
+	return int64(len(e.Key)+len(e.Partition)+len(e.Scope)+len(e.Prompt)+len(e.Body)+len(e.Model)+4*len(e.Vector)) + entryOverhead
+}
+
 // Hit is a lookup's result.
 type Hit struct {
 	Entry *Entry
@@ -72,7 +82,9 @@ type Store interface {
 type Stats struct {
 	// Entries is the number of entries held, expired ones not yet purged included.
 	Entries int `json:"entries"`
-	// Evictions counts entries removed to stay within the size limit.
+	// Bytes is what they hold in memory, by Entry.Size; with Redis, the local index's.
+	Bytes int64 `json:"bytes"`
+	// Evictions counts entries removed to stay within the limits (entries and bytes).
 	Evictions uint64 `json:"evictions"`
 	// Expired counts entries removed because their TTL had passed.
 	Expired uint64 `json:"expired"`

@@ -16,6 +16,9 @@ import (
 type MemoryOptions struct {
 	// MaxEntries bounds the number of entries; 0 means 10000.
 	MaxEntries int
+	// MaxBytes bounds the bytes the entries hold (answers, prompts, keys and vectors, see
+	// Entry.Size); 0 means 256 MiB. An entry larger than it is not kept.
+	MaxBytes int64
 	// Eviction picks the victim when the store is full: "lru" (least recently
 	// used, the default when empty), "lfu" (fewest hits, the least recently used
 	// among equals) or "fifo" (oldest Put). Any other value makes NewMemory
@@ -39,6 +42,7 @@ const (
 
 const (
 	defaultMaxEntries = 10000
+	defaultMaxBytes   = 256 << 20
 	defaultTTL        = time.Hour
 	// nearestCandidates is how many of the closest entries Nearest checks
 	// against the threshold and the negation guard before giving up.
@@ -62,6 +66,7 @@ var ErrNoKey = errors.New("cache: entry has no key")
 // Delete removes one entry when its key has gone from Redis.
 type Memory struct {
 	maxEntries int
+	maxBytes   int64
 	eviction   string
 	ttl        time.Duration
 	now        func() time.Time
@@ -77,6 +82,7 @@ type Memory struct {
 	nextID    uint64
 	evictions uint64
 	expired   uint64
+	bytes     int64 // the entries' Size, summed
 }
 
 type itemKey struct{ partition, key string }
@@ -96,9 +102,12 @@ type item struct {
 
 // NewMemory returns an empty Memory.
 func NewMemory(o MemoryOptions) *Memory {
-	m := &Memory{maxEntries: o.MaxEntries, eviction: o.Eviction, ttl: o.TTL, now: o.Now, onEvict: o.OnEvict}
+	m := &Memory{maxEntries: o.MaxEntries, maxBytes: o.MaxBytes, eviction: o.Eviction, ttl: o.TTL, now: o.Now, onEvict: o.OnEvict}
 	if m.maxEntries <= 0 {
 		m.maxEntries = defaultMaxEntries
+	}
+	if m.maxBytes <= 0 {
+		m.maxBytes = defaultMaxBytes
 	}
 	if m.eviction == "" {
 		m.eviction = EvictLRU
@@ -125,6 +134,7 @@ func (m *Memory) reset() {
 	m.indexes = map[scopeKey]*hnsw.Index{}
 	m.victims.items = nil
 	m.expiries = nil
+	m.bytes = 0
 }
 
 // Get implements Store.
@@ -226,10 +236,11 @@ func (m *Memory) Put(_ context.Context, e *Entry) error {
 			m.remove(old)
 		}
 		expires := c.Created.Add(c.TTL)
-		if !now.Before(expires) {
+		size := c.Size()
+		if !now.Before(expires) || size > m.maxBytes {
 			return nil
 		}
-		for len(m.items) >= m.maxEntries {
+		for len(m.items) > 0 && (len(m.items) >= m.maxEntries || m.bytes+size > m.maxBytes) {
 			m.remove(m.victims.items[0])
 			m.evictions++
 			evicted++
@@ -237,6 +248,7 @@ func (m *Memory) Put(_ context.Context, e *Entry) error {
 		m.tick++
 		it := &item{e: c, expires: expires, seq: m.tick, used: m.tick}
 		m.items[itemKey{c.Partition, c.Key}] = it
+		m.bytes += size
 		heap.Push(&m.victims, it)
 		heap.Push(&m.expiries, it)
 		if c.Vector != nil {
@@ -284,7 +296,7 @@ func (m *Memory) Flush(context.Context) error {
 func (m *Memory) Stats() Stats {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	return Stats{Entries: len(m.items), Evictions: m.evictions, Expired: m.expired}
+	return Stats{Entries: len(m.items), Bytes: m.bytes, Evictions: m.evictions, Expired: m.expired}
 }
 
 // Close implements Store; a Memory holds nothing to release.
@@ -293,6 +305,7 @@ func (m *Memory) Close() error { return nil }
 // remove takes it out of every structure; an index left empty is dropped.
 func (m *Memory) remove(it *item) {
 	delete(m.items, itemKey{it.e.Partition, it.e.Key})
+	m.bytes -= it.e.Size()
 	heap.Remove(&m.victims, it.victimIdx)
 	heap.Remove(&m.expiries, it.expiryIdx)
 	if it.id == 0 {

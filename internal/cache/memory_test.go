@@ -56,9 +56,16 @@ func nearest(t *testing.T, m *Memory, partition, scope string, v []float32, thre
 	return h
 }
 
+// wantStats checks the counts; bytes are checked only to be there when entries are
+// (TestMemoryByteBudget checks their sum).
 func wantStats(t *testing.T, m *Memory, want Stats) {
 	t.Helper()
-	if got := m.Stats(); got != want {
+	got := m.Stats()
+	if (got.Bytes > 0) != (got.Entries > 0) {
+		t.Fatalf("Stats() = %+v: bytes without entries, or entries without bytes", got)
+	}
+	got.Bytes = 0
+	if got != want {
 		t.Fatalf("Stats() = %+v, want %+v", got, want)
 	}
 }
@@ -392,4 +399,48 @@ func TestMemoryNearestPastExpired(t *testing.T) {
 		t.Fatalf("Nearest = %+v, want live at 0.6", h)
 	}
 	wantStats(t, m, Stats{Entries: 1, Expired: 5*nearestCandidates + 3})
+}
+
+// TestMemoryByteBudget: entries are evicted, by the policy, to keep their bytes within
+// MaxBytes, and an entry larger than the whole budget is not kept.
+func TestMemoryByteBudget(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	entry := func(key string, body int) *Entry {
+		return &Entry{Key: key, Body: make([]byte, body)}
+	}
+	size := entry("a", 1000).Size()
+	m := NewMemory(MemoryOptions{MaxBytes: 3 * size})
+	for _, k := range []string{"a", "b", "c"} {
+		if err := m.Put(ctx, entry(k, 1000)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got, _ := m.Get(ctx, "", "a"); got == nil { // a is now the most recently used
+		t.Fatal("a was not kept")
+	}
+	if err := m.Put(ctx, entry("d", 1000)); err != nil {
+		t.Fatal(err)
+	}
+	if s := m.Stats(); s.Entries != 3 || s.Bytes != 3*size || s.Evictions != 1 {
+		t.Errorf("stats %+v, want 3 entries, %d bytes, 1 eviction", s, 3*size)
+	}
+	if got, _ := m.Get(ctx, "", "b"); got != nil {
+		t.Error("b, the least recently used, was kept past the budget")
+	}
+	if err := m.Put(ctx, entry("huge", int(3*size))); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := m.Get(ctx, "", "huge"); got != nil {
+		t.Error("an entry larger than the budget was kept")
+	}
+	if s := m.Stats(); s.Entries != 3 || s.Evictions != 1 {
+		t.Errorf("an entry too large to keep evicted others: %+v", s)
+	}
+	if err := m.Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if s := m.Stats(); s.Bytes != 0 {
+		t.Errorf("after a flush: %d bytes", s.Bytes)
+	}
 }

@@ -236,7 +236,7 @@ func (r *Redis) Put(ctx context.Context, e *Entry) error {
 		return nil // exact lookups read Redis; the local index holds only what it can search
 	}
 	local := *e
-	local.TTL = ttl
+	local.TTL, local.Body = ttl, nil // a hit reads the answer from Redis
 	return r.local.Put(ctx, &local)
 }
 

@@ -197,6 +197,7 @@ func (r *Redis) fetchLocal(ctx context.Context, keys []string) (int, error) {
 		if ttl := ttls[i].Val(); ttl > 0 {
 			e.TTL = ttl
 		}
+		e.Body = nil // a hit reads the answer from Redis
 		if err := r.local.Put(ctx, e); err != nil {
 			return n, err
 		}

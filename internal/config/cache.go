@@ -26,6 +26,7 @@ const (
 	DefaultCacheThreshold  = 0.92
 	DefaultCacheTTL        = time.Hour
 	DefaultCacheMaxEntries = 10000
+	DefaultCacheMaxBytes   = 256 << 20
 	DefaultCacheKeyPrefix  = "vsr:cache:"
 	DefaultCacheOptIn      = "x-vsr-cache-allow"
 )
@@ -44,6 +45,9 @@ type Cache struct {
 	TTL Duration `yaml:"ttl,omitempty" json:"ttl,omitempty"`
 	// MaxEntries bounds the in-memory entries (and each replica's index); default 10000.
 	MaxEntries int `yaml:"max_entries,omitempty" json:"max_entries,omitempty"`
+	// MaxBytes bounds the memory the in-memory entries hold: answers, prompts, keys and
+	// vectors (each replica's index with Redis, which keeps no answers); default 256 MiB.
+	MaxBytes int64 `yaml:"max_bytes,omitempty" json:"max_bytes,omitempty"`
 	// Eviction is lru (the default), lfu or fifo.
 	Eviction string `yaml:"eviction,omitempty" json:"eviction,omitempty"`
 	// MaxTemperature is the highest temperature of a request the cache answers or stores; a
@@ -120,6 +124,9 @@ func (c *Cache) applyDefaults() {
 	if c.MaxEntries == 0 {
 		c.MaxEntries = DefaultCacheMaxEntries
 	}
+	if c.MaxBytes == 0 {
+		c.MaxBytes = DefaultCacheMaxBytes
+	}
 	if c.Eviction == "" {
 		c.Eviction = CacheEvictLRU
 	}
@@ -151,6 +158,9 @@ func (c *Config) validateCache(v *validator) {
 	}
 	if k.MaxEntries < 0 {
 		v.add("cache.max_entries", "must be at least 1, got %d", k.MaxEntries)
+	}
+	if k.MaxBytes < 0 {
+		v.add("cache.max_bytes", "must be at least 1, got %d", k.MaxBytes)
 	}
 	switch k.Eviction {
 	case "", CacheEvictLRU, CacheEvictLFU, CacheEvictFIFO:

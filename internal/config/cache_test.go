@@ -26,7 +26,7 @@ cache:
 		t.Fatal(err)
 	}
 	c := cfg.Cache
-	if c.Mode != CacheModeBoth || c.SimilarityThreshold != 0.92 || c.TTL.D() != time.Hour || c.MaxEntries != 10000 ||
+	if c.Mode != CacheModeBoth || c.SimilarityThreshold != 0.92 || c.TTL.D() != time.Hour || c.MaxEntries != 10000 || c.MaxBytes != 256<<20 ||
 		c.Eviction != CacheEvictLRU || *c.MaxTemperature != 0 || c.OptInHeader != "x-vsr-cache-allow" || c.Backend.Type != CacheBackendMemory {
 		t.Errorf("defaults: %+v", c)
 	}
@@ -68,6 +68,7 @@ func TestCacheValidation(t *testing.T) {
 		{"mode", "cache: {mode: fuzzy}", `cache.mode (line 5): must be exact, semantic or both, got "fuzzy"`},
 		{"threshold", "cache: {similarity_threshold: 1.5}", `cache.similarity_threshold (line 5): must be in (0, 1], got 1.5`},
 		{"eviction", "cache: {eviction: random}", `cache.eviction (line 5): must be lru, lfu or fifo, got "random"`},
+		{"max_bytes", "cache: {max_bytes: -1}", `cache.max_bytes (line 5): must be at least 1, got -1`},
 		{"temperature", "cache: {max_temperature: 3}", `cache.max_temperature (line 5): must be between 0 and 2, got 3`},
 		{"backend", "cache: {backend: {type: memcached}}", `cache.backend.type (line 5): must be memory or redis, got "memcached"`},
 		{"redis address", "cache: {backend: {type: redis}}", `cache.backend.address (line 5): is required for type redis, as in "redis.cache.svc:6379"`},

@@ -45,7 +45,7 @@ func (r *Router) newCacheStage(ctx context.Context) (*cacheStage, error) {
 		return nil, nil
 	}
 	c := r.cfg.Cache
-	mem := cache.NewMemory(cache.MemoryOptions{MaxEntries: c.MaxEntries, Eviction: c.Eviction, TTL: c.TTL.D(), OnEvict: func() {
+	mem := cache.NewMemory(cache.MemoryOptions{MaxEntries: c.MaxEntries, MaxBytes: c.MaxBytes, Eviction: c.Eviction, TTL: c.TTL.D(), OnEvict: func() {
 		if r.metrics != nil {
 			r.metrics.CacheEvictions.Inc()
 		}
