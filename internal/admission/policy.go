@@ -108,10 +108,10 @@ func NewPolicy(cfg config.Admission, mgmt *config.Management, o Options) (*Polic
 		}
 	}})
 	var errs []error
-	open := func(keys *Keys, name, field string, ref config.SecretRef) {
+	open := func(keys *Keys, name, path string, ref config.SecretRef) {
 		src, err := p.store.Open(string(ref))
 		if err != nil {
-			errs = append(errs, fmt.Errorf("%s %q: %s: %w", field, name, ref, err))
+			errs = append(errs, &config.RefError{Path: path, Ref: ref, Err: err})
 			return
 		}
 		mu.Lock()
@@ -122,7 +122,7 @@ func NewPolicy(cfg config.Admission, mgmt *config.Management, o Options) (*Polic
 		}
 		v, err := src.Value()
 		if err != nil {
-			errs = append(errs, fmt.Errorf("%s %q: %s: %w", field, name, ref, err))
+			errs = append(errs, &config.RefError{Path: path, Ref: ref, Err: err})
 			return
 		}
 		keys.Set(name, v)
@@ -130,7 +130,7 @@ func NewPolicy(cfg config.Admission, mgmt *config.Management, o Options) (*Polic
 	if len(cfg.APIKeys) > 0 {
 		p.keys = NewKeys()
 	}
-	for _, k := range cfg.APIKeys {
+	for i, k := range cfg.APIKeys {
 		kp := &keyPolicy{name: k.Name, limit: newLimit(k.RateLimit, o.Now)}
 		if len(k.Models) > 0 {
 			kp.models = map[string]bool{}
@@ -139,13 +139,13 @@ func NewPolicy(cfg config.Admission, mgmt *config.Management, o Options) (*Polic
 			}
 		}
 		p.clients[k.Name] = kp
-		open(p.keys, k.Name, "admission.api_keys", k.Key)
+		open(p.keys, k.Name, fmt.Sprintf("admission.api_keys[%d].key", i), k.Key)
 	}
 	if mgmt.AuthEnabled() {
 		p.mgmtOn, p.mgmt, p.roles = true, NewKeys(), map[string]string{}
-		for _, t := range mgmt.Tokens {
+		for i, t := range mgmt.Tokens {
 			p.roles[t.Name] = t.Role
-			open(p.mgmt, t.Name, "management.tokens", t.Token)
+			open(p.mgmt, t.Name, fmt.Sprintf("management.tokens[%d].token", i), t.Token)
 		}
 	}
 	if len(errs) > 0 {

@@ -293,8 +293,8 @@ func TestTokenCharging(t *testing.T) {
 	}
 }
 
-// TestNewPolicyErrors: every key and token that cannot be read is named, by field, name
-// and reference, never by value.
+// TestNewPolicyErrors: every key and token that cannot be read is named, by field path and
+// reference, never by value.
 func TestNewPolicyErrors(t *testing.T) {
 	t.Parallel()
 	missing := filepath.Join(t.TempDir(), "missing")
@@ -305,9 +305,9 @@ func TestNewPolicyErrors(t *testing.T) {
 	}}, &config.Management{Auth: config.ManagementAuthBearer, Tokens: []config.ManagementToken{
 		{Name: "ops", Token: "env.OPS", Role: config.RoleAdmin},
 	}}, Options{LookupEnv: env(map[string]string{"TEAM_A": teamKey})})
-	want := `admission.api_keys "gone": env.GONE: environment variable GONE is not set (names are case-sensitive and must match the Secret key exactly): secret not found
-admission.api_keys "file": file:` + missing + `: file ` + missing + ` does not exist: secret not found
-management.tokens "ops": env.OPS: environment variable OPS is not set (names are case-sensitive and must match the Secret key exactly): secret not found`
+	want := `admission.api_keys[1].key env.GONE: environment variable GONE is not set (names are case-sensitive and must match the Secret key exactly): secret not found
+admission.api_keys[2].key file:` + missing + `: file ` + missing + ` does not exist: secret not found
+management.tokens[0].token env.OPS: environment variable OPS is not set (names are case-sensitive and must match the Secret key exactly): secret not found`
 	if err == nil || err.Error() != want {
 		t.Errorf("NewPolicy error:\n%v\nwant:\n%s", err, want)
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/semantic-router/semantic-router/internal/cache"
+	"github.com/semantic-router/semantic-router/internal/config"
 )
 
 // newRedisCache is the cache backend shared by replicas through Redis or Valkey: entries
@@ -20,10 +21,10 @@ func (r *Router) newRedisCache(ctx context.Context, mem *cache.Memory) (cache.St
 	if !c.Backend.Password.IsZero() {
 		src, err := r.secrets.Open(string(c.Backend.Password))
 		if err != nil {
-			return nil, fmt.Errorf("cache.backend.password %s: %w", c.Backend.Password, err)
+			return nil, &config.RefError{Path: "cache.backend.password", Ref: c.Backend.Password, Err: err}
 		}
 		if o.Password, err = src.Value(); err != nil {
-			return nil, fmt.Errorf("cache.backend.password %s: %w", c.Backend.Password, err)
+			return nil, &config.RefError{Path: "cache.backend.password", Ref: c.Backend.Password, Err: err}
 		}
 	}
 	store, err := cache.NewRedis(ctx, o)

@@ -30,7 +30,7 @@ func (r *Router) newProvider(m config.Model) (provider.Provider, error) {
 		}
 		src, err := secrets.Open(string(ref))
 		if err != nil {
-			return credential{}, fmt.Errorf("provider.%s %s: %w", field, ref, err)
+			return credential{}, &config.RefError{Path: "provider." + field, Ref: ref, Err: err}
 		}
 		return credential{get: src.Value, ref: src.Ref()}, nil
 	}

@@ -95,9 +95,9 @@ func TestProviderErrors(t *testing.T) {
 		{"a CA bundle with a broken certificate", "{type: openai_compatible, base_url: https://a.internal/v1, ca_cert_pem: env.BAD_CERT}",
 			`model "m": provider.ca_cert_pem: certificate 1 does not parse: x509: malformed certificate`},
 		{"an unset CA bundle", "{type: openai_compatible, base_url: https://a.internal/v1, ca_cert_pem: env.NO_CA}",
-			`model "m": provider.ca_cert_pem env.NO_CA: environment variable NO_CA is not set` + notFound},
+			`models[0].provider.ca_cert_pem (line 3): env.NO_CA: environment variable NO_CA is not set` + notFound},
 		{"an unset session token", "{type: bedrock, region: us-east-1, access_key_id: env.CA, secret_access_key: env.CA, session_token: env.NO_TOKEN}",
-			`model "m": provider.session_token env.NO_TOKEN: environment variable NO_TOKEN is not set` + notFound},
+			`models[0].provider.session_token (line 3): env.NO_TOKEN: environment variable NO_TOKEN is not set` + notFound},
 	} {
 		cfg, err := config.Parse([]byte("models:\n  - model_name: m\n    provider: " + tt.provider + "\n"))
 		if err != nil {

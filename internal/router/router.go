@@ -179,7 +179,7 @@ func New(cfg *config.Config, o Options) (*Router, error) {
 		errs []error
 		err  error
 	)
-	for _, mc := range cfg.Models {
+	for i, mc := range cfg.Models {
 		m := &model{cfg: mc, pool: r.newPool(mc)}
 		m.timeoutFirst = m.pool == nil && len(mc.Fallbacks) == 0 && mc.Retry.MaxAttempts <= 1 &&
 			mc.Provider.Type != config.ProviderSim && mc.Timeout > 0 && mc.Timeout < cfg.Routing.RequestBudget
@@ -202,6 +202,9 @@ func New(cfg *config.Config, o Options) (*Router, error) {
 			continue // routing needs the models, not their providers
 		}
 		p, err := r.newProvider(mc)
+		if re := (*config.RefError)(nil); errors.As(err, &re) {
+			re.Path = fmt.Sprintf("models[%d].%s", i, re.Path) // a problem of the config, at its line
+		}
 		if err != nil {
 			err = fmt.Errorf("model %q: %w", mc.Name, err)
 			errs = append(errs, err)
@@ -227,7 +230,7 @@ func New(cfg *config.Config, o Options) (*Router, error) {
 	}
 	if len(errs) > 0 {
 		_ = r.Close()
-		return nil, errors.Join(errs...)
+		return nil, cfg.AsProblems(errs...)
 	}
 	for _, w := range cfg.Warnings() {
 		r.log.Warn("config warning", "warning", w)

@@ -18,7 +18,7 @@ import (
 )
 
 // TestNewListsEveryFailure: New names every model it could not register, and every other
-// problem, at once, logs a line per model, and touches no metric.
+// problem, at once, each unreadable reference by its field path and line, logs a line per model, and touches no metric.
 func TestNewListsEveryFailure(t *testing.T) {
 	t.Parallel()
 	cfg, err := config.Parse([]byte(`admission:
@@ -39,10 +39,10 @@ models:
 	_, err = New(cfg, Options{Metrics: metrics, Logger: slog.New(slog.NewTextHandler(&lockedWriter{w: &buf, mu: &mu}, &slog.HandlerOptions{ReplaceAttr: dropTime})),
 		LookupEnv: func(k string) (string, bool) { return "x", k == "B_ID" }})
 	const notFound = " (names are case-sensitive and must match the Secret key exactly): secret not found"
-	want := `model "a": provider.api_key env.A_KEY: environment variable A_KEY is not set` + notFound + `
-model "b": provider.secret_access_key env.B_SECRET: environment variable B_SECRET is not set` + notFound + `
-model "d": provider.service_account_key env.D_SA: environment variable D_SA is not set` + notFound + `
-admission.api_keys "team": env.TEAM_KEY: environment variable TEAM_KEY is not set` + notFound
+	want := `models[0].provider.api_key (line 4): env.A_KEY: environment variable A_KEY is not set` + notFound + `
+models[1].provider.secret_access_key (line 5): env.B_SECRET: environment variable B_SECRET is not set` + notFound + `
+models[3].provider.service_account_key (line 7): env.D_SA: environment variable D_SA is not set` + notFound + `
+admission.api_keys[0].key (line 2): env.TEAM_KEY: environment variable TEAM_KEY is not set` + notFound
 	if err == nil || err.Error() != want {
 		t.Errorf("New: %v\nwant %s", err, want)
 	}
@@ -50,7 +50,7 @@ admission.api_keys "team": env.TEAM_KEY: environment variable TEAM_KEY is not se
 	logged := buf.String()
 	mu.Unlock()
 	for _, line := range []string{
-		`level=ERROR msg="model registration failed" model=a provider=openai_compatible error="model \"a\": provider.api_key env.A_KEY: environment variable A_KEY is not set` + notFound + `"`,
+		`level=ERROR msg="model registration failed" model=a provider=openai_compatible error="model \"a\": models[0].provider.api_key env.A_KEY: environment variable A_KEY is not set` + notFound + `"`,
 		`level=INFO msg="model registered" model=c provider=sim upstream_model=c base_url="" endpoints=0 exposed=true`,
 		`level=ERROR msg="model registration failed" model=d provider=vertex`,
 	} {

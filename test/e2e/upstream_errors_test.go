@@ -246,7 +246,7 @@ func TestStartupErrors(t *testing.T) {
 			config: compatConfig("http://127.0.0.1:1", "env.Chat_Api_Key"),
 			env:    []string{"CHAT_API_KEY=set-but-differently-cased"},
 			want: []string{
-				`model "chat": provider.api_key env.Chat_Api_Key: environment variable Chat_Api_Key is not set (names are case-sensitive and must match the Secret key exactly): secret not found`,
+				`models[0].provider.api_key (line `, `): env.Chat_Api_Key: environment variable Chat_Api_Key is not set (names are case-sensitive and must match the Secret key exactly): secret not found`,
 				`"msg":"model registration failed"`,
 			},
 		},
