@@ -288,10 +288,10 @@ func (p *Policy) AdmitModel(t *Ticket, model string) error {
 // only for a refusal: an admitted request allocates nothing here.
 func (p *Policy) take(l *limit, reason Reason, what, name string) error {
 	if ok, wait := l.tokens.Positive(); !ok {
-		return p.refuse(rateLimited(reason, fmt.Sprintf("%s %q has used its %d tokens per minute", what, name, l.cfg.TokensPerMinute), wait))
+		return p.refuse(rateLimited(reason, fmt.Sprintf("%s %q is at its limit of %d tokens per minute", what, name, l.cfg.TokensPerMinute), wait))
 	}
 	if ok, wait := l.requests.Take(1); !ok {
-		return p.refuse(rateLimited(reason, fmt.Sprintf("%s %q has sent its %d requests per minute", what, name, l.cfg.RequestsPerMinute), wait))
+		return p.refuse(rateLimited(reason, fmt.Sprintf("%s %q is at its limit of %d requests per minute", what, name, l.cfg.RequestsPerMinute), wait))
 	}
 	return nil
 }

@@ -124,13 +124,13 @@ func TestRefusals(t *testing.T) {
 			_, err := p.Admit(context.Background(), auth(t, p, teamKey), "auto")
 			return err
 		}, Refusal{Reason: ReasonKeyRateLimited, RetryAfter: 15 * time.Second,
-			Message: `API key "team-a" has sent its 2 requests per minute; retry after the Retry-After header's seconds`}, true},
+			Message: `API key "team-a" is at its limit of 2 requests per minute; retry after the Retry-After header's seconds`}, true},
 		{"key's tokens per minute", limited, func(t *testing.T, p *Policy, _ *clock) error {
 			admit(t, p, teamKey, "auto").Done(25) // overdraws 10 by 15: 1.5 minutes to refill
 			_, err := p.Admit(context.Background(), auth(t, p, teamKey), "auto")
 			return err
 		}, Refusal{Reason: ReasonKeyRateLimited, RetryAfter: 90*time.Second + time.Millisecond,
-			Message: `API key "team-a" has used its 10 tokens per minute; retry after the Retry-After header's seconds`}, true},
+			Message: `API key "team-a" is at its limit of 10 tokens per minute; retry after the Retry-After header's seconds`}, true},
 		{"model's requests per minute, any key", limited, func(t *testing.T, p *Policy, _ *clock) error {
 			admit(t, p, otherKey, "general").Done(0)
 			admit(t, p, teamKey, "general").Done(0)
@@ -139,14 +139,14 @@ func TestRefusals(t *testing.T) {
 			_, err := p.Admit(context.Background(), auth(t, p, otherKey), "general")
 			return err
 		}, Refusal{Reason: ReasonModelRateLimited, RetryAfter: 15 * time.Second,
-			Message: `model "general" has sent its 4 requests per minute; retry after the Retry-After header's seconds`}, true},
+			Message: `model "general" is at its limit of 4 requests per minute; retry after the Retry-After header's seconds`}, true},
 		{"model's tokens per minute", limited, func(t *testing.T, p *Policy, c *clock) error {
 			admit(t, p, otherKey, "reasoning").Done(150)
 			c.advance(15 * time.Second) // refills 25 of the 50 overdrawn
 			_, err := p.Admit(context.Background(), auth(t, p, otherKey), "reasoning")
 			return err
 		}, Refusal{Reason: ReasonModelRateLimited, RetryAfter: 15*time.Second + time.Millisecond,
-			Message: `model "reasoning" has used its 100 tokens per minute; retry after the Retry-After header's seconds`}, true},
+			Message: `model "reasoning" is at its limit of 100 tokens per minute; retry after the Retry-After header's seconds`}, true},
 		{"every slot and queue place taken", noQueue, func(t *testing.T, p *Policy, _ *clock) error {
 			held := admit(t, p, "", "m")
 			defer held.Done(0)

@@ -72,7 +72,7 @@ func TestRefusedBeforeTheBodyIsRead(t *testing.T) {
 		{"no key", "", 401, "invalid_api_key", "missing API key: send it as Authorization: Bearer <key>", "", false},
 		{"a wrong key", "sk-wrong", 401, "invalid_api_key", "the API key is not valid", "", false},
 		{"the key's requests per minute spent", "sk-team", 429, "rate_limit_exceeded",
-			`API key "team" has sent its 1 requests per minute; retry after the Retry-After header's seconds`, "team", true},
+			`API key "team" is at its limit of 1 requests per minute; retry after the Retry-After header's seconds`, "team", true},
 	} {
 		b := newBody(body)
 		res, trail, err := p.Serve(context.Background(), &Request{ID: "r1", Header: bearer(tt.key), Body: b})
@@ -311,7 +311,7 @@ func TestCloseChargesTheUsage(t *testing.T) {
 		}
 		_, err = req()
 		e := apiErr(t, err)
-		want := `API key "team" has used its 10 tokens per minute; retry after the Retry-After header's seconds`
+		want := `API key "team" is at its limit of 10 tokens per minute; retry after the Retry-After header's seconds`
 		if e.Status != http.StatusTooManyRequests || e.Message != want || e.RetryAfter < time.Second {
 			t.Errorf("stream=%v: after Close: %d %q %v; want 429 %q", stream, e.Status, e.Message, e.RetryAfter, want)
 		}

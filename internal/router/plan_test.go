@@ -182,7 +182,7 @@ models:
 		t.Errorf("tokens_total{m} = %v prompt, %v completion; want 600 and 500", p, c)
 	}
 	_, err = plan()
-	want := `API key "team" has used its 100 tokens per minute; retry after the Retry-After header's seconds`
+	want := `API key "team" is at its limit of 100 tokens per minute; retry after the Retry-After header's seconds`
 	if e := apiErr(t, err); e.Status != http.StatusTooManyRequests || e.Message != want {
 		t.Errorf("after 1100 tokens: %d %q, want 429 %q", e.Status, e.Message, want)
 	}

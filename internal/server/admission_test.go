@@ -66,14 +66,14 @@ management:
 	check("streamed", do(t, "POST", url, "bearer "+teamKey, chat("auto", true)), 200, "data: [DONE]")
 	r := do(t, "POST", url, "Bearer "+teamKey, chat("general", false))
 	check("third request in a minute", r, 429,
-		`{"error":{"message":"API key \"team-a\" has sent its 2 requests per minute; retry after the Retry-After header's seconds","type":"rate_limit_error","param":null,"code":"rate_limit_exceeded"}}`)
+		`{"error":{"message":"API key \"team-a\" is at its limit of 2 requests per minute; retry after the Retry-After header's seconds","type":"rate_limit_error","param":null,"code":"rate_limit_exceeded"}}`)
 	if ra := r.header.Get("Retry-After"); ra != "30" && ra != "29" {
 		t.Errorf("Retry-After = %q, want about 30 (one request in 2 a minute)", ra)
 	}
 
 	// The model's token budget: the first answer overdraws it, the next request waits.
 	check("tokens left", do(t, "POST", url, "Bearer "+otherKey, chat("reasoning", false)), 200, `"usage"`)
-	check("tokens spent", do(t, "POST", url, "Bearer "+otherKey, chat("reasoning", false)), 429, `model \"reasoning\" has used its 5 tokens per minute`)
+	check("tokens spent", do(t, "POST", url, "Bearer "+otherKey, chat("reasoning", false)), 429, `model \"reasoning\" is at its limit of 5 tokens per minute`)
 
 	// A rotated file: key replaces the old one without a restart.
 	if err := os.WriteFile(keyFile+".new", []byte(rotated), 0o600); err != nil {
