@@ -31,7 +31,8 @@ const reloadDebounce = 100 * time.Millisecond
 // requests to the end and is closed after the last. An invalid one is refused, logged with
 // every problem, and the old config keeps serving. A new config's model artifacts missing
 // from their cache are downloaded first, while the old config serves; with offline, or when
-// the download fails, the reload is refused with the cause.
+// the download fails, the reload is refused with the cause. A reload started while another
+// is still downloading replaces it: the file's newest content is what counts.
 type reloader struct {
 	path    string
 	holder  *router.Holder
@@ -46,7 +47,16 @@ type reloader struct {
 	mu      sync.Mutex // one reload at a time
 	last    [32]byte   // hash of the file content now serving
 	refused [32]byte   // hash of the content last refused
+
+	// onApplied, when set, is called after a reload is applied.
+	onApplied func()
+
+	runMu  sync.Mutex
+	cancel context.CancelCauseFunc // the running reload's, to replace it
 }
+
+// errReplaced ends a reload that a newer one replaced.
+var errReplaced = errors.New("a newer reload replaced this one")
 
 func (rl *reloader) count(result string) {
 	rl.metrics.ConfigReloads.WithLabelValues(result).Inc()
@@ -61,8 +71,19 @@ func (rl *reloader) reload(ctx context.Context) (bool, error) { return rl.apply(
 // after a ConfigMap update, or an editor's backup file, would repeat the same problems.
 // ctx bounds the download of the new config's artifacts.
 func (rl *reloader) apply(ctx context.Context, explicit bool) (applied bool, err error) {
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	rl.runMu.Lock()
+	if rl.cancel != nil {
+		rl.cancel(errReplaced) // it may be waiting for a download; this one reads the file anew
+	}
+	rl.cancel = cancel
+	rl.runMu.Unlock()
 	rl.mu.Lock()
 	defer rl.mu.Unlock()
+	if errors.Is(context.Cause(ctx), errReplaced) {
+		return false, context.Cause(ctx) // replaced before it began
+	}
 	data, err := os.ReadFile(rl.path)
 	if err != nil {
 		rl.count("invalid")
@@ -79,7 +100,14 @@ func (rl *reloader) apply(ctx context.Context, explicit bool) (applied bool, err
 		for _, note := range keepRestartOnly(rl.started, &cfg.Server) {
 			rl.log.Warn("setting takes a restart", "config", rl.path, "warning", cfg.Note(note.path, "%s", note.msg))
 		}
+		if len(cfg.Artifacts) > 0 {
+			rl.log.Info("config reload: checking the new config's model artifacts; the current config serves meanwhile", "config", rl.path)
+		}
 		err = pullArtifacts(ctx, cfg, rl.offline, rl.log, nil)
+		if cause := context.Cause(ctx); err != nil && errors.Is(cause, errReplaced) {
+			rl.log.Info("config reload replaced by a newer one while it fetched model artifacts", "config", rl.path)
+			return false, cause
+		}
 	}
 	if err == nil {
 		var rt *router.Router
@@ -100,6 +128,9 @@ func (rl *reloader) apply(ctx context.Context, explicit bool) (applied bool, err
 				<-drained
 				rl.log.Info("previous config drained and closed")
 			}()
+			if rl.onApplied != nil {
+				rl.onApplied()
+			}
 			return true, nil
 		}
 	}
@@ -138,6 +169,13 @@ func (rl *reloader) watch(ctx context.Context) error {
 	debounce := time.NewTimer(time.Hour)
 	debounce.Stop()
 	defer debounce.Stop()
+	// Reloads run beside the loop, so that a change or a SIGHUP during a long download is
+	// seen at once and replaces it.
+	var running sync.WaitGroup
+	defer running.Wait()
+	applyAsync := func(explicit bool) {
+		running.Go(func() { _, _ = rl.apply(ctx, explicit) })
+	}
 	pending := false
 	arm := func() {
 		if !pending {
@@ -151,7 +189,7 @@ func (rl *reloader) watch(ctx context.Context) error {
 			return nil
 		case <-hup:
 			rl.log.Info("SIGHUP: reloading the config", "config", rl.path)
-			_, _ = rl.apply(ctx, true)
+			applyAsync(true)
 		case ev, ok := <-w.Events:
 			if !ok {
 				return nil
@@ -167,7 +205,7 @@ func (rl *reloader) watch(ctx context.Context) error {
 			arm() // an overflow may have dropped the event that mattered
 		case <-debounce.C:
 			pending = false
-			_, _ = rl.apply(ctx, false)
+			applyAsync(false)
 		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -414,5 +415,57 @@ func TestReloadKeepsWhatTakesARestart(t *testing.T) {
 	}
 	if want := `"msg":"setting takes a restart","config":"` + path + `","warning":"server.read_timeout (line 6): 30s takes a restart; 1m0s stays in force until then"`; !strings.Contains(r.logs.String(), want) {
 		t.Errorf("logs lack %s:\n%s", want, r.logs.String())
+	}
+}
+
+// TestReloadReplacesOneWaitingForArtifacts: a reload waiting for a model that downloads
+// slowly does not hold the config: a newer change replaces it at once, and the content that
+// was replaced never applies.
+func TestReloadReplacesOneWaitingForArtifacts(t *testing.T) {
+	t.Parallel()
+	// A model server that sends a byte every 100 ms: alive, never done.
+	slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Length", "1048576")
+		tick := time.NewTicker(100 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-r.Context().Done():
+				return
+			case <-tick.C:
+				_, _ = w.Write([]byte{0})
+				w.(http.Flusher).Flush()
+			}
+		}
+	}))
+	t.Cleanup(slow.Close)
+	path := filepath.Join(t.TempDir(), "config.yaml")
+	write := func(content string) {
+		t.Helper()
+		tmp := path + ".tmp"
+		if err := os.WriteFile(tmp, []byte(content), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Rename(tmp, path); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(reloadConfig("first"))
+	r := start(t, "-config", path)
+	section, _ := artifactSection(t, "m", slow.URL, "onnx/model.onnx")
+	write(reloadConfig("second") + section)
+	waitUntil(t, "the reload waits for the model", func() bool {
+		return strings.Contains(r.logs.String(), `"msg":"config reload: checking the new config's model artifacts; the current config serves meanwhile"`)
+	})
+	write(reloadConfig("third"))
+	waitUntil(t, "the newer change applies", func() bool {
+		return strings.Contains(r.get(t, "management", "/api/v1/config"), "third one two")
+	})
+	waitUntil(t, "the replaced reload is logged", func() bool {
+		return strings.Contains(r.logs.String(), `"msg":"config reload replaced by a newer one while it fetched model artifacts"`)
+	})
+	time.Sleep(300 * time.Millisecond) // had the replaced reload gone on, it would apply now
+	if cfg := r.get(t, "management", "/api/v1/config"); !strings.Contains(cfg, "third one two") {
+		t.Errorf("the replaced content applied after the newer one:\n%s", cfg)
 	}
 }
