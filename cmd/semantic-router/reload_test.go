@@ -469,3 +469,59 @@ func TestReloadReplacesOneWaitingForArtifacts(t *testing.T) {
 		t.Errorf("the replaced content applied after the newer one:\n%s", cfg)
 	}
 }
+
+// TestReloadEndsTheStartupDownload: a reload that applies while the start-up config's model
+// is still downloading ends that download, and readiness follows the config that serves.
+func TestReloadEndsTheStartupDownload(t *testing.T) {
+	t.Parallel()
+	var downloading atomic.Int64
+	slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		downloading.Add(1)
+		defer downloading.Add(-1)
+		w.Header().Set("Content-Length", "1048576")
+		tick := time.NewTicker(100 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-r.Context().Done():
+				return
+			case <-tick.C:
+				_, _ = w.Write([]byte{0})
+				w.(http.Flusher).Flush()
+			}
+		}
+	}))
+	t.Cleanup(slow.Close)
+	path := filepath.Join(t.TempDir(), "config.yaml")
+	section, _ := artifactSection(t, "m", slow.URL, "onnx/model.onnx")
+	if err := os.WriteFile(path, []byte(reloadConfig("first")+section), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r := start(t, "-config", path)
+	ready := func() int {
+		resp, err := http.Get("http://" + r.addrs["management"] + "/ready")
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	waitUntil(t, "the start-up download runs", func() bool { return downloading.Load() == 1 })
+	if got := ready(); got != http.StatusServiceUnavailable {
+		t.Fatalf("/ready during the download: %d, want 503", got)
+	}
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, []byte(reloadConfig("second")), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		t.Fatal(err)
+	}
+	waitUntil(t, "the new config applies", func() bool {
+		return strings.Contains(r.get(t, "management", "/api/v1/config"), "second one two")
+	})
+	waitUntil(t, "the start-up download ends", func() bool { return downloading.Load() == 0 })
+	if got := ready(); got != http.StatusOK {
+		t.Errorf("/ready after the reload: %d, want 200", got)
+	}
+}

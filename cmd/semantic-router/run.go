@@ -14,6 +14,7 @@ import (
 	"runtime/debug"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -287,15 +288,21 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	// downloading get its reason, the others are served, and /ready says 503 until every
 	// model is loaded. A download that fails stops the router with the cause. With -offline
 	// the cache is only checked, at once.
+	// A reload that applies has pulled its own config's artifacts first: the start-up
+	// download, for a config no longer serving, then stops, and neither readiness nor the
+	// policies wait for it any more.
 	ctx, failed := context.WithCancelCause(ctx)
 	defer failed(nil)
+	var reloaded atomic.Bool
+	download, stopDownload := context.WithCancel(ctx)
+	defer stopDownload()
 	if f.offline {
 		if err := pullArtifacts(ctx, cfg, true, log, &artifacts); err != nil {
 			return err
 		}
 	} else if len(cfg.Artifacts) > 0 {
 		go func() {
-			if err := pullArtifacts(ctx, cfg, false, log, &artifacts); err != nil && ctx.Err() == nil {
+			if err := pullArtifacts(download, cfg, false, log, &artifacts); err != nil && download.Err() == nil {
 				failed(err)
 			}
 		}()
@@ -311,7 +318,7 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	ropts := router.Options{Logger: log, Metrics: metrics, LookupEnv: os.LookupEnv, Tracing: tracing, PlanOnly: extprocMode, Redactor: redactor,
 		LocalModelReady: func(dir string) error {
-			if a := cfg.ArtifactForDir(dir); a != nil {
+			if a := cfg.ArtifactForDir(dir); a != nil && !reloaded.Load() {
 				if ok, why := artifacts.ArtifactReady(a.Name); !ok {
 					return errors.New(why)
 				}
@@ -328,6 +335,9 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	// An artifact still downloading, or a remote embedder that has not answered yet, keeps
 	// /ready at 503, with the reason.
 	ready.SetCheck(func(ctx context.Context) error {
+		if reloaded.Load() {
+			return holder.Current().Ready(ctx)
+		}
 		if err := artifacts.Check(ctx); err != nil {
 			return err
 		}
@@ -340,7 +350,7 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var reload server.Reloader
 	if f.config != "" { // the embedded demo config has no file to watch
 		rl := &reloader{path: f.config, holder: holder, opts: ropts, offline: f.offline, log: log, metrics: metrics, last: sha256.Sum256(raw),
-			started: cfg.Server}
+			started: cfg.Server, onApplied: func() { reloaded.Store(true); stopDownload() }}
 		reload = rl.reload
 		wctx, stopWatch := context.WithCancel(ctx)
 		watched := make(chan struct{})
