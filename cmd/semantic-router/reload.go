@@ -111,7 +111,9 @@ func (rl *reloader) apply(ctx context.Context, explicit bool) (applied bool, err
 	}
 	if err == nil {
 		var rt *router.Router
-		if rt, err = router.New(cfg, rl.opts); err == nil {
+		opts := rl.opts
+		opts.Previous = rl.holder.Current() // its cached answers carry over when they still hold
+		if rt, err = router.New(cfg, opts); err == nil {
 			// A config whose remote embedder does not answer is refused, as at start-up it
 			// would only hold /ready at 503: the previous config keeps serving instead of
 			// every replica leaving service at once. A reload once it answers applies it.

@@ -5,8 +5,10 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"net/http"
+	"reflect"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/semantic-router/semantic-router/internal/cache"
@@ -33,16 +35,44 @@ const (
 // stored. Entries are partitioned by the client's key name. Nil when no request can use the
 // cache.
 type cacheStage struct {
-	store cache.Store
+	store *sharedStore
 	// decisions holds each decision's override, by name, so a request's policy costs two
 	// lookups.
 	decisions map[string]*config.CacheOverride
 }
 
-// newCacheStage builds the configured backend, or nil when the cache is off everywhere.
-func (r *Router) newCacheStage(ctx context.Context) (*cacheStage, error) {
+// sharedStore is a cache backend that the routers of successive reloads share: each
+// router's close lets go of it, and the last one closes it.
+type sharedStore struct {
+	cache.Store
+	refs atomic.Int32
+}
+
+func newShared(s cache.Store) *sharedStore {
+	sh := &sharedStore{Store: s}
+	sh.refs.Store(1)
+	return sh
+}
+
+func (s *sharedStore) Close() error {
+	if s.refs.Add(-1) == 0 {
+		return s.Store.Close()
+	}
+	return nil
+}
+
+// newCacheStage builds the configured backend, or nil when the cache is off everywhere. A
+// reload keeps the backend of prev, the router it replaces, and so its answers, when the
+// cache, the embedder (the vectors) and the models (what answered) are configured as
+// before.
+func (r *Router) newCacheStage(ctx context.Context, prev *Router) (*cacheStage, error) {
 	if !cacheUsed(r.cfg) {
 		return nil, nil
+	}
+	if prev != nil && prev.cache != nil && reflect.DeepEqual(prev.cfg.Cache, r.cfg.Cache) &&
+		reflect.DeepEqual(prev.cfg.Signals.Embedder, r.cfg.Signals.Embedder) && reflect.DeepEqual(prev.cfg.Models, r.cfg.Models) {
+		prev.cache.store.refs.Add(1)
+		return newStage(r.cfg, prev.cache.store), nil
 	}
 	c := r.cfg.Cache
 	mem := cache.NewMemory(cache.MemoryOptions{MaxEntries: c.MaxEntries, MaxBytes: c.MaxBytes, Eviction: c.Eviction, TTL: c.TTL.D(), OnEvict: func() {
@@ -51,16 +81,16 @@ func (r *Router) newCacheStage(ctx context.Context) (*cacheStage, error) {
 		}
 	}})
 	if c.Backend.Type != config.CacheBackendRedis {
-		return newStage(r.cfg, mem), nil
+		return newStage(r.cfg, newShared(mem)), nil
 	}
 	store, err := r.newRedisCache(ctx, mem)
 	if err != nil {
 		return nil, err
 	}
-	return newStage(r.cfg, store), nil
+	return newStage(r.cfg, newShared(store)), nil
 }
 
-func newStage(cfg *config.Config, store cache.Store) *cacheStage {
+func newStage(cfg *config.Config, store *sharedStore) *cacheStage {
 	c := &cacheStage{store: store, decisions: map[string]*config.CacheOverride{}}
 	for i := range cfg.Decisions {
 		c.decisions[cfg.Decisions[i].Name] = cfg.Decisions[i].Cache

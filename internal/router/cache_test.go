@@ -15,6 +15,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
+	"github.com/semantic-router/semantic-router/internal/config"
 	"github.com/semantic-router/semantic-router/internal/openai"
 	"github.com/semantic-router/semantic-router/internal/telemetry"
 )
@@ -343,5 +344,59 @@ cache: {enabled: true}
 	}
 	if serve("plain", false) != CacheMiss || serve("plain", true) != CacheHit || serve("plain", false) != CacheHit {
 		t.Error("a plain text answer was not stored")
+	}
+}
+
+// TestCacheOutlivesAReload: a router built to replace another keeps its cached answers when
+// the cache, the embedder and the models are configured as before, also once the old one is
+// closed; a change of the models starts empty.
+func TestCacheOutlivesAReload(t *testing.T) {
+	t.Parallel()
+	be := newModelBackend(t)
+	env := map[string]string{"KEY": "sk-pool"}
+	models := fmt.Sprintf(`
+models:
+  - model_name: m
+    provider: {type: openai_compatible, base_url: %s/v1, api_key: env.KEY}
+cache: {enabled: true}
+`, be.URL)
+	build := func(yaml string, prev *Router) *Router {
+		t.Helper()
+		cfg, err := config.Parse([]byte(yaml))
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := New(cfg, Options{Previous: prev, LookupEnv: func(k string) (string, bool) { v, ok := env[k]; return v, ok }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	first := build(models, nil)
+	p := NewPipeline(NewHolder(first), PipelineOptions{})
+	if got := ask(t, p, "", chatT("What is the capital of France?", 0), nil); got[HeaderCache] != CacheMiss {
+		t.Fatalf("first: %v", got)
+	}
+	// A reload that changes what the cache does not depend on: the keep-alive of streams.
+	second := build(models+"server: {stream_keepalive: 5s}\n", first)
+	if err := first.Close(); err != nil {
+		t.Fatal(err)
+	}
+	p = NewPipeline(NewHolder(second), PipelineOptions{})
+	if got := ask(t, p, "", chatT("What is the capital of France?", 0), nil); got[HeaderCache] != CacheHit {
+		t.Errorf("after a reload that kept the cache's setup: %v, want a hit", got)
+	}
+	// A reload that changes a model: its answers may differ, so none carries over.
+	third := build(strings.Replace(models, "api_key: env.KEY}", "api_key: env.KEY, model: other}", 1), second)
+	t.Cleanup(func() { _ = third.Close() })
+	if err := second.Close(); err != nil {
+		t.Fatal(err)
+	}
+	p = NewPipeline(NewHolder(third), PipelineOptions{})
+	if got := ask(t, p, "", chatT("What is the capital of France?", 0), nil); got[HeaderCache] != CacheMiss {
+		t.Errorf("after a reload that changed the model: %v, want a miss", got)
+	}
+	if n := be.completions.Load(); n != 2 {
+		t.Errorf("the backend was called %d times, want twice", n)
 	}
 }

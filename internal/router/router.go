@@ -63,6 +63,9 @@ type Options struct {
 	// router runs, and redacts the text the router relays to clients. The program wraps its
 	// log handler with the same one (redact.Handler). Nil: the router uses one of its own.
 	Redactor *redact.Redactor
+	// Previous is the router a reload replaces: the new one keeps its cached answers when
+	// the cache, the embedder and the models are configured as before.
+	Previous *Router
 }
 
 // Router routes chat requests to models. It is safe for concurrent use.
@@ -224,7 +227,7 @@ func New(cfg *config.Config, o Options) (*Router, error) {
 		errs = append(errs, err)
 	}
 	if len(errs) == 0 {
-		if r.cache, err = r.newCacheStage(context.Background()); err != nil {
+		if r.cache, err = r.newCacheStage(context.Background(), o.Previous); err != nil {
 			errs = append(errs, err)
 		}
 	}
