@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"math"
 	"net/http"
 	"reflect"
 	"strconv"
@@ -153,7 +154,9 @@ func (l cacheLookup) explain() [][2]string {
 	}
 	out := [][2]string{{HeaderCache, l.outcome}}
 	if l.hit != nil {
-		out = append(out, [2]string{HeaderCacheSimilarity, strconv.FormatFloat(l.hit.Similarity, 'f', 2, 64)})
+		// Cut, not rounded: a semantic hit of 0.996 says 0.99, so 1.00 means the same
+		// request or the same vector.
+		out = append(out, [2]string{HeaderCacheSimilarity, strconv.FormatFloat(math.Floor(l.hit.Similarity*100+1e-9)/100, 'f', 2, 64)})
 	}
 	return out
 }
