@@ -144,6 +144,56 @@ func TestAFlakyConnectionThatAdvancesIsNotGivenUp(t *testing.T) {
 	}
 }
 
+func TestADownloadCutAtTheSamePointIsGivenUp(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name  string
+		setup func(h *hub, a *config.Artifact)
+		want  string // the requests the server saw
+	}{
+		{
+			// Without an ETag or a sha256 a part cannot be resumed safely: every try starts
+			// over and is cut at byte 1000 again.
+			name: "no ETag and no sha256",
+			setup: func(h *hub, a *config.Artifact) {
+				h.noETag = true
+				a.Files = a.Files[1:]
+			},
+			want: strings.Repeat("/org/minilm/resolve/main/tokenizer.json range=\"\" if-range=false auth=false\n", 3),
+		},
+		{
+			name: "a server that ignores Range",
+			setup: func(h *hub, a *config.Artifact) {
+				h.ignoreRange = true
+				a.Files = a.Files[:1]
+			},
+			want: "/org/minilm/resolve/main/onnx/model.onnx range=\"\" if-range=false auth=false\n" +
+				strings.Repeat("/org/minilm/resolve/main/onnx/model.onnx range=\"bytes=1000-\" if-range=true auth=false\n", 2),
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			h := newHub(t, false)
+			h.cutAfter, h.cutEvery = 1000, true
+			a, _, _ := repo(t, h)
+			tt.setup(h, &a)
+			// The first try takes the part to byte 1000, the two others no further. The
+			// deadline only bounds a downloader that would retry forever.
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			defer cancel()
+			_, err := New(Options{Backoff: instant, MaxAttempts: 3}).Ensure(ctx, a)
+			var e *Error
+			if !errors.As(err, &e) || e.Kind != KindConnect || !strings.HasSuffix(e.Message, " (gave up after 3 attempts)") {
+				t.Fatalf("got %v, want a connection error given up after 3 attempts", err)
+			}
+			if got := paths(h.seen()); got != tt.want {
+				t.Fatalf("requests:\n%s\nwant:\n%s", got, tt.want)
+			}
+		})
+	}
+}
+
 func TestAStalledResponseIsCut(t *testing.T) {
 	t.Parallel()
 	h := newHub(t, false)

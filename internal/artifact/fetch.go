@@ -169,10 +169,10 @@ func (j *job) ensureFile(ctx context.Context, f config.ArtifactFile) (int64, boo
 	dl := &download{j: j, f: f, url: j.fileURL(f), part: target + ".part", state: j.partStatePath(f)}
 	dl.loadState()
 	start := j.d.o.Now()
-	// attempt counts the tries since the last one that brought data, so that a large file on
-	// a flaky connection is not given up while it advances.
+	// attempt counts the tries since the last one that took the part file further than it
+	// ever was, so that a large file on a flaky connection is not given up while it advances,
+	// and a download cut at the same point every time, starting over each time, is.
 	for attempt := 1; ; attempt++ {
-		before := dl.received
 		err := dl.try(ctx)
 		if err == nil {
 			break
@@ -181,8 +181,11 @@ func (j *job) ensureFile(ctx context.Context, f config.ArtifactFile) (int64, boo
 		if !errors.As(err, &e) {
 			e = fail(KindIO, err)
 		}
-		if dl.received > before && e.retry {
-			attempt = 1
+		if dl.reached > dl.furthest {
+			dl.furthest = dl.reached
+			if e.retry {
+				attempt = 1
+			}
 		}
 		if !e.retry || attempt >= j.d.o.MaxAttempts || ctx.Err() != nil {
 			if e.retry && attempt > 1 {
@@ -255,6 +258,9 @@ type download struct {
 	commit      string
 	size        int64 // bytes in the part file once complete
 	received    int64 // bytes received over every attempt
+	// reached is the part file's size at the end of the last try; furthest the largest it
+	// has been in this run, a resumed part's size included.
+	reached, furthest int64
 }
 
 // loadState keeps a partial download only if it was of the same URL.
@@ -283,6 +289,8 @@ func (dl *download) try(ctx context.Context) error {
 	if offset > 0 && (strings.HasPrefix(dl.etag, "W/") || (dl.etag == "" && dl.f.SHA256 == "")) {
 		offset = 0
 	}
+	dl.furthest = max(dl.furthest, offset)
+	dl.reached = offset
 	rctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	req, err := http.NewRequestWithContext(rctx, http.MethodGet, dl.url, nil)
@@ -313,6 +321,7 @@ func (dl *download) try(ctx context.Context) error {
 		start, _, size, ok := parseContentRange(resp.Header.Get("Content-Range"))
 		if !ok || start != offset {
 			_ = os.Remove(dl.part)
+			dl.reached = 0
 			return &Error{Artifact: j.cfg.Name, File: dl.f.Path, Kind: KindConnect, retry: true,
 				Message: fmt.Sprintf("%s answered a resumed download with an unexpected Content-Range %q; starting over", origin(resp.Request.URL), resp.Header.Get("Content-Range"))}
 		}
@@ -321,10 +330,11 @@ func (dl *download) try(ctx context.Context) error {
 		if offset > 0 {
 			j.log.Info("the server sent the whole file; starting over", logKeyFile, dl.f.Path, logKeyBytes, offset)
 		}
-		offset = 0
+		offset, dl.reached = 0, 0
 		total = resp.ContentLength
 	case http.StatusRequestedRangeNotSatisfiable:
 		_ = os.Remove(dl.part)
+		dl.reached = 0
 		return &Error{Artifact: j.cfg.Name, File: dl.f.Path, Kind: KindConnect, retry: true,
 			Message: fmt.Sprintf("%s could not resume at byte %d; starting over", origin(resp.Request.URL), offset)}
 	default:
@@ -354,6 +364,7 @@ func (dl *download) try(ctx context.Context) error {
 	defer stall.Stop()
 	n, err := io.Copy(out, &stallReader{r: resp.Body, t: stall, d: j.d.o.StallTimeout, w: pw})
 	dl.received += n
+	dl.reached = offset + n
 	if err != nil {
 		if cause := context.Cause(rctx); cause != nil && !errors.Is(cause, context.Canceled) {
 			err = cause

@@ -40,6 +40,10 @@ type hub struct {
 	cdn *hub
 	// hold, when set, stops every response after half the file until it is closed.
 	hold chan struct{}
+	// noETag leaves the ETag out, as some mirrors and proxies do; ignoreRange answers a
+	// cut response's range request with the whole file, as a server without range
+	// support does.
+	noETag, ignoreRange bool
 }
 
 // seen is what the server recorded of one request.
@@ -143,7 +147,9 @@ func (h *hub) blob(w http.ResponseWriter, r *http.Request) {
 
 func (h *hub) serve(w http.ResponseWriter, r *http.Request, key string, data []byte) {
 	sum := sha256.Sum256(data)
-	w.Header().Set("ETag", fmt.Sprintf("%q", hex.EncodeToString(sum[:])))
+	if !h.noETag {
+		w.Header().Set("ETag", fmt.Sprintf("%q", hex.EncodeToString(sum[:])))
+	}
 	h.mu.Lock()
 	cut := h.cutAfter > 0 && (h.cutEvery || !h.cut[key])
 	h.cut[key] = true
@@ -153,7 +159,7 @@ func (h *hub) serve(w http.ResponseWriter, r *http.Request, key string, data []b
 	case cut:
 		// Promise the rest of the file, send cutAfter bytes of it, drop the connection.
 		start := 0
-		if rng, ok := strings.CutPrefix(r.Header.Get("Range"), "bytes="); ok {
+		if rng, ok := strings.CutPrefix(r.Header.Get("Range"), "bytes="); ok && !h.ignoreRange {
 			start, _ = strconv.Atoi(strings.TrimSuffix(rng, "-"))
 			w.Header().Set("Content-Range", fmt.Sprintf("bytes %d-%d/%d", start, len(data)-1, len(data)))
 			w.Header().Set("Content-Length", fmt.Sprint(len(data)-start))
