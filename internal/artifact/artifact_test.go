@@ -3,6 +3,8 @@ package artifact
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"io/fs"
@@ -237,6 +239,64 @@ func TestResumeStartsOverWhenTheFileChanged(t *testing.T) {
 	want := "/org/minilm/resolve/main/onnx/model.onnx range=\"bytes=29-\" if-range=true auth=false\n"
 	if got := paths(h.seen()); got != want {
 		t.Fatalf("requests:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+func TestAResumeAnsweredWithAnotherVersionStartsOver(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name  string
+		setup func(h *hub)
+		cause string // the retry's message; {base} is the server's URL
+	}{
+		{
+			name:  "a 206 with another ETag than If-Range named",
+			setup: func(h *hub) { h.ignoreIfRange = true },
+			cause: `{base} answered a resumed download with another version of the file (ETag {etag}, not "old"); starting over`,
+		},
+		{
+			name:  "a 206 that does not start at the offset asked",
+			setup: func(h *hub) { h.rangeFromStart = true },
+			cause: `{base} answered a resumed download with an unexpected Content-Range "bytes 0-2099/2100"; starting over`,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			h := newHub(t, false)
+			a, _, tok := repo(t, h)
+			tt.setup(h)
+			// The tokenizer has no sha256 to catch a file mixed from two versions. A part
+			// left by an earlier run of another version of it: its ETag no longer matches.
+			a.Files = a.Files[1:]
+			if err := os.MkdirAll(filepath.Join(a.Dir, metaDir), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(a.Dir, "tokenizer.json.part"), []byte("stale bytes of an old version"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			var logs bytes.Buffer
+			d := New(Options{Backoff: instant, Logger: slog.New(slog.NewJSONHandler(&logs, nil))})
+			j := &job{d: d, cfg: a}
+			raw, _ := json.Marshal(partState{URL: j.fileURL(a.Files[0]), ETag: `"old"`})
+			if err := os.WriteFile(j.partStatePath(a.Files[0]), raw, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := d.Ensure(context.Background(), a); err != nil {
+				t.Fatal(err)
+			}
+			requireFile(t, filepath.Join(a.Dir, "tokenizer.json"), tok)
+			want := "/org/minilm/resolve/main/tokenizer.json range=\"bytes=29-\" if-range=true auth=false\n" +
+				"/org/minilm/resolve/main/tokenizer.json range=\"\" if-range=false auth=false\n"
+			if got := paths(h.seen()); got != want {
+				t.Fatalf("requests:\n%s\nwant:\n%s", got, want)
+			}
+			sum := sha256.Sum256(tok)
+			cause := strings.NewReplacer("{base}", h.srv.URL, "{etag}", `"`+hex.EncodeToString(sum[:])+`"`).Replace(tt.cause)
+			if line, _ := json.Marshal(cause); !strings.Contains(logs.String(), `"error":`+string(line)) {
+				t.Fatalf("the retry does not say %s:\n%s", cause, logs.String())
+			}
+		})
 	}
 }
 

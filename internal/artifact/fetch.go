@@ -325,6 +325,14 @@ func (dl *download) try(ctx context.Context) error {
 			return &Error{Artifact: j.cfg.Name, File: dl.f.Path, Kind: KindConnect, retry: true,
 				Message: fmt.Sprintf("%s answered a resumed download with an unexpected Content-Range %q; starting over", origin(resp.Request.URL), resp.Header.Get("Content-Range"))}
 		}
+		// A server that ignores If-Range sends the rest of another version of the file:
+		// appended to the part, it would make a file of two versions.
+		if etag := resp.Header.Get("ETag"); offset > 0 && dl.etag != "" && etag != dl.etag {
+			_ = os.Remove(dl.part)
+			dl.reached = 0
+			return &Error{Artifact: j.cfg.Name, File: dl.f.Path, Kind: KindConnect, retry: true,
+				Message: fmt.Sprintf("%s answered a resumed download with another version of the file (ETag %s, not %s); starting over", origin(resp.Request.URL), etag, dl.etag)}
+		}
 		total = size
 	case http.StatusOK:
 		if offset > 0 {

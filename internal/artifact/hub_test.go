@@ -44,6 +44,9 @@ type hub struct {
 	// cut response's range request with the whole file, as a server without range
 	// support does.
 	noETag, ignoreRange bool
+	// ignoreIfRange answers a range request with the range even when If-Range names
+	// another version; rangeFromStart answers it with a 206 of the whole file.
+	ignoreIfRange, rangeFromStart bool
 }
 
 // seen is what the server recorded of one request.
@@ -181,7 +184,14 @@ func (h *hub) serve(w http.ResponseWriter, r *http.Request, key string, data []b
 		_ = http.NewResponseController(w).Flush()
 		<-hold
 		_, _ = w.Write(data[len(data)/2:])
+	case h.rangeFromStart && r.Header.Get("Range") != "":
+		w.Header().Set("Content-Range", fmt.Sprintf("bytes 0-%d/%d", len(data)-1, len(data)))
+		w.WriteHeader(http.StatusPartialContent)
+		_, _ = w.Write(data)
 	default:
+		if h.ignoreIfRange {
+			r.Header.Del("If-Range")
+		}
 		http.ServeContent(w, r, key, time.Time{}, bytes.NewReader(data))
 	}
 }
