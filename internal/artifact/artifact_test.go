@@ -561,6 +561,37 @@ func TestNotReadyWhileDownloading(t *testing.T) {
 	}
 }
 
+func TestReadinessSaysADownloadIsRetried(t *testing.T) {
+	t.Parallel()
+	h := newHub(t, false)
+	h.fail = 100
+	h.token = "hf_secret_token_value"
+	a, _, _ := repo(t, h)
+	a.Token = "env.HF_TOKEN"
+	var st Status
+	// A back-off long enough to look at the status during it; the test cancels it.
+	d := New(Options{Status: &st, MaxAttempts: 5, Backoff: func(int) time.Duration { return time.Hour },
+		LookupEnv: env(map[string]string{"HF_TOKEN": h.token})})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var wg sync.WaitGroup
+	var err error
+	wg.Go(func() { err = d.EnsureAll(ctx, []config.Artifact{a}) })
+	want := `artifact "minilm": retrying onnx/model.onnx (attempt 2 of 5): 503 Service Unavailable from ` + h.srv.URL + ` (the server says: try again later)`
+	waitFor(t, "the retry in the readiness reason", func() bool { _, why := st.Ready(); return why == want })
+	if ok, why := st.ArtifactReady("minilm"); ok || why != want || strings.Contains(why, h.token) {
+		t.Fatalf("ArtifactReady: %t %q", ok, why)
+	}
+	if snap := st.Snapshot(); snap[0].State != StateRetrying || snap[0].Kind != KindHTTP || snap[0].Attempt != 2 || snap[0].MaxAttempts != 5 {
+		t.Fatalf("%+v", snap[0])
+	}
+	cancel()
+	wg.Wait()
+	if err == nil || !strings.HasSuffix(err.Error(), "the download was canceled") {
+		t.Fatalf("after cancel: %v", err)
+	}
+}
+
 func TestProgressIsLogged(t *testing.T) {
 	t.Parallel()
 	h := newHub(t, false)

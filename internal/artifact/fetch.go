@@ -193,6 +193,8 @@ func (j *job) ensureFile(ctx context.Context, f config.ArtifactFile) (int64, boo
 			}
 			return dl.received, false, e
 		}
+		// The message names no token, so readiness may show it.
+		j.d.o.Status.retrying(j.cfg.Name, f.Path, attempt+1, j.d.o.MaxAttempts, e)
 		wait := j.d.o.Backoff(attempt)
 		j.log.Warn("download attempt failed; retrying", logKeyFile, f.Path, logKeyAttempt, attempt, logKeyBackoff, wait.String(), logKeyError, e.Message)
 		if err := sleep(ctx, wait); err != nil {

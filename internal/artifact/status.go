@@ -17,6 +17,7 @@ const (
 	StateChecking    State = "checking"    // comparing the cache with the configuration
 	StateWaiting     State = "waiting"     // another process is downloading into the same directory
 	StateDownloading State = "downloading" // a file is being downloaded
+	StateRetrying    State = "retrying"    // a file's download failed and is tried again; Error says why
 	StateReady       State = "ready"       // every file is in the cache and complete
 	StateFailed      State = "failed"      // the last attempt failed; Reason says why
 )
@@ -25,14 +26,18 @@ const (
 type ArtifactStatus struct {
 	Name  string `json:"name"`
 	State State  `json:"state"`
-	// File is the repository path being downloaded (downloading).
+	// File is the repository path being downloaded (downloading, retrying).
 	File string `json:"file,omitempty"`
 	// Bytes and Total count the file's bytes so far and in all; Total is -1 when unknown.
 	Bytes int64 `json:"bytes,omitempty"`
 	Total int64 `json:"total,omitempty"`
 	// Dir is the directory another process is downloading into (waiting).
 	Dir string `json:"dir,omitempty"`
-	// Kind and Error describe a failure (failed).
+	// Attempt is the try about to be made of File, of at most MaxAttempts without progress
+	// (retrying).
+	Attempt     int `json:"attempt,omitempty"`
+	MaxAttempts int `json:"max_attempts,omitempty"`
+	// Kind and Error describe a failure (failed), or the last try's (retrying).
 	Kind  Kind   `json:"kind,omitempty"`
 	Error string `json:"error,omitempty"`
 }
@@ -94,6 +99,14 @@ func (s *Status) progress(name, file string, bytes, total int64) {
 
 func (s *Status) waiting(name, dir string) {
 	s.update(name, func(it *ArtifactStatus) { *it = ArtifactStatus{Name: name, State: StateWaiting, Dir: dir} })
+}
+
+// retrying records that file's last try failed with e and that try attempt of maxAttempts
+// comes next.
+func (s *Status) retrying(name, file string, attempt, maxAttempts int, e *Error) {
+	s.update(name, func(it *ArtifactStatus) {
+		*it = ArtifactStatus{Name: name, State: StateRetrying, File: file, Attempt: attempt, MaxAttempts: maxAttempts, Kind: e.Kind, Error: e.Message}
+	})
 }
 
 func (s *Status) fail(name string, err error) {
@@ -170,6 +183,8 @@ func reason(it *ArtifactStatus) string {
 			return fmt.Sprintf("artifact %q: downloading %s (%s of %s)", it.Name, it.File, size(it.Bytes), size(it.Total))
 		}
 		return fmt.Sprintf("artifact %q: downloading %s (%s)", it.Name, it.File, size(it.Bytes))
+	case StateRetrying:
+		return fmt.Sprintf("artifact %q: retrying %s (attempt %d of %d): %s", it.Name, it.File, it.Attempt, it.MaxAttempts, it.Error)
 	case StateFailed:
 		return it.Error // already "artifact %q: ..."
 	case StateWaiting:

@@ -16,12 +16,14 @@ func TestStatusReasons(t *testing.T) {
 		t.Fatal("a Status without artifacts is not ready")
 	}
 	var s Status
-	s.Register("a", "b", "c", "d")
+	s.Register("a", "b", "c", "d", "e")
 	s.set("a", StateReady)
 	s.progress("b", "onnx/model.onnx", 3<<20, -1)
 	s.fail("c", &Error{Artifact: "c", File: "x", Kind: KindAuth, Message: "401 Unauthorized"})
+	s.retrying("e", "onnx/model.onnx", 3, 5, &Error{Artifact: "e", File: "onnx/model.onnx", Kind: KindHTTP, Message: "503 Service Unavailable from https://huggingface.co"})
 	ok, why := s.Ready()
-	want := `artifact "b": downloading onnx/model.onnx (3.0 MiB); artifact "c": x: 401 Unauthorized; artifact "d": not downloaded yet`
+	want := `artifact "b": downloading onnx/model.onnx (3.0 MiB); artifact "c": x: 401 Unauthorized; artifact "d": not downloaded yet; ` +
+		`artifact "e": retrying onnx/model.onnx (attempt 3 of 5): 503 Service Unavailable from https://huggingface.co`
 	if ok || why != want {
 		t.Fatalf("got %t %q\nwant %q", ok, why, want)
 	}
@@ -31,7 +33,7 @@ func TestStatusReasons(t *testing.T) {
 	if ok, why := s.ArtifactReady("zz"); ok || why != `artifact "zz" is not configured` {
 		t.Fatalf("zz: %t %q", ok, why)
 	}
-	if snap := s.Snapshot(); len(snap) != 4 || snap[2].Kind != KindAuth || snap[2].State != StateFailed {
+	if snap := s.Snapshot(); len(snap) != 5 || snap[2].Kind != KindAuth || snap[2].State != StateFailed {
 		t.Fatalf("%+v", snap)
 	}
 	s.fail("d", errors.New("plain"))
