@@ -86,6 +86,9 @@ type Options struct {
 	LockPollInterval time.Duration
 	// Now is the clock of progress lines; default time.Now.
 	Now func() time.Time
+	// FreeSpace reports the bytes that may still be written on the file system of dir, or
+	// -1 when unknown. Default: statfs on Linux and macOS, unknown elsewhere.
+	FreeSpace func(dir string) (int64, error)
 }
 
 // Downloader makes artifacts available in their cache directories. It is safe for
@@ -124,6 +127,9 @@ func New(o Options) *Downloader {
 	}
 	if o.Now == nil {
 		o.Now = time.Now
+	}
+	if o.FreeSpace == nil {
+		o.FreeSpace = freeSpace
 	}
 	return &Downloader{o: o}
 }
@@ -222,6 +228,10 @@ func (j *job) cached(f config.ArtifactFile) (bool, error) {
 	}
 	if err != nil {
 		return false, err
+	}
+	if f.Size > 0 && st.Size() != f.Size {
+		j.log.Warn("cached file is not of its size; downloading it again", logKeyFile, f.Path, logKeyBytes, st.Size())
+		return false, nil
 	}
 	if f.SHA256 != "" {
 		got, err := fileSHA256(target)

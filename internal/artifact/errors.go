@@ -25,9 +25,10 @@ const (
 	KindNotFound Kind = "notfound" // 404: wrong repository, revision or path
 	KindHTTP     Kind = "http"     // another unexpected status, 429 and 5xx included
 	KindChecksum Kind = "checksum" // the downloaded file does not match its sha256
+	KindSize     Kind = "size"     // the server's file is not of the configured size
 	KindOffline  Kind = "offline"  // a file is missing and downloads are off
 	KindConfig   Kind = "config"   // a token or CA reference cannot be read
-	KindIO       Kind = "io"       // the cache directory cannot be written
+	KindIO       Kind = "io"       // the cache directory cannot be written, or has no room
 	KindCanceled Kind = "canceled" // the context ended
 )
 

@@ -350,6 +350,11 @@ func (dl *download) try(ctx context.Context) error {
 	default:
 		return statusError(j, dl.f.Path, resp)
 	}
+	if total, err = dl.checkSize(resp, offset, total); err != nil {
+		_ = os.Remove(dl.part)
+		dl.reached = 0
+		return err
+	}
 	if offset == 0 {
 		flags = os.O_WRONLY | os.O_CREATE | os.O_TRUNC
 	}
@@ -372,9 +377,20 @@ func (dl *download) try(ctx context.Context) error {
 	pw.last = pw.start
 	stall := time.AfterFunc(j.d.o.StallTimeout, func() { cancel(errStalled) })
 	defer stall.Stop()
-	n, err := io.Copy(out, &stallReader{r: resp.Body, t: stall, d: j.d.o.StallTimeout, w: pw})
+	limit := int64(-1)
+	if dl.f.Size > 0 {
+		limit = dl.f.Size - offset
+	}
+	guard := &spaceGuard{w: out, dl: dl, limit: limit}
+	n, err := io.Copy(guard, &stallReader{r: resp.Body, t: stall, d: j.d.o.StallTimeout, w: pw})
 	dl.received += n
 	dl.reached = offset + n
+	if e := guardError(err); e != nil {
+		out.Close()
+		_ = os.Remove(dl.part)
+		dl.reached = 0
+		return e
+	}
 	if err != nil {
 		if cause := context.Cause(rctx); cause != nil && !errors.Is(cause, context.Canceled) {
 			err = cause

@@ -47,6 +47,11 @@ type hub struct {
 	// ignoreIfRange answers a range request with the range even when If-Range names
 	// another version; rangeFromStart answers it with a 206 of the whole file.
 	ignoreIfRange, rangeFromStart bool
+	// endless sends the file over and over without a Content-Length, until the client
+	// goes; claimLength announces that Content-Length, sends the file and drops the
+	// connection.
+	endless     bool
+	claimLength int64
 }
 
 // seen is what the server recorded of one request.
@@ -184,6 +189,19 @@ func (h *hub) serve(w http.ResponseWriter, r *http.Request, key string, data []b
 		_ = http.NewResponseController(w).Flush()
 		<-hold
 		_, _ = w.Write(data[len(data)/2:])
+	case h.endless:
+		w.WriteHeader(http.StatusOK)
+		for {
+			if _, err := w.Write(data); err != nil {
+				return
+			}
+		}
+	case h.claimLength > 0:
+		w.Header().Set("Content-Length", strconv.FormatInt(h.claimLength, 10))
+		w.WriteHeader(http.StatusOK)
+		_, _ = w.Write(data)
+		_ = http.NewResponseController(w).Flush()
+		panic(http.ErrAbortHandler)
 	case h.rangeFromStart && r.Header.Get("Range") != "":
 		w.Header().Set("Content-Range", fmt.Sprintf("bytes 0-%d/%d", len(data)-1, len(data)))
 		w.WriteHeader(http.StatusPartialContent)

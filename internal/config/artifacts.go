@@ -60,6 +60,10 @@ type ArtifactFile struct {
 	// download that does not match is refused, and a file already present is checked
 	// against it before it is trusted.
 	SHA256 string `yaml:"sha256,omitempty" json:"sha256,omitempty"`
+	// Size is the file's size in bytes, as the Hub lists it beside the sha256. Optional:
+	// when set, a server that announces another size is refused at once, and a body that
+	// goes past it when it does, so that a wrong or endless answer cannot fill the disk.
+	Size int64 `yaml:"size,omitempty" json:"size,omitempty"`
 }
 
 // Artifact returns the artifact named name, or nil.
@@ -196,6 +200,9 @@ func validateArtifactFiles(v *validator, p string, files []ArtifactFile) {
 		}
 		if f.SHA256 != "" && !sha256RE.MatchString(f.SHA256) {
 			v.add(fp+".sha256", "must be 64 lowercase hexadecimal digits, got %q", f.SHA256)
+		}
+		if _, set := v.lines[fp+".size"]; f.Size < 0 || (f.Size == 0 && set) {
+			v.add(fp+".size", "must be the file's size in bytes, at least 1, got %d", f.Size)
 		}
 		if f.SaveAs == "" {
 			continue

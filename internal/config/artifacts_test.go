@@ -141,6 +141,25 @@ artifacts:
 			},
 		},
 		{
+			name: "sizes",
+			yaml: `
+artifacts:
+  - name: m
+    repository: org/m
+    files:
+      - path: model.onnx
+        size: 0
+      - path: tokenizer.json
+        size: -5
+      - path: vocab.txt
+        size: 231508
+`,
+			want: []string{
+				`artifacts[0].files[0].size (line 11): must be the file's size in bytes, at least 1, got 0`,
+				`artifacts[0].files[1].size (line 13): must be the file's size in bytes, at least 1, got -5`,
+			},
+		},
+		{
 			name: "unknown artifact reference with suggestion",
 			yaml: `
 signals:
