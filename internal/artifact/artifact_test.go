@@ -7,8 +7,11 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"io"
 	"io/fs"
 	"log/slog"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -411,6 +414,49 @@ func TestHTTPFailuresNameTheCause(t *testing.T) {
 			if !errors.As(err, &e) || e.Kind != tt.kind {
 				t.Fatalf("kind %q, want %q", e.Kind, tt.kind)
 			}
+		})
+	}
+}
+
+func TestAWebPageIsNotCachedAsTheModel(t *testing.T) {
+	t.Parallel()
+	// A captive portal that every request is sent to, its login page answered with 200.
+	portal := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		_, _ = io.WriteString(w, "<html><body>Please log in</body></html>")
+	}))
+	t.Cleanup(portal.Close)
+	tests := []struct {
+		name  string
+		setup func(h *hub)
+		want  string // {base} is the hub's URL, {portal} the portal's
+	}{
+		{
+			name:  "a proxy answers with its login page",
+			setup: func(h *hub) { h.contentType = "text/html; charset=utf-8" },
+			want: `artifact "minilm": onnx/model.onnx: {base}/org/minilm/resolve/main/onnx/model.onnx sent a web page (Content-Type text/html), not the file: ` +
+				`a proxy's login page or a captive portal, or a base_url that is not a model repository; check the base_url and egress from the router`,
+		},
+		{
+			name:  "a redirect to a captive portal",
+			setup: func(h *hub) { h.redirect = portal.URL + "/login?session=s3cret&next=x" },
+			want: `artifact "minilm": onnx/model.onnx: {portal}/login?session=[redacted]&next=[redacted] (redirected from {base}/org/minilm/resolve/main/onnx/model.onnx) ` +
+				`sent a web page (Content-Type text/html), not the file: a proxy's login page or a captive portal, or a base_url that is not a model repository; check the base_url and egress from the router`,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			h := newHub(t, false)
+			a, _, _ := repo(t, h)
+			a.Files[0].SHA256 = "" // nothing else would tell the page from the model
+			tt.setup(h)
+			_, err := New(Options{Backoff: instant}).Ensure(context.Background(), a)
+			want := strings.NewReplacer("{base}", h.srv.URL, "{portal}", portal.URL).Replace(tt.want)
+			if err == nil || err.Error() != want {
+				t.Fatalf("got  %v\nwant %s", err, want)
+			}
+			requireNoFile(t, filepath.Join(a.Dir, "model.onnx"))
 		})
 	}
 }

@@ -8,9 +8,11 @@ import (
 	"io"
 	"io/fs"
 	"log/slog"
+	"mime"
 	"net/http"
 	"net/url"
 	"os"
+	"path"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -350,6 +352,9 @@ func (dl *download) try(ctx context.Context) error {
 	default:
 		return statusError(j, dl.f.Path, resp)
 	}
+	if e := dl.webPage(resp); e != nil {
+		return e
+	}
 	if total, err = dl.checkSize(resp, offset, total); err != nil {
 		_ = os.Remove(dl.part)
 		dl.reached = 0
@@ -403,6 +408,25 @@ func (dl *download) try(ctx context.Context) error {
 			Message: fmt.Sprintf("%s ended the file after %d of %d bytes", origin(resp.Request.URL), dl.size, total)}
 	}
 	return nil
+}
+
+// webPage refuses an answer that is a web page, unless the file is one: a proxy's login
+// page or a captive portal answers 200 with HTML, which would be cached as the model. The
+// URLs it names are redacted, a signed redirect's query included.
+func (dl *download) webPage(resp *http.Response) *Error {
+	mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
+	if mt != "text/html" && mt != "application/xhtml+xml" {
+		return nil
+	}
+	if ext := strings.ToLower(path.Ext(dl.f.Path)); ext == ".html" || ext == ".htm" || ext == ".xhtml" {
+		return nil
+	}
+	where := config.RedactURL(resp.Request.URL.String())
+	if resp.Request.URL.String() != dl.url {
+		where += " (redirected from " + config.RedactURL(dl.url) + ")"
+	}
+	return &Error{Artifact: dl.j.cfg.Name, File: dl.f.Path, Kind: KindHTTP,
+		Message: fmt.Sprintf("%s sent a web page (Content-Type %s), not the file: a proxy's login page or a captive portal, or a base_url that is not a model repository; check the base_url and egress from the router", where, mt)}
 }
 
 func (dl *download) transportError(err error, u *url.URL) *Error {

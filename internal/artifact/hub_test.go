@@ -52,6 +52,9 @@ type hub struct {
 	// connection.
 	endless     bool
 	claimLength int64
+	// contentType, when set, is the Content-Type of every file; redirect, when set, is
+	// where every request is sent with a 302.
+	contentType, redirect string
 }
 
 // seen is what the server recorded of one request.
@@ -124,6 +127,10 @@ func (h *hub) resolve(w http.ResponseWriter, r *http.Request) {
 	if h.token != "" && r.Header.Get("Authorization") != "Bearer "+h.token {
 		w.Header().Set("X-Error-Message", "Invalid credentials in Authorization header")
 		http.Error(w, "unauthorized", http.StatusUnauthorized)
+		return
+	}
+	if h.redirect != "" {
+		http.Redirect(w, r, h.redirect, http.StatusFound)
 		return
 	}
 	key := r.PathValue("org") + "/" + r.PathValue("name") + "/" + r.PathValue("rev") + "/" + r.PathValue("path")
@@ -207,6 +214,9 @@ func (h *hub) serve(w http.ResponseWriter, r *http.Request, key string, data []b
 		w.WriteHeader(http.StatusPartialContent)
 		_, _ = w.Write(data)
 	default:
+		if h.contentType != "" {
+			w.Header().Set("Content-Type", h.contentType)
+		}
 		if h.ignoreIfRange {
 			r.Header.Del("If-Range")
 		}
