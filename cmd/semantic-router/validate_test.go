@@ -181,3 +181,31 @@ func TestAddressFlagsTheFrontDoorDoesNotUse(t *testing.T) {
 		}
 	}
 }
+
+// TestArtifactBaseURLCredentialsAreNotEchoed: neither -validate nor start-up prints the
+// credentials an artifact's base_url carries.
+func TestArtifactBaseURLCredentialsAreNotEchoed(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "config.yaml")
+	cfg := "models:\n  - model_name: a\n    provider: {type: sim}\nartifacts:\n" +
+		"  - name: a\n    repository: org/m\n    base_url: https://user:s3cretpw@mirror.corp/\n    files: [{path: model.onnx}]\n" +
+		"  - name: b\n    repository: org/m\n    base_url: https://mirror.corp/hf?access_token=hf_s3cret\n    files: [{path: model.onnx}]\n"
+	if err := os.WriteFile(path, []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"-validate", "-config", path}, {"-config", path}} {
+		var stdout, stderr bytes.Buffer
+		err := Run(context.Background(), args, &stdout, &stderr)
+		if err == nil {
+			t.Fatalf("%v: no error", args)
+		}
+		all := err.Error() + stdout.String() + stderr.String()
+		if !strings.Contains(all, `artifacts[0].base_url (line 7): must not carry credentials`) ||
+			!strings.Contains(all, `artifacts[1].base_url (line 11): must not carry credentials in its query`) {
+			t.Errorf("%v: the problems are not reported:\n%s", args, all)
+		}
+		if strings.Contains(all, "s3cret") {
+			t.Errorf("%v: a credential is printed:\n%s", args, all)
+		}
+	}
+}

@@ -227,15 +227,22 @@ func relPathProblem(p string) string {
 	return ""
 }
 
+// validateArtifactBaseURL checks an artifact's base_url as validateBaseURL checks a
+// provider's: credentials first, and no message echoes the userinfo or a query's values.
 func validateArtifactBaseURL(v *validator, p, raw string) {
 	const want = "must be an absolute http(s) URL without a trailing slash, as in https://huggingface.co"
+	shown := RedactURL(raw)
 	u, err := url.Parse(raw)
 	switch {
-	case err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || strings.HasSuffix(raw, "/"):
-		v.add(p, "%s, got %q", want, raw)
-	case u.RawQuery != "" || u.Fragment != "":
-		v.add(p, "must not have a query or fragment, got %q", raw)
-	case u.User != nil:
-		v.add(p, "must not carry credentials; use token with an env.VAR or file:/path reference")
+	case hasUserinfo(raw) || (err == nil && u.User != nil):
+		v.add(p, "must not carry credentials; use token with an env.VAR or file:/path reference, got %q", shown)
+	case err == nil && credentialQuery(u.Query()):
+		v.add(p, "must not carry credentials in its query; use token with an env.VAR or file:/path reference, got %q", shown)
+	case err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "":
+		v.add(p, "%s, got %q", want, shown)
+	case u.RawQuery != "" || u.Fragment != "" || strings.Contains(raw, "?") || strings.Contains(raw, "#"):
+		v.add(p, "must not have a query or fragment, got %q", shown)
+	case strings.HasSuffix(raw, "/"):
+		v.add(p, "%s, got %q", want, shown)
 	}
 }

@@ -134,10 +134,38 @@ artifacts:
     files: [{path: a}]
 `,
 			want: []string{
-				`artifacts[0].base_url (line 9): must not carry credentials; use token with an env.VAR or file:/path reference`,
+				`artifacts[0].base_url (line 9): must not carry credentials; use token with an env.VAR or file:/path reference, got "https://[redacted]@mirror.example.com"`,
 				`artifacts[0].files[1] (line 12): saves to "model.onnx", as files[0] does`,
 				`artifacts[1].name (line 14): duplicate artifact name "m" (first defined at artifacts[0])`,
 				`artifacts[1].dir (line 16): "/models/m" is also the directory of artifacts[0]; give each artifact its own`,
+			},
+		},
+		{
+			name: "credentials in the URL are never echoed",
+			yaml: `
+artifacts:
+  - name: a
+    repository: org/m
+    base_url: https://user:s3cretpw@mirror.corp/
+    files: [{path: model.onnx}]
+  - name: b
+    repository: org/m
+    base_url: https://mirror.corp/hf?access_token=hf_s3cret
+    files: [{path: model.onnx}]
+  - name: c
+    repository: org/m
+    base_url: mirror.corp/hf?x=hf_s3cret
+    files: [{path: model.onnx}]
+  - name: d
+    repository: org/m
+    base_url: https://mirror.corp/hf#hf_s3cret
+    files: [{path: model.onnx}]
+`,
+			want: []string{
+				`artifacts[0].base_url (line 9): must not carry credentials; use token with an env.VAR or file:/path reference, got "https://[redacted]@mirror.corp/"`,
+				`artifacts[1].base_url (line 13): must not carry credentials in its query; use token with an env.VAR or file:/path reference, got "https://mirror.corp/hf?access_token=[redacted]"`,
+				`artifacts[2].base_url (line 17): must be an absolute http(s) URL without a trailing slash, as in https://huggingface.co, got "mirror.corp/hf?x=[redacted]"`,
+				`artifacts[3].base_url (line 21): must not have a query or fragment, got "https://mirror.corp/hf#[redacted]"`,
 			},
 		},
 		{
