@@ -218,41 +218,48 @@ func (j *job) target(f config.ArtifactFile) string {
 	return filepath.Join(j.cfg.Dir, filepath.FromSlash(f.SaveAs))
 }
 
-// cached reports whether f is complete in the cache: it matches its sha256 when one is
-// configured, and otherwise its marker names the same repository, revision, path and size.
-func (j *job) cached(f config.ArtifactFile) (bool, error) {
+// stale is a cached file that is there but does not match its configuration.
+type stale struct {
+	kind Kind
+	why  string // completes "the cached file <path> ..."
+}
+
+// cached reports whether f is complete in the cache: it matches its sha256 and size when they
+// are configured, and otherwise its marker names the same repository, revision, path and
+// size. A file that is there but does not match its sha256 or size is returned as stale.
+func (j *job) cached(f config.ArtifactFile) (bool, *stale, error) {
 	target := j.target(f)
 	st, err := os.Stat(target)
 	if errors.Is(err, fs.ErrNotExist) {
-		return false, nil
+		return false, nil, nil
 	}
 	if err != nil {
-		return false, err
+		return false, nil, err
 	}
 	if f.Size > 0 && st.Size() != f.Size {
 		j.log.Warn("cached file is not of its size; downloading it again", logKeyFile, f.Path, logKeyBytes, st.Size())
-		return false, nil
+		return false, &stale{KindSize, fmt.Sprintf("is %d bytes, not the %d of files[].size", st.Size(), f.Size)}, nil
 	}
 	if f.SHA256 != "" {
 		got, err := fileSHA256(target)
 		if err != nil {
-			return false, err
+			return false, nil, err
 		}
 		if got != f.SHA256 {
 			j.log.Warn("cached file does not match its sha256; downloading it again", logKeyFile, f.Path, logKeySHA256, got)
-			return false, nil
+			return false, &stale{KindChecksum, fmt.Sprintf("does not match its sha256 (expected %s, got %s)", f.SHA256, got)}, nil
 		}
-		return true, nil
+		return true, nil, nil
 	}
 	raw, err := os.ReadFile(j.markerPath(f))
 	if err != nil {
-		return false, nil //nolint:nilerr // no marker: the file is not known to be complete
+		return false, nil, nil //nolint:nilerr // no marker: the file is not known to be complete
 	}
 	var m marker
 	if json.Unmarshal(raw, &m) != nil {
-		return false, nil
+		return false, nil, nil
 	}
-	return m.Repository == j.cfg.Repository && m.Revision == j.cfg.Revision && m.Path == f.Path && m.Size == st.Size(), nil
+	return m.Repository == j.cfg.Repository && m.Revision == j.cfg.Revision && m.Path == f.Path && m.Size == st.Size(), nil, nil
 }
 
 func (j *job) writeMarker(f config.ArtifactFile, m marker) error {

@@ -545,6 +545,62 @@ func TestOfflineWithAColdCacheFailsWithoutARequest(t *testing.T) {
 	}
 }
 
+func TestOfflineWithAStaleCachedFileSaysSo(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name  string
+		setup func(a *config.Artifact, model []byte) []byte // returns the cached file's bytes
+		kind  Kind
+		want  string // {target} is the cached file, {sum} the model's sha256
+	}{
+		{
+			name:  "does not match its sha256",
+			setup: func(a *config.Artifact, model []byte) []byte { return append([]byte("X"), model[1:]...) },
+			kind:  KindChecksum,
+			want: `artifact "minilm": onnx/model.onnx: the cached file {target} does not match its sha256 (expected {sum}, got {got}), and downloads are off (-offline): ` +
+				`run "semantic-router models pull" to download it again, or start without -offline`,
+		},
+		{
+			name: "is not of its size",
+			setup: func(a *config.Artifact, model []byte) []byte {
+				a.Files[0].Size = int64(len(model))
+				return model[:100]
+			},
+			kind: KindSize,
+			want: `artifact "minilm": onnx/model.onnx: the cached file {target} is 100 bytes, not the 65000 of files[].size, and downloads are off (-offline): ` +
+				`run "semantic-router models pull" to download it again, or start without -offline`,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			h := newHub(t, false)
+			a, model, _ := repo(t, h)
+			cachedBytes := tt.setup(&a, model)
+			target := filepath.Join(a.Dir, "model.onnx")
+			if err := os.MkdirAll(a.Dir, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(target, cachedBytes, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			got := sha256.Sum256(cachedBytes)
+			_, err := New(Options{Offline: true}).Ensure(context.Background(), a)
+			want := strings.NewReplacer("{target}", target, "{sum}", a.Files[0].SHA256, "{got}", hex.EncodeToString(got[:])).Replace(tt.want)
+			if err == nil || err.Error() != want {
+				t.Fatalf("got  %v\nwant %s", err, want)
+			}
+			var e *Error
+			if !errors.As(err, &e) || e.Kind != tt.kind {
+				t.Fatalf("kind: %#v", err)
+			}
+			if n := len(h.seen()); n != 0 {
+				t.Fatalf("%d requests in offline mode", n)
+			}
+		})
+	}
+}
+
 func TestCacheFollowsTheRevision(t *testing.T) {
 	t.Parallel()
 	h := newHub(t, false)

@@ -131,13 +131,17 @@ func (j *job) ensureFile(ctx context.Context, f config.ArtifactFile) (int64, boo
 	fail := func(kind Kind, err error) *Error {
 		return &Error{Artifact: j.cfg.Name, File: f.Path, Kind: kind, Message: err.Error(), Err: err}
 	}
-	ok, err := j.cached(f)
+	ok, bad, err := j.cached(f)
 	if err != nil {
 		return 0, false, fail(KindIO, err)
 	}
 	if ok {
 		j.log.Debug("file in cache", logKeyFile, f.Path)
 		return 0, true, nil
+	}
+	if j.d.o.Offline && bad != nil {
+		return 0, false, &Error{Artifact: j.cfg.Name, File: f.Path, Kind: bad.kind,
+			Message: fmt.Sprintf("the cached file %s %s, and downloads are off (-offline): run \"semantic-router models pull\" to download it again, or start without -offline", j.target(f), bad.why)}
 	}
 	if j.d.o.Offline {
 		return 0, false, &Error{Artifact: j.cfg.Name, File: f.Path, Kind: KindOffline,
@@ -151,7 +155,7 @@ func (j *job) ensureFile(ctx context.Context, f config.ArtifactFile) (int64, boo
 		j.release = release
 		j.d.o.Status.set(j.cfg.Name, StateChecking)
 		// The process that held the lock may have downloaded this very file.
-		if ok, err := j.cached(f); err != nil || ok {
+		if ok, _, err := j.cached(f); err != nil || ok {
 			if err != nil {
 				return 0, false, fail(KindIO, err)
 			}
