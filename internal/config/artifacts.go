@@ -161,9 +161,21 @@ func (c *Config) validateArtifacts(v *validator) {
 		default:
 			if first, dup := dirs[a.Dir]; dup {
 				v.add(p+".dir", "%q is also the directory of artifacts[%d]; give each artifact its own", a.Dir, first)
-			} else {
-				dirs[a.Dir] = i
+				break
 			}
+			for k := range i {
+				other := c.Artifacts[k].Dir
+				if idx, ok := dirs[other]; !ok || idx != k {
+					continue // not a valid directory of its own, already reported
+				}
+				switch {
+				case under(a.Dir, other):
+					v.add(p+".dir", "%q is inside the directory of artifacts[%d] (%q); give each artifact its own", a.Dir, k, other)
+				case under(other, a.Dir):
+					v.add(p+".dir", "%q holds the directory of artifacts[%d] (%q); give each artifact its own", a.Dir, k, other)
+				}
+			}
+			dirs[a.Dir] = i
 		}
 		validateArtifactFiles(v, p, a.Files)
 	}
@@ -204,15 +216,85 @@ func validateArtifactFiles(v *validator, p string, files []ArtifactFile) {
 		if _, set := v.lines[fp+".size"]; f.Size < 0 || (f.Size == 0 && set) {
 			v.add(fp+".size", "must be the file's size in bytes, at least 1, got %d", f.Size)
 		}
-		if f.SaveAs == "" {
+		if f.SaveAs == "" || relPathProblem(f.SaveAs) != "" {
+			continue
+		}
+		saveField := fp + ".save_as"
+		if f.SaveAs == f.Path {
+			saveField = fp + ".path"
+		}
+		if strings.HasSuffix(f.SaveAs, partSuffix) {
+			v.add(saveField, "must not end in %q, the name a file has while it downloads, got %q", partSuffix, f.SaveAs)
 			continue
 		}
 		if first, dup := targets[f.SaveAs]; dup {
 			v.add(fp, "saves to %q, as files[%d] does", f.SaveAs, first)
-		} else {
-			targets[f.SaveAs] = j
+			continue
+		}
+		if msg := layoutClash(files, j, targets); msg != "" {
+			v.add(fp, "%s", msg)
+		}
+		targets[f.SaveAs] = j
+	}
+}
+
+// The names the downloader keeps beside and about each file, in the artifact's directory
+// and in its .artifact directory (see internal/artifact).
+const (
+	partSuffix   = ".part"
+	markerSuffix = ".json"
+	tmpSuffix    = ".tmp"
+	lockName     = "lock"
+)
+
+// bookkeeping is every name the downloader writes for a file saved as saveAs: the file, its
+// part file, and under .artifact/ its marker, its resume record and their temporary files.
+func bookkeeping(saveAs string) []string {
+	const meta = ".artifact/"
+	return []string{
+		saveAs, saveAs + partSuffix,
+		meta + saveAs + markerSuffix, meta + saveAs + markerSuffix + tmpSuffix,
+		meta + saveAs + partSuffix + markerSuffix, meta + saveAs + partSuffix + markerSuffix + tmpSuffix,
+	}
+}
+
+// layoutClash says how files[j] cannot be laid out beside the files before it (targets,
+// save_as to index) and the downloader's lock, or "": one file's target would be the
+// directory of another's, or a name the downloader keeps for one would be another's, or its
+// directory.
+func layoutClash(files []ArtifactFile, j int, targets map[string]int) string {
+	s := files[j].SaveAs
+	for k := range j {
+		t := files[k].SaveAs
+		if idx, ok := targets[t]; !ok || idx != k {
+			continue
+		}
+		switch {
+		case under(s, t):
+			return fmt.Sprintf("saves to %q, inside %q, which files[%d] saves to", s, t, k)
+		case under(t, s):
+			return fmt.Sprintf("saves to %q, which files[%d] needs as a directory (it saves to %q)", s, k, t)
+		}
+		for _, a := range bookkeeping(s) {
+			for _, b := range bookkeeping(t) {
+				if a == b || under(a, b) || under(b, a) {
+					return fmt.Sprintf("saves to %q, whose download file %q clashes with %q of files[%d]; choose another save_as", s, a, b, k)
+				}
+			}
 		}
 	}
+	lock := ".artifact/" + lockName
+	for _, a := range bookkeeping(s) {
+		if under(a, lock) {
+			return fmt.Sprintf("saves to %q, whose download file %q would be inside the download lock %q; choose another save_as", s, a, lock)
+		}
+	}
+	return ""
+}
+
+// under reports whether p is inside the directory dir (both clean, slash-separated).
+func under(p, dir string) bool {
+	return strings.HasPrefix(p, strings.TrimSuffix(dir, "/")+"/")
 }
 
 // relPathProblem says why p is not a clean relative path inside a directory, or "".

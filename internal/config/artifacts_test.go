@@ -169,6 +169,51 @@ artifacts:
 			},
 		},
 		{
+			name: "layout clashes",
+			yaml: `
+artifacts:
+  - name: a
+    repository: org/m
+    dir: /models/a
+    files:
+      - path: a
+      - path: a/b
+      - path: onnx/model.onnx
+        save_as: model.onnx.part
+      - path: c
+      - path: d
+        save_as: c.part/x
+      - path: e
+        save_as: e.json/x
+      - path: e
+      - path: f
+        save_as: lock/x
+  - name: b
+    repository: org/m
+    dir: /models/a/b
+    files: [{path: a}]
+  - name: c
+    repository: org/m
+    dir: /models
+    files: [{path: a}]
+  - name: d
+    repository: org/m
+    files: [{path: x.part}]
+`,
+			want: []string{
+				`artifacts[0].files[1] (line 12): saves to "a/b", inside "a", which files[0] saves to`,
+				`artifacts[0].files[2].save_as (line 14): must not end in ".part", the name a file has while it downloads, got "model.onnx.part"`,
+				`artifacts[0].files[4] (line 16): saves to "c.part/x", whose download file "c.part/x" clashes with "c.part" of files[3]; choose another save_as`,
+				`artifacts[0].files[6] (line 20): saves to "e", whose download file ".artifact/e.json" clashes with ".artifact/e.json/x.json" of files[5]; choose another save_as`,
+				`artifacts[0].files[7] (line 21): saves to "lock/x", whose download file ".artifact/lock/x.json" would be inside the download lock ".artifact/lock"; choose another save_as`,
+				`artifacts[1].dir (line 25): "/models/a/b" is inside the directory of artifacts[0] ("/models/a"); give each artifact its own`,
+				`artifacts[2].dir (line 29): "/models" holds the directory of artifacts[0] ("/models/a"); give each artifact its own`,
+				`artifacts[2].dir (line 29): "/models" holds the directory of artifacts[1] ("/models/a/b"); give each artifact its own`,
+				`artifacts[3].dir (line 31): "/models/d" is inside the directory of artifacts[2] ("/models"); give each artifact its own`,
+				`artifacts[3].files[0].path (line 33): must not end in ".part", the name a file has while it downloads, got "x.part"`,
+			},
+		},
+		{
 			name: "sizes",
 			yaml: `
 artifacts:
