@@ -513,8 +513,8 @@ func (l *listeners) stop() {
 		}
 		sctx, cancel := context.WithTimeout(context.Background(), drain)
 		if err := s.srv.Shutdown(sctx); err != nil {
-			l.log.Warn("forcing shutdown", "server", s.name, "error", err.Error())
-			_ = s.srv.Close()
+			l.log.Warn("the drain deadline passed: the requests still running were told the router is shutting down and ended",
+				"server", s.name, "drain", drain.String())
 		}
 		cancel()
 	}

@@ -36,7 +36,8 @@ type Server struct {
 	// MaxRequestBodyBytes bounds a request body; larger bodies get 413. Default 10 MiB.
 	MaxRequestBodyBytes int64 `yaml:"max_request_body_bytes,omitempty" json:"max_request_body_bytes"`
 	// ShutdownTimeout is how long in-flight requests and streams may take to finish after
-	// SIGTERM. Default 30s.
+	// SIGTERM; those still running then are ended with a 503 or an error event saying the
+	// router is shutting down. Default 30s.
 	ShutdownTimeout Duration `yaml:"shutdown_timeout,omitempty" json:"shutdown_timeout"`
 	// ReadHeaderTimeout bounds reading request headers. Default 10s.
 	ReadHeaderTimeout Duration `yaml:"read_header_timeout,omitempty" json:"read_header_timeout"`

@@ -133,6 +133,13 @@ func classOf(err error, pe *provider.Error) failureClass {
 // with routing.expose_upstream_errors the message carries it too, redacted.
 func (r *Router) apiError(ctx context.Context, model string, err error) *openai.APIError {
 	id := RequestID(ctx)
+	if ShuttingDown(ctx) {
+		// The router cut the call, not the client nor the model: nothing to log here, the
+		// request's own line says it.
+		e := ShutdownError(ctx)
+		e.Err = fmt.Errorf("%w: %w", ErrShuttingDown, err)
+		return e
+	}
 	var pe *provider.Error
 	if !errors.As(err, &pe) {
 		logFor(ctx, r.log).Error("unexpected backend error", LogKeyServing, model, LogKeyError, err.Error())

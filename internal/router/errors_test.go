@@ -97,3 +97,28 @@ func TestAPIErrorExposesTheCauseRedacted(t *testing.T) {
 		t.Errorf("message\n got %s\nwant %s", e.Message, want)
 	}
 }
+
+// TestAPIErrorAtShutdown: a call the router ended because it is shutting down is neither
+// the client's going away nor the model's failure, whatever the provider made of it.
+func TestAPIErrorAtShutdown(t *testing.T) {
+	t.Parallel()
+	for _, cause := range []error{
+		&provider.Error{Kind: provider.KindCanceled, Message: "the request was canceled", Err: context.Canceled},
+		&provider.Error{Kind: provider.KindConnect, Message: "calling http://vllm:8000/v1: context canceled", Err: context.Canceled},
+	} {
+		r, logs := testRouter(false)
+		ctx, end := context.WithCancelCause(WithRequestID(context.Background(), "req-3"))
+		end(ErrShuttingDown)
+		e := r.apiError(ctx, "m", cause)
+		want := "the router is shutting down and ended the request before it finished; send it again (request id req-3)"
+		if e.Status != http.StatusServiceUnavailable || e.Code != "shutting_down" || e.Type != openai.TypeServer || e.Message != want {
+			t.Errorf("got %d %q %q %q", e.Status, e.Type, e.Code, e.Message)
+		}
+		if !errors.Is(e, ErrShuttingDown) || !errors.Is(e, cause) {
+			t.Errorf("the causes are not kept: %v", e.Err)
+		}
+		if logs.Len() != 0 || r.models["m"].lastFailure.Load() != nil {
+			t.Errorf("logged as the model's failure: %s", logs)
+		}
+	}
+}

@@ -24,6 +24,7 @@ const (
 	KindPolicyUnavailable
 	KindBlocked
 	KindModelUnavailable
+	KindShuttingDown
 )
 
 // refusals is the one table of the statuses, types and codes of the pipeline's refusals.
@@ -45,6 +46,7 @@ var refusals = map[Kind]struct {
 	KindPolicyUnavailable: {http.StatusServiceUnavailable, openai.TypeServer, "policy_unavailable"},
 	KindBlocked:           {http.StatusForbidden, openai.TypeInvalidRequest, "blocked_by_policy"},
 	KindModelUnavailable:  {http.StatusServiceUnavailable, openai.TypeServer, "model_unavailable"},
+	KindShuttingDown:      {http.StatusServiceUnavailable, openai.TypeServer, "shutting_down"},
 }
 
 // refuse returns the client's error for a refusal of kind k with message msg; err is the

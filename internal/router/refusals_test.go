@@ -25,9 +25,10 @@ func TestRefusals(t *testing.T) {
 		KindPolicyUnavailable: {503, "server_error", "policy_unavailable"},
 		KindBlocked:           {403, "invalid_request_error", "blocked_by_policy"},
 		KindModelUnavailable:  {503, "server_error", "model_unavailable"},
+		KindShuttingDown:      {503, "server_error", "shutting_down"},
 	}
 	// The kinds are numbered from 1 with no gap: every one up to the last has an entry.
-	for k := KindBadBody; k <= KindModelUnavailable; k++ {
+	for k := KindBadBody; k <= KindShuttingDown; k++ {
 		if _, ok := refusals[k]; !ok {
 			t.Errorf("kind %d has no entry in the table", k)
 		}

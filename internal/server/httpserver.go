@@ -7,8 +7,10 @@ import (
 	"net"
 	"net/http"
 	"sync/atomic"
+	"time"
 
 	"github.com/semantic-router/semantic-router/internal/config"
+	"github.com/semantic-router/semantic-router/internal/router"
 )
 
 // HTTPServer is an http.Server with the router's limits on what a client may hold: a
@@ -19,12 +21,20 @@ import (
 // watches each connection's framing.
 type HTTPServer struct {
 	*http.Server
+	// end cancels every request's context: the server's base context.
+	end context.CancelCauseFunc
 }
+
+// EndGrace is how long the requests still running when a drain's deadline passes have to
+// tell their clients the router is shutting down before their connections are closed.
+const EndGrace = time.Second
 
 // NewHTTPServer returns the server of one listener (inference, management or metrics) for
 // handler, with the limits of s.
 func NewHTTPServer(handler http.Handler, s config.Server, log *slog.Logger) *HTTPServer {
-	return &HTTPServer{Server: &http.Server{
+	base, end := context.WithCancelCause(context.Background())
+	return &HTTPServer{end: end, Server: &http.Server{
+		BaseContext:       func(net.Listener) context.Context { return base },
 		Handler:           guard(handler, s.ServerLimits),
 		ReadHeaderTimeout: s.ReadHeaderTimeout.D(),
 		// Go's server stops reading a request body at this deadline; once the body has been
@@ -45,6 +55,26 @@ func NewHTTPServer(handler http.Handler, s config.Server, log *slog.Logger) *HTT
 		},
 		ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 	}}
+}
+
+// Shutdown stops the server as http.Server.Shutdown does: it stops accepting, closes idle
+// connections and lets the requests and streams in flight finish until ctx ends. Those
+// still running then are not cut silently: each is ended with router.ErrShuttingDown, so
+// that it answers 503, or ends its stream with an error event, saying the router is shutting
+// down; they have EndGrace to do so before their connections are closed. It returns ctx's
+// error when requests had to be ended.
+func (s *HTTPServer) Shutdown(ctx context.Context) error {
+	err := s.Server.Shutdown(ctx)
+	if err == nil {
+		return nil
+	}
+	s.end(router.ErrShuttingDown)
+	gctx, cancel := context.WithTimeout(context.Background(), EndGrace)
+	defer cancel()
+	if s.Server.Shutdown(gctx) != nil {
+		_ = s.Server.Close()
+	}
+	return err
 }
 
 // Serve accepts connections on ln, watching each one's request framing.

@@ -69,9 +69,12 @@ func (h *Inference) chat(w http.ResponseWriter, r *http.Request) {
 	info.client, info.model, info.stream, info.selected, info.cache = trail.Client, trail.Model, trail.Stream, trail.Route.Model, trail.Cache
 	info.modelFailed = trail.ModelFailed
 	if err != nil {
+		if errors.Is(err, router.ErrShuttingDown) {
+			info.err = err // for the log line: the router ended it, the client did not go away
+		}
 		if wait.sw != nil && wait.sw.stop() {
 			// A keep-alive has sent the stream's status while the model was slow to start.
-			info.streamErr = err
+			info.err = err
 			wait.sw.errorEvent(err)
 			return
 		}
@@ -139,7 +142,7 @@ func (h *Inference) stream(sw *streamWriter, res *router.Result, info *requestIn
 			return
 		}
 		if err != nil {
-			info.streamErr = err
+			info.err = err
 			sw.errorEvent(err)
 			return
 		}

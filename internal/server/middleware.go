@@ -23,14 +23,16 @@ import (
 // requestInfo collects what the handler learns about a request, for the access log line and
 // the metrics written when it ends.
 type requestInfo struct {
-	id        string
-	model     string // metric label: a configured name, the virtual model, or "unknown"
-	selected  string // the model that served it
-	stream    bool
-	streamErr error
-	span      trace.Span // the request's span, when the handler started one
-	client    string     // the API key's name, never the key
-	cache     string     // the cache's outcome, when the cache applies
+	id       string
+	model    string // metric label: a configured name, the virtual model, or "unknown"
+	selected string // the model that served it
+	stream   bool
+	// err is the failure the log line gives beside the status: a stream's, after its status
+	// was sent, or the router's shutdown, which ended the request.
+	err    error
+	span   trace.Span // the request's span, when the handler started one
+	client string     // the API key's name, never the key
+	cache  string     // the cache's outcome, when the cache applies
 	// modelFailed: the answer is the model's failure, counted by the router by its reason.
 	modelFailed bool
 }
@@ -91,6 +93,13 @@ func withRequestContext(next http.Handler, log *slog.Logger, m *telemetry.Metric
 				// line, the metrics and the span.
 				_ = http.NewResponseController(w).Flush()
 			}
+			if router.ShuttingDown(r.Context()) && rec.status == 0 {
+				// Ended by the shutdown before it wrote anything (waiting in the admission
+				// queue, say): the client is still there, and told why.
+				err := router.ShutdownError(router.WithRequestID(r.Context(), info.id))
+				writeError(rec, err)
+				info.err = err
+			}
 			finish(log, m, endpoint, r, rec.status, info, time.Since(start))
 		}()
 		next.ServeHTTP(rec, r.WithContext(router.WithRequestID(context.WithValue(r.Context(), ctxKey{}, info), info.id)))
@@ -112,8 +121,8 @@ func accessAttrs(r *http.Request, status int, info *requestInfo, d time.Duration
 	if info.cache != "" {
 		attrs = append(attrs, slog.String("cache", info.cache))
 	}
-	if info.streamErr != nil {
-		attrs = append(attrs, slog.String(router.LogKeyError, info.streamErr.Error()))
+	if info.err != nil {
+		attrs = append(attrs, slog.String(router.LogKeyError, info.err.Error()))
 	}
 	if info.span != nil {
 		if sc := info.span.SpanContext(); sc.HasTraceID() {
@@ -132,7 +141,7 @@ func finish(log *slog.Logger, m *telemetry.Metrics, endpoint string, r *http.Req
 			info.span.SetAttributes(attribute.Int("http.response.status_code", status), attribute.String("vsr.request_id", info.id),
 				attribute.String("vsr.requested_model", info.model), attribute.String("vsr.selected_model", info.selected),
 				attribute.Bool("vsr.stream", info.stream))
-			if status >= 500 || info.streamErr != nil {
+			if status >= 500 || info.err != nil {
 				info.span.SetStatus(codes.Error, http.StatusText(status))
 			}
 		}
@@ -142,7 +151,7 @@ func finish(log *slog.Logger, m *telemetry.Metrics, endpoint string, r *http.Req
 	if endpoint == "management" && status < 400 {
 		level = slog.LevelDebug // probes every few seconds would drown the access log
 	}
-	if status >= 500 || info.streamErr != nil {
+	if status >= 500 || info.err != nil {
 		level = slog.LevelWarn
 	}
 	if log.Enabled(r.Context(), level) {

@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -248,4 +249,86 @@ func oneStream(ctx context.Context, client *http.Client, base, reply string) err
 		return fmt.Errorf("text %q, want %q (chunks lost or out of order)", text.String(), want)
 	}
 	return nil
+}
+
+// TestShutdownTimeoutEndsRequestsWithTheCause sends SIGTERM while a stream and a plain
+// request run longer than shutdown_timeout, and expects each to be told the router is
+// shutting down (an error event without [DONE], a 503 in the error envelope) and logged so,
+// not as a client that went away.
+func TestShutdownTimeoutEndsRequestsWithTheCause(t *testing.T) {
+	t.Parallel()
+	be := newBackend(t, "", sim.Options{Model: "upstream/slow", TokenLatency: time.Second,
+		Reply: "one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen"})
+	r := startRouter(t, compatConfig(be.URL, "")+"server: {shutdown_timeout: 300ms}\n")
+
+	stream, err := http.Post(r.Inference+"/v1/chat/completions", "application/json",
+		strings.NewReader(`{"model":"chat","stream":true,"messages":[{"role":"user","content":"go"}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stream.Body.Close()
+	sc := bufio.NewScanner(stream.Body)
+	if !sc.Scan() || !strings.HasPrefix(sc.Text(), "data: {") {
+		t.Fatalf("no first event: %q %v", sc.Text(), sc.Err())
+	}
+	type answer struct {
+		resp *http.Response
+		body []byte
+		err  error
+	}
+	plain := make(chan answer, 1)
+	go func() {
+		resp, err := http.Post(r.Inference+"/v1/chat/completions", "application/json", strings.NewReader(chatBody))
+		if err != nil {
+			plain <- answer{err: err}
+			return
+		}
+		defer resp.Body.Close()
+		body, err := io.ReadAll(resp.Body)
+		plain <- answer{resp, body, err}
+	}()
+	waitFor(t, "both requests in flight", func() bool {
+		_, m := do(t, "GET", r.Metrics+"/metrics", "")
+		return strings.Contains(string(m), `semantic_router_in_flight_requests{model="chat"} 2`)
+	})
+	if err := r.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+
+	const msg = "the router is shutting down and ended the request before it finished; send it again (request id %s)"
+	var last string
+	for sc.Scan() {
+		if line := sc.Text(); line != "" {
+			last = line
+		}
+	}
+	id := stream.Header.Get("X-Request-Id")
+	want := `data: {"error":{"message":"` + fmt.Sprintf(msg, id) + `","type":"server_error","param":null,"code":"shutting_down"}}`
+	if last != want {
+		t.Errorf("the stream ended with\n%s\nwant\n%s", last, want)
+	}
+	a := <-plain
+	if a.err != nil {
+		t.Fatalf("the plain request: %v", a.err)
+	}
+	if a.resp.StatusCode != http.StatusServiceUnavailable {
+		t.Errorf("the plain request got %d %s, want 503", a.resp.StatusCode, a.body)
+	}
+	plainID := a.resp.Header.Get("X-Request-Id")
+	if m, _, code := errorEnvelope(t, a.resp, a.body); m != fmt.Sprintf(msg, plainID) || code != "shutting_down" {
+		t.Errorf("the plain request's error: %q, code %q", m, code)
+	}
+	<-r.exited
+	if r.exitErr != nil {
+		t.Errorf("router exit: %v", r.exitErr)
+	}
+	for _, want := range []struct{ id, status string }{{id, `"status":200`}, {plainID, `"status":503`}} {
+		line := logLine(r, want.id, "request")
+		if !strings.Contains(line, want.status) || !strings.Contains(line, `"error":"the router is shutting down`) {
+			t.Errorf("the access log line does not say the router ended the request:\n%s", line)
+		}
+	}
+	if strings.Contains(r.logs.String(), `"status":499`) || strings.Contains(r.logs.String(), "client went away") {
+		t.Errorf("a request ended by the shutdown is logged as one whose client went away:\n%s", r.logs)
+	}
 }
