@@ -254,7 +254,7 @@ func accessRefWarnings(cfg *config.Config, secrets *secret.Store) []string {
 type restartNote struct{ path, msg string }
 
 // keepRestartOnly sets next's restart-only server settings (the listeners' timeouts and
-// header limit, the shutdown timeout) back to those in force, and says which changed.
+// header limit, the shutdown delay and timeout) back to those in force, and says which changed.
 // max_request_body_bytes and stream_keepalive are read per request and follow reloads.
 func keepRestartOnly(started config.Server, next *config.Server) []restartNote {
 	var notes []restartNote
@@ -263,6 +263,7 @@ func keepRestartOnly(started config.Server, next *config.Server) []restartNote {
 		now, want *config.Duration
 	}{
 		{"server.shutdown_timeout", &started.ShutdownTimeout, &next.ShutdownTimeout},
+		{"server.shutdown_delay", &started.ShutdownDelay, &next.ShutdownDelay},
 		{"server.read_header_timeout", &started.ReadHeaderTimeout, &next.ReadHeaderTimeout},
 		{"server.read_timeout", &started.ReadTimeout, &next.ReadTimeout},
 		{"server.write_timeout", &started.WriteTimeout, &next.WriteTimeout},

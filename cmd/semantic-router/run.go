@@ -485,8 +485,9 @@ func (l *listeners) start(srvs ...*namedServer) error {
 }
 
 // serve marks the router ready and, on ctx.Done or a listener failure, shuts down: not
-// ready first, then every server stops, the inference listener draining its in-flight
-// requests and streams.
+// ready first, for server.shutdown_delay while every listener still serves (so that
+// Kubernetes takes the pod out of its Services before it refuses a connection), then every
+// server stops, the inference listener draining its in-flight requests and streams.
 func (l *listeners) serve(ctx context.Context, ready *server.Readiness) error {
 	ready.Set(true)
 	l.log.Info("ready")
@@ -498,6 +499,10 @@ func (l *listeners) serve(ctx context.Context, ready *server.Readiness) error {
 		l.log.Error("listener failed", "error", runErr.Error())
 	}
 	ready.Set(false)
+	if d := l.limits.ShutdownDelay.D(); d > 0 && runErr == nil {
+		l.log.Info("not ready; serving on until the drain starts", "shutdown_delay", d.String())
+		time.Sleep(d)
+	}
 	l.stop()
 	l.log.Info("stopped")
 	return runErr

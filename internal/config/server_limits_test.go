@@ -52,3 +52,42 @@ admission: {max_in_flight: 1, queue_timeout: 5s}
 		t.Errorf("error:\n%v\nwant:\n%s", err, wantErr)
 	}
 }
+
+func TestShutdownDelay(t *testing.T) {
+	t.Parallel()
+	const models = `
+models:
+  - model_name: general
+    provider: {type: sim}
+`
+	tests := []struct {
+		name, server string
+		want         Duration
+		wantErr      string
+	}{
+		{name: "unset: none, for a router run by hand", want: 0},
+		{name: "set", server: "server: {shutdown_delay: 5s}\n", want: Duration(5e9)},
+		{name: "negative", server: "server:\n  shutdown_timeout: 10s\n  shutdown_delay: -1s\n",
+			wantErr: "server.shutdown_delay (line 3): must not be negative, got -1s"},
+		{name: "not a duration", server: "server:\n  shutdown_delay: soon\n",
+			wantErr: `server.shutdown_delay (line 2): must be a duration such as "30s", not "soon"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			cfg, err := Parse([]byte(tt.server + models))
+			if tt.wantErr != "" {
+				if err == nil || err.Error() != tt.wantErr {
+					t.Fatalf("error:\n%v\nwant:\n%s", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if cfg.Server.ShutdownDelay != tt.want {
+				t.Errorf("shutdown_delay = %s, want %s", cfg.Server.ShutdownDelay, tt.want)
+			}
+		})
+	}
+}

@@ -39,6 +39,11 @@ type Server struct {
 	// SIGTERM; those still running then are ended with a 503 or an error event saying the
 	// router is shutting down. Default 30s.
 	ShutdownTimeout Duration `yaml:"shutdown_timeout,omitempty" json:"shutdown_timeout"`
+	// ShutdownDelay is how long /ready answers 503 after SIGTERM while every listener still
+	// serves, before the drain (ShutdownTimeout) starts: on Kubernetes, the time for the
+	// pod's endpoints to be removed from Services and load balancers, so that no client is
+	// refused a connection. Default 0, for a router run by hand; the operator renders 5s.
+	ShutdownDelay Duration `yaml:"shutdown_delay,omitempty" json:"shutdown_delay"`
 	// ReadHeaderTimeout bounds reading request headers. Default 10s.
 	ReadHeaderTimeout Duration `yaml:"read_header_timeout,omitempty" json:"read_header_timeout"`
 	// StreamKeepAlive is how often a ": keep-alive" SSE comment is sent while a stream waits

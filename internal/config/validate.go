@@ -76,6 +76,9 @@ func (c *Config) validateServer(v *validator) {
 	if s.ShutdownTimeout < 0 {
 		v.add("server.shutdown_timeout", "must not be negative")
 	}
+	if s.ShutdownDelay < 0 {
+		v.add("server.shutdown_delay", "must not be negative, got %s", s.ShutdownDelay)
+	}
 	if s.ReadHeaderTimeout < 0 {
 		v.add("server.read_header_timeout", "must not be negative")
 	}

@@ -97,7 +97,7 @@ func TestModelsPullInitContainer(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			tmpl := desiredPodTemplate(sr, "h", vllmv1alpha1.GatewayModeStandalone, []corev1.EnvVar{{Name: "BACKEND_KEY", Value: "x"}}, plan)
+			tmpl := desiredPodTemplate(sr, vllmv1alpha1.GatewayModeStandalone, renderedConfig{hash: "h", env: []corev1.EnvVar{{Name: "BACKEND_KEY", Value: "x"}}, artifacts: plan})
 			router := tmpl.Spec.Containers[0]
 
 			wantRouter := []corev1.VolumeMount{configMount}
@@ -220,7 +220,7 @@ func TestNoArtifactsNoChange(t *testing.T) {
 	if err != nil || plan.active() {
 		t.Fatalf("plan = %+v, %v", plan, err)
 	}
-	tmpl := desiredPodTemplate(sr, "h", vllmv1alpha1.GatewayModeStandalone, nil, plan)
+	tmpl := desiredPodTemplate(sr, vllmv1alpha1.GatewayModeStandalone, renderedConfig{hash: "h", artifacts: plan})
 	if len(tmpl.Spec.InitContainers) != 0 || len(tmpl.Spec.Volumes) != 2 || len(tmpl.Spec.Containers[0].VolumeMounts) != 2 {
 		t.Errorf("pod = %+v", tmpl.Spec)
 	}

@@ -114,7 +114,7 @@ func TestPodTemplate(t *testing.T) {
 			Persistence:        vllmv1alpha1.PersistenceSpec{ExistingClaim: ptr.To("models"), MountPath: "/models"},
 			PodAnnotations:     map[string]string{annotationConfigHash: "mine"},
 		})
-		tmpl := desiredPodTemplate(sr, "abc", vllmv1alpha1.GatewayModeStandalone, nil, artifactPlan{})
+		tmpl := desiredPodTemplate(sr, vllmv1alpha1.GatewayModeStandalone, renderedConfig{hash: "abc"})
 		c := tmpl.Spec.Containers[0]
 		if c.LivenessProbe.Exec == nil || c.LivenessProbe.Exec.Command[0] != "true" || c.LivenessProbe.SuccessThreshold != 1 || c.ReadinessProbe.HTTPGet.Path != "/ready" {
 			t.Errorf("probes = %+v / %+v", c.LivenessProbe, c.ReadinessProbe)
@@ -141,7 +141,7 @@ func TestPodTemplate(t *testing.T) {
 	})
 	t.Run("persistence off mounts no claim", func(t *testing.T) {
 		sr := newSR(vllmv1alpha1.SemanticRouterSpec{Persistence: vllmv1alpha1.PersistenceSpec{Enabled: ptr.To(false)}})
-		tmpl := desiredPodTemplate(sr, "abc", vllmv1alpha1.GatewayModeIntegration, nil, artifactPlan{})
+		tmpl := desiredPodTemplate(sr, vllmv1alpha1.GatewayModeIntegration, renderedConfig{hash: "abc"})
 		if len(tmpl.Spec.Volumes) != 1 || ownsPVC(sr) {
 			t.Errorf("volumes = %+v, ownsPVC = %t", tmpl.Spec.Volumes, ownsPVC(sr))
 		}
@@ -169,7 +169,7 @@ func TestMutateDeploymentReplicas(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			sr := newSR(tt.spec)
 			dep := &appsv1.Deployment{Spec: appsv1.DeploymentSpec{Replicas: tt.existing}}
-			mutateDeployment(dep, sr, desiredPodTemplate(sr, "h", vllmv1alpha1.GatewayModeStandalone, nil, artifactPlan{}))
+			mutateDeployment(dep, sr, desiredPodTemplate(sr, vllmv1alpha1.GatewayModeStandalone, renderedConfig{hash: "h"}))
 			if *dep.Spec.Replicas != tt.want {
 				t.Errorf("replicas = %d, want %d", *dep.Spec.Replicas, tt.want)
 			}
@@ -213,7 +213,7 @@ func TestMutateDeploymentKeepsRestartAndSkipsNoop(t *testing.T) {
 	t.Parallel()
 	sr := newSR(vllmv1alpha1.SemanticRouterSpec{})
 	dep := &appsv1.Deployment{}
-	mutateDeployment(dep, sr, desiredPodTemplate(sr, "h1", vllmv1alpha1.GatewayModeStandalone, nil, artifactPlan{}))
+	mutateDeployment(dep, sr, desiredPodTemplate(sr, vllmv1alpha1.GatewayModeStandalone, renderedConfig{hash: "h1"}))
 	// What the API server adds: defaults and kubectl's restart annotation.
 	dep.CreationTimestamp = metav1.Now()
 	c := &dep.Spec.Template.Spec.Containers[0]
@@ -223,12 +223,12 @@ func TestMutateDeploymentKeepsRestartAndSkipsNoop(t *testing.T) {
 	dep.Spec.Template.Annotations["kubectl.kubernetes.io/restartedAt"] = "2026-01-01T00:00:00Z"
 	before := dep.DeepCopy()
 
-	mutateDeployment(dep, sr, desiredPodTemplate(sr, "h1", vllmv1alpha1.GatewayModeStandalone, nil, artifactPlan{}))
+	mutateDeployment(dep, sr, desiredPodTemplate(sr, vllmv1alpha1.GatewayModeStandalone, renderedConfig{hash: "h1"}))
 	if !equality.Semantic.DeepEqual(before, dep) {
 		t.Errorf("an unchanged spec changed the Deployment")
 	}
 
-	mutateDeployment(dep, sr, desiredPodTemplate(sr, "h2", vllmv1alpha1.GatewayModeStandalone, nil, artifactPlan{}))
+	mutateDeployment(dep, sr, desiredPodTemplate(sr, vllmv1alpha1.GatewayModeStandalone, renderedConfig{hash: "h2"}))
 	ann := dep.Spec.Template.Annotations
 	if ann[annotationConfigHash] != "h2" || ann["kubectl.kubernetes.io/restartedAt"] != "2026-01-01T00:00:00Z" {
 		t.Errorf("template annotations = %v", ann)
@@ -236,7 +236,7 @@ func TestMutateDeploymentKeepsRestartAndSkipsNoop(t *testing.T) {
 
 	// An edited field the operator sets is restored.
 	dep.Spec.Template.Spec.Containers[0].Image = "example.com/evil:latest"
-	mutateDeployment(dep, sr, desiredPodTemplate(sr, "h2", vllmv1alpha1.GatewayModeStandalone, nil, artifactPlan{}))
+	mutateDeployment(dep, sr, desiredPodTemplate(sr, vllmv1alpha1.GatewayModeStandalone, renderedConfig{hash: "h2"}))
 	if got := dep.Spec.Template.Spec.Containers[0].Image; got != imageRef(sr) {
 		t.Errorf("image = %s, want restored", got)
 	}
@@ -254,5 +254,36 @@ func TestMutateRoute(t *testing.T) {
 	tls, _, _ := unstructured.NestedString(u.Object, "spec", "tls", "termination")
 	if host != "r-ns.apps.example" || to != "r" || port != "http" || tls != "edge" {
 		t.Errorf("route spec = %v", u.Object["spec"])
+	}
+}
+
+// TestPodGracePeriodCoversTheShutdown: the kubelet kills a pod at the end of its
+// termination grace period, so it must cover the router's shutdown_delay and drain.
+func TestPodGracePeriodCoversTheShutdown(t *testing.T) {
+	tests := []struct {
+		name   string
+		server string // spec.config's server section, as JSON; "" for none
+		want   int64
+	}{
+		{name: "the defaults: 5s rendered, 30s drain", want: 45},
+		{name: "a longer drain, no delay", server: `{"shutdown_timeout":"2m","shutdown_delay":"0s"}`, want: 130},
+		{name: "fractions round up", server: `{"shutdown_timeout":"1s","shutdown_delay":"1500ms"}`, want: 13},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			extra := ""
+			if tt.server != "" {
+				extra = `"server":` + tt.server
+			}
+			_, parsed, err := renderRouterConfig(modelConfig(extra), nil, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			sr := newSR(vllmv1alpha1.SemanticRouterSpec{})
+			tmpl := desiredPodTemplate(sr, vllmv1alpha1.GatewayModeStandalone, renderedConfig{hash: "h", stop: routerStopTime(parsed)})
+			if g := tmpl.Spec.TerminationGracePeriodSeconds; g == nil || *g != tt.want {
+				t.Errorf("terminationGracePeriodSeconds = %v, want %d", g, tt.want)
+			}
+		})
 	}
 }

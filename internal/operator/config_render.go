@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+	"time"
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"sigs.k8s.io/yaml"
@@ -26,6 +27,12 @@ const (
 	defaultTracingEndpoint = config.DefaultTracingEndpoint
 	defaultTracingSampling = config.DefaultTracingSampling
 )
+
+// defaultShutdownDelay is the server.shutdown_delay rendered when spec.config sets none:
+// after SIGTERM the router answers /ready with 503 but keeps serving this long, while
+// kube-proxy, the Service's endpoints and any load balancer stop sending it new
+// connections; only then does its drain start.
+const defaultShutdownDelay = 5 * time.Second
 
 // credentialSuffixes mark a config key as holding a credential: the key is
 // lower-cased and stripped of '_' and '-', then matched by suffix, so
@@ -70,6 +77,7 @@ func renderRouterConfig(raw *apiextensionsv1.JSON, discovered []discoveredModel,
 		return nil, nil, err
 	}
 	applyTracingDefaults(cfg)
+	setDefault(childMap(cfg, "server"), "shutdown_delay", defaultShutdownDelay.String())
 	if cacheDir != "" {
 		defaultArtifactDirs(cfg, cacheDir)
 	}

@@ -24,6 +24,9 @@ func modelConfig(extra string) *apiextensionsv1.JSON {
 
 const qwenYAML = "models:\n- model_name: qwen\n  provider:\n    api_key: env.VLLM_API_KEY\n    base_url: http://vllm-qwen.models.svc:8000/v1\n    type: openai_compatible\n"
 
+// serverYAML is the server section of a config that sets none: the operator's shutdown_delay.
+const serverYAML = "server:\n  shutdown_delay: 5s\n"
+
 func TestRenderConfig(t *testing.T) {
 	tests := []struct {
 		name    string
@@ -31,18 +34,22 @@ func TestRenderConfig(t *testing.T) {
 		want    string
 		wantErr string
 	}{
-		{name: "models as written, keys sorted", in: `{"models":[` + qwenModel + `]}`, want: qwenYAML},
+		{name: "models as written, keys sorted", in: `{"models":[` + qwenModel + `]}`, want: qwenYAML + serverYAML},
 		{name: "big ints exact", in: `{"models":[` + qwenModel + `],"server":{"max_request_body_bytes":12345678901234567}}`,
-			want: qwenYAML + "server:\n  max_request_body_bytes: 12345678901234567\n"},
+			want: qwenYAML + "server:\n  max_request_body_bytes: 12345678901234567\n  shutdown_delay: 5s\n"},
+		{name: "a shutdown_delay of its own is kept", in: `{"models":[` + qwenModel + `],"server":{"shutdown_delay":"0s"}}`,
+			want: qwenYAML + "server:\n  shutdown_delay: 0s\n"},
+		{name: "a negative shutdown_delay: the router's own message", in: `{"models":[` + qwenModel + `],"server":{"shutdown_delay":"-5s"}}`,
+			wantErr: "the router refuses the rendered config.yaml:\nserver.shutdown_delay (line 8): must not be negative, got -5s"},
 		{name: "file reference passes", in: `{"models":[{"model_name":"q","provider":{"type":"openai_compatible","base_url":"http://v:8000/v1","api_key":"file:/run/secrets/key"}}]}`,
-			want: "models:\n- model_name: q\n  provider:\n    api_key: file:/run/secrets/key\n    base_url: http://v:8000/v1\n    type: openai_compatible\n"},
+			want: "models:\n- model_name: q\n  provider:\n    api_key: file:/run/secrets/key\n    base_url: http://v:8000/v1\n    type: openai_compatible\n" + serverYAML},
 		{name: "tracing defaults", in: `{"models":[` + qwenModel + `],"observability":{"tracing":{"enabled":true}}}`,
 			want: qwenYAML + "observability:\n  tracing:\n    enabled: true\n    exporter:\n      endpoint: jaeger:4317\n      insecure: true\n      type: otlp\n" +
-				"    provider: opentelemetry\n    sampling:\n      type: always_on\n"},
+				"    provider: opentelemetry\n    sampling:\n      type: always_on\n" + serverYAML},
 		{name: "tracing keeps user values and the rate as a string",
 			in: `{"models":[` + qwenModel + `],"observability":{"tracing":{"enabled":true,"exporter":{"type":"stdout","insecure":false},"sampling":{"type":"probabilistic","rate":0.1}}}}`,
 			want: qwenYAML + "observability:\n  tracing:\n    enabled: true\n    exporter:\n      endpoint: jaeger:4317\n      insecure: false\n      type: stdout\n" +
-				"    provider: opentelemetry\n    sampling:\n      rate: \"0.1\"\n      type: probabilistic\n"},
+				"    provider: opentelemetry\n    sampling:\n      rate: \"0.1\"\n      type: probabilistic\n" + serverYAML},
 		{name: "plaintext api key", in: `{"models":[{"model_name":"a","provider":{"type":"openai_compatible","base_url":"http://v:8000/v1","api_key":"sk-123"}}]}`,
 			wantErr: "spec.config.models[0].provider.api_key: plaintext credential; use an env.VAR or file:/path reference"},
 		{name: "credentials in base_url", in: `{"models":[{"model_name":"a","provider":{"type":"openai_compatible","base_url":"http://user:pa55@vllm:8000/v1/"}}]}`,

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"maps"
 	"strings"
+	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -39,12 +40,19 @@ func routerArgs(mode vllmv1alpha1.GatewayMode) []string {
 	return append(args, "-gateway", "standalone", "-listener-address", "0.0.0.0")
 }
 
+// shutdownMargin is the time a router pod is given to stop beyond its shutdown_delay and
+// shutdown_timeout: the second in which requests still running are told the router is
+// shutting down, the management and metrics listeners' stop, and the flush of traces.
+const shutdownMargin = 10 * time.Second
+
 // desiredPodTemplate is the router pod for the rendered config (by hash),
 // gateway mode, the environment variables carrying discovered backends'
 // credentials (after spec.env) and the model artifacts' cache and init
 // container (artifacts.go). Spec overrides replace the defaults whole,
-// never merge.
-func desiredPodTemplate(sr *vllmv1alpha1.SemanticRouter, hash string, mode vllmv1alpha1.GatewayMode, backendEnv []corev1.EnvVar, artifacts artifactPlan) corev1.PodTemplateSpec {
+// never merge. The pod's termination grace period covers the router's
+// shutdown, so that the kubelet does not kill it in the middle of its drain.
+func desiredPodTemplate(sr *vllmv1alpha1.SemanticRouter, mode vllmv1alpha1.GatewayMode, rc renderedConfig) corev1.PodTemplateSpec {
+	hash, backendEnv, artifacts := rc.hash, rc.env, rc.artifacts
 	s := &sr.Spec
 	annotations := make(map[string]string, len(s.PodAnnotations)+1)
 	maps.Copy(annotations, s.PodAnnotations)
@@ -85,13 +93,14 @@ func desiredPodTemplate(sr *vllmv1alpha1.SemanticRouter, hash string, mode vllmv
 	}
 
 	pod := corev1.PodSpec{
-		ServiceAccountName:        serviceAccountName(sr),
-		ImagePullSecrets:          s.ImagePullSecrets,
-		NodeSelector:              s.NodeSelector,
-		Tolerations:               s.Tolerations,
-		Affinity:                  s.Affinity,
-		TopologySpreadConstraints: s.TopologySpreadConstraints,
-		SecurityContext:           s.PodSecurityContext,
+		ServiceAccountName:            serviceAccountName(sr),
+		ImagePullSecrets:              s.ImagePullSecrets,
+		NodeSelector:                  s.NodeSelector,
+		Tolerations:                   s.Tolerations,
+		Affinity:                      s.Affinity,
+		TopologySpreadConstraints:     s.TopologySpreadConstraints,
+		SecurityContext:               s.PodSecurityContext,
+		TerminationGracePeriodSeconds: ptr.To(int64((rc.stop + shutdownMargin + time.Second - 1) / time.Second)),
 		Volumes: []corev1.Volume{{
 			Name: volumeConfig,
 			VolumeSource: corev1.VolumeSource{ConfigMap: &corev1.ConfigMapVolumeSource{

@@ -55,7 +55,7 @@ func TestDiscoveredModelsRender(t *testing.T) {
     ca_cert_pem: env.VLLM_LLAMA_CA_PEM
     model: llama-3
     type: openai_compatible
-`
+` + serverYAML
 	if string(out) != want {
 		t.Errorf("config.yaml =\n%s\nwant\n%s", out, want)
 	}
@@ -98,7 +98,7 @@ func TestDiscoveredModelsMergeWithConfig(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := qwenYAML + "- model_name: small\n  provider:\n    base_url: http://small.ns.svc.cluster.local:8000/v1\n    model: small\n    type: openai_compatible\nrouting:\n  default_model: small\n"
+	want := qwenYAML + "- model_name: small\n  provider:\n    base_url: http://small.ns.svc.cluster.local:8000/v1\n    model: small\n    type: openai_compatible\nrouting:\n  default_model: small\n" + serverYAML
 	if string(out) != want {
 		t.Errorf("config.yaml =\n%s\nwant\n%s", out, want)
 	}

@@ -145,7 +145,7 @@ func TestReconcileCreatesOwnedObjects(t *testing.T) {
     sampling:
       rate: "0.25"
       type: probabilistic
-`
+` + serverYAML
 	if got := cm.Data["config.yaml"]; got != wantConfig {
 		t.Errorf("config.yaml =\n%s\nwant\n%s", got, wantConfig)
 	}
@@ -156,6 +156,10 @@ func TestReconcileCreatesOwnedObjects(t *testing.T) {
 	pod := dep.Spec.Template
 	if got := pod.Annotations[annotationConfigHash]; got != configHash([]byte(wantConfig)) {
 		t.Errorf("config hash annotation = %q, want %q", got, configHash([]byte(wantConfig)))
+	}
+	// The router's shutdown_delay (5s) and shutdown_timeout (30s), and a margin.
+	if g := pod.Spec.TerminationGracePeriodSeconds; g == nil || *g != 45 {
+		t.Errorf("terminationGracePeriodSeconds = %v, want 45", g)
 	}
 	if pod.Annotations["team"] != "ml" {
 		t.Errorf("pod annotations = %v, want team=ml", pod.Annotations)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
@@ -17,6 +18,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 
 	vllmv1alpha1 "github.com/semantic-router/semantic-router/api/v1alpha1"
+	"github.com/semantic-router/semantic-router/internal/config"
 )
 
 // ownedResult is what a successful reconcileOwnedResources leaves behind.
@@ -165,6 +167,9 @@ type renderedConfig struct {
 	backendsFailed bool
 	// artifacts is what the pod needs for the config's model artifacts.
 	artifacts artifactPlan
+	// stop is how long the router may take to stop after SIGTERM: its shutdown_delay and
+	// shutdown_timeout.
+	stop time.Duration
 }
 
 // reconcileConfigMap discovers the backends, renders the config with them,
@@ -204,7 +209,14 @@ func (r *Reconciler) reconcileConfigMap(ctx context.Context, sr *vllmv1alpha1.Se
 		cm.BinaryData = nil
 		return nil
 	})
-	return renderedConfig{yaml: rendered, hash: configHash(rendered), env: env, backendsFailed: len(failed) > 0, artifacts: plan}, err
+	return renderedConfig{yaml: rendered, hash: configHash(rendered), env: env, backendsFailed: len(failed) > 0, artifacts: plan,
+		stop: routerStopTime(parsed)}, err
+}
+
+// routerStopTime is how long a router with cfg may take to stop after SIGTERM: its
+// shutdown_delay, then its drain of shutdown_timeout.
+func routerStopTime(cfg *config.Config) time.Duration {
+	return cfg.Server.ShutdownDelay.D() + cfg.Server.ShutdownTimeout.D()
 }
 
 // configDefinesModels reports whether spec.config lists any model.
@@ -233,7 +245,7 @@ func checkEnvClash(sr *vllmv1alpha1.SemanticRouter, ours []corev1.EnvVar) error 
 
 func (r *Reconciler) reconcileDeployment(ctx context.Context, sr *vllmv1alpha1.SemanticRouter, rc renderedConfig, mode vllmv1alpha1.GatewayMode) (*appsv1.Deployment, error) {
 	dep := &appsv1.Deployment{ObjectMeta: objectMeta(sr, sr.Name)}
-	tmpl := desiredPodTemplate(sr, rc.hash, mode, rc.env, rc.artifacts)
+	tmpl := desiredPodTemplate(sr, mode, rc)
 	err := r.ensure(ctx, sr, dep, "deployment", func() error {
 		mutateDeployment(dep, sr, tmpl)
 		return nil

@@ -332,3 +332,45 @@ func TestShutdownTimeoutEndsRequestsWithTheCause(t *testing.T) {
 		t.Errorf("a request ended by the shutdown is logged as one whose client went away:\n%s", r.logs)
 	}
 }
+
+// TestShutdownDelayServesWhileNotReady: after SIGTERM, /ready answers 503 at once while the
+// inference listener still takes new connections for shutdown_delay, the time Kubernetes
+// needs to take the pod out of its Services.
+func TestShutdownDelayServesWhileNotReady(t *testing.T) {
+	t.Parallel()
+	r := startRouter(t, `
+server: {shutdown_delay: 3s}
+models:
+  - model_name: chat
+    provider: {type: sim}
+`)
+	if err := r.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "/ready to answer 503", func() bool {
+		resp, err := http.Get(r.API + "/ready")
+		if err != nil {
+			return false
+		}
+		resp.Body.Close()
+		return resp.StatusCode == http.StatusServiceUnavailable
+	})
+	// A new connection, as a client sent here by a Service not yet updated would open.
+	client := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}}
+	resp, err := client.Post(r.Inference+"/v1/chat/completions", "application/json", strings.NewReader(chatBody))
+	if err != nil {
+		t.Fatalf("a new request while not ready: %v", err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Errorf("a new request while not ready got %d %s", resp.StatusCode, body)
+	}
+	<-r.exited
+	if r.exitErr != nil {
+		t.Errorf("router exit: %v", r.exitErr)
+	}
+	if !strings.Contains(r.logs.String(), `"msg":"not ready; serving on until the drain starts","shutdown_delay":"3s"`) {
+		t.Errorf("no log line for the delay:\n%s", r.logs)
+	}
+}
