@@ -5,10 +5,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -372,5 +374,45 @@ models:
 	}
 	if !strings.Contains(r.logs.String(), `"msg":"not ready; serving on until the drain starts","shutdown_delay":"3s"`) {
 		t.Errorf("no log line for the delay:\n%s", r.logs)
+	}
+}
+
+// TestSecondSignalExitsAtOnce: a second SIGTERM during the drain ends the router at once,
+// with a non-zero exit code and a line that says why, instead of waiting out
+// shutdown_timeout for a stream that runs for a minute.
+func TestSecondSignalExitsAtOnce(t *testing.T) {
+	t.Parallel()
+	r := startRouter(t, `
+server: {shutdown_timeout: 2m}
+models:
+  - model_name: slow
+    provider:
+      type: sim
+      sim: {token_latency: 1s, reply: "`+strings.Repeat("word ", 60)+`"}
+`)
+	resp, err := http.Post(r.Inference+"/v1/chat/completions", "application/json",
+		strings.NewReader(`{"model":"slow","stream":true,"messages":[{"role":"user","content":"go"}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if err := r.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the drain to start", func() bool { return strings.Contains(r.logs.String(), `"msg":"shutting down"`) })
+	if err := r.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-r.exited:
+	case <-time.After(10 * time.Second):
+		t.Fatalf("the router still runs 10s after a second SIGTERM:\n%s", r.logs)
+	}
+	var ee *exec.ExitError
+	if !errors.As(r.exitErr, &ee) || ee.ExitCode() != 1 {
+		t.Errorf("exit: %v, want exit code 1", r.exitErr)
+	}
+	if !strings.Contains(r.logs.String(), "semantic-router: second signal (terminated) during the shutdown: exiting now, without draining") {
+		t.Errorf("no line says why it exited:\n%s", r.logs)
 	}
 }
