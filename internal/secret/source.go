@@ -46,12 +46,21 @@ type Options struct {
 
 // Source holds the current value of one credential reference. Value is safe for concurrent
 // use and costs an atomic load; a change replaces the value for the requests that read it
-// afterwards, while requests that already read it go on with the old one.
+// afterwards, while requests that already read it go on with the old one. The sources one
+// Store opened for the same reference share its value: the file is read once per change,
+// and a rotation is logged and reported once, however many models use the reference.
 type Source struct {
+	e      *entry
+	closed sync.Once
+}
+
+// entry is the value of one reference in a store, shared by every Source opened for it.
+type entry struct {
 	ref   string
 	path  string // empty for env references
 	store *Store
 	owned bool // the store was made for this source alone, and closes with it
+	users int  // open sources; guarded by store.openMu
 
 	val     atomic.Pointer[string]
 	watched bool // a directory watch keeps val current; otherwise Value polls
@@ -61,8 +70,6 @@ type Source struct {
 	nextCheck atomic.Int64 // unix nanos of the next stat
 	lastStat  atomic.Pointer[fileStamp]
 	mu        sync.Mutex // serializes polled reloads
-
-	closed sync.Once
 }
 
 type fileStamp struct {
@@ -80,33 +87,38 @@ func Open(ref string, o Options) (*Source, error) {
 		_ = st.Close()
 		return nil, err
 	}
-	s.owned = true
+	s.e.owned = true
 	return s, nil
 }
 
 // Ref returns the reference the source was opened with; it is safe to log.
-func (s *Source) Ref() string { return s.ref }
+func (s *Source) Ref() string { return s.e.ref }
 
 // Value returns the current value. After a successful Open it never fails: a re-read that
 // fails keeps the previous value (and logs why), so a half-written Secret cannot take a
 // model down. The error result lets Value serve as a provider's credential getter.
 func (s *Source) Value() (string, error) {
-	if s.path != "" && !s.watched {
-		s.maybePoll()
+	e := s.e
+	if e.path != "" && !e.watched {
+		e.maybePoll()
 	}
-	return *s.val.Load(), nil
+	return *e.val.Load(), nil
 }
 
-// Close stops keeping the value current; Value keeps returning the last value. It is safe
-// to call more than once.
+// Close stops keeping the value current, once no other source of the store uses the
+// reference; Value keeps returning the last value. It is safe to call more than once.
 func (s *Source) Close() error {
 	var err error
 	s.closed.Do(func() {
-		if s.watched {
-			s.store.forget(s)
+		e := s.e
+		if !e.store.release(e) {
+			return
 		}
-		if s.owned {
-			err = s.store.Close()
+		if e.watched {
+			e.store.forget(e)
+		}
+		if e.owned {
+			err = e.store.Close()
 		}
 	})
 	return err
@@ -114,7 +126,7 @@ func (s *Source) Close() error {
 
 // maybePoll re-reads the file when its stat changed, at most once per poll interval. Only
 // the caller that wins the compare-and-swap pays for the stat; the others read the value.
-func (s *Source) maybePoll() {
+func (s *entry) maybePoll() {
 	now := time.Now().UnixNano()
 	next := s.nextCheck.Load()
 	if now < next || !s.nextCheck.CompareAndSwap(next, now+int64(s.poll)) {

@@ -3,6 +3,7 @@ package secret
 import (
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -142,7 +143,7 @@ func TestFileRotation(t *testing.T) {
 				refs.Store(r, true)
 				rotations.Add(1)
 				mu.Lock()
-				brought = append(brought, *src.Load().val.Load())
+				brought = append(brought, *src.Load().e.val.Load())
 				mu.Unlock()
 			}})
 			if err != nil {
@@ -268,3 +269,68 @@ func TestStoreSharesADirectory(t *testing.T) {
 		t.Fatalf("closed source = %q, want its last value id-2", v)
 	}
 }
+
+// TestOneRotationPerReference: models that use the same file: reference share it, so one
+// rotation is logged and reported once, however many opened it; closing one of them leaves
+// the others current.
+func TestOneRotationPerReference(t *testing.T) {
+	t.Parallel()
+	for _, mode := range []struct {
+		name string
+		poll time.Duration
+	}{{"watch", 0}, {"poll", time.Millisecond}} {
+		t.Run(mode.name, func(t *testing.T) {
+			t.Parallel()
+			d := newK8sSecretDir(t, "api_key", "key-1")
+			var logs strings.Builder
+			var logMu sync.Mutex
+			var rotations atomic.Int32
+			st := NewStore(Options{PollInterval: mode.poll, OnRotate: func(string) { rotations.Add(1) },
+				Logger: slog.New(slog.NewTextHandler(writerFunc(func(p []byte) (int, error) {
+					logMu.Lock()
+					defer logMu.Unlock()
+					return logs.Write(p)
+				}), nil))})
+			defer st.Close()
+			ref := "file:" + filepath.Join(d.dir, "api_key")
+			var sources []*Source
+			for range 3 {
+				s, err := st.Open(ref)
+				if err != nil {
+					t.Fatal(err)
+				}
+				sources = append(sources, s)
+			}
+			d.write("api_key", "key-2")
+			waitFor(t, "every source to hold the new key", func() bool {
+				for _, s := range sources {
+					if v, _ := s.Value(); v != "key-2" {
+						return false
+					}
+				}
+				return true
+			})
+			if err := sources[0].Close(); err != nil {
+				t.Fatal(err)
+			}
+			d.write("api_key", "key-3")
+			waitFor(t, "the open sources to follow", func() bool {
+				a, _ := sources[1].Value()
+				b, _ := sources[2].Value()
+				return a == "key-3" && b == "key-3"
+			})
+			// A rotation is logged, then reported: once it is reported, every line is out.
+			waitFor(t, "the second rotation's report", func() bool { return rotations.Load() >= 2 })
+			logMu.Lock()
+			lines := strings.Count(logs.String(), "credential rotated")
+			logMu.Unlock()
+			if n := rotations.Load(); n != 2 || lines != 2 {
+				t.Errorf("two rotations gave %d reports and %d log lines, want 2 and 2", n, lines)
+			}
+		})
+	}
+}
+
+type writerFunc func([]byte) (int, error)
+
+func (f writerFunc) Write(p []byte) (int, error) { return f(p) }

@@ -19,6 +19,10 @@ import (
 type Store struct {
 	opts Options
 
+	// openMu serializes Open and the last Close of a reference, which share entries.
+	openMu sync.Mutex
+	open   map[string]*entry
+
 	mu     sync.Mutex
 	dirs   map[string]*dirWatch
 	closed bool
@@ -31,7 +35,7 @@ type dirWatch struct {
 	done    chan struct{}
 	reload  sync.Mutex // serializes reloads of the directory, so rotations are reported in order
 	mu      sync.Mutex // guards sources
-	sources []*Source
+	sources []*entry
 }
 
 // NewStore returns a store. Close releases its watchers.
@@ -39,18 +43,49 @@ func NewStore(o Options) *Store {
 	if o.LookupEnv == nil {
 		o.LookupEnv = os.LookupEnv
 	}
-	return &Store{opts: o, dirs: map[string]*dirWatch{}}
+	return &Store{opts: o, dirs: map[string]*dirWatch{}, open: map[string]*entry{}}
 }
 
 // Open resolves ref ("env.VAR" or "file:/abs/path") and, for a file, keeps it current. It
 // fails when the variable is not set, the file cannot be read, or it is empty; the error
-// names the reference, never the value.
+// names the reference, never the value. A reference already open in the store is not read
+// again: the new source shares its value, and its rotations are reported once.
 func (st *Store) Open(ref string) (*Source, error) {
+	st.openMu.Lock()
+	defer st.openMu.Unlock()
+	if e := st.open[ref]; e != nil {
+		e.users++
+		return &Source{e: e}, nil
+	}
+	e, err := st.openEntry(ref)
+	if err != nil {
+		return nil, err
+	}
+	e.users = 1
+	st.open[ref] = e
+	return &Source{e: e}, nil
+}
+
+// release notes that a source of e was closed, and reports whether it was the last.
+func (st *Store) release(e *entry) bool {
+	st.openMu.Lock()
+	defer st.openMu.Unlock()
+	e.users--
+	if e.users > 0 {
+		return false
+	}
+	if st.open[e.ref] == e {
+		delete(st.open, e.ref)
+	}
+	return true
+}
+
+func (st *Store) openEntry(ref string) (*entry, error) {
 	env, path, err := parseRef(ref)
 	if err != nil {
 		return nil, err
 	}
-	s := &Source{ref: ref, path: path, store: st}
+	s := &entry{ref: ref, path: path, store: st}
 	if path == "" {
 		v, found := st.opts.LookupEnv(env)
 		if !found {
@@ -83,6 +118,9 @@ func (st *Store) Open(ref string) (*Source, error) {
 
 // Close stops all watches. Sources keep returning their last values.
 func (st *Store) Close() error {
+	st.openMu.Lock()
+	st.open = map[string]*entry{} // a later Open reads afresh rather than share a value no longer kept current
+	st.openMu.Unlock()
 	st.mu.Lock()
 	dirs := st.dirs
 	st.dirs, st.closed = map[string]*dirWatch{}, true
@@ -98,7 +136,7 @@ func (st *Store) Close() error {
 // the file, is watched: Kubernetes updates a mounted Secret by pointing the ..data symlink
 // at a new timestamped directory, which changes what the path resolves to without any
 // event on the old target.
-func (st *Store) watch(s *Source) error {
+func (st *Store) watch(s *entry) error {
 	dir := filepath.Dir(s.path)
 	st.mu.Lock()
 	defer st.mu.Unlock()
@@ -130,7 +168,7 @@ func (st *Store) watch(s *Source) error {
 }
 
 // forget removes s from its directory's watch, stopping the watch when it was the last.
-func (st *Store) forget(s *Source) {
+func (st *Store) forget(s *entry) {
 	dir := filepath.Dir(s.path)
 	st.mu.Lock()
 	d, ok := st.dirs[dir]
@@ -193,10 +231,10 @@ func (st *Store) reload(d *dirWatch) {
 	d.reload.Lock()
 	defer d.reload.Unlock()
 	d.mu.Lock()
-	sources := append([]*Source(nil), d.sources...)
+	sources := append([]*entry(nil), d.sources...)
 	d.mu.Unlock()
 	type change struct {
-		s *Source
+		s *entry
 		v string
 	}
 	var changes []change
