@@ -102,7 +102,7 @@ func TestHardenedCalls(t *testing.T) {
 				_, _ = io.Copy(io.Discard, r.Body)
 				<-r.Context().Done()
 			},
-			want: "no answer within 50ms (timeout): "},
+			want: "no answer within 50ms (timeout)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -121,6 +121,9 @@ func TestHardenedCalls(t *testing.T) {
 			prefix := "remote embedder: POST " + srv.URL + "/embeddings: " + tt.want
 			if err == nil || !strings.HasPrefix(err.Error(), prefix) {
 				t.Fatalf("err = %v\nwant  %s...", err, prefix)
+			}
+			if n := strings.Count(err.Error(), tt.want); n != 1 {
+				t.Errorf("err = %v: says %q %d times", err, tt.want, n)
 			}
 			if strings.Contains(err.Error(), key) {
 				t.Fatalf("error leaks the key: %v", err)

@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -200,7 +201,13 @@ func (c *Client) call(ctx context.Context, texts []string) ([][]float32, error) 
 	resp, err := c.http.Do(req)
 	if err != nil {
 		if ctx.Err() != nil {
-			return nil, fmt.Errorf("%w: %w", context.Cause(ctx), err)
+			// The error's prefix names the call, and net/http's error carries the cause:
+			// each is said once.
+			var ue *url.Error
+			if errors.As(err, &ue) {
+				err = ue.Err
+			}
+			return nil, transport.WithCause(context.Cause(ctx), err)
 		}
 		return nil, err
 	}

@@ -70,11 +70,21 @@ func ExplainContext(ctx context.Context, model, baseURL string, err error) *prov
 	var dc *provider.DeadlineCause
 	switch {
 	case errors.As(cause, &dc):
-		return &provider.Error{Kind: provider.KindTimeout, Model: model, Err: fmt.Errorf("%w: %w", cause, err),
+		return &provider.Error{Kind: provider.KindTimeout, Model: model, Err: WithCause(cause, err),
 			Message: fmt.Sprintf("no answer from %s in time: %s of %s passed", baseURL, dc.Setting, dc.After)}
 	case errors.Is(cause, context.DeadlineExceeded):
 		return Explain(model, baseURL, cause)
 	}
-	return &provider.Error{Kind: provider.KindCanceled, Model: model, Err: fmt.Errorf("%w: %w", cause, err),
+	return &provider.Error{Kind: provider.KindCanceled, Model: model, Err: WithCause(cause, err),
 		Message: "the request was canceled"}
+}
+
+// WithCause returns err with cause, the reason its context ended, before it; or err alone
+// when it carries cause already, as net/http's errors do, so that a log line does not say
+// the cause twice ("no answer within 3s (timeout): no answer within 3s (timeout)").
+func WithCause(cause, err error) error {
+	if errors.Is(err, cause) {
+		return err
+	}
+	return fmt.Errorf("%w: %w", cause, err)
 }

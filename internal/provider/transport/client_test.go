@@ -107,3 +107,46 @@ func TestHugeResponseHeadersAreRefused(t *testing.T) {
 		t.Fatalf("Explain = %v %q, want protocol %q", e.Kind, e.Message, want)
 	}
 }
+
+// TestExplainContextSaysTheCauseOnce: net/http's error already carries the context's cause;
+// the log line's cause must not say it twice.
+func TestExplainContextSaysTheCauseOnce(t *testing.T) {
+	t.Parallel()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/body" { // the headers, then nothing
+			w.WriteHeader(http.StatusOK)
+			w.(http.Flusher).Flush()
+		}
+		<-r.Context().Done()
+	}))
+	t.Cleanup(srv.Close)
+	tests := []struct {
+		path, want string
+	}{
+		{"/headers", `Get "` + srv.URL + `/headers": no answer within 50ms (timeout)`},
+		{"/body", "no answer within 50ms (timeout)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.path, func(t *testing.T) {
+			t.Parallel()
+			ctx, cancel := provider.WithTimeout(context.Background(), 50*time.Millisecond)
+			defer cancel()
+			req, err := http.NewRequestWithContext(ctx, http.MethodGet, srv.URL+tt.path, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp, err := NewClient(http.DefaultTransport).Do(req)
+			if err == nil {
+				_, err = ReadBody(ctx, "m", srv.URL, resp.Body, 0)
+				resp.Body.Close()
+			}
+			var pe *provider.Error
+			if !errors.As(err, &pe) {
+				pe = ExplainContext(ctx, "m", srv.URL, err)
+			}
+			if pe.Kind != provider.KindTimeout || pe.Err.Error() != tt.want {
+				t.Errorf("cause = %v %q, want timeout %q", pe.Kind, pe.Err, tt.want)
+			}
+		})
+	}
+}
