@@ -23,6 +23,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -123,11 +124,21 @@ func (s *Server) handle(ctx context.Context, x *exchange, req *extprocv3.Process
 		}
 		x.path, _, _ = strings.Cut(x.header.Get(":path"), "?")
 		x.id = router.NewRequestID(x.header.Get(router.HeaderRequestID))
-		// Only the processor says where a request goes: a client's own destination header
-		// would let it make Envoy connect anywhere.
+		// Only the processor sets x-vsr-* headers: a client's own destination header would
+		// let it make Envoy connect anywhere, a selected model pick a route, and the others
+		// would reach the access log and the model as the router's word. The router has
+		// read them (x-vsr-debug, the cache's opt-in) from x.header already.
 		var remove []string
-		if x.header.Get(HeaderDestination) != "" {
-			remove = append(remove, HeaderDestination)
+		for k := range x.header {
+			if k := strings.ToLower(k); strings.HasPrefix(k, "x-vsr-") {
+				remove = append(remove, k)
+			}
+		}
+		slices.Sort(remove)
+		if x.path == chatPath && r.RequestHeaders.GetEndOfStream() {
+			// No body follows (Content-Length: 0, a GET): the request is answered as the
+			// HTTP listener answers it, never passed on unplanned.
+			return s.bodiless(ctx, x)
 		}
 		return headersResponse(true, nil, remove)
 	case *extprocv3.ProcessingRequest_RequestBody:
@@ -148,10 +159,10 @@ func (s *Server) handle(ctx context.Context, x *exchange, req *extprocv3.Process
 				x.usage.sse = strings.HasPrefix(v, "text/event-stream")
 			}
 		}
-		var set []*corev3.HeaderValueOption
+		set := []*corev3.HeaderValueOption{header(router.HeaderRequestID, x.id)}
 		var remove []string
 		if x.plan != nil {
-			set = headers(x.plan.Explain())
+			set = append(set, headers(x.plan.Explain())...)
 			dropUsage := x.plan.DropUsage && x.usage.sse && x.status == http.StatusOK
 			if red := x.plan.Redaction(); dropUsage || red != nil {
 				// The body may not be as long as the model server said.
@@ -186,8 +197,35 @@ func (s *Server) handle(ctx context.Context, x *exchange, req *extprocv3.Process
 		return &extprocv3.ProcessingResponse{Response: &extprocv3.ProcessingResponse_ResponseTrailers{
 			ResponseTrailers: &extprocv3.TrailersResponse{}}}
 	default:
-		return immediate(openai.BadRequest("", fmt.Sprintf("unexpected ext_proc message %T", r)))
+		return immediate(x.id, openai.BadRequest("", fmt.Sprintf("unexpected ext_proc message %T", r)))
 	}
+}
+
+// bodiless answers a chat request that has no body: 405 for another method than POST,
+// otherwise what planning an empty body answers (a refusal by admission, or 400).
+func (s *Server) bodiless(ctx context.Context, x *exchange) *extprocv3.ProcessingResponse {
+	if m := x.header.Get(":method"); m != http.MethodPost {
+		_, x.span = s.p.StartSpan(ctx, "ext_proc "+clip(m)+" "+chatPath, x.header) // for the access line
+		e := &openai.APIError{Status: http.StatusMethodNotAllowed, Type: openai.TypeInvalidRequest,
+			Message: fmt.Sprintf("method %s is not allowed on %s; use POST", clip(m), chatPath), Header: map[string]string{"allow": http.MethodPost}}
+		x.err = e
+		s.last(x)
+		return immediate(x.id, e)
+	}
+	resp := s.requestBody(ctx, x, nil)
+	if resp.GetImmediateResponse() == nil { // an empty body always is: ParseChatRequest refuses it
+		return immediate(x.id, openai.BadRequest("", "the request body is empty; send a JSON chat completion request"))
+	}
+	return resp
+}
+
+// clip shortens what a client sent before it is quoted back in an error message.
+func clip(s string) string {
+	const maxLen = 64
+	if len(s) <= maxLen {
+		return s
+	}
+	return s[:maxLen] + "…"
 }
 
 // requestBody plans a chat completion: the body to send, where, and with which credential;
@@ -199,7 +237,7 @@ func (s *Server) requestBody(ctx context.Context, x *exchange, body []byte) *ext
 	if err != nil {
 		x.err = err
 		s.last(x)
-		return immediate(asAPIError(err))
+		return immediate(x.id, asAPIError(err))
 	}
 	x.plan = pl
 	if pl.Cached != nil {
@@ -209,10 +247,12 @@ func (s *Server) requestBody(ctx context.Context, x *exchange, body []byte) *ext
 		x.usage.answer = &router.StreamAnswer{}
 	}
 	t := pl.Target
-	set := []*corev3.HeaderValueOption{
+	// The explanation goes on the request too, for Envoy's routes and access log and the
+	// model server's, as it goes on the answer.
+	set := append(headers(pl.Explain()),
 		header(router.HeaderSelectedModel, t.Model),
 		header("content-length", strconv.Itoa(len(pl.Body))),
-	}
+	)
 	if t.Endpoint != "" {
 		dest, err := s.dns.destination(ctx, t.Endpoint)
 		if err != nil {
@@ -259,7 +299,7 @@ func (s *Server) cached(x *exchange, pl *router.Plan) *extprocv3.ProcessingRespo
 			body, ctype = b.Bytes(), "text/event-stream"
 		}
 	}
-	set := append(headers(pl.Explain()), header("content-type", ctype))
+	set := append(headers(pl.Explain()), header("content-type", ctype), header(router.HeaderRequestID, x.id))
 	s.last(x)
 	return &extprocv3.ProcessingResponse{Response: &extprocv3.ProcessingResponse_ImmediateResponse{
 		ImmediateResponse: &extprocv3.ImmediateResponse{
@@ -286,7 +326,7 @@ func (s *Server) unresolved(x *exchange, pl *router.Plan, err error) *extprocv3.
 	}
 	x.err = e
 	s.last(x)
-	return immediate(e)
+	return immediate(x.id, e)
 }
 
 // last marks the response being prepared as the exchange's last: the request is settled
@@ -402,13 +442,17 @@ func header(k, v string) *corev3.HeaderValueOption {
 		AppendAction: corev3.HeaderValueOption_OVERWRITE_IF_EXISTS_OR_ADD}
 }
 
-// immediate answers a request at once, with the status, headers and OpenAI error envelope
-// the HTTP listener would send.
-func immediate(e *openai.APIError) *extprocv3.ProcessingResponse {
+// immediate answers request id at once, with the status, headers (the request id among
+// them) and OpenAI error envelope the HTTP listener would send.
+func immediate(id string, e *openai.APIError) *extprocv3.ProcessingResponse {
+	set := headers(e.Headers())
+	if id != "" {
+		set = append(set, header(router.HeaderRequestID, id))
+	}
 	return &extprocv3.ProcessingResponse{Response: &extprocv3.ProcessingResponse_ImmediateResponse{
 		ImmediateResponse: &extprocv3.ImmediateResponse{
 			Status:  &typev3.HttpStatus{Code: typev3.StatusCode(e.Status)}, //nolint:gosec // an HTTP status, 100 to 599
-			Headers: &extprocv3.HeaderMutation{SetHeaders: headers(e.Headers())},
+			Headers: &extprocv3.HeaderMutation{SetHeaders: set},
 			Body:    e.Body(),
 			Details: e.Code,
 		}}}

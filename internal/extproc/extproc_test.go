@@ -190,7 +190,7 @@ func TestProcessorRoutesAndRewritesTheBody(t *testing.T) {
 		t.Errorf("body response %v", body)
 	}
 	h := setHeaders(body.GetHeaderMutation().GetSetHeaders())
-	if h[router.HeaderSelectedModel] != "reasoning" || h[HeaderDestination] != "10.0.0.7:443" {
+	if h[router.HeaderSelectedModel] != "reasoning" || h[HeaderDestination] != "10.0.0.7:443" || h[router.HeaderSelectedDecision] != "math" {
 		t.Errorf("headers %v", h)
 	}
 	// The client's key was for the router; the model server gets its own.
@@ -209,8 +209,10 @@ func TestProcessorRoutesAndRewritesTheBody(t *testing.T) {
 		t.Errorf("content-length %s for %d bytes", h["content-length"], len(body.GetBodyMutation().GetBody()))
 	}
 	rh := setHeaders(e.send(responseHeaders(200, "application/json")).GetResponseHeaders().GetResponse().GetHeaderMutation().GetSetHeaders())
-	want := map[string]string{router.HeaderSelectedModel: "reasoning", router.HeaderSelectedDecision: "math", router.HeaderSelectedConfidence: rh[router.HeaderSelectedConfidence]}
-	if len(rh) != len(want) || rh[router.HeaderSelectedModel] != "reasoning" || rh[router.HeaderSelectedDecision] != "math" || rh[router.HeaderSelectedConfidence] == "" {
+	want := map[string]string{router.HeaderSelectedModel: "reasoning", router.HeaderSelectedDecision: "math", router.HeaderSelectedConfidence: rh[router.HeaderSelectedConfidence],
+		router.HeaderRequestID: "req-1"}
+	if len(rh) != len(want) || rh[router.HeaderSelectedModel] != "reasoning" || rh[router.HeaderSelectedDecision] != "math" || rh[router.HeaderSelectedConfidence] == "" ||
+		rh[router.HeaderRequestID] != "req-1" {
 		t.Errorf("response headers %v, want %v", rh, want)
 	}
 }
@@ -468,4 +470,60 @@ cache:
 	redistest.WaitFor(t, "the held store to reach Redis", func() bool {
 		return f.open(t).planned(body).GetImmediateResponse() != nil
 	})
+}
+
+// TestProcessorStripsTheClientsRouterHeaders: every x-vsr-* header a client sends is removed
+// from the request, on every path: only the processor speaks for the router. The router
+// still reads those meant for it (x-vsr-debug).
+func TestProcessorStripsTheClientsRouterHeaders(t *testing.T) {
+	t.Parallel()
+	f := defaultFixture(t)
+	for _, path := range []string{"/v1/chat/completions", "/v1/completions"} {
+		e := f.open(t)
+		hr := e.send(requestHeaders(path, hv("x-vsr-selected-model", "reasoning"), hv("X-Vsr-Selected-Decision", "forged"),
+			hv(HeaderDestination, "169.254.169.254:80"), hv("x-vsr-debug", "true")))
+		got := hr.GetRequestHeaders().GetResponse().GetHeaderMutation().GetRemoveHeaders()
+		want := []string{HeaderDestination, "x-vsr-debug", router.HeaderSelectedDecision, router.HeaderSelectedModel}
+		slices.Sort(want)
+		if !slices.Equal(got, want) {
+			t.Errorf("%s: removed %v, want %v", path, got, want)
+		}
+		e.close()
+	}
+}
+
+// TestProcessorRefusesABodilessChat: a chat request with no body (Content-Length: 0, or a
+// GET) is answered at once as the HTTP listener answers it, never passed on unplanned.
+func TestProcessorRefusesABodilessChat(t *testing.T) {
+	t.Parallel()
+	f := defaultFixture(t)
+	headersOnly := func(method string, extra ...*corev3.HeaderValue) *extprocv3.ImmediateResponse {
+		t.Helper()
+		e := f.open(t)
+		defer e.close()
+		hs := append([]*corev3.HeaderValue{hv(":method", method), hv(":path", "/v1/chat/completions"), hv("x-request-id", "req-empty")}, extra...)
+		return e.send(&extprocv3.ProcessingRequest{Request: &extprocv3.ProcessingRequest_RequestHeaders{
+			RequestHeaders: &extprocv3.HttpHeaders{Headers: &corev3.HeaderMap{Headers: hs}, EndOfStream: true}}}).GetImmediateResponse()
+	}
+	tests := []struct {
+		name, method string
+		status       int
+		body         string
+	}{
+		{"POST without a body", "POST", 400,
+			`{"error":{"message":"the request body is empty; send a JSON chat completion request","type":"invalid_request_error","param":null,"code":null}}`},
+		{"GET", "GET", 405,
+			`{"error":{"message":"method GET is not allowed on /v1/chat/completions; use POST","type":"invalid_request_error","param":null,"code":null}}`},
+	}
+	for _, tt := range tests {
+		imm := headersOnly(tt.method)
+		if imm == nil {
+			t.Errorf("%s: passed on, want an immediate %d", tt.name, tt.status)
+			continue
+		}
+		h := setHeaders(imm.GetHeaders().GetSetHeaders())
+		if int(imm.GetStatus().GetCode()) != tt.status || strings.TrimSpace(string(imm.GetBody())) != tt.body || h[router.HeaderRequestID] != "req-empty" {
+			t.Errorf("%s: %d %s %v, want %d %s with the request id", tt.name, imm.GetStatus().GetCode(), imm.GetBody(), h, tt.status, tt.body)
+		}
+	}
 }
