@@ -4,14 +4,76 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // Guard reports whether a cached prompt may answer a new one that is close to it in
 // embedding space: the two must agree in polarity (NegationGuard) and name the same numbers
-// (SameNumbers). Embeddings place "What is 15 times 23?" next to "What is 17 times 29?" and
+// (SameNumbers) and names (SameNames). Embeddings place "What is 15 times 23?" next to "What is 17 times 29?" and
 // "turn on the lights" next to "turn off the lights"; neither may get the other's answer.
 func Guard(prompt, cached string) bool {
-	return NegationGuard(prompt, cached) && SameNumbers(prompt, cached)
+	return NegationGuard(prompt, cached) && SameNumbers(prompt, cached) && SameNames(prompt, cached)
+}
+
+// SameNames reports whether every name either prompt writes (a word with a capital letter
+// that does not start a sentence: "Spanish", "Paris", "PostgreSQL") is in the other too,
+// whatever its case. An embedding puts "Translate it into Spanish" next to "Translate it
+// into German"; "the capital of France" and "the capital of france" name the same place.
+func SameNames(prompt, cached string) bool {
+	pw, cw := words(prompt), words(cached)
+	for n := range names(prompt) {
+		if !cw[n] {
+			return false
+		}
+	}
+	for n := range names(cached) {
+		if !pw[n] {
+			return false
+		}
+	}
+	return true
+}
+
+// words returns the words of s, lowercased.
+func words(s string) map[string]bool {
+	out := map[string]bool{}
+	for _, w := range strings.FieldsFunc(s, notWordRune) {
+		out[strings.ToLower(strings.Trim(w, "'’"))] = true
+	}
+	return out
+}
+
+// names returns the words of s, lowercased, that are written with a capital letter
+// and do not start a sentence (the first word, or one after '.', '!', '?', ':' or a line
+// break); "I" is no name.
+func names(s string) map[string]bool {
+	out := map[string]bool{}
+	start := true // at the start of a sentence
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if notWordRune(r) {
+			if strings.ContainsRune(".!?:\n", r) {
+				start = true
+			}
+			i += size
+			continue
+		}
+		j := i
+		for j < len(s) {
+			r, n := utf8.DecodeRuneInString(s[j:])
+			if notWordRune(r) {
+				break
+			}
+			j += n
+		}
+		w := strings.Trim(s[i:j], "'’")
+		if !start && w != "I" && strings.IndexFunc(w, unicode.IsUpper) >= 0 {
+			out[strings.ToLower(w)] = true
+		}
+		start = false
+		i = j
+	}
+	return out
 }
 
 // SameNumbers reports whether two prompts name the same numbers in the same order: each run

@@ -80,3 +80,31 @@ func TestGuardNumbers(t *testing.T) {
 		})
 	}
 }
+
+func TestGuardNames(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name, prompt, cached string
+		want                 bool
+	}{
+		{"another language", "Translate good morning into Spanish", "Translate good morning into German", false},
+		{"another city", "What is the weather like in Paris in May?", "What is the weather like in London in May?", false},
+		{"a name only one has", "Compare MySQL and PostgreSQL", "Compare MySQL and other databases", false},
+		{"a name in the cached prompt only", "How do I sort a list?", "How do I sort a list in Python?", false},
+
+		{"the same name, another case", "What is the capital of France?", "what is the capital of france", true},
+		{"a capital that starts a sentence", "Okay. Which planet is largest?", "okay. which planet is largest?", true},
+		{"after a line break", "Hello\nPlease list three colours", "hello\nplease list three colours", true},
+		{"I is no name", "Can I reset my password?", "can i reset my password", true},
+		{"no names", "how do binary trees work", "explain how binary trees work", true},
+		{"names in the same places", "Is Rust faster than Go?", "Is Go faster than Rust?", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			if got := Guard(tt.prompt, tt.cached); got != tt.want {
+				t.Errorf("Guard(%q, %q) = %v, want %v (names %v and %v)", tt.prompt, tt.cached, got, tt.want, names(tt.prompt), names(tt.cached))
+			}
+		})
+	}
+}
