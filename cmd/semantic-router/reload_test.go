@@ -423,22 +423,7 @@ func TestReloadKeepsWhatTakesARestart(t *testing.T) {
 // was replaced never applies.
 func TestReloadReplacesOneWaitingForArtifacts(t *testing.T) {
 	t.Parallel()
-	// A model server that sends a byte every 100 ms: alive, never done.
-	slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Length", "1048576")
-		tick := time.NewTicker(100 * time.Millisecond)
-		defer tick.Stop()
-		for {
-			select {
-			case <-r.Context().Done():
-				return
-			case <-tick.C:
-				_, _ = w.Write([]byte{0})
-				w.(http.Flusher).Flush()
-			}
-		}
-	}))
-	t.Cleanup(slow.Close)
+	slow, _ := slowModelServer(t)
 	path := filepath.Join(t.TempDir(), "config.yaml")
 	write := func(content string) {
 		t.Helper()
@@ -474,24 +459,7 @@ func TestReloadReplacesOneWaitingForArtifacts(t *testing.T) {
 // is still downloading ends that download, and readiness follows the config that serves.
 func TestReloadEndsTheStartupDownload(t *testing.T) {
 	t.Parallel()
-	var downloading atomic.Int64
-	slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		downloading.Add(1)
-		defer downloading.Add(-1)
-		w.Header().Set("Content-Length", "1048576")
-		tick := time.NewTicker(100 * time.Millisecond)
-		defer tick.Stop()
-		for {
-			select {
-			case <-r.Context().Done():
-				return
-			case <-tick.C:
-				_, _ = w.Write([]byte{0})
-				w.(http.Flusher).Flush()
-			}
-		}
-	}))
-	t.Cleanup(slow.Close)
+	slow, downloading := slowModelServer(t)
 	path := filepath.Join(t.TempDir(), "config.yaml")
 	section, _ := artifactSection(t, "m", slow.URL, "onnx/model.onnx")
 	if err := os.WriteFile(path, []byte(reloadConfig("first")+section), 0o600); err != nil {
@@ -524,4 +492,29 @@ func TestReloadEndsTheStartupDownload(t *testing.T) {
 	if got := ready(); got != http.StatusOK {
 		t.Errorf("/ready after the reload: %d, want 200", got)
 	}
+}
+
+// slowModelServer serves every file a byte every 100 ms, alive and never done, and counts
+// the downloads running.
+func slowModelServer(t *testing.T) (*httptest.Server, *atomic.Int64) {
+	t.Helper()
+	var running atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		running.Add(1)
+		defer running.Add(-1)
+		w.Header().Set("Content-Length", "1048576")
+		tick := time.NewTicker(100 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-r.Context().Done():
+				return
+			case <-tick.C:
+				_, _ = w.Write([]byte{0})
+				w.(http.Flusher).Flush()
+			}
+		}
+	}))
+	t.Cleanup(srv.Close)
+	return srv, &running
 }

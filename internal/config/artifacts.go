@@ -2,7 +2,6 @@ package config
 
 import (
 	"fmt"
-	"net/url"
 	"path"
 	"regexp"
 	"strings"
@@ -309,22 +308,7 @@ func relPathProblem(p string) string {
 	return ""
 }
 
-// validateArtifactBaseURL checks an artifact's base_url as validateBaseURL checks a
-// provider's: credentials first, and no message echoes the userinfo or a query's values.
+// validateArtifactBaseURL checks an artifact's base_url as a provider's is checked.
 func validateArtifactBaseURL(v *validator, p, raw string) {
-	const want = "must be an absolute http(s) URL without a trailing slash, as in https://huggingface.co"
-	shown := RedactURL(raw)
-	u, err := url.Parse(raw)
-	switch {
-	case hasUserinfo(raw) || (err == nil && u.User != nil):
-		v.add(p, "must not carry credentials; use token with an env.VAR or file:/path reference, got %q", shown)
-	case err == nil && credentialQuery(u.Query()):
-		v.add(p, "must not carry credentials in its query; use token with an env.VAR or file:/path reference, got %q", shown)
-	case err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "":
-		v.add(p, "%s, got %q", want, shown)
-	case u.RawQuery != "" || u.Fragment != "" || strings.Contains(raw, "?") || strings.Contains(raw, "#"):
-		v.add(p, "must not have a query or fragment, got %q", shown)
-	case strings.HasSuffix(raw, "/"):
-		v.add(p, "%s, got %q", want, shown)
-	}
+	checkBaseURL(v, p, raw, "https://huggingface.co", "token with an env.VAR or file:/path reference")
 }

@@ -247,25 +247,31 @@ func validateProvider(v *validator, p string, pr *Provider) {
 	}
 }
 
-// validateBaseURL checks a base URL. Credentials are looked for first, and no message
-// echoes a URL with its userinfo, query values or fragment: they may hold a key, and these
-// messages reach logs and the reload API's answer.
+// validateBaseURL checks a provider's base URL.
 func validateBaseURL(v *validator, p, raw string) {
-	const want = "must be an absolute http(s) URL without a trailing slash, as in http://vllm:8000/v1"
 	if raw == "" {
 		v.add(p, "is required")
 		return
 	}
+	checkBaseURL(v, p, raw, "http://vllm:8000/v1", "api_key with an env.VAR reference")
+}
+
+// checkBaseURL checks a base URL, as in example; credentials in it are refused with the
+// advice to use instead. Credentials are looked for first, and no message echoes a URL with
+// its userinfo, query values or fragment: they may hold a key, and these messages reach logs
+// and the reload API's answer.
+func checkBaseURL(v *validator, p, raw, example, use string) {
+	want := "must be an absolute http(s) URL without a trailing slash, as in " + example
 	shown := RedactURL(raw)
 	u, err := url.Parse(raw)
 	switch {
 	case hasUserinfo(raw) || (err == nil && u.User != nil):
-		v.add(p, "must not carry credentials; use api_key with an env.VAR reference, got %q", shown)
+		v.add(p, "must not carry credentials; use %s, got %q", use, shown)
 	case err == nil && credentialQuery(u.Query()):
-		v.add(p, "must not carry credentials in its query; use api_key with an env.VAR reference, got %q", shown)
+		v.add(p, "must not carry credentials in its query; use %s, got %q", use, shown)
 	case err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "":
 		v.add(p, "%s, got %q", want, shown)
-	case u.RawQuery != "" || u.Fragment != "" || strings.Contains(raw, "?") || strings.Contains(raw, "#"):
+	case u.RawQuery != "" || u.Fragment != "" || strings.ContainsAny(raw, "?#"):
 		v.add(p, "must not have a query or fragment, got %q", shown)
 	case strings.HasSuffix(raw, "/"):
 		v.add(p, "%s, got %q", want, shown)
