@@ -72,7 +72,7 @@ func (s *HTTPServer) Shutdown(ctx context.Context) error {
 	gctx, cancel := context.WithTimeout(context.Background(), EndGrace)
 	defer cancel()
 	if s.Server.Shutdown(gctx) != nil {
-		_ = s.Server.Close()
+		_ = s.Close()
 	}
 	return err
 }
