@@ -33,6 +33,10 @@ func serveExtproc(log *slog.Logger, addr string, p *extproc.Server, drain time.D
 		select {
 		case <-done:
 		case <-time.After(drain):
+			// Envoy gets no answer on a cut stream (the protocol has none to give unasked);
+			// its filter's failure mode decides what the client sees. The log says why.
+			log.Warn("the drain deadline passed: the exchanges still running were cut", "server", "extproc", "drain", drain.String())
+			p.EndingAll()
 			srv.Stop()
 		}
 	}, nil

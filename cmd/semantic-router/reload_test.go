@@ -447,8 +447,12 @@ func TestReloadReplacesOneWaitingForArtifacts(t *testing.T) {
 		return strings.Contains(r.get(t, "management", "/api/v1/config"), "third one two")
 	})
 	waitUntil(t, "the replaced reload is logged", func() bool {
-		return strings.Contains(r.logs.String(), `"msg":"config reload replaced by a newer one while it fetched model artifacts"`)
+		return strings.Contains(r.logs.String(), `"msg":"config reload replaced by a newer one while it fetched model artifacts"`) &&
+			strings.Contains(r.logs.String(), `"msg":"artifact download stopped","artifact":"m","file":"onnx/model.onnx","cause":"a newer reload replaced this one"`)
 	})
+	if strings.Contains(r.logs.String(), `"msg":"artifact not available"`) {
+		t.Errorf("a download stopped on purpose is logged as a failure:\n%s", grepLines(r.logs.String(), "artifact"))
+	}
 	time.Sleep(300 * time.Millisecond) // had the replaced reload gone on, it would apply now
 	if cfg := r.get(t, "management", "/api/v1/config"); !strings.Contains(cfg, "third one two") {
 		t.Errorf("the replaced content applied after the newer one:\n%s", cfg)

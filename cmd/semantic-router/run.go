@@ -369,7 +369,7 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
-		defer stop()
+		ls.drainFirst = stop // before the probes stop, which answer to the end
 	} else if err := ls.start(&namedServer{name: "inference", addr: f.listenerAddr, handler: server.NewInference(pipeline, log, metrics),
 		drain: cfg.Server.ShutdownTimeout.D()}); err != nil {
 		return err
@@ -451,6 +451,9 @@ type listeners struct {
 	limits config.Server
 	srvs   []*namedServer
 	errc   chan error // the first listener failure
+	// drainFirst, when set, stops a server of another kind (the external processor's
+	// gRPC server) before the HTTP servers.
+	drainFirst func()
 }
 
 // start listens on every address and serves; on a failure it closes the listeners it opened.
@@ -510,6 +513,10 @@ func (l *listeners) serve(ctx context.Context, ready *server.Readiness) error {
 
 // stop shuts the servers down, the last started first; a second call does nothing.
 func (l *listeners) stop() {
+	if l.drainFirst != nil {
+		l.drainFirst()
+		l.drainFirst = nil
+	}
 	for i := len(l.srvs) - 1; i >= 0; i-- {
 		s := l.srvs[i]
 		drain := s.drain

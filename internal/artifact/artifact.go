@@ -184,6 +184,10 @@ func (d *Downloader) Ensure(ctx context.Context, a config.Artifact) (Result, err
 			if errors.As(err, &e) {
 				kind = e.Kind
 			}
+			if ctx.Err() != nil { // stopped on purpose (a shutdown, a newer reload): no failure
+				log.Info("artifact download stopped", logKeyFile, f.Path, "cause", context.Cause(ctx).Error())
+				return res, err
+			}
 			log.Error("artifact not available", logKeyFile, f.Path, logKeyKind, string(kind), logKeyError, err.Error())
 			return res, err
 		}

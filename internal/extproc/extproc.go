@@ -26,6 +26,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	corev3 "github.com/envoyproxy/go-control-plane/envoy/config/core/v3"
@@ -59,7 +60,14 @@ type Server struct {
 	p   Pipeline
 	log *slog.Logger
 	dns *resolver
+	// ending says the router's drain deadline passed: the exchanges cut now were ended by
+	// the router's shutdown, not by Envoy.
+	ending atomic.Bool
 }
+
+// EndingAll tells the processor that the exchanges still running are about to be cut by
+// the router's shutdown (its drain deadline passed), so that each is logged as such.
+func (s *Server) EndingAll() { s.ending.Store(true) }
 
 // New returns a processor that plans each chat completion with p.
 func New(p Pipeline, log *slog.Logger) *Server {
@@ -351,9 +359,13 @@ func (s *Server) end(x *exchange, cause error) {
 	if x.err != nil {
 		status = asAPIError(x.err).Status
 	}
+	shutdown := cause != nil && s.ending.Load() // cut by the router's drain deadline
+	if shutdown {
+		cause = router.ErrShuttingDown
+	}
 	if x.plan != nil {
 		var err error
-		if x.status == 0 {
+		if x.status == 0 || shutdown {
 			err = cause
 		}
 		if body, whole := x.usage.Whole(); whole && len(body) > 0 && cause == nil && x.status == http.StatusOK && x.plan.WantsAnswer() {
@@ -373,7 +385,7 @@ func (s *Server) end(x *exchange, cause error) {
 	// debug level unless the answer was a server-side failure. Status 0: no answer passed
 	// through the processor (the client went away, or Envoy sends no response phase).
 	level := slog.LevelDebug
-	if status >= 500 {
+	if status >= 500 || shutdown {
 		level = slog.LevelWarn
 	}
 	if !s.log.Enabled(context.Background(), level) {
@@ -387,6 +399,9 @@ func (s *Server) end(x *exchange, cause error) {
 	}
 	if x.trail.Client != "" {
 		attrs = append(attrs, "client", x.trail.Client)
+	}
+	if shutdown {
+		attrs = append(attrs, router.LogKeyError, "ended before its answer did: "+router.ErrShuttingDown.Error())
 	}
 	s.log.Log(context.Background(), level, "request", attrs...)
 }

@@ -32,7 +32,7 @@ func newCacheMetrics(reg prometheus.Registerer) *CacheMetrics {
 		}, []string{"operation"}),
 		CacheEvictions: prometheus.NewCounter(prometheus.CounterOpts{
 			Namespace: namespace, Name: "cache_evictions_total",
-			Help: "Cache entries evicted to stay within cache.max_entries.",
+			Help: "Cache entries evicted to stay within cache.max_entries and cache.max_bytes.",
 		}),
 	}
 	reg.MustRegister(m.CacheRequests, m.CacheLookup, m.CacheErrors, m.CacheEvictions)

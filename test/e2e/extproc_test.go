@@ -3,8 +3,12 @@ package e2e
 import (
 	"context"
 	"encoding/json"
+	"net/http"
 	"slices"
+	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	corev3 "github.com/envoyproxy/go-control-plane/envoy/config/core/v3"
 	extprocv3 "github.com/envoyproxy/go-control-plane/envoy/service/ext_proc/v3"
@@ -67,5 +71,61 @@ models:
 	_ = s.CloseSend()
 	if resp, _ := do(t, "GET", r.API+"/ready", ""); resp.StatusCode != 200 {
 		t.Errorf("/ready = %d in extproc mode", resp.StatusCode)
+	}
+}
+
+// TestExtprocShutdownCutsWithTheCause: an exchange still running when the external
+// processor's drain deadline passes is cut, and the router says so, at warn level, for the
+// exchange and for the server; the probes answer until the processor has stopped.
+func TestExtprocShutdownCutsWithTheCause(t *testing.T) {
+	t.Parallel()
+	r := startRouterWith(t, `
+server: {shutdown_timeout: 1s}
+models:
+  - model_name: general
+    provider: {type: openai_compatible, base_url: http://127.0.0.1:8000/v1, model: llama-8b}
+`, []string{"-gateway", "extproc"})
+	conn, err := grpc.NewClient(r.GRPC, grpc.WithTransportCredentials(insecure.NewCredentials()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = conn.Close() }()
+	s, err := extprocv3.NewExternalProcessorClient(conn).Process(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, req := range []*extprocv3.ProcessingRequest{
+		{Request: &extprocv3.ProcessingRequest_RequestHeaders{RequestHeaders: &extprocv3.HttpHeaders{Headers: &corev3.HeaderMap{Headers: []*corev3.HeaderValue{
+			{Key: ":method", RawValue: []byte("POST")}, {Key: ":path", RawValue: []byte("/v1/chat/completions")}, {Key: "x-request-id", RawValue: []byte("held-1")}}}}}},
+		{Request: &extprocv3.ProcessingRequest_RequestBody{RequestBody: &extprocv3.HttpBody{
+			Body: []byte(`{"model":"auto","stream":true,"messages":[{"role":"user","content":"hi"}]}`), EndOfStream: true}}},
+		{Request: &extprocv3.ProcessingRequest_ResponseHeaders{ResponseHeaders: &extprocv3.HttpHeaders{Headers: &corev3.HeaderMap{Headers: []*corev3.HeaderValue{
+			{Key: ":status", RawValue: []byte("200")}, {Key: "content-type", RawValue: []byte("text/event-stream")}}}}}},
+	} {
+		if err := s.Send(req); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.Recv(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The answer's body never comes: the exchange is held past the drain deadline.
+	if err := r.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(300 * time.Millisecond)
+	if resp, _ := do(t, "GET", r.API+"/health", ""); resp.StatusCode != http.StatusOK {
+		t.Errorf("/health during the processor's drain: %d, want 200", resp.StatusCode)
+	}
+	<-r.exited
+	logs := r.logs.String()
+	cut := strings.Index(logs, `"msg":"the drain deadline passed: the exchanges still running were cut","server":"extproc","drain":"1s"`)
+	stopped := strings.Index(logs, `"msg":"stopped"`)
+	if cut < 0 || stopped < cut {
+		t.Errorf("the cut is not logged before the router stops:\n%s", logs)
+	}
+	if !strings.Contains(logs, `"level":"WARN","msg":"request","request_id":"held-1"`) ||
+		!strings.Contains(logs, `"error":"ended before its answer did: the router is shutting down"`) {
+		t.Errorf("the cut exchange is not logged as ended by the shutdown:\n%s", logs)
 	}
 }
