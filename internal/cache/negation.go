@@ -78,9 +78,35 @@ func names(s string) map[string]bool {
 
 // SameNumbers reports whether two prompts name the same numbers in the same order: each run
 // of digits, with the '.', ',' or ':' between two digits ("3.14", "1,000", "10:30"), is one
-// number, compared as written. "1,000" and "1000" differ: a refused hit costs one model call.
+// number, compared as written, and so is each number word ("three", "fourth"). "1,000" and "1000" differ: a refused hit costs one model call.
 func SameNumbers(prompt, cached string) bool {
-	return slices.Equal(numbers(prompt), numbers(cached))
+	return slices.Equal(numbers(prompt), numbers(cached)) && slices.Equal(numberWords(prompt), numberWords(cached))
+}
+
+// numberWordSet holds the English words for numbers and ordinals: "the third step" and
+// "the fourth step" differ as "3" and "4" do.
+var numberWordSet = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`zero one two three four five six seven eight nine ten eleven twelve
+		thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty
+		seventy eighty ninety hundred thousand million billion trillion half quarter dozen
+		first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth
+		thirteenth fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth twentieth
+		hundredth thousandth millionth once twice`) {
+		m[w] = true
+	}
+	return m
+}()
+
+// numberWords returns the number words of s, lowercased, in order.
+func numberWords(s string) []string {
+	var out []string
+	for _, w := range strings.FieldsFunc(strings.ToLower(s), notWordRune) {
+		if numberWordSet[w] {
+			out = append(out, w)
+		}
+	}
+	return out
 }
 
 // numbers returns the numbers of s, as written.

@@ -67,6 +67,9 @@ func TestGuard(t *testing.T) {
 		{"a time", "Wake me at 10:30", "Wake me at 10:45", false},
 		{"a year glued to letters", "What happened in 1969AD?", "What happened in 1968AD?", false},
 		{"polarity still counts", "Is 7 not prime?", "Is 7 prime?", false},
+		{"an ordinal in words", "What happens in the third act of Hamlet?", "What happens in the fourth act of Hamlet?", false},
+		{"a number in words", "Name two prime numbers", "Name three prime numbers", false},
+		{"the same number words", "Give me three tips for sleeping well", "give me three tips to sleep well", true},
 
 		{"same numbers, paraphrase", "What is 15 times 23?", "Compute 15 multiplied by 23", true},
 		{"sentence ends after a number", "Is 91 prime.", "Is 91 prime?", true},
