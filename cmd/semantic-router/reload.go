@@ -19,6 +19,7 @@ import (
 	"github.com/semantic-router/semantic-router/internal/config"
 	"github.com/semantic-router/semantic-router/internal/router"
 	"github.com/semantic-router/semantic-router/internal/secret"
+	"github.com/semantic-router/semantic-router/internal/server"
 	"github.com/semantic-router/semantic-router/internal/telemetry"
 )
 
@@ -56,7 +57,7 @@ type reloader struct {
 }
 
 // errReplaced ends a reload that a newer one replaced.
-var errReplaced = errors.New("a newer reload replaced this one")
+var errReplaced = server.ErrReloadReplaced
 
 func (rl *reloader) count(result string) {
 	rl.metrics.ConfigReloads.WithLabelValues(result).Inc()

@@ -439,10 +439,26 @@ func TestReloadReplacesOneWaitingForArtifacts(t *testing.T) {
 	r := start(t, "-config", path)
 	section, _ := artifactSection(t, "m", slow.URL, "onnx/model.onnx")
 	write(reloadConfig("second") + section)
-	waitUntil(t, "the reload waits for the model", func() bool {
-		return strings.Contains(r.logs.String(), `"msg":"config reload: checking the new config's model artifacts; the current config serves meanwhile"`)
-	})
+	const checking = `"msg":"config reload: checking the new config's model artifacts; the current config serves meanwhile"`
+	waitUntil(t, "the reload waits for the model", func() bool { return strings.Count(r.logs.String(), checking) == 1 })
+	// A reload asked for meanwhile replaces the watcher's and waits too, until it is replaced
+	// in turn: its caller is told so, not that the configuration was refused.
+	asked := make(chan string, 1)
+	go func() {
+		resp, err := http.Post("http://"+r.addrs["management"]+"/api/v1/config/reload", "", nil)
+		if err != nil {
+			asked <- err.Error()
+			return
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		asked <- fmt.Sprintf("%d %s", resp.StatusCode, b)
+	}()
+	waitUntil(t, "the asked reload waits for the model", func() bool { return strings.Count(r.logs.String(), checking) == 2 })
 	write(reloadConfig("third"))
+	if got, want := <-asked, `409 {"error":{"message":"a newer reload (a change of the file, SIGHUP or another call) replaced this one while it waited; the newest configuration is applied instead","type":"invalid_request_error","param":null,"code":"reload_replaced"}}`; strings.TrimSpace(got) != want {
+		t.Errorf("the replaced reload call got %s\nwant %s", got, want)
+	}
 	waitUntil(t, "the newer change applies", func() bool {
 		return strings.Contains(r.get(t, "management", "/api/v1/config"), "third one two")
 	})

@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -52,6 +53,10 @@ func (r *Readiness) Ready() bool { return r.ready.Load() }
 // one.
 type Reloader func(context.Context) (applied bool, err error)
 
+// ErrReloadReplaced is a Reloader's error for a reload that a newer one replaced before it
+// applied: not a refusal of its configuration.
+var ErrReloadReplaced = errors.New("a newer reload replaced this one")
+
 // NewManagement returns the handler of the management API: /health, /ready,
 // /api/v1/models, /api/v1/config, the cache's stats and flush (/api/v1/cache, POST
 // /api/v1/cache/flush), when reload is not nil POST /api/v1/config/reload, and with
@@ -85,6 +90,11 @@ func NewManagement(src *router.Holder, ready *Readiness, inferenceAddr string, l
 			return
 		}
 		applied, err := reload(r.Context())
+		if errors.Is(err, ErrReloadReplaced) {
+			writeError(w, &openai.APIError{Status: http.StatusConflict, Type: openai.TypeInvalidRequest, Code: "reload_replaced",
+				Message: "a newer reload (a change of the file, SIGHUP or another call) replaced this one while it waited; the newest configuration is applied instead"})
+			return
+		}
 		if err != nil {
 			writeError(w, &openai.APIError{Status: http.StatusUnprocessableEntity, Type: openai.TypeInvalidRequest, Code: "invalid_config",
 				Message: "the new configuration was refused and the old one keeps serving:\n" + err.Error()})
