@@ -30,15 +30,7 @@ models:
 	if r.GRPC == "" {
 		t.Fatalf("no extproc listener:\n%s", r.logs)
 	}
-	conn, err := grpc.NewClient(r.GRPC, grpc.WithTransportCredentials(insecure.NewCredentials()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = conn.Close() }()
-	s, err := extprocv3.NewExternalProcessorClient(conn).Process(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := processStream(t, r)
 	send := func(req *extprocv3.ProcessingRequest) *extprocv3.ProcessingResponse {
 		t.Helper()
 		if err := s.Send(req); err != nil {
@@ -85,15 +77,7 @@ models:
   - model_name: general
     provider: {type: openai_compatible, base_url: http://127.0.0.1:8000/v1, model: llama-8b}
 `, []string{"-gateway", "extproc"})
-	conn, err := grpc.NewClient(r.GRPC, grpc.WithTransportCredentials(insecure.NewCredentials()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = conn.Close() }()
-	s, err := extprocv3.NewExternalProcessorClient(conn).Process(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := processStream(t, r)
 	for _, req := range []*extprocv3.ProcessingRequest{
 		{Request: &extprocv3.ProcessingRequest_RequestHeaders{RequestHeaders: &extprocv3.HttpHeaders{Headers: &corev3.HeaderMap{Headers: []*corev3.HeaderValue{
 			{Key: ":method", RawValue: []byte("POST")}, {Key: ":path", RawValue: []byte("/v1/chat/completions")}, {Key: "x-request-id", RawValue: []byte("held-1")}}}}}},
@@ -128,4 +112,20 @@ models:
 		!strings.Contains(logs, `"error":"ended before its answer did: the router is shutting down"`) {
 		t.Errorf("the cut exchange is not logged as ended by the shutdown:\n%s", logs)
 	}
+}
+
+// processStream opens one exchange with the router's external processor, as Envoy's filter
+// does for one HTTP request; the connection closes when the test ends.
+func processStream(t *testing.T, r *router) extprocv3.ExternalProcessor_ProcessClient {
+	t.Helper()
+	conn, err := grpc.NewClient(r.GRPC, grpc.WithTransportCredentials(insecure.NewCredentials()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = conn.Close() })
+	s, err := extprocv3.NewExternalProcessorClient(conn).Process(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
 }
