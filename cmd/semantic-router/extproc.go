@@ -38,6 +38,7 @@ func serveExtproc(log *slog.Logger, addr string, p *extproc.Server, drain time.D
 			log.Warn("the drain deadline passed: the exchanges still running were cut", "server", "extproc", "drain", drain.String())
 			p.EndingAll()
 			srv.Stop()
+			p.Wait(time.Second) // for the cut exchanges' access lines
 		}
 	}, nil
 }

@@ -26,6 +26,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -63,6 +64,20 @@ type Server struct {
 	// ending says the router's drain deadline passed: the exchanges cut now were ended by
 	// the router's shutdown, not by Envoy.
 	ending atomic.Bool
+	// active counts the exchanges whose Process has not returned, ended and logged.
+	active sync.WaitGroup
+}
+
+// Wait waits, at most d, for every exchange to have returned: after the gRPC server was
+// stopped, so that the exchanges it cut have written their access lines before the router
+// exits.
+func (s *Server) Wait(d time.Duration) {
+	done := make(chan struct{})
+	go func() { s.active.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(d):
+	}
 }
 
 // EndingAll tells the processor that the exchanges still running are about to be cut by
@@ -95,6 +110,8 @@ func newExchange() *exchange { return &exchange{start: time.Now(), header: http.
 
 // Process handles one HTTP request's messages, in order, until Envoy closes the stream.
 func (s *Server) Process(srv extprocv3.ExternalProcessor_ProcessServer) error {
+	s.active.Add(1)
+	defer s.active.Done() // last: after the exchange has ended
 	x := newExchange()
 	// Envoy ends the exchange after the answer's last chunk, or when the HTTP request ends
 	// early (the client went away): either way the request lets go of its slot.
