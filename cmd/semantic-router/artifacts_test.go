@@ -97,11 +97,24 @@ func TestReadyWhileDownloadingAtStart(t *testing.T) {
 		t.Errorf("a request that needs no artifact, while one downloads: %d %s", code, body)
 	}
 
+	// The log tells what /ready does: not "ready" while the file downloads.
+	deadline := time.Now().Add(20 * time.Second)
+	for !strings.Contains(r.logs.String(), `"msg":"serving; not ready yet","reason":"artifact \"m\": `) {
+		if time.Now().After(deadline) {
+			t.Fatalf("no not-ready line:\n%s", r.logs)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	if strings.Contains(r.logs.String(), `"msg":"ready"`) {
+		t.Errorf("the log says ready while the artifact downloads:\n%s", r.logs)
+	}
+
 	hub.release()
 	waitUntil(t, "ready after the download", func() bool {
 		code, _ := probe(t, r, "management", "/ready")
 		return code == http.StatusOK
 	})
+	waitUntil(t, "the ready line", func() bool { return strings.Contains(r.logs.String(), `"msg":"ready"`) })
 	if _, body := probe(t, r, "management", "/ready"); body != `{"status":"ready"}`+"\n" {
 		t.Errorf("/ready after the download: %s", body)
 	}

@@ -80,7 +80,7 @@ management: {auth: disabled}
 	}()
 	addrs := map[string]string{}
 	deadline := time.Now().Add(60 * time.Second)
-	for len(addrs) < 3 || !strings.Contains(logs.String(), `"msg":"ready"`) {
+	for len(addrs) < 3 || !strings.Contains(logs.String(), `"msg":"serving; not ready yet"`) {
 		select {
 		case err := <-done:
 			t.Fatalf("Run returned while the embedder was down: %v\n%s", err, logs)
@@ -157,6 +157,12 @@ management: {auth: disabled}
 	if code, body := get(ready); code != http.StatusOK {
 		t.Fatalf("/ready once the embedder answers = %d %s", code, body)
 	}
+	// The log says it too, once, within the interval it checks at.
+	notReady := `"msg":"serving; not ready yet","reason":"signals.embedder: not answering yet: remote embedder: POST http://` + embAddr + `/v1/embeddings: `
+	if !strings.Contains(logs.String(), notReady) || strings.Contains(logs.String(), `"msg":"ready"`) && strings.Index(logs.String(), `"msg":"ready"`) < strings.Index(logs.String(), notReady) {
+		t.Fatalf("start-up log while the embedder is down, want %s before any ready line:\n%s", notReady, logs)
+	}
+	waitUntil(t, "the ready line", func() bool { return strings.Count(logs.String(), `"msg":"ready"`) == 1 })
 	if code, model, body := post("auto", "hello there"); code != http.StatusOK || model != "friendly" {
 		t.Fatalf("routed greeting once the embedder answers = %d %q %s", code, model, body)
 	}

@@ -232,13 +232,12 @@ func (rl *reloader) concerns(name string) bool {
 	return filepath.Clean(target) == filepath.Clean(name)
 }
 
-// accessRefWarnings lists the client keys and management tokens whose references cannot be
-// read now, for -validate.
-func accessRefWarnings(cfg *config.Config, secrets *secret.Store) []string {
-	var out []string
+// accessRefNotes checks the client keys' and management tokens' references as refNote does.
+func accessRefNotes(cfg *config.Config, secrets *secret.Store) (warnings, problems []string) {
 	check := func(path string, ref config.SecretRef) {
-		if _, err := secrets.Open(string(ref)); err != nil {
-			out = append(out, cfg.Note(path, "%s: %v (the router will refuse to start where it is missing)", ref, err))
+		if _, err := secrets.OpenToken(string(ref)); err != nil {
+			w, p := refNote(cfg, path, ref, err)
+			warnings, problems = append(warnings, w...), append(problems, p...)
 		}
 	}
 	for i, k := range cfg.Admission.APIKeys {
@@ -249,7 +248,17 @@ func accessRefWarnings(cfg *config.Config, secrets *secret.Store) []string {
 			check(fmt.Sprintf("management.tokens[%d].token", i), t.Token)
 		}
 	}
-	return out
+	return warnings, problems
+}
+
+// refNote says what -validate makes of a reference it could not open: a warning when this
+// machine cannot read it (the machine that validates is often not the one that runs), a
+// problem when it holds a value no credential can have, which would stop the router anywhere.
+func refNote(cfg *config.Config, path string, ref config.SecretRef, err error) (warnings, problems []string) {
+	if errors.Is(err, secret.ErrInvalid) {
+		return nil, []string{cfg.Note(path, "%s: %v", ref, err)}
+	}
+	return []string{cfg.Note(path, "%s: %v (the router will refuse to start where it is missing)", ref, err)}, nil
 }
 
 type restartNote struct{ path, msg string }

@@ -25,12 +25,13 @@ type running struct {
 }
 
 // start runs the program with args plus loopback addresses until the test ends, and returns
-// once it is ready.
+// once it serves: ready, or saying why not yet (a model still downloading).
 func start(t *testing.T, args ...string) *running {
 	t.Helper()
 	r := launch(t, args...)
-	waitUntil(t, "ready", func() bool {
-		return len(r.listening(t)) == 3 && strings.Contains(r.logs.String(), `"msg":"ready"`)
+	waitUntil(t, "serving", func() bool {
+		logs := r.logs.String()
+		return len(r.listening(t)) == 3 && (strings.Contains(logs, `"msg":"ready"`) || strings.Contains(logs, `"msg":"serving; not ready yet"`))
 	})
 	return r
 }

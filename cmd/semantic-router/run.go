@@ -301,6 +301,10 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	} else if len(cfg.Artifacts) > 0 {
+		// Registered before the download starts, so that /ready is never 200 in between.
+		for _, a := range cfg.Artifacts {
+			artifacts.Register(a.Name)
+		}
 		go func() {
 			if err := pullArtifacts(download, cfg, false, log, &artifacts); err != nil && download.Err() == nil {
 				failed(err)
@@ -396,9 +400,14 @@ func validate(cfg *config.Config, source string, err error, stdout io.Writer) er
 				continue
 			}
 			path := fmt.Sprintf("models[%d].provider.%s", i, f.Field)
-			src, err := secrets.Open(string(f.Ref))
+			openRef := secrets.OpenToken
+			if f.Document() {
+				openRef = secrets.Open
+			}
+			src, err := openRef(string(f.Ref))
 			if err != nil {
-				warnings = append(warnings, cfg.Note(path, "%s: %v (the router will refuse to start where it is missing)", f.Ref, err))
+				w, p := refNote(cfg, path, f.Ref, err)
+				warnings, problems = append(warnings, w...), append(problems, p...)
 				continue
 			}
 			if f.Field == "ca_cert_pem" {
@@ -408,7 +417,8 @@ func validate(cfg *config.Config, source string, err error, stdout io.Writer) er
 			}
 		}
 	}
-	warnings = append(warnings, accessRefWarnings(cfg, secrets)...)
+	w, p := accessRefNotes(cfg, secrets)
+	warnings, problems = append(warnings, w...), append(problems, p...)
 	warnings = append(warnings, cfg.Warnings()...)
 	if len(problems) > 0 {
 		return fmt.Errorf("config %s:\n%s", source, strings.Join(problems, "\n"))
@@ -493,7 +503,10 @@ func (l *listeners) start(srvs ...*namedServer) error {
 // server stops, the inference listener draining its in-flight requests and streams.
 func (l *listeners) serve(ctx context.Context, ready *server.Readiness) error {
 	ready.Set(true)
-	l.log.Info("ready")
+	announce, stopAnnounce := context.WithCancel(ctx)
+	announced := make(chan struct{})
+	go func() { defer close(announced); announceReady(announce, ready, l.log, time.Second) }()
+	defer func() { stopAnnounce(); <-announced }()
 	var runErr error
 	select {
 	case <-ctx.Done():
@@ -509,6 +522,31 @@ func (l *listeners) serve(ctx context.Context, ready *server.Readiness) error {
 	l.stop()
 	l.log.Info("stopped")
 	return runErr
+}
+
+// announceReady logs "ready" once the router is, as /ready would answer: at once, or, while
+// a model artifact downloads or a remote embedder has not answered, after a line that says
+// why not, checking every interval until it is or ctx ends.
+func announceReady(ctx context.Context, ready *server.Readiness, log *slog.Logger, interval time.Duration) {
+	why := ready.Reason(ctx)
+	if why == "" {
+		log.Info("ready")
+		return
+	}
+	log.Info("serving; not ready yet", "reason", why)
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			if ready.Reason(ctx) == "" {
+				log.Info("ready")
+				return
+			}
+		}
+	}
 }
 
 // stop shuts the servers down, the last started first; a second call does nothing.

@@ -153,6 +153,49 @@ management:
 	}
 }
 
+// TestValidateRefusesUnusableCredentials: a reference -validate reads and that holds a
+// value no credential can have (too short to keep out of relayed text; a line break inside a
+// file) is a problem, located, and the value is not echoed.
+func TestValidateRefusesUnusableCredentials(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	short, broken := filepath.Join(dir, "client"), filepath.Join(dir, "admin")
+	if err := os.WriteFile(short, []byte("ab\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(broken, []byte("tok-first-half\nsecond-half\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "config.yaml")
+	cfg := `models:
+  - model_name: qwen
+    provider:
+      type: openai_compatible
+      base_url: http://vllm:8000/v1
+      api_key: env.SR_TEST_UNSET_MODEL_KEY
+admission:
+  api_keys:
+    - {name: team-a, key: "file:` + short + `"}
+management:
+  tokens:
+    - {name: ops, token: "file:` + broken + `", role: admin}
+`
+	if err := os.WriteFile(path, []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	err := Run(context.Background(), []string{"-validate", "-config", path}, &stdout, &stderr)
+	want := "config " + path + ":\n" +
+		"admission.api_keys[0].key (line 9): file:" + short + ": file " + short + " holds 2 characters; a credential needs at least 6\n" +
+		"management.tokens[0].token (line 12): file:" + broken + ": file " + broken + " holds a control character at byte 14 (a line break inside the value?); no HTTP header can carry it"
+	if err == nil || err.Error() != want {
+		t.Fatalf("-validate = %v, want:\n%s", err, want)
+	}
+	if strings.Contains(err.Error(), "second-half") || strings.Contains(stdout.String(), "second-half") {
+		t.Error("-validate echoed the value")
+	}
+}
+
 // TestAddressFlagsTheFrontDoorDoesNotUse: an address flag the chosen front door does not
 // use is said to be unused, not ignored in silence.
 func TestAddressFlagsTheFrontDoorDoesNotUse(t *testing.T) {

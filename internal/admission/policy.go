@@ -109,7 +109,7 @@ func NewPolicy(cfg config.Admission, mgmt *config.Management, o Options) (*Polic
 	}})
 	var errs []error
 	open := func(keys *Keys, name, path string, ref config.SecretRef) {
-		src, err := p.store.Open(string(ref))
+		src, err := p.store.OpenToken(string(ref))
 		if err != nil {
 			errs = append(errs, &config.RefError{Path: path, Ref: ref, Err: err})
 			return

@@ -67,7 +67,7 @@ func (j *job) connect() error {
 		caPEM = []byte(v)
 	}
 	if ref := j.cfg.Token; !ref.IsZero() {
-		src, err := secret.Open(string(ref), sopts)
+		src, err := secret.OpenToken(string(ref), sopts)
 		if err != nil {
 			return &Error{Artifact: j.cfg.Name, Kind: KindConfig, Message: fmt.Sprintf("token %s: %v", ref, err), Err: err}
 		}

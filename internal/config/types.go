@@ -180,6 +180,12 @@ type ProviderRef struct {
 	Ref   SecretRef
 }
 
+// Document reports whether the field holds a document (a CA bundle, a service account's JSON
+// key) rather than a token sent in a header.
+func (f ProviderRef) Document() bool {
+	return f.Field == "ca_cert_pem" || f.Field == "service_account_key"
+}
+
 // Refs lists the provider's secret reference fields, set or not.
 func (pr *Provider) Refs() []ProviderRef {
 	return []ProviderRef{{"api_key", pr.APIKey}, {"ca_cert_pem", pr.CACertPEM}, {"access_key_id", pr.AccessKeyID},

@@ -19,7 +19,7 @@ func (r *Router) newRedisCache(ctx context.Context, mem *cache.Memory) (cache.St
 			}
 		}}
 	if !c.Backend.Password.IsZero() {
-		src, err := r.secrets.Open(string(c.Backend.Password))
+		src, err := r.secrets.OpenToken(string(c.Backend.Password))
 		if err != nil {
 			return nil, &config.RefError{Path: "cache.backend.password", Ref: c.Backend.Password, Err: err}
 		}

@@ -135,7 +135,7 @@ func (r *Router) ownProbe(m config.Model) (healthProbe, error) {
 	}
 	probe := healthProbe{client: transport.NewClient(t)}
 	if !p.APIKey.IsZero() {
-		src, err := r.secrets.Open(string(p.APIKey))
+		src, err := r.secrets.OpenToken(string(p.APIKey))
 		if err != nil {
 			return healthProbe{}, fmt.Errorf("provider.api_key %s: %w", p.APIKey, err)
 		}

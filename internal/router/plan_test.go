@@ -35,7 +35,7 @@ decisions:
 func TestPlanRewritesTheRequest(t *testing.T) {
 	t.Parallel()
 	metrics := telemetry.NewMetrics(prometheus.NewRegistry())
-	r := buildRouter(t, planConfig, map[string]string{"UP_KEY": "sk-up"}, Options{PlanOnly: true, Metrics: metrics})
+	r := buildRouter(t, planConfig, map[string]string{"UP_KEY": "sk-up-0001"}, Options{PlanOnly: true, Metrics: metrics})
 	p := NewPipeline(NewHolder(r), PipelineOptions{})
 	for _, tt := range []struct {
 		name, body string
@@ -48,7 +48,7 @@ func TestPlanRewritesTheRequest(t *testing.T) {
 		{"routed, streamed", chatBody("auto", "prove it", true),
 			`{"model":"Qwen/Qwen3-8B","messages":[{"role":"system","content":"Think step by step."},{"role":"user","content":"prove it"}],"stream":true,"stream_options":{"include_usage":true},"chat_template_kwargs":{"enable_thinking":true}}`,
 			Target{Model: "qwen", Provider: "openai_compatible", UpstreamModel: "Qwen/Qwen3-8B", BaseURL: "http://vllm.internal/v1", Endpoint: "vllm.internal:80"},
-			"Bearer sk-up", true, "x-vsr-selected-model=qwen x-vsr-selected-decision=math x-vsr-selected-confidence=1.00"},
+			"Bearer sk-up-0001", true, "x-vsr-selected-model=qwen x-vsr-selected-decision=math x-vsr-selected-confidence=1.00"},
 		{"direct, whole", `{"model":"cloud","messages":[{"role":"user","content":"hi"}],"seed":7}`,
 			`{"model":"cloud","messages":[{"role":"user","content":"hi"}],"seed":7}`,
 			Target{Model: "cloud", Provider: "openai_compatible", UpstreamModel: "cloud", BaseURL: "https://api.example.com/v1", Endpoint: "api.example.com:443"},
@@ -96,7 +96,7 @@ func joinHeaders(kv [][2]string) string {
 // Authorization.
 func TestPlanWithoutPlanOnly(t *testing.T) {
 	t.Parallel()
-	r := buildRouter(t, planConfig, map[string]string{"UP_KEY": "sk-up"}, Options{ClassifyOnly: true})
+	r := buildRouter(t, planConfig, map[string]string{"UP_KEY": "sk-up-0001"}, Options{ClassifyOnly: true})
 	pl, _, err := NewPipeline(NewHolder(r), PipelineOptions{}).Plan(context.Background(),
 		&Request{ID: "p", Header: http.Header{}, Body: newBody(chatBody("qwen", "hi", false))})
 	if err != nil {
@@ -138,7 +138,7 @@ func TestPlanDone(t *testing.T) {
   api_keys: [{name: team, key: env.TEAM_KEY, tokens_per_minute: 100}]
   max_in_flight: 1
 models:
-`+endpointModel("m", "http://a.internal:8000", "http://b.internal:8000", ""), map[string]string{"TEAM_KEY": "sk-team", "KEY": "sk-up"},
+`+endpointModel("m", "http://a.internal:8000", "http://b.internal:8000", ""), map[string]string{"TEAM_KEY": "sk-team", "KEY": "sk-up-0001"},
 		Options{PlanOnly: true, Metrics: metrics})
 	h := NewHolder(r)
 	p := NewPipeline(h, PipelineOptions{})
@@ -192,7 +192,7 @@ models:
 func TestPlanWithEveryEndpointEjected(t *testing.T) {
 	t.Parallel()
 	r := buildRouter(t, "admission: {max_in_flight: 1}\nmodels:\n"+endpointModel("m", "http://a.internal", "http://b.internal", ""),
-		map[string]string{"KEY": "sk-up"}, Options{PlanOnly: true})
+		map[string]string{"KEY": "sk-up-0001"}, Options{PlanOnly: true})
 	p := NewPipeline(NewHolder(r), PipelineOptions{})
 	for range 4 {
 		pl, _, err := p.Plan(context.Background(), &Request{ID: "p", Header: http.Header{}, Body: newBody(chatBody("m", "hi", false))})

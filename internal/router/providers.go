@@ -28,7 +28,11 @@ func (r *Router) newProvider(m config.Model) (provider.Provider, error) {
 		if ref.IsZero() {
 			return credential{}, nil
 		}
-		src, err := secrets.Open(string(ref))
+		openRef := secrets.OpenToken
+		if (config.ProviderRef{Field: field}).Document() {
+			openRef = secrets.Open
+		}
+		src, err := openRef(string(ref))
 		if err != nil {
 			return credential{}, &config.RefError{Path: "provider." + field, Ref: ref, Err: err}
 		}

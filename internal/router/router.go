@@ -191,7 +191,7 @@ func New(cfg *config.Config, o Options) (*Router, error) {
 		if o.PlanOnly && !mc.Provider.APIKey.IsZero() {
 			// Envoy may hold the model's credentials itself: a key the router cannot read
 			// is not an error here, and planned requests then carry no Authorization.
-			if src, err := r.secrets.Open(string(mc.Provider.APIKey)); err != nil {
+			if src, err := r.secrets.OpenToken(string(mc.Provider.APIKey)); err != nil {
 				r.log.Warn("the model's api_key cannot be read: Envoy's requests to it carry no Authorization unless Envoy adds one",
 					LogKeyModel, mc.Name, "reference", string(mc.Provider.APIKey), LogKeyError, err.Error())
 			} else {

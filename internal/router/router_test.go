@@ -37,7 +37,7 @@ models:
 	metrics := telemetry.NewMetrics(prometheus.NewRegistry())
 	metrics.ModelRegistered.WithLabelValues("serving", "sim").Set(1)
 	_, err = New(cfg, Options{Metrics: metrics, Logger: slog.New(slog.NewTextHandler(&lockedWriter{w: &buf, mu: &mu}, &slog.HandlerOptions{ReplaceAttr: dropTime})),
-		LookupEnv: func(k string) (string, bool) { return "x", k == "B_ID" }})
+		LookupEnv: func(k string) (string, bool) { return "AKIDEXAMPLE", k == "B_ID" }})
 	const notFound = " (names are case-sensitive and must match the Secret key exactly): secret not found"
 	want := `models[0].provider.api_key (line 4): env.A_KEY: environment variable A_KEY is not set` + notFound + `
 models[1].provider.secret_access_key (line 5): env.B_SECRET: environment variable B_SECRET is not set` + notFound + `

@@ -72,6 +72,7 @@ type Stream struct {
 	redaction *AnswerRedaction
 	queue     [][]byte
 	ended     bool
+	endErr    error // the stream's error, returned once the queue is sent
 }
 
 // Usage returns the token usage the stream reported, or nil.
@@ -174,19 +175,26 @@ func (s *Stream) Next() ([]byte, error) {
 			return data, nil
 		}
 		if s.ended {
+			if s.endErr != nil {
+				return nil, s.endErr
+			}
 			return nil, io.EOF
 		}
 		data, err := s.pull()
 		if err != nil {
+			s.ended = true
 			if errors.Is(err, io.EOF) {
-				s.complete, s.ended = true, true
-				if s.redaction != nil {
-					s.queue = s.redaction.End()
-				}
-				continue
+				s.complete = true
+			} else {
+				s.err = err
+				s.endErr = s.r.apiError(s.ctx, s.model, err)
 			}
-			s.err = err
-			return nil, s.r.apiError(s.ctx, s.model, err)
+			// The text held back in case it began a credential goes out before the end,
+			// or before the error: the upstream sent it, and nothing completed a credential.
+			if s.redaction != nil {
+				s.queue = s.redaction.End()
+			}
+			continue
 		}
 		if s.record != nil {
 			s.record.Add(data)

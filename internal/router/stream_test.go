@@ -302,3 +302,43 @@ func FuzzWithoutUsage(f *testing.F) {
 		}
 	})
 }
+
+// TestHeldTextGoesOutBeforeTheError: text held back because it might begin a credential
+// reaches the client when the stream fails before completing one, ahead of the error.
+func TestHeldTextGoesOutBeforeTheError(t *testing.T) {
+	t.Parallel()
+	cut := rawSSE(t, "data: "+contentChunk(0, "Hello sk-", "")+"\n\n") // no finish, no [DONE]
+	r := buildRouter(t, "models:\n  - model_name: cut\n    provider: {type: openai_compatible, base_url: "+cut.URL+"/v1, api_key: env.FAKE_KEY}\n", fakeEnv, Options{})
+	res, err := openStreamOn(t, NewPipeline(NewHolder(r), PipelineOptions{}), chatBody("cut", "hi", true))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Close()
+	var text strings.Builder
+	for {
+		data, err := res.Stream.Next()
+		if err != nil {
+			if e := apiErr(t, err); e.Status != http.StatusBadGateway {
+				t.Errorf("the cut stream's error: %d %q", e.Status, e.Message)
+			}
+			break
+		}
+		var c struct {
+			Choices []struct {
+				Delta struct{ Content string } `json:"delta"`
+			} `json:"choices"`
+		}
+		if err := json.Unmarshal(data, &c); err != nil {
+			t.Fatalf("event %q: %v", data, err)
+		}
+		for _, ch := range c.Choices {
+			text.WriteString(ch.Delta.Content)
+		}
+	}
+	if text.String() != "Hello sk-" {
+		t.Errorf("the client joined %q before the error, want %q", text.String(), "Hello sk-")
+	}
+	if _, err := res.Stream.Next(); err == nil {
+		t.Error("a second Next after the error returned no error")
+	}
+}

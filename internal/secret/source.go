@@ -63,7 +63,8 @@ type entry struct {
 	users int  // open sources; guarded by store.openMu
 
 	val     atomic.Pointer[string]
-	watched bool // a directory watch keeps val current; otherwise Value polls
+	token   atomic.Bool // the value goes into a header: checked by checkValue on every read
+	watched bool        // a directory watch keeps val current; otherwise Value polls
 
 	// Polling state, used only when not watched.
 	poll      time.Duration
@@ -80,9 +81,14 @@ type fileStamp struct {
 
 // Open resolves ref ("env.VAR" or "file:/abs/path") on its own store. Several credentials
 // of one mounted Secret should come from one Store, so they change together.
-func Open(ref string, o Options) (*Source, error) {
+func Open(ref string, o Options) (*Source, error) { return openOwn(ref, o, false) }
+
+// OpenToken is Open for a credential sent in a header (see Store.OpenToken).
+func OpenToken(ref string, o Options) (*Source, error) { return openOwn(ref, o, true) }
+
+func openOwn(ref string, o Options, token bool) (*Source, error) {
 	st := NewStore(o)
-	s, err := st.Open(ref)
+	s, err := st.open1(ref, token)
 	if err != nil {
 		_ = st.Close()
 		return nil, err
@@ -138,7 +144,7 @@ func (s *entry) maybePoll() {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	v, st, err := read(s.path)
+	v, st, err := s.readFile()
 	if err != nil {
 		s.store.rereadFailed(s.ref, err)
 		return
@@ -169,6 +175,55 @@ func read(path string) (string, fileStamp, error) {
 		return "", fileStamp{}, fmt.Errorf("file %s is empty", path)
 	}
 	return v, st, nil
+}
+
+// describe says which reference holds the value checkValue refused.
+func (s *entry) describe(err error) error {
+	if s.path != "" {
+		return fmt.Errorf("file %s %w", s.path, err)
+	}
+	return fmt.Errorf("environment variable %s %w", strings.TrimPrefix(s.ref, "env."), err)
+}
+
+// readFile reads the entry's file, and checks the value when the entry holds a token.
+func (s *entry) readFile() (string, fileStamp, error) {
+	v, st, err := read(s.path)
+	if err == nil && s.token.Load() {
+		if err := checkValue(v); err != nil {
+			return "", fileStamp{}, s.describe(err)
+		}
+	}
+	return v, st, err
+}
+
+// MinLength is the shortest token accepted (see Store.OpenToken). The router keeps every credential it holds
+// out of the text it relays and logs, and a value shorter than this would match ordinary
+// words (see internal/redact); a credential that short protects nothing anyway.
+const MinLength = 6
+
+// ErrInvalid matches (errors.Is) the error for a reference that was read and holds a value
+// no credential can have: a problem of the value, where ErrNotFound is one of the machine.
+var ErrInvalid = errors.New("not a usable credential")
+
+// invalidValue is checkValue's error: it says what is wrong, never the value.
+type invalidValue string
+
+func (e invalidValue) Error() string        { return string(e) }
+func (e invalidValue) Is(target error) bool { return target == ErrInvalid }
+
+// checkValue refuses a value no token can have: one too short to keep out of relayed text,
+// or one with a control character (a line break inside a file, say), which no HTTP header
+// can carry. Documents (a CA bundle, a service account's JSON key) are not checked.
+func checkValue(v string) error {
+	if n := len(v); n < MinLength {
+		return invalidValue(fmt.Sprintf("holds %d characters; a credential needs at least %d", n, MinLength))
+	}
+	for i := 0; i < len(v); i++ {
+		if c := v[i]; c < 0x20 || c == 0x7f {
+			return invalidValue(fmt.Sprintf("holds a control character at byte %d (a line break inside the value?); no HTTP header can carry it", i))
+		}
+	}
+	return nil
 }
 
 func stat(path string) (fileStamp, error) {

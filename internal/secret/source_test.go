@@ -82,6 +82,14 @@ func TestOpenErrors(t *testing.T) {
 	if err := os.WriteFile(empty, []byte("\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	short, broken := filepath.Join(dir, "short"), filepath.Join(dir, "broken")
+	if err := os.WriteFile(short, []byte("abc12\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(broken, []byte("sk-live\n1234\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	env := map[string]string{"SHORT": "ab", "CTRL": "sk-live\x01-1234", "EMPTY": ""}
 	tests := []struct {
 		name, ref, want string
 		notFound        bool
@@ -89,13 +97,18 @@ func TestOpenErrors(t *testing.T) {
 		{"unset env", "env.NOPE", "environment variable NOPE is not set (names are case-sensitive and must match the Secret key exactly): secret not found", true},
 		{"missing file", "file:" + dir + "/missing", "file " + dir + "/missing does not exist: secret not found", true},
 		{"empty file", "file:" + empty, "file " + empty + " is empty", false},
+		{"short file", "file:" + short, "file " + short + " holds 5 characters; a credential needs at least 6", false},
+		{"line break inside a file", "file:" + broken, "file " + broken + " holds a control character at byte 7 (a line break inside the value?); no HTTP header can carry it", false},
+		{"short env", "env.SHORT", "environment variable SHORT holds 2 characters; a credential needs at least 6", false},
+		{"empty env", "env.EMPTY", "environment variable EMPTY holds 0 characters; a credential needs at least 6", false},
+		{"control character in env", "env.CTRL", "environment variable CTRL holds a control character at byte 7 (a line break inside the value?); no HTTP header can carry it", false},
 		{"inline value is not echoed", "sk-live-123", `a credential must be a reference "env.VAR" or "file:/absolute/path"`, false},
 		{"relative file", "file:key", `a credential must be a reference "env.VAR" or "file:/absolute/path"`, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			_, err := Open(tt.ref, Options{LookupEnv: func(string) (string, bool) { return "", false }})
+			_, err := OpenToken(tt.ref, Options{LookupEnv: func(name string) (string, bool) { v, ok := env[name]; return v, ok }})
 			if err == nil || err.Error() != tt.want {
 				t.Fatalf("Open(%q) error = %v, want %q", tt.ref, err, tt.want)
 			}
@@ -108,14 +121,14 @@ func TestOpenErrors(t *testing.T) {
 
 func TestEnvIsReadOnce(t *testing.T) {
 	t.Parallel()
-	val := "first"
+	val := "first-value"
 	s, err := Open("env.KEY", Options{LookupEnv: func(name string) (string, bool) { return val, name == "KEY" }})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	val = "second"
-	if got, _ := s.Value(); got != "first" {
+	val = "second-value"
+	if got, _ := s.Value(); got != "first-value" {
 		t.Fatalf("Value() = %q, want the value read at Open", got)
 	}
 }
@@ -191,7 +204,7 @@ func TestRemovedFileKeepsValue(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "key")
-	if err := os.WriteFile(path, []byte("kept"), 0o600); err != nil {
+	if err := os.WriteFile(path, []byte("kept-value"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	s, err := Open("file:"+path, Options{PollInterval: time.Nanosecond})
@@ -203,9 +216,65 @@ func TestRemovedFileKeepsValue(t *testing.T) {
 		t.Fatal(err)
 	}
 	for range 3 {
-		if v, err := s.Value(); v != "kept" || err != nil {
+		if v, err := s.Value(); v != "kept-value" || err != nil {
 			t.Fatalf("Value() = %q, %v; want the previous value", v, err)
 		}
+	}
+}
+
+// TestRotationToAShortValueKeepsValue: a token's file rotated to a value no token can have
+// keeps the previous one, as a half-written file does.
+func TestRotationToAShortValueKeepsValue(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "key")
+	if err := os.WriteFile(path, []byte("kept-value"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var logs strings.Builder
+	var mu sync.Mutex
+	s, err := OpenToken("file:"+path, Options{PollInterval: time.Nanosecond, Logger: slog.New(slog.NewTextHandler(writerFunc(func(p []byte) (int, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		return logs.Write(p)
+	}), nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if err := os.WriteFile(path, []byte("ab\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the refused re-read to be logged", func() bool {
+		if v, _ := s.Value(); v != "kept-value" { // a polled source re-reads on use
+			t.Fatalf("Value() = %q, want the previous value", v)
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		return strings.Contains(logs.String(), "holds 2 characters; a credential needs at least 6")
+	})
+	if v, _ := s.Value(); v != "kept-value" {
+		t.Fatalf("Value() = %q, want the previous value", v)
+	}
+}
+
+// TestDocumentsAreNotTokens: a reference opened with Open may hold several lines (a CA
+// bundle); the same reference opened as a token is refused, naming it and not the value.
+func TestDocumentsAreNotTokens(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "ca.pem")
+	if err := os.WriteFile(path, []byte("-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	st := NewStore(Options{PollInterval: time.Hour})
+	defer st.Close()
+	if _, err := st.Open("file:" + path); err != nil {
+		t.Fatalf("Open: %v", err)
+	}
+	_, err := st.OpenToken("file:" + path)
+	want := "file " + path + " holds a control character at byte 27 (a line break inside the value?); no HTTP header can carry it"
+	if err == nil || err.Error() != want || !errors.Is(err, ErrInvalid) {
+		t.Fatalf("OpenToken = %v, want %q matching ErrInvalid", err, want)
 	}
 }
 
@@ -213,7 +282,7 @@ func TestRemovedFileKeepsValue(t *testing.T) {
 func BenchmarkValue(b *testing.B) {
 	dir := b.TempDir()
 	path := filepath.Join(dir, "key")
-	if err := os.WriteFile(path, []byte("k"), 0o600); err != nil {
+	if err := os.WriteFile(path, []byte("key-value"), 0o600); err != nil {
 		b.Fatal(err)
 	}
 	s, err := Open("file:"+path, Options{})
@@ -232,12 +301,12 @@ func BenchmarkValue(b *testing.B) {
 // together, and closing one source leaves the others current.
 func TestStoreSharesADirectory(t *testing.T) {
 	t.Parallel()
-	d := newK8sSecretDir(t, "id", "id-1")
+	d := newK8sSecretDir(t, "id", "id-key-1")
 	d.write("secret", "secret-1") // a second key in the same volume
 	if err := os.Symlink(filepath.Join("..data", "secret"), filepath.Join(d.dir, "secret")); err != nil {
 		t.Fatal(err)
 	}
-	d.writeAll(map[string]string{"id": "id-1", "secret": "secret-1"})
+	d.writeAll(map[string]string{"id": "id-key-1", "secret": "secret-1"})
 	var rotations atomic.Int32
 	st := NewStore(Options{OnRotate: func(string) { rotations.Add(1) }})
 	defer st.Close()
@@ -252,20 +321,20 @@ func TestStoreSharesADirectory(t *testing.T) {
 	if n := len(st.dirs); n != 1 {
 		t.Fatalf("%d directory watches, want 1", n)
 	}
-	d.writeAll(map[string]string{"id": "id-2", "secret": "secret-2"})
+	d.writeAll(map[string]string{"id": "id-key-2", "secret": "secret-2"})
 	waitFor(t, "both new values", func() bool {
 		a, _ := id.Value()
 		b, _ := sec.Value()
-		return a == "id-2" && b == "secret-2"
+		return a == "id-key-2" && b == "secret-2"
 	})
 	waitFor(t, "two rotations", func() bool { return rotations.Load() == 2 })
 
 	if err := id.Close(); err != nil {
 		t.Fatal(err)
 	}
-	d.writeAll(map[string]string{"id": "id-3", "secret": "secret-3"})
+	d.writeAll(map[string]string{"id": "id-key-3", "secret": "secret-3"})
 	waitFor(t, "the remaining source to follow", func() bool { v, _ := sec.Value(); return v == "secret-3" })
-	if v, _ := id.Value(); v != "id-2" {
+	if v, _ := id.Value(); v != "id-key-2" {
 		t.Fatalf("closed source = %q, want its last value id-2", v)
 	}
 }
@@ -281,7 +350,7 @@ func TestOneRotationPerReference(t *testing.T) {
 	}{{"watch", 0}, {"poll", time.Millisecond}} {
 		t.Run(mode.name, func(t *testing.T) {
 			t.Parallel()
-			d := newK8sSecretDir(t, "api_key", "key-1")
+			d := newK8sSecretDir(t, "api_key", "api-key-1")
 			var logs strings.Builder
 			var logMu sync.Mutex
 			var rotations atomic.Int32
@@ -301,10 +370,10 @@ func TestOneRotationPerReference(t *testing.T) {
 				}
 				sources = append(sources, s)
 			}
-			d.write("api_key", "key-2")
+			d.write("api_key", "api-key-2")
 			waitFor(t, "every source to hold the new key", func() bool {
 				for _, s := range sources {
-					if v, _ := s.Value(); v != "key-2" {
+					if v, _ := s.Value(); v != "api-key-2" {
 						return false
 					}
 				}
@@ -313,11 +382,11 @@ func TestOneRotationPerReference(t *testing.T) {
 			if err := sources[0].Close(); err != nil {
 				t.Fatal(err)
 			}
-			d.write("api_key", "key-3")
+			d.write("api_key", "api-key-3")
 			waitFor(t, "the open sources to follow", func() bool {
 				a, _ := sources[1].Value()
 				b, _ := sources[2].Value()
-				return a == "key-3" && b == "key-3"
+				return a == "api-key-3" && b == "api-key-3"
 			})
 			// A rotation is logged, then reported: once it is reported, every line is out.
 			waitFor(t, "the second rotation's report", func() bool { return rotations.Load() >= 2 })

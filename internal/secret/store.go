@@ -50,14 +50,28 @@ func NewStore(o Options) *Store {
 // fails when the variable is not set, the file cannot be read, or it is empty; the error
 // names the reference, never the value. A reference already open in the store is not read
 // again: the new source shares its value, and its rotations are reported once.
-func (st *Store) Open(ref string) (*Source, error) {
+func (st *Store) Open(ref string) (*Source, error) { return st.open1(ref, false) }
+
+// OpenToken is Open for a credential sent in a header (an API key, a bearer token, a
+// password): its value, at Open and on every change, must be at least MinLength characters
+// with no control character, or the reference fails to open (an error matching ErrInvalid)
+// and a change to such a value keeps the previous one.
+func (st *Store) OpenToken(ref string) (*Source, error) { return st.open1(ref, true) }
+
+func (st *Store) open1(ref string, token bool) (*Source, error) {
 	st.openMu.Lock()
 	defer st.openMu.Unlock()
 	if e := st.open[ref]; e != nil {
+		if token && !e.token.Load() {
+			if err := checkValue(*e.val.Load()); err != nil {
+				return nil, e.describe(err)
+			}
+			e.token.Store(true)
+		}
 		e.users++
 		return &Source{e: e}, nil
 	}
-	e, err := st.openEntry(ref)
+	e, err := st.openEntry(ref, token)
 	if err != nil {
 		return nil, err
 	}
@@ -80,21 +94,27 @@ func (st *Store) release(e *entry) bool {
 	return true
 }
 
-func (st *Store) openEntry(ref string) (*entry, error) {
+func (st *Store) openEntry(ref string, token bool) (*entry, error) {
 	env, path, err := parseRef(ref)
 	if err != nil {
 		return nil, err
 	}
 	s := &entry{ref: ref, path: path, store: st}
+	s.token.Store(token)
 	if path == "" {
 		v, found := st.opts.LookupEnv(env)
 		if !found {
 			return nil, fmt.Errorf("environment variable %s is not set (names are case-sensitive and must match the Secret key exactly): %w", env, ErrNotFound)
 		}
+		if token {
+			if err := checkValue(v); err != nil {
+				return nil, s.describe(err)
+			}
+		}
 		s.val.Store(&v)
 		return s, nil
 	}
-	v, fs, err := read(path)
+	v, fs, err := s.readFile()
 	if err != nil {
 		return nil, err
 	}
@@ -239,7 +259,7 @@ func (st *Store) reload(d *dirWatch) {
 	}
 	var changes []change
 	for _, s := range sources {
-		v, _, err := read(s.path)
+		v, _, err := s.readFile()
 		if err != nil {
 			st.rereadFailed(s.ref, err)
 			continue

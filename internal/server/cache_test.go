@@ -21,7 +21,7 @@ management:
   tokens:
     - {name: ops, token: env.ADMIN_TOKEN, role: admin}
     - {name: viewer, token: env.READ_TOKEN}
-`, map[string]string{"ADMIN_TOKEN": "adm-1", "READ_TOKEN": "read-1"})
+`, map[string]string{"ADMIN_TOKEN": "adm-token-1", "READ_TOKEN": "read-token-1"})
 	body := `{"model":"general","temperature":0,"messages":[{"role":"user","content":"Name a prime number."}]}`
 	for i, want := range []string{"miss", "hit"} {
 		if r := do(t, "POST", f.inference+"/v1/chat/completions", "", body); r.status != http.StatusOK || r.header.Get("X-Vsr-Cache") != want {
@@ -33,10 +33,10 @@ management:
 		status              int
 		body                string
 	}{
-		{"GET", "/api/v1/cache", "Bearer read-1", 200, `{"enabled":true,"stats":{"entries":1,"bytes":B,"evictions":0,"expired":0}}` + "\n"},
-		{"POST", "/api/v1/cache/flush", "Bearer read-1", 403, ""},
-		{"POST", "/api/v1/cache/flush", "Bearer adm-1", 200, `{"status":"flushed"}` + "\n"},
-		{"GET", "/api/v1/cache", "Bearer read-1", 200, `{"enabled":true,"stats":{"entries":0,"bytes":0,"evictions":0,"expired":0}}` + "\n"},
+		{"GET", "/api/v1/cache", "Bearer read-token-1", 200, `{"enabled":true,"stats":{"entries":1,"bytes":B,"evictions":0,"expired":0}}` + "\n"},
+		{"POST", "/api/v1/cache/flush", "Bearer read-token-1", 403, ""},
+		{"POST", "/api/v1/cache/flush", "Bearer adm-token-1", 200, `{"status":"flushed"}` + "\n"},
+		{"GET", "/api/v1/cache", "Bearer read-token-1", 200, `{"enabled":true,"stats":{"entries":0,"bytes":0,"evictions":0,"expired":0}}` + "\n"},
 	}
 	someBytes := regexp.MustCompile(`"bytes":[1-9][0-9]*`) // the answer's id and time vary
 	for _, s := range steps {

@@ -29,8 +29,8 @@ type Readiness struct {
 // replaces the check.
 func (r *Readiness) SetCheck(check func(context.Context) error) { r.check.Store(&check) }
 
-// reason returns why the router is not ready, or "" when it is.
-func (r *Readiness) reason(ctx context.Context) string {
+// Reason returns why the router is not ready, or "" when it is: what /ready answers.
+func (r *Readiness) Reason(ctx context.Context) string {
 	if c := r.check.Load(); c != nil {
 		if err := (*c)(ctx); err != nil {
 			return err.Error()
@@ -170,7 +170,7 @@ func addProbes(mux *routes, ready *Readiness) {
 		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
 	})
 	mux.handle(http.MethodGet, "/ready", func(w http.ResponseWriter, r *http.Request) {
-		if reason := ready.reason(r.Context()); reason != "" {
+		if reason := ready.Reason(r.Context()); reason != "" {
 			writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "not ready", "reason": reason})
 			return
 		}
@@ -189,7 +189,7 @@ type LateManagement struct {
 // NewLateManagement returns the stand-in management API, reporting ready.
 func NewLateManagement(ready *Readiness, log *slog.Logger) *LateManagement {
 	mux := newRoutes(func(w http.ResponseWriter, r *http.Request) {
-		why := ready.reason(r.Context())
+		why := ready.Reason(r.Context())
 		if why == "" {
 			why = "not ready"
 		}

@@ -103,7 +103,7 @@ func startRouterWith(t *testing.T, configYAML string, extra []string, env ...str
 	deadline := time.Now().Add(60 * time.Second)
 	for {
 		addrs := r.listening()
-		if len(addrs) == 3 && strings.Contains(r.logs.String(), `"msg":"ready"`) {
+		if logs := r.logs.String(); len(addrs) == 3 && (strings.Contains(logs, `"msg":"ready"`) || strings.Contains(logs, `"msg":"serving; not ready yet"`)) {
 			r.Inference, r.API, r.Metrics = "http://"+addrs["inference"], "http://"+addrs["management"], "http://"+addrs["metrics"]
 			r.GRPC = addrs["extproc"]
 			return r

@@ -332,7 +332,7 @@ func startRouter(t *testing.T, bin, configYAML string, env []string) string {
 			if line.Msg == "listening" && line.Server == "inference" {
 				addr = line.Address
 			}
-			ready = ready || line.Msg == "ready"
+			ready = ready || line.Msg == "ready" || line.Msg == "serving; not ready yet"
 		}
 		if addr == "" || !ready {
 			return fmt.Errorf("not ready; logs:\n%s", logs)
