@@ -76,13 +76,16 @@ type Message struct {
 	Extra map[string]json.RawMessage `json:",embed"`
 }
 
-// ToolCall is a function call made by the assistant.
+// ToolCall is a function call made by the assistant. Extra keeps unknown members, such as
+// the extra_content that carries Gemini's thought signature, so that they pass through.
 type ToolCall struct {
 	// Index is set only in streamed deltas.
 	Index    *int         `json:"index,omitempty"`
 	ID       string       `json:"id,omitempty"`
 	Type     string       `json:"type,omitempty"`
 	Function FunctionCall `json:"function"`
+
+	Extra map[string]json.RawMessage `json:",embed"`
 }
 
 // FunctionCall names a function and carries its JSON-encoded arguments.
@@ -96,8 +99,9 @@ type FunctionCall struct {
 // every caller gets the same result.
 
 type (
-	plainRequest ChatRequest
-	plainMessage Message
+	plainRequest  ChatRequest
+	plainMessage  Message
+	plainToolCall ToolCall
 )
 
 // UnmarshalJSONFrom decodes the known fields and keeps the rest in Extra.
@@ -147,6 +151,27 @@ func (m *Message) UnmarshalJSON(data []byte) error { return jsonv2.Unmarshal(dat
 
 // MarshalJSON is MarshalJSONTo for encoding/json.
 func (m Message) MarshalJSON() ([]byte, error) { return jsonv2.Marshal(&m, codec) }
+
+// UnmarshalJSONFrom decodes the known fields and keeps the rest in Extra.
+func (c *ToolCall) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
+	var p plainToolCall
+	if err := jsonv2.UnmarshalDecode(dec, &p); err != nil {
+		return err
+	}
+	*c = ToolCall(p)
+	return nil
+}
+
+// MarshalJSONTo encodes the known fields followed by Extra, in sorted order.
+func (c *ToolCall) MarshalJSONTo(enc *jsontext.Encoder) error {
+	return jsonv2.MarshalEncode(enc, (*plainToolCall)(c))
+}
+
+// UnmarshalJSON is UnmarshalJSONFrom for encoding/json.
+func (c *ToolCall) UnmarshalJSON(data []byte) error { return jsonv2.Unmarshal(data, c, codec) }
+
+// MarshalJSON is MarshalJSONTo for encoding/json.
+func (c ToolCall) MarshalJSON() ([]byte, error) { return jsonv2.Marshal(&c, codec) }
 
 // Content is a message's content: plain text, an array of parts, or null (assistant tool calls).
 type Content struct {

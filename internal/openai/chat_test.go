@@ -13,7 +13,7 @@ func TestChatRequestRoundTripKeepsEveryField(t *testing.T) {
 		"messages": [
 			{"role": "system", "content": "be brief"},
 			{"role": "user", "content": [{"type": "text", "text": "what is this"}, {"type": "image_url", "image_url": {"url": "data:image/png;base64,AAA", "detail": "low"}}]},
-			{"role": "assistant", "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}], "reasoning_content": "hmm"},
+			{"role": "assistant", "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}, "extra_content": {"google": {"thought_signature": "c2ln"}}}], "reasoning_content": "hmm"},
 			{"role": "tool", "tool_call_id": "c1", "content": "42"}
 		],
 		"stream": true,

@@ -55,6 +55,9 @@ type Delta struct {
 	Role      string     `json:"role,omitempty"`
 	Content   string     `json:"content,omitempty"`
 	ToolCalls []ToolCall `json:"tool_calls,omitempty"`
+	// ExtraContent is vendor data about the message, as Google's OpenAI-compatible
+	// endpoint sends it: {"google": {"thought_signature": ...}} for a signed text part.
+	ExtraContent json.RawMessage `json:"extra_content,omitempty"`
 }
 
 // Model is one entry of GET /v1/models.

@@ -390,6 +390,13 @@ func streamedCall(t *testing.T, chunks []openai.ChatChunk) openai.ToolCall {
 				if tc.Function.Name != "" {
 					call.Function.Name = tc.Function.Name
 				}
+				// Members beyond OpenAI's (a thought signature) go back with the call.
+				for k, v := range tc.Extra {
+					if call.Extra == nil {
+						call.Extra = map[string]json.RawMessage{}
+					}
+					call.Extra[k] = v
+				}
 				args.WriteString(tc.Function.Arguments)
 			}
 			if c.FinishReason != nil {

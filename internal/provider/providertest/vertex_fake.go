@@ -27,6 +27,8 @@ import (
 // issuer, audience and scope), and serves the model API only to bearer tokens it minted
 // and that have not expired. It validates requests as Gemini does: known members only,
 // roles user and model, non-empty parts, function responses that answer a function call.
+// Like Gemini 3 it signs each function call it answers with a thoughtSignature and
+// rejects a request whose current turn sends a call back without it.
 type VertexFake struct {
 	Server            *httptest.Server
 	Project, Location string
@@ -215,7 +217,7 @@ func (f *VertexFake) serve(w http.ResponseWriter, r *http.Request) {
 	if !stream {
 		var parts []map[string]any
 		if reply.Call != nil {
-			parts = append(parts, map[string]any{"functionCall": map[string]any{"name": reply.Call.Name, "args": json.RawMessage(reply.Call.Arguments)}})
+			parts = append(parts, signedCall(reply.Call))
 		} else {
 			parts = append(parts, map[string]any{"text": reply.Text})
 		}
@@ -242,7 +244,7 @@ func (f *VertexFake) serve(w http.ResponseWriter, r *http.Request) {
 		return map[string]any{"candidates": []any{c}}
 	}
 	if reply.Call != nil {
-		ev := cand([]map[string]any{{"functionCall": map[string]any{"name": reply.Call.Name, "args": json.RawMessage(reply.Call.Arguments)}}}, "STOP")
+		ev := cand([]map[string]any{signedCall(reply.Call)}, "STOP")
 		ev["usageMetadata"] = usage
 		send(ev)
 		return
@@ -275,6 +277,18 @@ func (f *VertexFake) serve(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
+}
+
+// signedCall is the functionCall part answering c, signed as a thinking model signs it.
+func signedCall(c *Call) map[string]any {
+	return map[string]any{"functionCall": map[string]any{"name": c.Name, "args": json.RawMessage(c.Arguments)},
+		"thoughtSignature": thoughtSignature(c.Name)}
+}
+
+// thoughtSignature is the signature the fake gives a call of the named function: opaque
+// base64, like Gemini's.
+func thoughtSignature(name string) string {
+	return base64.StdEncoding.EncodeToString([]byte("fake thought before calling " + name))
 }
 
 func googleStatus(code int) string {
@@ -362,8 +376,9 @@ func seenFromGemini(r *http.Request) (Seen, error) {
 		Contents []struct {
 			Role  string `json:"role"`
 			Parts []struct {
-				Text       *string `json:"text"`
-				InlineData *struct {
+				Text             *string `json:"text"`
+				ThoughtSignature string  `json:"thoughtSignature"`
+				InlineData       *struct {
 					MimeType string `json:"mimeType"`
 					Data     string `json:"data"`
 				} `json:"inlineData"`
@@ -435,6 +450,28 @@ func seenFromGemini(r *http.Request) (Seen, error) {
 	}
 	if len(req.Contents) == 0 {
 		return Seen{}, fmt.Errorf("contents is not specified")
+	}
+	// Gemini 3 checks the signatures of the current turn: the contents after the last
+	// user message that is not only function responses. There the first functionCall of
+	// each model content must carry the signature it was answered with.
+	current := 0
+	for i, c := range req.Contents {
+		for _, p := range c.Parts {
+			if c.Role == "user" && p.FunctionResponse == nil {
+				current = i
+			}
+		}
+	}
+	for i, c := range req.Contents[current:] {
+		for _, p := range c.Parts {
+			if p.FunctionCall == nil {
+				continue
+			}
+			if p.ThoughtSignature != thoughtSignature(p.FunctionCall.Name) {
+				return Seen{}, fmt.Errorf("function call %s in the %d. content block is missing a thought_signature", p.FunctionCall.Name, current+i+1)
+			}
+			break
+		}
 	}
 	called := map[string]bool{}
 	for i, c := range req.Contents {

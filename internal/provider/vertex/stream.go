@@ -58,7 +58,7 @@ func (c *chunker) event(data []byte) ([][]byte, error) {
 		cand := r.Candidates[0]
 		for _, p := range cand.Content.Parts {
 			switch {
-			case p.Thought:
+			case p.Thought && p.ThoughtSignature == "":
 				// Thinking is not part of the answer, and OpenAI chunks have no field for it.
 			case p.FunctionCall != nil:
 				// Gemini sends a call whole in one event: one delta carries id, name and
@@ -70,11 +70,16 @@ func (c *chunker) event(data []byte) ([][]byte, error) {
 					args = "{}"
 				}
 				if err := emit(openai.Delta{ToolCalls: []openai.ToolCall{{Index: &idx, ID: callID(), Type: "function",
-					Function: openai.FunctionCall{Name: p.FunctionCall.Name, Arguments: args}}}}, nil); err != nil {
+					Function: openai.FunctionCall{Name: p.FunctionCall.Name, Arguments: args}, Extra: signatureExtra(p.ThoughtSignature)}}}, nil); err != nil {
 					return nil, err
 				}
-			case p.Text != "":
-				if err := emit(openai.Delta{Content: p.Text}, nil); err != nil {
+			case p.Text != "" || p.ThoughtSignature != "":
+				// Gemini may sign the text in a last part that has no text of its own.
+				d := openai.Delta{Content: p.Text, ExtraContent: signatureContent(p.ThoughtSignature)}
+				if p.Thought {
+					d.Content = ""
+				}
+				if err := emit(d, nil); err != nil {
 					return nil, err
 				}
 			}

@@ -52,6 +52,28 @@ func TestStreamTranslation(t *testing.T) {
 	}
 }
 
+// TestStreamCarriesThoughtSignatures: a signed call carries its signature in extra_content,
+// and so does the delta of a signed text part, even one without text.
+func TestStreamCarriesThoughtSignatures(t *testing.T) {
+	t.Parallel()
+	raw := "data: {\"candidates\":[{\"content\":{\"role\":\"model\",\"parts\":[{\"functionCall\":{\"name\":\"f\",\"args\":{}},\"thoughtSignature\":\"c2lnQQ==\"}]}}]}\r\n\r\n" +
+		"data: {\"candidates\":[{\"content\":{\"role\":\"model\",\"parts\":[{\"text\":\"Done.\"},{\"text\":\"\",\"thoughtSignature\":\"dGV4dA==\"}]},\"finishReason\":\"STOP\"}]}\r\n\r\n"
+	got, err := drain(testStream(raw, false))
+	if !errors.Is(err, io.EOF) {
+		t.Fatalf("end: %v", err)
+	}
+	pre := `{"id":"chatcmpl-1","object":"chat.completion.chunk","created":7,"model":"m","choices":`
+	want := []string{
+		pre + `[{"index":0,"delta":{"role":"assistant","tool_calls":[{"index":0,"id":"call_X","type":"function","function":{"name":"f","arguments":"{}"},"extra_content":{"google":{"thought_signature":"c2lnQQ=="}}}]},"finish_reason":null}]}`,
+		pre + `[{"index":0,"delta":{"content":"Done."},"finish_reason":null}]}`,
+		pre + `[{"index":0,"delta":{"extra_content":{"google":{"thought_signature":"dGV4dA=="}}},"finish_reason":null}]}`,
+		pre + `[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
 func TestStreamFailures(t *testing.T) {
 	t.Parallel()
 	first := "data: {\"candidates\":[{\"content\":{\"parts\":[{\"text\":\"Hi\"}]}}]}\n\n"

@@ -30,10 +30,12 @@ type content struct {
 	Parts []part `json:"parts"`
 }
 
-// part holds exactly one member.
+// part holds exactly one data member, and the thoughtSignature of a thinking model (see
+// signature.go).
 type part struct {
 	Text             string            `json:"text,omitempty"`
 	Thought          bool              `json:"thought,omitempty"`
+	ThoughtSignature string            `json:"thoughtSignature,omitempty"`
 	InlineData       *blob             `json:"inlineData,omitempty"`
 	FileData         *fileData         `json:"fileData,omitempty"`
 	FunctionCall     *functionCall     `json:"functionCall,omitempty"`
@@ -154,16 +156,7 @@ func toGemini(req *openai.ChatRequest, stream bool) (*generateRequest, error) {
 			parts, err = provider.ContentBlocks(m.Content, "Vertex Gemini", textPart, imagePart)
 		case "assistant":
 			role = "model"
-			parts, err = provider.ContentBlocks(m.Content, "Vertex Gemini", textPart, imagePart)
-			for _, c := range m.ToolCalls {
-				args, aerr := callArgs(c.Function.Arguments)
-				if aerr != nil {
-					err = provider.Refusef("tool call %q: arguments are not a JSON object", c.Function.Name)
-					break
-				}
-				callNames[c.ID] = c.Function.Name
-				parts = append(parts, part{FunctionCall: &functionCall{Name: c.Function.Name, Args: args}})
-			}
+			parts, err = assistantParts(m, callNames)
 		case "tool":
 			role = "user"
 			name, ok := callNames[m.ToolCallID]
@@ -219,6 +212,45 @@ func toGemini(req *openai.ChatRequest, stream bool) (*generateRequest, error) {
 }
 
 func textPart(text string) part { return part{Text: text} }
+
+// assistantParts translates an assistant message: its text and images, then its tool
+// calls as functionCall parts, each with the thought signature the client sent back. A
+// signature on the message belongs to its text, and goes on the last text part. It records
+// each call's function name under the call's id in callNames.
+func assistantParts(m openai.Message, callNames map[string]string) ([]part, error) {
+	parts, err := provider.ContentBlocks(m.Content, "Vertex Gemini", textPart, imagePart)
+	if err != nil {
+		return nil, err
+	}
+	sig, err := signatureOf(m.Extra, "the message")
+	if err != nil {
+		return nil, err
+	}
+	for i := len(parts) - 1; sig != "" && i >= 0; i-- {
+		if parts[i].Text != "" {
+			parts[i].ThoughtSignature = sig
+			break
+		}
+	}
+	for _, c := range m.ToolCalls {
+		args, err := callArgs(c.Function.Arguments)
+		if err != nil {
+			return nil, provider.Refusef("tool call %q: arguments are not a JSON object", c.Function.Name)
+		}
+		sig, err := signatureOf(c.Extra, "tool call "+quote(c.Function.Name))
+		if err != nil {
+			return nil, err
+		}
+		callNames[c.ID] = c.Function.Name
+		parts = append(parts, part{FunctionCall: &functionCall{Name: c.Function.Name, Args: args}, ThoughtSignature: sig})
+	}
+	return parts, nil
+}
+
+func quote(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
 
 // imagePart sends a data: URL inline and any other URL (gs://, https://) as file data,
 // which Vertex fetches itself; the media type of a URL is guessed from its extension.
@@ -335,20 +367,25 @@ func fromGemini(raw []byte, id, model string, created int64) ([]byte, *openai.Us
 	for i, c := range r.Candidates {
 		msg := openai.Message{Role: "assistant"}
 		var text strings.Builder
+		var textSig string // the last signature of a part other than a call
 		for _, p := range c.Content.Parts {
 			switch {
-			case p.Thought:
 			case p.FunctionCall != nil:
 				args := string(p.FunctionCall.Args)
 				if args == "" || args == "null" {
 					args = "{}"
 				}
 				msg.ToolCalls = append(msg.ToolCalls, openai.ToolCall{ID: callID(), Type: "function",
-					Function: openai.FunctionCall{Name: p.FunctionCall.Name, Arguments: args}})
-			default:
+					Function: openai.FunctionCall{Name: p.FunctionCall.Name, Arguments: args}, Extra: signatureExtra(p.ThoughtSignature)})
+				continue
+			case !p.Thought:
 				text.WriteString(p.Text)
 			}
+			if p.ThoughtSignature != "" {
+				textSig = p.ThoughtSignature
+			}
 		}
+		msg.Extra = signatureExtra(textSig)
 		msg.Content = openai.TextContent(text.String())
 		if text.Len() == 0 && len(msg.ToolCalls) > 0 {
 			msg.Content = openai.Content{IsNull: true}

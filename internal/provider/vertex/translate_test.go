@@ -51,6 +51,15 @@ func TestToGemini(t *testing.T) {
 		{"named tool choice", `{"model":"m","messages":[{"role":"user","content":"Hi"}],"tools":[{"type":"function","function":{"name":"f"}}],"tool_choice":{"type":"function","function":{"name":"f"}}}`,
 			`{"contents":[{"role":"user","parts":[{"text":"Hi"}]}],"tools":[{"functionDeclarations":[{"name":"f"}]}],"toolConfig":{"functionCallingConfig":{"mode":"ANY","allowedFunctionNames":["f"]}}}`},
 	}
+	tests = append(tests, struct{ name, in, want string }{"thought signatures go back on their parts",
+		`{"model":"m","messages":[{"role":"user","content":"Weather in Paris?"},` +
+			`{"role":"assistant","content":"Let me look.","extra_content":{"google":{"thought_signature":"dGV4dA=="}},"tool_calls":[` +
+			`{"id":"call_a","type":"function","function":{"name":"weather","arguments":"{}"},"extra_content":{"google":{"thought_signature":"c2lnQQ=="},"other":1}},` +
+			`{"id":"call_b","type":"function","function":{"name":"time","arguments":"{}"}}]},` +
+			`{"role":"tool","tool_call_id":"call_a","content":"sunny"},{"role":"tool","tool_call_id":"call_b","content":"noon"}]}`,
+		`{"contents":[{"role":"user","parts":[{"text":"Weather in Paris?"}]},` +
+			`{"role":"model","parts":[{"text":"Let me look.","thoughtSignature":"dGV4dA=="},{"thoughtSignature":"c2lnQQ==","functionCall":{"name":"weather","args":{}}},{"functionCall":{"name":"time","args":{}}}]},` +
+			`{"role":"user","parts":[{"functionResponse":{"name":"weather","response":{"content":"sunny"}}},{"functionResponse":{"name":"time","response":{"content":"noon"}}}]}]}`})
 	tests = append(tests, struct{ name, in, want string }{"strict-mode schema",
 		`{"model":"m","messages":[{"role":"user","content":"Hi"}],"tools":[{"type":"function","function":{"name":"f","strict":true,"parameters":` +
 			`{"$schema":"http://json-schema.org/draft-07/schema#","type":"object","additionalProperties":false,` +
@@ -84,6 +93,8 @@ func TestToGeminiErrors(t *testing.T) {
 			`messages[0]: content[0]: Vertex Gemini does not take "input_audio" parts`},
 		{"arguments not an object", `{"model":"m","messages":[{"role":"assistant","tool_calls":[{"id":"1","type":"function","function":{"name":"f","arguments":"1"}}]}]}`,
 			`messages[0]: tool call "f": arguments are not a JSON object`},
+		{"thought signature not a string", `{"model":"m","messages":[{"role":"assistant","tool_calls":[{"id":"1","type":"function","function":{"name":"f","arguments":"{}"},"extra_content":{"google":{"thought_signature":7}}}]}]}`,
+			`messages[0]: tool call "f": extra_content.google.thought_signature must be a string`},
 		{"bad tool_choice", `{"model":"m","messages":[{"role":"user","content":"a"}],"tools":[{"type":"function","function":{"name":"f"}}],"tool_choice":{"type":"function"}}`,
 			`tool_choice must be a string or {"type":"function","function":{"name":...}}`},
 	}
@@ -106,6 +117,10 @@ func TestFromGemini(t *testing.T) {
 			`{"id":"chatcmpl-r1","object":"chat.completion","created":7,"model":"m","choices":[{"index":0,"message":{"role":"assistant","content":"Hi"},"finish_reason":"length"}],"usage":{"prompt_tokens":4,"completion_tokens":3,"total_tokens":7}}`},
 		{"function call", `{"candidates":[{"content":{"role":"model","parts":[{"functionCall":{"name":"f","args":{"a":1}}}]},"finishReason":"STOP"}]}`,
 			`{"id":"chatcmpl-x","object":"chat.completion","created":7,"model":"m","choices":[{"index":0,"message":{"role":"assistant","content":null,"tool_calls":[{"id":"call_X","type":"function","function":{"name":"f","arguments":"{\"a\":1}"}}]},"finish_reason":"tool_calls"}]}`},
+		{"signed function calls and text", `{"candidates":[{"content":{"role":"model","parts":[{"text":"Checking."},{"functionCall":{"name":"f","args":{}},"thoughtSignature":"c2lnQQ=="},{"functionCall":{"name":"g","args":{}}},{"text":"","thoughtSignature":"dGV4dA=="}]},"finishReason":"STOP"}]}`,
+			`{"id":"chatcmpl-x","object":"chat.completion","created":7,"model":"m","choices":[{"index":0,"message":{"role":"assistant","content":"Checking.","tool_calls":[` +
+				`{"id":"call_X","type":"function","function":{"name":"f","arguments":"{}"},"extra_content":{"google":{"thought_signature":"c2lnQQ=="}}},` +
+				`{"id":"call_X","type":"function","function":{"name":"g","arguments":"{}"}}],"extra_content":{"google":{"thought_signature":"dGV4dA=="}}},"finish_reason":"tool_calls"}]}`},
 		{"blocked prompt", `{"promptFeedback":{"blockReason":"SAFETY"},"usageMetadata":{"promptTokenCount":4,"totalTokenCount":4}}`,
 			`{"id":"chatcmpl-x","object":"chat.completion","created":7,"model":"m","choices":[{"index":0,"message":{"role":"assistant","content":null},"finish_reason":"content_filter"}],"usage":{"prompt_tokens":4,"completion_tokens":0,"total_tokens":4}}`},
 	}
