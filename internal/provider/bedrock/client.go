@@ -153,8 +153,9 @@ func (c *Client) ChatCompletionStream(ctx context.Context, req *openai.ChatReque
 		ch: chunker{id: responseID(resp), model: c.opts.Model, created: c.opts.Now().Unix(),
 			includeUsage: req.StreamOptions != nil && req.StreamOptions.IncludeUsage}}
 	// AWS answers 200 and then reports throttling or a validation failure as the stream's
-	// first event. Reading up to the first chunk here returns such an error from this call,
-	// where the router can still fall back, as provider.Provider promises.
+	// first event, or right after messageStart. Reading up to the first chunk with content
+	// here returns such an error from this call, where the router can still fall back, as
+	// provider.Provider promises.
 	if err := s.prime(); err != nil {
 		_ = s.Close()
 		return nil, err

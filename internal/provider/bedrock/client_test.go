@@ -2,9 +2,11 @@ package bedrock_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -191,23 +193,86 @@ func TestChangedSecretSameKeyID(t *testing.T) {
 	}
 }
 
-// AWS may answer a ConverseStream with 200 and an exception as the first event; that
-// failure must come from ChatCompletionStream, where the router can still fall back.
+// AWS may answer a ConverseStream with 200 and an exception as the first event, or right
+// after messageStart; that failure must come from ChatCompletionStream, where the router
+// can still fall back, and not after a role chunk the client was already sent.
 func TestStreamFailureBeforeFirstChunk(t *testing.T) {
 	t.Parallel()
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
-		w.Header().Set("Content-Type", "application/vnd.amazon.eventstream")
+	event := func(typ, payload string) eventstream.Message {
+		var h eventstream.Headers
+		h.Set(":message-type", eventstream.StringValue("event"))
+		h.Set(":event-type", eventstream.StringValue(typ))
+		return eventstream.Message{Headers: h, Payload: []byte(payload)}
+	}
+	exception := func(typ, msg string) eventstream.Message {
 		var h eventstream.Headers
 		h.Set(":message-type", eventstream.StringValue("exception"))
-		h.Set(":exception-type", eventstream.StringValue("throttlingException"))
-		_ = eventstream.NewEncoder().Encode(w, eventstream.Message{Headers: h, Payload: []byte(`{"message":"Too many requests."}`)})
-	}))
-	defer srv.Close()
-	p := newClient(t, srv.URL, "m", func() aws.Credentials { return aws.Credentials{AccessKeyID: "a", SecretAccessKey: "b"} })
+		h.Set(":exception-type", eventstream.StringValue(typ))
+		return eventstream.Message{Headers: h, Payload: []byte(`{"message":` + quoteJSON(msg) + `}`)}
+	}
+	start := event("messageStart", `{"role":"assistant"}`)
+	tests := []struct {
+		name string
+		msgs []eventstream.Message
+		kind provider.Kind
+		want string
+	}{
+		{"throttled first", []eventstream.Message{exception("throttlingException", "Too many requests.")}, provider.KindRateLimited,
+			`model "claude": Bedrock failed during the stream (throttlingException): Too many requests.`},
+		{"throttled after messageStart", []eventstream.Message{start, exception("throttlingException", "Too many tokens.")}, provider.KindRateLimited,
+			`model "claude": Bedrock failed during the stream (throttlingException): Too many tokens.`},
+		{"rejected after messageStart", []eventstream.Message{start, exception("validationException", "Input is too long for requested model.")}, provider.KindBadRequest,
+			`model "claude": Bedrock failed during the stream (validationException): Input is too long for requested model.`},
+		{"cut after messageStart", []eventstream.Message{start}, provider.KindProtocol,
+			`model "claude": BASE: the stream ended before messageStop`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+				w.Header().Set("Content-Type", "application/vnd.amazon.eventstream")
+				for _, m := range tt.msgs {
+					_ = eventstream.NewEncoder().Encode(w, m)
+				}
+			}))
+			defer srv.Close()
+			p := newClient(t, srv.URL, "m", func() aws.Credentials { return aws.Credentials{AccessKeyID: "a", SecretAccessKey: "b"} })
+			st, err := p.ChatCompletionStream(context.Background(), hello())
+			var pe *provider.Error
+			if st != nil || !errors.As(err, &pe) || pe.Kind != tt.kind || err.Error() != strings.ReplaceAll(tt.want, "BASE", srv.URL) {
+				t.Fatalf("stream %v, error %v; want no stream and %v %q", st, err, tt.kind, tt.want)
+			}
+		})
+	}
+}
+
+// The chunks read while looking for the first content are all handed out, in order.
+func TestStreamStartsWithTheRole(t *testing.T) {
+	t.Parallel()
+	script := providertest.NewScript()
+	script.SetReply(providertest.Reply{Text: "Hi there"})
+	creds := aws.Credentials{AccessKeyID: "AKID", SecretAccessKey: "secret"}
+	fake := providertest.NewBedrockFake(t, script, "us-east-1", creds)
+	p := newClient(t, fake.Server.URL, "m", func() aws.Credentials { return creds })
 	st, err := p.ChatCompletionStream(context.Background(), hello())
-	var pe *provider.Error
-	if st != nil || !errors.As(err, &pe) || pe.Kind != provider.KindRateLimited ||
-		err.Error() != `model "claude": Bedrock failed during the stream (throttlingException): Too many requests.` {
-		t.Fatalf("stream %v, error %v; want no stream and the throttling error", st, err)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	var deltas []string
+	for {
+		data, err := st.Next()
+		if err != nil {
+			break
+		}
+		var ch openai.ChatChunk
+		if err := json.Unmarshal(data, &ch); err != nil || len(ch.Choices) != 1 {
+			t.Fatalf("chunk %s: %v", data, err)
+		}
+		d := ch.Choices[0].Delta
+		deltas = append(deltas, d.Role+"|"+d.Content)
+	}
+	if got := strings.Join(deltas, ","); got != "assistant|,|Hi ,|there,|" {
+		t.Fatalf("deltas %q, want the role, the words and the finish", got)
 	}
 }

@@ -29,6 +29,7 @@ type chunker struct {
 	includeUsage bool
 
 	toolIndex map[int]int // Converse content block index -> OpenAI tool call index
+	content   bool        // a chunk with more than the role was made
 	stopped   bool        // messageStop seen: the answer is complete
 	usage     *openai.Usage
 }
@@ -131,6 +132,9 @@ func (c *chunker) event(eventType string, payload []byte) ([]byte, error) {
 }
 
 func (c *chunker) chunk(d openai.Delta, finish *string) ([]byte, error) {
+	if d.Role == "" {
+		c.content = true
+	}
 	return json.Marshal(openai.ChatChunk{ID: c.id, Object: openai.ObjectChatCompletionChunk, Created: c.created,
 		Model: c.model, Choices: []openai.ChunkChoice{{Delta: d, FinishReason: finish}}})
 }
@@ -211,27 +215,40 @@ type stream struct {
 	ch     chunker
 	cancel func()
 	done   bool
-	first  []byte // the chunk read by prime, handed out by the first Next
+	primed [][]byte // the chunks read by prime, handed out first
 }
 
-// prime reads the first chunk, so that a failure before it is known at once.
+// prime reads up to the first chunk with content (text, a tool call, the finish), so that
+// a failure before it is known at once. The role chunk of messageStart does not count: AWS
+// sends messageStart before it throttles or rejects a request, and a client that was sent
+// the role can no longer be given another model's answer.
 func (s *stream) prime() error {
-	data, err := s.Next()
-	if err != nil {
-		return err
+	for !s.ch.content {
+		data, err := s.read()
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		s.primed = append(s.primed, data)
 	}
-	s.first = data
 	return nil
 }
 
-// Next reads event-stream messages until one yields a chunk. Exceptions AWS sends inside
-// the stream end it with a *provider.Error; a stream that ends before messageStop was cut.
+// Next hands out the chunks prime read, then reads on.
 func (s *stream) Next() ([]byte, error) {
-	if s.first != nil {
-		data := s.first
-		s.first = nil
+	if len(s.primed) > 0 {
+		data := s.primed[0]
+		s.primed = s.primed[1:]
 		return data, nil
 	}
+	return s.read()
+}
+
+// read reads event-stream messages until one yields a chunk. Exceptions AWS sends inside
+// the stream end it with a *provider.Error; a stream that ends before messageStop was cut.
+func (s *stream) read() ([]byte, error) {
 	for !s.done {
 		msg, err := s.events.next()
 		switch {
@@ -273,7 +290,7 @@ func (s *stream) Next() ([]byte, error) {
 }
 
 func (s *stream) Close() error {
-	s.done, s.first = true, nil
+	s.done, s.primed = true, nil
 	err := s.body.Close()
 	s.cancel()
 	return err
