@@ -270,6 +270,16 @@ func (c *Client) statusError(resp *http.Response, creds aws.Credentials) *provid
 	}
 	lower := strings.ToLower(typ + " " + detail)
 	switch {
+	case typ == "ServiceQuotaExceededException":
+		// A 400, but AWS's advice is to send the request again later: it is throttling.
+		e.Kind = provider.KindRateLimited
+		e.RetryAfter = provider.RetryAfter(resp.Header.Get("Retry-After"), time.Second)
+		e.Message = fmt.Sprintf("Bedrock quota exceeded (%s); retry after %s", label, e.RetryAfter)
+	case typ == "ModelErrorException" || typ == "ModelNotReadyException":
+		// The model failed on a valid request (424), or is not loaded yet (429): the
+		// service's failure, which another attempt or model may not meet.
+		e.Kind = provider.KindUpstream
+		e.Message = fmt.Sprintf("Bedrock failed (%s)", label)
 	case code == http.StatusUnauthorized || code == http.StatusForbidden:
 		e.Kind = provider.KindAuth
 		switch {
