@@ -86,7 +86,12 @@ var (
 	ErrMalformedStream = errors.New("malformed stream")
 	// ErrUnsupportedField: the request holds a field the backend cannot honour; the
 	// provider refused it rather than drop it. Kind is KindBadRequest and Param names it.
+	// It also matches ErrRefused.
 	ErrUnsupportedField = errors.New("unsupported request field")
+	// ErrRefused: the provider could not translate the request into its service's
+	// protocol and sent nothing (a *Refusal says why). Kind is KindBadRequest: the fault
+	// is the request's, and no backend was asked.
+	ErrRefused = errors.New("request refused before it was sent")
 )
 
 // LimitError is the cause of an answer refused for passing a size limit; it matches

@@ -9,26 +9,49 @@ import (
 
 // Refusal is a request that a provider translating to another protocol (Bedrock Converse,
 // Vertex Gemini) can tell its service would reject. The provider returns it to the client
-// as a 400 (see Refused) instead of sending it.
+// as a 400 (see Refused) instead of sending it. Every refusal matches ErrRefused.
 type Refusal struct {
 	Msg string
 	// Param is the request field refused, when it is one the service cannot take.
 	Param string
+	// At is the path of the refused value in the request (such as messages[0].content[1]),
+	// when it is known and Param is not set.
+	At string
 }
 
 func (e *Refusal) Error() string { return e.Msg }
 
-// Unwrap makes a refused field match ErrUnsupportedField.
-func (e *Refusal) Unwrap() error {
+// Unwrap makes every refusal match ErrRefused, and a refused field ErrUnsupportedField.
+func (e *Refusal) Unwrap() []error {
 	if e.Param != "" {
-		return ErrUnsupportedField
+		return []error{ErrRefused, ErrUnsupportedField}
 	}
-	return nil
+	return []error{ErrRefused}
 }
 
 // Refusef returns a *Refusal with a formatted message.
 func Refusef(format string, args ...any) error {
 	return &Refusal{Msg: fmt.Sprintf(format, args...)}
+}
+
+// RefuseAt returns a *Refusal of the value at path, with a formatted message.
+func RefuseAt(path, format string, args ...any) error {
+	return &Refusal{Msg: fmt.Sprintf(format, args...), At: path}
+}
+
+// Within places a refusal found inside the request element at path (such as
+// "messages[2]"): its message and At are prefixed with path. Other errors are wrapped
+// with the same prefix.
+func Within(path string, err error) error {
+	var r *Refusal
+	if !errors.As(err, &r) {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	at := path
+	if r.At != "" {
+		at += "." + r.At
+	}
+	return &Refusal{Msg: path + ": " + r.Msg, Param: r.Param, At: at}
 }
 
 // Unsupported refuses a request field the service has no equivalent for.
@@ -67,11 +90,11 @@ func ContentBlocks[B any](c openai.Content, service string, text func(string) B,
 		case "image_url":
 			b, err := image(p)
 			if err != nil {
-				return nil, fmt.Errorf("content[%d]: %w", j, err)
+				return nil, Within(fmt.Sprintf("content[%d]", j), err)
 			}
 			blocks = append(blocks, b)
 		default:
-			return nil, Refusef("content[%d]: %s does not take %q parts", j, service, p.Type)
+			return nil, &Refusal{Msg: fmt.Sprintf("content[%d]: %s does not take %q parts", j, service, p.Type), At: fmt.Sprintf("content[%d]", j)}
 		}
 	}
 	return blocks, nil

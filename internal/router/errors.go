@@ -110,6 +110,13 @@ var causeClasses = []struct {
 			sentence: func(model string, pe *provider.Error) string {
 				return fmt.Sprintf("model %q does not support the request field %q", model, pe.Param)
 			}}},
+	// Any other request the provider could not translate for its service: its message is
+	// the router's own words about the client's request, and no backend was asked.
+	{func(err error) bool { return errors.Is(err, provider.ErrRefused) },
+		failureClass{status: http.StatusBadRequest, typ: openai.TypeInvalidRequest, code: "unsupported_value",
+			sentence: func(model string, pe *provider.Error) string {
+				return fmt.Sprintf("model %q: %s", model, pe.Message)
+			}}},
 }
 
 func classOf(err error, pe *provider.Error) failureClass {
@@ -154,10 +161,19 @@ func (r *Router) apiError(ctx context.Context, model string, err error) *openai.
 			e.Status = c.orStatus
 		}
 	}
-	if errors.Is(err, provider.ErrUnsupportedField) {
-		e.Param = pe.Param
-	}
 	msg := c.sentence(model, pe)
+	if errors.Is(err, provider.ErrRefused) {
+		// The provider refused the request before sending it: the client's to fix, not a
+		// failure of the model, so it is neither logged nor kept as one.
+		e.Param = pe.Param
+		var ref *provider.Refusal
+		if e.Param == "" && errors.As(err, &ref) {
+			e.Param = ref.At
+		}
+		e.Message = r.redactor.String(withRequestID(msg, id))
+		logFor(ctx, r.log).Info("request refused by the model's provider", LogKeyServing, model, LogKeyError, pe.Message)
+		return e
+	}
 	if r.cfg.Routing.ExposeUpstreamErrors {
 		msg += ": " + pe.Message
 	}

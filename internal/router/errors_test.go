@@ -87,6 +87,41 @@ func TestAPIErrorMapsEveryKind(t *testing.T) {
 	}
 }
 
+// TestAPIErrorForARefusal: a request the provider refused to translate sent nothing; it is
+// the client's 400, naming the problem and the param, and not the model's failure.
+func TestAPIErrorForARefusal(t *testing.T) {
+	t.Parallel()
+	image := provider.Within("messages[0]", provider.Within("content[1]",
+		provider.Refusef("image_url must be a base64 data: URL; Bedrock does not fetch images from URLs")))
+	tests := []struct {
+		name, code, param, message string
+		refusal                    error
+	}{
+		{"remote image", "unsupported_value", "messages[0].content[1]",
+			`model "m": the request cannot be sent to Bedrock: messages[0]: content[1]: image_url must be a base64 data: URL; Bedrock does not fetch images from URLs (request id req-1)`, image},
+		{"tool_choice", "unsupported_value", "tool_choice",
+			`model "m": the request cannot be sent to Bedrock: tool_choice "always" is not one of auto, none, required (request id req-1)`,
+			provider.RefuseAt("tool_choice", `tool_choice "always" is not one of auto, none, required`)},
+		{"unsupported field", "unsupported_field", "seed", `model "m" does not support the request field "seed" (request id req-1)`,
+			provider.Unsupported("seed", "Bedrock Converse has no seed")},
+	}
+	for _, tt := range tests {
+		for _, expose := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s expose %v", tt.name, expose), func(t *testing.T) {
+				t.Parallel()
+				r, logs := testRouter(expose)
+				e := r.apiError(WithRequestID(context.Background(), "req-1"), "m", provider.Refused("m", "Bedrock", tt.refusal))
+				if e.Status != http.StatusBadRequest || e.Type != openai.TypeInvalidRequest || e.Code != tt.code || e.Param != tt.param || e.Message != tt.message {
+					t.Errorf("got %d %q %q param %q\n%s\nwant 400 %q param %q\n%s", e.Status, e.Type, e.Code, e.Param, e.Message, tt.code, tt.param, tt.message)
+				}
+				if strings.Contains(logs.String(), "upstream failure") || r.models["m"].lastFailure.Load() != nil {
+					t.Errorf("a refusal was recorded as the model's failure: %s", logs)
+				}
+			})
+		}
+	}
+}
+
 func TestAPIErrorExposesTheCauseRedacted(t *testing.T) {
 	t.Parallel()
 	r, _ := testRouter(true)

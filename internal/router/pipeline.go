@@ -229,7 +229,8 @@ func (p *Pipeline) Serve(ctx context.Context, req *Request) (*Result, Trail, err
 	res.explain = append(rt.Explain(debug), lookup.explain()...)
 	if err != nil {
 		x.finish(nil)
-		x.trail.ModelFailed = true
+		// A request the provider refused to translate is the client's error, counted as one.
+		x.trail.ModelFailed = !errors.Is(err, provider.ErrRefused)
 		return nil, x.trail, x.explained(err, res.explain)
 	}
 	if lookup.entry != nil && rt.FallbackFrom == "" {

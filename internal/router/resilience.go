@@ -60,6 +60,9 @@ func (r *Router) withRetries(ctx context.Context, m *model, call func(context.Co
 		if err == nil {
 			return nil
 		}
+		if errors.Is(err, provider.ErrRefused) {
+			return err // nothing was sent: no upstream call to count, nothing to retry
+		}
 		r.observeUpstream(m.cfg.Name, start, err)
 		var pe *provider.Error
 		if errors.As(err, &pe) && pe.RetryAfter == 0 && pe.Status == http.StatusServiceUnavailable {

@@ -140,10 +140,10 @@ func toConverse(req *openai.ChatRequest) (*converseRequest, error) {
 		case "assistant":
 			role = "assistant"
 			blocks, err = provider.ContentBlocks(m.Content, "Bedrock Converse", textBlock, imagePart)
-			for _, c := range m.ToolCalls {
+			for k, c := range m.ToolCalls {
 				input, ierr := toolInput(c.Function.Arguments)
 				if ierr != nil {
-					err = provider.Refusef("tool call %q: arguments are not a JSON object", c.Function.Name)
+					err = provider.RefuseAt(fmt.Sprintf("tool_calls[%d].function.arguments", k), "tool call %q: arguments are not a JSON object", c.Function.Name)
 					break
 				}
 				blocks = append(blocks, block{ToolUse: &toolUse{ToolUseID: c.ID, Name: c.Function.Name, Input: input}})
@@ -153,10 +153,10 @@ func toConverse(req *openai.ChatRequest) (*converseRequest, error) {
 			role = "user"
 			blocks = []block{{ToolResult: &toolResult{ToolUseID: m.ToolCallID, Content: []toolResultContent{resultContent(m.Content.String())}}}}
 		default:
-			err = provider.Refusef("unsupported role %q", m.Role)
+			err = provider.RefuseAt("role", "unsupported role %q", m.Role)
 		}
 		if err != nil {
-			return nil, fmt.Errorf("messages[%d]: %w", i, err)
+			return nil, provider.Within(fmt.Sprintf("messages[%d]", i), err)
 		}
 		if len(blocks) == 0 {
 			continue // Converse rejects empty content; an empty turn carries nothing anyway
@@ -276,7 +276,7 @@ func toolChoice(raw json.RawMessage) (map[string]any, error) {
 		case "required":
 			return map[string]any{"any": map[string]any{}}, nil
 		}
-		return nil, provider.Refusef("tool_choice %q is not one of auto, none, required", s)
+		return nil, provider.RefuseAt("tool_choice", "tool_choice %q is not one of auto, none, required", s)
 	}
 	var named struct {
 		Function struct {
@@ -284,7 +284,7 @@ func toolChoice(raw json.RawMessage) (map[string]any, error) {
 		} `json:"function"`
 	}
 	if err := json.Unmarshal(raw, &named); err != nil || named.Function.Name == "" {
-		return nil, provider.Refusef("tool_choice must be a string or {\"type\":\"function\",\"function\":{\"name\":...}}")
+		return nil, provider.RefuseAt("tool_choice", "tool_choice must be a string or {\"type\":\"function\",\"function\":{\"name\":...}}")
 	}
 	return map[string]any{"tool": map[string]any{"name": named.Function.Name}}, nil
 }

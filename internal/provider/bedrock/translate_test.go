@@ -75,30 +75,32 @@ func TestToConverseErrors(t *testing.T) {
 	user := func(content string) string {
 		return `{"model":"m","messages":[{"role":"user","content":` + content + `}]}`
 	}
-	tests := []struct{ name, in, want string }{
-		{"remote image", user(`[{"type":"image_url","image_url":{"url":"https://example.com/cat.png"}}]`),
-			"messages[0]: content[0]: image_url must be a base64 data: URL; Bedrock does not fetch images from URLs"},
+	tests := []struct{ name, in, want, at string }{
+		{"remote image", user(`[{"type":"text","text":"What is this?"},{"type":"image_url","image_url":{"url":"https://example.com/cat.png"}}]`),
+			"messages[0]: content[1]: image_url must be a base64 data: URL; Bedrock does not fetch images from URLs", "messages[0].content[1]"},
 		{"unsupported image type", user(`[{"type":"image_url","image_url":{"url":"data:image/bmp;base64,Qk0="}}]`),
-			`messages[0]: content[0]: image_url has media type "image/bmp", want image/png, image/jpeg, image/gif or image/webp`},
+			`messages[0]: content[0]: image_url has media type "image/bmp", want image/png, image/jpeg, image/gif or image/webp`, "messages[0].content[0]"},
 		{"not an image", user(`[{"type":"image_url","image_url":{"url":"data:text/plain;base64,aGk="}}]`),
-			`messages[0]: content[0]: image_url has media type "text/plain", want image/png, image/jpeg, image/gif or image/webp`},
+			`messages[0]: content[0]: image_url has media type "text/plain", want image/png, image/jpeg, image/gif or image/webp`, "messages[0].content[0]"},
 		{"bad base64", user(`[{"type":"image_url","image_url":{"url":"data:image/png;base64,!!!"}}]`),
-			"messages[0]: content[0]: image_url data is not valid base64"},
+			"messages[0]: content[0]: image_url data is not valid base64", "messages[0].content[0]"},
 		{"audio part", user(`[{"type":"input_audio","input_audio":{"data":"AAAA","format":"wav"}}]`),
-			`messages[0]: content[0]: Bedrock Converse does not take "input_audio" parts`},
-		{"unknown role", `{"model":"m","messages":[{"role":"critic","content":"x"}]}`, `messages[0]: unsupported role "critic"`},
+			`messages[0]: content[0]: Bedrock Converse does not take "input_audio" parts`, "messages[0].content[0]"},
+		{"file part", user(`[{"type":"file","file":{"file_data":"data:application/pdf;base64,JVBE","filename":"a.pdf"}}]`),
+			`messages[0]: content[0]: Bedrock Converse does not take "file" parts`, "messages[0].content[0]"},
+		{"unknown role", `{"model":"m","messages":[{"role":"critic","content":"x"}]}`, `messages[0]: unsupported role "critic"`, "messages[0].role"},
 		{"arguments not an object", `{"model":"m","messages":[{"role":"assistant","content":null,"tool_calls":[{"id":"1","type":"function","function":{"name":"f","arguments":"[1]"}}]}]}`,
-			`messages[0]: tool call "f": arguments are not a JSON object`},
+			`messages[0]: tool call "f": arguments are not a JSON object`, "messages[0].tool_calls[0].function.arguments"},
 		{"bad tool_choice", `{"model":"m","messages":[{"role":"user","content":"a"}],"tools":[{"type":"function","function":{"name":"f"}}],"tool_choice":"always"}`,
-			`tool_choice "always" is not one of auto, none, required`},
+			`tool_choice "always" is not one of auto, none, required`, "tool_choice"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			_, err := toConverse(decodeRequest(t, tt.in))
 			var bad *provider.Refusal
-			if !errors.As(err, &bad) || err.Error() != tt.want {
-				t.Fatalf("error %v, want bad request %q", err, tt.want)
+			if !errors.As(err, &bad) || err.Error() != tt.want || bad.At != tt.at || !errors.Is(err, provider.ErrRefused) {
+				t.Fatalf("error %v (at %q), want a refusal %q at %q", err, bad.At, tt.want, tt.at)
 			}
 		})
 	}

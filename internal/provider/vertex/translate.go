@@ -161,15 +161,15 @@ func toGemini(req *openai.ChatRequest, stream bool) (*generateRequest, error) {
 			role = "user"
 			name, ok := callNames[m.ToolCallID]
 			if !ok {
-				err = provider.Refusef("tool_call_id %q does not match a tool call of an earlier assistant message", m.ToolCallID)
+				err = provider.RefuseAt("tool_call_id", "tool_call_id %q does not match a tool call of an earlier assistant message", m.ToolCallID)
 				break
 			}
 			parts = []part{{FunctionResponse: &functionResponse{Name: name, Response: responseObject(m.Content.String())}}}
 		default:
-			err = provider.Refusef("unsupported role %q", m.Role)
+			err = provider.RefuseAt("role", "unsupported role %q", m.Role)
 		}
 		if err != nil {
-			return nil, fmt.Errorf("messages[%d]: %w", i, err)
+			return nil, provider.Within(fmt.Sprintf("messages[%d]", i), err)
 		}
 		if len(parts) == 0 {
 			continue
@@ -232,10 +232,10 @@ func assistantParts(m openai.Message, callNames map[string]string) ([]part, erro
 			break
 		}
 	}
-	for _, c := range m.ToolCalls {
+	for k, c := range m.ToolCalls {
 		args, err := callArgs(c.Function.Arguments)
 		if err != nil {
-			return nil, provider.Refusef("tool call %q: arguments are not a JSON object", c.Function.Name)
+			return nil, provider.RefuseAt(fmt.Sprintf("tool_calls[%d].function.arguments", k), "tool call %q: arguments are not a JSON object", c.Function.Name)
 		}
 		sig, err := signatureOf(c.Extra, "tool call "+quote(c.Function.Name))
 		if err != nil {
@@ -313,7 +313,7 @@ func toolChoice(raw json.RawMessage) (*toolConfig, error) {
 		case "required":
 			return &toolConfig{functionCallingConfig{Mode: "ANY"}}, nil
 		}
-		return nil, provider.Refusef("tool_choice %q is not one of auto, none, required", s)
+		return nil, provider.RefuseAt("tool_choice", "tool_choice %q is not one of auto, none, required", s)
 	}
 	var named struct {
 		Function struct {
@@ -321,7 +321,7 @@ func toolChoice(raw json.RawMessage) (*toolConfig, error) {
 		} `json:"function"`
 	}
 	if err := json.Unmarshal(raw, &named); err != nil || named.Function.Name == "" {
-		return nil, provider.Refusef("tool_choice must be a string or {\"type\":\"function\",\"function\":{\"name\":...}}")
+		return nil, provider.RefuseAt("tool_choice", "tool_choice must be a string or {\"type\":\"function\",\"function\":{\"name\":...}}")
 	}
 	return &toolConfig{functionCallingConfig{Mode: "ANY", AllowedFunctionNames: []string{named.Function.Name}}}, nil
 }
