@@ -30,6 +30,6 @@ func TestConformance(t *testing.T) {
 		}
 		return providertest.Setup{Provider: p, Model: "claude", CredentialRef: "env.AWS_SECRET_ACCESS_KEY",
 			Secrets: []string{testCreds.SecretAccessKey, testCreds.SessionToken, secret},
-			Refuses: []string{"seed", "presence_penalty", "frequency_penalty", "logprobs", "top_logprobs", "n", "json_object"}}
+			Refuses: []string{"seed", "seed 0", "parallel_tool_calls false", "presence_penalty", "frequency_penalty", "logprobs", "top_logprobs", "n", "json_object"}}
 	})
 }

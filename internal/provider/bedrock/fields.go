@@ -31,10 +31,10 @@ type jsonSchemaDefinition struct {
 	Description string `json:"description,omitempty"`
 }
 
-// ignoredFields change nothing in the answer (bookkeeping for OpenAI's own platform) or
-// ask for what Converse does anyway; they are not sent.
+// ignoredFields change nothing in the answer (bookkeeping for OpenAI's own platform); they
+// are not sent.
 var ignoredFields = map[string]bool{"user": true, "metadata": true, "store": true, "service_tier": true,
-	"parallel_tool_calls": true, "prompt_cache_key": true, "safety_identifier": true}
+	"prompt_cache_key": true, "safety_identifier": true}
 
 // refusedFields are OpenAI sampling and output options Converse has no member for; a request
 // that sets one is refused rather than answered as if it had not.
@@ -59,6 +59,15 @@ func applyFields(req *openai.ChatRequest, out *converseRequest) error {
 	for _, name := range slices.Sorted(maps.Keys(req.Extra)) {
 		raw := req.Extra[name]
 		switch {
+		case name == "seed" && !isNull(raw):
+			// Checked before isUnset: a seed of 0 is a seed like any other.
+			return provider.Unsupported(name, refusedFields[name])
+		case name == "parallel_tool_calls":
+			// Converse lets the model call several tools in a turn, as true asks; it has
+			// no switch to forbid it.
+			if !isNull(raw) && !bytes.Equal(bytes.TrimSpace(raw), []byte("true")) {
+				return provider.Unsupported(name, "Bedrock Converse may call several tools in one turn and has no way to forbid it")
+			}
 		case ignoredFields[name] || isUnset(raw):
 		case name == "response_format":
 			oc, err := responseFormat(raw)
@@ -76,6 +85,11 @@ func applyFields(req *openai.ChatRequest, out *converseRequest) error {
 		}
 	}
 	return nil
+}
+
+func isNull(raw json.RawMessage) bool {
+	raw = bytes.TrimSpace(raw)
+	return len(raw) == 0 || string(raw) == "null"
 }
 
 // isUnset reports whether a field's value asks for nothing: null, false, 0 or {}.

@@ -171,6 +171,8 @@ var fieldCases = []struct {
 	name, field, value, seen string
 }{
 	{"seed", "seed", `42`, `42`},
+	{"seed 0", "seed", `0`, `0`},
+	{"parallel_tool_calls false", "parallel_tool_calls", `false`, `false`},
 	{"presence_penalty", "presence_penalty", `0.5`, `0.5`},
 	{"frequency_penalty", "frequency_penalty", `-0.25`, `-0.25`},
 	{"logprobs", "logprobs", `true`, `true`},

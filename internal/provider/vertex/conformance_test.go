@@ -25,6 +25,7 @@ func TestConformance(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return providertest.Setup{Provider: p, Model: "gemini", CredentialRef: "env.VERTEX_SA_KEY_B64", Secrets: []string{keyB64, string(key)}}
+		return providertest.Setup{Provider: p, Model: "gemini", CredentialRef: "env.VERTEX_SA_KEY_B64", Secrets: []string{keyB64, string(key)},
+			Refuses: []string{"parallel_tool_calls false"}}
 	})
 }

@@ -10,10 +10,10 @@ import (
 	"github.com/semantic-router/semantic-router/internal/provider"
 )
 
-// ignoredFields change nothing in the answer (bookkeeping for OpenAI's own platform) or
-// ask for what Gemini does anyway; they are not sent.
+// ignoredFields change nothing in the answer (bookkeeping for OpenAI's own platform); they
+// are not sent.
 var ignoredFields = map[string]bool{"user": true, "metadata": true, "store": true, "service_tier": true,
-	"parallel_tool_calls": true, "prompt_cache_key": true, "safety_identifier": true}
+	"prompt_cache_key": true, "safety_identifier": true}
 
 // applyFields translates the request's fields beyond messages, sampling and tools into
 // generationConfig: response_format (responseMimeType, responseSchema), seed, the
@@ -32,11 +32,20 @@ func applyFields(req *openai.ChatRequest, stream bool, gc *generationConfig) err
 		raw := req.Extra[name]
 		var err error
 		switch {
+		case name == "seed":
+			// Checked before isUnset: a seed of 0 is a seed like any other.
+			if !isNull(raw) {
+				err = decodeField(name, raw, &gc.Seed)
+			}
+		case name == "parallel_tool_calls":
+			// Gemini may call several functions in a turn, as true asks; it has no switch
+			// to forbid it.
+			if !isNull(raw) && string(bytes.TrimSpace(raw)) != "true" {
+				return provider.Unsupported(name, "Vertex AI Gemini may call several functions in one turn and has no way to forbid it")
+			}
 		case ignoredFields[name] || isUnset(raw):
 		case name == "response_format":
 			err = responseFormat(raw, gc)
-		case name == "seed":
-			err = decodeField(name, raw, &gc.Seed)
 		case name == "presence_penalty":
 			err = decodeField(name, raw, &gc.PresencePenalty)
 		case name == "frequency_penalty":
@@ -62,6 +71,11 @@ func applyFields(req *openai.ChatRequest, stream bool, gc *generationConfig) err
 		}
 	}
 	return nil
+}
+
+func isNull(raw json.RawMessage) bool {
+	raw = bytes.TrimSpace(raw)
+	return len(raw) == 0 || string(raw) == "null"
 }
 
 // isUnset reports whether a field's value asks for nothing: null, false, 0 or {}.
