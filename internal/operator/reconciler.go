@@ -56,6 +56,8 @@ type Reconciler struct {
 	// means 30s. It replaces the exponential backoff, which would grow to
 	// many minutes while the user is fixing the cluster.
 	DependencyRetry time.Duration
+
+	memo eventMemo
 }
 
 // Reconcile brings one SemanticRouter's owned objects to the desired state
@@ -91,6 +93,7 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 	setDeploymentStatus(&sr.Status, sr.Generation, res.deployment)
 	prevDegraded := meta.FindStatusCondition(orig.Status.Conditions, vllmv1alpha1.ConditionDegraded)
 	markReconciled(&sr.Status, sr.Generation)
+	r.memo.clear(sr.UID, vllmv1alpha1.ConditionDegraded)
 	if res.artifactFailure != "" {
 		r.markArtifactFailure(sr, prevDegraded, res.artifactFailure)
 	}
@@ -109,9 +112,13 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 // Available still follow the Deployment, which keeps serving what the last
 // good reconcile gave it. Errors in the spec itself are terminal: retrying
 // cannot fix them, and the next spec change triggers a new reconcile anyway.
+//
+// The Warning event is emitted when the Degraded condition changes, not on
+// every reconcile: the status patch itself, watches and the dependency
+// retry all run the reconcile again, and each would repeat the same event.
 func (r *Reconciler) reportFailure(ctx context.Context, orig, sr *vllmv1alpha1.SemanticRouter, err error) error {
 	log.FromContext(ctx).Error(err, "Failed to reconcile "+failedKind(err), "reason", failureReason(err))
-	r.Recorder.Eventf(sr, nil, corev1.EventTypeWarning, failureReason(err), "Reconcile", "%s", err.Error())
+	r.warnOnChange(sr, vllmv1alpha1.ConditionDegraded, failureReason(err), err.Error())
 	markDegraded(&sr.Status, sr.Generation, err)
 	dep := &appsv1.Deployment{}
 	switch gerr := r.Client.Get(ctx, client.ObjectKey{Namespace: sr.Namespace, Name: sr.Name}, dep); {
@@ -142,7 +149,9 @@ func (r *Reconciler) dependencyRetry() time.Duration {
 }
 
 // missingDependencyError marks a reconcile error that only the user can fix
-// by creating something (it is retried at DependencyRetry, not backoff).
+// by changing the cluster: creating something missing, or removing an object
+// in the way (NameConflict). It is retried at DependencyRetry, not backoff,
+// because the change may not be an event the operator watches.
 // reason, when set, is the Degraded condition's and the event's reason.
 type missingDependencyError struct {
 	reason string
@@ -166,6 +175,7 @@ func (e *specError) Unwrap() error { return e.err }
 // SemanticRouter. Owned objects are removed by the garbage collector through
 // their owner references; a retained claim is orphaned first so it stays.
 func (r *Reconciler) finalize(ctx context.Context, sr *vllmv1alpha1.SemanticRouter) error {
+	r.memo.clear(sr.UID, "")
 	if !controllerutil.ContainsFinalizer(sr, vllmv1alpha1.Finalizer) {
 		return nil
 	}
@@ -199,6 +209,9 @@ func (r *Reconciler) orphanPVC(ctx context.Context, sr *vllmv1alpha1.SemanticRou
 	if err := controllerutil.RemoveControllerReference(sr, pvc, r.Client.Scheme()); err != nil {
 		return fmt.Errorf("persistentvolumeclaim %s: %w", pvc.Name, err)
 	}
+	// The mark lets a SemanticRouter re-created under this name take the
+	// claim back; without it the claim would be a name conflict.
+	pvc.SetAnnotations(mergeLabels(pvc.GetAnnotations(), map[string]string{annotationRetainedFrom: sr.Name}))
 	if err := r.Client.Patch(ctx, pvc, patch); err != nil {
 		return fmt.Errorf("persistentvolumeclaim %s: %w", pvc.Name, err)
 	}

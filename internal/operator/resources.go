@@ -91,23 +91,33 @@ func objectMeta(sr *vllmv1alpha1.SemanticRouter, name string) metav1.ObjectMeta 
 }
 
 // ensure creates obj or lays mutate over the live object, and makes the
-// SemanticRouter its controller. An object of the same name controlled by
-// something else is an error, never taken over.
+// SemanticRouter its controller. An object of the same name that this
+// SemanticRouter does not control is refused with NameConflict and left as
+// it is (checkControl).
 func (r *Reconciler) ensure(ctx context.Context, sr *vllmv1alpha1.SemanticRouter, obj client.Object, kind string, mutate func() error) error {
+	oe := &objectError{kind: "object"}
+	if gvk, gerr := apiutil.GVKForObject(obj, r.Client.Scheme()); gerr == nil {
+		oe.kind = gvk.Kind
+	}
+	var conflict error
 	_, err := controllerutil.CreateOrUpdate(ctx, r.Client, obj, func() error {
+		if conflict = checkControl(sr, obj, oe.kind); conflict != nil {
+			return conflict
+		}
 		if err := mutate(); err != nil {
 			return err
 		}
 		return controllerutil.SetControllerReference(sr, obj, r.Client.Scheme())
 	})
-	if err != nil {
-		oe := &objectError{kind: "object", err: fmt.Errorf("%s %s: %w", kind, obj.GetName(), err)}
-		if gvk, gerr := apiutil.GVKForObject(obj, r.Client.Scheme()); gerr == nil {
-			oe.kind = gvk.Kind
-		}
-		return oe
+	switch {
+	case err == nil:
+		return nil
+	case conflict != nil:
+		oe.err = conflict // it names the kind and the object already
+	default:
+		oe.err = fmt.Errorf("%s %s: %w", kind, obj.GetName(), err)
 	}
-	return nil
+	return oe
 }
 
 // objectError is the failure to create or update one owned object; kind is its Kubernetes

@@ -61,6 +61,12 @@ func (r *Reconciler) reconcilePVC(ctx context.Context, sr *vllmv1alpha1.Semantic
 	var existing *corev1.PersistentVolumeClaim
 	switch err := r.Client.Get(ctx, client.ObjectKey{Namespace: sr.Namespace, Name: pvcName(sr)}, pvc); {
 	case err == nil:
+		// A claim of someone else's is refused before its size or class
+		// is compared with the spec, which would only confuse the message.
+		if err := checkControl(sr, pvc, "PersistentVolumeClaim"); err != nil {
+			markStorageFailed(sr, err)
+			return &objectError{kind: "PersistentVolumeClaim", err: err}
+		}
 		existing = pvc
 	case !apierrors.IsNotFound(err):
 		return fmt.Errorf("persistentvolumeclaim %s: %w", pvcName(sr), err)
