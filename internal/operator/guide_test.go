@@ -13,6 +13,7 @@ import (
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
 
@@ -270,4 +271,47 @@ func TestRolloutRestartRollsOnce(t *testing.T) {
 func itoa(n int64) string {
 	b, _ := json.Marshal(n)
 	return string(b)
+}
+
+// TestWaitForUpdate: the guide's wait for an update passes only once the
+// generation was applied. A refused update leaves Available (and
+// observedGeneration) at the generation the pods run, so `kubectl wait
+// --for=condition=Available` times out instead of passing on old pods.
+func TestWaitForUpdate(t *testing.T) {
+	requireKubectl(t)
+	ns := newNamespace(t)
+	createSR(t, ns, "router", vllmv1alpha1.SemanticRouterSpec{Config: modelConfig(`"routing":{"virtual_model":"a"}`)})
+	first := waitReconciled(t, ns, "router")
+	setDeploymentReady(t, ns, "router", 1, 1)
+	waitPhase(t, ns, "router", vllmv1alpha1.PhaseRunning, 1, 1)
+	waitAvailable := []string{"wait", "-n", ns, "sr/router", "--for=condition=Available", "--timeout=2s"}
+	waitObserved := func(gen int64) []string {
+		return []string{"wait", "-n", ns, "sr/router", "--for=jsonpath={.status.observedGeneration}=" + itoa(gen), "--timeout=2s"}
+	}
+	kubectl(t, nil, waitAvailable...)
+
+	updateSR(t, ns, "router", func(sr *vllmv1alpha1.SemanticRouter) {
+		sr.Spec.Config = modelConfig(`"routing":{"default_model":"llama-3-70b-instruct"}`)
+	})
+	refused := waitDegraded(t, ns, "router", reasonInvalidConfig)
+	for _, typ := range []string{vllmv1alpha1.ConditionAvailable} { // Progressing is absent: all replicas are ready
+		c := meta.FindStatusCondition(refused.Status.Conditions, typ)
+		if c == nil || c.ObservedGeneration != first.Generation {
+			t.Errorf("%s after a refused generation %d = %+v, want observedGeneration %d", typ, refused.Generation, c, first.Generation)
+		}
+	}
+	if _, err := kubectlErr(t, nil, waitAvailable...); err == nil || !strings.Contains(err.Error(), "timed out") {
+		t.Errorf("kubectl wait --for=condition=Available on a refused update: %v, want timed out", err)
+	}
+	if _, err := kubectlErr(t, nil, waitObserved(refused.Generation)...); err == nil || !strings.Contains(err.Error(), "timed out") {
+		t.Errorf("kubectl wait for observedGeneration %d on a refused update: %v, want timed out", refused.Generation, err)
+	}
+
+	updateSR(t, ns, "router", func(sr *vllmv1alpha1.SemanticRouter) {
+		sr.Spec.Config = modelConfig(`"routing":{"virtual_model":"b"}`)
+	})
+	fixed := waitReconciled(t, ns, "router")
+	setDeploymentReady(t, ns, "router", 1, 1)
+	kubectl(t, nil, waitObserved(fixed.Generation)...)
+	kubectl(t, nil, waitAvailable...)
 }

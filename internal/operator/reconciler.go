@@ -110,7 +110,11 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 
 // reportFailure records err on the SemanticRouter and returns it. Phase and
 // Available still follow the Deployment, which keeps serving what the last
-// good reconcile gave it. Errors in the spec itself are terminal: retrying
+// good reconcile gave it, but Available and Progressing carry the generation
+// last applied (status.observedGeneration), never the refused one: `kubectl
+// wait --for=condition=Available` skips a condition whose observedGeneration
+// is behind metadata.generation, so it keeps waiting (and times out) on an
+// update that was refused instead of passing on the old pods' readiness. Errors in the spec itself are terminal: retrying
 // cannot fix them, and the next spec change triggers a new reconcile anyway.
 //
 // The Warning event is emitted when the Degraded condition changes, not on
@@ -121,11 +125,12 @@ func (r *Reconciler) reportFailure(ctx context.Context, orig, sr *vllmv1alpha1.S
 	r.warnOnChange(sr, vllmv1alpha1.ConditionDegraded, failureReason(err), err.Error())
 	markDegraded(&sr.Status, sr.Generation, err)
 	dep := &appsv1.Deployment{}
+	applied := sr.Status.ObservedGeneration
 	switch gerr := r.Client.Get(ctx, client.ObjectKey{Namespace: sr.Namespace, Name: sr.Name}, dep); {
 	case gerr == nil:
-		setDeploymentStatus(&sr.Status, sr.Generation, dep)
+		setDeploymentStatus(&sr.Status, applied, dep)
 	case apierrors.IsNotFound(gerr):
-		setDeploymentStatus(&sr.Status, sr.Generation, nil)
+		setDeploymentStatus(&sr.Status, applied, nil)
 	}
 	if perr := r.Client.Status().Patch(ctx, sr, client.MergeFrom(orig)); perr != nil {
 		return errors.Join(err, fmt.Errorf("%w: %w", errStatusUpdate, perr))

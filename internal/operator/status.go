@@ -24,7 +24,9 @@ const (
 
 // setDeploymentStatus writes phase, replica counts and the Available and
 // Progressing conditions from the router Deployment (nil when it does not
-// exist), every condition stamped with generation:
+// exist), every condition stamped with generation, the generation the
+// Deployment was last built from (after a refused update, the last applied
+// one, 0 when none ever was):
 //
 //	Deployment missing                        -> Pending, Available=False
 //	no ready replica                          -> Pending, Available=False
