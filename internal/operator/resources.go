@@ -11,6 +11,8 @@ import (
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	corev1 "k8s.io/api/core/v1"
 	networkingv1 "k8s.io/api/networking/v1"
+	"k8s.io/apimachinery/pkg/api/equality"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -39,12 +41,21 @@ type ownedResult struct {
 // Route, then the opt-in HTTPRoute and ServiceMonitor. It stops at the first
 // failure, so a later object never runs ahead of an earlier one (a
 // Deployment never rolls to a config that was not written).
+//
+// The ConfigMap is rendered and proven in its place but written only after
+// the claim and the gateway check succeeded and the API server accepted the
+// new Deployment in a server-side dry run. The pods mount the ConfigMap by
+// name, so writing it first and then failing on the Deployment (an invalid
+// pod annotation, say) would feed the refused generation's config to pods of
+// the old template. A dry run is the simplest way to know the Deployment
+// will be accepted; a ConfigMap named by its content hash would also work
+// but leaves old ConfigMaps to collect and breaks the name users look for.
 func (r *Reconciler) reconcileOwnedResources(ctx context.Context, sr *vllmv1alpha1.SemanticRouter) (ownedResult, error) {
 	var res ownedResult
 	if err := r.reconcileServiceAccount(ctx, sr); err != nil {
 		return res, err
 	}
-	rc, err := r.reconcileConfigMap(ctx, sr)
+	rc, err := r.renderConfigMap(ctx, sr)
 	if err != nil {
 		return res, err
 	}
@@ -55,7 +66,14 @@ func (r *Reconciler) reconcileOwnedResources(ctx context.Context, sr *vllmv1alph
 	if res.mode, err = r.reconcileGateway(ctx, sr); err != nil {
 		return res, err
 	}
-	if res.deployment, err = r.reconcileDeployment(ctx, sr, rc, res.mode); err != nil {
+	tmpl := desiredPodTemplate(sr, res.mode, rc)
+	if err := r.dryRunDeployment(ctx, sr, tmpl); err != nil {
+		return res, err
+	}
+	if err := r.writeConfigMap(ctx, sr, rc); err != nil {
+		return res, err
+	}
+	if res.deployment, err = r.reconcileDeployment(ctx, sr, tmpl); err != nil {
 		return res, err
 	}
 	r.warnNotPersisted(sr, rc.artifacts)
@@ -182,10 +200,11 @@ type renderedConfig struct {
 	stop time.Duration
 }
 
-// reconcileConfigMap discovers the backends, renders the config with them,
-// proves it with the router's parser and writes it. When rendering fails,
-// nothing is written and the previous ConfigMap keeps serving.
-func (r *Reconciler) reconcileConfigMap(ctx context.Context, sr *vllmv1alpha1.SemanticRouter) (renderedConfig, error) {
+// renderConfigMap discovers the backends, renders the config with them and
+// proves it with the router's parser; writeConfigMap writes it. When
+// rendering fails, nothing is written and the previous ConfigMap (if any)
+// keeps serving.
+func (r *Reconciler) renderConfigMap(ctx context.Context, sr *vllmv1alpha1.SemanticRouter) (renderedConfig, error) {
 	eps, failed := r.discoverBackends(ctx, sr)
 	setBackendsResolved(&sr.Status, sr.Generation, len(sr.Spec.VLLMEndpoints), failed)
 	models, env, err := groupModels(eps)
@@ -212,15 +231,19 @@ func (r *Reconciler) reconcileConfigMap(ctx context.Context, sr *vllmv1alpha1.Se
 		}
 		return renderedConfig{}, err
 	}
+	return renderedConfig{yaml: rendered, hash: configHash(rendered), env: env, backendsFailed: len(failed) > 0, artifacts: plan,
+		stop: routerStopTime(parsed)}, nil
+}
+
+// writeConfigMap writes the rendered config.
+func (r *Reconciler) writeConfigMap(ctx context.Context, sr *vllmv1alpha1.SemanticRouter, rc renderedConfig) error {
 	cm := &corev1.ConfigMap{ObjectMeta: objectMeta(sr, configMapName(sr))}
-	err = r.ensure(ctx, sr, cm, "configmap", func() error {
+	return r.ensure(ctx, sr, cm, "configmap", func() error {
 		cm.Labels = mergeLabels(cm.Labels, objectLabels(sr))
-		cm.Data = map[string]string{configKey: string(rendered)}
+		cm.Data = map[string]string{configKey: string(rc.yaml)}
 		cm.BinaryData = nil
 		return nil
 	})
-	return renderedConfig{yaml: rendered, hash: configHash(rendered), env: env, backendsFailed: len(failed) > 0, artifacts: plan,
-		stop: routerStopTime(parsed)}, err
 }
 
 // routerStopTime is how long a router with cfg may take to stop after SIGTERM: its
@@ -253,17 +276,62 @@ func checkEnvClash(sr *vllmv1alpha1.SemanticRouter, ours []corev1.EnvVar) error 
 	return nil
 }
 
-func (r *Reconciler) reconcileDeployment(ctx context.Context, sr *vllmv1alpha1.SemanticRouter, rc renderedConfig, mode vllmv1alpha1.GatewayMode) (*appsv1.Deployment, error) {
+func (r *Reconciler) reconcileDeployment(ctx context.Context, sr *vllmv1alpha1.SemanticRouter, tmpl corev1.PodTemplateSpec) (*appsv1.Deployment, error) {
 	dep := &appsv1.Deployment{ObjectMeta: objectMeta(sr, sr.Name)}
-	tmpl := desiredPodTemplate(sr, mode, rc)
 	err := r.ensure(ctx, sr, dep, "deployment", func() error {
-		mutateDeployment(dep, sr, tmpl)
+		mutateDeployment(dep, sr, *tmpl.DeepCopy())
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
 	return dep, nil
+}
+
+// dryRunDeployment asks the API server to validate the Deployment that
+// reconcileDeployment would write, without writing it (see
+// reconcileOwnedResources for why). A Deployment that would not change is
+// not sent at all, so a reconcile with nothing to do writes nothing.
+func (r *Reconciler) dryRunDeployment(ctx context.Context, sr *vllmv1alpha1.SemanticRouter, tmpl corev1.PodTemplateSpec) error {
+	dep := &appsv1.Deployment{}
+	refused := func(err error) error {
+		if !apierrors.IsInvalid(err) {
+			return &objectError{kind: "Deployment", err: fmt.Errorf("deployment %s: %w", sr.Name, err)}
+		}
+		// The spec made an object the API server refuses: retrying cannot help.
+		return &objectError{kind: "Deployment", err: &specError{reasonInvalidSpec, fmt.Errorf(
+			"deployment %s refused by the API server, nothing of this generation was written: %w", sr.Name, err)}}
+	}
+	err := r.Client.Get(ctx, client.ObjectKey{Namespace: sr.Namespace, Name: sr.Name}, dep)
+	switch {
+	case apierrors.IsNotFound(err):
+		dep = &appsv1.Deployment{ObjectMeta: objectMeta(sr, sr.Name)}
+		mutateDeployment(dep, sr, *tmpl.DeepCopy())
+		if err := controllerutil.SetControllerReference(sr, dep, r.Client.Scheme()); err != nil {
+			return refused(err)
+		}
+		if err := r.Client.Create(ctx, dep, client.DryRunAll); err != nil {
+			return refused(err)
+		}
+		return nil
+	case err != nil:
+		return &objectError{kind: "Deployment", err: fmt.Errorf("deployment %s: %w", sr.Name, err)}
+	}
+	if err := checkControl(sr, dep, "Deployment"); err != nil {
+		return &objectError{kind: "Deployment", err: err}
+	}
+	before := dep.DeepCopy()
+	mutateDeployment(dep, sr, *tmpl.DeepCopy())
+	if err := controllerutil.SetControllerReference(sr, dep, r.Client.Scheme()); err != nil {
+		return refused(err)
+	}
+	if equality.Semantic.DeepEqual(before, dep) {
+		return nil
+	}
+	if err := r.Client.Update(ctx, dep, client.DryRunAll); err != nil {
+		return refused(err)
+	}
+	return nil
 }
 
 func (r *Reconciler) reconcileHPA(ctx context.Context, sr *vllmv1alpha1.SemanticRouter) error {

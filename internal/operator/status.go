@@ -20,6 +20,8 @@ const (
 	reasonAllReplicasReady   = "AllReplicasReady"
 	reasonReconcileFailed    = "ReconcileFailed"
 	reasonInvalidConfig      = "InvalidConfig"
+	// reasonInvalidSpec: the spec makes an object the API server refuses.
+	reasonInvalidSpec = "InvalidSpec"
 )
 
 // setDeploymentStatus writes phase, replica counts and the Available and

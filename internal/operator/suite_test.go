@@ -224,7 +224,11 @@ type countingClient struct {
 }
 
 func (c *countingClient) Update(ctx context.Context, obj client.Object, opts ...client.UpdateOption) error {
-	c.counter.add(fmt.Sprintf("%T %s/%s", obj, obj.GetNamespace(), obj.GetName()))
+	uo := &client.UpdateOptions{}
+	uo.ApplyOptions(opts)
+	if len(uo.DryRun) == 0 { // a dry run writes nothing
+		c.counter.add(fmt.Sprintf("%T %s/%s", obj, obj.GetNamespace(), obj.GetName()))
+	}
 	return c.Client.Update(ctx, obj, opts...)
 }
 
