@@ -10,6 +10,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	vllmv1alpha1 "github.com/semantic-router/semantic-router/api/v1alpha1"
@@ -178,7 +179,8 @@ func TestNoBackendResolved(t *testing.T) {
 	createSR(t, ns, "router", vllmv1alpha1.SemanticRouterSpec{VLLMEndpoints: []vllmv1alpha1.VLLMEndpointSpec{
 		serviceEndpoint("qwen", "qwen3-8b", "vllm-qwen", 8000, 1)}})
 	sr := waitDegraded(t, ns, "router", reasonNoBackendResolved)
-	want := fmt.Sprintf("no backend resolved (qwen: service %s/vllm-qwen not found) and spec.config defines no models: nothing is rolled out, the previous ConfigMap keeps serving", ns)
+	want := fmt.Sprintf("no backend resolved (qwen: service %s/vllm-qwen not found) and spec.config defines no models: "+
+		"nothing is rolled out, and no router runs until this is fixed: no config was ever written", ns)
 	if c := meta.FindStatusCondition(sr.Status.Conditions, vllmv1alpha1.ConditionDegraded); c.Message != want {
 		t.Errorf("Degraded = %q, want %q", c.Message, want)
 	}
@@ -188,11 +190,24 @@ func TestNoBackendResolved(t *testing.T) {
 	requireAbsent(t, &corev1.ConfigMap{}, ns, "router-config")
 	requireAbsent(t, &appsv1.Deployment{}, ns, "router")
 
-	if err := k8sClient.Create(context.Background(), backendService(ns, "vllm-qwen", 8000, nil)); err != nil {
+	backend := backendService(ns, "vllm-qwen", 8000, nil)
+	if err := k8sClient.Create(context.Background(), backend); err != nil {
 		t.Fatal(err)
 	}
 	waitReconciled(t, ns, "router")
 	waitFor(t, &appsv1.Deployment{ObjectMeta: key(ns, "router")}, nil)
+
+	// Once a config was written, it is what keeps serving.
+	if err := k8sClient.Delete(context.Background(), backend); err != nil {
+		t.Fatal(err)
+	}
+	updateSR(t, ns, "router", func(sr *vllmv1alpha1.SemanticRouter) { sr.Spec.Replicas = ptr.To(int32(2)) })
+	sr = waitDegraded(t, ns, "router", reasonNoBackendResolved)
+	want = fmt.Sprintf("no backend resolved (qwen: service %s/vllm-qwen not found) and spec.config defines no models: "+
+		"nothing is rolled out, the previous ConfigMap keeps serving", ns)
+	if c := meta.FindStatusCondition(sr.Status.Conditions, vllmv1alpha1.ConditionDegraded); c.Message != want {
+		t.Errorf("Degraded = %q, want %q", c.Message, want)
+	}
 }
 
 // TestKServeAPINotInstalled: on a cluster without KServe the backend is

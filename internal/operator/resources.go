@@ -216,8 +216,8 @@ func (r *Reconciler) renderConfigMap(ctx context.Context, sr *vllmv1alpha1.Seman
 	}
 	if len(sr.Spec.VLLMEndpoints) > 0 && len(eps) == 0 && !configDefinesModels(sr) {
 		return renderedConfig{}, &missingDependencyError{reasonNoBackendResolved, fmt.Errorf(
-			"no backend resolved (%s) and spec.config defines no models: nothing is rolled out, the previous ConfigMap keeps serving",
-			joinFailures(failed))}
+			"no backend resolved (%s) and spec.config defines no models: nothing is rolled out, %s",
+			joinFailures(failed), r.whatKeepsServing(ctx, sr))}
 	}
 	rendered, parsed, err := renderRouterConfig(sr.Spec.Config, models, artifactCacheDir(sr))
 	if err != nil {
@@ -244,6 +244,17 @@ func (r *Reconciler) writeConfigMap(ctx context.Context, sr *vllmv1alpha1.Semant
 		cm.BinaryData = nil
 		return nil
 	})
+}
+
+// whatKeepsServing says what serves while a generation is refused: the
+// previous ConfigMap, or, for a SemanticRouter never applied, nothing.
+func (r *Reconciler) whatKeepsServing(ctx context.Context, sr *vllmv1alpha1.SemanticRouter) string {
+	cm := &corev1.ConfigMap{}
+	err := r.Client.Get(ctx, client.ObjectKey{Namespace: sr.Namespace, Name: configMapName(sr)}, cm)
+	if err == nil && metav1.IsControlledBy(cm, sr) {
+		return "the previous ConfigMap keeps serving"
+	}
+	return "and no router runs until this is fixed: no config was ever written"
 }
 
 // routerStopTime is how long a router with cfg may take to stop after SIGTERM: its
