@@ -84,4 +84,8 @@ const (
 	ConditionStorageReady = "StorageReady"
 	// ConditionMonitoring reports the opt-in ServiceMonitor.
 	ConditionMonitoring = "ServiceMonitorReady"
+	// ConditionRouteReady reports the opt-in HTTPRoute
+	// (spec.gateway.httpRoute): True once it exists, False saying why there
+	// is none.
+	ConditionRouteReady = "RouteReady"
 )

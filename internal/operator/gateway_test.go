@@ -12,7 +12,10 @@ import (
 	eventsv1 "k8s.io/api/events/v1"
 	networkingv1 "k8s.io/api/networking/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/client-go/tools/events"
+	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	vllmv1alpha1 "github.com/semantic-router/semantic-router/api/v1alpha1"
@@ -165,6 +168,9 @@ func TestHTTPRoute(t *testing.T) {
 	hr.SetName("router")
 	waitFor(t, hr, nil)
 	checkOwned(t, hr, sr)
+	if got := conditionStatus(sr, vllmv1alpha1.ConditionRouteReady); got != fmt.Sprintf("True/Created@%d", sr.Generation) {
+		t.Errorf("RouteReady = %s", got)
+	}
 	rules, _, _ := unstructured.NestedSlice(hr.Object, "spec", "rules")
 	backend := rules[0].(map[string]any)["backendRefs"].([]any)[0].(map[string]any)
 	parent, _, _ := unstructured.NestedSlice(hr.Object, "spec", "parentRefs")
@@ -184,12 +190,58 @@ func TestHTTPRoute(t *testing.T) {
 	waitGone(t, hr)
 
 	createBareSR(t, ns, "bare", spec)
-	waitReconciled(t, ns, "bare")
+	bare := waitReconciled(t, ns, "bare")
+	const want = "spec.gateway.httpRoute is enabled but the Gateway API (gateway.networking.k8s.io/v1 HTTPRoute) is not installed; " +
+		"no route was created. It is created once the API is installed"
+	c := meta.FindStatusCondition(bare.Status.Conditions, vllmv1alpha1.ConditionRouteReady)
+	if c == nil || c.Status != metav1.ConditionFalse || c.Reason != reasonHTTPRouteAPIMissing || c.Message != want {
+		t.Errorf("RouteReady = %+v, want False %s: %s", c, reasonHTTPRouteAPIMissing, want)
+	}
 	ev := waitEvent(t, ns, "bare", reasonHTTPRouteAPIMissing)
-	if ev.Type != corev1.EventTypeWarning {
-		t.Errorf("event type = %s", ev.Type)
+	if ev.Type != corev1.EventTypeWarning || ev.Note != want {
+		t.Errorf("event = %s %q", ev.Type, ev.Note)
+	}
+	// The reconcile runs again to find the API once installed, announcing nothing new.
+	updateSR(t, ns, "bare", func(sr *vllmv1alpha1.SemanticRouter) { sr.Spec.Replicas = ptr.To(int32(2)) })
+	waitReconciled(t, ns, "bare")
+	if ev := waitEvent(t, ns, "bare", reasonHTTPRouteAPIMissing); ev.Series != nil {
+		t.Errorf("%s event repeated %d times, want once", reasonHTTPRouteAPIMissing, ev.Series.Count)
 	}
 	requireAbsent(t, hr.DeepCopy(), ns, "bare")
+}
+
+// TestHTTPRouteAPIRemoved: an HTTPRoute API that goes away while the
+// operator runs (its REST mapping still cached, the API server answering
+// 404) is reported as not installed, not as a failed reconcile, and the
+// route is made once the API is back.
+func TestHTTPRouteAPIRemoved(t *testing.T) {
+	requireAPIServer(t)
+	ctx := context.Background()
+	ns := newNamespace(t)
+	sr := createBareSR(t, ns, "router", vllmv1alpha1.SemanticRouterSpec{Gateway: vllmv1alpha1.GatewaySpec{HTTPRoute: vllmv1alpha1.HTTPRouteSpec{
+		Enabled: true, ParentRefs: []vllmv1alpha1.GatewayParentRef{{Name: "public"}}}}})
+	reconcileWith := func(resource string) (bool, error) {
+		mapper := meta.NewDefaultRESTMapper(nil)
+		mapper.AddSpecific(httpRouteGVK, httpRouteGVK.GroupVersion().WithResource(resource),
+			httpRouteGVK.GroupVersion().WithResource("httproute"), meta.RESTScopeNamespace)
+		c, err := client.New(restCfg, client.Options{Scheme: k8sClient.Scheme(), Mapper: mapper})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := &Reconciler{Client: c, Recorder: events.NewFakeRecorder(10)}
+		return r.reconcileHTTPRoute(ctx, sr, vllmv1alpha1.GatewayModeStandalone)
+	}
+
+	waiting, err := reconcileWith("removedhttproutes")
+	c := meta.FindStatusCondition(sr.Status.Conditions, vllmv1alpha1.ConditionRouteReady)
+	if err != nil || !waiting || c == nil || c.Reason != reasonHTTPRouteAPIMissing {
+		t.Fatalf("API removed: waiting %t, err %v, RouteReady %+v; want waiting, no error, %s", waiting, err, c, reasonHTTPRouteAPIMissing)
+	}
+	waiting, err = reconcileWith("httproutes")
+	c = meta.FindStatusCondition(sr.Status.Conditions, vllmv1alpha1.ConditionRouteReady)
+	if err != nil || waiting || c == nil || c.Status != metav1.ConditionTrue {
+		t.Fatalf("API back: waiting %t, err %v, RouteReady %+v; want True", waiting, err, c)
+	}
 }
 
 // TestServiceMonitor: created where the Prometheus Operator API exists,

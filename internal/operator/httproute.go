@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -20,38 +20,75 @@ var (
 	serviceMonitorGVK = schema.GroupVersionKind{Group: "monitoring.coreos.com", Version: "v1", Kind: "ServiceMonitor"}
 )
 
-// Condition reasons for the ServiceMonitor.
+// Condition reasons for the ServiceMonitor and the HTTPRoute.
 const (
-	reasonServiceMonitorCreated = "Created"
-	reasonMonitoringAPIMissing  = "MonitoringAPINotInstalled"
-	reasonMetricsPortDisabled   = "MetricsPortDisabled"
-	reasonHTTPRouteAPIMissing   = "GatewayAPINotInstalled"
+	reasonServiceMonitorCreated  = "Created"
+	reasonMonitoringAPIMissing   = "MonitoringAPINotInstalled"
+	reasonMetricsPortDisabled    = "MetricsPortDisabled"
+	reasonHTTPRouteAPIMissing    = "GatewayAPINotInstalled"
+	reasonHTTPRouteCreated       = "Created"
+	reasonHTTPRouteNotStandalone = "NotStandalone"
 )
 
 // reconcileHTTPRoute manages the opt-in HTTPRoute to the inference port. It
 // exists only in standalone mode (in extproc mode nothing listens on 8801)
-// and only where the Gateway API is served.
-func (r *Reconciler) reconcileHTTPRoute(ctx context.Context, sr *vllmv1alpha1.SemanticRouter, mode vllmv1alpha1.GatewayMode) error {
+// and only where the Gateway API is served; the RouteReady condition says
+// which. waiting is true while a route is asked for but the API is missing,
+// so the reconcile runs again and creates it once the CRDs appear: no watch
+// reports an API being installed. An API removed while the operator runs is
+// still in the REST mapper's cache, so the API server's 404 for the
+// resource is read as "not installed" too.
+func (r *Reconciler) reconcileHTTPRoute(ctx context.Context, sr *vllmv1alpha1.SemanticRouter, mode vllmv1alpha1.GatewayMode) (waiting bool, err error) {
 	spec := sr.Spec.Gateway.HTTPRoute
+	cond := metav1.Condition{Type: vllmv1alpha1.ConditionRouteReady, Status: metav1.ConditionFalse, ObservedGeneration: sr.Generation}
+	notInstalled := func() (bool, error) {
+		cond.Reason = reasonHTTPRouteAPIMissing
+		cond.Message = "spec.gateway.httpRoute is enabled but the Gateway API (gateway.networking.k8s.io/v1 HTTPRoute) is not installed; " +
+			"no route was created. It is created once the API is installed"
+		meta.SetStatusCondition(&sr.Status.Conditions, cond)
+		r.warnOnChange(sr, cond.Type, cond.Reason, cond.Message)
+		return true, nil
+	}
 	served, err := r.served(httpRouteGVK)
 	if err != nil {
-		return fmt.Errorf("httproute: %w", err)
+		return false, fmt.Errorf("httproute: %w", err)
 	}
 	if !served {
-		if spec.Enabled {
-			r.Recorder.Eventf(sr, nil, corev1.EventTypeWarning, reasonHTTPRouteAPIMissing, "Reconcile",
-				"spec.gateway.httpRoute is enabled but the Gateway API (gateway.networking.k8s.io/v1 HTTPRoute) is not installed; no route was created")
+		if !spec.Enabled {
+			meta.RemoveStatusCondition(&sr.Status.Conditions, cond.Type)
+			return false, nil
 		}
-		return nil
+		return notInstalled()
 	}
 	route := &unstructured.Unstructured{}
 	route.SetGroupVersionKind(httpRouteGVK)
 	route.SetNamespace(sr.Namespace)
 	route.SetName(sr.Name)
 	if !spec.Enabled || mode != vllmv1alpha1.GatewayModeStandalone {
-		return r.deleteOwned(ctx, sr, route, "httproute")
+		if err := r.deleteOwned(ctx, sr, route, "httproute"); err != nil && !apierrors.IsNotFound(err) && !meta.IsNoMatchError(err) {
+			return false, err
+		}
+		if !spec.Enabled {
+			meta.RemoveStatusCondition(&sr.Status.Conditions, cond.Type)
+			return false, nil
+		}
+		cond.Reason = reasonHTTPRouteNotStandalone
+		cond.Message = "spec.gateway.existingRef runs the router as an external processor: nothing listens on the inference port, so no HTTPRoute is made"
+		meta.SetStatusCondition(&sr.Status.Conditions, cond)
+		return false, nil
 	}
-	return r.ensure(ctx, sr, route, "httproute", func() error { return mutateHTTPRoute(route, sr) })
+	if err := r.ensure(ctx, sr, route, "httproute", func() error { return mutateHTTPRoute(route, sr) }); err != nil {
+		if apierrors.IsNotFound(err) || meta.IsNoMatchError(err) {
+			return notInstalled()
+		}
+		return false, err
+	}
+	r.memo.clear(sr.UID, cond.Type)
+	cond.Status, cond.Reason = metav1.ConditionTrue, reasonHTTPRouteCreated
+	cond.Message = fmt.Sprintf("httproute %s sends every path to port %d of service %s", route.GetName(),
+		servicePort(sr.Spec.Service.HTTP, vllmv1alpha1.DefaultHTTPPort), sr.Name)
+	meta.SetStatusCondition(&sr.Status.Conditions, cond)
+	return false, nil
 }
 
 // mutateHTTPRoute lays the desired HTTPRoute over u: every path of the given

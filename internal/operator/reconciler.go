@@ -100,9 +100,10 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 	if err := r.Client.Status().Patch(ctx, sr, client.MergeFrom(orig)); err != nil {
 		return ctrl.Result{}, fmt.Errorf("updating status: %w", err)
 	}
-	if res.backendsFailed {
+	if res.backendsFailed || res.waiting {
 		// The watches bring most backends back; this covers what they
-		// cannot see (an InferenceService API installed later, RBAC fixed).
+		// cannot see (an InferenceService or Gateway API installed later,
+		// RBAC fixed).
 		return ctrl.Result{RequeueAfter: r.dependencyRetry()}, nil
 	}
 	return ctrl.Result{}, nil

@@ -30,6 +30,10 @@ type ownedResult struct {
 	deployment *appsv1.Deployment
 	// backendsFailed is set when some spec.vllmEndpoints were skipped.
 	backendsFailed bool
+	// waiting is set when something asked for waits on the cluster (an API
+	// not installed yet) that no watch reports: the reconcile runs again at
+	// DependencyRetry.
+	waiting bool
 	// artifactFailure is the cause of a failed model download in a router
 	// pod of the current config, or "".
 	artifactFailure string
@@ -95,7 +99,7 @@ func (r *Reconciler) reconcileOwnedResources(ctx context.Context, sr *vllmv1alph
 	if err := r.reconcileRoute(ctx, sr, res.mode); err != nil {
 		return res, err
 	}
-	if err := r.reconcileHTTPRoute(ctx, sr, res.mode); err != nil {
+	if res.waiting, err = r.reconcileHTTPRoute(ctx, sr, res.mode); err != nil {
 		return res, err
 	}
 	if err := r.reconcileServiceMonitor(ctx, sr); err != nil {
