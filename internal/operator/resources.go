@@ -64,7 +64,8 @@ func (r *Reconciler) reconcileOwnedResources(ctx context.Context, sr *vllmv1alph
 		return res, err
 	}
 	res.backendsFailed = rc.backendsFailed
-	if err := r.reconcilePVC(ctx, sr); err != nil {
+	claimPending, err := r.reconcilePVC(ctx, sr)
+	if err != nil {
 		return res, err
 	}
 	if res.mode, err = r.reconcileGateway(ctx, sr); err != nil {
@@ -102,6 +103,7 @@ func (r *Reconciler) reconcileOwnedResources(ctx context.Context, sr *vllmv1alph
 	if res.waiting, err = r.reconcileHTTPRoute(ctx, sr, res.mode); err != nil {
 		return res, err
 	}
+	res.waiting = res.waiting || claimPending
 	if err := r.reconcileServiceMonitor(ctx, sr); err != nil {
 		return res, err
 	}

@@ -35,11 +35,12 @@ func pvcSize(sr *vllmv1alpha1.SemanticRouter) (resource.Quantity, error) {
 
 // reconcilePVC validates persistence (storage_validation.go) and then
 // creates the claim or grows it. A failed check creates or changes nothing;
-// it is recorded in the StorageReady condition and returned.
-func (r *Reconciler) reconcilePVC(ctx context.Context, sr *vllmv1alpha1.SemanticRouter) error {
+// it is recorded in the StorageReady condition and returned. waiting is true
+// while an existing claim (spec.persistence.existingClaim) is Pending.
+func (r *Reconciler) reconcilePVC(ctx context.Context, sr *vllmv1alpha1.SemanticRouter) (waiting bool, err error) {
 	if !persistenceEnabled(sr) {
 		meta.RemoveStatusCondition(&sr.Status.Conditions, vllmv1alpha1.ConditionStorageReady)
-		return nil
+		return false, nil
 	}
 	if !ownsPVC(sr) {
 		// An existing claim is the user's: only its sharing is checked.
@@ -47,14 +48,15 @@ func (r *Reconciler) reconcilePVC(ctx context.Context, sr *vllmv1alpha1.Semantic
 		err := r.Client.Get(ctx, client.ObjectKey{Namespace: sr.Namespace, Name: pvcName(sr)}, pvc)
 		if err != nil {
 			if !apierrors.IsNotFound(err) {
-				return fmt.Errorf("persistentvolumeclaim %s: %w", pvcName(sr), err)
+				return false, fmt.Errorf("persistentvolumeclaim %s: %w", pvcName(sr), err)
 			}
 			err := &missingDependencyError{"ClaimNotFound", fmt.Errorf("spec.persistence.existingClaim: persistentvolumeclaim %s not found", pvcName(sr))}
 			markStorageFailed(sr, err)
-			return err
+			return false, err
 		}
-		r.setStorageReady(sr, pvc.Name, pvc.Spec.AccessModes)
-		return nil
+		// The operator does not watch a claim it does not own: a pending one
+		// is looked at again at DependencyRetry.
+		return r.setStorageReady(ctx, sr, pvc), nil
 	}
 
 	pvc := &corev1.PersistentVolumeClaim{}
@@ -65,26 +67,26 @@ func (r *Reconciler) reconcilePVC(ctx context.Context, sr *vllmv1alpha1.Semantic
 		// is compared with the spec, which would only confuse the message.
 		if err := checkControl(sr, pvc, "PersistentVolumeClaim"); err != nil {
 			markStorageFailed(sr, err)
-			return &objectError{kind: "PersistentVolumeClaim", err: err}
+			return false, &objectError{kind: "PersistentVolumeClaim", err: err}
 		}
 		existing = pvc
 	case !apierrors.IsNotFound(err):
-		return fmt.Errorf("persistentvolumeclaim %s: %w", pvcName(sr), err)
+		return false, fmt.Errorf("persistentvolumeclaim %s: %w", pvcName(sr), err)
 	}
 	change, err := r.validateStorage(ctx, sr, existing)
 	if err != nil {
 		markStorageFailed(sr, err)
-		return err
+		return false, err
 	}
 	pvc = &corev1.PersistentVolumeClaim{ObjectMeta: objectMeta(sr, pvcName(sr))}
 	if err := r.ensure(ctx, sr, pvc, "persistentvolumeclaim", func() error {
 		mutatePVC(pvc, sr, change)
 		return nil
 	}); err != nil {
-		return err
+		return false, err
 	}
-	r.setStorageReady(sr, pvc.Name, pvc.Spec.AccessModes)
-	return nil
+	r.setStorageReady(ctx, sr, pvc) // the claim's watch reports its binding
+	return false, nil
 }
 
 // mutatePVC lays the validated change over pvc: the whole spec on create,

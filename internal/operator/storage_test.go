@@ -8,6 +8,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	storagev1 "k8s.io/api/storage/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -47,9 +48,35 @@ func TestStorageClassResolution(t *testing.T) {
 		if got := claimSize(t, ns, "router-data"); got != "standard ReadWriteOnce 10Gi" {
 			t.Errorf("claim = %s, want the default class", got)
 		}
-		if got := conditionStatus(sr, vllmv1alpha1.ConditionStorageReady); got != fmt.Sprintf("True/ClaimReconciled@%d", sr.Generation) {
-			t.Errorf("StorageReady = %s", got)
+		// envtest binds nothing: the claim stays Pending until bindPVC.
+		const pending = `claim router-data (storage class "standard") is Pending: no volume is bound to it, ` +
+			`and pods that use it cannot start until it binds; kubectl describe pvc router-data shows why`
+		c := meta.FindStatusCondition(sr.Status.Conditions, vllmv1alpha1.ConditionStorageReady)
+		if c == nil || c.Status != metav1.ConditionFalse || c.Reason != reasonClaimPending || c.Message != pending {
+			t.Errorf("StorageReady = %+v, want False %s: %s", c, reasonClaimPending, pending)
 		}
+		bindPVC(t, ns, "router-data")
+		waitStorageReady(t, ns, "router", "True/ClaimReconciled")
+	})
+
+	t.Run("class that binds for the first pod", func(t *testing.T) {
+		ns := newNamespace(t)
+		class := &storagev1.StorageClass{ObjectMeta: metav1.ObjectMeta{Name: ns + "-wffc"}, Provisioner: "example.com/wffc",
+			VolumeBindingMode: ptr.To(storagev1.VolumeBindingWaitForFirstConsumer)}
+		if err := k8sClient.Create(context.Background(), class); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = k8sClient.Delete(context.Background(), class) })
+		createSR(t, ns, "router", vllmv1alpha1.SemanticRouterSpec{Persistence: vllmv1alpha1.PersistenceSpec{StorageClassName: ptr.To(class.Name)}})
+		sr := waitReconciled(t, ns, "router")
+		want := fmt.Sprintf(`claim router-data (storage class %q) is Pending until the first pod that uses it is scheduled `+
+			`(volumeBindingMode WaitForFirstConsumer); that is normal before the router's first pod starts`, class.Name)
+		c := meta.FindStatusCondition(sr.Status.Conditions, vllmv1alpha1.ConditionStorageReady)
+		if c == nil || c.Status != metav1.ConditionUnknown || c.Reason != reasonWaitingForFirstConsumer || c.Message != want {
+			t.Errorf("StorageReady = %+v, want Unknown %s: %s", c, reasonWaitingForFirstConsumer, want)
+		}
+		bindPVC(t, ns, "router-data")
+		waitStorageReady(t, ns, "router", "True/ClaimReconciled")
 	})
 
 	t.Run("named class missing", func(t *testing.T) {
@@ -182,7 +209,9 @@ func TestReadWriteOnceShared(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			ns := newNamespace(t)
 			createSR(t, ns, "router", tt.spec)
-			sr := waitReconciled(t, ns, "router")
+			waitReconciled(t, ns, "router")
+			bindPVC(t, ns, "router-data")
+			sr := waitStorageReady(t, ns, "router", "True/"+reasonReadWriteOnceShared)
 			c := meta.FindStatusCondition(sr.Status.Conditions, vllmv1alpha1.ConditionStorageReady)
 			if c == nil || c.Status != "True" || c.Reason != reasonReadWriteOnceShared || c.Message != tt.message {
 				t.Errorf("StorageReady = %+v", c)
@@ -192,4 +221,21 @@ func TestReadWriteOnceShared(t *testing.T) {
 			}
 		})
 	}
+}
+
+// waitStorageReady waits for StorageReady status/reason for the current
+// generation and returns the SemanticRouter then.
+func waitStorageReady(t *testing.T, ns, name, want string) *vllmv1alpha1.SemanticRouter {
+	t.Helper()
+	var out *vllmv1alpha1.SemanticRouter
+	eventually(t, "StorageReady "+want, func(ctx context.Context) (bool, error) {
+		sr, err := getSR(ctx, ns, name)
+		if err != nil {
+			return false, err
+		}
+		out = sr
+		got := conditionStatus(sr, vllmv1alpha1.ConditionStorageReady)
+		return got == fmt.Sprintf("%s@%d", want, sr.Generation), fmt.Errorf("StorageReady = %s", got)
+	})
+	return out
 }

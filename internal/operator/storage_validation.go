@@ -31,6 +31,8 @@ const (
 	reasonAccessModeChange        = "AccessModeChangeRefused"
 	reasonReadWriteOnceShared     = "ReadWriteOnceShared"
 	reasonClaimReady              = "ClaimReconciled"
+	reasonClaimPending            = "ClaimPending"
+	reasonWaitingForFirstConsumer = "WaitingForFirstConsumer"
 )
 
 // storageChange is what the operator may do to the claim for the spec.
@@ -155,14 +157,26 @@ func (r *Reconciler) resolveStorageClass(ctx context.Context, named *string) (*s
 }
 
 // setStorageReady records the storage condition after a successful
-// persistence step, and warns (condition and Warning event, once per
-// transition) when a ReadWriteOnce claim is mounted by more than one pod:
-// pods on other nodes cannot mount it.
-func (r *Reconciler) setStorageReady(sr *vllmv1alpha1.SemanticRouter, claim string, modes []corev1.PersistentVolumeAccessMode) {
+// persistence step and reports whether the claim is still Pending:
+//
+//	Pending, class binds at once (Immediate)  -> False ClaimPending: no volume, pods that mount it cannot start
+//	ReadWriteOnce claim mounted by several pods -> True ReadWriteOnceShared, with a Warning event once per transition
+//	Pending, class binds for the first pod    -> Unknown WaitingForFirstConsumer: normal before the first pod
+//	otherwise                                 -> True ClaimReconciled
+func (r *Reconciler) setStorageReady(ctx context.Context, sr *vllmv1alpha1.SemanticRouter, pvc *corev1.PersistentVolumeClaim) (pending bool) {
+	claim, modes := pvc.Name, pvc.Spec.AccessModes
 	c := metav1.Condition{Type: vllmv1alpha1.ConditionStorageReady, Status: metav1.ConditionTrue, ObservedGeneration: sr.Generation,
 		Reason: reasonClaimReady, Message: fmt.Sprintf("claim %s (%s)", claim, joinModes(modes))}
+	pending = pvc.Status.Phase == "" || pvc.Status.Phase == corev1.ClaimPending
+	class := ptrValue(pvc.Spec.StorageClassName)
+	waitsForPod := pending && r.bindsForFirstPod(ctx, class)
 	shared := autoscalingEnabled(sr) || desiredReplicas(sr) > 1
-	if shared && slices.Contains(modes, corev1.ReadWriteOnce) && !slices.Contains(modes, corev1.ReadWriteMany) {
+	switch {
+	case pending && !waitsForPod:
+		c.Status, c.Reason = metav1.ConditionFalse, reasonClaimPending
+		c.Message = fmt.Sprintf("claim %s (storage class %q) is Pending: no volume is bound to it, and pods that use it cannot start until it binds; "+
+			"kubectl describe pvc %s shows why", claim, class, claim)
+	case shared && slices.Contains(modes, corev1.ReadWriteOnce) && !slices.Contains(modes, corev1.ReadWriteMany):
 		c.Reason = reasonReadWriteOnceShared
 		c.Message = fmt.Sprintf("claim %s is ReadWriteOnce but %s; pods scheduled on another node cannot mount it: use ReadWriteMany or one replica",
 			claim, sharedBy(sr))
@@ -170,8 +184,27 @@ func (r *Reconciler) setStorageReady(sr *vllmv1alpha1.SemanticRouter, claim stri
 		if prev == nil || prev.Reason != c.Reason {
 			r.Recorder.Eventf(sr, nil, corev1.EventTypeWarning, reasonReadWriteOnceShared, "Reconcile", "%s", c.Message)
 		}
+	case waitsForPod:
+		c.Status, c.Reason = metav1.ConditionUnknown, reasonWaitingForFirstConsumer
+		c.Message = fmt.Sprintf("claim %s (storage class %q) is Pending until the first pod that uses it is scheduled "+
+			"(volumeBindingMode WaitForFirstConsumer); that is normal before the router's first pod starts", claim, class)
 	}
 	meta.SetStatusCondition(&sr.Status.Conditions, c)
+	return pending
+}
+
+// bindsForFirstPod reports whether the storage class binds its volumes when
+// the first pod using a claim is scheduled. A class that cannot be read
+// counts as binding at once, so a claim stuck Pending is never excused.
+func (r *Reconciler) bindsForFirstPod(ctx context.Context, class string) bool {
+	if class == "" {
+		return false
+	}
+	sc := &storagev1.StorageClass{}
+	if err := r.Client.Get(ctx, client.ObjectKey{Name: class}, sc); err != nil {
+		return false
+	}
+	return sc.VolumeBindingMode != nil && *sc.VolumeBindingMode == storagev1.VolumeBindingWaitForFirstConsumer
 }
 
 func sharedBy(sr *vllmv1alpha1.SemanticRouter) string {
