@@ -126,13 +126,24 @@ func (r *Reconciler) discoverKServeBackend(ctx context.Context, ns string, k *vl
 		return "", fmt.Errorf("inferenceservice %s/%s is not Ready: %s", ns, k.InferenceServiceName, why)
 	}
 	predictor := k.InferenceServiceName + "-predictor"
-	if err := r.Client.Get(ctx, client.ObjectKey{Namespace: ns, Name: predictor}, &corev1.Service{}); err != nil {
+	svc := &corev1.Service{}
+	if err := r.Client.Get(ctx, client.ObjectKey{Namespace: ns, Name: predictor}, svc); err != nil {
 		if apierrors.IsNotFound(err) {
 			return "", fmt.Errorf("inferenceservice %s/%s is Ready but its predictor service %s does not exist", ns, k.InferenceServiceName, predictor)
 		}
 		return "", fmt.Errorf("service %s/%s: %w", ns, predictor, err)
 	}
-	return fmt.Sprintf("https://%s.%s.svc.cluster.local:%d", predictor, ns, kservePredictorPort), nil
+	// The base_url names the port, so the Service must expose it, as for a
+	// Service backend.
+	var ports []string
+	for _, p := range svc.Spec.Ports {
+		if p.Port == kservePredictorPort {
+			return fmt.Sprintf("https://%s.%s.svc.cluster.local:%d", predictor, ns, kservePredictorPort), nil
+		}
+		ports = append(ports, fmt.Sprint(p.Port))
+	}
+	return "", fmt.Errorf("inferenceservice %s/%s is Ready but its predictor service %s does not expose port %d, which the router calls over HTTPS (it exposes: %s)",
+		ns, k.InferenceServiceName, predictor, kservePredictorPort, strings.Join(ports, ", "))
 }
 
 // readyCondition reads status.conditions[type=Ready] of an unstructured object.

@@ -244,3 +244,20 @@ func TestModelNameClash(t *testing.T) {
 	}
 	requireAbsent(t, &corev1.ConfigMap{}, ns, "router-config")
 }
+
+// TestKServePredictorPort: a Ready InferenceService whose predictor Service
+// lacks the port the base_url names is skipped, as a Service backend
+// without its port is.
+func TestKServePredictorPort(t *testing.T) {
+	requireAPIServer(t)
+	ns := newNamespace(t)
+	if err := k8sClient.Create(context.Background(), backendService(ns, "llama-3-8b-predictor", 80, nil)); err != nil {
+		t.Fatal(err)
+	}
+	createInferenceService(t, ns, "llama-3-8b", "True")
+	createSR(t, ns, "router", vllmv1alpha1.SemanticRouterSpec{Config: modelConfig(""), VLLMEndpoints: []vllmv1alpha1.VLLMEndpointSpec{
+		{Name: "llama", Model: "llama-3-8b", Backend: vllmv1alpha1.BackendSpec{Type: vllmv1alpha1.BackendKServe,
+			KServe: &vllmv1alpha1.KServeBackend{InferenceServiceName: "llama-3-8b"}}}}})
+	waitBackends(t, ns, "router", "False", fmt.Sprintf("0/1 backends resolved; skipped: llama: inferenceservice %s/llama-3-8b is Ready "+
+		"but its predictor service llama-3-8b-predictor does not expose port 8443, which the router calls over HTTPS (it exposes: 80)", ns))
+}
