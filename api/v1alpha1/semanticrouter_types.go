@@ -181,12 +181,16 @@ type SemanticRouterStatus struct {
 	// +optional
 	Conditions []metav1.Condition `json:"conditions,omitempty"`
 
-	// Replicas is the Deployment's current replica count.
+	// Replicas is the Deployment's current replica count. It is written
+	// even when 0 (and defaulted to 0 by the API server once status exists),
+	// so the REPLICAS column and .status.replicas show 0, not nothing.
+	// +kubebuilder:default=0
 	// +optional
-	Replicas int32 `json:"replicas,omitempty"`
-	// ReadyReplicas is the Deployment's ready replica count.
+	Replicas int32 `json:"replicas"`
+	// ReadyReplicas is the Deployment's ready replica count, 0 included.
+	// +kubebuilder:default=0
 	// +optional
-	ReadyReplicas int32 `json:"readyReplicas,omitempty"`
+	ReadyReplicas int32 `json:"readyReplicas"`
 
 	// +kubebuilder:validation:Enum=Pending;Progressing;Running
 	// +optional

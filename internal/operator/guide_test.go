@@ -315,3 +315,19 @@ func TestWaitForUpdate(t *testing.T) {
 	kubectl(t, nil, waitObserved(fixed.Generation)...)
 	kubectl(t, nil, waitAvailable...)
 }
+
+// TestZeroReplicasShown: with no pod ready, REPLICAS and READY print 0 and
+// .status.readyReplicas reads 0, not nothing.
+func TestZeroReplicasShown(t *testing.T) {
+	requireKubectl(t)
+	ns := newNamespace(t)
+	createSR(t, ns, "router", vllmv1alpha1.SemanticRouterSpec{})
+	waitReconciled(t, ns, "router")
+	if got := kubectl(t, nil, "get", "sr", "router", "-n", ns, "-o", "jsonpath={.status.replicas}/{.status.readyReplicas}"); got != "0/0" {
+		t.Errorf("replicas/readyReplicas = %q, want 0/0", got)
+	}
+	lines := strings.Split(strings.TrimSpace(kubectl(t, nil, "get", "sr", "router", "-n", ns)), "\n")
+	if got := strings.Fields(lines[len(lines)-1]); len(got) < 4 || strings.Join(got[:4], " ") != "router 0 0 Pending" {
+		t.Errorf("kubectl get sr row = %q, want router 0 0 Pending", lines[len(lines)-1])
+	}
+}
