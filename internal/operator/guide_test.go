@@ -125,6 +125,8 @@ func TestInstallManifests(t *testing.T) {
 		{"create", "events.events.k8s.io", "default", "yes"},
 		{"update", "leases.coordination.k8s.io", "semantic-router-operator-system", "yes"},
 		{"update", "leases.coordination.k8s.io", "default", "no"},
+		{"create", "events", "semantic-router-operator-system", "yes"}, // the leader election's events on its Lease
+		{"create", "events", "default", "no"},
 		{"get", "secrets", "default", "no"},
 		{"delete", "semanticrouters.vllm.ai", "default", "no"},
 		{"create", "pods", "default", "no"},
