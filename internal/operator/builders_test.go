@@ -3,6 +3,7 @@ package operator
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -100,6 +101,28 @@ func TestServiceKeepsNodePorts(t *testing.T) {
 	mutateService(svc, sr, vllmv1alpha1.GatewayModeStandalone)
 	if svc.Spec.Ports[0].NodePort != 30001 || svc.Spec.ClusterIP != "10.0.0.1" {
 		t.Errorf("service = %+v, want node port 30001 and cluster IP kept", svc.Spec)
+	}
+}
+
+// TestContainerPortsFollowTheMode: the pod declares only the ports the
+// router opens in its mode.
+func TestContainerPortsFollowTheMode(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		mode vllmv1alpha1.GatewayMode
+		want string
+	}{
+		{vllmv1alpha1.GatewayModeStandalone, "http:8801 api:8080 metrics:9190"},
+		{vllmv1alpha1.GatewayModeIntegration, "grpc:50051 api:8080 metrics:9190"},
+	} {
+		tmpl := desiredPodTemplate(newSR(vllmv1alpha1.SemanticRouterSpec{}), tt.mode, renderedConfig{hash: "abc"})
+		var got []string
+		for _, p := range tmpl.Spec.Containers[0].Ports {
+			got = append(got, fmt.Sprintf("%s:%d", p.Name, p.ContainerPort))
+		}
+		if strings.Join(got, " ") != tt.want {
+			t.Errorf("%s: container ports = %q, want %q", tt.mode, strings.Join(got, " "), tt.want)
+		}
 	}
 }
 

@@ -40,6 +40,22 @@ func routerArgs(mode vllmv1alpha1.GatewayMode) []string {
 	return append(args, "-gateway", "standalone", "-listener-address", "0.0.0.0")
 }
 
+// containerPorts declares the ports the router listens on in mode: the
+// OpenAI listener 8801 in standalone mode or the external processor 50051
+// in extproc mode (never both: the other is not opened), then the
+// management API and metrics.
+func containerPorts(mode vllmv1alpha1.GatewayMode) []corev1.ContainerPort {
+	traffic := corev1.ContainerPort{Name: portNameHTTP, ContainerPort: vllmv1alpha1.DefaultHTTPPort, Protocol: corev1.ProtocolTCP}
+	if mode == vllmv1alpha1.GatewayModeIntegration {
+		traffic = corev1.ContainerPort{Name: portNameGRPC, ContainerPort: vllmv1alpha1.DefaultGRPCPort, Protocol: corev1.ProtocolTCP}
+	}
+	return []corev1.ContainerPort{
+		traffic,
+		{Name: portNameAPI, ContainerPort: vllmv1alpha1.DefaultAPIPort, Protocol: corev1.ProtocolTCP},
+		{Name: portNameMetrics, ContainerPort: vllmv1alpha1.DefaultMetricsPort, Protocol: corev1.ProtocolTCP},
+	}
+}
+
 // shutdownMargin is the time a router pod is given to stop beyond its shutdown_delay and
 // shutdown_timeout: the second in which requests still running are told the router is
 // shutting down, the management and metrics listeners' stop, and the flush of traces.
@@ -69,12 +85,7 @@ func desiredPodTemplate(sr *vllmv1alpha1.SemanticRouter, mode vllmv1alpha1.Gatew
 		Image:           imageRef(sr),
 		ImagePullPolicy: s.Image.PullPolicy,
 		Args:            append(args, s.Args...),
-		Ports: []corev1.ContainerPort{
-			{Name: portNameHTTP, ContainerPort: vllmv1alpha1.DefaultHTTPPort, Protocol: corev1.ProtocolTCP},
-			{Name: portNameAPI, ContainerPort: vllmv1alpha1.DefaultAPIPort, Protocol: corev1.ProtocolTCP},
-			{Name: portNameGRPC, ContainerPort: vllmv1alpha1.DefaultGRPCPort, Protocol: corev1.ProtocolTCP},
-			{Name: portNameMetrics, ContainerPort: vllmv1alpha1.DefaultMetricsPort, Protocol: corev1.ProtocolTCP},
-		},
+		Ports:           containerPorts(mode),
 		Env:             append(containerEnv(s.Env), backendEnv...),
 		Resources:       s.Resources,
 		LivenessProbe:   probeOr(s.LivenessProbe, "/health"),
