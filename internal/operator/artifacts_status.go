@@ -116,7 +116,7 @@ func terminationCause(t *corev1.ContainerStateTerminated) string {
 
 // markArtifactFailure sets Degraded for a failed download after a
 // successful reconcile, and emits a Warning event when the cause is new.
-func (r *Reconciler) markArtifactFailure(sr *vllmv1alpha1.SemanticRouter, prev *metav1.Condition, failure string) {
+func (r *Reconciler) markArtifactFailure(sr *vllmv1alpha1.SemanticRouter, failure string) {
 	meta.SetStatusCondition(&sr.Status.Conditions, metav1.Condition{
 		Type:               vllmv1alpha1.ConditionDegraded,
 		Status:             metav1.ConditionTrue,
@@ -124,9 +124,7 @@ func (r *Reconciler) markArtifactFailure(sr *vllmv1alpha1.SemanticRouter, prev *
 		Message:            failure,
 		ObservedGeneration: sr.Generation,
 	})
-	if prev == nil || prev.Reason != reasonArtifactDownloadFailed || prev.Message != failure {
-		r.Recorder.Eventf(sr, nil, corev1.EventTypeWarning, reasonArtifactDownloadFailed, "Reconcile", "%s", failure)
-	}
+	r.warnOnChange(sr, reasonArtifactDownloadFailed, reasonArtifactDownloadFailed, failure)
 }
 
 // warnNotPersisted emits a Warning event, once per generation, when

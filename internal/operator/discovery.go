@@ -63,13 +63,17 @@ func (r *Reconciler) discoverBackends(ctx context.Context, sr *vllmv1alpha1.Sema
 	var failed []backendFailure
 	for i, ep := range sr.Spec.VLLMEndpoints {
 		base, err := r.discoverBackend(ctx, sr, ep)
+		// The event is emitted when the endpoint's failure changes; the
+		// dependency retry rediscovers a failed endpoint every 30s.
+		topic := reasonBackendDiscoveryFailed + "/" + ep.Name
 		if err != nil {
 			log.FromContext(ctx).Error(err, "Backend discovery failed; the endpoint is skipped", "endpoint", ep.Name, "type", ep.Backend.Type)
-			r.Recorder.Eventf(sr, nil, corev1.EventTypeWarning, reasonBackendDiscoveryFailed, "Discover",
-				"endpoint %s skipped: %v", ep.Name, err)
+			r.eventOnChange(sr, corev1.EventTypeWarning, topic, reasonBackendDiscoveryFailed, "Discover",
+				fmt.Sprintf("endpoint %s skipped: %v", ep.Name, err))
 			failed = append(failed, backendFailure{index: i, name: ep.Name, err: err})
 			continue
 		}
+		r.memo.clear(sr.UID, topic)
 		ok = append(ok, resolvedEndpoint{index: i, spec: ep, baseURL: base + basePath(ep)})
 	}
 	return ok, failed
@@ -186,9 +190,9 @@ func (r *Reconciler) discoverLlamaStackBackend(ctx context.Context, sr *vllmv1al
 		for i, s := range list.Items {
 			names[i] = s.Name
 		}
-		r.Recorder.Eventf(sr, nil, corev1.EventTypeNormal, reasonSeveralBackendsMatched, "Discover",
-			"endpoint %s: %d services in %s match %s (%s); using %s", endpoint, len(names), ns,
-			labelString(l.DiscoveryLabels), strings.Join(names, ", "), svc.Name)
+		r.eventOnChange(sr, corev1.EventTypeNormal, reasonSeveralBackendsMatched+"/"+endpoint, reasonSeveralBackendsMatched, "Discover",
+			fmt.Sprintf("endpoint %s: %d services in %s match %s (%s); using %s", endpoint, len(names), ns,
+				labelString(l.DiscoveryLabels), strings.Join(names, ", "), svc.Name))
 	}
 	if len(svc.Spec.Ports) == 0 {
 		return "", fmt.Errorf("service %s/%s has no port", ns, svc.Name)

@@ -190,6 +190,24 @@ func TestNoBackendResolved(t *testing.T) {
 	requireAbsent(t, &corev1.ConfigMap{}, ns, "router-config")
 	requireAbsent(t, &appsv1.Deployment{}, ns, "router")
 
+	// Retries and a new generation with the same failures announce nothing new.
+	updateSR(t, ns, "router", func(sr *vllmv1alpha1.SemanticRouter) { sr.Spec.Replicas = ptr.To(int32(3)) })
+	waitDegraded(t, ns, "router", reasonNoBackendResolved)
+	for _, reason := range []string{reasonNoBackendResolved, reasonBackendDiscoveryFailed} {
+		var n int32
+		for _, e := range namespaceEvents(t, ns).Items {
+			if e.Reason == reason {
+				n++
+				if e.Series != nil {
+					n += e.Series.Count - 1
+				}
+			}
+		}
+		if n != 1 {
+			t.Errorf("%d %s events, want 1", n, reason)
+		}
+	}
+
 	backend := backendService(ns, "vllm-qwen", 8000, nil)
 	if err := k8sClient.Create(context.Background(), backend); err != nil {
 		t.Fatal(err)

@@ -56,7 +56,13 @@ func (m *eventMemo) clear(uid types.UID, topic string) {
 // warnOnChange emits a Warning event on sr unless the last one under topic
 // had the same reason and note.
 func (r *Reconciler) warnOnChange(sr *vllmv1alpha1.SemanticRouter, topic, reason, note string) {
+	r.eventOnChange(sr, corev1.EventTypeWarning, topic, reason, "Reconcile", note)
+}
+
+// eventOnChange emits an event of eventType on sr unless the last one under
+// topic had the same reason and note.
+func (r *Reconciler) eventOnChange(sr *vllmv1alpha1.SemanticRouter, eventType, topic, reason, action, note string) {
 	if r.memo.changed(sr.UID, topic, reason+"\x00"+note) {
-		r.Recorder.Eventf(sr, nil, corev1.EventTypeWarning, reason, "Reconcile", "%s", note)
+		r.Recorder.Eventf(sr, nil, eventType, reason, action, "%s", note)
 	}
 }

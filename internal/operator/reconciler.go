@@ -9,7 +9,6 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/tools/events"
 	ctrl "sigs.k8s.io/controller-runtime"
@@ -91,11 +90,12 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 	}
 	sr.Status.GatewayMode = res.mode
 	setDeploymentStatus(&sr.Status, sr.Generation, res.deployment)
-	prevDegraded := meta.FindStatusCondition(orig.Status.Conditions, vllmv1alpha1.ConditionDegraded)
 	markReconciled(&sr.Status, sr.Generation)
 	r.memo.clear(sr.UID, vllmv1alpha1.ConditionDegraded)
 	if res.artifactFailure != "" {
-		r.markArtifactFailure(sr, prevDegraded, res.artifactFailure)
+		r.markArtifactFailure(sr, res.artifactFailure)
+	} else {
+		r.memo.clear(sr.UID, reasonArtifactDownloadFailed)
 	}
 	if err := r.Client.Status().Patch(ctx, sr, client.MergeFrom(orig)); err != nil {
 		return ctrl.Result{}, fmt.Errorf("updating status: %w", err)
