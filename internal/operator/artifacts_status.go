@@ -138,17 +138,18 @@ func (r *Reconciler) warnNotPersisted(sr *vllmv1alpha1.SemanticRouter, plan arti
 		plan.cacheDir)
 }
 
-// modelsPullChanged lets through pod events that may change what
-// artifactFailure reports: creation, deletion, and a change of the
-// models-pull init container's status.
-var modelsPullChanged = predicate.Funcs{
+// routerPodChanged lets through pod events that may change what
+// artifactFailure or explainNoReplicas report: creation, deletion, a change
+// of the models-pull init container's status, and a change of the reason a
+// container waits.
+var routerPodChanged = predicate.Funcs{
 	UpdateFunc: func(e event.UpdateEvent) bool {
 		o, ok1 := e.ObjectOld.(*corev1.Pod)
 		n, ok2 := e.ObjectNew.(*corev1.Pod)
 		if !ok1 || !ok2 {
 			return true
 		}
-		return !equalInitStatus(o, n)
+		return !equalInitStatus(o, n) || podWaitingProblem([]corev1.Pod{*o}) != podWaitingProblem([]corev1.Pod{*n})
 	},
 }
 

@@ -90,6 +90,7 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 	}
 	sr.Status.GatewayMode = res.mode
 	setDeploymentStatus(&sr.Status, sr.Generation, res.deployment)
+	r.explainNoReplicas(ctx, sr)
 	markReconciled(&sr.Status, sr.Generation)
 	r.memo.clear(sr.UID, vllmv1alpha1.ConditionDegraded)
 	if res.artifactFailure != "" {
@@ -133,6 +134,7 @@ func (r *Reconciler) reportFailure(ctx context.Context, orig, sr *vllmv1alpha1.S
 	case apierrors.IsNotFound(gerr):
 		setDeploymentStatus(&sr.Status, applied, nil)
 	}
+	r.explainNoReplicas(ctx, sr)
 	if perr := r.Client.Status().Patch(ctx, sr, client.MergeFrom(orig)); perr != nil {
 		return errors.Join(err, fmt.Errorf("%w: %w", errStatusUpdate, perr))
 	}

@@ -55,7 +55,8 @@ func backendKeys(obj client.Object) []string {
 // exists. Services and InferenceServices that backends are discovered from
 // are watched through backendIndex, so a backend that appears, changes or
 // goes away is re-discovered at once. Router pods are watched for the
-// status of the models-pull init container.
+// status of the models-pull init container and the reason a container
+// waits.
 func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 	if err := mgr.GetFieldIndexer().IndexField(context.Background(), &vllmv1alpha1.SemanticRouter{}, backendIndex, backendKeys); err != nil {
 		return fmt.Errorf("indexing backends: %w", err)
@@ -70,7 +71,7 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 		Owns(&autoscalingv2.HorizontalPodAutoscaler{}).
 		Owns(&networkingv1.Ingress{}).
 		Watches(&corev1.Service{}, handler.EnqueueRequestsFromMapFunc(r.routersForService)).
-		Watches(&corev1.Pod{}, handler.EnqueueRequestsFromMapFunc(routerForPod), builder.WithPredicates(modelsPullChanged))
+		Watches(&corev1.Pod{}, handler.EnqueueRequestsFromMapFunc(routerForPod), builder.WithPredicates(routerPodChanged))
 	for _, gvk := range []schema.GroupVersionKind{routeGVK, httpRouteGVK, serviceMonitorGVK} {
 		served, err := r.served(gvk)
 		if err != nil {
