@@ -30,15 +30,19 @@ const (
 // policy or an HTTPRoute: those are configured separately, and the event
 // says so.
 func (r *Reconciler) reconcileGateway(ctx context.Context, sr *vllmv1alpha1.SemanticRouter) (vllmv1alpha1.GatewayMode, error) {
+	const topic = "GatewayMode"
 	ref := sr.Spec.Gateway.ExistingRef
 	if ref == nil {
+		r.memo.clear(sr.UID, topic) // a later switch to extproc is announced again
 		return vllmv1alpha1.GatewayModeStandalone, nil
 	}
 	ns := ref.Namespace
 	if ns == "" {
 		ns = sr.Namespace
 	}
-	// Announce a mode change once, not on every reconcile.
+	// Announce a mode change once, not on every reconcile: status says the
+	// mode was applied, and the memory covers reconciles that fail later
+	// (they do not record the mode) or read a stale cache.
 	announce := sr.Status.GatewayMode != vllmv1alpha1.GatewayModeIntegration
 
 	served, err := r.served(gatewayGVK)
@@ -47,8 +51,8 @@ func (r *Reconciler) reconcileGateway(ctx context.Context, sr *vllmv1alpha1.Sema
 	}
 	if !served {
 		if announce {
-			r.Recorder.Eventf(sr, nil, corev1.EventTypeNormal, reasonGatewayAPINotInstalled, "Reconcile",
-				"gateway %s/%s recorded but not checked: the Gateway API is not installed", ns, ref.Name)
+			r.eventOnChange(sr, corev1.EventTypeNormal, topic, reasonGatewayAPINotInstalled, "Reconcile",
+				fmt.Sprintf("gateway %s/%s recorded but not checked: the Gateway API is not installed", ns, ref.Name))
 		}
 		return vllmv1alpha1.GatewayModeIntegration, nil
 	}
@@ -61,8 +65,8 @@ func (r *Reconciler) reconcileGateway(ctx context.Context, sr *vllmv1alpha1.Sema
 		return "", fmt.Errorf("spec.gateway.existingRef: %w", err)
 	}
 	if announce {
-		r.Recorder.Eventf(sr, nil, corev1.EventTypeNormal, reasonGatewayIntegration, "Reconcile",
-			"router runs as an ExtProc server behind gateway %s/%s; the ExtProc policy and routes must be configured separately", ns, ref.Name)
+		r.eventOnChange(sr, corev1.EventTypeNormal, topic, reasonGatewayIntegration, "Reconcile",
+			fmt.Sprintf("router runs as an ExtProc server behind gateway %s/%s; the ExtProc policy and routes must be configured separately", ns, ref.Name))
 	}
 	return vllmv1alpha1.GatewayModeIntegration, nil
 }

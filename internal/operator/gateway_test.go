@@ -78,6 +78,12 @@ func TestGatewayAPINotInstalled(t *testing.T) {
 	if want := fmt.Sprintf("gateway %s/inference-gateway recorded but not checked: the Gateway API is not installed", ns); ev.Note != want {
 		t.Errorf("event note = %q, want %q", ev.Note, want)
 	}
+	// A new generation in the same mode announces nothing.
+	updateSR(t, ns, "recorded", func(sr *vllmv1alpha1.SemanticRouter) { sr.Spec.Replicas = ptr.To(int32(2)) })
+	waitReconciled(t, ns, "recorded")
+	if ev := waitEvent(t, ns, "recorded", reasonGatewayAPINotInstalled); ev.Series != nil {
+		t.Errorf("%s event repeated %d times, want once", reasonGatewayAPINotInstalled, ev.Series.Count)
+	}
 }
 
 // TestExtProcMode: with the Gateway API installed, a missing Gateway fails
