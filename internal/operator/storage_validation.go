@@ -180,14 +180,14 @@ func (r *Reconciler) setStorageReady(ctx context.Context, sr *vllmv1alpha1.Seman
 		c.Reason = reasonReadWriteOnceShared
 		c.Message = fmt.Sprintf("claim %s is ReadWriteOnce but %s; pods scheduled on another node cannot mount it: use ReadWriteMany or one replica",
 			claim, sharedBy(sr))
-		prev := meta.FindStatusCondition(sr.Status.Conditions, c.Type)
-		if prev == nil || prev.Reason != c.Reason {
-			r.Recorder.Eventf(sr, nil, corev1.EventTypeWarning, reasonReadWriteOnceShared, "Reconcile", "%s", c.Message)
-		}
+		r.warnOnChange(sr, reasonReadWriteOnceShared, reasonReadWriteOnceShared, c.Message)
 	case waitsForPod:
 		c.Status, c.Reason = metav1.ConditionUnknown, reasonWaitingForFirstConsumer
 		c.Message = fmt.Sprintf("claim %s (storage class %q) is Pending until the first pod that uses it is scheduled "+
 			"(volumeBindingMode WaitForFirstConsumer); that is normal before the router's first pod starts", claim, class)
+	}
+	if c.Reason != reasonReadWriteOnceShared {
+		r.memo.clear(sr.UID, reasonReadWriteOnceShared)
 	}
 	meta.SetStatusCondition(&sr.Status.Conditions, c)
 	return pending
