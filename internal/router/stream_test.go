@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -60,7 +61,7 @@ func TestStreamUsage(t *testing.T) {
 		if len(chunks) != tt.chunks || !strings.Contains(string(chunks[len(chunks)-1]), tt.lastPart) {
 			t.Errorf("%s: %d chunks, the last %s; want %d, the last with %s", tt.body, len(chunks), chunks[len(chunks)-1], tt.chunks, tt.lastPart)
 		}
-		if u == nil || *u != (openai.Usage{PromptTokens: 7, CompletionTokens: 4, TotalTokens: 11}) {
+		if u == nil || !reflect.DeepEqual(*u, openai.Usage{PromptTokens: 7, CompletionTokens: 4, TotalTokens: 11}) {
 			t.Errorf("%s: Usage() = %+v, want 7+4", tt.body, u)
 		}
 	}
@@ -221,7 +222,7 @@ data: [DONE]
 	if len(chunks) != 2 {
 		t.Errorf("%d chunks reached the client, want 2 (the usage chunk kept back): %q", len(chunks), chunks)
 	}
-	if u := res.Stream.Usage(); u == nil || *u != (openai.Usage{PromptTokens: 3, CompletionTokens: 1, TotalTokens: 4}) {
+	if u := res.Stream.Usage(); u == nil || !reflect.DeepEqual(*u, openai.Usage{PromptTokens: 3, CompletionTokens: 1, TotalTokens: 4}) {
 		t.Errorf("Usage() = %+v, want 3+1", u)
 	}
 	if got := testutil.ToFloat64(metrics.Tokens.WithLabelValues("m", "prompt")); got != 3 {

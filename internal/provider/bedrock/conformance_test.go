@@ -28,7 +28,7 @@ func TestConformance(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return providertest.Setup{Provider: p, Model: "claude", CredentialRef: "env.AWS_SECRET_ACCESS_KEY",
+		return providertest.Setup{Provider: p, Model: "claude", NoReasoningCount: true, CredentialRef: "env.AWS_SECRET_ACCESS_KEY",
 			Secrets: []string{testCreds.SecretAccessKey, testCreds.SessionToken, secret},
 			Refuses: []string{"seed", "seed 0", "parallel_tool_calls false", "presence_penalty", "frequency_penalty", "logprobs", "top_logprobs", "n", "json_object"}}
 	})

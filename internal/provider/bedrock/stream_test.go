@@ -92,6 +92,34 @@ func TestStreamTranslation(t *testing.T) {
 	}
 }
 
+// TestStreamUsage checks the usage chunk made of ConverseStream's metadata event, whose
+// usage counts the prompt cache apart from inputTokens as Converse's answer does.
+func TestStreamUsage(t *testing.T) {
+	t.Parallel()
+	tests := []struct{ name, metadata, want string }{
+		{"no cache", `{"usage":{"inputTokens":5,"outputTokens":7,"totalTokens":12},"metrics":{"latencyMs":3}}`,
+			`{"prompt_tokens":5,"completion_tokens":7,"total_tokens":12}`},
+		{"cache read and written", `{"usage":{"inputTokens":5,"outputTokens":7,"totalTokens":1612,"cacheReadInputTokens":1500,"cacheWriteInputTokens":100},"metrics":{"latencyMs":3}}`,
+			`{"prompt_tokens":1605,"completion_tokens":7,"total_tokens":1612,"prompt_tokens_details":{"cached_tokens":1500}}`},
+		{"cache written", `{"usage":{"inputTokens":5,"outputTokens":7,"totalTokens":112,"cacheWriteInputTokens":100},"metrics":{"latencyMs":3}}`,
+			`{"prompt_tokens":105,"completion_tokens":7,"total_tokens":112,"prompt_tokens_details":{"cached_tokens":0}}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			events := append(textStream[:len(textStream)-1:len(textStream)-1], [3]string{"event", "metadata", tt.metadata})
+			got, err := drain(testStream(frames(t, events...), true))
+			if !errors.Is(err, io.EOF) {
+				t.Fatalf("end: %v", err)
+			}
+			want := `{"id":"chatcmpl-1","object":"chat.completion.chunk","created":7,"model":"m","choices":[],"usage":` + tt.want + `}`
+			if last := got[len(got)-1]; last != want {
+				t.Fatalf("usage chunk\n%s\nwant\n%s", last, want)
+			}
+		})
+	}
+}
+
 func TestStreamFailures(t *testing.T) {
 	t.Parallel()
 	start := textStream[:2:2] // full slice expression: appends must not write into textStream

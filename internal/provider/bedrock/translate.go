@@ -102,21 +102,29 @@ type converseResponse struct {
 	Usage      *usage `json:"usage"`
 }
 
+// usage is Converse's TokenUsage. inputTokens leaves out the prompt tokens read from and
+// written to the prompt cache, which come in their own members.
 type usage struct {
-	InputTokens  int `json:"inputTokens"`
-	OutputTokens int `json:"outputTokens"`
-	TotalTokens  int `json:"totalTokens"`
+	InputTokens           int `json:"inputTokens"`
+	OutputTokens          int `json:"outputTokens"`
+	CacheReadInputTokens  int `json:"cacheReadInputTokens"`
+	CacheWriteInputTokens int `json:"cacheWriteInputTokens"`
 }
 
+// openai counts every prompt token as OpenAI does: prompt_tokens includes the cache reads
+// and writes, and cached_tokens says how many were reads. The total is computed, not taken
+// from totalTokens, so that it is always prompt_tokens + completion_tokens. Converse does
+// not break reasoning out of outputTokens, so there are no completion details.
 func (u *usage) openai() *openai.Usage {
 	if u == nil {
 		return nil
 	}
-	total := u.TotalTokens
-	if total == 0 {
-		total = u.InputTokens + u.OutputTokens
+	prompt := u.InputTokens + u.CacheReadInputTokens + u.CacheWriteInputTokens
+	out := &openai.Usage{PromptTokens: prompt, CompletionTokens: u.OutputTokens, TotalTokens: prompt + u.OutputTokens}
+	if u.CacheReadInputTokens > 0 || u.CacheWriteInputTokens > 0 {
+		out.PromptTokensDetails = &openai.PromptTokensDetails{CachedTokens: u.CacheReadInputTokens}
 	}
-	return &openai.Usage{PromptTokens: u.InputTokens, CompletionTokens: u.OutputTokens, TotalTokens: total}
+	return out
 }
 
 // toConverse translates an OpenAI chat request into a Converse request. Converse wants

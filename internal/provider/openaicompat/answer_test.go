@@ -2,10 +2,12 @@ package openaicompat_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -25,6 +27,11 @@ func TestAnswerIsReadForItsUsage(t *testing.T) {
 	}{
 		{"with usage", `{"id":"c","choices":[{"index":0,"message":{"role":"assistant","content":"hi"}}],"usage":{"prompt_tokens":3,"completion_tokens":1,"total_tokens":4}}`,
 			&openai.Usage{PromptTokens: 3, CompletionTokens: 1, TotalTokens: 4}, ""},
+		{"with usage details", `{"id":"c","choices":[],"usage":{"prompt_tokens":2006,"completion_tokens":300,"total_tokens":2306,` +
+			`"prompt_tokens_details":{"cached_tokens":1920,"audio_tokens":0},"completion_tokens_details":{"reasoning_tokens":128,"accepted_prediction_tokens":0}}}`,
+			&openai.Usage{PromptTokens: 2006, CompletionTokens: 300, TotalTokens: 2306,
+				PromptTokensDetails:     &openai.PromptTokensDetails{CachedTokens: 1920, Extra: map[string]json.RawMessage{"audio_tokens": json.RawMessage(`0`)}},
+				CompletionTokensDetails: &openai.CompletionTokensDetails{ReasoningTokens: 128, Extra: map[string]json.RawMessage{"accepted_prediction_tokens": json.RawMessage(`0`)}}}, ""},
 		{"without usage", `{"id":"c","choices":[]}`, nil, ""},
 		{"choices null", `{"choices":null}`, nil, ""},
 		{"no choices", `{"id":"c","object":"chat.completion"}`, nil,
@@ -61,7 +68,7 @@ func TestAnswerIsReadForItsUsage(t *testing.T) {
 			if string(resp.Body) != tt.body {
 				t.Errorf("body = %s, want it as sent", resp.Body)
 			}
-			if (resp.Usage == nil) != (tt.usage == nil) || (tt.usage != nil && *resp.Usage != *tt.usage) {
+			if (resp.Usage == nil) != (tt.usage == nil) || (tt.usage != nil && !reflect.DeepEqual(*resp.Usage, *tt.usage)) {
 				t.Errorf("usage = %+v, want %+v", resp.Usage, tt.usage)
 			}
 		})

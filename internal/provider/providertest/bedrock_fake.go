@@ -131,9 +131,8 @@ func (f *BedrockFake) serve(w http.ResponseWriter, r *http.Request) {
 	_ = json.NewEncoder(w).Encode(map[string]any{
 		"output":     map[string]any{"message": map[string]any{"role": "assistant", "content": content}},
 		"stopReason": stop,
-		"usage": map[string]int{"inputTokens": reply.PromptTokens, "outputTokens": reply.CompletionTokens,
-			"totalTokens": reply.PromptTokens + reply.CompletionTokens},
-		"metrics": map[string]int{"latencyMs": 1},
+		"usage":      converseUsage(reply),
+		"metrics":    map[string]int{"latencyMs": 1},
 	})
 }
 
@@ -270,9 +269,19 @@ func (f *BedrockFake) stream(w http.ResponseWriter, r *http.Request, reply Reply
 	}
 	send("contentBlockStop", map[string]any{"contentBlockIndex": 0})
 	send("messageStop", map[string]any{"stopReason": stop})
-	send("metadata", map[string]any{"usage": map[string]int{"inputTokens": reply.PromptTokens,
-		"outputTokens": reply.CompletionTokens, "totalTokens": reply.PromptTokens + reply.CompletionTokens},
-		"metrics": map[string]int{"latencyMs": 1}})
+	send("metadata", map[string]any{"usage": converseUsage(reply), "metrics": map[string]int{"latencyMs": 1}})
+}
+
+// converseUsage is Converse's TokenUsage of a reply: inputTokens leaves out the prompt
+// cache's reads and writes, which come in their own members when the cache was used, and
+// totalTokens counts them. Reasoning is only counted in outputTokens.
+func converseUsage(reply Reply) map[string]int {
+	u := map[string]int{"inputTokens": reply.PromptTokens - reply.CachedTokens - reply.CacheWriteTokens,
+		"outputTokens": reply.CompletionTokens, "totalTokens": reply.PromptTokens + reply.CompletionTokens}
+	if reply.CachedTokens > 0 || reply.CacheWriteTokens > 0 {
+		u["cacheReadInputTokens"], u["cacheWriteInputTokens"] = reply.CachedTokens, reply.CacheWriteTokens
+	}
+	return u
 }
 
 // seenFromConverse validates a Converse request as Bedrock does and translates it.

@@ -93,6 +93,12 @@ func (f *OpenAIFake) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	usage := &openai.Usage{PromptTokens: reply.PromptTokens, CompletionTokens: reply.CompletionTokens,
 		TotalTokens: reply.PromptTokens + reply.CompletionTokens}
+	if reply.CachedTokens > 0 {
+		usage.PromptTokensDetails = &openai.PromptTokensDetails{CachedTokens: reply.CachedTokens}
+	}
+	if reply.ReasoningTokens > 0 {
+		usage.CompletionTokensDetails = &openai.CompletionTokensDetails{ReasoningTokens: reply.ReasoningTokens}
+	}
 	const id = "chatcmpl-fake"
 	if !req.Stream {
 		msg := openai.Message{Role: "assistant", Content: openai.TextContent(reply.Text)}

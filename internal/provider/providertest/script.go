@@ -81,8 +81,13 @@ type Reply struct {
 	Text string
 	// Call, if set, is answered as a tool call instead of text.
 	Call *Call
-	// PromptTokens and CompletionTokens are reported as usage.
+	// PromptTokens and CompletionTokens are reported as usage, as OpenAI counts them.
 	PromptTokens, CompletionTokens int
+	// CachedTokens and CacheWriteTokens are the part of PromptTokens read from and written
+	// to the prompt cache, and ReasoningTokens the part of CompletionTokens spent thinking.
+	// Each fake reports them as its service does; a service without a count for one leaves
+	// it in the total alone.
+	CachedTokens, CacheWriteTokens, ReasoningTokens int
 	// Status, if non-zero, makes the upstream fail with this HTTP status in its own error
 	// shape, with the message "scripted failure".
 	Status int

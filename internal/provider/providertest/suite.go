@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -35,6 +36,9 @@ type Setup struct {
 	CredentialRef string
 	// Secrets are credential values that must never appear in an error.
 	Secrets []string
+	// NoReasoningCount says that the service counts reasoning only within its output tokens
+	// (Bedrock Converse), so usage has no completion_tokens_details.
+	NoReasoningCount bool
 	// Refuses names the request fields (the names of fieldCases) that the provider's
 	// service has no equivalent for: the provider refuses them with a bad request.
 	Refuses []string
@@ -98,25 +102,18 @@ var cases = []suiteCase{
 	}},
 	{name: "usage", run: func(t *testing.T, s Setup, sc *Script) {
 		sc.SetReply(Reply{Text: "Counted.", PromptTokens: 11, CompletionTokens: 3})
-		resp, err := s.Provider.ChatCompletion(context.Background(), &openai.ChatRequest{Messages: []openai.Message{user("Count")}})
-		if err != nil {
-			t.Fatal(err)
+		checkUsage(t, s, openai.Usage{PromptTokens: 11, CompletionTokens: 3, TotalTokens: 14})
+	}},
+	{name: "usage with prompt cache and reasoning", run: func(t *testing.T, s Setup, sc *Script) {
+		sc.SetReply(Reply{Text: "Counted.", PromptTokens: 2000, CachedTokens: 1500, CacheWriteTokens: 400,
+			CompletionTokens: 30, ReasoningTokens: 20})
+		want := openai.Usage{PromptTokens: 2000, CompletionTokens: 30, TotalTokens: 2030,
+			PromptTokensDetails:     &openai.PromptTokensDetails{CachedTokens: 1500},
+			CompletionTokensDetails: &openai.CompletionTokensDetails{ReasoningTokens: 20}}
+		if s.NoReasoningCount {
+			want.CompletionTokensDetails = nil
 		}
-		want := openai.Usage{PromptTokens: 11, CompletionTokens: 3, TotalTokens: 14}
-		if resp.Usage == nil || *resp.Usage != want {
-			t.Fatalf("Response.Usage = %+v, want %+v", resp.Usage, want)
-		}
-		var body openai.ChatResponse
-		mustUnmarshal(t, string(resp.Body), &body)
-		if body.Usage == nil || *body.Usage != want {
-			t.Fatalf("body usage = %+v, want %+v", body.Usage, want)
-		}
-		chunks := streamAll(t, s, &openai.ChatRequest{Messages: []openai.Message{user("Count")},
-			StreamOptions: &openai.StreamOptions{IncludeUsage: true}})
-		lastChunk := chunks[len(chunks)-1]
-		if lastChunk.Usage == nil || *lastChunk.Usage != want || len(lastChunk.Choices) != 0 {
-			t.Fatalf("last streamed chunk = %+v, want no choices and usage %+v", lastChunk, want)
-		}
+		checkUsage(t, s, want)
 	}},
 	{name: "streaming order and termination", run: func(t *testing.T, s Setup, sc *Script) {
 		sc.SetReply(Reply{Text: "One two three four.", PromptTokens: 1, CompletionTokens: 4, HoldAfterFirst: true})
@@ -292,6 +289,40 @@ func complete(t *testing.T, s Setup, req *openai.ChatRequest) openai.ChatRespons
 		t.Fatalf("response object %q id %q, want chat.completion with an id", out.Object, out.ID)
 	}
 	return out
+}
+
+// checkUsage checks the usage of an answer (in Response.Usage and in its body) and of a
+// stream's last chunk, which carries nothing else: each must be want exactly.
+func checkUsage(t *testing.T, s Setup, want openai.Usage) {
+	t.Helper()
+	resp, err := s.Provider.ChatCompletion(context.Background(), &openai.ChatRequest{Messages: []openai.Message{user("Count")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.Usage == nil || !reflect.DeepEqual(*resp.Usage, want) {
+		t.Fatalf("Response.Usage = %s, want %s", usageString(resp.Usage), usageString(&want))
+	}
+	var body openai.ChatResponse
+	mustUnmarshal(t, string(resp.Body), &body)
+	if body.Usage == nil || !reflect.DeepEqual(*body.Usage, want) {
+		t.Fatalf("body usage = %s, want %s", usageString(body.Usage), usageString(&want))
+	}
+	chunks := streamAll(t, s, &openai.ChatRequest{Messages: []openai.Message{user("Count")},
+		StreamOptions: &openai.StreamOptions{IncludeUsage: true}})
+	lastChunk := chunks[len(chunks)-1]
+	if lastChunk.Usage == nil || !reflect.DeepEqual(*lastChunk.Usage, want) || len(lastChunk.Choices) != 0 {
+		t.Fatalf("last streamed chunk has %d choices and usage %s, want none and usage %s",
+			len(lastChunk.Choices), usageString(lastChunk.Usage), usageString(&want))
+	}
+}
+
+// usageString shows a usage as its JSON, details and all.
+func usageString(u *openai.Usage) string {
+	b, err := json.Marshal(u)
+	if err != nil {
+		return err.Error()
+	}
+	return string(b)
 }
 
 func checkText(t *testing.T, resp openai.ChatResponse, text, finish string) {

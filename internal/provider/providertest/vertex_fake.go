@@ -212,8 +212,16 @@ func (f *VertexFake) serve(w http.ResponseWriter, r *http.Request) {
 		googleFail(w, reply.Status, googleStatus(reply.Status), FailureMessage)
 		return
 	}
-	usage := map[string]int{"promptTokenCount": reply.PromptTokens, "candidatesTokenCount": reply.CompletionTokens,
+	// promptTokenCount includes the cached content; thoughts are apart from the candidates.
+	// Gemini has no count of cache writes.
+	usage := map[string]int{"promptTokenCount": reply.PromptTokens, "candidatesTokenCount": reply.CompletionTokens - reply.ReasoningTokens,
 		"totalTokenCount": reply.PromptTokens + reply.CompletionTokens}
+	if reply.CachedTokens > 0 {
+		usage["cachedContentTokenCount"] = reply.CachedTokens
+	}
+	if reply.ReasoningTokens > 0 {
+		usage["thoughtsTokenCount"] = reply.ReasoningTokens
+	}
 	if !stream {
 		var parts []map[string]any
 		if reply.Call != nil {

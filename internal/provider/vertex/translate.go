@@ -114,14 +114,20 @@ type candidate struct {
 	LogprobsResult *logprobsResult `json:"logprobsResult"`
 }
 
+// usageMetadata is Gemini's. promptTokenCount includes cachedContentTokenCount (Google:
+// "the total effective prompt size"), and thoughtsTokenCount is apart from
+// candidatesTokenCount.
 type usageMetadata struct {
-	PromptTokenCount     int `json:"promptTokenCount"`
-	CandidatesTokenCount int `json:"candidatesTokenCount"`
-	ThoughtsTokenCount   int `json:"thoughtsTokenCount"`
-	TotalTokenCount      int `json:"totalTokenCount"`
+	PromptTokenCount        int `json:"promptTokenCount"`
+	CachedContentTokenCount int `json:"cachedContentTokenCount"`
+	CandidatesTokenCount    int `json:"candidatesTokenCount"`
+	ThoughtsTokenCount      int `json:"thoughtsTokenCount"`
+	TotalTokenCount         int `json:"totalTokenCount"`
 }
 
-// openai counts thinking tokens as completion tokens, as OpenAI does for reasoning models.
+// openai counts thinking tokens as completion tokens, as OpenAI does for reasoning models,
+// and reports them as reasoning_tokens; cached content tokens are cached_tokens. A details
+// object is left out when its count is zero.
 func (u *usageMetadata) openai() *openai.Usage {
 	if u == nil {
 		return nil
@@ -131,7 +137,14 @@ func (u *usageMetadata) openai() *openai.Usage {
 	if total == 0 {
 		total = u.PromptTokenCount + completion
 	}
-	return &openai.Usage{PromptTokens: u.PromptTokenCount, CompletionTokens: completion, TotalTokens: total}
+	out := &openai.Usage{PromptTokens: u.PromptTokenCount, CompletionTokens: completion, TotalTokens: total}
+	if u.CachedContentTokenCount > 0 {
+		out.PromptTokensDetails = &openai.PromptTokensDetails{CachedTokens: u.CachedContentTokenCount}
+	}
+	if u.ThoughtsTokenCount > 0 {
+		out.CompletionTokensDetails = &openai.CompletionTokensDetails{ReasoningTokens: u.ThoughtsTokenCount}
+	}
+	return out
 }
 
 // toGemini translates an OpenAI chat request. Gemini names the assistant "model", takes
