@@ -3,6 +3,7 @@ package provider
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/semantic-router/semantic-router/internal/openai"
 )
@@ -98,4 +99,21 @@ func ContentBlocks[B any](c openai.Content, service string, text func(string) B,
 		}
 	}
 	return blocks, nil
+}
+
+// ToolResultText returns a tool message's text: the text, or its text parts joined as they
+// are. The client split the result where it chose (a JSON document may be cut anywhere), so
+// nothing is put between the parts; other parts carry no text and are left out, as
+// openai.Content.String leaves them out.
+func ToolResultText(c openai.Content) string {
+	if !c.IsParts {
+		return c.Text
+	}
+	var sb strings.Builder
+	for _, p := range c.Parts {
+		if p.Type == "text" {
+			sb.WriteString(p.Text)
+		}
+	}
+	return sb.String()
 }

@@ -159,7 +159,7 @@ func toConverse(req *openai.ChatRequest) (*converseRequest, error) {
 		case "tool":
 			// Converse carries tool results in the user's turn, linked by the call's id.
 			role = "user"
-			blocks = []block{{ToolResult: &toolResult{ToolUseID: m.ToolCallID, Content: []toolResultContent{resultContent(m.Content.String())}}}}
+			blocks = []block{{ToolResult: &toolResult{ToolUseID: m.ToolCallID, Content: []toolResultContent{resultContent(provider.ToolResultText(m.Content))}}}}
 		default:
 			err = provider.RefuseAt("role", "unsupported role %q", m.Role)
 		}

@@ -52,6 +52,11 @@ func TestToConverse(t *testing.T) {
 			`{"messages":[{"role":"user","content":[{"text":"a"},{"text":"b"}]}]}`},
 		{"empty tool result", `{"model":"m","messages":[{"role":"assistant","content":null,"tool_calls":[{"id":"t","type":"function","function":{"name":"f","arguments":"{}"}}]},{"role":"tool","tool_call_id":"t","content":""}]}`,
 			`{"messages":[{"role":"assistant","content":[{"toolUse":{"toolUseId":"t","name":"f","input":{}}}]},{"role":"user","content":[{"toolResult":{"toolUseId":"t","content":[{"json":{}}]}}]}]}`},
+		{"tool result in text parts, joined as they are", `{"model":"m","messages":[{"role":"assistant","content":null,"tool_calls":[{"id":"t","type":"function","function":{"name":"f","arguments":"{}"}},{"id":"u","type":"function","function":{"name":"g","arguments":"{}"}}]},` +
+			`{"role":"tool","tool_call_id":"t","content":[{"type":"text","text":"{\"temp_c\":"},{"type":"text","text":"21}"}]},` +
+			`{"role":"tool","tool_call_id":"u","content":[{"type":"text","text":"It is 21"},{"type":"text","text":" C in Paris."}]}]}`,
+			`{"messages":[{"role":"assistant","content":[{"toolUse":{"toolUseId":"t","name":"f","input":{}}},{"toolUse":{"toolUseId":"u","name":"g","input":{}}}]},` +
+				`{"role":"user","content":[{"toolResult":{"toolUseId":"t","content":[{"json":{"temp_c":21}}]}},{"toolResult":{"toolUseId":"u","content":[{"text":"It is 21 C in Paris."}]}}]}]}`},
 		{"tool_choice required", `{"model":"m","messages":[{"role":"user","content":"a"}],"tools":[{"type":"function","function":{"name":"f","parameters":{"type":"object"}}}],"tool_choice":"required"}`,
 			`{"messages":[{"role":"user","content":[{"text":"a"}]}],"toolConfig":{"tools":[{"toolSpec":{"name":"f","inputSchema":{"json":{"type":"object"}}}}],"toolChoice":{"any":{}}}}`},
 	}

@@ -177,7 +177,7 @@ func toGemini(req *openai.ChatRequest, stream bool) (*generateRequest, error) {
 				err = provider.RefuseAt("tool_call_id", "tool_call_id %q does not match a tool call of an earlier assistant message", m.ToolCallID)
 				break
 			}
-			parts = []part{{FunctionResponse: &functionResponse{Name: name, Response: responseObject(m.Content.String())}}}
+			parts = []part{{FunctionResponse: &functionResponse{Name: name, Response: responseObject(provider.ToolResultText(m.Content))}}}
 		default:
 			err = provider.RefuseAt("role", "unsupported role %q", m.Role)
 		}

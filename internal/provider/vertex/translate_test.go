@@ -51,6 +51,12 @@ func TestToGemini(t *testing.T) {
 		{"named tool choice", `{"model":"m","messages":[{"role":"user","content":"Hi"}],"tools":[{"type":"function","function":{"name":"f"}}],"tool_choice":{"type":"function","function":{"name":"f"}}}`,
 			`{"contents":[{"role":"user","parts":[{"text":"Hi"}]}],"tools":[{"functionDeclarations":[{"name":"f"}]}],"toolConfig":{"functionCallingConfig":{"mode":"ANY","allowedFunctionNames":["f"]}}}`},
 	}
+	tests = append(tests, struct{ name, in, want string }{"tool result in text parts, joined as they are",
+		`{"model":"m","messages":[{"role":"assistant","content":null,"tool_calls":[{"id":"call_a","type":"function","function":{"name":"f","arguments":"{}"}},{"id":"call_b","type":"function","function":{"name":"g","arguments":"{}"}}]},` +
+			`{"role":"tool","tool_call_id":"call_a","content":[{"type":"text","text":"{\"temp_c\":"},{"type":"text","text":"21}"}]},` +
+			`{"role":"tool","tool_call_id":"call_b","content":[{"type":"text","text":"It is 21"},{"type":"text","text":" C in Paris."}]}]}`,
+		`{"contents":[{"role":"model","parts":[{"functionCall":{"name":"f","args":{}}},{"functionCall":{"name":"g","args":{}}}]},` +
+			`{"role":"user","parts":[{"functionResponse":{"name":"f","response":{"temp_c":21}}},{"functionResponse":{"name":"g","response":{"content":"It is 21 C in Paris."}}}]}]}`})
 	tests = append(tests, struct{ name, in, want string }{"thought signatures go back on their parts",
 		`{"model":"m","messages":[{"role":"user","content":"Weather in Paris?"},` +
 			`{"role":"assistant","content":"Let me look.","extra_content":{"google":{"thought_signature":"dGV4dA=="}},"tool_calls":[` +
