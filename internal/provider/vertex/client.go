@@ -118,7 +118,7 @@ func (c *Client) ChatCompletion(ctx context.Context, req *openai.ChatRequest) (*
 	if err != nil {
 		return nil, err
 	}
-	body, usage, err := fromGemini(raw, "chatcmpl-"+callID(), c.opts.Model, c.opts.Now().Unix())
+	body, usage, err := fromGemini(raw, completionID(), c.opts.Model, c.opts.Now().Unix())
 	if err != nil {
 		return nil, c.protocolError("the answer is not a GenerateContentResponse", err)
 	}
@@ -139,7 +139,7 @@ func (c *Client) ChatCompletionStream(ctx context.Context, req *openai.ChatReque
 		return nil, c.protocolError(fmt.Sprintf("streamGenerateContent was answered with content type %q, not text/event-stream", ct), nil)
 	}
 	s := &stream{c: c, ctx: ctx, token: token, body: resp.Body, sse: openai.NewSSEReader(resp.Body), cancel: cancel,
-		ch: chunker{id: "chatcmpl-" + callID(), model: c.opts.Model, created: c.opts.Now().Unix(),
+		ch: chunker{id: completionID(), model: c.opts.Model, created: c.opts.Now().Unix(),
 			includeUsage: req.StreamOptions != nil && req.StreamOptions.IncludeUsage}}
 	// Vertex can answer 200 and then send an error event first. Reading up to the first
 	// chunk here returns such an error from this call, where the router can still fall

@@ -3,7 +3,9 @@ package vertex_test
 import (
 	"context"
 	"encoding/base64"
+	"encoding/json"
 	"errors"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -169,5 +171,46 @@ func TestStreamFailureBeforeFirstChunk(t *testing.T) {
 	if st != nil || !errors.As(err, &pe) || pe.Kind != provider.KindRateLimited ||
 		err.Error() != `model "gemini": Vertex AI failed during the stream (RESOURCE_EXHAUSTED): Resource exhausted.` {
 		t.Fatalf("stream %v, error %v; want no stream and the upstream error", st, err)
+	}
+}
+
+// TestAnswerIDsComeFromResponseID: a whole answer and every chunk of a stream are named
+// after Vertex's responseId, so a client's id can be found in Google's logs either way.
+func TestAnswerIDsComeFromResponseID(t *testing.T) {
+	t.Parallel()
+	fake := providertest.NewVertexFake(t, providertest.NewScript(), "proj", "us-central1")
+	key := base64.StdEncoding.EncodeToString(fake.NewKey(t))
+	p := newClient(t, fake.Server.URL, func() (string, error) { return key, nil })
+	const want = "chatcmpl-fake-response-1" // the fake's responseId
+	resp, err := p.ChatCompletion(context.Background(), hello())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var answer openai.ChatResponse
+	if err := json.Unmarshal(resp.Body, &answer); err != nil || answer.ID != want {
+		t.Fatalf("answer id %q (%v), want %q", answer.ID, err, want)
+	}
+	st, err := p.ChatCompletionStream(context.Background(), hello())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	n := 0
+	for {
+		data, err := st.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ch openai.ChatChunk
+		if err := json.Unmarshal(data, &ch); err != nil || ch.ID != want {
+			t.Fatalf("chunk %d id %q (%v), want %q", n, ch.ID, err, want)
+		}
+		n++
+	}
+	if n == 0 {
+		t.Fatal("the stream had no chunks")
 	}
 }

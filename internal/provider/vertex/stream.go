@@ -18,6 +18,8 @@ import (
 // candidate is streamed: OpenAI streams interleave choices, which no router client asks of
 // a Gemini model.
 type chunker struct {
+	// id is every chunk's id: "chatcmpl-" and the responseId of the first event, as for a
+	// whole answer; the id set at the start stands in when the first event has none.
 	id, model    string
 	created      int64
 	includeUsage bool
@@ -40,6 +42,9 @@ func (c *chunker) event(data []byte) ([][]byte, error) {
 	}
 	if r.UsageMetadata != nil {
 		c.usage = r.UsageMetadata.openai() // cumulative: the last one counts
+	}
+	if !c.started && !c.finished && r.ResponseID != "" {
+		c.id = "chatcmpl-" + r.ResponseID // before any chunk: all of a stream's share one id
 	}
 	var out [][]byte
 	// OpenAI clients take the role from the first delta, whatever else it carries.

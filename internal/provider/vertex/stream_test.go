@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -71,6 +72,47 @@ func TestStreamCarriesThoughtSignatures(t *testing.T) {
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestStreamChunkIDs: chunks take their id from Vertex's responseId, as a whole answer
+// does, and keep the one they started with.
+func TestStreamChunkIDs(t *testing.T) {
+	t.Parallel()
+	ev := func(responseID, text, finish string) string {
+		e := `{"candidates":[{"content":{"role":"model","parts":[{"text":"` + text + `"}]}` + finish + `}]` + responseID + `}`
+		return "data: " + e + "\r\n\r\n"
+	}
+	const stop = `,"finishReason":"STOP"`
+	tests := []struct{ name, raw, want string }{
+		{"responseId on every event", ev(`,"responseId":"r-42"`, "Hi", "") + ev(`,"responseId":"r-42"`, "!", stop), "chatcmpl-r-42"},
+		{"responseId first, then another", ev(`,"responseId":"r-1"`, "Hi", "") + ev(`,"responseId":"r-2"`, "!", stop), "chatcmpl-r-1"},
+		{"no responseId", ev("", "Hi", "") + ev("", "!", stop), "chatcmpl-1"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			got, err := drain(testStream(tt.raw, false))
+			if !errors.Is(err, io.EOF) || len(got) != 3 {
+				t.Fatalf("chunks %q, end %v; want 3 and EOF", got, err)
+			}
+			for i, c := range got {
+				var ch openai.ChatChunk
+				if err := json.Unmarshal([]byte(c), &ch); err != nil || ch.ID != tt.want {
+					t.Fatalf("chunk %d id %q (%v), want %q", i, ch.ID, err, tt.want)
+				}
+			}
+		})
+	}
+}
+
+// TestCompletionID: an answer without a responseId gets an id of its own, not one shaped
+// like a tool call's.
+func TestCompletionID(t *testing.T) {
+	t.Parallel()
+	id := completionID()
+	if !regexp.MustCompile(`^chatcmpl-[A-Z2-7]{20}$`).MatchString(id) || id == completionID() {
+		t.Fatalf("completionID() = %q, want chatcmpl- and 20 random base32 characters", id)
 	}
 }
 

@@ -358,6 +358,10 @@ func finishReason(reason string, calls bool) string {
 // find the function name again when the client sends the result back.
 func callID() string { return "call_" + rand.Text()[:16] }
 
+// completionID is the id of an answer whose responseId is missing (Vertex sends one with
+// every answer and every event of a stream).
+func completionID() string { return "chatcmpl-" + rand.Text()[:20] }
+
 // fromGemini translates a generateContent response into an OpenAI chat.completion body.
 func fromGemini(raw []byte, id, model string, created int64) ([]byte, *openai.Usage, error) {
 	var r generateResponse
