@@ -52,6 +52,10 @@ type Error struct {
 	// Param is the request field a KindBadRequest error is about (such as "seed"), when the
 	// provider refused a field it cannot translate; empty otherwise.
 	Param string
+	// Protocol names the protocol the backend was spoken to in, when it is not OpenAI's
+	// ("Bedrock Converse", "Vertex Gemini"): a KindProtocol error tells the client which
+	// protocol the answer did not follow. Empty means the OpenAI protocol.
+	Protocol string
 	// Err is the cause, for logs and errors.Is.
 	Err error
 }

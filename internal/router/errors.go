@@ -1,6 +1,7 @@
 package router
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -68,7 +69,10 @@ var kindClasses = map[provider.Kind]failureClass{
 	provider.KindBadRequest:  {orStatus: http.StatusBadRequest, typ: openai.TypeInvalidRequest, code: "upstream_rejected_request", sentence: answered("rejected the request")},
 	provider.KindRateLimited: {status: http.StatusTooManyRequests, typ: openai.TypeRateLimit, code: "upstream_rate_limited", sentence: answered("is rate limiting")},
 	provider.KindUpstream:    {status: http.StatusBadGateway, typ: openai.TypeUpstream, code: "upstream_error", sentence: answered("failed during the stream")},
-	provider.KindProtocol:    {status: http.StatusBadGateway, typ: openai.TypeUpstream, code: "upstream_error", sentence: server("sent an answer that is not the OpenAI protocol")},
+	provider.KindProtocol: {status: http.StatusBadGateway, typ: openai.TypeUpstream, code: "upstream_error",
+		sentence: func(model string, pe *provider.Error) string {
+			return server("sent an answer that is not the "+cmp.Or(pe.Protocol, "OpenAI")+" protocol")(model, pe)
+		}},
 }
 
 // causeClasses come before the kind: failures whose cause tells the client more precisely

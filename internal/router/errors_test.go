@@ -87,6 +87,28 @@ func TestAPIErrorMapsEveryKind(t *testing.T) {
 	}
 }
 
+// TestAPIErrorNamesTheProtocol: an answer that does not parse is said not to follow the
+// protocol the provider speaks to its backend, OpenAI's unless the provider names another.
+func TestAPIErrorNamesTheProtocol(t *testing.T) {
+	t.Parallel()
+	tests := []struct{ protocol, want string }{
+		{"", `upstream model server for model "m" sent an answer that is not the OpenAI protocol (request id req-1)`},
+		{"Bedrock Converse", `upstream model server for model "m" sent an answer that is not the Bedrock Converse protocol (request id req-1)`},
+		{"Vertex Gemini", `upstream model server for model "m" sent an answer that is not the Vertex Gemini protocol (request id req-1)`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.want, func(t *testing.T) {
+			t.Parallel()
+			r, _ := testRouter(false)
+			e := r.apiError(WithRequestID(context.Background(), "req-1"), "m",
+				&provider.Error{Kind: provider.KindProtocol, Protocol: tt.protocol, Message: "https://backend.test: the answer does not parse"})
+			if e.Status != http.StatusBadGateway || e.Code != "upstream_error" || e.Message != tt.want {
+				t.Fatalf("got %d %q %q, want 502 upstream_error %q", e.Status, e.Code, e.Message, tt.want)
+			}
+		})
+	}
+}
+
 // TestAPIErrorForARefusal: a request the provider refused to translate sent nothing; it is
 // the client's 400, naming the problem and the param, and not the model's failure.
 func TestAPIErrorForARefusal(t *testing.T) {

@@ -311,7 +311,7 @@ func (c *Client) statusError(resp *http.Response, creds aws.Credentials) *provid
 		e.Kind = provider.KindBadRequest
 		e.Message = fmt.Sprintf("Bedrock rejected the request (%s)", label)
 	default:
-		e.Kind = provider.KindProtocol
+		e.Kind, e.Protocol = provider.KindProtocol, protocol
 		e.Message = fmt.Sprintf("Bedrock answered with unexpected status %d", code)
 	}
 	if detail != "" {
@@ -379,12 +379,18 @@ func orNone(src string) string {
 	return src
 }
 
+// protocol is the provider.Error Protocol of the client's errors.
+const protocol = "Bedrock Converse"
+
 func (c *Client) transportError(ctx context.Context, err error) *provider.Error {
-	return transport.ExplainContext(ctx, c.opts.Name, c.base, err)
+	e := transport.ExplainContext(ctx, c.opts.Name, c.base, err)
+	e.Protocol = protocol // for an answer refused on the way in (headers too large)
+	return e
 }
 
 func (c *Client) protocolError(msg string, err error) *provider.Error {
-	return &provider.Error{Kind: provider.KindProtocol, Model: c.opts.Name, Message: fmt.Sprintf("%s: %s", c.base, msg), Err: err}
+	return &provider.Error{Kind: provider.KindProtocol, Model: c.opts.Name, Protocol: protocol,
+		Message: fmt.Sprintf("%s: %s", c.base, msg), Err: err}
 }
 
 // responseID derives the completion id from the AWS request id, which ties a client's

@@ -282,3 +282,45 @@ func TestStreamStartsWithTheRole(t *testing.T) {
 		t.Fatalf("deltas %q, want the role, the words and the finish", got)
 	}
 }
+
+// TestAnswerNotConverse: a 200 whose body or content type is not Converse's is a protocol
+// error that names Bedrock Converse as the protocol the answer did not follow.
+func TestAnswerNotConverse(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name, contentType, body string
+		stream                  bool
+		want                    string
+	}{
+		{"not JSON", "application/json", `<html>gateway</html>`, false,
+			`the answer is not a Converse response`},
+		{"no output message", "application/json", `{"output":{}}`, false,
+			`the answer is not a Converse response`},
+		{"stream of another type", "application/json", `{}`, true,
+			`ConverseStream was answered with content type "application/json", not application/vnd.amazon.eventstream`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+				w.Header().Set("Content-Type", tt.contentType)
+				_, _ = w.Write([]byte(tt.body))
+			}))
+			defer srv.Close()
+			p := newClient(t, srv.URL, "anthropic.claude-3-5-haiku-20241022-v1:0", func() aws.Credentials {
+				return aws.Credentials{AccessKeyID: "AKID", SecretAccessKey: "secret"}
+			})
+			var err error
+			if tt.stream {
+				_, err = p.ChatCompletionStream(context.Background(), hello())
+			} else {
+				_, err = p.ChatCompletion(context.Background(), hello())
+			}
+			var pe *provider.Error
+			if !errors.As(err, &pe) || pe.Kind != provider.KindProtocol || pe.Protocol != "Bedrock Converse" ||
+				pe.Message != srv.URL+": "+tt.want {
+				t.Fatalf("error %v (%#v), want a Bedrock Converse protocol error %q", err, pe, tt.want)
+			}
+		})
+	}
+}

@@ -317,7 +317,7 @@ func (c *Client) statusError(resp *http.Response, token string) *provider.Error 
 		e.Kind = provider.KindBadRequest
 		e.Message = fmt.Sprintf("Vertex AI rejected the request (%s)", label)
 	default:
-		e.Kind = provider.KindProtocol
+		e.Kind, e.Protocol = provider.KindProtocol, protocol
 		e.Message = fmt.Sprintf("Vertex AI answered with unexpected status %d", code)
 	}
 	if detail != "" {
@@ -343,12 +343,18 @@ func googleError(raw []byte, secrets ...string) (status, msg string) {
 	return provider.UpstreamText(env.Error.Status, secrets...), provider.UpstreamText(msg, secrets...)
 }
 
+// protocol is the provider.Error Protocol of the client's errors.
+const protocol = "Vertex Gemini"
+
 func (c *Client) transportError(ctx context.Context, err error) *provider.Error {
-	return transport.ExplainContext(ctx, c.opts.Name, c.base, err)
+	e := transport.ExplainContext(ctx, c.opts.Name, c.base, err)
+	e.Protocol = protocol // for an answer refused on the way in (headers too large)
+	return e
 }
 
 func (c *Client) protocolError(msg string, err error) *provider.Error {
-	return &provider.Error{Kind: provider.KindProtocol, Model: c.opts.Name, Message: fmt.Sprintf("%s: %s", c.base, msg), Err: err}
+	return &provider.Error{Kind: provider.KindProtocol, Model: c.opts.Name, Protocol: protocol,
+		Message: fmt.Sprintf("%s: %s", c.base, msg), Err: err}
 }
 
 var _ provider.Provider = (*Client)(nil)

@@ -214,3 +214,44 @@ func TestAnswerIDsComeFromResponseID(t *testing.T) {
 		t.Fatal("the stream had no chunks")
 	}
 }
+
+// TestAnswerNotGemini: a 200 whose body or content type is not Gemini's is a protocol
+// error that names Vertex Gemini as the protocol the answer did not follow.
+func TestAnswerNotGemini(t *testing.T) {
+	t.Parallel()
+	fake := providertest.NewVertexFake(t, providertest.NewScript(), "proj", "us-central1")
+	key := base64.StdEncoding.EncodeToString(fake.NewKey(t))
+	tests := []struct {
+		name, contentType, body string
+		stream                  bool
+		want                    string
+	}{
+		{"not JSON", "application/json", `<html>gateway</html>`, false, `the answer is not a GenerateContentResponse`},
+		{"no candidates", "application/json", `{"responseId":"r1"}`, false, `the answer is not a GenerateContentResponse`},
+		{"stream of another type", "application/json", `{}`, true,
+			`streamGenerateContent was answered with content type "application/json", not text/event-stream`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			// The model API answers; tokens still come from the fake.
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+				w.Header().Set("Content-Type", tt.contentType)
+				_, _ = w.Write([]byte(tt.body))
+			}))
+			defer srv.Close()
+			p := newClient(t, srv.URL, func() (string, error) { return key, nil })
+			var err error
+			if tt.stream {
+				_, err = p.ChatCompletionStream(context.Background(), hello())
+			} else {
+				_, err = p.ChatCompletion(context.Background(), hello())
+			}
+			var pe *provider.Error
+			if !errors.As(err, &pe) || pe.Kind != provider.KindProtocol || pe.Protocol != "Vertex Gemini" ||
+				pe.Message != srv.URL+": "+tt.want {
+				t.Fatalf("error %v (%#v), want a Vertex Gemini protocol error %q", err, pe, tt.want)
+			}
+		})
+	}
+}
