@@ -98,6 +98,22 @@ var (
 	ErrRefused = errors.New("request refused before it was sent")
 )
 
+// ModelOutputError is the cause of a *Error for an answer the service delivered whole but
+// whose model output cannot be given to the client: Gemini's MALFORMED_FUNCTION_CALL, a
+// function call that does not parse. Kind is KindUpstream: the request was good and the
+// endpoint healthy, and sampling again, from the same model or another, may succeed. Its
+// What is the router's own words, safe to show clients.
+type ModelOutputError struct {
+	// What is what the model produced, such as "a malformed function call".
+	What string
+	// Reason is the service's name for it, such as MALFORMED_FUNCTION_CALL.
+	Reason string
+}
+
+func (e *ModelOutputError) Error() string {
+	return fmt.Sprintf("the model produced %s (%s)", e.What, e.Reason)
+}
+
 // LimitError is the cause of an answer refused for passing a size limit; it matches
 // ErrResponseTooLarge, and tells clients and logs which setting to raise.
 type LimitError struct {

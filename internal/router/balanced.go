@@ -103,8 +103,8 @@ func outcome(ctx context.Context, err error) balancer.Outcome {
 		return balancer.Neutral
 	}
 	var pe *provider.Error
-	if !errors.As(err, &pe) {
-		return balancer.Neutral
+	if !errors.As(err, &pe) || errors.As(err, new(*provider.ModelOutputError)) {
+		return balancer.Neutral // the endpoint answered: what the model wrote is not its health
 	}
 	switch pe.Kind {
 	case provider.KindConnect, provider.KindTLS, provider.KindTimeout, provider.KindUpstream, provider.KindProtocol:

@@ -137,6 +137,8 @@ func TestOutcome(t *testing.T) {
 		{"first_token_timeout", timedOut(errFirstTokenTimeout), upstream, balancer.Failure},
 		{"stream_idle_timeout", timedOut(fmt.Errorf("cut: %w", errStreamIdleTimeout)), upstream, balancer.Failure},
 		{"not a provider error", context.Background(), errors.New("boom"), balancer.Neutral},
+		{"the model's output failed", context.Background(), &provider.Error{Kind: provider.KindUpstream,
+			Err: &provider.ModelOutputError{What: "a malformed function call", Reason: "MALFORMED_FUNCTION_CALL"}}, balancer.Neutral},
 	} {
 		if got := outcome(tt.ctx, tt.err); got != tt.want {
 			t.Errorf("%s: %v, want %v", tt.name, got, tt.want)

@@ -94,6 +94,13 @@ var causeClasses = []struct {
 		return errors.Is(err, errMalformedStream) || errors.Is(err, provider.ErrMalformedStream)
 	},
 		failureClass{status: http.StatusBadGateway, typ: openai.TypeUpstream, code: "upstream_error", sentence: server("sent a malformed stream")}},
+	{func(err error) bool { return errors.As(err, new(*provider.ModelOutputError)) },
+		failureClass{status: http.StatusBadGateway, typ: openai.TypeUpstream, code: "upstream_error",
+			sentence: func(model string, pe *provider.Error) string {
+				var mo *provider.ModelOutputError
+				errors.As(pe, &mo)
+				return fmt.Sprintf("model %q produced %s", model, mo.What)
+			}}},
 	{func(err error) bool { return errors.Is(err, provider.ErrResponseTooLarge) },
 		failureClass{status: http.StatusBadGateway, typ: openai.TypeUpstream, code: "upstream_response_too_large",
 			sentence: func(model string, pe *provider.Error) string {

@@ -109,6 +109,24 @@ func TestAPIErrorNamesTheProtocol(t *testing.T) {
 	}
 }
 
+// TestAPIErrorForModelOutput: an answer whose model output failed (Gemini's malformed
+// function call) is the model's failure, in the router's words; Gemini's own are logged.
+func TestAPIErrorForModelOutput(t *testing.T) {
+	t.Parallel()
+	r, logs := testRouter(false)
+	mo := &provider.ModelOutputError{What: "a malformed function call", Reason: "MALFORMED_FUNCTION_CALL"}
+	err := &provider.Error{Kind: provider.KindUpstream, Err: mo,
+		Message: "Vertex AI: the model produced a malformed function call (MALFORMED_FUNCTION_CALL): Malformed function call: print(x"}
+	e := r.apiError(WithRequestID(context.Background(), "req-1"), "m", fmt.Errorf("attempt 2: %w", err))
+	want := `model "m" produced a malformed function call (request id req-1)`
+	if e.Status != http.StatusBadGateway || e.Code != "upstream_error" || e.Type != openai.TypeUpstream || e.Message != want {
+		t.Fatalf("got %d %q %q %q, want 502 upstream_error %q", e.Status, e.Type, e.Code, e.Message, want)
+	}
+	if !strings.Contains(logs.String(), "Malformed function call: print(x") {
+		t.Errorf("the log line lacks Gemini's finish message: %s", logs)
+	}
+}
+
 // TestAPIErrorForARefusal: a request the provider refused to translate sent nothing; it is
 // the client's 400, naming the problem and the param, and not the model's failure.
 func TestAPIErrorForARefusal(t *testing.T) {

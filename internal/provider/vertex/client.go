@@ -119,6 +119,10 @@ func (c *Client) ChatCompletion(ctx context.Context, req *openai.ChatRequest) (*
 		return nil, err
 	}
 	body, usage, err := fromGemini(raw, completionID(), c.opts.Model, c.opts.Now().Unix())
+	var failed *outputFailure
+	if errors.As(err, &failed) {
+		return nil, c.outputError(failed, token)
+	}
 	if err != nil {
 		return nil, c.protocolError("the answer is not a GenerateContentResponse", err)
 	}
@@ -341,6 +345,16 @@ func googleError(raw []byte, secrets ...string) (status, msg string) {
 		msg = strings.TrimSpace(string(raw))
 	}
 	return provider.UpstreamText(env.Error.Status, secrets...), provider.UpstreamText(msg, secrets...)
+}
+
+// outputError is the error of an answer whose model output failed: the service's, so the
+// router retries and falls back as for a 5xx; finishMessage goes to the log.
+func (c *Client) outputError(f *outputFailure, token string) *provider.Error {
+	msg := "Vertex AI: " + f.cause.Error()
+	if detail := provider.UpstreamText(f.message, token); detail != "" {
+		msg += ": " + detail
+	}
+	return &provider.Error{Kind: provider.KindUpstream, Model: c.opts.Name, Message: msg, Err: f.cause}
 }
 
 // protocol is the provider.Error Protocol of the client's errors.

@@ -255,3 +255,84 @@ func TestAnswerNotGemini(t *testing.T) {
 		})
 	}
 }
+
+// TestMalformedFunctionCall: Gemini ends a candidate with MALFORMED_FUNCTION_CALL (or
+// UNEXPECTED_TOOL_CALL) and no content when the model wrote a call it cannot deliver. That
+// is a failure of the model, not an empty answer: a KindUpstream error whose cause tells
+// the router what the model produced, from ChatCompletion, from ChatCompletionStream when
+// nothing went out yet, and from Next in the middle of a stream.
+func TestMalformedFunctionCall(t *testing.T) {
+	t.Parallel()
+	fake := providertest.NewVertexFake(t, providertest.NewScript(), "proj", "us-central1")
+	key := base64.StdEncoding.EncodeToString(fake.NewKey(t))
+	const (
+		malformed = `{"candidates":[{"content":{},"finishReason":"MALFORMED_FUNCTION_CALL","finishMessage":"Malformed function call: print(default_api.get_weather(city='Paris'"}],` +
+			`"usageMetadata":{"promptTokenCount":50,"totalTokenCount":50},"modelVersion":"gemini-2.5-flash","responseId":"r1"}`
+		unexpected    = `{"candidates":[{"content":{"role":"model"},"finishReason":"UNEXPECTED_TOOL_CALL"}],"usageMetadata":{"promptTokenCount":50,"totalTokenCount":50},"responseId":"r1"}`
+		text          = `{"candidates":[{"content":{"role":"model","parts":[{"text":"Let me check."}]}}],"responseId":"r1"}`
+		wantMalformed = `model "gemini": Vertex AI: the model produced a malformed function call (MALFORMED_FUNCTION_CALL): Malformed function call: print(default_api.get_weather(city='Paris'`
+	)
+	sse := func(events ...string) string {
+		var sb strings.Builder
+		for _, e := range events {
+			sb.WriteString("data: " + e + "\r\n\r\n")
+		}
+		return sb.String()
+	}
+	tests := []struct {
+		name, body string
+		stream     bool
+		chunks     int // chunks handed out before the error
+		want       string
+		what       string
+	}{
+		{"answer", malformed, false, 0, wantMalformed, "a malformed function call"},
+		{"answer with an unexpected call", unexpected, false, 0,
+			`model "gemini": Vertex AI: the model produced a function call although the request offered no tools (UNEXPECTED_TOOL_CALL)`,
+			"a function call although the request offered no tools"},
+		{"stream, first event", sse(malformed), true, 0, wantMalformed, "a malformed function call"},
+		{"stream, after text", sse(text, malformed), true, 1, wantMalformed, "a malformed function call"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+				if tt.stream {
+					w.Header().Set("Content-Type", "text/event-stream")
+				} else {
+					w.Header().Set("Content-Type", "application/json")
+				}
+				_, _ = w.Write([]byte(tt.body))
+			}))
+			defer srv.Close()
+			p := newClient(t, srv.URL, func() (string, error) { return key, nil })
+			var err error
+			chunks := 0
+			switch {
+			case !tt.stream:
+				_, err = p.ChatCompletion(context.Background(), hello())
+			default:
+				var st provider.Stream
+				st, err = p.ChatCompletionStream(context.Background(), hello())
+				if (err == nil) != (tt.chunks > 0) {
+					t.Fatalf("ChatCompletionStream error %v; want one only when nothing could go out first", err)
+				}
+				for err == nil {
+					if _, err = st.Next(); err == nil {
+						chunks++
+					}
+				}
+				if st != nil {
+					_ = st.Close()
+				}
+			}
+			var pe *provider.Error
+			var mo *provider.ModelOutputError
+			if !errors.As(err, &pe) || pe.Kind != provider.KindUpstream || err.Error() != tt.want ||
+				!errors.As(err, &mo) || mo.What != tt.what || chunks != tt.chunks {
+				t.Fatalf("after %d chunks, error\n%v\nwant after %d a KindUpstream error with a ModelOutputError %q:\n%s",
+					chunks, err, tt.chunks, tt.what, tt.want)
+			}
+		})
+	}
+}

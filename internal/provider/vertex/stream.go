@@ -61,6 +61,9 @@ func (c *chunker) event(data []byte) ([][]byte, error) {
 	switch {
 	case len(r.Candidates) > 0:
 		cand := r.Candidates[0]
+		if f := failedOutput(cand); f != nil {
+			return nil, f
+		}
 		for _, p := range cand.Content.Parts {
 			switch {
 			case p.Thought && p.ThoughtSignature == "":
@@ -161,6 +164,11 @@ func (s *stream) Next() ([]byte, error) {
 			return nil, s.c.transportError(s.ctx, err)
 		}
 		chunks, err := s.ch.event(ev.Data)
+		var failed *outputFailure
+		if errors.As(err, &failed) {
+			s.done = true
+			return nil, s.c.outputError(failed, s.token)
+		}
 		if errors.Is(err, errStreamError) {
 			s.done = true
 			status, detail := googleError(ev.Data, s.token)

@@ -111,6 +111,7 @@ type generateResponse struct {
 type candidate struct {
 	Content        content         `json:"content"`
 	FinishReason   string          `json:"finishReason"`
+	FinishMessage  string          `json:"finishMessage"`
 	LogprobsResult *logprobsResult `json:"logprobsResult"`
 }
 
@@ -354,6 +355,31 @@ func finishReason(reason string, calls bool) string {
 	return "stop"
 }
 
+// outputFailure is a candidate that finished with a reason that leaves no answer to give:
+// Gemini stops at a function call it could not write (MALFORMED_FUNCTION_CALL) or was not
+// allowed to make (UNEXPECTED_TOOL_CALL), and sends nothing of it.
+type outputFailure struct {
+	cause   *provider.ModelOutputError
+	message string // Gemini's finishMessage, for the log
+}
+
+func (f *outputFailure) Error() string { return f.cause.Error() }
+
+// failedOutput returns the failure of a candidate's finish reason, or nil for a reason
+// that ends an answer.
+func failedOutput(c candidate) *outputFailure {
+	var what string
+	switch c.FinishReason {
+	case "MALFORMED_FUNCTION_CALL":
+		what = "a malformed function call"
+	case "UNEXPECTED_TOOL_CALL":
+		what = "a function call although the request offered no tools"
+	default:
+		return nil
+	}
+	return &outputFailure{cause: &provider.ModelOutputError{What: what, Reason: c.FinishReason}, message: c.FinishMessage}
+}
+
 // callID makes an OpenAI tool call id; Gemini has none, and the router only needs it to
 // find the function name again when the client sends the result back.
 func callID() string { return "call_" + rand.Text()[:16] }
@@ -370,6 +396,11 @@ func fromGemini(raw []byte, id, model string, created int64) ([]byte, *openai.Us
 	}
 	if r.ResponseID != "" {
 		id = "chatcmpl-" + r.ResponseID
+	}
+	for _, c := range r.Candidates {
+		if f := failedOutput(c); f != nil {
+			return nil, nil, f
+		}
 	}
 	u := r.UsageMetadata.openai()
 	resp := openai.ChatResponse{ID: id, Object: openai.ObjectChatCompletion, Created: created, Model: model, Usage: u}
