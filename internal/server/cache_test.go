@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"regexp"
+	"strings"
 	"testing"
 	"time"
 
@@ -26,6 +27,16 @@ management:
 	for i, want := range []string{"miss", "hit"} {
 		if r := do(t, "POST", f.inference+"/v1/chat/completions", "", body); r.status != http.StatusOK || r.header.Get("X-Vsr-Cache") != want {
 			t.Fatalf("request %d: %d, x-vsr-cache %q, want %q", i+1, r.status, r.header.Get("X-Vsr-Cache"), want)
+		}
+		if want == "miss" {
+			// The answer is stored after it leaves, so that the client does not wait for it.
+			deadline := time.Now().Add(10 * time.Second)
+			for r := do(t, "GET", f.management+"/api/v1/cache", "Bearer read-token-1", ""); !strings.Contains(r.body, `"entries":1`); r = do(t, "GET", f.management+"/api/v1/cache", "Bearer read-token-1", "") {
+				if time.Now().After(deadline) {
+					t.Fatalf("the missed answer was not stored: %s", r.body)
+				}
+				time.Sleep(5 * time.Millisecond)
+			}
 		}
 	}
 	steps := []struct {
