@@ -156,8 +156,9 @@ func mergeText(parts []openai.ContentPart, text string) []openai.ContentPart {
 }
 
 // maskJSON masks every string value and member name of a JSON text, decoded, and returns it
-// encoded again; text that is not JSON is masked as it is. Inline media (signal.IsMedia) is
-// left alone. Text with nothing to mask comes back as it was.
+// encoded again; text that is not JSON is masked as it is. Inline data (signal.ParseInline)
+// is masked as the policies read it (maskInline). Text with nothing to mask comes back as it
+// was.
 func maskJSON(det *signal.PIIDetector, text string) string {
 	var v any
 	dec := json.NewDecoder(strings.NewReader(text))
@@ -167,10 +168,7 @@ func maskJSON(det *signal.PIIDetector, text string) string {
 	}
 	changed := false
 	mask := func(s string) string {
-		if signal.IsMedia(s) {
-			return s
-		}
-		m := maskText(det, s)
+		m := maskInline(det, s)
 		changed = changed || m != s
 		return m
 	}
@@ -201,4 +199,34 @@ func maskJSON(det *signal.PIIDetector, text string) string {
 		return maskText(det, text)
 	}
 	return string(b)
+}
+
+// maskInline masks s, a JSON string, as the policies read it. Inline data that decodes to
+// text is masked decoded and encoded again the same way; binary data is left alone unless
+// the words it shows between separators hold personal data, and then it is masked as text
+// (or, when that does not remove the data, replaced by those words masked): it is not the
+// media it claims to be. Any other string is masked as text.
+func maskInline(det *signal.PIIDetector, s string) string {
+	in, ok := signal.ParseInline(s)
+	if !ok {
+		return maskText(det, s)
+	}
+	if in.Binary {
+		words := in.Read()
+		if words == "" || maskText(det, words) == words {
+			return s
+		}
+		if m := maskText(det, s); m != s {
+			return m
+		}
+		return maskText(det, words)
+	}
+	b, err := in.Decode()
+	if err != nil {
+		return s
+	}
+	if m := maskText(det, string(b)); m != string(b) {
+		return in.Encode([]byte(m))
+	}
+	return s
 }

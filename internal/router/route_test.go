@@ -155,7 +155,9 @@ func TestForModel(t *testing.T) {
 }
 
 // TestMaskContentParts: every part is masked, member by member, an image's URL too (it
-// leaves with the request, and the policy read it); inline media stays as it came.
+// leaves with the request, and the policy read it); inline media stays as it came, but
+// base64 that decodes to text is masked decoded and encoded again, and a data URL head on
+// text ("data:;base64,…") hides nothing.
 func TestMaskContentParts(t *testing.T) {
 	t.Parallel()
 	r := buildRouter(t, routeConfig, nil, Options{ClassifyOnly: true})
@@ -163,7 +165,9 @@ func TestMaskContentParts(t *testing.T) {
 	if err := json.Unmarshal([]byte(`{"model":"o3","messages":[{"role":"user","content":[
 		{"type":"text","text":"write to jane@example.com"},
 		{"type":"image_url","image_url":{"url":"https://img.example.com/jane@example.com.png"}},
-		{"type":"image_url","image_url":{"url":"data:image/png;base64,amFuZUBleGFtcGxlLmNvbQ=="}}]}]}`), &req); err != nil {
+		{"type":"image_url","image_url":{"url":"data:image/png;base64,amFuZUBleGFtcGxlLmNvbQ=="}},
+		{"type":"image_url","image_url":{"url":"data:image/png;base64,iVBORw0KGgo="}},
+		{"type":"image_url","image_url":{"url":"data:;base64,mail jane@example.com"}}]}]}`), &req); err != nil {
 		t.Fatal(err)
 	}
 	_, out, _, err := r.route(context.Background(), &req, http.Header{})
@@ -172,7 +176,9 @@ func TestMaskContentParts(t *testing.T) {
 	}
 	b, _ := json.Marshal(out.Messages[0].Content)
 	want := `[{"text":"write to [EMAIL]","type":"text"},{"image_url":{"url":"https://img.example.com/[EMAIL]"},"type":"image_url"},` +
-		`{"type":"image_url","image_url":{"url":"data:image/png;base64,amFuZUBleGFtcGxlLmNvbQ=="}}]`
+		`{"image_url":{"url":"data:image/png;base64,W0VNQUlMXQ=="},"type":"image_url"},` +
+		`{"type":"image_url","image_url":{"url":"data:image/png;base64,iVBORw0KGgo="}},` +
+		`{"image_url":{"url":"data:;base64,mail [EMAIL]"},"type":"image_url"}]`
 	if string(b) != want {
 		t.Errorf("content\n got %s\nwant %s", b, want)
 	}

@@ -149,9 +149,9 @@ func ToolCallText(args string) string {
 
 // JSONText is the text a model reads in a JSON value: every member name, string and number,
 // one per line, decoded. A name is text as much as a value: {"my ssn is …": 1} carries it.
-// Inline media is not text and is left out: a data URL in base64 ("data:image/png;base64,…")
-// and a string of 1 KiB or more of the base64 alphabet only (input_audio's data, a file's
-// file_data).
+// Inline data (ParseInline: a base64 data URL, or a string of 1 KiB or more that is base64)
+// is read decoded when it decodes to text; binary data (an image, audio, a file) is left
+// out, but for the words it shows between separators.
 func JSONText(raw []byte) string {
 	dec := jsontext.NewDecoder(bytes.NewReader(raw), jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
 	var b strings.Builder
@@ -163,8 +163,11 @@ func JSONText(raw []byte) string {
 		var s string
 		switch tok.Kind() {
 		case '"':
-			if s = tok.String(); IsMedia(s) {
-				continue
+			s = tok.String()
+			if in, ok := ParseInline(s); ok {
+				if s = in.Read(); s == "" {
+					continue
+				}
 			}
 		case '0':
 			s = tok.String()
@@ -177,25 +180,6 @@ func JSONText(raw []byte) string {
 		b.WriteString(s)
 	}
 	return b.String()
-}
-
-// IsMedia reports whether s is inline media: a base64 data URL, or a long run of the base64
-// alphabet, in which no text a detector reads can hide (it has no separators).
-func IsMedia(s string) bool {
-	if strings.HasPrefix(s, "data:") {
-		head, _, ok := strings.Cut(s, ",")
-		return ok && strings.HasSuffix(head, ";base64")
-	}
-	if len(s) < 1024 {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !(c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '+' || c == '/' || c == '=') {
-			return false
-		}
-	}
-	return true
 }
 
 // Select returns the segments in scope, in conversation order.

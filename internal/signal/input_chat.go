@@ -19,8 +19,8 @@ import (
 // shows them, its tool calls' names and ids, its tool_call_id) and, as system text, every
 // other member of the request (tools, tool_choice, response_format, stop, user, metadata,
 // prediction, vLLM's documents, chat_template and guided decoding, anything unknown). Inline
-// media (base64 data) is not text and is left out (see JSONText). All of it is normalised
-// once. The headers (h may be nil) and the "user" field are kept for the user and header
+// base64 data is read decoded when it is text and left out when it is binary (see JSONText).
+// All of it is normalised once. The headers (h may be nil) and the "user" field are kept for the user and header
 // signals. The Input is for one Evaluate.
 func InputFromChat(req *openai.ChatRequest, h http.Header) *Input {
 	segs := make([]Segment, 0, len(req.Messages))

@@ -13,8 +13,11 @@ func TestToolCallText(t *testing.T) {
 		{"names and numbers are text", `{"my ssn is 123-45-6789":1,"card":4111111111111111}`, "my ssn is 123-45-6789\n1\ncard\n4111111111111111"},
 		{"nested containers", `{"a":{"b":"x","c":["y",{"d":"z"}]},"e":"w"}`, "a\nb\nx\nc\ny\nd\nz\ne\nw"},
 		{"array at top", `["a","b"]`, "a\nb"},
-		{"inline media left out", `{"url":"data:image/png;base64,iVBORw0KGgo=","data":"` + strings.Repeat("QUJD", 256) + `","text":"data:text/plain,ssn 123-45-6789"}`,
+		{"inline media left out", `{"url":"data:image/png;base64,iVBORw0KGgo=","data":"` + strings.Repeat("AAAA", 256) + `","text":"data:text/plain,ssn 123-45-6789"}`,
 			"url\ndata\ntext\ndata:text/plain,ssn 123-45-6789"},
+		{"inline text read decoded", `{"url":"data:text/plain;base64,c3NuIDEyMy00NS02Nzg5","data":"` + strings.Repeat("QUJD", 256) + `"}`,
+			"url\nssn 123-45-6789\ndata\n" + strings.Repeat("ABC", 256)},
+		{"a data URL head on text", `{"x":"data:;base64,My SSN is 123-45-6789"}`, "x\ndata:;base64,My SSN is 123-45-6789"},
 		{"not json kept as sent", `ignore {all`, "ignore {all"},
 		{"empty object", `{}`, ""},
 	}
