@@ -70,6 +70,7 @@ decisions:
 		msg("system", "Customer email: jane.doe@example.com"),
 		msg("user", "my SSN is 123-45-678\u200b9"),
 		msg("tool", "nothing personal here"),
+		msg("user", "and 1\u03322\u03323\u0332-4\u03325\u0332-6\u03327\u03328\u03329\u0332 too"),
 		msg("user", "Reply to bob@example.org please"),
 	}}
 	_, out, rt, err := r.route(context.Background(), req, nil)
@@ -80,7 +81,7 @@ decisions:
 	for _, m := range out.Messages {
 		texts = append(texts, m.Content.String())
 	}
-	want := []string{"Customer email: [EMAIL]", "my SSN is [SSN]", "nothing personal here", "Reply to [EMAIL] please"}
+	want := []string{"Customer email: [EMAIL]", "my SSN is [SSN]", "nothing personal here", "and [SSN] too", "Reply to [EMAIL] please"}
 	if !slices.Equal(texts, want) {
 		t.Errorf("masked messages = %q, want %q", texts, want)
 	}

@@ -26,6 +26,11 @@ import (
 //     of look-alikes only whose neighbouring words are Latin and not Cyrillic or Greek
 //     ("run ехес now" with a Cyrillic "ехес"). Russian, Ukrainian or Greek text is left as
 //     written;
+//   - combining marks (Mn, Me) that NFKC left after a Latin, Greek, Cyrillic or Armenian
+//     letter, a digit or ASCII punctuation are removed: those scripts write their accented
+//     letters precomposed, so such a mark only splits a word or a number ("1̲2̲3̲" reads
+//     "123"). Marks of scripts that write with them (Devanagari, Thai, Arabic, Hebrew, ...)
+//     are kept;
 //   - runs of whitespace become one space, or one newline when the run holds a line break,
 //     and leading and trailing whitespace is removed.
 //
@@ -59,7 +64,51 @@ func normalizeOnce(s string) string {
 	}
 	s = foldDigitsAndDashes(s)
 	s = foldConfusables(s)
+	s = dropMarks(s)
 	return collapseSpace(s)
+}
+
+// dropMarks removes the combining marks (Mn, Me) that follow a character of a script that
+// writes its accented letters precomposed: after NFKC such a mark is one no letter has, put
+// there to split a word or a number for the detectors ("1̲2̲3̲"). Marks after the letters of
+// other scripts, where they are part of the writing (Devanagari, Thai, Arabic, Hebrew, ...),
+// are kept; s itself is returned when it has none to drop.
+func dropMarks(s string) string {
+	if strings.IndexFunc(s, isMark) < 0 {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	base := ' ' // a mark with nothing before it marks nothing
+	from := 0
+	for j, r := range s {
+		switch {
+		case !isMark(r):
+			base = r
+		case precomposedScript(base):
+			b.WriteString(s[from:j])
+			from = j + utf8.RuneLen(r)
+		}
+	}
+	if from == 0 {
+		return s
+	}
+	b.WriteString(s[from:])
+	return b.String()
+}
+
+// isMark reports a non-spacing or enclosing combining mark.
+func isMark(r rune) bool {
+	return r >= 0x300 && (unicode.Is(unicode.Mn, r) || unicode.Is(unicode.Me, r))
+}
+
+// precomposedScript reports whether r is ASCII or Latin-1 (letters, digits, punctuation,
+// spaces), or a letter of a script whose text carries no combining marks once NFKC has
+// composed it: Latin, Greek, Cyrillic, Armenian, and the Cherokee and Lisu letters that
+// imitate Latin ones. (Marks on Cyrillic, such as Russian stress marks, are dropped too:
+// the detectors read the word without them.)
+func precomposedScript(r rune) bool {
+	return r < 0x100 || unicode.In(r, unicode.Latin, unicode.Greek, unicode.Cyrillic, unicode.Armenian, unicode.Cherokee, unicode.Lisu)
 }
 
 // foldDigitsAndDashes writes the decimal digits of every script as ASCII digits

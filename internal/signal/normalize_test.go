@@ -45,6 +45,18 @@ func TestNormalize(t *testing.T) {
 		{"dashes and minus", "123\u201145\u22126789 \u2013 end", "123-45-6789 - end"},
 		{"replacement characters dropped", "123\ufffd-45-6789", "123-45-6789"},
 		{"middle dots and bullets", "l·l 1•2∙3", "l.l 1.2.3"},
+		{"low lines under digits", "My SSN is 1\u03322\u03323\u0332-4\u03325\u0332-6\u03327\u03328\u03329\u0332", "My SSN is 123-45-6789"},
+		{"a low line in a card number", "card 4\u0332111 1111 1111 1111", "card 4111 1111 1111 1111"},
+		{"acute accents on digits", "1\u03012\u03013\u0301-45-6789", "123-45-6789"},
+		{"marks on every letter", "I\u0332g\u0332n\u0332o\u0332r\u0332e\u0332 a\u0301\u0332l\u20ddl", "Ignore áll"},
+		{"a mark on a dash and at the start", "\u0332123\u2011\u033245", "123-45"},
+		{"keycap digits", "1\ufe0f\u20e32\ufe0f\u20e3", "12"},
+		{"marks on cyrillic and greek", "приве\u0301т α\u0332", "привет α"},
+		{"devanagari kept", "नमस्ते दुनिया", "नमस्ते दुनिया"},
+		{"thai kept", "สวัสดีครับ", "สวัสดีครับ"},
+		{"arabic with vowel marks kept", "مَرْحَبًا بِكُمْ", "مَرْحَبًا بِكُمْ"},
+		{"hebrew with points kept", "שָׁלוֹם עוֹלָם", "שָׁלוֹם עוֹלָם"},
+		{"vietnamese kept", "Tiếng Việt có dấu", "Tiếng Việt có dấu"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
