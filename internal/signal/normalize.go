@@ -21,11 +21,13 @@ import (
 //     digits, ligatures are split, non-breaking spaces become spaces;
 //   - the decimal digits of every script become ASCII digits (Arabic-Indic, Devanagari, ...),
 //     hyphens, dashes and the minus sign become "-", middle dots and bullets ".";
-//   - Cyrillic and Greek letters that look Latin are replaced by the Latin letter, but only
-//     inside a word that also holds Latin letters ("pаypal" with a Cyrillic а), or in a word
-//     of look-alikes only whose neighbouring words are Latin and not Cyrillic or Greek
-//     ("run ехес now" with a Cyrillic "ехес"). Russian, Ukrainian or Greek text is left as
-//     written;
+//   - Latin letters drawn like plain ones (small capitals, IPA letters: ᴀ ɢ ɑ ɡ ȷ ʏ) become
+//     the plain letter everywhere; Cyrillic, Greek, Armenian, Cherokee and Lisu letters that
+//     look Latin (confusables.go) are replaced by the Latin letter, but only inside a word
+//     that also holds Latin letters ("pаypal" with a Cyrillic а, "ignօre" with an Armenian
+//     օ), or in a word of look-alikes only whose neighbouring words are Latin and not of
+//     another script ("run ехес now" with a Cyrillic "ехес"). Russian, Ukrainian, Greek or
+//     Armenian text is left as written;
 //   - combining marks (Mn, Me) that NFKC left after a Latin, Greek, Cyrillic or Armenian
 //     letter, a digit or ASCII punctuation are removed: those scripts write their accented
 //     letters precomposed, so such a mark only splits a word or a number ("1̲2̲3̲" reads
@@ -210,22 +212,6 @@ func dropInvisible(s string) string {
 	return b.String()
 }
 
-// confusable maps Cyrillic and Greek letters to the Latin letter they are drawn like in common
-// fonts. Only close look-alikes are listed: a letter that merely resembles one (Cyrillic и, л,
-// Greek λ) stays, so folding never turns real text into different Latin words.
-var confusable = map[rune]rune{
-	// Cyrillic lower case
-	'а': 'a', 'е': 'e', 'о': 'o', 'р': 'p', 'с': 'c', 'у': 'y', 'х': 'x', 'і': 'i', 'ј': 'j',
-	'ѕ': 's', 'ԁ': 'd', 'ԛ': 'q', 'ԝ': 'w', 'һ': 'h', 'ӏ': 'l', 'ү': 'y',
-	// Cyrillic upper case
-	'А': 'A', 'В': 'B', 'Е': 'E', 'К': 'K', 'М': 'M', 'Н': 'H', 'О': 'O', 'Р': 'P', 'С': 'C', 'Т': 'T',
-	'Х': 'X', 'У': 'Y', 'І': 'I', 'Ј': 'J', 'Ѕ': 'S', 'Ԁ': 'D', 'Ԛ': 'Q', 'Ԝ': 'W', 'Һ': 'H', 'Ӏ': 'I',
-	// Greek
-	'Α': 'A', 'Β': 'B', 'Ε': 'E', 'Ζ': 'Z', 'Η': 'H', 'Ι': 'I', 'Κ': 'K', 'Μ': 'M', 'Ν': 'N', 'Ο': 'O',
-	'Ρ': 'P', 'Τ': 'T', 'Υ': 'Y', 'Χ': 'X', 'ο': 'o', 'ν': 'v', 'ι': 'i', 'κ': 'k', 'ρ': 'p', 'υ': 'u',
-	'α': 'a',
-}
-
 // wordScript classifies a word by its letters.
 type wordScript uint8
 
@@ -244,9 +230,10 @@ type wordSpan struct {
 
 // foldConfusables replaces look-alike letters as Normalize describes.
 func foldConfusables(s string) string {
-	if !hasCyrillicOrGreek(s) {
+	if !hasLookalike(s) {
 		return s
 	}
+	s = foldLatinLookalikes(s)
 	words := scriptWords(s)
 	fold := make([]bool, len(words))
 	folded := false
@@ -284,16 +271,6 @@ func foldConfusables(s string) string {
 	}
 	b.WriteString(s[last:])
 	return b.String()
-}
-
-func hasCyrillicOrGreek(s string) bool {
-	for i := 0; i < len(s); i++ {
-		// Cyrillic and Greek (U+0370-U+052F) start with lead bytes 0xCD-0xD4.
-		if c := s[i]; c >= 0xcd && c <= 0xd4 {
-			return true
-		}
-	}
-	return false
 }
 
 // scriptWords splits s into words (runs of letters, marks and digits) with their script.
