@@ -242,7 +242,9 @@ func overlapsAny(fs []PIIFinding, s [2]int) bool {
 	return false
 }
 
-var emailRE = regexp.MustCompile(`[A-Za-z0-9][A-Za-z0-9._%+\-]*@[A-Za-z0-9](?:[A-Za-z0-9\-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9\-]*[A-Za-z0-9])?)*\.[A-Za-z]{2,24}\b`)
+// emailRE takes the ideographic full stops (U+3002, its half-width and the full-width full
+// stop U+FF0E) for dots in the domain, as mail clients and IDNA do.
+var emailRE = regexp.MustCompile(`[A-Za-z0-9][A-Za-z0-9._%+\-]*@[A-Za-z0-9](?:[A-Za-z0-9\-]*[A-Za-z0-9])?(?:[.。｡．][A-Za-z0-9](?:[A-Za-z0-9\-]*[A-Za-z0-9])?)*[.。｡．][A-Za-z]{2,24}\b`)
 
 func findEmails(text string) [][2]int {
 	var out [][2]int
@@ -360,8 +362,9 @@ var (
 	// is checked by hand (digitBounded): a letter glued to it
 	// ("ssnX123-45-6789") hides nothing.
 	ssnRE = regexp.MustCompile(`(\d{3})(\s?[-./_,:|~*+]{1,2}\s?|\s)(\d{2})(\s?[-./_,:|~*+]{1,2}\s?|\s)(\d{4})(?:\D|$)`)
-	// An undashed SSN is only trusted right after an SSN cue.
-	ssnCueRE = regexp.MustCompile(`(?i)\b(?:ssn|social security(?: number| no\.?)?|ss#)\s*(?:is|:|#|no\.?)?\s*(\d{9})\b`)
+	// An undashed SSN is only trusted right after an SSN cue; its digits may be spaced
+	// out one by one ("1 2 3 4 5 6 7 8 9").
+	ssnCueRE = regexp.MustCompile(`(?i)\b(?:ssn|social security(?: number| no\.?)?|ss#)\s*(?:is|:|#|no\.?)?\s*(\d(?: ?\d){8})\b`)
 )
 
 func findSSNs(text string) [][2]int {
@@ -376,8 +379,8 @@ func findSSNs(text string) [][2]int {
 		}
 	}
 	for _, m := range ssnCueRE.FindAllStringSubmatchIndex(text, -1) {
-		s := text[m[2]:m[3]]
-		if validSSN(s[:3], s[3:5], s[5:]) {
+		s := digitsOf(text[m[2]:m[3]])
+		if spacedOn := m[3]+1 < len(text) && text[m[3]] == ' ' && isDigit(text[m[3]+1]); len(s) == 9 && !spacedOn && validSSN(s[:3], s[3:5], s[5:]) {
 			out = append(out, [2]int{m[2], m[3]})
 		}
 	}
