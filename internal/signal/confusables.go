@@ -70,6 +70,9 @@ var confusable = func() map[rune]rune {
 // (Polish, Czech, Vietnamese) and the scripts of Asia take the fast way.
 func hasLookalike(s string) bool {
 	for i := 0; i+1 < len(s); i++ {
+		if s[i] < 0xc4 {
+			continue
+		}
 		switch c, d := s[i], s[i+1]; {
 		case c >= 0xc9 && c <= 0xca, c >= 0xcd && c <= 0xd6,
 			c == 0xc4 && d == 0xb8, c == 0xc7 && d == 0x80, c == 0xc8 && d == 0xb7,
@@ -83,7 +86,7 @@ func hasLookalike(s string) bool {
 
 // foldLatinLookalikes replaces the letters of latinLookalike; s itself when it has none.
 func foldLatinLookalikes(s string) string {
-	if strings.IndexFunc(s, func(r rune) bool { _, ok := latinLookalike[r]; return ok }) < 0 {
+	if !hasLatinLookalike(s) {
 		return s
 	}
 	return strings.Map(func(r rune) rune {
@@ -92,4 +95,20 @@ func foldLatinLookalikes(s string) string {
 		}
 		return r
 	}, s)
+}
+
+// hasLatinLookalike reports whether s may hold a letter of latinLookalike, by the first two
+// bytes of their UTF-8 forms (see hasLookalike).
+func hasLatinLookalike(s string) bool {
+	for i := 0; i+1 < len(s); i++ {
+		if s[i] < 0xc4 {
+			continue
+		}
+		switch c, d := s[i], s[i+1]; {
+		case c >= 0xc9 && c <= 0xca, c == 0xc4 && d == 0xb8, c == 0xc7 && d == 0x80, c == 0xc8 && d == 0xb7,
+			c == 0xe1 && d == 0xb4, c == 0xea && (d == 0x9c || d == 0x9e):
+			return true
+		}
+	}
+	return false
 }

@@ -76,7 +76,12 @@ func normalizeOnce(s string) string {
 // other scripts, where they are part of the writing (Devanagari, Thai, Arabic, Hebrew, ...),
 // are kept; s itself is returned when it has none to drop.
 func dropMarks(s string) string {
-	if strings.IndexFunc(s, isMark) < 0 {
+	// Every mark is U+0300 or above: its UTF-8 form starts with 0xCC or more.
+	i := 0
+	for i < len(s) && s[i] < 0xcc {
+		i++
+	}
+	if i == len(s) || strings.IndexFunc(s[i:], isMark) < 0 {
 		return s
 	}
 	var b strings.Builder
