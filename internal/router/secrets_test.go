@@ -90,3 +90,25 @@ func TestRotatedCredentialIsRedacted(t *testing.T) {
 		t.Errorf("the old value after rotation: %q", got)
 	}
 }
+
+// TestEmbedderKeyIsAToken: the remote embedder's api_key goes into a header, so a value
+// that could not be redacted from relayed text stops the router, as a model's key does.
+func TestEmbedderKeyIsAToken(t *testing.T) {
+	t.Parallel()
+	cfg, err := config.Parse([]byte(`models:
+  - model_name: m
+    provider: {type: sim}
+signals:
+  embedder: {type: remote, base_url: "http://embedder.internal/v1", model: e, api_key: env.EMBED_KEY}
+  embeddings:
+    - {name: greeting, examples: ["hello there"], threshold: 0.9}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = New(cfg, Options{LookupEnv: func(k string) (string, bool) { return "abc", k == "EMBED_KEY" }})
+	const want = "api_key env.EMBED_KEY: environment variable EMBED_KEY holds 3 characters; a credential needs at least 6"
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Fatalf("New = %v, want an error containing %q", err, want)
+	}
+}

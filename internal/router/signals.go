@@ -37,6 +37,14 @@ func (o secretOpener) Open(ref string) (signal.Secret, error) {
 	return src, nil
 }
 
+func (o secretOpener) OpenToken(ref string) (signal.Secret, error) {
+	src, err := o.store.OpenToken(ref)
+	if err != nil {
+		return nil, err
+	}
+	return src, nil
+}
+
 // maskText masks the personal data in one message's text. Data that shows only after
 // normalisation (digits split by zero-width spaces, full-width digits) is masked in the
 // normalised text, which is then what the model reads of that message.

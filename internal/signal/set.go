@@ -43,11 +43,13 @@ type Secret interface {
 	Ref() string
 }
 
-// SecretOpener resolves the credential references of a remote embedder (api_key,
-// ca_cert_pem). The router passes its store of credentials, so that rotation and redaction
-// see these like every other credential.
+// SecretOpener resolves the credential references of a remote embedder: OpenToken its
+// api_key, which goes into a header and must be a usable token, Open its ca_cert_pem. The
+// router passes its store of credentials, so that rotation and redaction see these like
+// every other credential.
 type SecretOpener interface {
 	Open(ref string) (Secret, error)
+	OpenToken(ref string) (Secret, error)
 }
 
 // SetOptions are a Set's dependencies.

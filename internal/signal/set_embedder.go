@@ -25,7 +25,7 @@ func newEmbedder(e *config.Embedder, opts SetOptions) (embed.Embedder, interface
 	case config.EmbedderRemote:
 		o := remote.Options{BaseURL: e.BaseURL, Model: e.Model, Timeout: e.Timeout.D()}
 		if !e.APIKey.IsZero() {
-			src, err := openSecret(secrets, string(e.APIKey))
+			src, err := openSecret(secrets, string(e.APIKey), true)
 			if err != nil {
 				return nil, nil, fmt.Errorf("api_key %s: %w", e.APIKey, err)
 			}
@@ -34,7 +34,7 @@ func newEmbedder(e *config.Embedder, opts SetOptions) (embed.Embedder, interface
 		}
 		topts := transport.Options{ConnectTimeout: e.ConnectTimeout.D()}
 		if !e.CACertPEM.IsZero() {
-			src, err := openSecret(secrets, string(e.CACertPEM))
+			src, err := openSecret(secrets, string(e.CACertPEM), false)
 			if err != nil {
 				return nil, nil, fmt.Errorf("ca_cert_pem %s: %w", e.CACertPEM, err)
 			}
@@ -68,9 +68,12 @@ func newEmbedder(e *config.Embedder, opts SetOptions) (embed.Embedder, interface
 	}
 }
 
-func openSecret(secrets SecretOpener, ref string) (Secret, error) {
+func openSecret(secrets SecretOpener, ref string, token bool) (Secret, error) {
 	if secrets == nil {
 		return nil, errNoSecrets
+	}
+	if token {
+		return secrets.OpenToken(ref)
 	}
 	return secrets.Open(ref)
 }
