@@ -88,7 +88,7 @@ func OpenToken(ref string, o Options) (*Source, error) { return openOwn(ref, o, 
 
 func openOwn(ref string, o Options, token bool) (*Source, error) {
 	st := NewStore(o)
-	s, err := st.open1(ref, token)
+	s, err := st.openRef(ref, token)
 	if err != nil {
 		_ = st.Close()
 		return nil, err

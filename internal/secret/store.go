@@ -50,15 +50,15 @@ func NewStore(o Options) *Store {
 // fails when the variable is not set, the file cannot be read, or it is empty; the error
 // names the reference, never the value. A reference already open in the store is not read
 // again: the new source shares its value, and its rotations are reported once.
-func (st *Store) Open(ref string) (*Source, error) { return st.open1(ref, false) }
+func (st *Store) Open(ref string) (*Source, error) { return st.openRef(ref, false) }
 
 // OpenToken is Open for a credential sent in a header (an API key, a bearer token, a
 // password): its value, at Open and on every change, must be at least MinLength characters
 // with no control character, or the reference fails to open (an error matching ErrInvalid)
 // and a change to such a value keeps the previous one.
-func (st *Store) OpenToken(ref string) (*Source, error) { return st.open1(ref, true) }
+func (st *Store) OpenToken(ref string) (*Source, error) { return st.openRef(ref, true) }
 
-func (st *Store) open1(ref string, token bool) (*Source, error) {
+func (st *Store) openRef(ref string, token bool) (*Source, error) {
 	st.openMu.Lock()
 	defer st.openMu.Unlock()
 	if e := st.open[ref]; e != nil {
