@@ -118,6 +118,11 @@ func (r *Reconciler) discoverKServeBackend(ctx context.Context, ns string, k *vl
 	isvc := &unstructured.Unstructured{}
 	isvc.SetGroupVersionKind(inferenceServiceGVK)
 	err := r.Client.Get(ctx, client.ObjectKey{Namespace: ns, Name: k.InferenceServiceName}, isvc)
+	if err == nil || apierrors.IsNotFound(err) {
+		if werr := r.late.watch(inferenceServiceGVK); werr != nil {
+			return "", werr
+		}
+	}
 	switch {
 	case meta.IsNoMatchError(err):
 		return "", fmt.Errorf("the KServe API (serving.kserve.io/v1beta1 InferenceService) is not installed")

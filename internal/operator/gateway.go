@@ -72,11 +72,15 @@ func (r *Reconciler) reconcileGateway(ctx context.Context, sr *vllmv1alpha1.Sema
 }
 
 // served reports whether the API server serves gvk. The REST mapper looks
-// the group up again on a miss, so an API installed later is found.
+// the group up again on a miss, so an API installed later is found, and its
+// watch is added then.
 func (r *Reconciler) served(gvk schema.GroupVersionKind) (bool, error) {
 	_, err := r.Client.RESTMapper().RESTMapping(gvk.GroupKind(), gvk.Version)
 	switch {
 	case err == nil:
+		if err := r.late.watch(gvk); err != nil {
+			return true, err
+		}
 		return true, nil
 	case meta.IsNoMatchError(err):
 		return false, nil

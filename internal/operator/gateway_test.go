@@ -300,3 +300,77 @@ func TestServiceMonitor(t *testing.T) {
 	}
 	requireAbsent(t, sm.DeepCopy(), ns, "bare")
 }
+
+// TestOptionalAPIsInstalledLater: the Gateway API, the Prometheus
+// Operator's API and KServe installed after the operator started. The
+// route and the monitor are made and the InferenceService is resolved once
+// the APIs appear, and from then on an edit or a delete from outside is
+// seen at once, as when the APIs were there from the start.
+func TestOptionalAPIsInstalledLater(t *testing.T) {
+	requireAPIServer(t)
+	ctx := context.Background()
+	ns := newNamespace(t)
+	createSampleBackends(t, ns)
+	createSRWith(t, ns, "router", map[string]string{bareLabel: lateValue}, vllmv1alpha1.SemanticRouterSpec{
+		VLLMEndpoints: []vllmv1alpha1.VLLMEndpointSpec{
+			serviceEndpoint("qwen", "qwen3-8b", "vllm-qwen", 8000, 1),
+			{Name: "llama", Model: "llama-3-8b", Backend: vllmv1alpha1.BackendSpec{Type: vllmv1alpha1.BackendKServe,
+				KServe: &vllmv1alpha1.KServeBackend{InferenceServiceName: "llama-3-8b"}}},
+		},
+		Gateway:        vllmv1alpha1.GatewaySpec{HTTPRoute: vllmv1alpha1.HTTPRouteSpec{Enabled: true, ParentRefs: []vllmv1alpha1.GatewayParentRef{{Name: "public"}}}},
+		ServiceMonitor: vllmv1alpha1.ServiceMonitorSpec{Enabled: true},
+	})
+	waitBackends(t, ns, "router", "False",
+		"1/2 backends resolved; skipped: llama: the KServe API (serving.kserve.io/v1beta1 InferenceService) is not installed")
+	sr := waitReconciled(t, ns, "router")
+	if got := conditionStatus(sr, vllmv1alpha1.ConditionRouteReady); got != fmt.Sprintf("False/%s@%d", reasonHTTPRouteAPIMissing, sr.Generation) {
+		t.Fatalf("RouteReady before the API is installed = %s", got)
+	}
+
+	lateAPIsInstalled.Store(true)
+	hr := &unstructured.Unstructured{}
+	hr.SetGroupVersionKind(httpRouteGVK)
+	hr.SetNamespace(ns)
+	hr.SetName("router")
+	waitFor(t, hr, nil)
+	sm := &unstructured.Unstructured{}
+	sm.SetGroupVersionKind(serviceMonitorGVK)
+	sm.SetNamespace(ns)
+	sm.SetName("router")
+	waitFor(t, sm, nil)
+
+	backendPort := func() int64 {
+		rules, _, _ := unstructured.NestedSlice(hr.Object, "spec", "rules")
+		refs, _, _ := unstructured.NestedSlice(rules[0].(map[string]any), "backendRefs")
+		port, _ := refs[0].(map[string]any)["port"].(int64)
+		return port
+	}
+	rules, _, _ := unstructured.NestedSlice(hr.Object, "spec", "rules")
+	rules[0].(map[string]any)["backendRefs"].([]any)[0].(map[string]any)["port"] = int64(9999)
+	if err := unstructured.SetNestedSlice(hr.Object, rules, "spec", "rules"); err != nil {
+		t.Fatal(err)
+	}
+	if err := k8sClient.Update(ctx, hr); err != nil {
+		t.Fatalf("editing the route: %v", err)
+	}
+	waitFor(t, hr, func() error {
+		if port := backendPort(); port != 8801 {
+			return fmt.Errorf("backend port %d, want it repaired to 8801", port)
+		}
+		return nil
+	})
+	if err := k8sClient.Delete(ctx, sm); err != nil {
+		t.Fatalf("deleting the monitor: %v", err)
+	}
+	waitFor(t, sm, func() error {
+		if sm.GetDeletionTimestamp() != nil {
+			return fmt.Errorf("still being deleted")
+		}
+		return nil
+	})
+
+	waitBackends(t, ns, "router", "True", "2/2 backends resolved")
+	setInferenceServiceReady(t, ns, "llama-3-8b", "False")
+	waitBackends(t, ns, "router", "False", fmt.Sprintf(
+		"1/2 backends resolved; skipped: llama: inferenceservice %s/llama-3-8b is not Ready: Ready=False (PredictorNotReady): predictor pods are not ready", ns))
+}

@@ -57,6 +57,9 @@ type Reconciler struct {
 	DependencyRetry time.Duration
 
 	memo eventMemo
+	// late adds the watches of optional APIs installed after start; nil
+	// when the Reconciler runs without a manager.
+	late *lateWatches
 }
 
 // Reconcile brings one SemanticRouter's owned objects to the desired state

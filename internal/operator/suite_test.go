@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -57,14 +58,19 @@ var (
 	testEnv *envtest.Environment
 	// envProblem says why the API server is not available; "" when it is.
 	envProblem string
+	// lateAPIsInstalled installs the optional APIs for the "late" manager,
+	// which starts on a cluster without them.
+	lateAPIsInstalled atomic.Bool
 	// updates counts the main reconciler's Update calls by kind and name.
 	updates = &updateCounter{counts: map[string]int{}}
 )
 
 const (
 	waitTimeout = 30 * time.Second
-	// bareLabel on a SemanticRouter hands it to the bare manager.
+	// bareLabel on a SemanticRouter hands it to the bare manager ("true") or
+	// the late one (lateValue).
 	bareLabel = "test.vllm.ai/bare-cluster"
+	lateValue = "late"
 	// defaultClass and expandableClass are the test cluster's storage classes.
 	defaultClass    = "standard"
 	expandableClass = "expandable"
@@ -119,7 +125,7 @@ func runTests(m *testing.M) int {
 
 	ctx, cancel := context.WithCancel(context.Background())
 	var done []chan error
-	for _, view := range []string{"main", "bare"} {
+	for _, view := range []string{"main", "bare", "late"} {
 		mgr, err := newTestManager(cfg, scheme, logger, view)
 		if err != nil {
 			fmt.Fprintf(os.Stderr, "setting up the %s manager: %v\n", view, err)
@@ -141,7 +147,8 @@ func runTests(m *testing.M) int {
 }
 
 // newTestManager builds a manager with the Reconciler for one view of the
-// cluster: "main" (every API) or "bare" (no optional API).
+// cluster: "main" (every API), "bare" (no optional API) or "late" (no
+// optional API until lateAPIsInstalled is set).
 func newTestManager(cfg *rest.Config, scheme *runtime.Scheme, logger logr.Logger, view string) (ctrl.Manager, error) {
 	sel, err := labels.Parse("!" + bareLabel)
 	if err != nil {
@@ -154,8 +161,13 @@ func newTestManager(cfg *rest.Config, scheme *runtime.Scheme, logger logr.Logger
 		HealthProbeBindAddress: "0",
 		Controller:             config.Controller{SkipNameValidation: ptr.To(true)},
 	}
-	if view == "bare" {
-		sel = labels.SelectorFromSet(labels.Set{bareLabel: "true"})
+	if view != "main" {
+		value := "true"
+		var shown *atomic.Bool
+		if view == "late" {
+			value, shown = lateValue, &lateAPIsInstalled
+		}
+		sel = labels.SelectorFromSet(labels.Set{bareLabel: value})
 		opts.MapperProvider = func(c *rest.Config, hc *http.Client) (meta.RESTMapper, error) {
 			m, err := apiutil.NewDynamicRESTMapper(c, hc)
 			if err != nil {
@@ -165,7 +177,7 @@ func newTestManager(cfg *rest.Config, scheme *runtime.Scheme, logger logr.Logger
 			for _, gvk := range optionalAPIs {
 				hidden[gvk.Group] = true
 			}
-			return &hidingMapper{RESTMapper: m, hidden: hidden}, nil
+			return &hidingMapper{RESTMapper: m, hidden: hidden, shown: shown}, nil
 		}
 	}
 	opts.Cache = cache.Options{ByObject: map[client.Object]cache.ByObject{&vllmv1alpha1.SemanticRouter{}: {Label: sel}, &corev1.Pod{}: RouterPodCache()}}
@@ -189,28 +201,34 @@ func newTestManager(cfg *rest.Config, scheme *runtime.Scheme, logger logr.Logger
 }
 
 // hidingMapper answers "no such kind" for the hidden groups, as the REST
-// mapper of a cluster without those APIs does.
+// mapper of a cluster without those APIs does, until shown (if not nil) is
+// set: then the APIs are installed.
 type hidingMapper struct {
 	meta.RESTMapper
 	hidden map[string]bool
+	shown  *atomic.Bool
+}
+
+func (m *hidingMapper) hides(group string) bool {
+	return m.hidden[group] && (m.shown == nil || !m.shown.Load())
 }
 
 func (m *hidingMapper) RESTMapping(gk schema.GroupKind, versions ...string) (*meta.RESTMapping, error) {
-	if m.hidden[gk.Group] {
+	if m.hides(gk.Group) {
 		return nil, &meta.NoKindMatchError{GroupKind: gk, SearchedVersions: versions}
 	}
 	return m.RESTMapper.RESTMapping(gk, versions...)
 }
 
 func (m *hidingMapper) RESTMappings(gk schema.GroupKind, versions ...string) ([]*meta.RESTMapping, error) {
-	if m.hidden[gk.Group] {
+	if m.hides(gk.Group) {
 		return nil, &meta.NoKindMatchError{GroupKind: gk, SearchedVersions: versions}
 	}
 	return m.RESTMapper.RESTMappings(gk, versions...)
 }
 
 func (m *hidingMapper) KindFor(resource schema.GroupVersionResource) (schema.GroupVersionKind, error) {
-	if m.hidden[resource.Group] {
+	if m.hides(resource.Group) {
 		return schema.GroupVersionKind{}, &meta.NoResourceMatchError{PartialResource: resource}
 	}
 	return m.RESTMapper.KindFor(resource)

@@ -4,20 +4,24 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
 
 	appsv1 "k8s.io/api/apps/v1"
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	corev1 "k8s.io/api/core/v1"
 	networkingv1 "k8s.io/api/networking/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/controller"
 	"sigs.k8s.io/controller-runtime/pkg/handler"
 	"sigs.k8s.io/controller-runtime/pkg/log"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+	"sigs.k8s.io/controller-runtime/pkg/source"
 
 	vllmv1alpha1 "github.com/semantic-router/semantic-router/api/v1alpha1"
 )
@@ -52,7 +56,8 @@ func backendKeys(obj client.Object) []string {
 // SetupWithManager registers the controller. It owns every object it
 // creates, so an edit or delete of one triggers a reconcile that repairs it;
 // Routes, HTTPRoutes and ServiceMonitors are watched only where their API
-// exists. Services and InferenceServices that backends are discovered from
+// exists, from the first reconcile that finds it if it was installed after
+// the operator started (lateWatches). Services and InferenceServices that backends are discovered from
 // are watched through backendIndex, so a backend that appears, changes or
 // goes away is re-discovered at once. Router pods are watched for the
 // status of the models-pull init container and the reason a container
@@ -72,6 +77,7 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 		Owns(&networkingv1.Ingress{}).
 		Watches(&corev1.Service{}, handler.EnqueueRequestsFromMapFunc(r.routersForService)).
 		Watches(&corev1.Pod{}, handler.EnqueueRequestsFromMapFunc(routerForPod), builder.WithPredicates(routerPodChanged))
+	late := map[schema.GroupVersionKind]func() source.TypedSource[reconcile.Request]{}
 	for _, gvk := range []schema.GroupVersionKind{routeGVK, httpRouteGVK, serviceMonitorGVK} {
 		served, err := r.served(gvk)
 		if err != nil {
@@ -81,6 +87,11 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 			u := &unstructured.Unstructured{}
 			u.SetGroupVersionKind(gvk)
 			b = b.Owns(u, builder.OnlyMetadata)
+			continue
+		}
+		late[gvk] = func() source.TypedSource[reconcile.Request] {
+			return source.Kind(mgr.GetCache(), partialMetadata(gvk),
+				handler.TypedEnqueueRequestForOwner[*metav1.PartialObjectMetadata](mgr.GetScheme(), mgr.GetRESTMapper(), &vllmv1alpha1.SemanticRouter{}, handler.OnlyControllerOwner()))
 		}
 	}
 	served, err := r.served(inferenceServiceGVK)
@@ -91,8 +102,57 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 		isvc := &unstructured.Unstructured{}
 		isvc.SetGroupVersionKind(inferenceServiceGVK)
 		b = b.Watches(isvc, handler.EnqueueRequestsFromMapFunc(r.routersForInferenceService), builder.OnlyMetadata)
+	} else {
+		late[inferenceServiceGVK] = func() source.TypedSource[reconcile.Request] {
+			return source.Kind(mgr.GetCache(), partialMetadata(inferenceServiceGVK),
+				handler.TypedEnqueueRequestsFromMapFunc(func(ctx context.Context, obj *metav1.PartialObjectMetadata) []reconcile.Request {
+					return r.routersForInferenceService(ctx, obj)
+				}))
+		}
 	}
-	return b.Complete(r)
+	c, err := b.Build(r)
+	if err != nil {
+		return err
+	}
+	r.late = &lateWatches{ctl: c, sources: late}
+	return nil
+}
+
+func partialMetadata(gvk schema.GroupVersionKind) *metav1.PartialObjectMetadata {
+	m := &metav1.PartialObjectMetadata{}
+	m.SetGroupVersionKind(gvk)
+	return m
+}
+
+// lateWatches holds the watches of optional APIs that were not served when
+// the operator started. A reconcile that finds one of them served adds its
+// watch then, once, so an HTTPRoute, ServiceMonitor, Route or
+// InferenceService edited from outside is seen at once, as it is when its
+// API was installed before the operator started.
+type lateWatches struct {
+	ctl controller.Controller
+
+	mu      sync.Mutex
+	sources map[schema.GroupVersionKind]func() source.TypedSource[reconcile.Request]
+}
+
+// watch adds gvk's watch if it is still to be added. An error leaves it to
+// be added by a later reconcile.
+func (w *lateWatches) watch(gvk schema.GroupVersionKind) error {
+	if w == nil {
+		return nil
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	src, ok := w.sources[gvk]
+	if !ok {
+		return nil
+	}
+	if err := w.ctl.Watch(src()); err != nil {
+		return fmt.Errorf("watching %s: %w", gvk.Kind, err)
+	}
+	delete(w.sources, gvk)
+	return nil
 }
 
 // routersForService maps a Service to the routers that discover a backend
