@@ -353,40 +353,59 @@ func TestDeletionWithFinalizer(t *testing.T) {
 	}
 }
 
-// TestRefusedDeploymentWritesNothing: a generation with a valid config
-// change and a pod annotation the API server refuses writes neither the
-// ConfigMap nor the Deployment, so pods of the old template never load the
-// refused generation's config.
-func TestRefusedDeploymentWritesNothing(t *testing.T) {
+// TestRefusedGenerationWritesNothing: a generation with a valid config
+// change and a Deployment or Service the API server refuses writes none of
+// the ConfigMap, the Deployment and the Service, so pods never load the
+// refused generation's config and no half of it rolls out.
+func TestRefusedGenerationWritesNothing(t *testing.T) {
 	requireAPIServer(t)
-	ctx := context.Background()
-	ns := newNamespace(t)
-	createSR(t, ns, "router", vllmv1alpha1.SemanticRouterSpec{Config: modelConfig(`"routing":{"virtual_model":"a"}`)})
-	waitReconciled(t, ns, "router")
-	cm := &corev1.ConfigMap{ObjectMeta: key(ns, "router-config")}
-	dep := &appsv1.Deployment{ObjectMeta: key(ns, "router")}
-	waitFor(t, cm, nil)
-	waitFor(t, dep, nil)
-
-	updateSR(t, ns, "router", func(sr *vllmv1alpha1.SemanticRouter) {
-		sr.Spec.PodAnnotations = map[string]string{"bad key!": "x"}
-		sr.Spec.Config = modelConfig(`"routing":{"virtual_model":"smart"}`)
-	})
-	sr := waitDegraded(t, ns, "router", reasonInvalidSpec)
-	const want = `deployment router refused by the API server, nothing of this generation was written: ` +
-		`Deployment.apps "router" is invalid: spec.template.annotations: Invalid value: "bad key!": ` +
-		`name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character ` +
+	const annotationRule = `name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character ` +
 		`(e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')`
-	if c := meta.FindStatusCondition(sr.Status.Conditions, vllmv1alpha1.ConditionDegraded); c.Message != want {
-		t.Errorf("Degraded message\n got: %s\nwant: %s", c.Message, want)
-	}
-	for _, obj := range []client.Object{cm, dep} {
-		now := obj.DeepCopyObject().(client.Object)
-		if err := k8sClient.Get(ctx, client.ObjectKeyFromObject(obj), now); err != nil {
-			t.Fatal(err)
-		}
-		if now.GetResourceVersion() != obj.GetResourceVersion() {
-			t.Errorf("%T %s was written by the refused generation", obj, obj.GetName())
-		}
+	tests := []struct {
+		name   string
+		change func(*vllmv1alpha1.SemanticRouter)
+		want   string
+	}{{
+		name:   "pod annotation",
+		change: func(sr *vllmv1alpha1.SemanticRouter) { sr.Spec.PodAnnotations = map[string]string{"bad key!": "x"} },
+		want: `deployment router refused by the API server, nothing of this generation was written: ` +
+			`Deployment.apps "router" is invalid: spec.template.annotations: Invalid value: "bad key!": ` + annotationRule,
+	}, {
+		name:   "service annotation",
+		change: func(sr *vllmv1alpha1.SemanticRouter) { sr.Spec.Service.Annotations = map[string]string{"bad key!": "x"} },
+		want: `service router refused by the API server, nothing of this generation was written: ` +
+			`Service "router" is invalid: metadata.annotations: Invalid value: "bad key!": ` + annotationRule,
+	}}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx := context.Background()
+			ns := newNamespace(t)
+			createSR(t, ns, "router", vllmv1alpha1.SemanticRouterSpec{Config: modelConfig(`"routing":{"virtual_model":"a"}`)})
+			waitReconciled(t, ns, "router")
+			cm := &corev1.ConfigMap{ObjectMeta: key(ns, "router-config")}
+			dep := &appsv1.Deployment{ObjectMeta: key(ns, "router")}
+			svc := &corev1.Service{ObjectMeta: key(ns, "router")}
+			for _, obj := range []client.Object{cm, dep, svc} {
+				waitFor(t, obj, nil)
+			}
+
+			updateSR(t, ns, "router", func(sr *vllmv1alpha1.SemanticRouter) {
+				tt.change(sr)
+				sr.Spec.Config = modelConfig(`"routing":{"virtual_model":"smart"}`)
+			})
+			sr := waitDegraded(t, ns, "router", reasonInvalidSpec)
+			if c := meta.FindStatusCondition(sr.Status.Conditions, vllmv1alpha1.ConditionDegraded); c.Message != tt.want {
+				t.Errorf("Degraded message\n got: %s\nwant: %s", c.Message, tt.want)
+			}
+			for _, obj := range []client.Object{cm, dep, svc} {
+				now := obj.DeepCopyObject().(client.Object)
+				if err := k8sClient.Get(ctx, client.ObjectKeyFromObject(obj), now); err != nil {
+					t.Fatal(err)
+				}
+				if now.GetResourceVersion() != obj.GetResourceVersion() {
+					t.Errorf("%T %s was written by the refused generation", obj, obj.GetName())
+				}
+			}
+		})
 	}
 }

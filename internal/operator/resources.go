@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -48,11 +49,12 @@ type ownedResult struct {
 //
 // The ConfigMap is rendered and proven in its place but written only after
 // the claim and the gateway check succeeded and the API server accepted the
-// new Deployment in a server-side dry run. The pods mount the ConfigMap by
-// name, so writing it first and then failing on the Deployment (an invalid
-// pod annotation, say) would feed the refused generation's config to pods of
-// the old template. A dry run is the simplest way to know the Deployment
-// will be accepted; a ConfigMap named by its content hash would also work
+// new Deployment, Service, HPA and Ingress in a server-side dry run. The
+// pods mount the ConfigMap by name, so writing it first and then failing on
+// the Deployment (an invalid pod annotation, say) would feed the refused
+// generation's config to pods of the old template, and failing on the
+// Service after the Deployment would roll out half a generation. A dry run
+// is the simplest way to know the objects will be accepted; a ConfigMap named by its content hash would also work
 // but leaves old ConfigMaps to collect and breaks the name users look for.
 func (r *Reconciler) reconcileOwnedResources(ctx context.Context, sr *vllmv1alpha1.SemanticRouter) (ownedResult, error) {
 	var res ownedResult
@@ -72,7 +74,7 @@ func (r *Reconciler) reconcileOwnedResources(ctx context.Context, sr *vllmv1alph
 		return res, err
 	}
 	tmpl := desiredPodTemplate(sr, res.mode, rc)
-	if err := r.dryRunDeployment(ctx, sr, tmpl); err != nil {
+	if err := r.dryRunGeneration(ctx, sr, res.mode, tmpl); err != nil {
 		return res, err
 	}
 	if err := r.writeConfigMap(ctx, sr, rc); err != nil {
@@ -305,47 +307,75 @@ func (r *Reconciler) reconcileDeployment(ctx context.Context, sr *vllmv1alpha1.S
 	return dep, nil
 }
 
-// dryRunDeployment asks the API server to validate the Deployment that
-// reconcileDeployment would write, without writing it (see
-// reconcileOwnedResources for why). A Deployment that would not change is
-// not sent at all, so a reconcile with nothing to do writes nothing.
-func (r *Reconciler) dryRunDeployment(ctx context.Context, sr *vllmv1alpha1.SemanticRouter, tmpl corev1.PodTemplateSpec) error {
-	dep := &appsv1.Deployment{}
+// dryRunGeneration asks the API server to validate the Deployment, the
+// Service, and the HPA and Ingress when asked for, as this reconcile would
+// write them, without writing them (see reconcileOwnedResources for why).
+// The opt-in Route, HTTPRoute and ServiceMonitor are not checked: they come
+// last, and the pods do not depend on them.
+func (r *Reconciler) dryRunGeneration(ctx context.Context, sr *vllmv1alpha1.SemanticRouter, mode vllmv1alpha1.GatewayMode, tmpl corev1.PodTemplateSpec) error {
+	dep := &appsv1.Deployment{ObjectMeta: objectMeta(sr, sr.Name)}
+	if err := r.dryRun(ctx, sr, dep, "Deployment", func() { mutateDeployment(dep, sr, *tmpl.DeepCopy()) }); err != nil {
+		return err
+	}
+	svc := &corev1.Service{ObjectMeta: objectMeta(sr, sr.Name)}
+	if err := r.dryRun(ctx, sr, svc, "Service", func() { mutateService(svc, sr, mode) }); err != nil {
+		return err
+	}
+	if autoscalingEnabled(sr) {
+		hpa := &autoscalingv2.HorizontalPodAutoscaler{ObjectMeta: objectMeta(sr, sr.Name)}
+		if err := r.dryRun(ctx, sr, hpa, "HorizontalPodAutoscaler", func() { mutateHPA(hpa, sr) }); err != nil {
+			return err
+		}
+	}
+	if sr.Spec.Ingress.Enabled && mode == vllmv1alpha1.GatewayModeStandalone {
+		ing := &networkingv1.Ingress{ObjectMeta: objectMeta(sr, sr.Name)}
+		if err := r.dryRun(ctx, sr, ing, "Ingress", func() { mutateIngress(ing, sr) }); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// dryRun sends obj as ensure would write it (mutate laid over the live
+// object, or over a new one) in a server-side dry run. An object that would
+// not change is not sent at all, so a reconcile with nothing to do writes
+// nothing. One the API server finds invalid is a spec error: retrying
+// cannot help.
+func (r *Reconciler) dryRun(ctx context.Context, sr *vllmv1alpha1.SemanticRouter, obj client.Object, kind string, mutate func()) error {
+	name := strings.ToLower(kind) + " " + obj.GetName()
 	refused := func(err error) error {
 		if !apierrors.IsInvalid(err) {
-			return &objectError{kind: "Deployment", err: fmt.Errorf("deployment %s: %w", sr.Name, err)}
+			return &objectError{kind: kind, err: fmt.Errorf("%s: %w", name, err)}
 		}
-		// The spec made an object the API server refuses: retrying cannot help.
-		return &objectError{kind: "Deployment", err: &specError{reasonInvalidSpec, fmt.Errorf(
-			"deployment %s refused by the API server, nothing of this generation was written: %w", sr.Name, err)}}
+		return &objectError{kind: kind, err: &specError{reasonInvalidSpec, fmt.Errorf(
+			"%s refused by the API server, nothing of this generation was written: %w", name, err)}}
 	}
-	err := r.Client.Get(ctx, client.ObjectKey{Namespace: sr.Namespace, Name: sr.Name}, dep)
+	err := r.Client.Get(ctx, client.ObjectKeyFromObject(obj), obj)
 	switch {
 	case apierrors.IsNotFound(err):
-		dep = &appsv1.Deployment{ObjectMeta: objectMeta(sr, sr.Name)}
-		mutateDeployment(dep, sr, *tmpl.DeepCopy())
-		if err := controllerutil.SetControllerReference(sr, dep, r.Client.Scheme()); err != nil {
+		mutate()
+		if err := controllerutil.SetControllerReference(sr, obj, r.Client.Scheme()); err != nil {
 			return refused(err)
 		}
-		if err := r.Client.Create(ctx, dep, client.DryRunAll); err != nil {
+		if err := r.Client.Create(ctx, obj, client.DryRunAll); err != nil {
 			return refused(err)
 		}
 		return nil
 	case err != nil:
-		return &objectError{kind: "Deployment", err: fmt.Errorf("deployment %s: %w", sr.Name, err)}
+		return &objectError{kind: kind, err: fmt.Errorf("%s: %w", name, err)}
 	}
-	if err := checkControl(sr, dep, "Deployment"); err != nil {
-		return &objectError{kind: "Deployment", err: err}
+	if err := checkControl(sr, obj, kind); err != nil {
+		return &objectError{kind: kind, err: err}
 	}
-	before := dep.DeepCopy()
-	mutateDeployment(dep, sr, *tmpl.DeepCopy())
-	if err := controllerutil.SetControllerReference(sr, dep, r.Client.Scheme()); err != nil {
+	before := obj.DeepCopyObject()
+	mutate()
+	if err := controllerutil.SetControllerReference(sr, obj, r.Client.Scheme()); err != nil {
 		return refused(err)
 	}
-	if equality.Semantic.DeepEqual(before, dep) {
+	if equality.Semantic.DeepEqual(before, obj) {
 		return nil
 	}
-	if err := r.Client.Update(ctx, dep, client.DryRunAll); err != nil {
+	if err := r.Client.Update(ctx, obj, client.DryRunAll); err != nil {
 		return refused(err)
 	}
 	return nil
