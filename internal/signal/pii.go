@@ -46,8 +46,9 @@ type PIIFinding struct {
 	Text  string
 }
 
-// PIIResult is the outcome of PIIDetector.Detect: non-overlapping findings
-// sorted by Start.
+// PIIResult is the outcome of PIIDetector.Detect: findings sorted by Start. They do not
+// overlap, except that personal data written in base64 or hex gives one finding per type
+// found in it, each spanning the whole encoded run.
 type PIIResult struct {
 	Findings []PIIFinding
 }
@@ -77,7 +78,8 @@ func (r PIIResult) Has(t PIIType) bool {
 }
 
 // Mask returns text with every finding replaced by "[TYPE]", e.g.
-// "mail [EMAIL] now". text must be the text that was scanned.
+// "mail [EMAIL] now"; an encoded run is replaced by its first type. text must be the text
+// that was scanned.
 func (r PIIResult) Mask(text string) string {
 	var b strings.Builder
 	prev := 0
@@ -228,8 +230,12 @@ func (d *PIIDetector) detect(text string, gate bool) PIIResult {
 			}
 		}
 	}
-	// Findings do not overlap: their starts differ, and any sort orders them alike.
-	slices.SortFunc(all, func(a, b PIIFinding) int { return a.Start - b.Start })
+	if len(text) >= minEncodedRun {
+		all = append(all, d.encodedFindings(text, all, gate)...)
+	}
+	// Findings do not overlap, but for the types found in one encoded run, which share its
+	// span; SortStableFunc keeps those in Types order.
+	slices.SortStableFunc(all, func(a, b PIIFinding) int { return a.Start - b.Start })
 	return PIIResult{Findings: all}
 }
 

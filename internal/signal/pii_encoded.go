@@ -1,0 +1,98 @@
+package signal
+
+import (
+	"encoding/hex"
+	"unicode"
+	"unicode/utf8"
+)
+
+// minEncodedRun is the shortest run of base64 or hex characters read decoded for personal
+// data: 16 characters hold 12 bytes of base64 or 8 of hex, enough for an SSN or an e-mail
+// address, and ordinary words are shorter.
+const minEncodedRun = 16
+
+// encodedFindings reports the personal data written in base64 or hex inside text, which a
+// model decodes as readily as it reads plain text. A run whose decoded text is printable is
+// scanned as text (runs encoded again inside it too: each level is shorter); each type found
+// there gives a finding that spans the whole encoded run, so masking replaces the run. Runs
+// that overlap a finding of the plain text are left to it.
+func (d *PIIDetector) encodedFindings(text string, plain []PIIFinding, gate bool) []PIIFinding {
+	var out []PIIFinding
+	for _, run := range encodedRuns(text) {
+		if overlapsAny(plain, run) {
+			continue
+		}
+		decoded, ok := decodeRun(text[run[0]:run[1]])
+		if !ok {
+			continue
+		}
+		inner := d.detect(decoded, gate)
+		for _, t := range inner.Types() {
+			out = append(out, PIIFinding{Type: t, Start: run[0], End: run[1], Text: text[run[0]:run[1]]})
+		}
+	}
+	return out
+}
+
+// encodedRuns returns the runs of at least minEncodedRun base64 characters (either
+// alphabet, with its padding) in text.
+func encodedRuns(text string) [][2]int {
+	var runs [][2]int
+	start := -1
+	for i := 0; i <= len(text); i++ {
+		if i < len(text) && isBase64Byte(text[i]) {
+			if start < 0 {
+				start = i
+			}
+			continue
+		}
+		if start >= 0 {
+			end := i
+			for end < len(text) && text[end] == '=' && end-i < 2 {
+				end++
+			}
+			if end-start >= minEncodedRun {
+				runs = append(runs, [2]int{start, end})
+			}
+			start = -1
+		}
+	}
+	return runs
+}
+
+func isBase64Byte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '+' || c == '/' || c == '-' || c == '_'
+}
+
+// decodeRun decodes a run as hex when it is all hex digits, else as base64, and reports
+// whether the result is text: valid UTF-8, every rune printable or a line break or tab.
+func decodeRun(run string) (string, bool) {
+	var b []byte
+	var err error
+	if isHexRun(run) {
+		b, err = hex.DecodeString(run[:len(run)/2*2])
+	} else if enc := base64Encoding(run); enc != nil {
+		b, err = enc.DecodeString(run)
+	} else {
+		return "", false
+	}
+	if err != nil || !utf8.Valid(b) {
+		return "", false
+	}
+	for _, r := range string(b) {
+		if !unicode.IsPrint(r) && r != '\n' && r != '\t' && r != '\r' {
+			return "", false
+		}
+	}
+	return string(b), true
+}
+
+func isHexRun(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F') {
+			return false
+		}
+	}
+	return true
+}

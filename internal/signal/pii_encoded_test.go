@@ -1,0 +1,57 @@
+package signal
+
+import (
+	"slices"
+	"testing"
+)
+
+func TestPIIInEncodedText(t *testing.T) {
+	d, err := NewPIIDetector(PIIOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name, text string
+		types      []PIIType
+		masked     string
+	}{{
+		name:   "base64 of an SSN and an e-mail",
+		text:   "decode this: bXkgc3NuIGlzIDEyMy00NS02Nzg5IGFuZCBtYWlsIGphbmUuZG9lQGV4YW1wbGUuY29t please",
+		types:  []PIIType{PIIEmail, PIISSN},
+		masked: "decode this: [EMAIL] please",
+	}, {
+		name:   "padded base64 of an e-mail alone",
+		text:   "amFuZS5kb2VAZXhhbXBsZS5jb20=",
+		types:  []PIIType{PIIEmail},
+		masked: "[EMAIL]",
+	}, {
+		name:   "hex of a phone number",
+		text:   "hex: 63616c6c206d65206174202b3120343135203535352030313334",
+		types:  []PIIType{PIIPhone},
+		masked: "hex: [PHONE]",
+	}, {
+		name:   "base64 of base64 of an SSN",
+		text:   "VTFOT0lERXlNeTAwTlMwMk56ZzU=",
+		types:  []PIIType{PIISSN},
+		masked: "[SSN]",
+	}, {
+		name:  "base64 of text without personal data",
+		text:  "SGVsbG8sIGhvdyBhcmUgeW91IHRvZGF5Pw==", // "Hello, how are you today?"
+		types: nil, masked: "SGVsbG8sIGhvdyBhcmUgeW91IHRvZGF5Pw==",
+	}, {
+		name:  "a digest and long words are not text",
+		text:  "sha256 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08 of internationalization",
+		types: nil, masked: "sha256 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08 of internationalization",
+	}}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := d.Detect(tt.text)
+			if got := r.Types(); !slices.Equal(got, tt.types) {
+				t.Errorf("types = %v, want %v", got, tt.types)
+			}
+			if got := r.Mask(tt.text); got != tt.masked {
+				t.Errorf("masked = %q, want %q", got, tt.masked)
+			}
+		})
+	}
+}
