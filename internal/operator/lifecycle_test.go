@@ -371,8 +371,10 @@ func TestRefusedGenerationWritesNothing(t *testing.T) {
 		want: `deployment router refused by the API server, nothing of this generation was written: ` +
 			`Deployment.apps "router" is invalid: spec.template.annotations: Invalid value: "bad key!": ` + annotationRule,
 	}, {
-		name:   "service annotation",
-		change: func(sr *vllmv1alpha1.SemanticRouter) { sr.Spec.Service.Annotations = map[string]string{"bad key!": "x"} },
+		name: "service annotation",
+		change: func(sr *vllmv1alpha1.SemanticRouter) {
+			sr.Spec.Service.Annotations = map[string]string{"bad key!": "x"}
+		},
 		want: `service router refused by the API server, nothing of this generation was written: ` +
 			`Service "router" is invalid: metadata.annotations: Invalid value: "bad key!": ` + annotationRule,
 	}}
