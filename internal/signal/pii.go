@@ -539,8 +539,17 @@ var (
 	// National trunk-prefixed numbers (UK 0161 496 0733, FR 01 23 45 67 89,
 	// DE 030 1234567) are only trusted next to a phone cue.
 	phoneNationalRE = regexp.MustCompile(`\b0\d{1,4}(?:[ .\-]\d{2,8}){1,4}\b`)
-	phoneCueRE      = regexp.MustCompile(`(?i)(?:phone|tel|mobile|cell|call|ring|text|whatsapp|fax|contact|reach|(?:my|your|his|her|our|their) number|t[ée]l[ée]phone|telefon|tel[ée]fono|numéro|n[uú]mero|handy)`)
+	// Numbers without a trunk prefix (ES 612 345 678, IT 347 123 4567) are trusted only right
+	// after a word that names a phone (phoneCloseCueRE: not "text", "ring" or "cell" alone).
+	phoneNoTrunkRE  = regexp.MustCompile(`\b[1-9]\d{1,4}(?:[ .\-]\d{2,8}){1,4}\b`)
+	phoneCueRE      = regexp.MustCompile(`(?i)` + phoneCues)
+	phoneCloseCueRE = regexp.MustCompile(`(?i)\b(?:phone|tel|mobile|cell ?phone|whatsapp|fax|call (?:me|us)(?: at| on)?|(?:my|your|his|her|our|their) number|` +
+		`t[ée]l[ée]phone|telefon|tel[ée]fono|telefone|numéro|n[uú]mero|nummer|handy|m[óo]vil|celular|cellulare|portable)[^0-9]{0,16}$`)
 )
+
+// phoneCues are the words that say a number is a phone number.
+const phoneCues = `(?:phone|tel|mobile|cell|call|ring|text|whatsapp|fax|contact|reach|(?:my|your|his|her|our|their) number|` +
+	`t[ée]l[ée]phone|telefon|tel[ée]fono|telefone|numéro|n[uú]mero|nummer|handy|m[óo]vil|celular|cellulare|portable)`
 
 func findPhones(text string) [][2]int {
 	var out [][2]int
@@ -575,6 +584,13 @@ func findPhones(text string) [][2]int {
 	for _, m := range phoneNationalRE.FindAllStringIndex(text, -1) {
 		n := len(digitsOf(text[m[0]:m[1]]))
 		if n < 9 || n > 12 || !phoneCueRE.MatchString(text[max(0, m[0]-60):m[0]]) && !listedWithContact(text, m[0]) {
+			continue
+		}
+		add(m[0], m[1])
+	}
+	for _, m := range phoneNoTrunkRE.FindAllStringIndex(text, -1) {
+		n := len(digitsOf(text[m[0]:m[1]]))
+		if n < 9 || n > 12 || m[0] > 0 && strings.IndexByte("+-./", text[m[0]-1]) >= 0 || !phoneCloseCueRE.MatchString(text[max(0, m[0]-40):m[0]]) {
 			continue
 		}
 		add(m[0], m[1])
