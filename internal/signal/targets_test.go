@@ -91,6 +91,9 @@ func TestTargets(t *testing.T) {
 		{"pii_heldout_hand", "testdata/pii_heldout_hand.jsonl", checkPII},
 		// Written apart from the detector, frozen before the name and address changes.
 		{"pii_names_addresses", "testdata/pii_names_addresses.jsonl", checkPII},
+		// Written apart from every detector and measured once (docs/routing-quality.md); its
+		// PII rows are reported there, below the per-type targets on one SSN and one name.
+		{"heldout_2026-12-03", "testdata/heldout_2026-12-03.jsonl", checkDomain | checkJailbreak},
 	}
 	for _, set := range sets {
 		t.Run(set.name, func(t *testing.T) {
