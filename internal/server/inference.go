@@ -62,10 +62,15 @@ var startTime = time.Now()
 
 func (h *Inference) chat(w http.ResponseWriter, r *http.Request) {
 	info := requestInfoFrom(r.Context())
+	reqBody, err := decodedBody(r)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
 	ctx, span := h.p.StartSpan(r.Context(), "POST /v1/chat/completions", r.Header)
 	info.span = span // ended by the middleware, which knows the final status
 	wait := &streamWaiter{w: w, h: h}
-	res, trail, err := h.p.Serve(ctx, &router.Request{ID: info.id, Header: r.Header, Body: r.Body, Waiter: wait})
+	res, trail, err := h.p.Serve(ctx, &router.Request{ID: info.id, Header: r.Header, Body: reqBody, Waiter: wait})
 	info.client, info.model, info.stream, info.selected, info.cache = trail.Client, trail.Model, trail.Stream, trail.Route.Model, trail.Cache
 	info.modelFailed = trail.ModelFailed
 	if err != nil {
