@@ -22,6 +22,9 @@ type Problem struct {
 	// Line is the 1-based YAML line, or 0 when unknown (a config not read from YAML).
 	Line    int
 	Message string
+	// kept says that the value at Path was kept (a repeated key, whose first value counts), so
+	// that the problems Validate finds beneath it are reported too.
+	kept bool
 }
 
 func (p Problem) Error() string {
@@ -92,7 +95,9 @@ func Parse(data []byte) (*Config, error) {
 	}
 	reported := make(map[string]bool, len(problems))
 	for _, p := range problems {
-		reported[p.Path] = true
+		if !p.kept {
+			reported[p.Path] = true
+		}
 	}
 	for _, p := range invalid {
 		if !underReported(p.Path, reported) { // a dropped value must not also be reported as missing
@@ -184,9 +189,13 @@ func walk(n *yaml.Node, t reflect.Type, path string, lines map[string]int, probl
 		}
 		fields := yamlFields(t)
 		kept := n.Content[:0]
+		seen := make(map[string]int, len(n.Content)/2)
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			key, val := n.Content[i], n.Content[i+1]
 			child := joinPath(path, key.Value)
+			if repeated(seen, key, child, problems) {
+				continue
+			}
 			f, ok := fields[key.Value]
 			if !ok {
 				msg := "unknown field"
@@ -216,9 +225,18 @@ func walk(n *yaml.Node, t reflect.Type, path string, lines map[string]int, probl
 			drop(n)
 			return
 		}
+		kept := n.Content[:0]
+		seen := make(map[string]int, len(n.Content)/2)
 		for i := 0; i+1 < len(n.Content); i += 2 {
-			walk(n.Content[i+1], t.Elem(), joinPath(path, n.Content[i].Value), lines, problems)
+			key, val := n.Content[i], n.Content[i+1]
+			child := joinPath(path, key.Value)
+			if repeated(seen, key, child, problems) {
+				continue
+			}
+			walk(val, t.Elem(), child, lines, problems)
+			kept = append(kept, key, val)
 		}
+		n.Content = kept
 	default:
 		if n.Kind != yaml.ScalarNode {
 			*problems = append(*problems, Problem{Path: path, Line: n.Line, Message: "must be " + kindName(t)})
@@ -230,6 +248,20 @@ func walk(n *yaml.Node, t reflect.Type, path string, lines map[string]int, probl
 			drop(n)
 		}
 	}
+}
+
+// repeated reports whether key was already a key of its mapping (seen holds their lines),
+// recording a problem if so. YAML forbids a key twice in one mapping; the decoder would stop
+// at the first such key with no field path, hiding every other problem, so the later one is
+// reported and left out instead, and the first one counts.
+func repeated(seen map[string]int, key *yaml.Node, path string, problems *Problems) bool {
+	if first, ok := seen[key.Value]; ok {
+		*problems = append(*problems, Problem{Path: path, Line: key.Line,
+			Message: fmt.Sprintf("the key is repeated; line %d sets it already", first), kept: true})
+		return true
+	}
+	seen[key.Value] = key.Line
+	return false
 }
 
 // drop turns a node that could not be decoded into null, so that decoding the rest goes on.

@@ -280,6 +280,40 @@ observability:
 				`observability.tracing.sampling.rate (line 9): must be a number between 0 and 1 written as a string, as in "0.1", got "1.5"`,
 			}, "\n"),
 		},
+		{
+			// The first value of a repeated key counts and is validated like any other, so
+			// the problems beneath it are listed too.
+			name: "repeated keys, with the other problems",
+			yaml: `
+routing:
+  default_model: nosuch
+models:
+  - model_name: a
+    model_name: b
+    timeout: soon
+    provider: {type: sim}
+  - model_name: a
+    provider: {type: sim}
+models: []
+decisions:
+  - name: d
+    rules: {signal: kw, signal: kw}
+    models: [{model: a}]
+    headers: {x-team: one, x-team: two}
+signals:
+  keywords:
+    - {name: kw, keywords: [zzz]}
+`,
+			want: strings.Join([]string{
+				`routing.default_model (line 3): unknown model "nosuch"`,
+				`models[0].model_name (line 6): the key is repeated; line 5 sets it already`,
+				`models[0].timeout (line 7): must be a duration such as "30s", not "soon"`,
+				`models[1].model_name (line 9): duplicate model_name "a" (first defined at models[0])`,
+				`models (line 11): the key is repeated; line 4 sets it already`,
+				`decisions[0].rules.signal (line 14): the key is repeated; line 14 sets it already`,
+				`decisions[0].headers.x-team (line 16): the key is repeated; line 16 sets it already`,
+			}, "\n"),
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
