@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net/http"
 	"os"
+	"slices"
 	"sync"
 	"time"
 
@@ -271,6 +272,22 @@ func (p *Pipeline) Models(h http.Header) ([]string, error) {
 		}
 	}
 	return out, nil
+}
+
+// Model checks that the client of a request with headers h may use the model name, as
+// GET /v1/models/{model} asks: nil when Models would list it, else Serve's 401 or the 404
+// model_not_found of a request for it.
+func (p *Pipeline) Model(h http.Header, name string) error {
+	names, err := p.Models(h)
+	if err != nil {
+		return err
+	}
+	if slices.Contains(names, name) {
+		return nil
+	}
+	r, release := p.src.Acquire()
+	defer release()
+	return r.modelNotFound(name)
 }
 
 // exchange is one request's hold on the pipeline: the router, the admission ticket and the

@@ -60,6 +60,15 @@ func (r *Router) tracedRoute(ctx context.Context, req *openai.ChatRequest, h htt
 	return m, out, rt, err
 }
 
+// modelNotFound is the 404 for a model name a client may not use: unknown, hidden, or (for
+// GET /v1/models/{model}) not among its key's models.
+func (r *Router) modelNotFound(name string) error {
+	e := refuse(KindModelNotFound, fmt.Sprintf("the model %q does not exist; GET /v1/models lists the models you can use, or send %q to let the router choose",
+		name, r.cfg.Routing.VirtualModel), nil)
+	e.Param = "model"
+	return e
+}
+
 // route picks the model for req and returns the request to send, with the matched decision's
 // changes applied to a copy. A request for the virtual model goes through the signals and
 // decisions (the default model when none matches); a request naming an exposed model goes
@@ -71,10 +80,7 @@ func (r *Router) route(ctx context.Context, req *openai.ChatRequest, h http.Head
 		var ok bool
 		m, ok = r.models[req.Model]
 		if !ok || !m.cfg.IsExposed() {
-			e := refuse(KindModelNotFound, fmt.Sprintf("the model %q does not exist; GET /v1/models lists the models you can use, or send %q to let the router choose",
-				req.Model, r.cfg.Routing.VirtualModel), nil)
-			e.Param = "model"
-			return nil, nil, Route{}, e
+			return nil, nil, Route{}, r.modelNotFound(req.Model)
 		}
 	}
 	names := r.referenced

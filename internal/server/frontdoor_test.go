@@ -107,17 +107,17 @@ func TestEveryAnswerIsAnEnvelope(t *testing.T) {
 		allow, message      string
 	}{
 		{"dot segments", inference, "GET /../../etc/passwd HTTP/1.1\r\nHost: x\r\n\r\n", 404, "",
-			"unknown path GET /../../etc/passwd; this listener serves POST /v1/chat/completions and GET /v1/models"},
+			"unknown path GET /../../etc/passwd; this listener serves POST /v1/chat/completions, GET /v1/models and GET /v1/models/{model}"},
 		{"double slash", inference, "GET //v1/models HTTP/1.1\r\nHost: x\r\n\r\n", 404, "",
-			"unknown path GET //v1/models; this listener serves POST /v1/chat/completions and GET /v1/models"},
+			"unknown path GET //v1/models; this listener serves POST /v1/chat/completions, GET /v1/models and GET /v1/models/{model}"},
 		{"dot segment inside", inference, "POST /v1/x/../chat/completions HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n", 404, "",
-			"unknown path POST /v1/x/../chat/completions; this listener serves POST /v1/chat/completions and GET /v1/models"},
+			"unknown path POST /v1/x/../chat/completions; this listener serves POST /v1/chat/completions, GET /v1/models and GET /v1/models/{model}"},
 		{"trailing slash", inference, "GET /v1/models/ HTTP/1.1\r\nHost: x\r\n\r\n", 404, "",
-			"unknown path GET /v1/models/; this listener serves POST /v1/chat/completions and GET /v1/models"},
+			"unknown path GET /v1/models/; this listener serves POST /v1/chat/completions, GET /v1/models and GET /v1/models/{model}"},
 		{"CONNECT", inference, "CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n", 405, "GET, HEAD, POST",
 			"method CONNECT is not allowed; this server is not a proxy"},
 		{"OPTIONS *", inference, "OPTIONS * HTTP/1.1\r\nHost: x\r\n\r\n", 404, "",
-			"unknown path OPTIONS *; this listener serves POST /v1/chat/completions and GET /v1/models"},
+			"unknown path OPTIONS *; this listener serves POST /v1/chat/completions, GET /v1/models and GET /v1/models/{model}"},
 		{"wrong method", inference, "DELETE /v1/models HTTP/1.1\r\nHost: x\r\n\r\n", 405, "GET, HEAD",
 			"method DELETE is not allowed on /v1/models; use GET"},
 		{"headers too large", inference, "GET /v1/models HTTP/1.1\r\nHost: x\r\nX-Big: " + big + "\r\n\r\n", 431, "",
@@ -154,7 +154,7 @@ func TestEveryAnswerIsAnEnvelope(t *testing.T) {
 }
 
 // TestModelsListsWhatTheKeyMayUse: GET /v1/models shows a key only the models it may use,
-// and a rotated client key is counted in semantic_router_credential_rotations_total.
+// GET /v1/models/{model} finds only those, and a rotated client key is counted in semantic_router_credential_rotations_total.
 func TestModelsListsWhatTheKeyMayUse(t *testing.T) {
 	t.Parallel()
 	keyFile := filepath.Join(t.TempDir(), "key")
@@ -187,6 +187,46 @@ admission:
 	}
 	if got, want := ids(otherKey), []string{"auto", "general", "reasoning"}; !slices.Equal(got, want) {
 		t.Errorf("a key without a models list sees %v, want %v", got, want)
+	}
+
+	// GET /v1/models/{model} finds what the list shows the key, and nothing else.
+	const notFound = `{"error":{"message":"the model \"%s\" does not exist; GET /v1/models lists the models you can use, or send \"auto\" to let the router choose","type":"not_found_error","param":"model","code":"model_not_found"}}` + "\n"
+	for _, tt := range []struct {
+		name, method, path, token string
+		status                    int
+		body                      string // exact; the model object's created is left out
+	}{
+		{"a model the key may use", "GET", "/v1/models/general", teamKey, 200, `{"id":"general","object":"model","owned_by":"semantic-router"}`},
+		{"the virtual model", "GET", "/v1/models/auto", teamKey, 200, `{"id":"auto","object":"model","owned_by":"semantic-router"}`},
+		{"a model outside the key's list", "GET", "/v1/models/reasoning", teamKey, 404, fmt.Sprintf(notFound, "reasoning")},
+		{"the same model for another key", "GET", "/v1/models/reasoning", otherKey, 200, `{"id":"reasoning","object":"model","owned_by":"semantic-router"}`},
+		{"an unknown model", "GET", "/v1/models/gpt-9", otherKey, 404, fmt.Sprintf(notFound, "gpt-9")},
+		{"a name with a slash", "GET", "/v1/models/Qwen/Qwen3-8B", otherKey, 404, fmt.Sprintf(notFound, "Qwen/Qwen3-8B")},
+		{"no key", "GET", "/v1/models/general", "", 401, ""},
+		{"wrong method", "DELETE", "/v1/models/general", teamKey, 405,
+			`{"error":{"message":"method DELETE is not allowed on /v1/models/general; use GET","type":"invalid_request_error","param":null,"code":null}}` + "\n"},
+	} {
+		auth := ""
+		if tt.token != "" {
+			auth = "Bearer " + tt.token
+		}
+		r := do(t, tt.method, f.inference+tt.path, auth, "")
+		got := r.body
+		if r.status == 200 {
+			var m map[string]any
+			if err := json.Unmarshal([]byte(r.body), &m); err != nil || m["created"] == nil {
+				t.Errorf("%s: not a model object: %s", tt.name, r.body)
+			}
+			delete(m, "created")
+			b, _ := json.Marshal(m)
+			got = string(b)
+		}
+		if r.status != tt.status || tt.body != "" && got != tt.body {
+			t.Errorf("%s: %s %s answered %d %s\nwant %d %s", tt.name, tt.method, tt.path, r.status, got, tt.status, tt.body)
+		}
+		if tt.status == 405 && r.header.Get("Allow") != "GET, HEAD" {
+			t.Errorf("%s: Allow %q", tt.name, r.header.Get("Allow"))
+		}
 	}
 
 	rotations := f.metrics.CredentialRotations.WithLabelValues("file:" + keyFile)

@@ -35,13 +35,43 @@ type Inference struct {
 // pipeline's requests and the pipeline's results and errors to HTTP.
 func NewInference(p *router.Pipeline, log *slog.Logger, m *telemetry.Metrics) http.Handler {
 	h := &Inference{p: p, log: log, metrics: m}
-	rs := newRoutes(func(w http.ResponseWriter, r *http.Request) {
+	notFound := func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, openai.NotFound("unknown_url",
-			fmt.Sprintf("unknown path %s %s; this listener serves POST /v1/chat/completions and GET /v1/models", clip(r.Method), clip(r.URL.Path))))
-	})
+			fmt.Sprintf("unknown path %s %s; this listener serves POST /v1/chat/completions, GET /v1/models and GET /v1/models/{model}", clip(r.Method), clip(r.URL.Path))))
+	}
+	rs := newRoutes(notFound)
 	rs.handle(http.MethodPost, "/v1/chat/completions", h.chat)
 	rs.handle(http.MethodGet, "/v1/models", h.models)
+	rs.handlePrefix(modelPrefix, func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == modelPrefix { // a trailing slash is unknown, as everywhere
+			notFound(w, r)
+			return
+		}
+		h.model(w, r)
+	})
 	return withRequestContext(rs, log, m, "inference")
+}
+
+// modelPrefix is the path of one model, GET /v1/models/{model}. The name is the rest of the
+// path, slashes included ("Qwen/Qwen3-8B"), percent-decoded.
+const modelPrefix = "/v1/models/"
+
+// model answers GET /v1/models/{model} (the SDKs' models.retrieve) with the model object of
+// a name GET /v1/models would list to this client, and with the 404 model_not_found of a
+// chat request for it otherwise.
+func (h *Inference) model(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		w.Header().Set("Allow", "GET, HEAD")
+		writeError(w, &openai.APIError{Status: http.StatusMethodNotAllowed, Type: openai.TypeInvalidRequest,
+			Message: fmt.Sprintf("method %s is not allowed on %s; use GET", clip(r.Method), clip(r.URL.Path))})
+		return
+	}
+	name := r.URL.Path[len(modelPrefix):]
+	if err := h.p.Model(r.Header, name); err != nil {
+		writeError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, openai.Model{ID: name, Object: openai.ObjectModel, Created: startTime.Unix(), OwnedBy: "semantic-router"})
 }
 
 func (h *Inference) models(w http.ResponseWriter, r *http.Request) {

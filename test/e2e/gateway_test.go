@@ -3,6 +3,7 @@ package e2e
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -155,6 +156,16 @@ func TestSDKAgainstTheDemoConfig(t *testing.T) {
 	}
 	if got := strings.Join(ids, ","); got != "auto,general,reasoning" {
 		t.Errorf("/v1/models = %s, want auto,general,reasoning (small is hidden)", got)
+	}
+
+	// models.retrieve finds what the list shows, and nothing else.
+	m, err := client.Models.Get(ctx, "reasoning")
+	if err != nil || m.ID != "reasoning" || m.OwnedBy != "semantic-router" {
+		t.Errorf("models.retrieve reasoning = %+v, %v", m, err)
+	}
+	var apiErr *openai.Error
+	if _, err := client.Models.Get(ctx, "small"); !errors.As(err, &apiErr) || apiErr.StatusCode != 404 || apiErr.Code != "model_not_found" {
+		t.Errorf("models.retrieve of a hidden model: %v, want a 404 model_not_found", err)
 	}
 }
 
@@ -319,7 +330,7 @@ models:
 		{"wrong method", "GET", "/v1/chat/completions", "", 405, "",
 			"method GET is not allowed on /v1/chat/completions; use POST"},
 		{"unknown path", "GET", "/v2/things", "", 404, "unknown_url",
-			"unknown path GET /v2/things; this listener serves POST /v1/chat/completions and GET /v1/models"},
+			"unknown path GET /v2/things; this listener serves POST /v1/chat/completions, GET /v1/models and GET /v1/models/{model}"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
