@@ -2,6 +2,7 @@ package server
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -83,5 +84,35 @@ models:
 		if got := testutil.ToFloat64(f.metrics.Errors.WithLabelValues(c.model, c.reason)); got != c.want {
 			t.Errorf("errors_total{model=%s, reason=%s} = %v, want %v", c.model, c.reason, got, c.want)
 		}
+	}
+}
+
+// TestRequestsWithoutAModelAreCounted: answers given before a model was read count in
+// requests_total under model "none", so that an error rate computed from it sees them.
+func TestRequestsWithoutAModelAreCounted(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, "server: {max_request_body_bytes: 1024}\n"+simModels, nil)
+	for _, tt := range []struct {
+		method, path, body string
+		status             int
+	}{
+		{"POST", "/v1/chat/completions", "not json", 400},
+		{"POST", "/v1/chat/completions", `{"model":"general","messages":[{"role":"user","content":"` + strings.Repeat("a", 2000) + `"}]}`, 413},
+		{"GET", "/v2/things", "", 404},
+		{"GET", "/v1/chat/completions", "", 405},
+		{"GET", "/v1/models", "", 200},
+		{"POST", "/v1/chat/completions", chat("general", false), 200},
+	} {
+		if r := do(t, tt.method, f.inference+tt.path, "", tt.body); r.status != tt.status {
+			t.Fatalf("%s %s: %d %s, want %d", tt.method, tt.path, r.status, r.body, tt.status)
+		}
+	}
+	for _, c := range []struct {
+		model, code string
+	}{{"none", "400"}, {"none", "413"}, {"none", "404"}, {"none", "405"}, {"none", "200"}, {"general", "200"}} {
+		// Counted once the answer has left: the client may read it first.
+		counter := f.metrics.Requests.WithLabelValues("inference", c.model, c.code)
+		waitFor(t, fmt.Sprintf("requests_total{endpoint=inference, model=%s, code=%s} is 1", c.model, c.code),
+			func() bool { return testutil.ToFloat64(counter) == 1 })
 	}
 }

@@ -157,7 +157,14 @@ func finish(log *slog.Logger, m *telemetry.Metrics, endpoint string, r *http.Req
 	if log.Enabled(r.Context(), level) {
 		log.LogAttrs(r.Context(), level, "request", accessAttrs(r, status, info, d)...)
 	}
-	if m == nil || info.model == "" {
+	if m == nil {
+		return
+	}
+	if info.model == "" {
+		// Refused before a model was read (a bad or large body, a key, a limit, an unknown
+		// path, a panic) or not a chat request at all: counted, so that an error rate
+		// computed from requests_total sees these answers too.
+		m.Requests.WithLabelValues(endpoint, telemetry.NoModel, strconv.Itoa(status)).Inc()
 		return
 	}
 	m.Requests.WithLabelValues(endpoint, info.model, strconv.Itoa(status)).Inc()

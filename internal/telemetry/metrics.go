@@ -58,6 +58,10 @@ type Metrics struct {
 // seconds to minutes.
 var latencyBuckets = []float64{.001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30, 60, 120}
 
+// NoModel is the model label of a request that names no model (GET /v1/models, an unknown
+// path) or was answered before one was read from it (a bad or large body, a refused key).
+const NoModel = "none"
+
 // NewMetrics creates the metrics and registers them on reg.
 func NewMetrics(reg prometheus.Registerer) *Metrics {
 	m := &Metrics{
