@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -66,8 +67,13 @@ func TestParseChatRequest(t *testing.T) {
 		{"nested type", `{"model":"a","messages":[{"role":"user","content":"x"},{"role":5}]}`, "messages[1].role", "messages[1].role must be a string, not a JSON number"},
 		{"max_tokens type", `{"model":"a","messages":[{"role":"user","content":"x"}],"max_tokens":"9"}`, "max_tokens", "max_tokens must be a number, not a JSON string"},
 		{"invalid escape", `{"model":"a\q","messages":[]}`, "", "the request body is not valid JSON (at byte 13): invalid character 'q' in string escape code"},
-		{"content type", `{"model":"a","messages":[{"role":"user","content":7}]}`, "", "the request body is not a valid chat completion request: content must be a string, an array of content parts, or null"},
-		{"stop type", `{"model":"a","messages":[{"role":"user","content":"x"}],"stop":5}`, "", "the request body is not a valid chat completion request: stop must be a string or an array of strings"},
+		{"content type", `{"model":"a","messages":[{"role":"user","content":7}]}`, "messages[0].content", "the request body is not a valid chat completion request: content must be a string, an array of content parts, or null"},
+		{"stop type", `{"model":"a","messages":[{"role":"user","content":"x"}],"stop":5}`, "stop", "the request body is not a valid chat completion request: stop must be a string or an array of strings"},
+		{"fraction for an integer", `{"model":"a","messages":[{"role":"user","content":"x"}],"max_tokens":1.5}`, "max_tokens", "max_tokens must be an integer, not 1.5"},
+		{"exponent for an integer", `{"model":"a","messages":[{"role":"user","content":"x"}],"n":1e400}`, "n", "n must be an integer, not 1e400"},
+		{"integer out of range", `{"model":"a","messages":[{"role":"user","content":"x"}],"n":99999999999999999999}`, "n", "n is out of range: 99999999999999999999"},
+		{"number out of range", `{"model":"a","messages":[{"role":"user","content":"x"}],"temperature":1e400}`, "temperature", "temperature is out of range: 1e400"},
+		{"long number clipped", `{"model":"a","messages":[{"role":"user","content":"x"}],"max_tokens":1.` + strings.Repeat("5", 100) + `}`, "max_tokens", "max_tokens must be an integer, not 1.555555555555555555555555555555…"},
 		{"stream options without stream", `{"model":"a","messages":[{"role":"user","content":"x"}],"stream_options":{"include_usage":true}}`, "stream_options", "stream_options is only allowed when stream is true"},
 	}
 	for _, tt := range tests {

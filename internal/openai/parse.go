@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"strconv"
 	"strings"
 
@@ -80,11 +81,44 @@ func decodeError(body []byte, err error) *APIError {
 	case errors.As(err, &semantic) && semantic.Err == nil && semantic.GoType != nil && semantic.JSONKind != 0:
 		field := paramOf(semantic.JSONPointer)
 		return BadRequest(field, fmt.Sprintf("%s must be %s, not a JSON %s", field, jsonKind(semantic.GoType.Kind().String()), kindName(semantic.JSONKind)))
+	case errors.As(err, &semantic) && semantic.Err != nil && semantic.JSONPointer != "":
+		field := paramOf(semantic.JSONPointer)
+		if msg := numberMessage(field, semantic); msg != "" {
+			return BadRequest(field, msg)
+		}
+		return BadRequest(field, "the request body is not a valid chat completion request: "+semantic.Err.Error())
 	case errors.As(err, &semantic) && semantic.Err != nil:
 		return BadRequest("", "the request body is not a valid chat completion request: "+semantic.Err.Error())
 	default:
 		return BadRequest("", "the request body is not a valid chat completion request: "+err.Error())
 	}
+}
+
+// numberMessage words a JSON number that its field cannot hold (1.5 or 1e400 for an
+// integer, 1e400 for any number), which the decoder reports only as strconv's "invalid
+// syntax" or "value out of range"; "" for any other error.
+func numberMessage(field string, e *jsonv2.SemanticError) string {
+	if e.JSONKind != '0' || e.GoType == nil {
+		return ""
+	}
+	kind := e.GoType.Kind()
+	integer := kind >= reflect.Int && kind <= reflect.Uint64
+	switch {
+	case integer && errors.Is(e.Err, strconv.ErrSyntax):
+		return fmt.Sprintf("%s must be an integer, not %s", field, clipValue(e.JSONValue))
+	case errors.Is(e.Err, strconv.ErrRange), errors.Is(e.Err, strconv.ErrSyntax):
+		return fmt.Sprintf("%s is out of range: %s", field, clipValue(e.JSONValue))
+	}
+	return ""
+}
+
+// clipValue shortens a number a client sent before it is quoted back.
+func clipValue(v jsontext.Value) string {
+	const maxLen = 32
+	if len(v) <= maxLen {
+		return string(v)
+	}
+	return string(v[:maxLen]) + "…"
 }
 
 // paramOf turns a JSON pointer (/messages/0/role) into the parameter's name as the OpenAI
