@@ -21,9 +21,12 @@ import (
 
 // Keys maps client keys to their names. Only SHA-256 hashes of the keys are kept, and a
 // lookup compares the presented key's hash with every key's in constant time, so neither
-// memory nor timing tells a key. It is safe for concurrent use.
+// memory nor timing tells a key. When two names hold the same key (NewPolicy refuses that,
+// but a rotated file may bring it about), the one set first wins, every time. It is safe for
+// concurrent use.
 type Keys struct {
 	mu     sync.RWMutex
+	names  []string            // in the order they were first set
 	hashes map[string][32]byte // by name
 }
 
@@ -34,6 +37,9 @@ func NewKeys() *Keys { return &Keys{hashes: map[string][32]byte{}} }
 func (k *Keys) Set(name, key string) {
 	h := sha256.Sum256([]byte(key))
 	k.mu.Lock()
+	if _, ok := k.hashes[name]; !ok {
+		k.names = append(k.names, name)
+	}
 	k.hashes[name] = h
 	k.mu.Unlock()
 }
@@ -47,12 +53,32 @@ func (k *Keys) Lookup(key string) (string, bool) {
 	k.mu.RLock()
 	defer k.mu.RUnlock()
 	found := ""
-	for name, want := range k.hashes { // no early return: every key costs the same
-		if subtle.ConstantTimeCompare(h[:], want[:]) == 1 {
+	for _, name := range k.names { // no early return: every key costs the same
+		want := k.hashes[name]
+		if subtle.ConstantTimeCompare(h[:], want[:]) == 1 && found == "" {
 			found = name
 		}
 	}
 	return found, found != ""
+}
+
+// Same returns the name set earlier that holds the same key as name, or "".
+func (k *Keys) Same(name string) string {
+	k.mu.RLock()
+	defer k.mu.RUnlock()
+	h, ok := k.hashes[name]
+	if !ok {
+		return ""
+	}
+	for _, other := range k.names {
+		if other == name {
+			return ""
+		}
+		if k.hashes[other] == h {
+			return other
+		}
+	}
+	return ""
 }
 
 // Bucket is a per-minute budget refilled continuously (a token bucket holding one minute's

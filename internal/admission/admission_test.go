@@ -29,6 +29,22 @@ func TestKeys(t *testing.T) {
 	if got, _ := k.Lookup("sk-rotated"); got != "a" {
 		t.Errorf("the rotated key matches %q", got)
 	}
+	// A rotation may give two names one key: the name set first wins, every time.
+	for _, n := range []string{"c", "d", "e", "f", "g", "h"} {
+		k.Set(n, "sk-"+n)
+	}
+	k.Set("h", "sk-beta")
+	if got := k.Same("h"); got != "b" {
+		t.Errorf(`Same("h") = %q, want "b"`, got)
+	}
+	if got := k.Same("c"); got != "" {
+		t.Errorf(`Same("c") = %q, want ""`, got)
+	}
+	for range 50 {
+		if got, _ := k.Lookup("sk-beta"); got != "b" {
+			t.Fatalf("a key two names hold matches %q, want the first, b", got)
+		}
+	}
 }
 
 func TestBucket(t *testing.T) {

@@ -108,6 +108,11 @@ func NewPolicy(cfg config.Admission, mgmt *config.Management, o Options) (*Polic
 		}
 	}})
 	var errs []error
+	type entry struct {
+		keys *Keys
+		name string
+	}
+	paths := map[entry]string{} // the field of each name's reference
 	open := func(keys *Keys, name, path string, ref config.SecretRef) {
 		src, err := p.store.OpenToken(string(ref))
 		if err != nil {
@@ -126,6 +131,13 @@ func NewPolicy(cfg config.Admission, mgmt *config.Management, o Options) (*Polic
 			return
 		}
 		keys.Set(name, v)
+		// Two names with one value could not be told apart: which key's models, limits or
+		// role a request got would depend on chance.
+		if other := keys.Same(name); other != "" {
+			errs = append(errs, &config.RefError{Path: path, Ref: ref,
+				Err: fmt.Errorf("holds the same value as %s; give each its own", paths[entry{keys, other}])})
+		}
+		paths[entry{keys, name}] = path
 	}
 	if len(cfg.APIKeys) > 0 {
 		p.keys = NewKeys()

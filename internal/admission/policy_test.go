@@ -293,8 +293,9 @@ func TestTokenCharging(t *testing.T) {
 	}
 }
 
-// TestNewPolicyErrors: every key and token that cannot be read is named, by field path and
-// reference, never by value.
+// TestNewPolicyErrors: every key and token that cannot be read, or that holds the value of
+// another of its kind (whose models, limits or role a request got would be chance), is
+// named, by field path and reference, never by value.
 func TestNewPolicyErrors(t *testing.T) {
 	t.Parallel()
 	missing := filepath.Join(t.TempDir(), "missing")
@@ -302,12 +303,20 @@ func TestNewPolicyErrors(t *testing.T) {
 		{Name: "team-a", Key: "env.TEAM_A"},
 		{Name: "gone", Key: "env.GONE"},
 		{Name: "file", Key: config.SecretRef("file:" + missing)},
+		{Name: "team-a-again", Key: "env.TEAM_A_COPY"},
 	}}, &config.Management{Auth: config.ManagementAuthBearer, Tokens: []config.ManagementToken{
 		{Name: "ops", Token: "env.OPS", Role: config.RoleAdmin},
-	}}, Options{LookupEnv: env(map[string]string{"TEAM_A": teamKey})})
+		{Name: "viewer", Token: "env.VIEW", Role: config.RoleRead},
+		{Name: "admin", Token: "env.ADMIN", Role: config.RoleAdmin},
+		{Name: "dashboards", Token: "env.VIEW_COPY", Role: config.RoleRead},
+		{Name: "team-a", Token: "env.TEAM_A"}, // a client key may double as a token: another set
+	}}, Options{LookupEnv: env(map[string]string{"TEAM_A": teamKey, "TEAM_A_COPY": teamKey,
+		"VIEW": "mgmt-view-123", "ADMIN": "mgmt-admin-456", "VIEW_COPY": "mgmt-admin-456"})})
 	want := `admission.api_keys[1].key env.GONE: environment variable GONE is not set (names are case-sensitive and must match the Secret key exactly): secret not found
 admission.api_keys[2].key file:` + missing + `: file ` + missing + ` does not exist: secret not found
-management.tokens[0].token env.OPS: environment variable OPS is not set (names are case-sensitive and must match the Secret key exactly): secret not found`
+admission.api_keys[3].key env.TEAM_A_COPY: holds the same value as admission.api_keys[0].key; give each its own
+management.tokens[0].token env.OPS: environment variable OPS is not set (names are case-sensitive and must match the Secret key exactly): secret not found
+management.tokens[3].token env.VIEW_COPY: holds the same value as management.tokens[2].token; give each its own`
 	if err == nil || err.Error() != want {
 		t.Errorf("NewPolicy error:\n%v\nwant:\n%s", err, want)
 	}
