@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"maps"
 	"os"
 	"reflect"
@@ -67,9 +68,9 @@ func Load(path string) (*Config, error) {
 // Parse decodes a YAML configuration strictly (unknown fields and wrong types are problems),
 // applies the defaults and validates the result. The error, if any, is Problems.
 func Parse(data []byte) (*Config, error) {
-	var doc yaml.Node
-	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return nil, Problems{yamlSyntaxProblem(err)}
+	doc, problem := oneDocument(data)
+	if problem != nil {
+		return nil, Problems{*problem}
 	}
 	cfg := &Config{lines: map[string]int{}}
 	if len(doc.Content) == 0 || bytes.TrimSpace(data) == nil {
@@ -115,6 +116,34 @@ func underReported(path string, reported map[string]bool) bool {
 		}
 	}
 	return false
+}
+
+// oneDocument parses data as YAML and returns its document. Empty documents (a leading or
+// trailing "---") are skipped; a second document with content is a problem, since it would
+// otherwise be ignored, and every model and field in it: a file built by joining two, or a
+// template's stray separator.
+func oneDocument(data []byte) (yaml.Node, *Problem) {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	var doc yaml.Node
+	for {
+		var next yaml.Node
+		err := dec.Decode(&next)
+		if errors.Is(err, io.EOF) {
+			return doc, nil
+		}
+		if err != nil {
+			p := yamlSyntaxProblem(err)
+			return doc, &p
+		}
+		if len(next.Content) == 0 || next.Content[0].Kind == yaml.ScalarNode && next.Content[0].Tag == "!!null" {
+			continue
+		}
+		if len(doc.Content) > 0 {
+			return doc, &Problem{Line: next.Content[0].Line,
+				Message: "a second YAML document starts here; the config is one document: remove the --- before it or merge the two"}
+		}
+		doc = next
+	}
 }
 
 var yamlLineRE = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)

@@ -281,6 +281,25 @@ observability:
 			}, "\n"),
 		},
 		{
+			name: "a second document",
+			yaml: `
+models:
+  - model_name: a
+    provider: {type: sim}
+---
+models:
+  - model_name: b
+    provider: {type: sim}
+bogus: 1
+`,
+			want: `line 6: a second YAML document starts here; the config is one document: remove the --- before it or merge the two`,
+		},
+		{
+			name: "a syntax error in a second document",
+			yaml: "models: []\n---\na: 1\nb: [x\n",
+			want: `line 3: invalid YAML: did not find expected ',' or ']'`,
+		},
+		{
 			// The first value of a repeated key counts and is validated like any other, so
 			// the problems beneath it are listed too.
 			name: "repeated keys, with the other problems",
@@ -329,6 +348,24 @@ signals:
 				t.Errorf("error:\n%s\nwant:\n%s", got, tt.want)
 			}
 		})
+	}
+}
+
+// TestParseSkipsEmptyDocuments: a "---" before or after the document, or two, changes nothing.
+func TestParseSkipsEmptyDocuments(t *testing.T) {
+	for _, doc := range []string{
+		"---\nmodels: [{model_name: a, provider: {type: sim}}]\n",
+		"models: [{model_name: a, provider: {type: sim}}]\n---\n",
+		"---\n---\nmodels: [{model_name: a, provider: {type: sim}}]\n...\n---\n# done\n",
+	} {
+		cfg, err := Parse([]byte(doc))
+		if err != nil {
+			t.Errorf("%q: %v", doc, err)
+			continue
+		}
+		if len(cfg.Models) != 1 || cfg.Models[0].Name != "a" {
+			t.Errorf("%q: models %+v", doc, cfg.Models)
+		}
 	}
 }
 
