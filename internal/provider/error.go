@@ -85,6 +85,10 @@ var (
 	// ErrRedirect: the backend answered with a 3xx redirect, which providers never follow.
 	// Kind is KindProtocol; the wrapped text holds the Location, Message does not.
 	ErrRedirect = errors.New("redirect not followed")
+	// ErrCutShort: the backend began a non-streamed answer (its status and headers came)
+	// and the connection ended before the body did: a crash, a restart or a proxy's
+	// timeout, not a connection that could not be made. Kind is KindProtocol.
+	ErrCutShort = errors.New("answer cut short")
 	// ErrMalformedStream: a stream ended without its terminator, or carried an event that
 	// is not what the protocol allows. Kind is KindProtocol.
 	ErrMalformedStream = errors.New("malformed stream")

@@ -94,6 +94,8 @@ var causeClasses = []struct {
 		return errors.Is(err, errMalformedStream) || errors.Is(err, provider.ErrMalformedStream)
 	},
 		failureClass{status: http.StatusBadGateway, typ: openai.TypeUpstream, code: "upstream_error", sentence: server("sent a malformed stream")}},
+	{func(err error) bool { return errors.Is(err, provider.ErrCutShort) },
+		failureClass{status: http.StatusBadGateway, typ: openai.TypeUpstream, code: "upstream_error", sentence: server("cut its answer short")}},
 	{func(err error) bool { return errors.As(err, new(*provider.ModelOutputError)) },
 		failureClass{status: http.StatusBadGateway, typ: openai.TypeUpstream, code: "upstream_error",
 			sentence: func(model string, pe *provider.Error) string {

@@ -51,6 +51,7 @@ const (
 	noFinish      fault = "no-finish"      // two events, then the end: neither finish_reason nor [DONE]
 	notJSON       fault = "not-json"       // an event, then "data: {not json"
 	notJSONFirst  fault = "not-json-first" // "data: {not json" as the first event
+	cutAnswer     fault = "cut-answer"     // 200 JSON, part of its body, then the connection drops
 )
 
 // badBackend answers each request with the next fault of its script (the last one repeats)
@@ -162,6 +163,12 @@ func (b *badBackend) serve(w http.ResponseWriter, r *http.Request) {
 	case malformedJSON:
 		w.Header().Set("Content-Type", "application/json")
 		_, _ = io.WriteString(w, `{"unexpected":`)
+	case cutAnswer:
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("Content-Length", "200")
+		_, _ = io.WriteString(w, `{"id":"c","object":"chat.completion",`)
+		flush()
+		panic(http.ErrAbortHandler)
 	}
 }
 

@@ -44,6 +44,10 @@ func TestFaultOutcomes(t *testing.T) {
 			wantStatus: 200, wantServed: "backup", wantCalls: 1, wantInBody: "one two three four"},
 		{name: "malformed JSON answer without fallback is a 502", script: []fault{malformedJSON},
 			wantStatus: 502, wantServed: "primary", wantCalls: 1, wantInBody: "sent an answer that is not the OpenAI protocol (request id "},
+		{name: "an answer cut short falls back", script: []fault{cutAnswer}, fallback: true,
+			wantStatus: 200, wantServed: "backup", wantCalls: 1, wantInBody: "one two three four"},
+		{name: "an answer cut short without fallback is a 502 that says so", script: []fault{cutAnswer},
+			wantStatus: 502, wantServed: "primary", wantCalls: 1, wantInBody: "cut its answer short (request id "},
 
 		{name: "stream: cut before the first event falls back", script: []fault{cutBefore}, fallback: true, stream: true,
 			wantStatus: 200, wantServed: "backup", wantCalls: 1, wantFinished: true, wantEvents: 6},

@@ -43,6 +43,12 @@ func ReadBody(ctx context.Context, model, baseURL string, body io.Reader, limit 
 	}
 	raw, err := io.ReadAll(io.LimitReader(body, limit+1))
 	if err != nil {
+		if (ctx == nil || ctx.Err() == nil) && !isTimeout(err) {
+			// The status came, so the connection was made: the server went away mid-answer.
+			return nil, &provider.Error{Kind: provider.KindProtocol, Model: model, Err: fmt.Errorf("%w: %w", provider.ErrCutShort, err),
+				Message: fmt.Sprintf("the answer of %s was cut short after %d bytes (%v): the server closed the connection before the end of its answer; check its logs for a crash or restart, or a proxy's timeout",
+					baseURL, len(raw), err)}
+		}
 		return nil, ExplainContext(ctx, model, baseURL, err)
 	}
 	if int64(len(raw)) > limit {

@@ -69,6 +69,33 @@ func TestReadBody(t *testing.T) {
 	}
 }
 
+// TestReadBodyCutShort: a server that sends its status and part of the body, then closes
+// the connection, cut its answer short; it was reached, and the error says so.
+func TestReadBodyCutShort(t *testing.T) {
+	t.Parallel()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Length", "100")
+		_, _ = w.Write([]byte(`{"id":"c1",`))
+		w.(http.Flusher).Flush()
+		conn, _, err := http.NewResponseController(w).Hijack()
+		if err == nil {
+			_ = conn.Close()
+		}
+	}))
+	t.Cleanup(srv.Close)
+	resp, err := http.Get(srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	_, err = ReadBody(context.Background(), "m", "http://b", resp.Body, 0)
+	var pe *provider.Error
+	want := "the answer of http://b was cut short after 11 bytes (unexpected EOF): the server closed the connection before the end of its answer; check its logs for a crash or restart, or a proxy's timeout"
+	if !errors.As(err, &pe) || pe.Kind != provider.KindProtocol || !errors.Is(err, provider.ErrCutShort) || pe.Message != want {
+		t.Fatalf("a body cut short: %v %+v\nwant KindProtocol %q", err, pe, want)
+	}
+}
+
 func TestRedirectKeepsLocationForLogs(t *testing.T) {
 	t.Parallel()
 	resp := &http.Response{StatusCode: http.StatusTemporaryRedirect, Header: http.Header{"Location": {"http://internal.example/v1"}}}
