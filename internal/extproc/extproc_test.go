@@ -349,6 +349,15 @@ func TestProcessorAdmitsClients(t *testing.T) {
 	if strings.Contains(string(imm.GetBody()), "sk-team-a") {
 		t.Error("the refusal shows the key")
 	}
+	var challenge string
+	for _, h := range imm.GetHeaders().GetSetHeaders() {
+		if h.GetHeader().GetKey() == "www-authenticate" {
+			challenge = string(h.GetHeader().GetRawValue()) + h.GetHeader().GetValue()
+		}
+	}
+	if challenge != `Bearer realm="semantic-router"` {
+		t.Errorf("the 401 has WWW-Authenticate %q", challenge)
+	}
 	e := f.open(t)
 	if r := e.planned(chatGeneral, hv("authorization", "Bearer "+teamKey)); r.GetRequestBody().GetResponse().GetBodyMutation() == nil {
 		t.Errorf("with the key: %v", r)

@@ -53,5 +53,10 @@ var refusals = map[Kind]struct {
 // cause, for logs, never sent.
 func refuse(k Kind, msg string, err error) *openai.APIError {
 	c := refusals[k]
-	return &openai.APIError{Status: c.status, Type: c.typ, Code: c.code, Message: msg, Err: err}
+	e := &openai.APIError{Status: c.status, Type: c.typ, Code: c.code, Message: msg, Err: err}
+	if k == KindUnauthenticated {
+		// A 401 names the scheme that would be accepted (RFC 9110 §11.6.1).
+		e.Header = map[string]string{"www-authenticate": `Bearer realm="semantic-router"`}
+	}
+	return e
 }

@@ -6,7 +6,8 @@ import (
 )
 
 // TestRefusals: every kind of refusal has its status, type and code in the table, and
-// refuse builds the client's error from it, keeping the cause for logs.
+// refuse builds the client's error from it, keeping the cause for logs; a 401 says which
+// scheme would do.
 func TestRefusals(t *testing.T) {
 	t.Parallel()
 	want := map[Kind]struct {
@@ -39,8 +40,12 @@ func TestRefusals(t *testing.T) {
 	cause := errors.New("the cause")
 	for k, w := range want {
 		e := refuse(k, "message of the refusal", cause)
+		wantHeader := ""
+		if k == KindUnauthenticated {
+			wantHeader = `Bearer realm="semantic-router"`
+		}
 		if e.Status != w.status || e.Type != w.typ || e.Code != w.code || e.Message != "message of the refusal" || e.Param != "" ||
-			e.RetryAfter != 0 || e.Header != nil {
+			e.RetryAfter != 0 || len(e.Header) > 1 || e.Header["www-authenticate"] != wantHeader {
 			t.Errorf("kind %d: %+v, want %d %s %s", k, e, w.status, w.typ, w.code)
 		}
 		if !errors.Is(e, cause) {

@@ -55,6 +55,11 @@ management:
 			t.Errorf("%s: %d %s, want %d with %q", name, r.status, r.body, status, body)
 		}
 	}
+	for _, path := range []string{"/v1/chat/completions", "/v1/models", "/v1/models/general"} {
+		if r := do(t, "GET", f.inference+path, "", ""); r.status == 401 && r.header.Get("WWW-Authenticate") != `Bearer realm="semantic-router"` {
+			t.Errorf("a 401 for %s has WWW-Authenticate %q", path, r.header.Get("WWW-Authenticate"))
+		}
+	}
 	check("no key", do(t, "POST", url, "", chat("general", false)), 401,
 		`{"error":{"message":"missing API key: send it as Authorization: Bearer \u003ckey\u003e","type":"authentication_error","param":null,"code":"invalid_api_key"}}`)
 	check("wrong key", do(t, "POST", url, "Bearer "+teamKey+"x", chat("general", false)), 401, `"message":"the API key is not valid"`)
