@@ -234,18 +234,34 @@ func (rl *reloader) concerns(name string) bool {
 
 // accessRefNotes checks the client keys' and management tokens' references as refNote does.
 func accessRefNotes(cfg *config.Config, secrets *secret.Store) (warnings, problems []string) {
-	check := func(path string, ref config.SecretRef) {
-		if _, err := secrets.OpenToken(string(ref)); err != nil {
+	// seen holds the field of each value read so far, by its hash, within one set (client
+	// keys, management tokens): two fields with one value are refused at start.
+	check := func(seen map[[32]byte]string, path string, ref config.SecretRef) {
+		src, err := secrets.OpenToken(string(ref))
+		if err != nil {
 			w, p := refNote(cfg, path, ref, err)
 			warnings, problems = append(warnings, w...), append(problems, p...)
+			return
 		}
+		v, err := src.Value()
+		if err != nil {
+			return
+		}
+		h := sha256.Sum256([]byte(v))
+		if other, ok := seen[h]; ok {
+			problems = append(problems, cfg.Note(path, "%s: holds the same value as %s; give each its own", ref, other))
+			return
+		}
+		seen[h] = path
 	}
+	keys := map[[32]byte]string{}
 	for i, k := range cfg.Admission.APIKeys {
-		check(fmt.Sprintf("admission.api_keys[%d].key", i), k.Key)
+		check(keys, fmt.Sprintf("admission.api_keys[%d].key", i), k.Key)
 	}
 	if m := cfg.Management; m != nil {
+		tokens := map[[32]byte]string{}
 		for i, t := range m.Tokens {
-			check(fmt.Sprintf("management.tokens[%d].token", i), t.Token)
+			check(tokens, fmt.Sprintf("management.tokens[%d].token", i), t.Token)
 		}
 	}
 	return warnings, problems

@@ -196,6 +196,40 @@ management:
 	}
 }
 
+// TestValidateRefusesSharedValues: two client keys, or two management tokens, that hold one
+// value through different references are refused by -validate as they are at start.
+func TestValidateRefusesSharedValues(t *testing.T) { // not parallel: t.Setenv
+	dir := t.TempDir()
+	admin := filepath.Join(dir, "admin")
+	if err := os.WriteFile(admin, []byte("mgmt-shared-value-1\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("SR_TEST_SHARED_READ", "mgmt-shared-value-1")
+	t.Setenv("SR_TEST_SHARED_KEY", "mgmt-shared-value-1") // a client key may equal a token
+	path := filepath.Join(dir, "config.yaml")
+	cfg := `models:
+  - model_name: qwen
+    provider: {type: sim}
+admission:
+  api_keys:
+    - {name: team-a, key: env.SR_TEST_SHARED_KEY}
+management:
+  tokens:
+    - {name: ops, token: "file:` + admin + `", role: admin}
+    - {name: dashboards, token: env.SR_TEST_SHARED_READ}
+`
+	if err := os.WriteFile(path, []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	err := Run(context.Background(), []string{"-validate", "-config", path}, &stdout, &stderr)
+	want := "config " + path + ":\n" +
+		"management.tokens[1].token (line 10): env.SR_TEST_SHARED_READ: holds the same value as management.tokens[0].token; give each its own"
+	if err == nil || err.Error() != want {
+		t.Fatalf("-validate = %v, want:\n%s", err, want)
+	}
+}
+
 // TestAddressFlagsTheFrontDoorDoesNotUse: an address flag the chosen front door does not
 // use is said to be unused, not ignored in silence.
 func TestAddressFlagsTheFrontDoorDoesNotUse(t *testing.T) {
