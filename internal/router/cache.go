@@ -221,11 +221,15 @@ func (r *Router) cacheLookup(ctx context.Context, client string, rd routed, h ht
 // cacheStore stores a whole answer for the request lookup missed, when a hit could give it
 // back whole or as a stream without losing anything (replayableAnswer). The answer is redacted
 // here, whichever door it came through: one stored from ext_proc's response phase never
-// passed through the router's relay, and a hit may be served by the other door.
+// passed through the router's relay, and a hit may be served by the other door. It runs once
+// the client has its answer, when the client may already have gone (its request's context
+// is then cancelled): the store keeps the request's values for its logs, not its end, and
+// the backend bounds its own time.
 func (r *Router) cacheStore(ctx context.Context, l cacheLookup, body []byte) {
 	if l.entry == nil || r.cache == nil || !replayableAnswer(body) {
 		return
 	}
+	ctx = context.WithoutCancel(ctx)
 	l.entry.Body, l.entry.Created = redactAnswer(r.redactor, body), time.Now()
 	if err := r.cache.store.Put(ctx, l.entry); err != nil {
 		r.cacheError(ctx, "put", err)

@@ -78,3 +78,45 @@ cache:
 		return open(b, chatT("Name the largest desert.", 0)) == CacheHit
 	})
 }
+
+// TestCacheRedisStoresAfterClientLeft: an answer is stored once the client has it, and a
+// client that hangs up as soon as it has read the answer (as curl and one-shot scripts do)
+// cancels its request's context before that. The answer must be stored all the same.
+func TestCacheRedisStoresAfterClientLeft(t *testing.T) {
+	t.Parallel()
+	rs := redistest.Start(t)
+	be := newModelBackend(t)
+	metrics := telemetry.NewMetrics(prometheus.NewRegistry())
+	r := buildRouter(t, fmt.Sprintf(`
+models:
+  - model_name: m
+    provider: {type: openai_compatible, base_url: %s/v1, api_key: env.KEY}
+cache:
+  enabled: true
+  mode: exact
+  backend: {type: redis, address: "%s", key_prefix: "test:%s:"}
+`, be.URL, rs.Addr(), t.Name()), map[string]string{"KEY": "sk-pool"}, Options{Metrics: metrics})
+	p := NewPipeline(NewHolder(r), PipelineOptions{})
+	for _, stream := range []bool{false, true} {
+		body := chatT(fmt.Sprintf("Name the longest river (stream %v).", stream), 0)
+		if stream {
+			body = strings.Replace(body, `"model"`, `"stream":true,"model"`, 1)
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		res, _, err := p.Serve(ctx, &Request{ID: "gone", Header: http.Header{}, Body: strings.NewReader(body)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Stream != nil {
+			drain(t, res.Stream)
+		}
+		cancel() // the client read the answer and hung up
+		res.Close()
+		if got := ask(t, p, "", body, nil)[HeaderCache]; got != CacheHit {
+			t.Errorf("stream %v: the same request again: %q, want hit", stream, got)
+		}
+	}
+	if n := testutil.ToFloat64(metrics.CacheErrors.WithLabelValues("redis")); n != 0 {
+		t.Errorf("cache_errors_total{operation=redis} = %v, want 0", n)
+	}
+}
