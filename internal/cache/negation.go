@@ -9,7 +9,7 @@ import (
 
 // Guard reports whether a cached prompt may answer a new one that is close to it in
 // embedding space: the two must agree in polarity (NegationGuard) and name the same numbers
-// (SameNumbers) and names (SameNames). Embeddings place "What is 15 times 23?" next to "What is 17 times 29?" and
+// with the same operators between them (SameNumbers) and the same names (SameNames). Embeddings place "What is 15 times 23?" next to "What is 17 times 29?" and
 // "turn on the lights" next to "turn off the lights"; neither may get the other's answer.
 func Guard(prompt, cached string) bool {
 	return NegationGuard(prompt, cached) && SameNumbers(prompt, cached) && SameNames(prompt, cached)
@@ -76,11 +76,48 @@ func names(s string) map[string]bool {
 	return out
 }
 
-// SameNumbers reports whether two prompts name the same numbers in the same order: each run
-// of digits, with the '.', ',' or ':' between two digits ("3.14", "1,000", "10:30"), is one
-// number, compared as written, and so is each number word ("three", "fourth"). "1,000" and "1000" differ: a refused hit costs one model call.
+// SameNumbers reports whether two prompts name the same numbers in the same order, with the
+// same operators next to them: each run of digits, with the '.', ',' or ':' between two
+// digits ("3.14", "1,000", "10:30"), is one number, compared as written, and so is each
+// number word ("three", "fourth"); see operators for the signs. "1,000" and "1000" differ: a refused hit costs one model call.
 func SameNumbers(prompt, cached string) bool {
-	return slices.Equal(numbers(prompt), numbers(cached)) && slices.Equal(numberWords(prompt), numberWords(cached))
+	return slices.Equal(numbers(prompt), numbers(cached)) && slices.Equal(numberWords(prompt), numberWords(cached)) &&
+		slices.Equal(operators(prompt), operators(cached))
+}
+
+// operators returns, in order, the signs written next to a number ("3+5", "7 > 3", "-2",
+// "10%", "x^2"): embeddings drop them, so "What is 3+5?" and "What is 3*5?" have the same
+// vector and the same numbers. A sign between two words ("e-mail", "and/or") is no
+// operator.
+func operators(s string) []rune {
+	var out []rune
+	rs := []rune(s)
+	for i, r := range rs {
+		if !isOperator(r) {
+			continue
+		}
+		if digitAt(rs, i, -1) || digitAt(rs, i, 1) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// isOperator reports whether r is an arithmetic or comparison sign: a Unicode math symbol
+// (+ < = > ± × ÷ − ≤ ≥ ≠ ...) or one of the ASCII signs written for them.
+func isOperator(r rune) bool {
+	return unicode.Is(unicode.Sm, r) || strings.ContainsRune("-*/^%", r)
+}
+
+// digitAt reports whether the first rune from rs[i] in direction step (-1 or 1), blanks
+// skipped, is a digit.
+func digitAt(rs []rune, i, step int) bool {
+	for j := i + step; j >= 0 && j < len(rs); j += step {
+		if rs[j] != ' ' {
+			return unicode.IsDigit(rs[j])
+		}
+	}
+	return false
 }
 
 // numberWordSet holds the English words for numbers and ordinals: "the third step" and

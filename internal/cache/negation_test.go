@@ -70,6 +70,14 @@ func TestGuard(t *testing.T) {
 		{"an ordinal in words", "What happens in the third act of Hamlet?", "What happens in the fourth act of Hamlet?", false},
 		{"a number in words", "Name two prime numbers", "Name three prime numbers", false},
 		{"the same number words", "Give me three tips for sleeping well", "give me three tips to sleep well", true},
+		{"another operator", "What is 3+5?", "What is 3*5?", false},
+		{"another operator, spaced", "What is 10 / 2?", "What is 10 - 2?", false},
+		{"another comparison", "Is 7 > 3?", "Is 7 < 3?", false},
+		{"a sign only one has", "What is 2^10?", "What is 2 10?", false},
+		{"a negative number", "What is the square of -4?", "What is the square of 4?", false},
+		{"a percentage", "What is 20% of 50?", "What is 20 of 50?", false},
+		{"the same operator, spaced otherwise", "What is 3+5?", "what is 3 + 5", true},
+		{"a hyphen between words", "How do I send an e-mail with 2 attachments?", "how do I send an email with 2 attachments", true},
 
 		{"same numbers, paraphrase", "What is 15 times 23?", "Compute 15 multiplied by 23", true},
 		{"sentence ends after a number", "Is 91 prime.", "Is 91 prime?", true},
@@ -94,6 +102,7 @@ func TestGuard(t *testing.T) {
 			if got := Guard(tt.prompt, tt.cached); got != tt.want {
 				t.Errorf("Guard(%q, %q) = %v, want %v (numbers %q and %q, names %v and %v)", tt.prompt, tt.cached, got, tt.want,
 					numbers(tt.prompt), numbers(tt.cached), names(tt.prompt), names(tt.cached))
+				t.Logf("operators %q and %q", string(operators(tt.prompt)), string(operators(tt.cached)))
 			}
 		})
 	}
