@@ -37,10 +37,14 @@ type localIndex interface {
 
 // RedisOptions configure NewRedis.
 type RedisOptions struct {
-	Address   string // host:port
-	Password  string
-	DB        int
-	KeyPrefix string // default "vsr:cache:"
+	Address  string // host:port
+	Password string
+	// PasswordFunc, when set, gives the password for every new connection in place of
+	// Password, so that a rotated password takes effect without a restart: the connections
+	// Redis drops when its password changes are made again with the new one.
+	PasswordFunc func() (string, error)
+	DB           int
+	KeyPrefix    string // default "vsr:cache:"
 	// TTL is the lifetime of an entry whose own TTL is 0; default 1h.
 	TTL time.Duration
 	// Local is the replica's in-memory index (vectors); entries and TTLs live in Redis. Required.
@@ -117,7 +121,7 @@ func NewRedis(ctx context.Context, opts RedisOptions) (*Redis, error) {
 	if _, err := rand.Read(id[:]); err != nil {
 		return nil, fmt.Errorf("redis cache: %w", err)
 	}
-	client := redis.NewClient(&redis.Options{
+	options := &redis.Options{
 		Addr:                  opts.Address,
 		Password:              opts.Password,
 		DB:                    opts.DB,
@@ -132,7 +136,14 @@ func NewRedis(ctx context.Context, opts RedisOptions) (*Redis, error) {
 		// lookup for half a second while Redis is down.
 		DialerRetries:   1,
 		DisableIdentity: true,
-	})
+	}
+	if opts.PasswordFunc != nil {
+		options.CredentialsProviderContext = func(context.Context) (string, string, error) {
+			password, err := opts.PasswordFunc()
+			return "", password, err
+		}
+	}
+	client := redis.NewClient(options)
 	quietClientOnce.Do(func() { redis.SetLogger(quietClient{}) })
 	runCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	r := &Redis{

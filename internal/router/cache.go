@@ -4,6 +4,8 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
+	"io"
 	"math"
 	"net/http"
 	"reflect"
@@ -43,30 +45,36 @@ type cacheStage struct {
 }
 
 // sharedStore is a cache backend that the routers of successive reloads share: each
-// router's close lets go of it, and the last one closes it.
+// router's close lets go of it, and the last one closes it, and then what it holds open
+// (the Redis password's reference; nil when none).
 type sharedStore struct {
 	cache.Store
-	refs atomic.Int32
+	refs  atomic.Int32
+	holds io.Closer
 }
 
-func newShared(s cache.Store) *sharedStore {
-	sh := &sharedStore{Store: s}
+func newShared(s cache.Store, holds io.Closer) *sharedStore {
+	sh := &sharedStore{Store: s, holds: holds}
 	sh.refs.Store(1)
 	return sh
 }
 
 func (s *sharedStore) Close() error {
-	if s.refs.Add(-1) == 0 {
-		return s.Store.Close()
+	if s.refs.Add(-1) != 0 {
+		return nil
 	}
-	return nil
+	err := s.Store.Close()
+	if s.holds != nil {
+		err = errors.Join(err, s.holds.Close())
+	}
+	return err
 }
 
 // newCacheStage builds the configured backend, or nil when the cache is off everywhere. A
 // reload keeps the backend of prev, the router it replaces, and so its answers, when the
 // cache, the embedder (the vectors) and the models (what answered) are configured as
 // before.
-func (r *Router) newCacheStage(ctx context.Context, prev *Router) (*cacheStage, error) {
+func (r *Router) newCacheStage(ctx context.Context, prev *Router, lookupEnv func(string) (string, bool)) (*cacheStage, error) {
 	if !cacheUsed(r.cfg) {
 		return nil, nil
 	}
@@ -82,13 +90,13 @@ func (r *Router) newCacheStage(ctx context.Context, prev *Router) (*cacheStage, 
 		}
 	}})
 	if c.Backend.Type != config.CacheBackendRedis {
-		return newStage(r.cfg, newShared(mem)), nil
+		return newStage(r.cfg, newShared(mem, nil)), nil
 	}
-	store, err := r.newRedisCache(ctx, mem)
+	store, holds, err := r.newRedisCache(ctx, mem, lookupEnv)
 	if err != nil {
 		return nil, err
 	}
-	return newStage(r.cfg, newShared(store)), nil
+	return newStage(r.cfg, newShared(store, holds)), nil
 }
 
 func newStage(cfg *config.Config, store *sharedStore) *cacheStage {

@@ -227,7 +227,7 @@ func New(cfg *config.Config, o Options) (*Router, error) {
 		errs = append(errs, err)
 	}
 	if len(errs) == 0 {
-		if r.cache, err = r.newCacheStage(context.Background(), o.Previous); err != nil {
+		if r.cache, err = r.newCacheStage(context.Background(), o.Previous, o.LookupEnv); err != nil {
 			errs = append(errs, err)
 		}
 	}
