@@ -42,7 +42,13 @@ type cacheStage struct {
 	// decisions holds each decision's override, by name, so a request's policy costs two
 	// lookups.
 	decisions map[string]*config.CacheOverride
+	// down says, by operation (get, nearest, put, embed), that the operation's last try
+	// failed: an outage is logged when it starts and when it ends, not on every request.
+	down map[string]*atomic.Bool
 }
+
+// Cache operations, as cache_errors_total and the log lines name them.
+var cacheOps = []string{"get", "nearest", "put", "embed"}
 
 // sharedStore is a cache backend that the routers of successive reloads share: each
 // router's close lets go of it, and the last one closes it, and then what it holds open
@@ -100,7 +106,10 @@ func (r *Router) newCacheStage(ctx context.Context, prev *Router, lookupEnv func
 }
 
 func newStage(cfg *config.Config, store *sharedStore) *cacheStage {
-	c := &cacheStage{store: store, decisions: map[string]*config.CacheOverride{}}
+	c := &cacheStage{store: store, decisions: map[string]*config.CacheOverride{}, down: map[string]*atomic.Bool{}}
+	for _, op := range cacheOps {
+		c.down[op] = new(atomic.Bool)
+	}
 	for i := range cfg.Decisions {
 		c.decisions[cfg.Decisions[i].Name] = cfg.Decisions[i].Cache
 	}
@@ -198,7 +207,7 @@ func (r *Router) cacheLookup(ctx context.Context, client string, rd routed, h ht
 	if !noCache && mode != config.CacheModeSemantic {
 		if got, err := c.store.Get(ctx, client, key); err != nil {
 			r.cacheError(ctx, "get", err)
-		} else if got != nil {
+		} else if r.cacheOK(ctx, "get"); got != nil {
 			r.countCache("hit_exact")
 			return cacheLookup{outcome: CacheHit, hit: &cache.Hit{Entry: got, Similarity: 1, Exact: true}}
 		}
@@ -208,11 +217,12 @@ func (r *Router) cacheLookup(ctx context.Context, client string, rd routed, h ht
 		if err != nil {
 			r.cacheError(ctx, "embed", err)
 		} else {
+			r.cacheOK(ctx, "embed")
 			e.Vector = v
 			if !noCache {
 				if hit, err := c.store.Nearest(ctx, client, scope, v, p.Threshold, prompt); err != nil {
 					r.cacheError(ctx, "nearest", err)
-				} else if hit != nil {
+				} else if r.cacheOK(ctx, "nearest"); hit != nil {
 					r.countCache("hit_semantic")
 					return cacheLookup{outcome: CacheHit, hit: hit}
 				}
@@ -241,6 +251,8 @@ func (r *Router) cacheStore(ctx context.Context, l cacheLookup, body []byte) {
 	l.entry.Body, l.entry.Created = redactAnswer(r.redactor, body), time.Now()
 	if err := r.cache.store.Put(ctx, l.entry); err != nil {
 		r.cacheError(ctx, "put", err)
+	} else {
+		r.cacheOK(ctx, "put")
 	}
 }
 
@@ -250,11 +262,26 @@ func (r *Router) countCache(outcome string) {
 	}
 }
 
+// cacheError counts a failed cache operation. The first failure of an outage is logged at
+// warn with its cause, the next ones at debug: a backend or an embedder that is down would
+// otherwise write a warning per request.
 func (r *Router) cacheError(ctx context.Context, op string, err error) {
 	if r.metrics != nil {
 		r.metrics.CacheErrors.WithLabelValues(op).Inc()
 	}
-	logFor(ctx, r.log).Warn("cache unavailable; serving uncached", "operation", op, LogKeyError, err.Error())
+	log := logFor(ctx, r.log)
+	if r.cache.down[op].Swap(true) {
+		log.Debug("cache unavailable; serving uncached", "operation", op, LogKeyError, err.Error())
+		return
+	}
+	log.Warn("cache unavailable; serving uncached until it recovers (further failures are logged at debug level)", "operation", op, LogKeyError, err.Error())
+}
+
+// cacheOK notes that a cache operation succeeded, and logs the end of its outage.
+func (r *Router) cacheOK(ctx context.Context, op string) {
+	if r.cache.down[op].Load() && r.cache.down[op].Swap(false) {
+		logFor(ctx, r.log).Info("cache available again", "operation", op)
+	}
 }
 
 // cacheable reports whether a request is deterministic enough to answer from the cache: its

@@ -6,9 +6,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -16,6 +18,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
 	"github.com/semantic-router/semantic-router/internal/config"
+	"github.com/semantic-router/semantic-router/internal/embed/embedtest"
 	"github.com/semantic-router/semantic-router/internal/openai"
 	"github.com/semantic-router/semantic-router/internal/telemetry"
 )
@@ -402,5 +405,93 @@ cache: {enabled: true}
 	}
 	if n := be.completions.Load(); n != 2 {
 		t.Errorf("the backend was called %d times, want twice", n)
+	}
+}
+
+// lockedBuffer is a log destination safe for the goroutines of a request.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) Bytes() []byte {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return bytes.Clone(l.b.Bytes())
+}
+
+// TestCacheOutageLoggedOnce: while the embedder fails, every request is served uncached and
+// counted, but the operator reads one warning with the cause, not one per request; its
+// recovery is logged once, and a new outage warns again.
+func TestCacheOutageLoggedOnce(t *testing.T) {
+	t.Parallel()
+	var failing atomic.Bool
+	failing.Store(true)
+	emb := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if failing.Load() {
+			http.Error(w, `{"error":{"message":"overloaded"}}`, http.StatusServiceUnavailable)
+			return
+		}
+		embedtest.Answer(w, r)
+	}))
+	t.Cleanup(emb.Close)
+	be := newModelBackend(t)
+	metrics := telemetry.NewMetrics(prometheus.NewRegistry())
+	var logs lockedBuffer
+	log := slog.New(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	r := buildRouter(t, fmt.Sprintf(`
+models:
+  - model_name: m
+    provider: {type: openai_compatible, base_url: %s/v1, api_key: env.KEY}
+signals:
+  embedder: {type: remote, base_url: %s/v1, model: e}
+cache: {enabled: true}
+`, be.URL, emb.URL), map[string]string{"KEY": "sk-pool"}, Options{Metrics: metrics, Logger: log})
+	p := NewPipeline(NewHolder(r), PipelineOptions{})
+	count := func() map[string]int {
+		out := map[string]int{}
+		for _, l := range logLines(t, logs.Bytes()) {
+			if msg, _ := l["msg"].(string); strings.HasPrefix(msg, "cache ") {
+				out[fmt.Sprint(l["level"], " ", msg, " ", l["operation"], " ", l[LogKeyError])]++
+			}
+		}
+		return out
+	}
+	const cause = "embedding 1 texts: remote embedder: POST " // the start of the cause the warning carries
+	warned := func(got map[string]int) int {
+		n := 0
+		for k, v := range got {
+			if strings.HasPrefix(k, "WARN cache unavailable; serving uncached until it recovers (further failures are logged at debug level) embed "+cause) {
+				n += v
+			}
+		}
+		return n
+	}
+	for i := range 3 {
+		if got := ask(t, p, "", chatT(fmt.Sprintf("Question %d about rivers", i), 0), nil)[HeaderCache]; got != CacheMiss {
+			t.Fatalf("request %d: %q, want miss", i, got)
+		}
+	}
+	if n := testutil.ToFloat64(metrics.CacheErrors.WithLabelValues("embed")); n != 3 {
+		t.Errorf("cache_errors_total{operation=embed} = %v, want 3", n)
+	}
+	if got := count(); warned(got) != 1 || len(got) != 2 {
+		t.Errorf("log lines during the outage: %v, want one warning with the cause and debug lines", got)
+	}
+	failing.Store(false)
+	ask(t, p, "", chatT("Question about lakes", 0), nil)
+	if got := count()["INFO cache available again embed <nil>"]; got != 1 {
+		t.Errorf("log lines after the recovery: %v, want one info line", count())
+	}
+	failing.Store(true)
+	ask(t, p, "", chatT("Question about seas", 0), nil)
+	if got := warned(count()); got != 2 {
+		t.Errorf("warnings after a second outage: %d, want 2 (%v)", got, count())
 	}
 }
