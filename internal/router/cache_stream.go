@@ -177,6 +177,24 @@ func ReplayEvents(body []byte) ([][]byte, bool) {
 	}, true
 }
 
+// ReplayUsage returns the event that ends a replayed answer for a client that asked for
+// stream_options.include_usage: no choices, and the usage the stored answer reported (zeros
+// when it reported none), as a whole answer from the cache shows it. False when body is not
+// a chat.completion.
+func ReplayUsage(body []byte) ([]byte, bool) {
+	var r openai.ChatResponse
+	if json.Unmarshal(body, &r) != nil {
+		return nil, false
+	}
+	u := r.Usage
+	if u == nil {
+		u = &openai.Usage{}
+	}
+	b, err := json.Marshal(openai.ChatChunk{ID: r.ID, Object: "chat.completion.chunk", Created: r.Created, Model: r.Model,
+		Choices: []openai.ChunkChoice{}, Usage: u})
+	return b, err == nil
+}
+
 // replay is a provider stream over cached events.
 type replay struct{ events [][]byte }
 
@@ -191,11 +209,20 @@ func (p *replay) Next() ([]byte, error) {
 
 func (p *replay) Close() error { return nil }
 
-// replayStream is a router stream that replays a cached answer to a streaming client.
-func (r *Router) replayStream(ctx context.Context, model string, body []byte) (*Stream, bool) {
+// replayStream is a router stream that replays a cached answer to a streaming client, with
+// the usage event when the client asked for it (includeUsage). The usage it reports is not
+// charged: a cached answer costs no tokens.
+func (r *Router) replayStream(ctx context.Context, model string, body []byte, includeUsage bool) (*Stream, bool) {
 	events, ok := ReplayEvents(body)
 	if !ok {
 		return nil, false
+	}
+	if includeUsage {
+		usage, ok := ReplayUsage(body)
+		if !ok {
+			return nil, false
+		}
+		events = append(events, usage)
 	}
 	r.inFlight(model, 1) // Close takes it back
 	return &Stream{r: r, ctx: ctx, model: model, s: &replay{events: events}, start: time.Now(),

@@ -1,9 +1,12 @@
 package router
 
 import (
+	"context"
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/prometheus/client_golang/prometheus/testutil"
 )
 
 func TestStreamAnswer(t *testing.T) {
@@ -97,5 +100,70 @@ func TestReplayableAnswer(t *testing.T) {
 		if got := replayableAnswer([]byte(tt.body)); got != tt.want {
 			t.Errorf("%s: replayableAnswer = %v, want %v", tt.name, got, tt.want)
 		}
+	}
+}
+
+// TestReplayUsage: the usage event of a replayed answer, for a client that asked for it.
+func TestReplayUsage(t *testing.T) {
+	t.Parallel()
+	tests := []struct{ name, body, want string }{
+		{"the stored usage",
+			`{"id":"c1","object":"chat.completion","created":7,"model":"up","choices":[],"usage":{"prompt_tokens":3,"completion_tokens":4,"total_tokens":7}}`,
+			`{"id":"c1","object":"chat.completion.chunk","created":7,"model":"up","choices":[],"usage":{"prompt_tokens":3,"completion_tokens":4,"total_tokens":7}}`},
+		{"no stored usage: zeros",
+			`{"id":"c1","object":"chat.completion","created":7,"model":"up","choices":[]}`,
+			`{"id":"c1","object":"chat.completion.chunk","created":7,"model":"up","choices":[],"usage":{"prompt_tokens":0,"completion_tokens":0,"total_tokens":0}}`},
+		{"not an answer", `[1]`, ""},
+	}
+	for _, tt := range tests {
+		got, ok := ReplayUsage([]byte(tt.body))
+		if ok != (tt.want != "") || string(got) != tt.want {
+			t.Errorf("%s: %v %s\nwant %s", tt.name, ok, got, tt.want)
+		}
+	}
+}
+
+// TestReplayedUsageIsNotCharged: a stream the cache answers ends with the usage event only
+// when the client asked for it, and that usage is neither counted in the token metric nor
+// charged: a cached answer costs no tokens.
+func TestReplayedUsageIsNotCharged(t *testing.T) {
+	t.Parallel()
+	p, _, metrics := cacheRouter(t, "")
+	body := func(includeUsage bool) string {
+		b, _ := json.Marshal(map[string]any{"model": "m", "temperature": 0, "stream": true, "stream_options": map[string]bool{"include_usage": includeUsage},
+			"messages": []map[string]string{{"role": "user", "content": "Name the smallest planet."}}})
+		return string(b)
+	}
+	run := func(includeUsage bool) (events [][]byte, cached string) {
+		t.Helper()
+		h := bearer("key-a-0001")
+		res, _, err := p.Serve(context.Background(), &Request{ID: "s", Header: h, Body: strings.NewReader(body(includeUsage))})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Close()
+		for _, kv := range res.Explain() {
+			if kv[0] == HeaderCache {
+				cached = kv[1]
+			}
+		}
+		return drain(t, res.Stream), cached
+	}
+	if _, got := run(true); got != CacheMiss {
+		t.Fatalf("first: %q, want miss", got)
+	}
+	tokens := testutil.ToFloat64(metrics.Tokens.WithLabelValues("m", "completion"))
+	for _, includeUsage := range []bool{true, false} {
+		events, got := run(includeUsage)
+		if got != CacheHit {
+			t.Fatalf("include_usage %v: %q, want hit", includeUsage, got)
+		}
+		last := events[len(events)-1]
+		if UsageOnly(last) != includeUsage {
+			t.Errorf("include_usage %v: the last event %s", includeUsage, last)
+		}
+	}
+	if got := testutil.ToFloat64(metrics.Tokens.WithLabelValues("m", "completion")); got != tokens {
+		t.Errorf("completion tokens counted %v, want %v: the replay was counted", got, tokens)
 	}
 }

@@ -202,7 +202,8 @@ func (p *Pipeline) Serve(ctx context.Context, req *Request) (*Result, Trail, err
 		rt.Model = lookup.hit.Entry.Model
 		res := &Result{Response: &provider.Response{Body: lookup.hit.Entry.Body}, end: x}
 		if x.chat.Stream {
-			st, ok := x.r.replayStream(x.ctx, rt.Model, lookup.hit.Entry.Body)
+			so := x.chat.StreamOptions
+			st, ok := x.r.replayStream(x.ctx, rt.Model, lookup.hit.Entry.Body, so != nil && so.IncludeUsage)
 			if ok {
 				res.Response, res.Stream = nil, st
 			} else {

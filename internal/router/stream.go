@@ -199,7 +199,8 @@ func (s *Stream) Next() ([]byte, error) {
 		if s.record != nil {
 			s.record.Add(data)
 		}
-		if u, usageOnly := s.r.observeUsage(s.model, data); u != nil {
+		// A cached answer's usage event is the client's only: neither counted nor charged.
+		if u, usageOnly := s.observeUsage(data); u != nil {
 			s.usage = u
 			if !s.clientUsage { // counted, not asked for
 				if usageOnly {
@@ -298,6 +299,14 @@ func WithoutUsage(data []byte) []byte {
 		out, removed = append(append(make([]byte, 0, len(data)), data[:start]...), data[end:]...), true
 	}
 	return out
+}
+
+// observeUsage is the router's observeUsage for an upstream's event; nothing for a replayed one.
+func (s *Stream) observeUsage(data []byte) (u *openai.Usage, usageOnly bool) {
+	if s.replayed {
+		return nil, false
+	}
+	return s.r.observeUsage(s.model, data)
 }
 
 // observeUsage counts the tokens of a chunk that carries usage (the last one, with
