@@ -313,7 +313,7 @@ func (s *Server) cached(x *exchange, pl *router.Plan) *extprocv3.ProcessingRespo
 	x.status = http.StatusOK
 	body, ctype := pl.Cached, "application/json"
 	if x.trail.Stream {
-		if events, ok := router.ReplayEvents(pl.Cached); ok {
+		if events, ok := pl.CachedEvents(); ok {
 			var b bytes.Buffer
 			for _, e := range events {
 				b.WriteString("data: ")

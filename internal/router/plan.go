@@ -45,8 +45,11 @@ type Plan struct {
 	DropUsage bool
 
 	// Cached, when not nil, is the answer from the cache: the front door answers with it at
-	// once (200, JSON) and calls Done; nothing else of the plan is set.
+	// once (200, JSON, or CachedEvents for a streaming client) and calls Done; nothing else
+	// of the plan is set.
 	Cached []byte
+	// cachedUsage: the streaming client asked for the usage event (include_usage).
+	cachedUsage bool
 
 	explain  [][2]string
 	redactor *redact.Redactor
@@ -104,6 +107,21 @@ func (a *AnswerRedaction) End() [][]byte {
 // Explain returns the headers that explain the routing decision (see Route.Explain).
 func (pl *Plan) Explain() [][2]string { return pl.explain }
 
+// CachedEvents returns the stream events that replay Cached to a streaming client: the role,
+// the content, the finish and, when the client asked for it, the usage (see ReplayUsage).
+// False when Cached is nil or cannot be replayed.
+func (pl *Plan) CachedEvents() ([][]byte, bool) {
+	events, ok := ReplayEvents(pl.Cached)
+	if !ok || !pl.cachedUsage {
+		return events, ok
+	}
+	usage, ok := ReplayUsage(pl.Cached)
+	if !ok {
+		return nil, false
+	}
+	return append(events, usage), true
+}
+
 // Settle charges u, the usage read from the answer (nil when none), to the client's and
 // the model's token limits and frees the in-flight slot. A front door calls it before the
 // answer's last bytes leave, so that the client's next request finds the slot free, and Done
@@ -156,7 +174,8 @@ func (p *Pipeline) Plan(ctx context.Context, req *Request) (*Plan, Trail, error)
 		rt := rd.rt
 		rt.Model = lookup.hit.Entry.Model
 		x.trail.Route = rt
-		pl := &Plan{Cached: lookup.hit.Entry.Body, end: x, Target: Target{Model: rt.Model}}
+		so := x.chat.StreamOptions
+		pl := &Plan{Cached: lookup.hit.Entry.Body, cachedUsage: so != nil && so.IncludeUsage, end: x, Target: Target{Model: rt.Model}}
 		pl.explain = append(rt.Explain(debug), lookup.explain()...)
 		return pl, x.trail, nil
 	}
