@@ -86,6 +86,10 @@ type Redis struct {
 	// healthy is false after a subscription failure until it is re-established, so that an
 	// outage is logged once rather than once per retry.
 	healthy atomic.Bool
+	// failing is true after a read or a store failed until one succeeds, so that Redis
+	// refusing commands (out of memory, a read-only replica, a lost connection) is logged
+	// once with its cause rather than once per request.
+	failing atomic.Bool
 
 	cancel    context.CancelFunc
 	done      chan struct{}
@@ -202,12 +206,14 @@ func (r *Redis) lookup(ctx context.Context, partition, key string) (e *Entry, go
 	defer cancel()
 	data, err := r.client.Get(ctx, r.entryKey(partition, key)).Bytes()
 	if errors.Is(err, redis.Nil) {
+		r.ok()
 		return nil, true, nil
 	}
 	if err != nil {
-		r.fail(fmt.Errorf("reading entry: %w", err))
+		r.failOp(fmt.Errorf("reading entry: %w", err))
 		return nil, false, nil
 	}
+	r.ok()
 	e, err = decodeEntry(data)
 	if err != nil {
 		return nil, false, fmt.Errorf("redis cache: %w", err)
@@ -240,9 +246,10 @@ func (r *Redis) Put(ctx context.Context, e *Entry) error {
 	pipe.Set(opCtx, r.entryKey(e.Partition, e.Key), data, ttl)
 	pipe.Publish(opCtx, r.channel, event)
 	if _, err := pipe.Exec(opCtx); err != nil {
-		r.fail(fmt.Errorf("storing entry: %w", err))
+		r.failOp(fmt.Errorf("storing entry: %w", err))
 		return nil
 	}
+	r.ok()
 	if len(e.Vector) == 0 {
 		return nil // exact lookups read Redis; the local index holds only what it can search
 	}
@@ -320,6 +327,27 @@ func (r *Redis) fail(err error) {
 	r.log.Debug("redis cache unavailable", slog.String("error", err.Error()))
 	if r.onError != nil {
 		r.onError(err)
+	}
+}
+
+// failOp reports a failed read or store: the first of an outage at warn with its cause, the
+// next ones as fail does.
+func (r *Redis) failOp(err error) {
+	if r.failing.Swap(true) {
+		r.fail(err)
+		return
+	}
+	r.log.Warn("redis cache unavailable; serving uncached until Redis answers (further failures are logged at debug level)",
+		slog.String("error", err.Error()))
+	if r.onError != nil {
+		r.onError(err)
+	}
+}
+
+// ok notes that a read or a store succeeded, and logs the end of an outage.
+func (r *Redis) ok() {
+	if r.failing.Load() && r.failing.Swap(false) {
+		r.log.Info("redis cache available again")
 	}
 }
 
