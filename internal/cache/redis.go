@@ -86,10 +86,11 @@ type Redis struct {
 	// healthy is false after a subscription failure until it is re-established, so that an
 	// outage is logged once rather than once per retry.
 	healthy atomic.Bool
-	// failing is true after a read or a store failed until one succeeds, so that Redis
-	// refusing commands (out of memory, a read-only replica, a lost connection) is logged
-	// once with its cause rather than once per request.
-	failing atomic.Bool
+	// reads and stores are true after a read or a store failed until one of the same kind
+	// succeeds, so that Redis refusing commands (out of memory, a read-only replica, a lost
+	// connection) is logged once with its cause rather than once per request. They are
+	// apart because Redis may refuse only one kind: an out-of-memory Redis still reads.
+	reads, stores atomic.Bool
 
 	cancel    context.CancelFunc
 	done      chan struct{}
@@ -206,14 +207,14 @@ func (r *Redis) lookup(ctx context.Context, partition, key string) (e *Entry, go
 	defer cancel()
 	data, err := r.client.Get(ctx, r.entryKey(partition, key)).Bytes()
 	if errors.Is(err, redis.Nil) {
-		r.ok()
+		r.ok(&r.reads)
 		return nil, true, nil
 	}
 	if err != nil {
-		r.failOp(fmt.Errorf("reading entry: %w", err))
+		r.failOp(&r.reads, fmt.Errorf("reading entry: %w", err))
 		return nil, false, nil
 	}
-	r.ok()
+	r.ok(&r.reads)
 	e, err = decodeEntry(data)
 	if err != nil {
 		return nil, false, fmt.Errorf("redis cache: %w", err)
@@ -246,10 +247,10 @@ func (r *Redis) Put(ctx context.Context, e *Entry) error {
 	pipe.Set(opCtx, r.entryKey(e.Partition, e.Key), data, ttl)
 	pipe.Publish(opCtx, r.channel, event)
 	if _, err := pipe.Exec(opCtx); err != nil {
-		r.failOp(fmt.Errorf("storing entry: %w", err))
+		r.failOp(&r.stores, fmt.Errorf("storing entry: %w", err))
 		return nil
 	}
-	r.ok()
+	r.ok(&r.stores)
 	if len(e.Vector) == 0 {
 		return nil // exact lookups read Redis; the local index holds only what it can search
 	}
@@ -330,10 +331,10 @@ func (r *Redis) fail(err error) {
 	}
 }
 
-// failOp reports a failed read or store: the first of an outage at warn with its cause, the
-// next ones as fail does.
-func (r *Redis) failOp(err error) {
-	if r.failing.Swap(true) {
+// failOp reports a failed read or store (failing is r.reads or r.stores): the first of an
+// outage at warn with its cause, the next ones as fail does.
+func (r *Redis) failOp(failing *atomic.Bool, err error) {
+	if failing.Swap(true) {
 		r.fail(err)
 		return
 	}
@@ -344,9 +345,9 @@ func (r *Redis) failOp(err error) {
 	}
 }
 
-// ok notes that a read or a store succeeded, and logs the end of an outage.
-func (r *Redis) ok() {
-	if r.failing.Load() && r.failing.Swap(false) {
+// ok notes that a read or a store succeeded, and logs the end of its outage.
+func (r *Redis) ok(failing *atomic.Bool) {
+	if failing.Load() && failing.Swap(false) {
 		r.log.Info("redis cache available again")
 	}
 }

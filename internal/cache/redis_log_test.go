@@ -72,6 +72,10 @@ func TestRedisRefusingWritesIsLogged(t *testing.T) {
 		}
 	}
 	for i := range 3 {
+		// As the router does: a lookup, which Redis still answers, then the store.
+		if e, err := store.Get(ctx, "team-a", fmt.Sprint("refused-", i)); err != nil || e != nil {
+			t.Fatalf("Get: %v, %v", e, err)
+		}
 		if err := store.Put(ctx, answer(fmt.Sprint("refused-", i), 1, 0)); err != nil {
 			t.Fatalf("Put: %v", err)
 		}
