@@ -8,11 +8,12 @@ import (
 )
 
 // Guard reports whether a cached prompt may answer a new one that is close to it in
-// embedding space: the two must agree in polarity (NegationGuard) and name the same numbers
+// embedding space: the two must agree in polarity (NegationGuard), not write a word and its
+// opposite (NoOpposites), and name the same numbers
 // with the same operators between them (SameNumbers) and the same names (SameNames). Embeddings place "What is 15 times 23?" next to "What is 17 times 29?" and
 // "turn on the lights" next to "turn off the lights"; neither may get the other's answer.
 func Guard(prompt, cached string) bool {
-	return NegationGuard(prompt, cached) && SameNumbers(prompt, cached) && SameNames(prompt, cached)
+	return NegationGuard(prompt, cached) && NoOpposites(prompt, cached) && SameNumbers(prompt, cached) && SameNames(prompt, cached)
 }
 
 // SameNames reports whether every name either prompt writes (a word with a capital letter

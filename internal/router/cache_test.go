@@ -129,6 +129,10 @@ func TestCacheStage(t *testing.T) {
 			map[string]string{HeaderCache: CacheMiss}, 15},
 		{"a product of the same numbers: the guard refuses the hit", "key-a-0001", chatT("What is 3*5?", 0), nil,
 			map[string]string{HeaderCache: CacheMiss}, 16},
+		{"a dose: stored", "key-a-0001", chatT("What is the maximum dose of paracetamol?", 0), nil,
+			map[string]string{HeaderCache: CacheMiss}, 17},
+		{"the opposite dose: the guard refuses the hit", "key-a-0001", chatT("What is the minimum dose of paracetamol?", 0), nil,
+			map[string]string{HeaderCache: CacheMiss}, 18},
 	}
 	for _, s := range steps {
 		got := ask(t, p, s.key, s.body, s.header)
@@ -139,7 +143,7 @@ func TestCacheStage(t *testing.T) {
 			t.Errorf("%s: the backend was called %d times, want %d", s.name, n, s.calls)
 		}
 	}
-	for outcome, want := range map[string]float64{"hit_exact": 1, "hit_semantic": 2, "miss": 15, "bypass": 1} {
+	for outcome, want := range map[string]float64{"hit_exact": 1, "hit_semantic": 2, "miss": 17, "bypass": 1} {
 		if got := testutil.ToFloat64(metrics.CacheRequests.WithLabelValues(outcome)); got != want {
 			t.Errorf("cache_requests_total{outcome=%q} = %v, want %v", outcome, got, want)
 		}
