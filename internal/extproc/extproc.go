@@ -102,6 +102,7 @@ type exchange struct {
 	usage  usageReader
 	filter *answerFilter // set when the answer is rewritten: its usage dropped, or redacted
 	err    error         // the refusal sent, if any
+	modes  exchangeModes // Envoy's processing modes, when it says them
 	over   bool          // the response being sent is the exchange's last
 	ended  bool
 }
@@ -138,6 +139,7 @@ func (s *Server) Process(srv extprocv3.ExternalProcessor_ProcessServer) error {
 }
 
 func (s *Server) handle(ctx context.Context, x *exchange, req *extprocv3.ProcessingRequest) *extprocv3.ProcessingResponse {
+	x.modes.observe(req)
 	switch r := req.Request.(type) {
 	case *extprocv3.ProcessingRequest_RequestHeaders:
 		for _, h := range r.RequestHeaders.GetHeaders().GetHeaders() {
@@ -165,10 +167,18 @@ func (s *Server) handle(ctx context.Context, x *exchange, req *extprocv3.Process
 			// HTTP listener answers it, never passed on unplanned.
 			return s.bodiless(ctx, x)
 		}
+		if e := x.modes.headersProblem(); x.path == chatPath && e != nil {
+			return s.refuseMode(ctx, x, e)
+		}
 		return headersResponse(true, nil, remove)
 	case *extprocv3.ProcessingRequest_RequestBody:
-		if x.path != chatPath {
+		// x.span is set once the request was planned or refused: a chunk after that (which
+		// only a mode refused here sends) is never planned a second time.
+		if x.path != chatPath || x.span != nil {
 			return bodyResponse(true, nil)
+		}
+		if e := x.modes.partialProblem(); !r.RequestBody.GetEndOfStream() && e != nil {
+			return s.refuseMode(ctx, x, e)
 		}
 		return s.requestBody(ctx, x, r.RequestBody.GetBody())
 	case *extprocv3.ProcessingRequest_ResponseHeaders:

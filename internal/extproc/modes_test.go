@@ -1,0 +1,83 @@
+package extproc
+
+import (
+	"fmt"
+	"testing"
+
+	epv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/http/ext_proc/v3"
+	extprocv3 "github.com/envoyproxy/go-control-plane/envoy/service/ext_proc/v3"
+)
+
+// TestProcessorNeedsTheWholeBody: Envoy applies the headers of the processor's answer to a
+// body (the destination, the model's credential, the client's key removed) only in BUFFERED
+// mode (or BUFFERED_PARTIAL with a body that fits its buffer); in any other mode a chat
+// request would go on unplanned or half planned, so it is refused, with what to change.
+func TestProcessorNeedsTheWholeBody(t *testing.T) {
+	t.Parallel()
+	f := defaultFixture(t)
+	const misconfigured = `{"error":{"message":"the gateway does not hand the request body to the router whole (Envoy's ext_proc filter needs processing_mode.request_body_mode BUFFERED; %s)","type":"server_error","param":null,"code":"gateway_misconfigured"}}` + "\n"
+	none := epv3.ProcessingMode_NONE
+	tests := []struct {
+		name string
+		mode *epv3.ProcessingMode_BodySendMode // nil: Envoy does not say (before 1.34)
+		path string
+		// the body Envoy sends after the headers; end false: more follows. No body: none
+		// is sent, as Envoy sends none when the headers are refused.
+		body string
+		end  bool
+		// want: the immediate status and body; 0 for a request that goes on.
+		status int
+		want   string
+	}{
+		{"NONE: the body is never seen", modePtr(none), chatPath, "", false,
+			500, fmt.Sprintf(misconfigured, "its request_body_mode is NONE")},
+		{"STREAMED", modePtr(epv3.ProcessingMode_STREAMED), chatPath, "", false,
+			500, fmt.Sprintf(misconfigured, "its request_body_mode is STREAMED")},
+		{"FULL_DUPLEX_STREAMED", modePtr(epv3.ProcessingMode_FULL_DUPLEX_STREAMED), chatPath, "", false,
+			500, fmt.Sprintf(misconfigured, "its request_body_mode is FULL_DUPLEX_STREAMED")},
+		{"BUFFERED_PARTIAL over Envoy's buffer", modePtr(epv3.ProcessingMode_BUFFERED_PARTIAL), chatPath, mathPrompt[:30], false,
+			413, `{"error":{"message":"the request body is larger than the gateway's buffer","type":"invalid_request_error","param":null,"code":"request_too_large"}}` + "\n"},
+		{"unknown mode, a body in parts", nil, chatPath, mathPrompt[:30], false,
+			500, fmt.Sprintf(misconfigured, "it sent the request body in parts")},
+		{"BUFFERED_PARTIAL within Envoy's buffer", modePtr(epv3.ProcessingMode_BUFFERED_PARTIAL), chatPath, mathPrompt, true, 0, ""},
+		{"BUFFERED with trailers to follow", modePtr(epv3.ProcessingMode_BUFFERED), chatPath, mathPrompt, false, 0, ""},
+		{"unknown mode, the whole body", nil, chatPath, mathPrompt, true, 0, ""},
+		{"NONE on another path", modePtr(none), "/v1/models", "", false, 0, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			e := f.open(t)
+			hs := requestHeaders(tt.path)
+			if tt.mode != nil {
+				hs.ProtocolConfig = &extprocv3.ProtocolConfiguration{RequestBodyMode: *tt.mode, ResponseBodyMode: epv3.ProcessingMode_STREAMED}
+			}
+			resp := e.send(hs)
+			if tt.body != "" && resp.GetImmediateResponse() == nil {
+				resp = e.send(&extprocv3.ProcessingRequest{Request: &extprocv3.ProcessingRequest_RequestBody{
+					RequestBody: &extprocv3.HttpBody{Body: []byte(tt.body), EndOfStream: tt.end}}})
+			}
+			imm := resp.GetImmediateResponse()
+			if tt.status == 0 {
+				if imm != nil {
+					t.Fatalf("refused: %d %s", imm.GetStatus().GetCode(), imm.GetBody())
+				}
+				if tt.body != "" && resp.GetRequestBody().GetResponse().GetStatus() != extprocv3.CommonResponse_CONTINUE_AND_REPLACE {
+					t.Errorf("not planned: %v", resp)
+				}
+				return
+			}
+			if imm == nil {
+				t.Fatalf("went on: %v, want an immediate %d", resp, tt.status)
+			}
+			if int(imm.GetStatus().GetCode()) != tt.status || string(imm.GetBody()) != tt.want {
+				t.Errorf("got %d %s\nwant %d %s", imm.GetStatus().GetCode(), imm.GetBody(), tt.status, tt.want)
+			}
+			if h := setHeaders(imm.GetHeaders().GetSetHeaders()); h["content-type"] != "application/json" || h["x-request-id"] != "req-1" {
+				t.Errorf("headers %v", h)
+			}
+		})
+	}
+}
+
+func modePtr(m epv3.ProcessingMode_BodySendMode) *epv3.ProcessingMode_BodySendMode { return &m }
