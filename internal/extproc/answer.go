@@ -2,9 +2,36 @@ package extproc
 
 import (
 	"bytes"
+	"net/http"
 
 	"github.com/semantic-router/semantic-router/internal/router"
 )
+
+// answering sets up the reading and rewriting of the answer, once its headers came (or its
+// first chunk, when Envoy sends no headers: its status is then unknown, 0, and a stream is
+// taken for a 200, the only status a model server streams with). It returns the headers to
+// remove from the answer: content-length when the body may not keep its length.
+func (x *exchange) answering() (remove []string) {
+	x.answered = true
+	if x.plan == nil {
+		return nil
+	}
+	ok := x.status == http.StatusOK || x.status == 0
+	dropUsage := x.plan.DropUsage && x.usage.sse && ok
+	if red := x.plan.Redaction(); dropUsage || red != nil {
+		x.filter = &answerFilter{dropUsage: dropUsage, redact: red, sse: x.usage.sse}
+		return []string{"content-length"}
+	}
+	return nil
+}
+
+// looksLikeEvents tells a stream of server-sent events from a JSON answer by its first
+// chunk, for an answer whose content-type Envoy did not send: a JSON answer starts with an
+// object (or an array), a stream with a field or a comment.
+func looksLikeEvents(chunk []byte) bool {
+	b := bytes.TrimLeft(chunk, " \t\r\n")
+	return len(b) > 0 && b[0] != '{' && b[0] != '['
+}
 
 // answerFilter rewrites an answer chunk by chunk as Envoy passes it on, for what the HTTP
 // listener does to the answers it relays:

@@ -241,3 +241,70 @@ func TestProcessorRedactsEchoedKeys(t *testing.T) {
 		t.Errorf("the client got %s, want %s", got.String(), want)
 	}
 }
+
+// TestProcessorRewritesAnswersWithoutHeaders: with response_header_mode SKIP Envoy sends the
+// answer's body but not its headers; the processor still redacts the credentials it holds,
+// drops the usage the client did not ask for and charges the tokens, telling a stream from
+// a JSON answer by its first chunk.
+func TestProcessorRewritesAnswersWithoutHeaders(t *testing.T) {
+	t.Parallel()
+	const modelKey = "sk-model-general-55aa"
+	f := newFixture(t, `
+models:
+  - model_name: general
+    provider: {type: openai_compatible, base_url: http://vllm:8000/v1, api_key: env.GENERAL_KEY}
+admission:
+  api_keys:
+    - {name: team-a, key: env.TEAM_A_KEY, tokens_per_minute: 100}
+`, map[string]string{"TEAM_A_KEY": teamKey, "GENERAL_KEY": modelKey})
+	auth := hv("authorization", "Bearer "+teamKey)
+	usage := "data: {\"choices\":[],\"usage\":{\"prompt_tokens\":60,\"completion_tokens\":90,\"total_tokens\":150}}\n\n"
+	tests := []struct {
+		name, body string
+		chunks     []string
+		want       string
+		charged    bool
+	}{
+		{"json", chatGeneral,
+			[]string{`{"error":{"message":"you sent Bearer sk-mod`, `el-general-55aa"}}`},
+			`{"error":{"message":"you sent Bearer [redacted]"}}`, false},
+		{"stream", `{"model":"general","stream":true,"messages":[{"role":"user","content":"hi"}]}`,
+			[]string{"data: {\"choices\":[{\"delta\":{\"content\":\"key sk-model\"}}]}\n\n", "data: {\"choices\":[{\"delta\":{\"content\":\"-general-55aa ok\"}}]}\n\n" + usage + evDone},
+			"data: {\"choices\":[{\"delta\":{\"content\":\"key \"}}]}\n\ndata: {\"choices\":[{\"delta\":{\"content\":\"[redacted] ok\"}}]}\n\n" + evDone, true},
+	}
+	for _, tt := range tests { // in order: the stream spends the key's tokens
+		t.Run(tt.name, func(t *testing.T) {
+			e := f.open(t)
+			if p := e.planned(tt.body, auth); p.GetImmediateResponse() != nil {
+				t.Fatalf("refused: %v", p)
+			}
+			var got strings.Builder
+			for i, c := range tt.chunks {
+				got.WriteString(sent(t, e.send(responseBody(c, i == len(tt.chunks)-1)), c))
+			}
+			e.close()
+			if got.String() != tt.want {
+				t.Errorf("the client got  %q\nwant %q", got.String(), tt.want)
+			}
+			if !tt.charged {
+				return
+			}
+			// 150 tokens charged of 100 a minute: the next request waits.
+			if imm := f.open(t).planned(chatGeneral, auth).GetImmediateResponse(); imm.GetStatus().GetCode() != 429 {
+				t.Errorf("after 150 tokens: %v", imm)
+			}
+		})
+	}
+}
+
+func TestLooksLikeEvents(t *testing.T) {
+	t.Parallel()
+	for chunk, want := range map[string]bool{
+		evContent: true, evKeepAlive: true, "event: x\n": true, "\r\ndata: {}": true,
+		`{"id":"c"}`: false, " \n{": false, `[{"error":{}}]`: false, "": false,
+	} {
+		if got := looksLikeEvents([]byte(chunk)); got != want {
+			t.Errorf("looksLikeEvents(%q) = %v, want %v", chunk, got, want)
+		}
+	}
+}

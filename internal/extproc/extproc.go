@@ -101,10 +101,12 @@ type exchange struct {
 	status int          // the answer's status, once its headers came
 	usage  usageReader
 	filter *answerFilter // set when the answer is rewritten: its usage dropped, or redacted
-	err    error         // the refusal sent, if any
-	modes  exchangeModes // Envoy's processing modes, when it says them
-	over   bool          // the response being sent is the exchange's last
-	ended  bool
+	// answered is set once the answer's headers, or its first chunk, came.
+	answered bool
+	err      error         // the refusal sent, if any
+	modes    exchangeModes // Envoy's processing modes, when it says them
+	over     bool          // the response being sent is the exchange's last
+	ended    bool
 }
 
 func newExchange() *exchange { return &exchange{start: time.Now(), header: http.Header{}} }
@@ -195,22 +197,20 @@ func (s *Server) handle(ctx context.Context, x *exchange, req *extprocv3.Process
 			}
 		}
 		set := []*corev3.HeaderValueOption{header(router.HeaderRequestID, x.id)}
-		var remove []string
 		if x.plan != nil {
 			set = append(set, headers(x.plan.Explain())...)
-			dropUsage := x.plan.DropUsage && x.usage.sse && x.status == http.StatusOK
-			if red := x.plan.Redaction(); dropUsage || red != nil {
-				// The body may not be as long as the model server said.
-				x.filter = &answerFilter{dropUsage: dropUsage, redact: red, sse: x.usage.sse}
-				remove = []string{"content-length"}
-			}
 		}
+		remove := x.answering()
 		if r.ResponseHeaders.GetEndOfStream() {
 			s.last(x)
 		}
 		return headersResponse(false, set, remove)
 	case *extprocv3.ProcessingRequest_ResponseBody:
 		body := r.ResponseBody
+		if !x.answered { // response_header_mode SKIP: the first chunk says what the answer is
+			x.usage.sse = looksLikeEvents(body.GetBody())
+			x.answering() // Envoy removes content-length itself when it sends no headers
+		}
 		if x.plan != nil {
 			x.usage.Write(body.GetBody())
 		}
