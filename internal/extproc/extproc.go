@@ -164,13 +164,10 @@ func (s *Server) handle(ctx context.Context, x *exchange, req *extprocv3.Process
 			}
 		}
 		slices.Sort(remove)
-		if x.path == chatPath && r.RequestHeaders.GetEndOfStream() {
-			// No body follows (Content-Length: 0, a GET): the request is answered as the
-			// HTTP listener answers it, never passed on unplanned.
-			return s.bodiless(ctx, x)
-		}
-		if e := x.modes.headersProblem(); x.path == chatPath && e != nil {
-			return s.refuseMode(ctx, x, e)
+		if x.path == chatPath {
+			if resp := s.chatHeaders(ctx, x, r.RequestHeaders.GetEndOfStream()); resp != nil {
+				return resp
+			}
 		}
 		return headersResponse(true, nil, remove)
 	case *extprocv3.ProcessingRequest_RequestBody:
@@ -234,24 +231,6 @@ func (s *Server) handle(ctx context.Context, x *exchange, req *extprocv3.Process
 	default:
 		return immediate(x.id, openai.BadRequest("", fmt.Sprintf("unexpected ext_proc message %T", r)))
 	}
-}
-
-// bodiless answers a chat request that has no body: 405 for another method than POST,
-// otherwise what planning an empty body answers (a refusal by admission, or 400).
-func (s *Server) bodiless(ctx context.Context, x *exchange) *extprocv3.ProcessingResponse {
-	if m := x.header.Get(":method"); m != http.MethodPost {
-		_, x.span = s.p.StartSpan(ctx, "ext_proc "+clip(m)+" "+chatPath, x.header) // for the access line
-		e := &openai.APIError{Status: http.StatusMethodNotAllowed, Type: openai.TypeInvalidRequest,
-			Message: fmt.Sprintf("method %s is not allowed on %s; use POST", clip(m), chatPath), Header: map[string]string{"allow": http.MethodPost}}
-		x.err = e
-		s.last(x)
-		return immediate(x.id, e)
-	}
-	resp := s.requestBody(ctx, x, nil)
-	if resp.GetImmediateResponse() == nil { // an empty body always is: ParseChatRequest refuses it
-		return immediate(x.id, openai.BadRequest("", "the request body is empty; send a JSON chat completion request"))
-	}
-	return resp
 }
 
 // clip shortens what a client sent before it is quoted back in an error message.

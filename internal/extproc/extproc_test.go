@@ -502,30 +502,34 @@ func TestProcessorStripsTheClientsRouterHeaders(t *testing.T) {
 }
 
 // TestProcessorRefusesABodilessChat: a chat request with no body (Content-Length: 0, or a
-// GET) is answered at once as the HTTP listener answers it, never passed on unplanned.
+// GET), or with another method than POST, is answered at once as the HTTP listener answers
+// it, never passed on unplanned.
 func TestProcessorRefusesABodilessChat(t *testing.T) {
 	t.Parallel()
 	f := defaultFixture(t)
-	headersOnly := func(method string, extra ...*corev3.HeaderValue) *extprocv3.ImmediateResponse {
+	headersOnly := func(method string, end bool) *extprocv3.ImmediateResponse {
 		t.Helper()
 		e := f.open(t)
 		defer e.close()
-		hs := append([]*corev3.HeaderValue{hv(":method", method), hv(":path", "/v1/chat/completions"), hv("x-request-id", "req-empty")}, extra...)
+		hs := []*corev3.HeaderValue{hv(":method", method), hv(":path", "/v1/chat/completions"), hv("x-request-id", "req-empty")}
 		return e.send(&extprocv3.ProcessingRequest{Request: &extprocv3.ProcessingRequest_RequestHeaders{
-			RequestHeaders: &extprocv3.HttpHeaders{Headers: &corev3.HeaderMap{Headers: hs}, EndOfStream: true}}}).GetImmediateResponse()
+			RequestHeaders: &extprocv3.HttpHeaders{Headers: &corev3.HeaderMap{Headers: hs}, EndOfStream: end}}}).GetImmediateResponse()
 	}
 	tests := []struct {
 		name, method string
+		withBody     bool // a body follows the headers
 		status       int
 		body         string
 	}{
-		{"POST without a body", "POST", 400,
+		{"POST without a body", "POST", false, 400,
 			`{"error":{"message":"the request body is empty; send a JSON chat completion request","type":"invalid_request_error","param":null,"code":null}}`},
-		{"GET", "GET", 405,
+		{"GET", "GET", false, 405,
 			`{"error":{"message":"method GET is not allowed on /v1/chat/completions; use POST","type":"invalid_request_error","param":null,"code":null}}`},
+		{"PUT with a body", "PUT", true, 405,
+			`{"error":{"message":"method PUT is not allowed on /v1/chat/completions; use POST","type":"invalid_request_error","param":null,"code":null}}`},
 	}
 	for _, tt := range tests {
-		imm := headersOnly(tt.method)
+		imm := headersOnly(tt.method, !tt.withBody)
 		if imm == nil {
 			t.Errorf("%s: passed on, want an immediate %d", tt.name, tt.status)
 			continue
