@@ -120,8 +120,10 @@ func TestEnvoyGatewayExamples(t *testing.T) {
 		t.Fatalf("httproute.yaml: want one parentRef and one rule, got %+v", route.Spec)
 	}
 	rule := route.Spec.Rules[0]
-	if len(rule.Matches) != 1 || rule.Matches[0].Path.Type != "PathPrefix" || rule.Matches[0].Path.Value != "/v1" {
-		t.Errorf("httproute.yaml matches %+v, want PathPrefix /v1", rule.Matches)
+	// Only the path the router checks: every other one passes the processor untouched, so a
+	// wider match would let any client reach the model server past keys and policies.
+	if len(rule.Matches) != 1 || rule.Matches[0].Path.Type != "Exact" || rule.Matches[0].Path.Value != "/v1/chat/completions" {
+		t.Errorf("httproute.yaml matches %+v, want Exact /v1/chat/completions", rule.Matches)
 	}
 	if len(rule.BackendRefs) != 1 || rule.BackendRefs[0].Port == 0 {
 		t.Errorf("httproute.yaml backendRefs %+v, want the model server's Service and port", rule.BackendRefs)
