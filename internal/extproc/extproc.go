@@ -213,7 +213,7 @@ func (s *Server) handle(ctx context.Context, x *exchange, req *extprocv3.Process
 		}
 		var cr *extprocv3.CommonResponse
 		if x.filter != nil {
-			if out, changed := x.filter.filter(body.GetBody(), body.GetEndOfStream()); changed {
+			if out, changed := x.filter.filter(body.GetBody(), body.GetEndOfStream() || x.modes.lastAnswerChunk()); changed {
 				cr = &extprocv3.CommonResponse{BodyMutation: replaceBody(out)}
 			}
 		}

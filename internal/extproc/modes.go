@@ -25,15 +25,24 @@ import (
 // exchangeModes is what Envoy said of its processing modes; known is false when it said
 // nothing.
 type exchangeModes struct {
-	known       bool
-	requestBody epv3.ProcessingMode_BodySendMode
+	known                     bool
+	requestBody, responseBody epv3.ProcessingMode_BodySendMode
 }
 
 // observe records the modes from the first message that carries them.
 func (m *exchangeModes) observe(req *extprocv3.ProcessingRequest) {
 	if pc := req.GetProtocolConfig(); pc != nil && !m.known {
-		m.known, m.requestBody = true, pc.GetRequestBodyMode()
+		m.known, m.requestBody, m.responseBody = true, pc.GetRequestBodyMode(), pc.GetResponseBodyMode()
 	}
+}
+
+// lastAnswerChunk reports whether every chunk of the answer Envoy sends is the last the
+// processor sees, end_of_stream or not: BUFFERED sends the whole body once (end_of_stream is
+// false when trailers follow), and BUFFERED_PARTIAL a body larger than its buffer only up
+// to the buffer, the rest going to the client past the processor. Nothing may be held back
+// from such a chunk: it would never be sent.
+func (m *exchangeModes) lastAnswerChunk() bool {
+	return m.known && (m.responseBody == epv3.ProcessingMode_BUFFERED || m.responseBody == epv3.ProcessingMode_BUFFERED_PARTIAL)
 }
 
 // headersProblem is the refusal of a chat request whose body Envoy will not hand over in

@@ -81,3 +81,45 @@ func TestProcessorNeedsTheWholeBody(t *testing.T) {
 }
 
 func modePtr(m epv3.ProcessingMode_BodySendMode) *epv3.ProcessingMode_BodySendMode { return &m }
+
+// TestProcessorHoldsNothingEnvoyBuffered: with response_body_mode BUFFERED (trailers after
+// the body) or BUFFERED_PARTIAL (an answer larger than Envoy's buffer), the chunk the
+// processor gets is the last it sees, end_of_stream or not: it is sent on whole, redacted,
+// with nothing held back for a chunk that never comes.
+func TestProcessorHoldsNothingEnvoyBuffered(t *testing.T) {
+	t.Parallel()
+	f := defaultFixture(t)
+	const prove = `{"model":"reasoning","stream":%t,"messages":[{"role":"user","content":"prove that the square root of two is irrational"}]}`
+	tests := []struct {
+		name        string
+		mode        epv3.ProcessingMode_BodySendMode
+		stream      bool
+		ctype, body string
+		want        string
+	}{
+		{"BUFFERED_PARTIAL, JSON", epv3.ProcessingMode_BUFFERED_PARTIAL, false, "application/json",
+			`{"error":{"message":"you sent Bearer ` + backendKey + `"},"pad":"`,
+			`{"error":{"message":"you sent Bearer [redacted]"},"pad":"`},
+		{"BUFFERED with trailers, JSON", epv3.ProcessingMode_BUFFERED, false, "application/json",
+			`{"error":{"message":"you sent Bearer ` + backendKey + `"}}`,
+			`{"error":{"message":"you sent Bearer [redacted]"}}`},
+		{"BUFFERED_PARTIAL, a stream cut inside an event", epv3.ProcessingMode_BUFFERED_PARTIAL, true, "text/event-stream",
+			evContent + `data: {"choi`, evContent + `data: {"choi`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			e := f.open(t)
+			hs := requestHeaders(chatPath)
+			hs.ProtocolConfig = &extprocv3.ProtocolConfiguration{RequestBodyMode: epv3.ProcessingMode_BUFFERED, ResponseBodyMode: tt.mode}
+			e.send(hs)
+			if p := e.send(requestBody(fmt.Sprintf(prove, tt.stream))); p.GetImmediateResponse() != nil {
+				t.Fatalf("refused: %v", p)
+			}
+			e.send(responseHeaders(200, tt.ctype))
+			if got := sent(t, e.send(responseBody(tt.body, false)), tt.body); got != tt.want {
+				t.Errorf("the client got %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
