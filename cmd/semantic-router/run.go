@@ -369,7 +369,7 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 
 	mgmt.Set(server.NewManagement(holder, &ready, f.listenerAddr, log, reload))
 	if extprocMode { // Envoy is the front door: no OpenAI listener of our own
-		stop, err := serveExtproc(log, f.grpcAddr, extproc.New(pipeline, log), cfg.Server.ShutdownTimeout.D())
+		stop, err := serveExtproc(log, f.grpcAddr, extproc.New(pipeline, log, metrics), cfg.Server.ShutdownTimeout.D())
 		if err != nil {
 			return err
 		}

@@ -31,7 +31,7 @@ models:
 	}
 	h := router.NewHolder(rt)
 	b.Cleanup(func() { _ = h.Close() })
-	s := New(router.NewPipeline(h, router.PipelineOptions{}), slog.New(slog.DiscardHandler))
+	s := New(router.NewPipeline(h, router.PipelineOptions{}), slog.New(slog.DiscardHandler), nil)
 	body := []byte(`{"model":"auto","messages":[{"role":"user","content":"What is the capital of France?"}]}`)
 	hv := func(k, v string) *corev3.HeaderValue { return &corev3.HeaderValue{Key: k, RawValue: []byte(v)} }
 	msgs := []*extprocv3.ProcessingRequest{

@@ -41,6 +41,7 @@ import (
 
 	"github.com/semantic-router/semantic-router/internal/openai"
 	"github.com/semantic-router/semantic-router/internal/router"
+	"github.com/semantic-router/semantic-router/internal/telemetry"
 )
 
 // HeaderDestination is the request header that tells Envoy's ORIGINAL_DST cluster the
@@ -58,9 +59,10 @@ type Pipeline interface {
 // Server implements Envoy's ExternalProcessor service.
 type Server struct {
 	extprocv3.UnimplementedExternalProcessorServer
-	p   Pipeline
-	log *slog.Logger
-	dns *resolver
+	p       Pipeline
+	log     *slog.Logger
+	metrics *telemetry.Metrics // nil: nothing counted here
+	dns     *resolver
 	// ending says the router's drain deadline passed: the exchanges cut now were ended by
 	// the router's shutdown, not by Envoy.
 	ending atomic.Bool
@@ -84,9 +86,10 @@ func (s *Server) Wait(d time.Duration) {
 // the router's shutdown (its drain deadline passed), so that each is logged as such.
 func (s *Server) EndingAll() { s.ending.Store(true) }
 
-// New returns a processor that plans each chat completion with p.
-func New(p Pipeline, log *slog.Logger) *Server {
-	return &Server{p: p, log: log, dns: newResolver()}
+// New returns a processor that plans each chat completion with p, and counts each in m's
+// request metrics as the HTTP listener counts its own (m may be nil).
+func New(p Pipeline, log *slog.Logger, m *telemetry.Metrics) *Server {
+	return &Server{p: p, log: log, metrics: m, dns: newResolver()}
 }
 
 // exchange is the state of one HTTP request as Envoy reports it.
@@ -387,6 +390,7 @@ func (s *Server) end(x *exchange, cause error) {
 		}
 	}
 	defer x.span.End()
+	s.count(x, status)
 	// Envoy's access log records every request; the processor's line adds the routing, at
 	// debug level unless the answer was a server-side failure. Status 0: no answer passed
 	// through the processor (the client went away, or Envoy sends no response phase).

@@ -13,6 +13,7 @@ import (
 
 	corev3 "github.com/envoyproxy/go-control-plane/envoy/config/core/v3"
 	extprocv3 "github.com/envoyproxy/go-control-plane/envoy/service/ext_proc/v3"
+	"github.com/prometheus/client_golang/prometheus"
 	"go.opentelemetry.io/otel/propagation"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
@@ -53,8 +54,9 @@ const backendKey = "sk-backend-qwen-7f3a"
 
 // fixture is a processor served over gRPC, as Envoy reaches it, with an in-memory trace.
 type fixture struct {
-	client extprocv3.ExternalProcessorClient
-	spans  *tracetest.InMemoryExporter
+	client  extprocv3.ExternalProcessorClient
+	spans   *tracetest.InMemoryExporter
+	metrics *telemetry.Metrics
 }
 
 func newFixture(t *testing.T, yaml string, env map[string]string) *fixture {
@@ -77,7 +79,8 @@ func newFixture(t *testing.T, yaml string, env map[string]string) *fixture {
 		t.Fatal(err)
 	}
 	srv := grpc.NewServer()
-	proc := New(p, slog.New(slog.DiscardHandler))
+	metrics := telemetry.NewMetrics(prometheus.NewRegistry())
+	proc := New(p, slog.New(slog.DiscardHandler), metrics)
 	proc.dns.lookup = fakeDNS
 	extprocv3.RegisterExternalProcessorServer(srv, proc)
 	go func() { _ = srv.Serve(ln) }()
@@ -87,7 +90,7 @@ func newFixture(t *testing.T, yaml string, env map[string]string) *fixture {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = conn.Close() })
-	return &fixture{client: extprocv3.NewExternalProcessorClient(conn), spans: spans}
+	return &fixture{client: extprocv3.NewExternalProcessorClient(conn), spans: spans, metrics: metrics}
 }
 
 // fakeDNS knows the model servers of the test configurations.

@@ -293,7 +293,7 @@ func serveExtproc(t *testing.T, p *router.Pipeline) extprocv3.ExternalProcessorC
 		t.Fatal(err)
 	}
 	srv := grpc.NewServer()
-	extprocv3.RegisterExternalProcessorServer(srv, extproc.New(p, slog.New(slog.DiscardHandler)))
+	extprocv3.RegisterExternalProcessorServer(srv, extproc.New(p, slog.New(slog.DiscardHandler), nil))
 	go func() { _ = srv.Serve(ln) }()
 	t.Cleanup(srv.Stop)
 	conn, err := grpc.NewClient(ln.Addr().String(), grpc.WithTransportCredentials(insecure.NewCredentials()))
