@@ -14,12 +14,14 @@ import (
 
 // serveExtproc serves Envoy's external processor on addr. The returned stop lets in-flight
 // streams finish for up to drain, then closes the rest.
-func serveExtproc(log *slog.Logger, addr string, p *extproc.Server, drain time.Duration) (stop func(), err error) {
+// maxBody is server.max_request_body_bytes at start: Envoy sends a buffered body in one
+// message, which the server must take.
+func serveExtproc(log *slog.Logger, addr string, p *extproc.Server, drain time.Duration, maxBody int64) (stop func(), err error) {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return nil, fmt.Errorf("extproc listener: %w", err)
 	}
-	srv := grpc.NewServer()
+	srv := grpc.NewServer(extproc.ServerOptions(maxBody)...)
 	extprocv3.RegisterExternalProcessorServer(srv, p)
 	log.Info("listening", "server", "extproc", "address", ln.Addr().String())
 	go func() {

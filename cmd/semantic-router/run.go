@@ -369,7 +369,8 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 
 	mgmt.Set(server.NewManagement(holder, &ready, f.listenerAddr, log, reload))
 	if extprocMode { // Envoy is the front door: no OpenAI listener of our own
-		stop, err := serveExtproc(log, f.grpcAddr, extproc.New(pipeline, log, metrics), cfg.Server.ShutdownTimeout.D())
+		stop, err := serveExtproc(log, f.grpcAddr, extproc.New(pipeline, log, metrics), cfg.Server.ShutdownTimeout.D(),
+			cfg.Server.MaxRequestBodyBytes)
 		if err != nil {
 			return err
 		}

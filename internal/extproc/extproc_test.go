@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"log/slog"
+	"math"
 	"net"
 	"slices"
 	"strconv"
@@ -78,14 +79,16 @@ func newFixture(t *testing.T, yaml string, env map[string]string) *fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := grpc.NewServer()
+	srv := grpc.NewServer(ServerOptions(cfg.Server.MaxRequestBodyBytes)...)
 	metrics := telemetry.NewMetrics(prometheus.NewRegistry())
 	proc := New(p, slog.New(slog.DiscardHandler), metrics)
 	proc.dns.lookup = fakeDNS
 	extprocv3.RegisterExternalProcessorServer(srv, proc)
 	go func() { _ = srv.Serve(ln) }()
 	t.Cleanup(srv.Stop)
-	conn, err := grpc.NewClient(ln.Addr().String(), grpc.WithTransportCredentials(insecure.NewCredentials()))
+	// Envoy takes answers of any size (its max_receive_message_length is unlimited by default).
+	conn, err := grpc.NewClient(ln.Addr().String(), grpc.WithTransportCredentials(insecure.NewCredentials()),
+		grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(math.MaxInt32)))
 	if err != nil {
 		t.Fatal(err)
 	}

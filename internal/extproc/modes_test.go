@@ -2,6 +2,7 @@ package extproc
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	epv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/http/ext_proc/v3"
@@ -119,6 +120,43 @@ func TestProcessorHoldsNothingEnvoyBuffered(t *testing.T) {
 			e.send(responseHeaders(200, tt.ctype))
 			if got := sent(t, e.send(responseBody(tt.body, false)), tt.body); got != tt.want {
 				t.Errorf("the client got %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestProcessorTakesLargeBodies: Envoy sends a buffered request body in one message; one
+// larger than gRPC's default 4 MiB is planned, and one larger than
+// server.max_request_body_bytes gets the router's 413, not a broken exchange (which Envoy
+// answers 500).
+func TestProcessorTakesLargeBodies(t *testing.T) {
+	t.Parallel()
+	f := defaultFixture(t)
+	chat := func(n int) string {
+		return `{"model":"general","messages":[{"role":"user","content":"` + strings.Repeat("a", n) + `"}]}`
+	}
+	tests := []struct {
+		name   string
+		body   string
+		status int // 0: planned
+		want   string
+	}{
+		{"5 MiB", chat(5 << 20), 0, ""},
+		{"past max_request_body_bytes", chat(11 << 20), 413,
+			`{"error":{"message":"the request body is larger than 10485760 bytes (server.max_request_body_bytes)","type":"invalid_request_error","param":null,"code":"request_too_large"}}` + "\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			resp := f.open(t).planned(tt.body)
+			imm := resp.GetImmediateResponse()
+			if tt.status == 0 {
+				if imm != nil || resp.GetRequestBody().GetResponse().GetStatus() != extprocv3.CommonResponse_CONTINUE_AND_REPLACE {
+					t.Fatalf("not planned: %d %s", imm.GetStatus().GetCode(), imm.GetBody())
+				}
+				return
+			}
+			if int(imm.GetStatus().GetCode()) != tt.status || string(imm.GetBody()) != tt.want {
+				t.Errorf("got %d %s\nwant %d %s", imm.GetStatus().GetCode(), imm.GetBody(), tt.status, tt.want)
 			}
 		})
 	}
