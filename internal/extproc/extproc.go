@@ -390,7 +390,7 @@ func (s *Server) end(x *exchange, cause error) {
 		}
 	}
 	defer x.span.End()
-	s.count(x, status)
+	s.count(x, status, cause)
 	// Envoy's access log records every request; the processor's line adds the routing, at
 	// debug level unless the answer was a server-side failure. Status 0: no answer passed
 	// through the processor (the client went away, or Envoy sends no response phase).
