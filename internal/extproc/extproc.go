@@ -106,10 +106,13 @@ type exchange struct {
 	filter *answerFilter // set when the answer is rewritten: its usage dropped, or redacted
 	// answered is set once the answer's headers, or its first chunk, came.
 	answered bool
-	err      error         // the refusal sent, if any
-	modes    exchangeModes // Envoy's processing modes, when it says them
-	over     bool          // the response being sent is the exchange's last
-	ended    bool
+	// replacement, when not nil, is what the answer's body is replaced by: an error in the
+	// OpenAI envelope for an answer that is not one (see gatewayFailure); empty once sent.
+	replacement []byte
+	err         error         // the refusal sent, if any
+	modes       exchangeModes // Envoy's processing modes, when it says them
+	over        bool          // the response being sent is the exchange's last
+	ended       bool
 }
 
 func newExchange() *exchange { return &exchange{start: time.Now(), header: http.Header{}} }
@@ -184,6 +187,7 @@ func (s *Server) handle(ctx context.Context, x *exchange, req *extprocv3.Process
 		}
 		return s.requestBody(ctx, x, r.RequestBody.GetBody())
 	case *extprocv3.ProcessingRequest_ResponseHeaders:
+		var ctype string
 		for _, h := range r.ResponseHeaders.GetHeaders().GetHeaders() {
 			v := h.GetValue()
 			if len(h.GetRawValue()) > 0 {
@@ -193,6 +197,7 @@ func (s *Server) handle(ctx context.Context, x *exchange, req *extprocv3.Process
 			case ":status":
 				x.status, _ = strconv.Atoi(v)
 			case "content-type":
+				ctype = v
 				x.usage.sse = strings.HasPrefix(v, "text/event-stream")
 			}
 		}
@@ -201,6 +206,12 @@ func (s *Server) handle(ctx context.Context, x *exchange, req *extprocv3.Process
 			set = append(set, headers(x.plan.Explain())...)
 		}
 		remove := x.answering()
+		if e := gatewayFailure(x, ctype); e != nil && !r.ResponseHeaders.GetEndOfStream() {
+			// Its body is replaced by the envelope, chunk by chunk (see the body's case).
+			x.replacement, x.filter = e.Body(), nil
+			set = append(set, headers(e.Headers())...)
+			remove = []string{"content-length"}
+		}
 		if r.ResponseHeaders.GetEndOfStream() {
 			s.last(x)
 		}
@@ -215,7 +226,10 @@ func (s *Server) handle(ctx context.Context, x *exchange, req *extprocv3.Process
 			x.usage.Write(body.GetBody())
 		}
 		var cr *extprocv3.CommonResponse
-		if x.filter != nil {
+		if x.replacement != nil { // the first chunk carries the envelope, the others nothing
+			cr = &extprocv3.CommonResponse{BodyMutation: replaceBody(x.replacement)}
+			x.replacement = []byte{}
+		} else if x.filter != nil {
 			if out, changed := x.filter.filter(body.GetBody(), body.GetEndOfStream() || x.modes.lastAnswerChunk()); changed {
 				cr = &extprocv3.CommonResponse{BodyMutation: replaceBody(out)}
 			}
