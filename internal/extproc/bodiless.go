@@ -15,7 +15,8 @@ import (
 // too), the answer to an empty body when none follows (Content-Length: 0), or the refusal of
 // a processing mode that does not hand the body over whole. nil: the body is awaited.
 func (s *Server) chatHeaders(ctx context.Context, x *exchange, end bool) *extprocv3.ProcessingResponse {
-	if m := x.header.Get(":method"); m != http.MethodPost {
+	// Envoy always sends :method, unless its forward_rules leave it out: then the body decides.
+	if m := x.header.Get(":method"); m != "" && m != http.MethodPost {
 		_, x.span = s.p.StartSpan(ctx, "ext_proc "+clip(m)+" "+chatPath, x.header) // for the access line
 		e := &openai.APIError{Status: http.StatusMethodNotAllowed, Type: openai.TypeInvalidRequest,
 			Message: fmt.Sprintf("method %s is not allowed on %s; use POST", clip(m), chatPath), Header: map[string]string{"allow": http.MethodPost}}

@@ -534,6 +534,10 @@ func TestProcessorRefusesABodilessChat(t *testing.T) {
 		{"PUT with a body", "PUT", true, 405,
 			`{"error":{"message":"method PUT is not allowed on /v1/chat/completions; use POST","type":"invalid_request_error","param":null,"code":null}}`},
 	}
+	// Envoy's forward_rules may leave :method out: the body then decides.
+	if imm := headersOnly("", false); imm != nil {
+		t.Errorf("without :method: refused at the headers with %d %s", imm.GetStatus().GetCode(), imm.GetBody())
+	}
 	for _, tt := range tests {
 		imm := headersOnly(tt.method, !tt.withBody)
 		if imm == nil {
