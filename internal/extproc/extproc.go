@@ -170,6 +170,9 @@ func (s *Server) handle(ctx context.Context, x *exchange, req *extprocv3.Process
 			}
 		}
 		slices.Sort(remove)
+		if x.path == "" { // not a chat request, or one that would go on unchecked: none passes
+			return s.refuseMode(ctx, x, noPath)
+		}
 		if x.path == chatPath {
 			if resp := s.chatHeaders(ctx, x, r.RequestHeaders.GetEndOfStream()); resp != nil {
 				return resp

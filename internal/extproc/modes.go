@@ -1,6 +1,7 @@
 package extproc
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"net/http"
@@ -68,6 +69,11 @@ func (m *exchangeModes) partialProblem() *openai.APIError {
 	return misconfigured("it sent the request body in parts")
 }
 
+// noPath is the refusal of a request whose :path Envoy did not send (its forward_rules left
+// it out): the processor cannot tell a chat completion, which it must check, from the rest.
+var noPath = &openai.APIError{Status: http.StatusInternalServerError, Type: openai.TypeServer, Code: "gateway_misconfigured",
+	Message: "the gateway does not tell the router the request's path (Envoy's ext_proc filter must forward the :path and :method headers)"}
+
 func misconfigured(why string) *openai.APIError {
 	return &openai.APIError{Status: http.StatusInternalServerError, Type: openai.TypeServer, Code: "gateway_misconfigured",
 		Message: "the gateway does not hand the request body to the router whole (Envoy's ext_proc filter needs " +
@@ -78,7 +84,7 @@ func misconfigured(why string) *openai.APIError {
 // is logged as an error, since the fix is the operator's, in Envoy's configuration.
 func (s *Server) refuseMode(ctx context.Context, x *exchange, e *openai.APIError) *extprocv3.ProcessingResponse {
 	if x.span == nil {
-		_, x.span = s.p.StartSpan(ctx, "ext_proc "+clip(x.header.Get(":method"))+" "+chatPath, x.header) // for the access line
+		_, x.span = s.p.StartSpan(ctx, "ext_proc "+clip(x.header.Get(":method"))+" "+cmp.Or(x.path, "(no path)"), x.header) // for the access line
 	}
 	if e.Status >= http.StatusInternalServerError {
 		s.log.Error("envoy's ext_proc filter is not set up as the router needs", router.LogKeyRequestID, x.id, router.LogKeyError, e.Message)

@@ -44,6 +44,8 @@ func TestProcessorNeedsTheWholeBody(t *testing.T) {
 		{"BUFFERED with trailers to follow", modePtr(epv3.ProcessingMode_BUFFERED), chatPath, mathPrompt, false, 0, ""},
 		{"unknown mode, the whole body", nil, chatPath, mathPrompt, true, 0, ""},
 		{"NONE on another path", modePtr(none), "/v1/models", "", false, 0, ""},
+		{"no :path forwarded", modePtr(epv3.ProcessingMode_BUFFERED), "", "", false,
+			500, `{"error":{"message":"the gateway does not tell the router the request's path (Envoy's ext_proc filter must forward the :path and :method headers)","type":"server_error","param":null,"code":"gateway_misconfigured"}}` + "\n"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
