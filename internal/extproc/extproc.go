@@ -104,6 +104,9 @@ type exchange struct {
 	status int          // the answer's status, once its headers came
 	usage  usageReader
 	filter *answerFilter // set when the answer is rewritten: its usage dropped, or redacted
+	// sawHeaders is set once the request's headers came (or the exchange was refused
+	// without them).
+	sawHeaders bool
 	// answered is set once the answer's headers, or its first chunk, came.
 	answered bool
 	// replacement, when not nil, is what the answer's body is replaced by: an error in the
@@ -148,8 +151,15 @@ func (s *Server) Process(srv extprocv3.ExternalProcessor_ProcessServer) error {
 
 func (s *Server) handle(ctx context.Context, x *exchange, req *extprocv3.ProcessingRequest) *extprocv3.ProcessingResponse {
 	x.modes.observe(req)
+	if _, ok := req.Request.(*extprocv3.ProcessingRequest_RequestHeaders); !ok && !x.sawHeaders {
+		// request_header_mode SKIP: the processor cannot tell a chat completion from the
+		// rest, so none goes on unchecked.
+		x.sawHeaders, x.id = true, router.NewRequestID("")
+		return s.refuseMode(ctx, x, noHeaders)
+	}
 	switch r := req.Request.(type) {
 	case *extprocv3.ProcessingRequest_RequestHeaders:
+		x.sawHeaders = true
 		for _, h := range r.RequestHeaders.GetHeaders().GetHeaders() {
 			v := h.GetValue()
 			if len(h.GetRawValue()) > 0 {
@@ -439,63 +449,4 @@ func asAPIError(err error) *openai.APIError {
 		e = &openai.APIError{Status: http.StatusInternalServerError, Type: openai.TypeServer, Message: "internal error", Err: err}
 	}
 	return e
-}
-
-func headersResponse(request bool, set []*corev3.HeaderValueOption, remove []string) *extprocv3.ProcessingResponse {
-	hr := &extprocv3.HeadersResponse{Response: &extprocv3.CommonResponse{}}
-	if len(set) > 0 || len(remove) > 0 {
-		hr.Response.HeaderMutation = &extprocv3.HeaderMutation{SetHeaders: set, RemoveHeaders: remove}
-	}
-	if request {
-		return &extprocv3.ProcessingResponse{Response: &extprocv3.ProcessingResponse_RequestHeaders{RequestHeaders: hr}}
-	}
-	return &extprocv3.ProcessingResponse{Response: &extprocv3.ProcessingResponse_ResponseHeaders{ResponseHeaders: hr}}
-}
-
-func bodyResponse(request bool, cr *extprocv3.CommonResponse) *extprocv3.ProcessingResponse {
-	if cr == nil {
-		cr = &extprocv3.CommonResponse{}
-	}
-	br := &extprocv3.BodyResponse{Response: cr}
-	if request {
-		return &extprocv3.ProcessingResponse{Response: &extprocv3.ProcessingResponse_RequestBody{RequestBody: br}}
-	}
-	return &extprocv3.ProcessingResponse{Response: &extprocv3.ProcessingResponse_ResponseBody{ResponseBody: br}}
-}
-
-// replaceBody is the mutation that sends b in place of a chunk.
-func replaceBody(b []byte) *extprocv3.BodyMutation {
-	if len(b) == 0 {
-		return &extprocv3.BodyMutation{Mutation: &extprocv3.BodyMutation_ClearBody{ClearBody: true}}
-	}
-	return &extprocv3.BodyMutation{Mutation: &extprocv3.BodyMutation_Body{Body: b}}
-}
-
-func headers(kvs [][2]string) []*corev3.HeaderValueOption {
-	out := make([]*corev3.HeaderValueOption, 0, len(kvs))
-	for _, kv := range kvs {
-		out = append(out, header(kv[0], kv[1]))
-	}
-	return out
-}
-
-func header(k, v string) *corev3.HeaderValueOption {
-	return &corev3.HeaderValueOption{Header: &corev3.HeaderValue{Key: k, RawValue: []byte(v)},
-		AppendAction: corev3.HeaderValueOption_OVERWRITE_IF_EXISTS_OR_ADD}
-}
-
-// immediate answers request id at once, with the status, headers (the request id among
-// them) and OpenAI error envelope the HTTP listener would send.
-func immediate(id string, e *openai.APIError) *extprocv3.ProcessingResponse {
-	set := headers(e.Headers())
-	if id != "" {
-		set = append(set, header(router.HeaderRequestID, id))
-	}
-	return &extprocv3.ProcessingResponse{Response: &extprocv3.ProcessingResponse_ImmediateResponse{
-		ImmediateResponse: &extprocv3.ImmediateResponse{
-			Status:  &typev3.HttpStatus{Code: typev3.StatusCode(e.Status)}, //nolint:gosec // an HTTP status, 100 to 599
-			Headers: &extprocv3.HeaderMutation{SetHeaders: set},
-			Body:    e.Body(),
-			Details: e.Code,
-		}}}
 }

@@ -74,6 +74,11 @@ func (m *exchangeModes) partialProblem() *openai.APIError {
 var noPath = &openai.APIError{Status: http.StatusInternalServerError, Type: openai.TypeServer, Code: "gateway_misconfigured",
 	Message: "the gateway does not tell the router the request's path (Envoy's ext_proc filter must forward the :path and :method headers)"}
 
+// noHeaders is the refusal of an exchange whose first message is not the request's headers
+// (request_header_mode SKIP).
+var noHeaders = &openai.APIError{Status: http.StatusInternalServerError, Type: openai.TypeServer, Code: "gateway_misconfigured",
+	Message: "the gateway does not send the router the request's headers (Envoy's ext_proc filter needs processing_mode.request_header_mode SEND)"}
+
 func misconfigured(why string) *openai.APIError {
 	return &openai.APIError{Status: http.StatusInternalServerError, Type: openai.TypeServer, Code: "gateway_misconfigured",
 		Message: "the gateway does not hand the request body to the router whole (Envoy's ext_proc filter needs " +
