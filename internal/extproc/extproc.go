@@ -167,7 +167,7 @@ func (s *Server) handle(ctx context.Context, x *exchange, req *extprocv3.Process
 			}
 			x.header.Add(h.GetKey(), v)
 		}
-		x.path, _, _ = strings.Cut(x.header.Get(":path"), "?")
+		x.path = servedPath(x.header.Get(":path"))
 		x.id = router.NewRequestID(x.header.Get(router.HeaderRequestID))
 		// Only the processor sets x-vsr-* headers: a client's own destination header would
 		// let it make Envoy connect anywhere, a selected model pick a route, and the others
