@@ -3,6 +3,7 @@ package envoy
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -122,8 +123,12 @@ func TestEnvoyGatewayExamples(t *testing.T) {
 	rule := route.Spec.Rules[0]
 	// Only the path the router checks: every other one passes the processor untouched, so a
 	// wider match would let any client reach the model server past keys and policies.
-	if len(rule.Matches) != 1 || rule.Matches[0].Path.Type != "Exact" || rule.Matches[0].Path.Value != "/v1/chat/completions" {
-		t.Errorf("httproute.yaml matches %+v, want Exact /v1/chat/completions", rule.Matches)
+	var paths []string
+	for _, m := range rule.Matches {
+		paths = append(paths, m.Path.Type+" "+m.Path.Value)
+	}
+	if want := []string{"Exact /v1/chat/completions", "Exact /v1/models"}; !slices.Equal(paths, want) {
+		t.Errorf("httproute.yaml matches %v, want %v", paths, want)
 	}
 	if len(rule.BackendRefs) != 1 || rule.BackendRefs[0].Port == 0 {
 		t.Errorf("httproute.yaml backendRefs %+v, want the model server's Service and port", rule.BackendRefs)

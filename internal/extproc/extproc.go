@@ -54,12 +54,14 @@ const chatPath = "/v1/chat/completions"
 type Pipeline interface {
 	StartSpan(ctx context.Context, name string, h http.Header) (context.Context, trace.Span)
 	Plan(ctx context.Context, req *router.Request) (*router.Plan, router.Trail, error)
+	Models(h http.Header) ([]string, error)
 }
 
 // Server implements Envoy's ExternalProcessor service.
 type Server struct {
 	extprocv3.UnimplementedExternalProcessorServer
 	p       Pipeline
+	start   time.Time // the created of the models GET /v1/models lists
 	log     *slog.Logger
 	metrics *telemetry.Metrics // nil: nothing counted here
 	dns     *resolver
@@ -89,7 +91,7 @@ func (s *Server) EndingAll() { s.ending.Store(true) }
 // New returns a processor that plans each chat completion with p, and counts each in m's
 // request metrics as the HTTP listener counts its own (m may be nil).
 func New(p Pipeline, log *slog.Logger, m *telemetry.Metrics) *Server {
-	return &Server{p: p, log: log, metrics: m, dns: newResolver()}
+	return &Server{p: p, start: time.Now(), log: log, metrics: m, dns: newResolver()}
 }
 
 // exchange is the state of one HTTP request as Envoy reports it.
@@ -182,6 +184,9 @@ func (s *Server) handle(ctx context.Context, x *exchange, req *extprocv3.Process
 		slices.Sort(remove)
 		if x.path == "" { // not a chat request, or one that would go on unchecked: none passes
 			return s.refuseMode(ctx, x, noPath)
+		}
+		if x.path == modelsPath && x.header.Get(":method") == http.MethodGet {
+			return s.models(ctx, x)
 		}
 		if x.path == chatPath {
 			if resp := s.chatHeaders(ctx, x, r.RequestHeaders.GetEndOfStream()); resp != nil {

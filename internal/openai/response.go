@@ -194,6 +194,16 @@ type ModelList struct {
 	Data   []Model `json:"data"`
 }
 
+// NewModelList is the GET /v1/models body that lists names, each created at created (Unix
+// seconds) and owned by ownedBy. Data is never null: an empty list is [].
+func NewModelList(names []string, created int64, ownedBy string) ModelList {
+	list := ModelList{Object: ObjectList, Data: make([]Model, 0, len(names))}
+	for _, n := range names {
+		list.Data = append(list.Data, Model{ID: n, Object: ObjectModel, Created: created, OwnedBy: ownedBy})
+	}
+	return list
+}
+
 // Object names used on the wire.
 const (
 	ObjectChatCompletion      = "chat.completion"

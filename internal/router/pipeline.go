@@ -257,6 +257,9 @@ func (x *exchange) route(h http.Header) (routed, error) {
 	return routed{m: m, req: out, rt: rt}, nil
 }
 
+// ModelOwner is the owned_by of the models GET /v1/models lists, on both front doors.
+const ModelOwner = "semantic-router"
+
 // Models returns the names the client of a request with headers h may use, the virtual
 // model first: a key limited to some models sees only those. Errors are as Serve's 401.
 func (p *Pipeline) Models(h http.Header) ([]string, error) {

@@ -80,12 +80,7 @@ func (h *Inference) models(w http.ResponseWriter, r *http.Request) {
 		writeError(w, err)
 		return
 	}
-	list := openai.ModelList{Object: openai.ObjectList, Data: make([]openai.Model, 0, len(names))}
-	created := startTime.Unix()
-	for _, n := range names {
-		list.Data = append(list.Data, openai.Model{ID: n, Object: openai.ObjectModel, Created: created, OwnedBy: "semantic-router"})
-	}
-	writeJSON(w, http.StatusOK, list)
+	writeJSON(w, http.StatusOK, openai.NewModelList(names, startTime.Unix(), router.ModelOwner))
 }
 
 var startTime = time.Now()
