@@ -6,8 +6,11 @@
 # only thing a fresh machine needs is npm. A second run with the library in
 # the cache does nothing.
 #
-#   hack/onnxruntime.sh            fetch if missing, print the library path
-#   hack/onnxruntime.sh --print    print the library path only
+#   hack/onnxruntime.sh             fetch if missing, print the library path
+#   hack/onnxruntime.sh --print     print the library path only
+#   hack/onnxruntime.sh --optional  as the first, but without npm (and not under
+#                                   CI=true) say so and print nothing: the tests
+#                                   that need the library then skip
 set -euo pipefail
 
 # Pinned: the Go binding asks the library for C API version 24 or later
@@ -28,6 +31,11 @@ lib="${dir}/libonnxruntime.so.1"
 
 if [[ "${1:-}" == "--print" || -f "${lib}" ]]; then
 	echo "${lib}"
+	exit 0
+fi
+
+if [[ "${1:-}" == "--optional" && "${CI:-}" != "true" ]] && ! command -v npm >/dev/null; then
+	echo "onnxruntime: npm is not installed, so the ONNX embedder's tests that need the library are skipped" >&2
 	exit 0
 fi
 
