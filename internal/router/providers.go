@@ -44,6 +44,7 @@ func (r *Router) newProvider(m config.Model) (provider.Provider, error) {
 			FirstTokenLatency: p.Sim.FirstTokenLatency.D(),
 			TokenLatency:      p.Sim.TokenLatency.D(),
 			Reply:             p.Sim.Reply,
+			Timeout:           m.Timeout.D(),
 		}), nil
 	}
 

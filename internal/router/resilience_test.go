@@ -290,23 +290,30 @@ func TestRequestBudget(t *testing.T) {
 	}))
 	t.Cleanup(hang.Close)
 	hung := &upstream{Server: hang}
+	// A simulated model is bounded as a served one is (the demo configuration runs on it).
+	sim := func(extra string) string {
+		return "  - model_name: m\n    provider: {type: sim, sim: {first_token_latency: 20s}}\n" + extra
+	}
+	served := func(extra string) string { return upstreamModel("m", hung, extra) }
 	for _, tt := range []struct {
 		name         string
 		budget       string
-		extra        string
+		model        string
 		timeoutFirst bool
 		logged       string
 	}{
-		{"the budget is shorter", "200ms", "    timeout: 10s\n", false, "routing.request_budget of 200ms passed"},
-		{"the timeout is shorter", "10s", "    timeout: 200ms\n", true, "timeout of 200ms passed"},
-		{"the timeout is shorter, with retries", "300ms", "    timeout: 200ms\n    retry: {max_attempts: 3, initial_backoff: 1ms}\n", false,
+		{"the budget is shorter", "200ms", served("    timeout: 10s\n"), false, "routing.request_budget of 200ms passed"},
+		{"the timeout is shorter", "10s", served("    timeout: 200ms\n"), true, "timeout of 200ms passed"},
+		{"the timeout is shorter, with retries", "300ms", served("    timeout: 200ms\n    retry: {max_attempts: 3, initial_backoff: 1ms}\n"), false,
 			"routing.request_budget of 300ms passed"},
+		{"sim, the budget is shorter", "200ms", sim("    timeout: 10s\n"), false, "routing.request_budget of 200ms passed"},
+		{"sim, the timeout is shorter", "10s", sim("    timeout: 200ms\n"), true, "timeout of 200ms passed"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			var buf bytes.Buffer
 			var mu sync.Mutex
-			r := buildRouter(t, "routing: {request_budget: "+tt.budget+"}\nmodels:\n"+upstreamModel("m", hung, tt.extra), nil, Options{})
+			r := buildRouter(t, "routing: {request_budget: "+tt.budget+"}\nmodels:\n"+tt.model, nil, Options{})
 			if got := r.models["m"].timeoutFirst; got != tt.timeoutFirst {
 				t.Errorf("timeoutFirst = %v, want %v", got, tt.timeoutFirst)
 			}

@@ -100,8 +100,8 @@ type model struct {
 	// apiKey reads the model's api_key for a planned request (PlanOnly); nil: none.
 	apiKey func() (string, error)
 	// timeoutFirst: the model is called once (no retry, no fallback, one endpoint), and its
-	// provider applies its timeout (sim does not), which is shorter than the request
-	// budget: the timeout always ends the call first, and the budget needs no deadline.
+	// provider applies its timeout, which is shorter than the request budget: the timeout
+	// always ends the call first, and the budget needs no deadline.
 	timeoutFirst bool
 }
 
@@ -185,7 +185,7 @@ func New(cfg *config.Config, o Options) (*Router, error) {
 	for i, mc := range cfg.Models {
 		m := &model{cfg: mc, pool: r.newPool(mc)}
 		m.timeoutFirst = m.pool == nil && len(mc.Fallbacks) == 0 && mc.Retry.MaxAttempts <= 1 &&
-			mc.Provider.Type != config.ProviderSim && mc.Timeout > 0 && mc.Timeout < cfg.Routing.RequestBudget
+			mc.Timeout > 0 && mc.Timeout < cfg.Routing.RequestBudget
 		r.models[mc.Name] = m
 		r.order = append(r.order, m)
 		if o.PlanOnly && !mc.Provider.APIKey.IsZero() {

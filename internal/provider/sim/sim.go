@@ -7,6 +7,7 @@ package sim
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -29,6 +30,9 @@ type Options struct {
 	// Reply is the answer; "{model}" and "{prompt}" are replaced by the model id and the last
 	// user message (shortened to 200 bytes).
 	Reply string
+	// Timeout bounds a whole call, streaming included, as it does a served model's. Zero
+	// means no limit.
+	Timeout time.Duration
 }
 
 // Model is a simulated model. It is safe for concurrent use.
@@ -84,6 +88,8 @@ func (m *Model) answer(req *openai.ChatRequest, model string) answer {
 // ChatCompletion implements provider.Provider: it waits as long as streaming the whole answer
 // would take, then returns it.
 func (m *Model) ChatCompletion(ctx context.Context, req *openai.ChatRequest) (*provider.Response, error) {
+	ctx, cancel := provider.WithTimeout(ctx, m.opts.Timeout)
+	defer cancel()
 	a := m.answer(req, m.opts.Model)
 	if err := sleep(ctx, m.opts.FirstTokenLatency+time.Duration(len(a.tokens))*m.opts.TokenLatency); err != nil {
 		return nil, err
@@ -97,9 +103,10 @@ func (m *Model) ChatCompletion(ctx context.Context, req *openai.ChatRequest) (*p
 
 // ChatCompletionStream implements provider.Provider.
 func (m *Model) ChatCompletionStream(ctx context.Context, req *openai.ChatRequest) (provider.Stream, error) {
+	ctx, cancel := provider.WithTimeout(ctx, m.opts.Timeout)
 	a := m.answer(req, m.opts.Model)
 	withUsage := req.StreamOptions != nil && req.StreamOptions.IncludeUsage
-	return &stream{ctx: ctx, m: m, a: a, usage: withUsage}, nil
+	return &stream{ctx: ctx, cancel: cancel, m: m, a: a, usage: withUsage}, nil
 }
 
 func (a answer) response() openai.ChatResponse {
@@ -115,11 +122,12 @@ func (a answer) response() openai.ChatResponse {
 
 // stream yields a role chunk, one chunk per token, a finish chunk and, if asked, a usage chunk.
 type stream struct {
-	ctx   context.Context
-	m     *Model
-	a     answer
-	usage bool
-	next  int // index of the next event: 0 role, 1..n tokens, n+1 finish, n+2 usage
+	ctx    context.Context
+	cancel context.CancelFunc // ends Timeout's deadline; called by Close
+	m      *Model
+	a      answer
+	usage  bool
+	next   int // index of the next event: 0 role, 1..n tokens, n+1 finish, n+2 usage
 }
 
 func (s *stream) Next() ([]byte, error) {
@@ -156,21 +164,41 @@ func (s *stream) Next() ([]byte, error) {
 func (s *stream) Close() error {
 	s.next = len(s.a.tokens) + 3
 	s.usage = false
+	s.cancel()
 	return nil
 }
 
 func sleep(ctx context.Context, d time.Duration) error {
 	if d <= 0 {
-		return ctx.Err()
+		if ctx.Err() != nil {
+			return ended(ctx)
+		}
+		return nil
 	}
 	t := time.NewTimer(d)
 	defer t.Stop()
 	select {
 	case <-ctx.Done():
-		return &provider.Error{Kind: provider.KindCanceled, Message: "the request was canceled", Err: ctx.Err()}
+		return ended(ctx)
 	case <-t.C:
 		return nil
 	}
+}
+
+// ended is the error of a call whose ctx ended, told apart as a served model's is: a time
+// limit (the model's timeout, routing.request_budget, first_token_timeout) is a timeout
+// naming it; anything else, such as the client leaving, a cancellation.
+func ended(ctx context.Context) error {
+	cause := context.Cause(ctx)
+	var dc *provider.DeadlineCause
+	switch {
+	case errors.As(cause, &dc):
+		return &provider.Error{Kind: provider.KindTimeout, Err: cause,
+			Message: fmt.Sprintf("no answer in time: %s of %s passed", dc.Setting, dc.After)}
+	case errors.Is(cause, context.DeadlineExceeded):
+		return &provider.Error{Kind: provider.KindTimeout, Err: cause, Message: "no answer in time"}
+	}
+	return &provider.Error{Kind: provider.KindCanceled, Message: "the request was canceled", Err: cause}
 }
 
 var _ provider.Provider = (*Model)(nil)
