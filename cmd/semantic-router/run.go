@@ -254,7 +254,7 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	metrics := telemetry.NewMetrics(reg)
 	metrics.BuildInfo.WithLabelValues(buildVersion()).Set(1)
 
-	tracing, err := telemetry.NewTracing(ctx, cfg.Observability.Tracing, buildVersion(), stdout)
+	tracing, err := telemetry.NewTracing(ctx, cfg.Observability.Tracing, buildVersion(), stdout, log)
 	if err != nil {
 		return err
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"log/slog"
 	"strconv"
 	"time"
 
@@ -39,7 +40,10 @@ const TracerName = "github.com/semantic-router/semantic-router"
 //
 // Spans carry routing facts (models, decision, status, sizes) and never prompt or answer
 // text: traces often travel further than the request data's owners would like.
-func NewTracing(ctx context.Context, c config.Tracing, version string, stdout io.Writer) (*Tracing, error) {
+//
+// An exporter that fails is logged on log once, and again once when it works again; nil
+// logs nothing.
+func NewTracing(ctx context.Context, c config.Tracing, version string, stdout io.Writer, log *slog.Logger) (*Tracing, error) {
 	t := &Tracing{
 		Provider:   noop.NewTracerProvider(),
 		Propagator: propagation.NewCompositeTextMapPropagator(propagation.TraceContext{}, propagation.Baggage{}),
@@ -63,6 +67,10 @@ func NewTracing(ctx context.Context, c config.Tracing, version string, stdout io
 	if err != nil {
 		return nil, fmt.Errorf("tracing exporter %s: %w", c.Exporter.Type, err)
 	}
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	exp = &loggedExporter{SpanExporter: exp, log: log, endpoint: c.Exporter.Endpoint}
 	var sampler sdktrace.Sampler
 	switch c.Sampling.Type {
 	case "always_off":
