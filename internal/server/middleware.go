@@ -141,7 +141,12 @@ func finish(log *slog.Logger, m *telemetry.Metrics, endpoint string, r *http.Req
 			info.span.SetAttributes(attribute.Int("http.response.status_code", status), attribute.String("vsr.request_id", info.id),
 				attribute.String("vsr.requested_model", info.model), attribute.String("vsr.selected_model", info.selected),
 				attribute.Bool("vsr.stream", info.stream))
-			if status >= 500 || info.err != nil {
+			switch {
+			case info.err != nil:
+				// A stream that failed after its 200 went out: the status text would say "OK".
+				// The message is the one the client got, so it holds no secret.
+				info.span.SetStatus(codes.Error, info.err.Error())
+			case status >= 500:
 				info.span.SetStatus(codes.Error, http.StatusText(status))
 			}
 		}
