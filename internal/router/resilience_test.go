@@ -104,12 +104,13 @@ func TestRetries(t *testing.T) {
 		status    int // 0: served
 		retries   float64
 		retryWhat string
+		errors    float64 // errors_total{m, retryWhat}: the request, once, if it failed
 	}{
-		{"a 502 and a 503, then an answer", []failure{{status: 502}, {status: 503}}, 3, 3, 0, 2, "upstream"},
-		{"a 429, then an answer", []failure{{status: 429}}, 2, 2, 0, 1, "rate_limited"},
-		{"failures past max_attempts", []failure{{status: 500}, {status: 500}, {status: 500}}, 2, 2, 502, 1, "upstream"},
-		{"a 400 is not retried", []failure{{status: 400}}, 3, 1, 400, 0, "bad_request"},
-		{"a 401 is not retried", []failure{{status: 401}}, 3, 1, 401, 0, "auth"},
+		{"a 502 and a 503, then an answer", []failure{{status: 502}, {status: 503}}, 3, 3, 0, 2, "upstream", 0},
+		{"a 429, then an answer", []failure{{status: 429}}, 2, 2, 0, 1, "rate_limited", 0},
+		{"failures past max_attempts", []failure{{status: 500}, {status: 500}, {status: 500}}, 2, 2, 502, 1, "upstream", 1},
+		{"a 400 is not retried", []failure{{status: 400}}, 3, 1, 400, 0, "bad_request", 1},
+		{"a 401 is not retried", []failure{{status: 401}}, 3, 1, 401, 0, "auth", 1},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
@@ -132,6 +133,9 @@ func TestRetries(t *testing.T) {
 			}
 			if got := testutil.ToFloat64(metrics.Retries.WithLabelValues("m", tt.retryWhat)); got != tt.retries {
 				t.Errorf("retries_total{m,%s} = %v, want %v", tt.retryWhat, got, tt.retries)
+			}
+			if got := testutil.ToFloat64(metrics.Errors.WithLabelValues("m", tt.retryWhat)); got != tt.errors {
+				t.Errorf("errors_total{m,%s} = %v, want %v", tt.retryWhat, got, tt.errors)
 			}
 		})
 	}
@@ -207,6 +211,22 @@ func TestFallbacks(t *testing.T) {
 			t.Errorf("fallbacks_total{%s,%s,upstream} = %v, want 1", l[0], l[1], got)
 		}
 	}
+	// Served in the end: not a failed request.
+	if n := testutil.CollectAndCount(metrics.Errors); n != 0 {
+		t.Errorf("errors_total has %d series after a request that fell back and was served, want none", n)
+	}
+	// The same for a stream that falls back before its first event.
+	a.fail(failure{status: 502})
+	res, _, err := NewPipeline(NewHolder(r), PipelineOptions{}).Serve(context.Background(),
+		&Request{ID: "test", Header: http.Header{}, Body: newBody(chatBody("a", "hi", true))})
+	if err != nil {
+		t.Fatalf("stream: %v", err)
+	}
+	drain(t, res.Stream)
+	res.Close()
+	if n := testutil.CollectAndCount(metrics.Errors); n != 0 {
+		t.Errorf("errors_total has %d series after a stream that fell back and was served, want none", n)
+	}
 
 	// Every model fails: the client gets the last one's failure.
 	a.fail(failure{status: 502})
@@ -217,12 +237,17 @@ func TestFallbacks(t *testing.T) {
 		e.Message != `upstream model server for model "c" answered 429 Too Many Requests (request id test)` {
 		t.Errorf("all failing: %d %q, route %+v", e.Status, e.Message, rt)
 	}
+	// One failed request, by the model that failed last.
+	if n, got := testutil.CollectAndCount(metrics.Errors), testutil.ToFloat64(metrics.Errors.WithLabelValues("c", "rate_limited")); n != 1 || got != 1 {
+		t.Errorf("errors_total: %d series, {c,rate_limited} = %v; want the one", n, got)
+	}
 
 	// A rejected request is the client's to fix: no fallback.
 	a.fail(failure{status: 400})
+	nb := b.calls.Load()
 	_, rt, err = serve(r, chat("a", "hi"))
-	if e := apiErr(t, err); e.Status != http.StatusBadRequest || rt.Model != "a" || rt.FallbackFrom != "" || b.calls.Load() != 2 {
-		t.Errorf("a 400: %d, route %+v, b called %d times; want 400 from a and no fallback", e.Status, rt, b.calls.Load())
+	if e := apiErr(t, err); e.Status != http.StatusBadRequest || rt.Model != "a" || rt.FallbackFrom != "" || b.calls.Load() != nb {
+		t.Errorf("a 400: %d, route %+v, b called %d more times; want 400 from a and no fallback", e.Status, rt, b.calls.Load()-nb)
 	}
 }
 

@@ -326,6 +326,7 @@ func (r *Router) complete(ctx context.Context, p routed) (*provider.Response, Ro
 	})
 	rt.served(m, served)
 	if err != nil {
+		r.countFailure(served.cfg.Name, err)
 		return nil, rt, r.apiError(ctx, served.cfg.Name, err)
 	}
 	// A backend may echo what it was sent; no credential leaves in an answer either.
@@ -363,6 +364,7 @@ func (r *Router) stream(ctx context.Context, p routed) (*Stream, Route, error) {
 	rt.served(m, served)
 	if err != nil {
 		cancel()
+		r.countFailure(served.cfg.Name, err)
 		return nil, rt, r.apiError(ctx, served.cfg.Name, err)
 	}
 	st.clientUsage = clientUsage
@@ -387,6 +389,7 @@ func (r *Router) inFlight(model string, delta float64) {
 	}
 }
 
+// observeUpstream records one call to a model: each attempt, the failed ones too.
 func (r *Router) observeUpstream(model string, start time.Time, err error) {
 	if r.metrics == nil {
 		return
@@ -394,9 +397,19 @@ func (r *Router) observeUpstream(model string, start time.Time, err error) {
 	outcome := "ok"
 	if err != nil {
 		outcome = reason(err)
-		r.metrics.Errors.WithLabelValues(model, outcome).Inc()
 	}
 	r.metrics.UpstreamDuration.WithLabelValues(model, outcome).Observe(time.Since(start).Seconds())
+}
+
+// countFailure counts a request that failed for good, once, by the model that failed last:
+// a failure that a retry or a fallback cured is in upstream_duration_seconds and
+// retries_total or fallbacks_total, not here. A request the provider refused to send is the
+// client's error, which the front door counts.
+func (r *Router) countFailure(model string, err error) {
+	if r.metrics == nil || errors.Is(err, provider.ErrRefused) {
+		return
+	}
+	r.metrics.Errors.WithLabelValues(model, reason(err)).Inc()
 }
 
 func (r *Router) countTokens(model string, u *openai.Usage) {

@@ -334,6 +334,9 @@ func (s *Stream) Close() error {
 		}
 		if !s.replayed {
 			s.r.observeUpstream(s.model, s.start, s.err)
+			if s.err != nil {
+				s.r.countFailure(s.model, s.err) // after its first event: no fallback could take it
+			}
 		}
 		s.r.inFlight(s.model, -1)
 	})

@@ -21,8 +21,9 @@ type Metrics struct {
 	TimeToFirstToken *prometheus.HistogramVec
 	// InFlight is the number of requests being served, by model.
 	InFlight *prometheus.GaugeVec
-	// Errors counts failed requests by model and reason (a provider.Kind name or a client
-	// error class such as invalid_request).
+	// Errors counts failed requests, once each, by model and reason (a provider.Kind name, or
+	// client_error). The model is the one that failed last; an attempt that a retry or a
+	// fallback cured is not a failed request (upstream_duration_seconds has its outcome).
 	Errors *prometheus.CounterVec
 	// Tokens counts tokens reported by backends, by model and type (prompt, completion).
 	Tokens *prometheus.CounterVec
@@ -87,7 +88,7 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		}, []string{"model"}),
 		Errors: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Namespace: namespace, Name: "errors_total",
-			Help: "Failed requests, by model and reason.",
+			Help: "Failed requests, once each, by the model that failed last and the reason; attempts cured by a retry or a fallback are not counted.",
 		}, []string{"model", "reason"}),
 		Tokens: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Namespace: namespace, Name: "tokens_total",
