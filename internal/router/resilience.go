@@ -56,7 +56,9 @@ func (r *Router) withRetries(ctx context.Context, m *model, call func(context.Co
 		if err != nil {
 			span.SetStatus(codes.Error, reason(err))
 		}
-		span.End()
+		if !note.spanTaken {
+			span.End()
+		}
 		if err == nil {
 			return nil
 		}
@@ -135,8 +137,23 @@ type retryAfterKey struct{}
 
 // retryAfterNote is where the transport notes a 503's Retry-After for the call's context:
 // providers read Retry-After of 429s only, and a 503 that says when to come back is to be
-// honoured the same way.
-type retryAfterNote struct{ d atomic.Int64 }
+// honoured the same way. A stream notes there that it took the call's upstream span, which
+// it ends at its Close, once the answer has ended (spanTaken; set by the call's goroutine).
+type retryAfterNote struct {
+	d         atomic.Int64
+	spanTaken bool
+}
+
+// takeSpan returns the upstream span of the call ctx belongs to, for a stream to end when
+// the answer ends, or nil outside withRetries.
+func takeSpan(ctx context.Context) trace.Span {
+	n, ok := ctx.Value(retryAfterKey{}).(*retryAfterNote)
+	if !ok {
+		return nil
+	}
+	n.spanTaken = true
+	return trace.SpanFromContext(ctx)
+}
 
 func (n *retryAfterNote) get() time.Duration { return time.Duration(n.d.Load()) }
 

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/go-json-experiment/json/jsontext"
+	"go.opentelemetry.io/otel/codes"
+	"go.opentelemetry.io/otel/trace"
 
 	"github.com/semantic-router/semantic-router/internal/openai"
 	"github.com/semantic-router/semantic-router/internal/provider"
@@ -65,6 +67,8 @@ type Stream struct {
 	complete bool
 	// replayed is a stream the cache answered: no upstream call to record.
 	replayed bool
+	// span is the call's upstream span, ended by Close: the call lasts as long as the answer.
+	span trace.Span
 
 	// redaction keeps credential values out of the events, and out of the text the client
 	// joins from them, when the router holds any (nil when it holds none); queue holds the
@@ -145,6 +149,7 @@ func (r *Router) openStream(ctx context.Context, m *model, req *openai.ChatReque
 		return nil, timedOut(err)
 	}
 	st.first = first
+	st.span = takeSpan(reqCtx)
 	if r.metrics != nil {
 		r.metrics.TimeToFirstToken.WithLabelValues(m.cfg.Name).Observe(time.Since(start).Seconds())
 	}
@@ -337,6 +342,12 @@ func (s *Stream) Close() error {
 			if s.err != nil {
 				s.r.countFailure(s.model, s.err) // after its first event: no fallback could take it
 			}
+		}
+		if s.span != nil {
+			if s.err != nil {
+				s.span.SetStatus(codes.Error, reason(s.err))
+			}
+			s.span.End()
 		}
 		s.r.inFlight(s.model, -1)
 	})
