@@ -150,9 +150,6 @@ func (r *Router) openStream(ctx context.Context, m *model, req *openai.ChatReque
 	}
 	st.first = first
 	st.span = takeSpan(reqCtx)
-	if r.metrics != nil {
-		r.metrics.TimeToFirstToken.WithLabelValues(m.cfg.Name).Observe(time.Since(start).Seconds())
-	}
 	r.inFlight(m.cfg.Name, 1) // for the stream's life; Close takes it back
 	return st, nil
 }

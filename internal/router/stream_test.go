@@ -68,9 +68,6 @@ func TestStreamUsage(t *testing.T) {
 	if p, c := testutil.ToFloat64(metrics.Tokens.WithLabelValues("m", "prompt")), testutil.ToFloat64(metrics.Tokens.WithLabelValues("m", "completion")); p != 14 || c != 8 {
 		t.Errorf("tokens_total = %v prompt, %v completion; want 14 and 8", p, c)
 	}
-	if n := testutil.CollectAndCount(metrics.TimeToFirstToken); n != 1 {
-		t.Errorf("time-to-first-token series = %d, want 1", n)
-	}
 	if got := testutil.ToFloat64(metrics.InFlight.WithLabelValues("m")); got != 0 {
 		t.Errorf("in flight after Close = %v, want 0", got)
 	}

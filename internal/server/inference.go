@@ -162,7 +162,7 @@ func (h *Inference) stream(sw *streamWriter, res *router.Result, info *requestIn
 	sw.begin(res.Explain())
 	defer sw.stop()
 	s := res.Stream
-	for {
+	for first := true; ; first = false {
 		data, err := s.Next()
 		if err != nil {
 			res.Settle() // before the last event, as for a whole answer
@@ -178,6 +178,10 @@ func (h *Inference) stream(sw *streamWriter, res *router.Result, info *requestIn
 		}
 		if err := sw.event(dataPrefix, data, eventEnd); err != nil {
 			return // the client went away; Close cancels the upstream call
+		}
+		if first && h.metrics != nil {
+			// As the client waits for it: routing, queueing, retries and fallbacks included.
+			h.metrics.TimeToFirstToken.WithLabelValues(info.selected).Observe(time.Since(info.start).Seconds())
 		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
@@ -114,5 +115,47 @@ func TestRequestsWithoutAModelAreCounted(t *testing.T) {
 		counter := f.metrics.Requests.WithLabelValues("inference", c.model, c.code)
 		waitFor(t, fmt.Sprintf("requests_total{endpoint=inference, model=%s, code=%s} is 1", c.model, c.code),
 			func() bool { return testutil.ToFloat64(counter) == 1 })
+	}
+}
+
+// TestTimeToFirstTokenIsTheClients: time_to_first_token_seconds runs from the request's
+// arrival, so a model that failed before the fallback answered counts in it.
+func TestTimeToFirstTokenIsTheClients(t *testing.T) {
+	t.Parallel()
+	const slow = 100 * time.Millisecond
+	failing := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		time.Sleep(slow) // a model that takes its time to fail
+		http.Error(w, `{"error":{"message":"down"}}`, http.StatusBadGateway)
+	}))
+	t.Cleanup(failing.Close)
+	f := newFixture(t, `
+models:
+  - model_name: a
+    fallbacks: [b]
+    provider: {type: openai_compatible, base_url: `+failing.URL+`/v1}
+  - model_name: b
+    provider: {type: sim, sim: {first_token_latency: 0s, token_latency: 0s}}
+`, nil)
+	if r := do(t, "POST", f.inference+"/v1/chat/completions", "", chat("a", true)); r.status != http.StatusOK || r.header.Get("X-Vsr-Selected-Model") != "b" {
+		t.Fatalf("%d %s (model %s), want 200 from b", r.status, r.body, r.header.Get("X-Vsr-Selected-Model"))
+	}
+	mfs, err := f.reg.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var n uint64
+	var sum float64
+	for _, mf := range mfs {
+		if mf.GetName() == "semantic_router_time_to_first_token_seconds" {
+			for _, m := range mf.GetMetric() {
+				n, sum = n+m.GetHistogram().GetSampleCount(), sum+m.GetHistogram().GetSampleSum()
+				if l := m.GetLabel(); len(l) != 1 || l[0].GetValue() != "b" {
+					t.Errorf("time_to_first_token_seconds labels %v, want model b", l)
+				}
+			}
+		}
+	}
+	if n != 1 || sum < slow.Seconds() {
+		t.Errorf("time_to_first_token_seconds: %d samples, %.3fs; want 1 of at least %s", n, sum, slow)
 	}
 }

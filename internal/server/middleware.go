@@ -24,8 +24,9 @@ import (
 // the metrics written when it ends.
 type requestInfo struct {
 	id       string
-	model    string // metric label: a configured name, the virtual model, or "unknown"
-	selected string // the model that served it
+	start    time.Time // when the request arrived
+	model    string    // metric label: a configured name, the virtual model, or "unknown"
+	selected string    // the model that served it
 	stream   bool
 	// err is the failure the log line gives beside the status: a stream's, after its status
 	// was sent, or the router's shutdown, which ended the request.
@@ -75,7 +76,7 @@ func (s *statusRecorder) Unwrap() http.ResponseWriter { return s.ResponseWriter 
 func withRequestContext(next http.Handler, log *slog.Logger, m *telemetry.Metrics, endpoint string) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
-		info := &requestInfo{id: router.NewRequestID(r.Header.Get(HeaderRequestID))}
+		info := &requestInfo{id: router.NewRequestID(r.Header.Get(HeaderRequestID)), start: start}
 		w.Header().Set(HeaderRequestID, info.id)
 		rec := &statusRecorder{ResponseWriter: w}
 		defer func() {

@@ -17,7 +17,9 @@ type Metrics struct {
 	RequestDuration *prometheus.HistogramVec
 	// UpstreamDuration is the time a backend call took, by model and outcome.
 	UpstreamDuration *prometheus.HistogramVec
-	// TimeToFirstToken is the time to the first streamed chunk, by model.
+	// TimeToFirstToken is the time from a streamed request's arrival to the relay of its first
+	// chunk, as the client waits for it, by the model that answered (the cache's included).
+	// The HTTP listener observes it; with ext_proc, Envoy relays the chunks.
 	TimeToFirstToken *prometheus.HistogramVec
 	// InFlight is the number of requests being served, by model.
 	InFlight *prometheus.GaugeVec
@@ -80,7 +82,7 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		}, []string{"model", "outcome"}),
 		TimeToFirstToken: prometheus.NewHistogramVec(prometheus.HistogramOpts{
 			Namespace: namespace, Name: "time_to_first_token_seconds", Buckets: latencyBuckets,
-			Help: "Time from receiving a streaming request to relaying its first chunk.",
+			Help: "Time from receiving a streaming request to relaying its first chunk, by the model that answered.",
 		}, []string{"model"}),
 		InFlight: prometheus.NewGaugeVec(prometheus.GaugeOpts{
 			Namespace: namespace, Name: "in_flight_requests",
