@@ -97,7 +97,7 @@ func (h *Inference) chat(w http.ResponseWriter, r *http.Request) {
 	wait := &streamWaiter{w: w, h: h}
 	res, trail, err := h.p.Serve(ctx, &router.Request{ID: info.id, Header: r.Header, Body: reqBody, Waiter: wait})
 	info.client, info.model, info.stream, info.selected, info.cache = trail.Client, trail.Model, trail.Stream, trail.Route.Model, trail.Cache
-	info.modelFailed = trail.ModelFailed
+	info.modelFailed, info.decision = trail.ModelFailed, trail.Route.Decision
 	if err != nil {
 		if errors.Is(err, router.ErrShuttingDown) {
 			info.err = err // for the log line: the router ended it, the client did not go away

@@ -34,6 +34,8 @@ type requestInfo struct {
 	span   trace.Span // the request's span, when the handler started one
 	client string     // the API key's name, never the key
 	cache  string     // the cache's outcome, when the cache applies
+	// decision is the routing decision that matched: the one that refused a blocked request.
+	decision string
 	// modelFailed: the answer is the model's failure, counted by the router by its reason.
 	modelFailed bool
 }
@@ -109,7 +111,7 @@ func withRequestContext(next http.Handler, log *slog.Logger, m *telemetry.Metric
 
 // accessAttrs are the fields of a request's access log line, typed so that none is boxed.
 func accessAttrs(r *http.Request, status int, info *requestInfo, d time.Duration) []slog.Attr {
-	attrs := make([]slog.Attr, 0, 13)
+	attrs := make([]slog.Attr, 0, 14)
 	attrs = append(attrs, slog.String(router.LogKeyRequestID, info.id), slog.String("method", r.Method),
 		slog.String("path", r.URL.Path), slog.Int("status", status), slog.Float64("latency_ms", float64(d.Microseconds())/1000))
 	if info.model != "" {
@@ -121,6 +123,9 @@ func accessAttrs(r *http.Request, status int, info *requestInfo, d time.Duration
 	}
 	if info.cache != "" {
 		attrs = append(attrs, slog.String("cache", info.cache))
+	}
+	if info.decision != "" {
+		attrs = append(attrs, slog.String(router.LogKeyDecision, info.decision))
 	}
 	if info.err != nil {
 		attrs = append(attrs, slog.String(router.LogKeyError, info.err.Error()))
