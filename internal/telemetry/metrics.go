@@ -57,9 +57,10 @@ type Metrics struct {
 	*CacheMetrics
 }
 
-// Latency buckets from 1 ms to 2 min: gateway overhead is milliseconds, model calls are
-// seconds to minutes.
-var latencyBuckets = []float64{.001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30, 60, 120}
+// Latency buckets from 1 ms to 10 min: gateway overhead is milliseconds, model calls are
+// seconds to minutes, up to a model's default timeout (300 s) and the default request budget
+// (600 s), so that a long answer still falls in a bucket that bounds it.
+var latencyBuckets = []float64{.001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600}
 
 // NoModel is the model label of a request that names no model (GET /v1/models, an unknown
 // path) or was answered before one was read from it (a bad or large body, a refused key).
