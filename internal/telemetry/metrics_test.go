@@ -1,6 +1,9 @@
 package telemetry
 
 import (
+	"os"
+	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -36,6 +39,65 @@ func TestLatencyBucketsReachTheTimeouts(t *testing.T) {
 		if top.GetCumulativeCount() != h.GetSampleCount() {
 			t.Errorf("%s: %d of %d observations above its highest bucket, %gs", mf.GetName(),
 				h.GetSampleCount()-top.GetCumulativeCount(), h.GetSampleCount(), top.GetUpperBound())
+		}
+	}
+}
+
+// TestMetricsAreDocumented: docs/observability.md lists every metric the router registers,
+// with its type, and no metric that does not exist.
+func TestMetricsAreDocumented(t *testing.T) {
+	t.Parallel()
+	doc, err := os.ReadFile("../../docs/observability.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	documented := map[string]string{} // name → type
+	for _, m := range regexp.MustCompile("(?m)^\\| `(semantic_router_\\w+)` \\| (\\w+) \\|").FindAllSubmatch(doc, -1) {
+		documented[string(m[1])] = string(m[2])
+	}
+	reg := prometheus.NewRegistry()
+	m := NewMetrics(reg)
+	// A vector shows up in Gather once it has a series.
+	m.Requests.WithLabelValues("inference", "m", "200")
+	m.RequestDuration.WithLabelValues("m", "false")
+	m.UpstreamDuration.WithLabelValues("m", "ok")
+	m.TimeToFirstToken.WithLabelValues("m")
+	m.InFlight.WithLabelValues("m")
+	m.Errors.WithLabelValues("m", "upstream")
+	m.Tokens.WithLabelValues("m", "prompt")
+	m.ModelRegistered.WithLabelValues("m", "sim")
+	m.Retries.WithLabelValues("m", "upstream")
+	m.Fallbacks.WithLabelValues("m", "n", "upstream")
+	m.CredentialRotations.WithLabelValues("file:/k")
+	m.SignalDuration.WithLabelValues("s", "keyword")
+	m.Decisions.WithLabelValues("d")
+	m.Blocks.WithLabelValues("d")
+	m.Planned.WithLabelValues("m")
+	m.BuildInfo.WithLabelValues("v")
+	m.EndpointEjections.WithLabelValues("m", "http://e")
+	m.AdmissionRejections.WithLabelValues("overloaded")
+	m.ConfigReloads.WithLabelValues("applied")
+	m.SignalErrors.WithLabelValues("s", "refused")
+	m.CacheRequests.WithLabelValues("miss")
+	m.CacheErrors.WithLabelValues("get")
+	mfs, err := reg.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	registered := map[string]string{}
+	for _, mf := range mfs {
+		registered[mf.GetName()] = strings.ToLower(mf.GetType().String())
+	}
+	for name, typ := range registered {
+		if got, ok := documented[name]; !ok {
+			t.Errorf("%s (%s) is not in docs/observability.md", name, typ)
+		} else if got != typ {
+			t.Errorf("docs/observability.md says %s is a %s; it is a %s", name, got, typ)
+		}
+	}
+	for name := range documented {
+		if _, ok := registered[name]; !ok {
+			t.Errorf("docs/observability.md lists %s, which the router does not register", name)
 		}
 	}
 }
