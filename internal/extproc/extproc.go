@@ -424,11 +424,16 @@ func (s *Server) end(x *exchange, cause error) {
 	defer x.span.End()
 	s.count(x, status, cause)
 	// Envoy's access log records every request; the processor's line adds the routing, at
-	// debug level unless the answer was a server-side failure. Status 0: no answer passed
-	// through the processor (the client went away, or Envoy sends no response phase).
+	// debug level for an answer the model gave, at info for one the processor gave itself (a
+	// block, a refusal: the client has its request id, and only this line says why), and at
+	// warn for a server-side failure. Status 0: no answer passed through the processor (the
+	// client went away, or Envoy sends no response phase).
 	level := slog.LevelDebug
-	if status >= 500 || shutdown {
+	switch {
+	case status >= 500 || shutdown:
 		level = slog.LevelWarn
+	case x.err != nil:
+		level = slog.LevelInfo
 	}
 	if !s.log.Enabled(context.Background(), level) {
 		return
@@ -441,6 +446,9 @@ func (s *Server) end(x *exchange, cause error) {
 	}
 	if x.trail.Client != "" {
 		attrs = append(attrs, "client", x.trail.Client)
+	}
+	if d := x.trail.Route.Decision; d != "" {
+		attrs = append(attrs, router.LogKeyDecision, d)
 	}
 	if shutdown {
 		attrs = append(attrs, router.LogKeyError, "ended before its answer did: "+router.ErrShuttingDown.Error())
