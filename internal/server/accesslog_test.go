@@ -53,22 +53,61 @@ decisions:
 				t.Fatal(err)
 			}
 			resp.Body.Close()
-			var line map[string]any
-			waitFor(t, "the access line of "+id, func() bool {
-				for _, l := range strings.Split(f.logs.String(), "\n") {
-					if strings.Contains(l, `"msg":"request","request_id":"`+id+`"`) {
-						return json.Unmarshal([]byte(l), &line) == nil
-					}
-				}
-				return false
-			})
-			got := map[string]any{}
-			for k := range tt.want {
-				got[k] = line[k]
-			}
-			if !reflect.DeepEqual(got, tt.want) {
+			if got := accessLine(t, f, id, tt.want); !reflect.DeepEqual(got, tt.want) {
 				t.Errorf("access line %v, want %v", got, tt.want)
 			}
 		})
 	}
+}
+
+// TestAccessLineClipsWhatTheClientWrote: a path or method as long as the header limit allows
+// is clipped in the access line, as in the error message, to 256 bytes and an ellipsis.
+func TestAccessLineClipsWhatTheClientWrote(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, simModels, nil)
+	long := strings.Repeat("a", 20000)
+	for _, tt := range []struct {
+		name, method, path string
+		want               map[string]any
+	}{
+		{"a long path", "GET", "/" + long, map[string]any{"status": 404.0, "method": "GET", "path": "/" + long[:255] + "…"}},
+		{"a long method", "X" + long, "/v1/models", map[string]any{"status": 405.0, "method": "X" + long[:255] + "…", "path": "/v1/models"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			id := strings.ReplaceAll(tt.name, " ", "-")
+			req, err := http.NewRequest(tt.method, f.inference+tt.path, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			req.Header.Set(HeaderRequestID, id)
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			if got := accessLine(t, f, id, tt.want); !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("access line %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
+
+// accessLine waits for the access line of request id and returns its fields named in want.
+func accessLine(t *testing.T, f *fixture, id string, want map[string]any) map[string]any {
+	t.Helper()
+	var line map[string]any
+	waitFor(t, "the access line of "+id, func() bool {
+		for _, l := range strings.Split(f.logs.String(), "\n") {
+			if strings.Contains(l, `"msg":"request","request_id":"`+id+`"`) {
+				return json.Unmarshal([]byte(l), &line) == nil
+			}
+		}
+		return false
+	})
+	got := map[string]any{}
+	for k := range want {
+		got[k] = line[k]
+	}
+	return got
 }

@@ -112,8 +112,10 @@ func withRequestContext(next http.Handler, log *slog.Logger, m *telemetry.Metric
 // accessAttrs are the fields of a request's access log line, typed so that none is boxed.
 func accessAttrs(r *http.Request, status int, info *requestInfo, d time.Duration) []slog.Attr {
 	attrs := make([]slog.Attr, 0, 14)
-	attrs = append(attrs, slog.String(router.LogKeyRequestID, info.id), slog.String("method", r.Method),
-		slog.String("path", r.URL.Path), slog.Int("status", status), slog.Float64("latency_ms", float64(d.Microseconds())/1000))
+	// The method and path are the client's: clipped as in error messages, so that one request
+	// cannot write a line as long as the header limit.
+	attrs = append(attrs, slog.String(router.LogKeyRequestID, info.id), slog.String("method", clip(r.Method)),
+		slog.String("path", clip(r.URL.Path)), slog.Int("status", status), slog.Float64("latency_ms", float64(d.Microseconds())/1000))
 	if info.model != "" {
 		attrs = append(attrs, slog.String(router.LogKeyModel, info.model), slog.String("selected_model", info.selected),
 			slog.Bool("stream", info.stream))
