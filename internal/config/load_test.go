@@ -281,6 +281,32 @@ observability:
 			}, "\n"),
 		},
 		{
+			name: "a tracing endpoint written as a URL",
+			yaml: `
+models:
+  - model_name: a
+    provider: {type: sim}
+observability:
+  tracing:
+    enabled: true
+    exporter: {type: otlp, endpoint: "http://otel-collector.observability:4317"}
+`,
+			want: `observability.tracing.exporter.endpoint (line 8): must be the collector's OTLP/gRPC address as host:port, as in "jaeger:4317", got "http://otel-collector.observability:4317"; write "otel-collector.observability:4317", without http:// (exporter.insecure says whether TLS is used)`,
+		},
+		{
+			name: "a tracing endpoint without a port",
+			yaml: `
+models:
+  - model_name: a
+    provider: {type: sim}
+observability:
+  tracing:
+    enabled: true
+    exporter: {type: otlp, endpoint: otel-collector}
+`,
+			want: `observability.tracing.exporter.endpoint (line 8): must be the collector's OTLP/gRPC address as host:port, as in "jaeger:4317", got "otel-collector"`,
+		},
+		{
 			name: "a second document",
 			yaml: `
 models:

@@ -2,6 +2,7 @@ package config
 
 import (
 	"fmt"
+	"net"
 	"net/url"
 	"regexp"
 	"slices"
@@ -390,6 +391,20 @@ func (c *Config) validateTracing(v *validator) {
 	}
 	if !slices.Contains(tracingSamplers, t.Sampling.Type) {
 		v.add(p+".sampling.type", "must be one of %s, got %q", strings.Join(tracingSamplers, ", "), t.Sampling.Type)
+	}
+	if t.Enabled && t.Exporter.Type == "otlp" {
+		// The exporter dials host:port over gRPC; anything else fails at every export, after
+		// the router has started, and only the log would say so.
+		e := t.Exporter.Endpoint
+		host, port, err := net.SplitHostPort(e)
+		if _, perr := strconv.ParseUint(port, 10, 16); err != nil || perr != nil || host == "" || strings.Contains(e, "/") {
+			hint := ""
+			if scheme, rest, ok := strings.Cut(e, "://"); ok {
+				hostPort, _, _ := strings.Cut(rest, "/")
+				hint = fmt.Sprintf("; write %q, without %s:// (exporter.insecure says whether TLS is used)", hostPort, scheme)
+			}
+			v.add(p+".exporter.endpoint", "must be the collector's OTLP/gRPC address as host:port, as in %q, got %q%s", DefaultTracingEndpoint, e, hint)
+		}
 	}
 	if t.Sampling.Type == "probabilistic" || t.Sampling.Rate != "" {
 		r, err := strconv.ParseFloat(t.Sampling.Rate, 64)
