@@ -144,13 +144,16 @@ func finish(log *slog.Logger, m *telemetry.Metrics, endpoint string, r *http.Req
 	if status == 0 {
 		status = router.StatusClientClosed
 	}
+	// A stream's failure after its 200 is the router's to report, unless the client went
+	// away: the line notes it, but nothing failed on the router's side.
+	failed := info.err != nil && !clientGone(info.err)
 	if info.span != nil {
 		if info.span.IsRecording() {
 			info.span.SetAttributes(attribute.Int("http.response.status_code", status), attribute.String("vsr.request_id", info.id),
 				attribute.String("vsr.requested_model", info.model), attribute.String("vsr.selected_model", info.selected),
 				attribute.Bool("vsr.stream", info.stream))
 			switch {
-			case info.err != nil:
+			case failed:
 				// A stream that failed after its 200 went out: the status text would say "OK".
 				// The message is the one the client got, so it holds no secret.
 				info.span.SetStatus(codes.Error, info.err.Error())
@@ -164,7 +167,7 @@ func finish(log *slog.Logger, m *telemetry.Metrics, endpoint string, r *http.Req
 	if endpoint == "management" && status < 400 {
 		level = slog.LevelDebug // probes every few seconds would drown the access log
 	}
-	if status >= 500 || info.err != nil {
+	if status >= 500 || failed {
 		level = slog.LevelWarn
 	}
 	if log.Enabled(r.Context(), level) {
@@ -185,6 +188,12 @@ func finish(log *slog.Logger, m *telemetry.Metrics, endpoint string, r *http.Req
 	if status >= 400 && status < 500 && status != router.StatusClientClosed && !info.modelFailed {
 		m.Errors.WithLabelValues(info.model, "client_error").Inc()
 	}
+}
+
+// clientGone reports whether err says the client went away before its answer ended.
+func clientGone(err error) bool {
+	var e *openai.APIError
+	return errors.As(err, &e) && e.Status == router.StatusClientClosed
 }
 
 // writeError is the one place an error becomes an HTTP response on the router's listeners.

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bufio"
 	"context"
 	"fmt"
 	"log/slog"
@@ -33,29 +34,13 @@ func TestServerSpanStatus(t *testing.T) {
 		fmt.Fprint(w, `data: {"id":"c","object":"chat.completion.chunk","created":1,"model":"up","choices":[{"index":0,"delta":{"content":"hel"},"finish_reason":null}]}`+"\n\n")
 	}))
 	t.Cleanup(be.Close)
-	cfg, err := config.Parse([]byte(`
+	inf, exp, _ := tracedInference(t, `
 models:
   - model_name: m
-    provider: {type: openai_compatible, base_url: ` + be.URL + `/v1}
+    provider: {type: openai_compatible, base_url: `+be.URL+`/v1}
   - model_name: down
     provider: {type: openai_compatible, base_url: "http://127.0.0.1:1/v1"}
-`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	exp := tracetest.NewInMemoryExporter()
-	tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(exp))
-	t.Cleanup(func() { _ = tp.Shutdown(context.Background()) })
-	tracing := &telemetry.Tracing{Provider: tp, Propagator: propagation.TraceContext{}}
-	log := slog.New(slog.DiscardHandler)
-	rt, err := router.New(cfg, router.Options{Logger: log, Tracing: tracing})
-	if err != nil {
-		t.Fatal(err)
-	}
-	holder := router.NewHolder(rt)
-	t.Cleanup(func() { _ = holder.Close() })
-	inf := httptest.NewServer(NewInference(router.NewPipeline(holder, router.PipelineOptions{Logger: log, Tracing: tracing}), log, nil))
-	t.Cleanup(inf.Close)
+`)
 
 	for _, tt := range []struct {
 		name, body string
@@ -69,24 +54,112 @@ models:
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			exp.Reset()
-			r := do(t, "POST", inf.URL+"/v1/chat/completions", "", tt.body)
+			r := do(t, "POST", inf+"/v1/chat/completions", "", tt.body)
 			if r.status != tt.status {
 				t.Fatalf("status %d %s, want %d", r.status, r.body, tt.status)
 			}
 			want := strings.ReplaceAll(tt.desc, "{id}", r.header.Get(HeaderRequestID))
-			var server *tracetest.SpanStub
-			waitFor(t, "the server span", func() bool {
-				for _, s := range exp.GetSpans() {
-					if s.Name == "POST /v1/chat/completions" {
-						server = &s
-						return true
-					}
-				}
-				return false
-			})
+			server := serverSpan(t, exp)
 			if server.Status.Code != tt.code || server.Status.Description != want {
 				t.Errorf("server span status %v %q, want %v %q", server.Status.Code, server.Status.Description, tt.code, want)
 			}
 		})
 	}
+}
+
+// TestClientGoneMidStream: a client that goes away in the middle of a stream is noted on the
+// access line, at info, and is not an error of the server span: nothing failed on the
+// router's side.
+func TestClientGoneMidStream(t *testing.T) {
+	t.Parallel()
+	be := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		fmt.Fprint(w, `data: {"id":"c","object":"chat.completion.chunk","created":1,"model":"up","choices":[{"index":0,"delta":{"content":"hel"},"finish_reason":null}]}`+"\n\n")
+		w.(http.Flusher).Flush()
+		<-r.Context().Done() // the rest never comes: the router cancels the call
+	}))
+	t.Cleanup(be.Close)
+	inf, exp, logs := tracedInference(t, "models:\n  - model_name: m\n    provider: {type: openai_compatible, base_url: "+be.URL+"/v1}\n")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, "POST", inf+"/v1/chat/completions", strings.NewReader(chat("m", true)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set(HeaderRequestID, "gone-1")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := bufio.NewReader(resp.Body).ReadString('\n'); err != nil {
+		t.Fatalf("first event: %v", err)
+	}
+	cancel()
+	resp.Body.Close()
+
+	server := serverSpan(t, exp)
+	if server.Status.Code != codes.Unset {
+		t.Errorf("server span status %v %q, want unset", server.Status.Code, server.Status.Description)
+	}
+	var line string
+	waitFor(t, "the access line", func() bool {
+		for _, l := range strings.Split(logs.String(), "\n") {
+			if strings.Contains(l, `"msg":"request","request_id":"gone-1"`) {
+				line = l
+				return true
+			}
+		}
+		return false
+	})
+	want := `{"level":"INFO","msg":"request","request_id":"gone-1","method":"POST","path":"/v1/chat/completions","status":200,"model":"m","selected_model":"m","stream":true,` +
+		`"error":"upstream model server for model \"m\" was not waited for: the client went away (request id gone-1)"}`
+	if line != want {
+		t.Errorf("access line\n%s\nwant\n%s", line, want)
+	}
+}
+
+// tracedInference serves the inference listener on yaml's models with every span recorded in
+// memory and the log, at info, without times, in a buffer.
+func tracedInference(t *testing.T, yaml string) (string, *tracetest.InMemoryExporter, *logBuffer) {
+	t.Helper()
+	cfg, err := config.Parse([]byte(yaml))
+	if err != nil {
+		t.Fatal(err)
+	}
+	exp := tracetest.NewInMemoryExporter()
+	tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(exp))
+	t.Cleanup(func() { _ = tp.Shutdown(context.Background()) })
+	tracing := &telemetry.Tracing{Provider: tp, Propagator: propagation.TraceContext{}}
+	logs := &logBuffer{}
+	log := slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{ReplaceAttr: func(_ []string, a slog.Attr) slog.Attr {
+		if a.Key == slog.TimeKey || a.Key == "latency_ms" || a.Key == "trace_id" {
+			return slog.Attr{}
+		}
+		return a
+	}}))
+	rt, err := router.New(cfg, router.Options{Logger: log, Tracing: tracing})
+	if err != nil {
+		t.Fatal(err)
+	}
+	holder := router.NewHolder(rt)
+	t.Cleanup(func() { _ = holder.Close() })
+	inf := httptest.NewServer(NewInference(router.NewPipeline(holder, router.PipelineOptions{Logger: log, Tracing: tracing}), log, nil))
+	t.Cleanup(inf.Close)
+	return inf.URL, exp, logs
+}
+
+// serverSpan waits for the inference listener's span of a chat request and returns it.
+func serverSpan(t *testing.T, exp *tracetest.InMemoryExporter) *tracetest.SpanStub {
+	t.Helper()
+	var server *tracetest.SpanStub
+	waitFor(t, "the server span", func() bool {
+		for _, s := range exp.GetSpans() {
+			if s.Name == "POST /v1/chat/completions" {
+				server = &s
+				return true
+			}
+		}
+		return false
+	})
+	return server
 }
