@@ -152,6 +152,10 @@ func finish(log *slog.Logger, m *telemetry.Metrics, endpoint string, r *http.Req
 			info.span.SetAttributes(attribute.Int("http.response.status_code", status), attribute.String("vsr.request_id", info.id),
 				attribute.String("vsr.requested_model", info.model), attribute.String("vsr.selected_model", info.selected),
 				attribute.Bool("vsr.stream", info.stream))
+			if info.cache != "" {
+				// A hit has no upstream span: this says why.
+				info.span.SetAttributes(attribute.String("vsr.cache", info.cache))
+			}
 			switch {
 			case failed:
 				// A stream that failed after its 200 went out: the status text would say "OK".

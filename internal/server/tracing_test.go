@@ -163,3 +163,44 @@ func serverSpan(t *testing.T, exp *tracetest.InMemoryExporter) *tracetest.SpanSt
 	})
 	return server
 }
+
+// TestServerSpanNamesTheCacheOutcome: the server span of a request the cache applies to says
+// whether the cache answered it, since a hit has no upstream span.
+func TestServerSpanNamesTheCacheOutcome(t *testing.T) {
+	t.Parallel()
+	inf, exp, _ := tracedInference(t, simModels+"cache: {enabled: true, mode: exact}\n")
+	body := `{"model":"general","temperature":0,"messages":[{"role":"user","content":"what is the capital of France?"}]}`
+	// cacheAttr waits for the server span of request id and returns its vsr.cache.
+	cacheAttr := func(id string) string {
+		var got string
+		waitFor(t, "the server span of "+id, func() bool {
+			for _, s := range exp.GetSpans() {
+				attrs := map[string]string{}
+				for _, a := range s.Attributes {
+					attrs[string(a.Key)] = a.Value.String()
+				}
+				if s.Name == "POST /v1/chat/completions" && attrs["vsr.request_id"] == id {
+					got = attrs["vsr.cache"]
+					return true
+				}
+			}
+			return false
+		})
+		return got
+	}
+	r := do(t, "POST", inf+"/v1/chat/completions", "", body)
+	if r.status != http.StatusOK || r.header.Get(router.HeaderCache) != "miss" {
+		t.Fatalf("%d %s, x-vsr-cache %q; want 200, miss", r.status, r.body, r.header.Get(router.HeaderCache))
+	}
+	if got := cacheAttr(r.header.Get(HeaderRequestID)); got != "miss" {
+		t.Errorf("server span vsr.cache = %q, want miss", got)
+	}
+	// The answer is stored once it has left: ask until the cache has it.
+	waitFor(t, "a cache hit", func() bool {
+		r = do(t, "POST", inf+"/v1/chat/completions", "", body)
+		return r.header.Get(router.HeaderCache) == "hit"
+	})
+	if got := cacheAttr(r.header.Get(HeaderRequestID)); got != "hit" {
+		t.Errorf("server span vsr.cache = %q, want hit", got)
+	}
+}
