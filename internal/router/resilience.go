@@ -54,7 +54,7 @@ func (r *Router) withRetries(ctx context.Context, m *model, call func(context.Co
 		err := call(actx, m)
 		r.inFlight(m.cfg.Name, -1)
 		if err != nil {
-			span.SetStatus(codes.Error, reason(err))
+			markFailed(span, err)
 		}
 		if !note.spanTaken {
 			span.End()
@@ -142,6 +142,21 @@ type retryAfterKey struct{}
 type retryAfterNote struct {
 	d         atomic.Int64
 	spanTaken bool
+}
+
+// markFailed marks an upstream span as failed by err: its reason as the status and as
+// error.type, and the model server's HTTP status when it answered.
+func markFailed(span trace.Span, err error) {
+	if !span.IsRecording() {
+		return
+	}
+	r := reason(err)
+	span.SetStatus(codes.Error, r)
+	span.SetAttributes(attribute.String("error.type", r))
+	var pe *provider.Error
+	if errors.As(err, &pe) && pe.Status > 0 {
+		span.SetAttributes(attribute.Int("http.response.status_code", pe.Status))
+	}
 }
 
 // takeSpan returns the upstream span of the call ctx belongs to, for a stream to end when

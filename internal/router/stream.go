@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/go-json-experiment/json/jsontext"
-	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/semantic-router/semantic-router/internal/openai"
@@ -342,7 +341,7 @@ func (s *Stream) Close() error {
 		}
 		if s.span != nil {
 			if s.err != nil {
-				s.span.SetStatus(codes.Error, reason(s.err))
+				markFailed(s.span, s.err)
 			}
 			s.span.End()
 		}

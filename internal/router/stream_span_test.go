@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 
 	"go.opentelemetry.io/otel/codes"
@@ -86,4 +87,43 @@ func upstreamSpan(exp *tracetest.InMemoryExporter) *tracetest.SpanStub {
 		}
 	}
 	return nil
+}
+
+// TestUpstreamSpanOfAFailedCall: each failed attempt's upstream span names the failure's
+// class (error.type) and, when the model server answered, its HTTP status.
+func TestUpstreamSpanOfAFailedCall(t *testing.T) {
+	t.Parallel()
+	up := newUpstream(t)
+	up.fail(failure{status: 503}, failure{status: 500})
+	tracing, exp := newTracing(t)
+	r := buildRouter(t, "models:\n"+upstreamModel("m", up, "    retry: {max_attempts: 2, initial_backoff: 1ms, max_backoff: 2ms}\n")+
+		"  - model_name: down\n    provider: {type: openai_compatible, base_url: \"http://127.0.0.1:1/v1\"}\n", nil, Options{Tracing: tracing})
+	p := NewPipeline(NewHolder(r), PipelineOptions{Tracing: tracing})
+	for _, model := range []string{"m", "down"} {
+		if _, _, err := serveOn(p, chat(model, "hi")); err == nil {
+			t.Fatalf("%s: served, want a failure", model)
+		}
+	}
+	var got []string
+	for _, s := range exp.GetSpans() {
+		if s.Name != "upstream" {
+			continue
+		}
+		line := s.Status.Description
+		for _, a := range s.Attributes {
+			switch a.Key {
+			case "vsr.model", "vsr.attempt", "error.type", "http.response.status_code":
+				line += " " + string(a.Key) + "=" + a.Value.String()
+			}
+		}
+		got = append(got, line)
+	}
+	want := []string{
+		"upstream vsr.model=m vsr.attempt=1 error.type=upstream http.response.status_code=503",
+		"upstream vsr.model=m vsr.attempt=2 error.type=upstream http.response.status_code=500",
+		"connect vsr.model=down vsr.attempt=1 error.type=connect",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("upstream spans:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
 }
