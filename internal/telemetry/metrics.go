@@ -21,7 +21,9 @@ type Metrics struct {
 	// chunk, as the client waits for it, by the model that answered (the cache's included).
 	// The HTTP listener observes it; with ext_proc, Envoy relays the chunks.
 	TimeToFirstToken *prometheus.HistogramVec
-	// InFlight is the number of requests being served, by model.
+	// InFlight is the number of calls to a model in progress, by model: a stream's until its
+	// end, a cached stream's while it is replayed. Requests still being routed or waiting
+	// for an admission slot are not in it (admission_queue_wait_seconds has the latter).
 	InFlight *prometheus.GaugeVec
 	// Errors counts failed requests, once each, by model and reason (a provider.Kind name, or
 	// client_error). The model is the one that failed last; an attempt that a retry or a
@@ -87,7 +89,7 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		}, []string{"model"}),
 		InFlight: prometheus.NewGaugeVec(prometheus.GaugeOpts{
 			Namespace: namespace, Name: "in_flight_requests",
-			Help: "Requests being served now.",
+			Help: "Calls to a model in progress (a stream until its end), by model.",
 		}, []string{"model"}),
 		Errors: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Namespace: namespace, Name: "errors_total",

@@ -1,6 +1,8 @@
 package telemetry
 
 import (
+	"flag"
+	"fmt"
 	"os"
 	"regexp"
 	"strings"
@@ -55,6 +57,55 @@ func TestMetricsAreDocumented(t *testing.T) {
 	for _, m := range regexp.MustCompile("(?m)^\\| `(semantic_router_\\w+)` \\| (\\w+) \\|").FindAllSubmatch(doc, -1) {
 		documented[string(m[1])] = string(m[2])
 	}
+	registered := map[string]string{}
+	for _, f := range gatherAll(t) {
+		registered[f.name] = f.typ
+	}
+	for name, typ := range registered {
+		if got, ok := documented[name]; !ok {
+			t.Errorf("%s (%s) is not in docs/observability.md", name, typ)
+		} else if got != typ {
+			t.Errorf("docs/observability.md says %s is a %s; it is a %s", name, got, typ)
+		}
+	}
+	for name := range documented {
+		if _, ok := registered[name]; !ok {
+			t.Errorf("docs/observability.md lists %s, which the router does not register", name)
+		}
+	}
+}
+
+var update = flag.Bool("update", false, "rewrite testdata/help.golden")
+
+// TestMetricsHelp: the HELP text of every metric, as Prometheus shows it, is the one in
+// testdata/help.golden, so that a change of what a metric counts changes its text on
+// purpose (go test -update rewrites the file).
+func TestMetricsHelp(t *testing.T) {
+	var b strings.Builder
+	for _, f := range gatherAll(t) {
+		fmt.Fprintf(&b, "%s %s: %s\n", f.name, f.typ, f.help)
+	}
+	const golden = "testdata/help.golden"
+	if *update {
+		if err := os.WriteFile(golden, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.String() != string(want) {
+		t.Errorf("HELP texts:\n%s\nwant (%s):\n%s", b.String(), golden, want)
+	}
+}
+
+// family is what a metric family says of itself.
+type family struct{ name, typ, help string }
+
+// gatherAll returns every metric family the router registers, in name order.
+func gatherAll(t *testing.T) []family {
+	t.Helper()
 	reg := prometheus.NewRegistry()
 	m := NewMetrics(reg)
 	// A vector shows up in Gather once it has a series.
@@ -84,20 +135,9 @@ func TestMetricsAreDocumented(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	registered := map[string]string{}
+	out := make([]family, 0, len(mfs))
 	for _, mf := range mfs {
-		registered[mf.GetName()] = strings.ToLower(mf.GetType().String())
+		out = append(out, family{mf.GetName(), strings.ToLower(mf.GetType().String()), mf.GetHelp()})
 	}
-	for name, typ := range registered {
-		if got, ok := documented[name]; !ok {
-			t.Errorf("%s (%s) is not in docs/observability.md", name, typ)
-		} else if got != typ {
-			t.Errorf("docs/observability.md says %s is a %s; it is a %s", name, got, typ)
-		}
-	}
-	for name := range documented {
-		if _, ok := registered[name]; !ok {
-			t.Errorf("docs/observability.md lists %s, which the router does not register", name)
-		}
-	}
+	return out
 }
