@@ -1,6 +1,6 @@
 package v1alpha1
 
-// Values fixed by the operator's interface (docs and DESIGN.md); the
+// Values fixed by the operator's interface (docs/operator.md); the
 // reconciler and the CRD defaults both read them from here.
 const (
 	// DefaultImageRepository is the router image used when spec.image.repository is empty.
