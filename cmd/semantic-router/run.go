@@ -512,10 +512,11 @@ func (l *listeners) serve(ctx context.Context, ready *server.Readiness) error {
 	select {
 	case <-ctx.Done():
 		l.log.Info("shutting down")
+		ready.Stop(shuttingDownReason(l.limits.ShutdownDelay.D(), l.limits.ShutdownTimeout.D()))
 	case runErr = <-l.errc:
 		l.log.Error("listener failed", "error", runErr.Error())
+		ready.Stop("shutting down: a listener failed: " + runErr.Error())
 	}
-	ready.Set(false)
 	if d := l.limits.ShutdownDelay.D(); d > 0 && runErr == nil {
 		l.log.Info("not ready; serving on until the drain starts", "shutdown_delay", d.String())
 		time.Sleep(d)
@@ -523,6 +524,12 @@ func (l *listeners) serve(ctx context.Context, ready *server.Readiness) error {
 	l.stop()
 	l.log.Info("stopped")
 	return runErr
+}
+
+// shuttingDownReason is what /ready answers once the router was told to stop: that it is
+// shutting down, and for how long it still serves and drains.
+func shuttingDownReason(delay, drain time.Duration) string {
+	return fmt.Sprintf("shutting down: serving on for server.shutdown_delay (%s), then draining requests in flight for up to server.shutdown_timeout (%s)", delay, drain)
 }
 
 // announceReady logs "ready" once the router is, as /ready would answer: at once, or, while

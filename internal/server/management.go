@@ -19,8 +19,9 @@ import (
 // Readiness is the router's readiness: false until the configuration is loaded and every model
 // is registered, and again while shutting down. It is safe for concurrent use.
 type Readiness struct {
-	ready atomic.Bool
-	check atomic.Pointer[func(context.Context) error]
+	ready    atomic.Bool
+	stopping atomic.Pointer[string] // why the router stops; nil until Stop
+	check    atomic.Pointer[func(context.Context) error]
 }
 
 // SetCheck sets a condition of readiness, asked on each probe: its error (a model artifact
@@ -29,21 +30,33 @@ type Readiness struct {
 // replaces the check.
 func (r *Readiness) SetCheck(check func(context.Context) error) { r.check.Store(&check) }
 
-// Reason returns why the router is not ready, or "" when it is: what /ready answers.
+// Reason returns why the router is not ready, or "" when it is: what /ready answers. A
+// router that is stopping says so first, whatever the check says, so that an operator
+// watching a pod leave its Service sees why; one not yet marked ready says it is starting.
 func (r *Readiness) Reason(ctx context.Context) string {
+	if why := r.stopping.Load(); why != nil {
+		return *why
+	}
 	if c := r.check.Load(); c != nil {
 		if err := (*c)(ctx); err != nil {
 			return err.Error()
 		}
 	}
 	if !r.ready.Load() {
-		return "not ready"
+		return "starting: the configuration and models are not loaded yet"
 	}
 	return ""
 }
 
 // Set marks the router ready or not.
 func (r *Readiness) Set(ready bool) { r.ready.Store(ready) }
+
+// Stop marks the router not ready for good, with why as the reason /ready gives. The first
+// call's reason stays.
+func (r *Readiness) Stop(why string) {
+	r.stopping.CompareAndSwap(nil, &why)
+	r.ready.Store(false)
+}
 
 // Ready reports the state.
 func (r *Readiness) Ready() bool { return r.ready.Load() }

@@ -39,15 +39,58 @@ func TestLateManagement(t *testing.T) {
 		}
 	}
 
-	// The check passes, the router is not marked ready yet: the plain reason.
+	// The check passes, the router is not marked ready yet: it is starting.
 	ready.SetCheck(func(context.Context) error { return nil })
-	if r := do(t, "GET", srv.URL+"/ready", "", ""); r.status != 503 || r.body != `{"reason":"not ready","status":"not ready"}`+"\n" {
+	if r := do(t, "GET", srv.URL+"/ready", "", ""); r.status != 503 || r.body != `{"reason":"starting: the configuration and models are not loaded yet","status":"not ready"}`+"\n" {
 		t.Errorf("ready before Set(true): %d %s", r.status, r.body)
 	}
 	f := newFixture(t, simModels, nil)
 	late.Set(f.mgmtH)
 	if r := do(t, "GET", srv.URL+"/api/v1/models", "", ""); r.status != 200 {
 		t.Errorf("models after Set: %d %s", r.status, r.body)
+	}
+}
+
+// TestReadyReasons: /ready names why the router is not ready, and a router told to stop says
+// so whatever else it would say, so that an operator sees why a pod left its Services.
+func TestReadyReasons(t *testing.T) {
+	t.Parallel()
+	const starting = `{"reason":"starting: the configuration and models are not loaded yet","status":"not ready"}` + "\n"
+	const stopping = `{"reason":"shutting down: told to stop","status":"not ready"}` + "\n"
+	tests := []struct {
+		name   string
+		setup  func(*Readiness)
+		status int
+		body   string
+	}{
+		{"starting", func(*Readiness) {}, 503, starting},
+		{"ready", func(r *Readiness) { r.Set(true) }, 200, `{"status":"ready"}` + "\n"},
+		{"a failing check", func(r *Readiness) {
+			r.Set(true)
+			r.SetCheck(func(context.Context) error { return errors.New("embedder unreachable") })
+		}, 503, `{"reason":"embedder unreachable","status":"not ready"}` + "\n"},
+		{"stopping", func(r *Readiness) { r.Set(true); r.Stop("shutting down: told to stop") }, 503, stopping},
+		{"stopping beats a failing check", func(r *Readiness) {
+			r.SetCheck(func(context.Context) error { return errors.New("embedder unreachable") })
+			r.Stop("shutting down: told to stop")
+		}, 503, stopping},
+		{"the first reason to stop stays", func(r *Readiness) {
+			r.Stop("shutting down: told to stop")
+			r.Stop("shutting down: a listener failed")
+			r.Set(true)
+		}, 503, stopping},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			var ready Readiness
+			tt.setup(&ready)
+			srv := httptest.NewServer(NewLateManagement(&ready, slog.New(slog.DiscardHandler)))
+			t.Cleanup(srv.Close)
+			if r := do(t, "GET", srv.URL+"/ready", "", ""); r.status != tt.status || r.body != tt.body {
+				t.Errorf("/ready: %d %s\nwant %d %s", r.status, r.body, tt.status, tt.body)
+			}
+		})
 	}
 }
 

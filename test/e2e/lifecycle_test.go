@@ -349,14 +349,21 @@ models:
 	if err := r.cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
+	var readyBody []byte
 	waitFor(t, "/ready to answer 503", func() bool {
 		resp, err := http.Get(r.API + "/ready")
 		if err != nil {
 			return false
 		}
+		readyBody, _ = io.ReadAll(resp.Body)
 		resp.Body.Close()
 		return resp.StatusCode == http.StatusServiceUnavailable
 	})
+	// The reason tells the operator why the pod leaves its Services, and for how long.
+	const wantReady = `{"reason":"shutting down: serving on for server.shutdown_delay (3s), then draining requests in flight for up to server.shutdown_timeout (30s)","status":"not ready"}` + "\n"
+	if string(readyBody) != wantReady {
+		t.Errorf("/ready after SIGTERM:\n got %s\nwant %s", readyBody, wantReady)
+	}
 	// A new connection, as a client sent here by a Service not yet updated would open.
 	client := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}}
 	resp, err := client.Post(r.Inference+"/v1/chat/completions", "application/json", strings.NewReader(chatBody))
