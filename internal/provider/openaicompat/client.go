@@ -109,7 +109,8 @@ func (c *Client) ChatCompletionStream(ctx context.Context, req *openai.ChatReque
 		cancel()
 		return nil, c.protocolError(fmt.Sprintf("a streaming request was answered with content type %q, not text/event-stream", ct), nil)
 	}
-	return &stream{c: c, ctx: ctx, key: key, body: resp.Body, sse: openai.NewSSEReader(resp.Body), cancel: cancel}, nil
+	body := &bodyReader{r: resp.Body}
+	return &stream{c: c, ctx: ctx, key: key, body: resp.Body, read: body, sse: openai.NewSSEReader(body), cancel: cancel}, nil
 }
 
 func (c *Client) withTimeout(ctx context.Context) (context.Context, context.CancelFunc) {
@@ -245,6 +246,7 @@ type stream struct {
 	ctx    context.Context // the call's, to tell a timeout from a cancellation
 	key    string          // the API key sent, redacted from any error
 	body   io.ReadCloser
+	read   *bodyReader // body, as sse reads it; nil in tests of the parsing alone
 	sse    *openai.SSEReader
 	cancel context.CancelFunc
 	done   bool
@@ -252,6 +254,22 @@ type stream struct {
 	// finished records a choice's finish_reason: with [DONE] it is what tells a complete
 	// answer from a cut one.
 	finished bool
+}
+
+// bodyReader notes the error of a failed read of a stream's body, so that a connection that
+// ended mid-stream is told apart from a body that ended cleanly inside an event. It is read
+// by one goroutine, the stream's.
+type bodyReader struct {
+	r   io.Reader
+	err error // the first error other than io.EOF
+}
+
+func (b *bodyReader) Read(p []byte) (int, error) {
+	n, err := b.r.Read(p)
+	if err != nil && !errors.Is(err, io.EOF) && b.err == nil {
+		b.err = err
+	}
+	return n, err
 }
 
 var (
@@ -296,6 +314,11 @@ func (s *stream) Next() ([]byte, error) {
 		return nil, io.EOF
 	case err != nil:
 		s.done = true
+		if s.read != nil && s.read.err != nil {
+			// The connection, not the server's SSE, failed (a chunked body without its
+			// end reads as io.ErrUnexpectedEOF too).
+			return nil, transport.StreamCut(s.ctx, s.c.opts.Name, s.c.opts.BaseURL, s.events, s.read.err)
+		}
 		if errors.Is(err, io.ErrUnexpectedEOF) {
 			return nil, s.c.malformed("the stream was cut in the middle of an event", err)
 		}

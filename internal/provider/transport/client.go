@@ -57,6 +57,27 @@ func ReadBody(ctx context.Context, model, baseURL string, body io.Reader, limit 
 	return raw, nil
 }
 
+// StreamCut explains a stream whose body could not be read on after events events. As in
+// ReadBody, the status came, so the connection was made: one that ends mid-stream (a crash,
+// a restart, a proxy's timeout) is provider.ErrCutShort, neither a server that could not be
+// reached nor a malformed stream. A read that ended because ctx did, or timed out, is
+// explained as ExplainContext does.
+func StreamCut(ctx context.Context, model, baseURL string, events int, err error) error {
+	if (ctx == nil || ctx.Err() == nil) && !isTimeout(err) {
+		return &provider.Error{Kind: provider.KindProtocol, Model: model, Err: fmt.Errorf("%w: %w", provider.ErrCutShort, err),
+			Message: fmt.Sprintf("the stream of %s was cut short after %d event%s (%v): the server closed the connection before the end of its answer; check its logs for a crash or restart, or a proxy's timeout",
+				baseURL, events, plural(events), err)}
+	}
+	return ExplainContext(ctx, model, baseURL, err)
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
 // TooLarge is the error of an answer longer than limit bytes.
 func TooLarge(model, baseURL string, limit int64) *provider.Error {
 	return &provider.Error{Kind: provider.KindProtocol, Model: model,
