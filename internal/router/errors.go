@@ -83,8 +83,12 @@ var causeClasses = []struct {
 }{
 	{func(err error) bool { return errors.Is(err, balancer.ErrAllEjected) },
 		failureClass{status: http.StatusBadGateway, typ: openai.TypeUpstream, code: "upstream_unreachable",
-			sentence: func(model string, _ *provider.Error) string {
-				return fmt.Sprintf("every endpoint of model %q is ejected after consecutive failures", model)
+			sentence: func(model string, pe *provider.Error) string {
+				msg := fmt.Sprintf("every endpoint of model %q is ejected after consecutive failures", model)
+				if d := ejectedFor(pe); d > 0 {
+					msg += fmt.Sprintf("; the first returns in %s", d)
+				}
+				return msg
 			}}},
 	{func(err error) bool { return errors.Is(err, errFirstTokenTimeout) },
 		failureClass{status: http.StatusGatewayTimeout, typ: openai.TypeTimeout, code: "upstream_timeout", sentence: server("sent no first event in time")}},
@@ -132,6 +136,17 @@ var causeClasses = []struct {
 			}}},
 }
 
+// ejectedFor is how long until the first endpoint of a model whose every endpoint is ejected
+// returns, in whole seconds rounded up (what the client's Retry-After says), or 0 for any
+// other failure.
+func ejectedFor(pe *provider.Error) time.Duration {
+	var ae *balancer.AllEjectedError
+	if !errors.As(pe, &ae) || ae.RetryIn <= 0 {
+		return 0
+	}
+	return (ae.RetryIn + time.Second - 1).Truncate(time.Second)
+}
+
 func classOf(err error, pe *provider.Error) failureClass {
 	for _, c := range causeClasses {
 		if c.is(err) {
@@ -167,7 +182,7 @@ func (r *Router) apiError(ctx context.Context, model string, err error) *openai.
 			Message: withRequestID(fmt.Sprintf("internal error calling model %q", model), id), Err: err}
 	}
 	c := classOf(err, pe)
-	e := &openai.APIError{Status: c.status, Type: c.typ, Code: c.code, RetryAfter: pe.RetryAfter, Err: err}
+	e := &openai.APIError{Status: c.status, Type: c.typ, Code: c.code, RetryAfter: cmp.Or(pe.RetryAfter, ejectedFor(pe)), Err: err}
 	if e.Status == 0 {
 		e.Status = pe.Status
 		if e.Status == 0 {

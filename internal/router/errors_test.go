@@ -39,6 +39,7 @@ func TestAPIErrorMapsEveryKind(t *testing.T) {
 	}{
 		{provider.KindConnect, 0, nil, http.StatusBadGateway, "upstream_unreachable", `upstream model server for model "m" could not be reached`},
 		{provider.KindConnect, 0, &balancer.AllEjectedError{}, http.StatusBadGateway, "upstream_unreachable", `every endpoint of model "m" is ejected after consecutive failures`},
+		{provider.KindConnect, 0, &balancer.AllEjectedError{RetryIn: 6200 * time.Millisecond}, http.StatusBadGateway, "upstream_unreachable", `every endpoint of model "m" is ejected after consecutive failures; the first returns in 7s`},
 		{provider.KindTLS, 0, nil, http.StatusBadGateway, "upstream_tls_error", `upstream model server for model "m" failed the TLS handshake`},
 		{provider.KindTimeout, 0, nil, http.StatusGatewayTimeout, "upstream_timeout", `upstream model server for model "m" did not answer in time`},
 		{provider.KindTimeout, 0, errFirstTokenTimeout, http.StatusGatewayTimeout, "upstream_timeout", `upstream model server for model "m" sent no first event in time`},

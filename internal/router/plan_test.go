@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/testutil"
@@ -204,7 +205,7 @@ func TestPlanWithEveryEndpointEjected(t *testing.T) {
 	for range 2 {
 		_, trail, err := p.Plan(context.Background(), &Request{ID: "p9", Header: http.Header{}, Body: newBody(chatBody("m", "hi", false))})
 		e := apiErr(t, err)
-		if e.Status != http.StatusBadGateway || e.Message != `every endpoint of model "m" is ejected after consecutive failures (request id p9)` {
+		if e.Status != http.StatusBadGateway || e.Message != `every endpoint of model "m" is ejected after consecutive failures; the first returns in 1h0m0s (request id p9)` || e.RetryAfter != time.Hour {
 			t.Errorf("%d %q", e.Status, e.Message)
 		}
 		if trail.Route.Model != "m" {

@@ -111,8 +111,10 @@ models:
 				}
 			}
 			o := call(t, h.inference, true)
-			if o.status != 502 || !strings.Contains(o.body, `every endpoint of model \"primary\" is ejected after consecutive failures`) {
-				t.Errorf("after two failures: %d %s, want 502 naming the ejection", o.status, o.body)
+			// Ejected for an hour: the client is told when the first endpoint returns.
+			if o.status != 502 || !strings.Contains(o.body, `every endpoint of model \"primary\" is ejected after consecutive failures; the first returns in 1h0m0s (request id `) ||
+				o.retry != "3600" {
+				t.Errorf("after two failures: %d %s (Retry-After %q), want 502 naming the ejection and its end, Retry-After 3600", o.status, o.body, o.retry)
 			}
 			if n := be.calls.Load(); n != 2 {
 				t.Errorf("the failing endpoint got %d calls, want 2", n)
