@@ -60,6 +60,7 @@ func (r *Router) newProvider(m config.Model) (provider.Provider, error) {
 	if err != nil {
 		return nil, fmt.Errorf("provider.%w", err)
 	}
+	r.transports = append(r.transports, pooled)
 	t := noteRetryAfter(transport.WithTracePropagation(pooled, r.prop))
 
 	switch p.Type {

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/http"
 	"sort"
 	"sync/atomic"
 	"time"
@@ -71,8 +72,12 @@ type Options struct {
 // Router routes chat requests to models. It is safe for concurrent use.
 type Router struct {
 	secrets *secret.Store
-	signals *signal.Set
-	engine  *decision.Engine
+	// transports are the models' connection pools, one per model; Close closes their idle
+	// connections, so that a configuration replaced by a reload does not keep a pool of
+	// connections to every backend open until they time out.
+	transports []*http.Transport
+	signals    *signal.Set
+	engine     *decision.Engine
 	// referenced are the signals the decisions use; policy those the decisions that apply
 	// to every request use (the only ones computed for a request naming a model).
 	referenced, policy map[string]bool
@@ -250,9 +255,13 @@ func New(cfg *config.Config, o Options) (*Router, error) {
 	return r, nil
 }
 
-// Close stops watching credential files, probing endpoints, and releases the embedder (an
-// ONNX session). Call it after the requests in flight have finished.
+// Close closes the models' idle upstream connections, stops watching credential files and
+// probing endpoints, and releases the embedder (an ONNX session). Call it after the
+// requests in flight have finished.
 func (r *Router) Close() error {
+	for _, t := range r.transports {
+		t.CloseIdleConnections()
+	}
 	for _, m := range r.order {
 		m.pool.close()
 		if c, ok := m.provider.(io.Closer); ok {
