@@ -2,6 +2,7 @@ package router
 
 import (
 	"encoding/base64"
+	"encoding/hex"
 	"encoding/json"
 	"reflect"
 	"strings"
@@ -55,7 +56,32 @@ func (rd *redaction) refresh() {
 	}
 	// Every value seen so far stays redacted: the old key of a rotation may still work.
 	rd.retired = retain(values, maxRetired)
-	rd.set.Replace(values)
+	forms := values
+	for _, v := range values {
+		forms = append(forms, encoded(v)...)
+	}
+	rd.set.Replace(forms)
+}
+
+// encoded returns the forms in which an upstream that echoes v (or a header holding it) may
+// send it encoded, which a client decodes at once: hex in either case, and base64 in both
+// alphabets, whole (padded or not) and at each of the three byte offsets at which v may
+// start inside a longer encoded text ("Bearer sk-..."), cut to the characters that depend on
+// v's bytes alone.
+func encoded(v string) []string {
+	if len(v) < redact.MinLength {
+		return nil // not redacted either
+	}
+	h := hex.EncodeToString([]byte(v))
+	out := []string{h, strings.ToUpper(h)}
+	for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.URLEncoding} {
+		out = append(out, enc.EncodeToString([]byte(v)), enc.WithPadding(base64.NoPadding).EncodeToString([]byte(v)))
+		for k := range 3 {
+			s := enc.EncodeToString(append(make([]byte, k), v...))
+			out = append(out, s[(8*k+5)/6:8*(k+len(v))/6])
+		}
+	}
+	return out
 }
 
 func (rd *redaction) close() error {

@@ -112,3 +112,32 @@ signals:
 		t.Fatalf("New = %v, want an error containing %q", err, want)
 	}
 }
+
+// TestEncodedCredentialIsRedacted: a key that comes back hex or base64 encoded, alone or
+// inside a longer encoded text such as the Authorization header, is redacted too, since a
+// client decodes it at once.
+func TestEncodedCredentialIsRedacted(t *testing.T) {
+	t.Parallel()
+	const key = "sk-proj-Zq8LmN3vXr7TtY2pQw9s"
+	cfg, err := config.Parse([]byte("models:\n  - model_name: a\n    provider: {type: openai_compatible, base_url: http://x/v1, api_key: env.KEY}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	red := redact.New()
+	rd := newRedaction(cfg, red, func(k string) (string, bool) { return key, k == "KEY" })
+	defer func() { _ = rd.close() }()
+	for _, tc := range []struct{ name, in, want string }{
+		{"hex", "x 736b2d70726f6a2d5a71384c6d4e3376587237547459327051773973 y", "x [redacted] y"},
+		{"hex upper case", "x 736B2D70726F6A2D5A71384C6D4E3376587237547459327051773973 y", "x [redacted] y"},
+		{"base64", "x c2stcHJvai1acThMbU4zdlhyN1R0WTJwUXc5cw== y", "x [redacted] y"},
+		{"base64 unpadded", "x c2stcHJvai1acThMbU4zdlhyN1R0WTJwUXc5cw y", "x [redacted] y"},
+		{"base64 of the header", "x QmVhcmVyIHNrLXByb2otWnE4TG1OM3ZYcjdUdFkycFF3OXM= y", "x QmVhcmVyIH[redacted]M= y"},
+		{"base64 at offset one", "x IHNrLXByb2otWnE4TG1OM3ZYcjdUdFkycFF3OXM= y", "x IH[redacted]M= y"},
+		{"base64 at offset two", "x ICBzay1wcm9qLVpxOExtTjN2WHI3VHRZMnBRdzlz y", "x ICB[redacted] y"},
+		{"base64 of another key", "x c2stcHJvai1acThMbU4zdlhyN1R0WTJwUXc5dA== y", "x c2stcHJvai1acThMbU4zdlhyN1R0WTJwUXc5dA== y"},
+	} {
+		if got := red.String(tc.in); got != tc.want {
+			t.Errorf("%s: String(%q) = %q, want %q", tc.name, tc.in, got, tc.want)
+		}
+	}
+}

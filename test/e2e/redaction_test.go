@@ -2,6 +2,8 @@ package e2e
 
 import (
 	"context"
+	"encoding/base64"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -147,5 +149,58 @@ func TestKeyEchoedTokenByTokenIsRedacted(t *testing.T) {
 	r.Stop()
 	if strings.Contains(r.logs.String(), "sk-echoed") {
 		t.Errorf("the log holds the key:\n%s", r.logs)
+	}
+}
+
+// TestEncodedKeyIsRedacted runs the binary in front of a backend that answers with the
+// Authorization header it received base64 and hex encoded, in an answer and in a stream cut
+// into small events. What the official SDK receives holds none of the encodings, nor the
+// key, which a client would decode from them at once.
+func TestEncodedKeyIsRedacted(t *testing.T) {
+	t.Parallel()
+	const key = "sk-encoded-SECRET-4b1d9e"
+	be := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.Copy(io.Discard, r.Body)
+		auth := []byte(r.Header.Get("Authorization"))
+		echo := "b64 " + base64.StdEncoding.EncodeToString(auth) + " hex " + hex.EncodeToString(auth) + " ok"
+		quote := func(s string) string { b, _ := json.Marshal(s); return string(b) }
+		if r.Header.Get("Accept") != "text/event-stream" {
+			w.Header().Set("Content-Type", "application/json")
+			fmt.Fprintf(w, `{"id":"c1","object":"chat.completion","created":1,"model":"up","choices":[{"index":0,"finish_reason":"stop","message":{"role":"assistant","content":%s}}]}`, quote(echo))
+			return
+		}
+		w.Header().Set("Content-Type", "text/event-stream")
+		for i := 0; i < len(echo); i += 3 {
+			fmt.Fprintf(w, "data: {\"id\":\"c1\",\"object\":\"chat.completion.chunk\",\"created\":1,\"model\":\"up\",\"choices\":[{\"index\":0,\"delta\":{\"content\":%s}}]}\n\n", quote(echo[i:min(i+3, len(echo))]))
+		}
+		fmt.Fprint(w, "data: [DONE]\n\n")
+	}))
+	t.Cleanup(be.Close)
+	r := startRouter(t, compatConfig(be.URL, "env.CHAT_KEY"), "CHAT_KEY="+key)
+	client := sdk(r)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	params := openai.ChatCompletionNewParams{Model: "chat", Messages: []openai.ChatCompletionMessageParamUnion{openai.UserMessage("echo")}}
+	const want = "b64 QmVhcmVyIH[redacted]Q== hex 42656172657220[redacted] ok"
+
+	answer, err := client.Chat.Completions.New(ctx, params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := answer.Choices[0].Message.Content; got != want {
+		t.Errorf("answer %q, want %q", got, want)
+	}
+	stream := client.Chat.Completions.NewStreaming(ctx, params)
+	var streamed strings.Builder
+	for stream.Next() {
+		if c := stream.Current(); len(c.Choices) > 0 {
+			streamed.WriteString(c.Choices[0].Delta.Content)
+		}
+	}
+	if err := stream.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if streamed.String() != want {
+		t.Errorf("stream %q, want %q", streamed.String(), want)
 	}
 }
