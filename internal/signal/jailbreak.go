@@ -328,6 +328,13 @@ func scorePatternsView(text, lower, view string, c cueSet, depth int) map[string
 		}
 	}
 	if depth == 0 {
+		// Escaped text ("Ignore%20all%20previous…") is read as the model reads it, for what it
+		// says: escapes are how URLs and source write text, not a cue of their own.
+		if decoded, _, ok := decodeEscapes(text); ok {
+			for r, w := range scorePatterns(decoded, 1) {
+				addReason(reasons, r, w)
+			}
+		}
 		for _, decoded := range decodePayloads(text) {
 			inner := scorePatterns(decoded, 1)
 			w := combine(inner)

@@ -151,11 +151,12 @@ func NewPIIDetector(opts PIIOptions) (*PIIDetector, error) {
 func (d *PIIDetector) Mask(text string) string { return d.Detect(text).Mask(text) }
 
 // Detect scans text.
-func (d *PIIDetector) Detect(text string) PIIResult { return d.detect(text, true) }
+func (d *PIIDetector) Detect(text string) PIIResult { return d.detect(text, true, maxEscapeLevels) }
 
 // detect scans text; gate skips the patterns that facts about the text rule out (see
-// textFacts), which never changes the findings.
-func (d *PIIDetector) detect(text string, gate bool) PIIResult {
+// textFacts), which never changes the findings. escapes is how many levels of escapes
+// are read decoded (see escapedFindings).
+func (d *PIIDetector) detect(text string, gate bool, escapes int) PIIResult {
 	var all []PIIFinding
 	// Every numeric type needs a digit and an e-mail needs "@": most
 	// prompts have neither, and skipping those regexps is most of the
@@ -232,6 +233,9 @@ func (d *PIIDetector) detect(text string, gate bool) PIIResult {
 	}
 	if len(text) >= minEncodedRun {
 		all = append(all, d.encodedFindings(text, all, gate)...)
+	}
+	if escapes > 0 {
+		all = append(all, d.escapedFindings(text, all, gate, escapes-1)...)
 	}
 	// Findings do not overlap, but for the types found in one encoded run, which share its
 	// span; SortStableFunc keeps those in Types order.

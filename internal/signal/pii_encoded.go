@@ -26,12 +26,47 @@ func (d *PIIDetector) encodedFindings(text string, plain []PIIFinding, gate bool
 		if !ok {
 			continue
 		}
-		inner := d.detect(decoded, gate)
+		inner := d.detect(decoded, gate, maxEscapeLevels) // each level is a quarter shorter
 		for _, t := range inner.Types() {
 			out = append(out, PIIFinding{Type: t, Start: run[0], End: run[1], Text: text[run[0]:run[1]]})
 		}
 	}
 	return out
+}
+
+// maxEscapeLevels bounds how many times escapes are decoded in a row, and so the cost: each
+// level of "%2525…" is only two bytes shorter than the last, and a request could ask for a
+// million of them.
+const maxEscapeLevels = 3
+
+// escapedFindings reports the personal data that text shows once its character escapes are
+// decoded (see decodeEscapes): "123%2D45%2D6789", "jane\u0040example.com". Each finding spans
+// the escaped text it came from, so masking replaces it; findings that overlap one of the
+// plain text are left to it. levels more levels are decoded in the result ("%2540" is "%40"
+// and then "@").
+func (d *PIIDetector) escapedFindings(text string, plain []PIIFinding, gate bool, levels int) []PIIFinding {
+	decoded, at, ok := decodeEscapes(text)
+	if !ok {
+		return nil
+	}
+	var out []PIIFinding
+	for _, f := range d.detect(decoded, gate, levels).Findings {
+		s := [2]int{at[f.Start], at[f.End]}
+		if overlapsAny(plain, s) || overlapsAny(out, s) && !sameSpan(out, s) {
+			continue
+		}
+		out = append(out, PIIFinding{Type: f.Type, Start: s[0], End: s[1], Text: text[s[0]:s[1]]})
+	}
+	return out
+}
+
+func sameSpan(fs []PIIFinding, s [2]int) bool {
+	for _, f := range fs {
+		if f.Start == s[0] && f.End == s[1] {
+			return true
+		}
+	}
+	return false
 }
 
 // encodedRuns returns the runs of at least minEncodedRun base64 characters (either
