@@ -110,3 +110,38 @@ func TestJailbreakInEscapedText(t *testing.T) {
 		})
 	}
 }
+
+// TestPIISpelledOut: digits written as words and "@" and "." written as "(at)" and "(dot)"
+// are read as a model reads them.
+func TestPIISpelledOut(t *testing.T) {
+	t.Parallel()
+	d, err := NewPIIDetector(PIIOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name, text string
+		types      []PIIType
+		masked     string
+	}{
+		{"SSN in words", "my ssn is one two three four five six seven eight nine", []PIIType{PIISSN}, "my ssn is [SSN]"},
+		{"SSN in words with commas", "my SSN is One Two Three, Four Five, Six Seven Eight Nine.", []PIIType{PIISSN}, "my SSN is [SSN]."},
+		{"card in words and digits", "card four one one one 1111 1111 1111", []PIIType{PIICreditCard}, "card [CREDIT_CARD]"},
+		{"e-mail with (at) and (dot)", "mail jane.doe (at) example (dot) com now", []PIIType{PIIEmail}, "mail [EMAIL] now"},
+		{"e-mail with [at]", "mail jane.doe[at]example[dot]com", []PIIType{PIIEmail}, "mail [EMAIL]"},
+		{"counting is no number", "one or two, maybe three to five of them", nil, "one or two, maybe three to five of them"},
+		{"a list of four is no personal data", "pick one, two, three or four", nil, "pick one, two, three or four"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			r := d.Detect(tt.text)
+			if got := r.Types(); !slices.Equal(got, tt.types) {
+				t.Errorf("types = %v, want %v", got, tt.types)
+			}
+			if got := r.Mask(tt.text); got != tt.masked {
+				t.Errorf("masked = %q, want %q", got, tt.masked)
+			}
+		})
+	}
+}

@@ -40,12 +40,13 @@ func (d *PIIDetector) encodedFindings(text string, plain []PIIFinding, gate bool
 const maxEscapeLevels = 3
 
 // escapedFindings reports the personal data that text shows once its character escapes are
-// decoded (see decodeEscapes): "123%2D45%2D6789", "jane\u0040example.com". Each finding spans
-// the escaped text it came from, so masking replaces it; findings that overlap one of the
-// plain text are left to it. levels more levels are decoded in the result ("%2540" is "%40"
-// and then "@").
+// decoded and what it spells is written out (see rewritten): "123%2D45%2D6789",
+// "jane\u0040example.com", "one two three four five six seven eight nine", "jane (at)
+// example (dot) com". Each finding spans the text it came from, so masking replaces it;
+// findings that overlap one of the plain text are left to it. levels more levels are
+// decoded in the result ("%2540" is "%40" and then "@").
 func (d *PIIDetector) escapedFindings(text string, plain []PIIFinding, gate bool, levels int) []PIIFinding {
-	decoded, at, ok := decodeEscapes(text)
+	decoded, at, ok := rewritten(text)
 	if !ok {
 		return nil
 	}

@@ -206,8 +206,8 @@ func TestPolicyReadsWhatTheModelReads(t *testing.T) {
 }
 
 // TestPolicyReadsEscapedText writes an SSN, an attack and an e-mail address with the
-// escapes of URLs, quoted-printable mail and source code, which a model reads as the
-// characters they stand for: the blocking policies refuse them, and the masking policy
+// escapes of URLs, quoted-printable mail and source code, or spelled out, which a model
+// reads as the characters they stand for: the blocking policies refuse them, and the masking policy
 // masks the address before the request leaves the router.
 func TestPolicyReadsEscapedText(t *testing.T) {
 	t.Parallel()
@@ -217,6 +217,7 @@ func TestPolicyReadsEscapedText(t *testing.T) {
 		"my ssn is 123=2D45=2D6789",
 		`my ssn is 123\u002d45\u002d6789`,
 		"card %34%31%31%31 1111 1111 1111",
+		"my ssn is one two three, four five, six seven eight nine",
 	} {
 		if status, _, decision, _ := chat(t, r, "assistant", text); status != 422 || decision != "block_sensitive_ids" {
 			t.Errorf("%q: %d %q, want 422 block_sensitive_ids", text, status, decision)
@@ -225,6 +226,12 @@ func TestPolicyReadsEscapedText(t *testing.T) {
 	status, _, decision, _ := chat(t, r, "assistant", "Please write to jane.doe%40example.com about the invoice.")
 	if status != 200 || decision != "mask_contact_details" {
 		t.Fatalf("mask: %d %q", status, decision)
+	}
+	if sent := fmt.Sprint(be.lastRequest(t)["messages"]); strings.Contains(sent, "jane.doe") || !strings.Contains(sent, "[EMAIL]") {
+		t.Errorf("upstream saw %s", sent)
+	}
+	if status, _, _, _ := chat(t, r, "assistant", "Please write to jane.doe (at) example (dot) com about it."); status != 200 {
+		t.Fatalf("mask (at): %d", status)
 	}
 	if sent := fmt.Sprint(be.lastRequest(t)["messages"]); strings.Contains(sent, "jane.doe") || !strings.Contains(sent, "[EMAIL]") {
 		t.Errorf("upstream saw %s", sent)
