@@ -111,8 +111,8 @@ func TestJailbreakInEscapedText(t *testing.T) {
 	}
 }
 
-// TestPIISpelledOut: digits written as words and "@" and "." written as "(at)" and "(dot)"
-// are read as a model reads them.
+// TestPIISpelledOut: digits written as words, "@" and "." written as "(at)" and "(dot)",
+// and digit groups joined by an "x" or an emoji are read as a model reads them.
 func TestPIISpelledOut(t *testing.T) {
 	t.Parallel()
 	d, err := NewPIIDetector(PIIOptions{})
@@ -129,6 +129,10 @@ func TestPIISpelledOut(t *testing.T) {
 		{"card in words and digits", "card four one one one 1111 1111 1111", []PIIType{PIICreditCard}, "card [CREDIT_CARD]"},
 		{"e-mail with (at) and (dot)", "mail jane.doe (at) example (dot) com now", []PIIType{PIIEmail}, "mail [EMAIL] now"},
 		{"e-mail with [at]", "mail jane.doe[at]example[dot]com", []PIIType{PIIEmail}, "mail [EMAIL]"},
+		{"card with x between its groups", "card 4111x1111x1111x1111", []PIIType{PIICreditCard}, "card [CREDIT_CARD]"},
+		{"SSN with emoji between its groups", "ssn 123🙂45🙂6789", []PIIType{PIISSN}, "ssn [SSN]"},
+		{"dimensions are no number", "a 12x40x60 box", nil, "a 12x40x60 box"},
+		{"a digest keeps its letters", "commit 1234a56a7890b", nil, "commit 1234a56a7890b"},
 		{"counting is no number", "one or two, maybe three to five of them", nil, "one or two, maybe three to five of them"},
 		{"a list of four is no personal data", "pick one, two, three or four", nil, "pick one, two, three or four"},
 	}

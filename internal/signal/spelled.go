@@ -3,6 +3,8 @@ package signal
 import (
 	"regexp"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // digitWords are the English names of the digits, by value.
@@ -157,12 +159,12 @@ func spelledSymbols(text string) (out string, at []int, ok bool) {
 }
 
 // rewritten returns text as a model reads it once its escapes are decoded (decodeEscapes),
-// its spelled digits written as digits (spelledDigits) and its spelled "@" and "." written
-// as symbols (spelledSymbols); at maps the result's offsets to text's. ok is false when
+// its spelled digits written as digits (spelledDigits), its spelled "@" and "." written
+// as symbols (spelledSymbols) and the odd separators of its numbers as "-" (oddSeparators); at maps the result's offsets to text's. ok is false when
 // none of them changed anything.
 func rewritten(text string) (out string, at []int, ok bool) {
 	out = text
-	for _, read := range []func(string) (string, []int, bool){decodeEscapes, spelledDigits, spelledSymbols} {
+	for _, read := range []func(string) (string, []int, bool){decodeEscapes, spelledDigits, spelledSymbols, oddSeparators} {
 		next, nat, changed := read(out)
 		if !changed {
 			continue
@@ -175,4 +177,73 @@ func rewritten(text string) (out string, at []int, ok bool) {
 		out, at, ok = next, nat, true
 	}
 	return out, at, ok
+}
+
+// minSeparatedGroups is how many digit groups one odd separator must join before the groups
+// are read as one number: an SSN has three, a card four.
+const minSeparatedGroups = 3
+
+// oddSeparators returns text with the separators that join three or more digit groups,
+// each the same, written "-", when the detectors would not read them as one: an "x" or a
+// symbol or emoji ("4111x1111x1111x1111", "123🙂45🙂6789"), which a model reads past.
+// Other letters are left: hexadecimal digests hold digits between letters by chance. at and
+// ok are as for decodeEscapes.
+func oddSeparators(text string) (out string, at []int, ok bool) {
+	type sep struct{ start, end int }
+	var chain, all []sep
+	flush := func() {
+		if len(chain)+1 >= minSeparatedGroups {
+			all = append(all, chain...)
+		}
+		chain = chain[:0]
+	}
+	i := 0
+	for i < len(text) {
+		if !isDigit(text[i]) {
+			i++
+			continue
+		}
+		for i < len(text) && isDigit(text[i]) {
+			i++
+		}
+		r, n := utf8.DecodeRuneInString(text[i:])
+		if n == 0 || !oddSeparator(r) || i+n >= len(text) || !isDigit(text[i+n]) {
+			flush()
+			continue
+		}
+		if len(chain) > 0 && text[chain[0].start:chain[0].end] != text[i:i+n] {
+			flush()
+		}
+		chain = append(chain, sep{i, i + n})
+		i += n
+	}
+	flush()
+	if len(all) == 0 {
+		return "", nil, false
+	}
+	var b strings.Builder
+	b.Grow(len(text))
+	at = make([]int, 0, len(text)+1)
+	last := 0
+	for _, s := range all {
+		b.WriteString(text[last:s.start])
+		for p := last; p < s.start; p++ {
+			at = append(at, p)
+		}
+		b.WriteByte('-')
+		at = append(at, s.start)
+		last = s.end
+	}
+	b.WriteString(text[last:])
+	for p := last; p <= len(text); p++ {
+		at = append(at, p)
+	}
+	return b.String(), at, true
+}
+
+func oddSeparator(r rune) bool {
+	if r == 'x' || r == 'X' {
+		return true
+	}
+	return r >= utf8.RuneSelf && r != utf8.RuneError && (unicode.IsSymbol(r) || unicode.IsPunct(r))
 }

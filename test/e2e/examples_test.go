@@ -218,6 +218,7 @@ func TestPolicyReadsEscapedText(t *testing.T) {
 		`my ssn is 123\u002d45\u002d6789`,
 		"card %34%31%31%31 1111 1111 1111",
 		"my ssn is one two three, four five, six seven eight nine",
+		"card 4111x1111x1111x1111",
 	} {
 		if status, _, decision, _ := chat(t, r, "assistant", text); status != 422 || decision != "block_sensitive_ids" {
 			t.Errorf("%q: %d %q, want 422 block_sensitive_ids", text, status, decision)
