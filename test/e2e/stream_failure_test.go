@@ -47,12 +47,12 @@ func TestStreamCutUpstreamEndsWithAnErrorEvent(t *testing.T) {
 		t.Fatalf("events: %q", events)
 	}
 	id := resp.Header.Get("X-Request-Id")
-	want := `data: {"error":{"message":"upstream model server for model \"chat\" sent a malformed stream (request id ` + id + `)","type":"upstream_error","param":null,"code":"upstream_error"}}`
+	want := `data: {"error":{"message":"upstream model server for model \"chat\" cut its answer short (request id ` + id + `)","type":"upstream_error","param":null,"code":"upstream_error"}}`
 	if events[2] != want {
 		t.Errorf("last event\n got %s\nwant %s", events[2], want)
 	}
 	// The failure is logged with the request at warning level, and its cause with the id.
-	if line := logLine(r, id, "upstream failure"); !strings.Contains(line, be.URL+"/v1: the stream was cut in the middle of an event") {
+	if line := logLine(r, id, "upstream failure"); !strings.Contains(line, "the stream of "+be.URL+"/v1 was cut short after 2 events (unexpected EOF)") {
 		t.Errorf("the log line lacks the cause: %s", line)
 	}
 	r.Stop()
