@@ -105,7 +105,7 @@ func isBase64Byte(c byte) bool {
 func decodeRun(run string) (string, bool) {
 	var b []byte
 	var err error
-	if isHexRun(run) {
+	if isHex(run) {
 		b, err = hex.DecodeString(run[:len(run)/2*2])
 	} else if enc := base64Encoding(run); enc != nil {
 		b, err = enc.DecodeString(run)
@@ -121,14 +121,4 @@ func decodeRun(run string) (string, bool) {
 		}
 	}
 	return string(b), true
-}
-
-func isHexRun(s string) bool {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F') {
-			return false
-		}
-	}
-	return true
 }
