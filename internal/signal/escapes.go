@@ -90,9 +90,9 @@ func escapeAt(text string, i int) (kind, n int) {
 		return escQuoted, 2
 	case len(rest) >= 4 && rest[0] == '\\' && rest[1] == 'x' && isHexDigit(rest[2]) && isHexDigit(rest[3]):
 		return escBackslash, 4
-	case len(rest) >= 6 && rest[0] == '\\' && rest[1] == 'u' && allHex(rest[2:6]):
+	case len(rest) >= 6 && rest[0] == '\\' && rest[1] == 'u' && isHex(rest[2:6]):
 		return escBackslash, 6
-	case len(rest) >= 10 && rest[0] == '\\' && rest[1] == 'U' && allHex(rest[2:10]):
+	case len(rest) >= 10 && rest[0] == '\\' && rest[1] == 'U' && isHex(rest[2:10]):
 		return escBackslash, 10
 	}
 	return 0, 0
@@ -146,15 +146,6 @@ func isHexDigit(c byte) bool {
 }
 
 func isUpperHex(c byte) bool { return c >= '0' && c <= '9' || c >= 'A' && c <= 'F' }
-
-func allHex(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if !isHexDigit(s[i]) {
-			return false
-		}
-	}
-	return true
-}
 
 func hexByte(c byte) byte {
 	switch {

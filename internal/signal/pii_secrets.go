@@ -176,8 +176,7 @@ func looksRandom(v string) bool {
 
 func isHex(s string) bool {
 	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F') {
+		if !isHexDigit(s[i]) {
 			return false
 		}
 	}
