@@ -120,8 +120,9 @@ func (r *ChatRequest) MarshalJSONTo(enc *jsontext.Encoder) error {
 }
 
 // Encode returns the request as JSON, as MarshalJSON does, without encoding/json's second
-// pass over the result.
-func (r *ChatRequest) Encode() ([]byte, error) { return jsonv2.Marshal(r, codec) }
+// pass over the result. It encodes the plain type, as MarshalJSONTo does, one level of
+// encoder less deep: the stack a request grows is held for the connection's life.
+func (r *ChatRequest) Encode() ([]byte, error) { return jsonv2.Marshal((*plainRequest)(r), codec) }
 
 // UnmarshalJSON is UnmarshalJSONFrom for encoding/json.
 func (r *ChatRequest) UnmarshalJSON(data []byte) error { return jsonv2.Unmarshal(data, r, codec) }

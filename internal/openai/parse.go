@@ -29,7 +29,10 @@ func ParseChatRequest(body []byte) (*ChatRequest, *APIError) {
 		return nil, apiErr
 	}
 	var req ChatRequest
-	if err := jsonv2.Unmarshal(body, &req, codec); err != nil {
+	// Decoded as its plain type, which is what ChatRequest.UnmarshalJSONFrom does, one
+	// level of decoder less deep: the stack a request grows is held for the connection's
+	// life.
+	if err := jsonv2.Unmarshal(body, (*plainRequest)(&req), codec); err != nil {
 		return nil, decodeError(body, err)
 	}
 	if req.Model == "" {
