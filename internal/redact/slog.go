@@ -27,22 +27,32 @@ func (h *handler) Handle(ctx context.Context, rec slog.Record) error {
 	if !h.r.Active() {
 		return h.inner.Handle(ctx, rec)
 	}
-	msg := h.r.String(rec.Message)
-	changed := msg != rec.Message
-	var buf [16]slog.Attr
-	attrs := buf[:0]
-	rec.Attrs(func(a slog.Attr) bool {
-		red, ch := h.attr(a)
-		attrs = append(attrs, red)
-		changed = changed || ch
-		return true
-	})
+	changed := h.r.String(rec.Message) != rec.Message
+	if !changed {
+		rec.Attrs(func(a slog.Attr) bool {
+			_, changed = h.attr(a)
+			return !changed
+		})
+	}
 	if !changed {
 		// Nothing to hide, which is every line but a rare few: the record goes on as it
-		// came, without being copied.
+		// came, without being copied. This path keeps a small frame: the access line of a
+		// stream is written at the bottom of the connection's goroutine, whose stack is
+		// held for as long as the connection lives.
 		return h.inner.Handle(ctx, rec)
 	}
-	out := slog.NewRecord(rec.Time, rec.Level, msg, rec.PC)
+	return h.handleRedacted(ctx, rec)
+}
+
+// handleRedacted hands on a copy of rec with its message and attributes redacted.
+func (h *handler) handleRedacted(ctx context.Context, rec slog.Record) error {
+	out := slog.NewRecord(rec.Time, rec.Level, h.r.String(rec.Message), rec.PC)
+	attrs := make([]slog.Attr, 0, rec.NumAttrs())
+	rec.Attrs(func(a slog.Attr) bool {
+		red, _ := h.attr(a)
+		attrs = append(attrs, red)
+		return true
+	})
 	out.AddAttrs(attrs...)
 	return h.inner.Handle(ctx, out)
 }

@@ -186,75 +186,98 @@ func (res *Result) Close() {
 // request's Trail; the Result is nil when err is non-nil. err is an *openai.APIError: a
 // refusal (401, 403, 404, 413, 429, 503, a policy's block), a bad request, or the model's
 // failure after retries and fallbacks, carrying the explanation headers once routed.
-func (p *Pipeline) Serve(ctx context.Context, req *Request) (*Result, Trail, error) {
+func (p *Pipeline) Serve(ctx context.Context, req *Request) (*Result, *Trail, error) {
+	// Serve and the steps it calls keep small frames, with the request's state in the
+	// exchange: they run on the client connection's goroutine, whose stack, once grown,
+	// is held for as long as the connection lives; a stream holds it for minutes.
 	x, err := p.begin(ctx, req)
 	if err != nil {
-		return nil, x.trail, err
+		return nil, &x.trail, err
 	}
-	p2, err := x.route(req.Header)
-	if err != nil {
-		return nil, x.trail, err
+	if err := x.route(req.Header); err != nil {
+		return nil, &x.trail, err
 	}
 	debug := debugRequested(req.Header.Get)
-	lookup := x.r.cacheLookup(x.ctx, x.trail.Client, p2, req.Header)
-	if lookup.hit != nil {
-		rt := p2.rt
-		rt.Model = lookup.hit.Entry.Model
-		res := &Result{Response: &provider.Response{Body: lookup.hit.Entry.Body}, end: x}
-		if x.chat.Stream {
-			so := x.chat.StreamOptions
-			st, ok := x.r.replayStream(x.ctx, rt.Model, lookup.hit.Entry.Body, so != nil && so.IncludeUsage)
-			if ok {
-				res.Response, res.Stream = nil, st
-			} else {
-				lookup = cacheLookup{outcome: CacheMiss} // an entry that cannot be replayed: call the model
-			}
-		}
-		if lookup.hit != nil {
-			x.trail.Route, x.trail.Cache = rt, CacheHit
-			res.explain = append(rt.Explain(debug), lookup.explain()...)
-			return res, x.trail, nil
-		}
+	if res := x.fromCache(req.Header, debug); res != nil {
+		return res, &x.trail, nil
 	}
-	res := &Result{end: x}
-	var rt Route
-	if x.chat.Stream {
-		if ka := x.r.keepAlive(); req.Waiter != nil && ka > 0 {
-			req.Waiter.StreamWaiting(p2.rt.Explain(debug), ka)
-		}
-		res.Stream, rt, err = x.r.stream(x.ctx, p2)
-	} else {
-		res.Response, rt, err = x.r.complete(x.ctx, p2)
-	}
-	// A fallback changes the model: explain the route as served.
-	x.trail.Route, x.trail.Cache = rt, lookup.outcome
-	res.explain = append(rt.Explain(debug), lookup.explain()...)
-	if err != nil {
-		x.finish(nil)
-		// A request the provider refused to translate is the client's error, counted as one.
-		x.trail.ModelFailed = !errors.Is(err, provider.ErrRefused)
-		return nil, x.trail, x.explained(err, res.explain)
-	}
-	if lookup.entry != nil && rt.FallbackFrom == "" {
-		res.lookup = lookup // stored by Close, once the client has its answer
-		if res.Stream != nil {
-			res.Stream.record = &StreamAnswer{}
-		}
-	}
-	return res, x.trail, nil
+	res, err := x.call(req.Waiter, debug)
+	return res, &x.trail, err
 }
 
-// route runs the signals and decisions. A refusal (unknown model, a block, a policy that
-// could not be checked) ends the exchange and carries the explanation headers.
-func (x *exchange) route(h http.Header) (routed, error) {
+// route runs the signals and decisions, and keeps their outcome in x.rd. A refusal (unknown
+// model, a block, a policy that could not be checked) ends the exchange and carries the
+// explanation headers.
+func (x *exchange) route(h http.Header) error {
 	m, out, rt, err := x.r.tracedRoute(x.ctx, x.chat, h)
 	x.trail.Route = rt
 	if err != nil {
 		x.finish(nil)
-		return routed{}, x.explained(err, rt.Explain(debugRequested(h.Get)))
+		return x.explained(err, rt.Explain(debugRequested(h.Get)))
 	}
 	x.routed(rt)
-	return routed{m: m, req: out, rt: rt}, nil
+	x.rd = routed{m: m, req: out, rt: rt}
+	return nil
+}
+
+// fromCache looks the routed request up in the cache, keeping the outcome in x.lookup, and
+// returns the answer of a hit; nil when the model is to be called.
+func (x *exchange) fromCache(h http.Header, debug bool) *Result {
+	x.lookup = x.r.cacheLookup(x.ctx, x.trail.Client, x.rd, h)
+	if x.lookup.hit == nil {
+		return nil
+	}
+	rt := x.rd.rt
+	rt.Model = x.lookup.hit.Entry.Model
+	res := &Result{Response: &provider.Response{Body: x.lookup.hit.Entry.Body}, end: x}
+	if x.chat.Stream {
+		so := x.chat.StreamOptions
+		st, ok := x.r.replayStream(x.ctx, rt.Model, x.lookup.hit.Entry.Body, so != nil && so.IncludeUsage)
+		if !ok {
+			x.lookup = cacheLookup{outcome: CacheMiss} // an entry that cannot be replayed: call the model
+			return nil
+		}
+		res.Response, res.Stream = nil, st
+	}
+	x.trail.Route, x.trail.Cache = rt, CacheHit
+	res.explain = append(rt.Explain(debug), x.lookup.explain()...)
+	return res
+}
+
+// call calls the routed model for the whole answer, or for a stream up to its first event.
+// A fallback changes x.rd.rt to the route as served.
+func (x *exchange) call(w StreamWaiter, debug bool) (*Result, error) {
+	res := &Result{end: x}
+	var err error
+	if x.chat.Stream {
+		if ka := x.r.keepAlive(); w != nil && ka > 0 {
+			w.StreamWaiting(x.rd.rt.Explain(debug), ka)
+		}
+		res.Stream, err = x.r.stream(x.ctx, &x.rd)
+	} else {
+		res.Response, err = x.r.complete(x.ctx, &x.rd)
+	}
+	return x.called(res, err, debug)
+}
+
+// called completes the Result of a call to the model, or ends the exchange on its failure.
+func (x *exchange) called(res *Result, err error, debug bool) (*Result, error) {
+	// A fallback changes the model: explain the route as served.
+	x.trail.Route, x.trail.Cache = x.rd.rt, x.lookup.outcome
+	res.explain = append(x.rd.rt.Explain(debug), x.lookup.explain()...)
+	if err != nil {
+		x.finish(nil)
+		// A request the provider refused to translate is the client's error, counted as one.
+		x.trail.ModelFailed = !errors.Is(err, provider.ErrRefused)
+		return nil, x.explained(err, res.explain)
+	}
+	if x.lookup.entry != nil && x.rd.rt.FallbackFrom == "" {
+		res.lookup = x.lookup // stored by Close, once the client has its answer
+		if res.Stream != nil {
+			res.Stream.record = &StreamAnswer{}
+		}
+	}
+	return res, nil
 }
 
 // ModelOwner is the owned_by of the models GET /v1/models lists, on both front doors.
@@ -303,6 +326,8 @@ type exchange struct {
 	ctx     context.Context
 	chat    *openai.ChatRequest
 	trail   Trail
+	rd      routed      // the routing decision, once taken
+	lookup  cacheLookup // the cache's outcome for it
 	once    sync.Once
 }
 

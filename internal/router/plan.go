@@ -163,10 +163,10 @@ func (p *Pipeline) Plan(ctx context.Context, req *Request) (*Plan, Trail, error)
 	if err != nil {
 		return nil, x.trail, err
 	}
-	rd, err := x.route(req.Header)
-	if err != nil {
+	if err := x.route(req.Header); err != nil {
 		return nil, x.trail, err
 	}
+	rd := x.rd
 	debug := debugRequested(req.Header.Get)
 	lookup := x.r.cacheLookup(x.ctx, x.trail.Client, rd, req.Header)
 	x.trail.Cache = lookup.outcome

@@ -27,11 +27,18 @@ func (r *Router) withFallbacks(ctx context.Context, chosen *model, call func(con
 			return m, err
 		}
 		next := r.models[chosen.cfg.Fallbacks[i]]
-		logFor(ctx, r.log).Warn("falling back", LogKeyServing, m.cfg.Name, "fallback", next.cfg.Name, LogKeyError, err.Error())
-		if r.metrics != nil {
-			r.metrics.Fallbacks.WithLabelValues(m.cfg.Name, next.cfg.Name, reason(err)).Inc()
-		}
+		r.fallingBack(ctx, m, next, err)
 		m = next
+	}
+}
+
+// fallingBack logs and counts the move from m, which failed with err, to its fallback next.
+// It is a function of its own so that withFallbacks, under every call to a model on the
+// connection's goroutine, keeps a small frame.
+func (r *Router) fallingBack(ctx context.Context, m, next *model, err error) {
+	logFor(ctx, r.log).Warn("falling back", LogKeyServing, m.cfg.Name, "fallback", next.cfg.Name, LogKeyError, err.Error())
+	if r.metrics != nil {
+		r.metrics.Fallbacks.WithLabelValues(m.cfg.Name, next.cfg.Name, reason(err)).Inc()
 	}
 }
 
@@ -41,16 +48,14 @@ func (r *Router) withFallbacks(ctx context.Context, chosen *model, call func(con
 // outlast ctx, or when Retry-After is longer than retry.max_retry_after: a fallback may
 // answer now, and a client told to come back later may rather decide for itself.
 func (r *Router) withRetries(ctx context.Context, m *model, call func(context.Context, *model) error) error {
-	rc := m.cfg.Retry
+	// The attempt's frame stays small, the span and the retry's decision each in a function
+	// of their own: call runs on the client connection's goroutine, whose stack, once grown,
+	// is held for as long as the connection lives.
 	for attempt := 1; ; attempt++ {
 		r.inFlight(m.cfg.Name, 1)
 		start := time.Now()
 		note := &retryAfterNote{}
-		actx, span := r.tracer.Start(context.WithValue(ctx, retryAfterKey{}, note), "upstream", trace.WithSpanKind(trace.SpanKindClient))
-		if span.IsRecording() {
-			span.SetAttributes(attribute.String("vsr.model", m.cfg.Name), attribute.String("vsr.provider", m.cfg.Provider.Type),
-				attribute.Int("vsr.attempt", attempt))
-		}
+		actx, span := r.startUpstreamSpan(ctx, m, attempt, note)
 		err := call(actx, m)
 		r.inFlight(m.cfg.Name, -1)
 		if err != nil {
@@ -66,29 +71,10 @@ func (r *Router) withRetries(ctx context.Context, m *model, call func(context.Co
 			return err // nothing was sent: no upstream call to count, nothing to retry
 		}
 		r.observeUpstream(m.cfg.Name, start, err)
-		var pe *provider.Error
-		if errors.As(err, &pe) && pe.RetryAfter == 0 && pe.Status == http.StatusServiceUnavailable {
-			pe.RetryAfter = note.get()
-		}
-		if attempt >= rc.MaxAttempts || !retryable(err) {
+		wait, again := r.retryWait(ctx, m, attempt, note, err)
+		if !again {
 			return err
 		}
-		wait := backoff(rc.InitialBackoff.D(), rc.MaxBackoff.D(), attempt)
-		if pe != nil && pe.RetryAfter > wait {
-			if pe.RetryAfter > rc.MaxRetryAfter.D() {
-				logFor(ctx, r.log).Info("not waiting for Retry-After longer than retry.max_retry_after", LogKeyServing, m.cfg.Name,
-					"retry_after_ms", pe.RetryAfter.Milliseconds(), "max_retry_after_ms", rc.MaxRetryAfter.D().Milliseconds())
-				return err
-			}
-			wait = pe.RetryAfter
-		}
-		if dl, ok := ctx.Deadline(); ok && time.Until(dl) < wait {
-			return err
-		}
-		if r.metrics != nil {
-			r.metrics.Retries.WithLabelValues(m.cfg.Name, reason(err)).Inc()
-		}
-		logFor(ctx, r.log).Info("retrying", LogKeyServing, m.cfg.Name, "attempt", attempt+1, "wait_ms", wait.Milliseconds(), LogKeyError, err.Error())
 		t := time.NewTimer(wait)
 		select {
 		case <-ctx.Done():
@@ -97,6 +83,46 @@ func (r *Router) withRetries(ctx context.Context, m *model, call func(context.Co
 		case <-t.C:
 		}
 	}
+}
+
+// startUpstreamSpan starts the span of one attempt to call m.
+func (r *Router) startUpstreamSpan(ctx context.Context, m *model, attempt int, note *retryAfterNote) (context.Context, trace.Span) {
+	actx, span := r.tracer.Start(context.WithValue(ctx, retryAfterKey{}, note), "upstream", trace.WithSpanKind(trace.SpanKindClient))
+	if span.IsRecording() {
+		span.SetAttributes(attribute.String("vsr.model", m.cfg.Name), attribute.String("vsr.provider", m.cfg.Provider.Type),
+			attribute.Int("vsr.attempt", attempt))
+	}
+	return actx, span
+}
+
+// retryWait decides whether the attempt that failed with err is retried, and after how
+// long; a retry is counted and logged.
+func (r *Router) retryWait(ctx context.Context, m *model, attempt int, note *retryAfterNote, err error) (time.Duration, bool) {
+	rc := m.cfg.Retry
+	var pe *provider.Error
+	if errors.As(err, &pe) && pe.RetryAfter == 0 && pe.Status == http.StatusServiceUnavailable {
+		pe.RetryAfter = note.get()
+	}
+	if attempt >= rc.MaxAttempts || !retryable(err) {
+		return 0, false
+	}
+	wait := backoff(rc.InitialBackoff.D(), rc.MaxBackoff.D(), attempt)
+	if pe != nil && pe.RetryAfter > wait {
+		if pe.RetryAfter > rc.MaxRetryAfter.D() {
+			logFor(ctx, r.log).Info("not waiting for Retry-After longer than retry.max_retry_after", LogKeyServing, m.cfg.Name,
+				"retry_after_ms", pe.RetryAfter.Milliseconds(), "max_retry_after_ms", rc.MaxRetryAfter.D().Milliseconds())
+			return 0, false
+		}
+		wait = pe.RetryAfter
+	}
+	if dl, ok := ctx.Deadline(); ok && time.Until(dl) < wait {
+		return 0, false
+	}
+	if r.metrics != nil {
+		r.metrics.Retries.WithLabelValues(m.cfg.Name, reason(err)).Inc()
+	}
+	logFor(ctx, r.log).Info("retrying", LogKeyServing, m.cfg.Name, "attempt", attempt+1, "wait_ms", wait.Milliseconds(), LogKeyError, err.Error())
+	return wait, true
 }
 
 // backoff is the delay before retry number attempt (1-based): a uniform random duration up to

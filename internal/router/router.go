@@ -317,9 +317,9 @@ type routed struct {
 }
 
 // complete calls the routed model for the whole answer, retrying and falling back as
-// configured.
-func (r *Router) complete(ctx context.Context, p routed) (*provider.Response, Route, error) {
-	m, req, rt := p.m, p.req, p.rt
+// configured; p.rt is left naming the model that answered (or failed last).
+func (r *Router) complete(ctx context.Context, p *routed) (*provider.Response, error) {
+	m, req, rt := p.m, p.req, &p.rt
 	ctx, cancel := r.budget(ctx, m)
 	defer cancel()
 	var resp *provider.Response
@@ -336,19 +336,19 @@ func (r *Router) complete(ctx context.Context, p routed) (*provider.Response, Ro
 	rt.served(m, served)
 	if err != nil {
 		r.countFailure(served.cfg.Name, err)
-		return nil, rt, r.apiError(ctx, served.cfg.Name, err)
+		return nil, r.apiError(ctx, served.cfg.Name, err)
 	}
 	// A backend may echo what it was sent; no credential leaves in an answer either.
 	resp.Body = redactAnswer(r.redactor, resp.Body)
-	return resp, rt, nil
+	return resp, nil
 }
 
 // stream starts a streamed answer from the routed model. It waits for the first chunk
 // before it returns, so that a model failing before its first byte can still be retried or
 // replaced by a fallback: the client has seen nothing yet. The returned stream's errors are
-// *openai.APIError.
-func (r *Router) stream(ctx context.Context, p routed) (*Stream, Route, error) {
-	m, req, rt := p.m, p.req, p.rt
+// *openai.APIError. p.rt is left naming the model that answered (or failed last).
+func (r *Router) stream(ctx context.Context, p *routed) (*Stream, error) {
+	m, req, rt := p.m, p.req, &p.rt
 	// Token limits need every stream's usage: the backend is always asked for it, and the
 	// usage chunk is passed on only to a client that asked too.
 	clientUsage := req.StreamOptions != nil && req.StreamOptions.IncludeUsage
@@ -374,11 +374,11 @@ func (r *Router) stream(ctx context.Context, p routed) (*Stream, Route, error) {
 	if err != nil {
 		cancel()
 		r.countFailure(served.cfg.Name, err)
-		return nil, rt, r.apiError(ctx, served.cfg.Name, err)
+		return nil, r.apiError(ctx, served.cfg.Name, err)
 	}
 	st.clientUsage = clientUsage
 	st.budgetCancel = cancel
-	return st, rt, nil
+	return st, nil
 }
 
 // budget bounds ctx by the request budget, routing.request_budget, which counts from here.

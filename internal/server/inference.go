@@ -99,16 +99,7 @@ func (h *Inference) chat(w http.ResponseWriter, r *http.Request) {
 	info.client, info.model, info.stream, info.selected, info.cache = trail.Client, trail.Model, trail.Stream, trail.Route.Model, trail.Cache
 	info.modelFailed, info.decision = trail.ModelFailed, trail.Route.Decision
 	if err != nil {
-		if errors.Is(err, router.ErrShuttingDown) {
-			info.err = err // for the log line: the router ended it, the client did not go away
-		}
-		if wait.sw != nil && wait.sw.stop() {
-			// A keep-alive has sent the stream's status while the model was slow to start.
-			info.err = err
-			wait.sw.errorEvent(err)
-			return
-		}
-		writeError(w, err)
+		failed(w, wait, info, err)
 		return
 	}
 	defer res.Close()
@@ -120,6 +111,25 @@ func (h *Inference) chat(w http.ResponseWriter, r *http.Request) {
 		h.stream(sw, res, info)
 		return
 	}
+	answer(w, res)
+}
+
+// failed answers a chat request the pipeline could not serve.
+func failed(w http.ResponseWriter, wait *streamWaiter, info *requestInfo, err error) {
+	if errors.Is(err, router.ErrShuttingDown) {
+		info.err = err // for the log line: the router ended it, the client did not go away
+	}
+	if wait.sw != nil && wait.sw.stop() {
+		// A keep-alive has sent the stream's status while the model was slow to start.
+		info.err = err
+		wait.sw.errorEvent(err)
+		return
+	}
+	writeError(w, err)
+}
+
+// answer writes a whole answer.
+func answer(w http.ResponseWriter, res *router.Result) {
 	_ = http.NewResponseController(w).EnableFullDuplex() // as for a stream (newStreamWriter)
 	for _, kv := range res.Explain() {
 		w.Header().Set(kv[0], kv[1])

@@ -42,6 +42,10 @@ type requestInfo struct {
 
 type ctxKey struct{}
 
+// requestInfoFrom returns the request's info, or a new one outside the middleware. It is not
+// inlined: its fallback would then sit in the caller's frame, on the connection's goroutine.
+//
+//go:noinline
 func requestInfoFrom(ctx context.Context) *requestInfo {
 	if info, ok := ctx.Value(ctxKey{}).(*requestInfo); ok {
 		return info
@@ -86,11 +90,7 @@ func withRequestContext(next http.Handler, log *slog.Logger, m *telemetry.Metric
 				if p == http.ErrAbortHandler { //nolint:errorlint // a sentinel panic value, not an error chain
 					panic(p)
 				}
-				log.Error("panic serving request", router.LogKeyRequestID, info.id, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
-				if rec.status == 0 {
-					writeError(rec, &openai.APIError{Status: http.StatusInternalServerError, Type: openai.TypeServer,
-						Message: "internal error; the request id is " + info.id})
-				}
+				answerPanic(log, rec, info, p)
 			} else if rec.status != 0 && rec.Header().Get("Content-Length") != "" {
 				// The answer is whole: send it now; the client need not wait for the log
 				// line, the metrics and the span.
@@ -99,14 +99,31 @@ func withRequestContext(next http.Handler, log *slog.Logger, m *telemetry.Metric
 			if router.ShuttingDown(r.Context()) && rec.status == 0 {
 				// Ended by the shutdown before it wrote anything (waiting in the admission
 				// queue, say): the client is still there, and told why.
-				err := router.ShutdownError(router.WithRequestID(r.Context(), info.id))
-				writeError(rec, err)
-				info.err = err
+				answerShutdown(r.Context(), rec, info)
 			}
 			finish(log, m, endpoint, r, rec.status, info, time.Since(start))
 		}()
 		next.ServeHTTP(rec, r.WithContext(router.WithRequestID(context.WithValue(r.Context(), ctxKey{}, info), info.id)))
 	})
+}
+
+// answerPanic logs a handler's panic and answers 500 unless an answer has begun. It and
+// answerShutdown are functions of their own so that the deferred function of
+// withRequestContext keeps a small frame: it runs at the bottom of the connection's
+// goroutine, whose stack is held for as long as the connection lives.
+func answerPanic(log *slog.Logger, rec *statusRecorder, info *requestInfo, p any) {
+	log.Error("panic serving request", router.LogKeyRequestID, info.id, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+	if rec.status == 0 {
+		writeError(rec, &openai.APIError{Status: http.StatusInternalServerError, Type: openai.TypeServer,
+			Message: "internal error; the request id is " + info.id})
+	}
+}
+
+// answerShutdown tells the client of a request the shutdown ended before it was answered.
+func answerShutdown(ctx context.Context, rec *statusRecorder, info *requestInfo) {
+	err := router.ShutdownError(router.WithRequestID(ctx, info.id))
+	writeError(rec, err)
+	info.err = err
 }
 
 // accessAttrs are the fields of a request's access log line, typed so that none is boxed.
@@ -148,24 +165,7 @@ func finish(log *slog.Logger, m *telemetry.Metrics, endpoint string, r *http.Req
 	// away: the line notes it, but nothing failed on the router's side.
 	failed := info.err != nil && !clientGone(info.err)
 	if info.span != nil {
-		if info.span.IsRecording() {
-			info.span.SetAttributes(attribute.Int("http.response.status_code", status), attribute.String("vsr.request_id", info.id),
-				attribute.String("vsr.requested_model", info.model), attribute.String("vsr.selected_model", info.selected),
-				attribute.Bool("vsr.stream", info.stream))
-			if info.cache != "" {
-				// A hit has no upstream span: this says why.
-				info.span.SetAttributes(attribute.String("vsr.cache", info.cache))
-			}
-			switch {
-			case failed:
-				// A stream that failed after its 200 went out: the status text would say "OK".
-				// The message is the one the client got, so it holds no secret.
-				info.span.SetStatus(codes.Error, info.err.Error())
-			case status >= 500:
-				info.span.SetStatus(codes.Error, http.StatusText(status))
-			}
-		}
-		info.span.End()
+		endSpan(info, status, failed)
 	}
 	level := slog.LevelInfo
 	if endpoint == "management" && status < 400 {
@@ -192,6 +192,30 @@ func finish(log *slog.Logger, m *telemetry.Metrics, endpoint string, r *http.Req
 	if status >= 400 && status < 500 && status != router.StatusClientClosed && !info.modelFailed {
 		m.Errors.WithLabelValues(info.model, "client_error").Inc()
 	}
+}
+
+// endSpan ends the request's server span with its outcome. It is a function of its own so
+// that finish keeps a small frame: a stream's access line is written at the bottom of the
+// connection's goroutine, whose stack is held for as long as the connection lives.
+func endSpan(info *requestInfo, status int, failed bool) {
+	if info.span.IsRecording() {
+		info.span.SetAttributes(attribute.Int("http.response.status_code", status), attribute.String("vsr.request_id", info.id),
+			attribute.String("vsr.requested_model", info.model), attribute.String("vsr.selected_model", info.selected),
+			attribute.Bool("vsr.stream", info.stream))
+		if info.cache != "" {
+			// A hit has no upstream span: this says why.
+			info.span.SetAttributes(attribute.String("vsr.cache", info.cache))
+		}
+		switch {
+		case failed:
+			// A stream that failed after its 200 went out: the status text would say "OK".
+			// The message is the one the client got, so it holds no secret.
+			info.span.SetStatus(codes.Error, info.err.Error())
+		case status >= 500:
+			info.span.SetStatus(codes.Error, http.StatusText(status))
+		}
+	}
+	info.span.End()
 }
 
 // clientGone reports whether err says the client went away before its answer ended.

@@ -44,11 +44,10 @@ func (rs *routes) handlePrefix(prefix string, h http.HandlerFunc) {
 }
 
 func (rs *routes) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	// CONNECT names a host, not a path ("CONNECT example.com:443"): the listener is no proxy.
+	// The refusals are functions of their own, so that this frame, under every request on
+	// the connection's goroutine, stays small.
 	if r.Method == http.MethodConnect {
-		w.Header().Set("Allow", "GET, HEAD, POST")
-		writeError(w, &openai.APIError{Status: http.StatusMethodNotAllowed, Type: openai.TypeInvalidRequest, Code: "method_not_allowed",
-			Message: "method CONNECT is not allowed; this server is not a proxy"})
+		refuseConnect(w)
 		return
 	}
 	rts, ok := rs.byPath[r.URL.Path]
@@ -66,12 +65,27 @@ func (rs *routes) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if method == http.MethodHead {
 		method = http.MethodGet
 	}
-	var allowed, use []string
 	for _, rt := range rts {
 		if rt.method == method {
 			rt.handler(w, r)
 			return
 		}
+	}
+	refuseMethod(w, r, rts)
+}
+
+// refuseConnect answers CONNECT, which names a host, not a path ("CONNECT
+// example.com:443"): the listener is no proxy.
+func refuseConnect(w http.ResponseWriter) {
+	w.Header().Set("Allow", "GET, HEAD, POST")
+	writeError(w, &openai.APIError{Status: http.StatusMethodNotAllowed, Type: openai.TypeInvalidRequest, Code: "method_not_allowed",
+		Message: "method CONNECT is not allowed; this server is not a proxy"})
+}
+
+// refuseMethod answers a method that none of rts, the routes of the path, serves.
+func refuseMethod(w http.ResponseWriter, r *http.Request, rts []route) {
+	var allowed, use []string
+	for _, rt := range rts {
 		allowed = append(allowed, rt.method)
 		use = append(use, rt.method)
 		if rt.method == http.MethodGet {

@@ -77,12 +77,16 @@ func (c *Client) ChatCompletion(ctx context.Context, req *openai.ChatRequest) (*
 		ctx, cancel = c.withTimeout(ctx)
 		defer cancel()
 	}
-	resp, key, err := c.post(ctx, req, false)
+	body, err := c.encode(req, false)
+	if err != nil {
+		return nil, err
+	}
+	resp, key, err := c.post(ctx, body, false)
 	if err != nil {
 		return nil, provider.RedactError(err, key)
 	}
 	defer resp.Body.Close()
-	body, err := transport.ReadBody(ctx, c.opts.Name, c.opts.BaseURL, resp.Body, c.opts.MaxResponseBytes)
+	body, err = transport.ReadBody(ctx, c.opts.Name, c.opts.BaseURL, resp.Body, c.opts.MaxResponseBytes)
 	if err != nil {
 		return nil, err
 	}
@@ -98,12 +102,24 @@ func (c *Client) ChatCompletion(ctx context.Context, req *openai.ChatRequest) (*
 
 // ChatCompletionStream implements provider.Provider.
 func (c *Client) ChatCompletionStream(ctx context.Context, req *openai.ChatRequest) (provider.Stream, error) {
+	// The request is encoded before it is sent, not under post, and the answer is checked
+	// in a function of its own: the encoder's and the transport's depths do not add up on
+	// the connection's goroutine, whose stack, once grown, a stream holds.
+	body, err := c.encode(req, true)
+	if err != nil {
+		return nil, err
+	}
 	ctx, cancel := c.withTimeout(ctx)
-	resp, key, err := c.post(ctx, req, true)
+	resp, key, err := c.post(ctx, body, true)
 	if err != nil {
 		cancel()
 		return nil, provider.RedactError(err, key)
 	}
+	return c.opened(ctx, cancel, resp, key)
+}
+
+// opened returns the stream of a 200 answer, once it is known to be an event stream.
+func (c *Client) opened(ctx context.Context, cancel context.CancelFunc, resp *http.Response, key string) (provider.Stream, error) {
 	if ct := resp.Header.Get("Content-Type"); !strings.HasPrefix(ct, "text/event-stream") {
 		resp.Body.Close()
 		cancel()
@@ -117,9 +133,9 @@ func (c *Client) withTimeout(ctx context.Context) (context.Context, context.Canc
 	return provider.WithTimeout(ctx, c.opts.Timeout)
 }
 
-// post sends the request and returns a 200 response and the API key it sent; any other
-// status is turned into a *provider.Error.
-func (c *Client) post(ctx context.Context, req *openai.ChatRequest, stream bool) (*http.Response, string, error) {
+// encode returns the body of req as sent to this server: its model name, and the stream
+// switch of the call.
+func (c *Client) encode(req *openai.ChatRequest, stream bool) ([]byte, error) {
 	up := *req // shallow copy: only top-level fields change
 	up.Model = c.opts.Model
 	up.Stream = stream
@@ -128,8 +144,14 @@ func (c *Client) post(ctx context.Context, req *openai.ChatRequest, stream bool)
 	}
 	body, err := up.Encode()
 	if err != nil {
-		return nil, "", &provider.Error{Kind: provider.KindInternal, Model: c.opts.Name, Message: "encoding the request", Err: err}
+		return nil, &provider.Error{Kind: provider.KindInternal, Model: c.opts.Name, Message: "encoding the request", Err: err}
 	}
+	return body, nil
+}
+
+// post sends the encoded request and returns a 200 response and the API key it sent; any
+// other status is turned into a *provider.Error.
+func (c *Client) post(ctx context.Context, body []byte, stream bool) (*http.Response, string, error) {
 	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, c.endpoint, bytes.NewReader(body))
 	if err != nil {
 		return nil, "", &provider.Error{Kind: provider.KindInternal, Model: c.opts.Name, Message: "building the request", Err: err}
