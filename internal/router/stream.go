@@ -3,7 +3,6 @@ package router
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -256,10 +255,10 @@ func chunkUsage(data []byte) (u *openai.Usage, usageOnly bool) {
 		return nil, false
 	}
 	var c struct {
-		Usage   *openai.Usage     `json:"usage"`
-		Choices []json.RawMessage `json:"choices"`
+		Usage   *openai.Usage    `json:"usage"`
+		Choices []jsontext.Value `json:"choices"`
 	}
-	if json.Unmarshal(data, &c) != nil {
+	if openai.Unmarshal(data, &c) != nil {
 		return nil, false
 	}
 	return c.Usage, c.Usage != nil && len(c.Choices) == 0
