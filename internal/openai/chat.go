@@ -144,7 +144,21 @@ func (m *Message) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 
 // MarshalJSONTo encodes the known fields followed by Extra, in sorted order.
 func (m *Message) MarshalJSONTo(enc *jsontext.Encoder) error {
-	return jsonv2.MarshalEncode(enc, (*plainMessage)(m))
+	if m.Name != "" || len(m.ToolCalls) > 0 || m.ToolCallID != "" || len(m.Extra) > 0 {
+		return jsonv2.MarshalEncode(enc, (*plainMessage)(m))
+	}
+	// Most messages are a role and a content: written directly, the same bytes as the
+	// general encoder's (TestMessageEncodingPaths) without its frames, which would stand on
+	// the client connection's goroutine whose stack a stream holds.
+	for _, tok := range [...]jsontext.Token{jsontext.BeginObject, jsontext.String("role"), jsontext.String(m.Role), jsontext.String("content")} {
+		if err := enc.WriteToken(tok); err != nil {
+			return err
+		}
+	}
+	if err := m.Content.MarshalJSONTo(enc); err != nil {
+		return err
+	}
+	return enc.WriteToken(jsontext.EndObject)
 }
 
 // UnmarshalJSON is UnmarshalJSONFrom for encoding/json.

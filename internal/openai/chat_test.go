@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	jsonv2 "github.com/go-json-experiment/json"
 )
 
 func TestChatRequestRoundTripKeepsEveryField(t *testing.T) {
@@ -123,4 +125,45 @@ func FuzzParseChatRequest(f *testing.F) {
 			t.Fatalf("round trip changed the request:\n%s", out)
 		}
 	})
+}
+
+// TestMessageEncodingPaths holds the direct encoding of a role-and-content message to the
+// bytes of the general encoder, which encodes every other message.
+func TestMessageEncodingPaths(t *testing.T) {
+	tests := map[string]Message{
+		"text":               {Role: "user", Content: TextContent("What is the capital of France?")},
+		"empty text":         {Role: "assistant", Content: TextContent("")},
+		"null":               {Role: "assistant", Content: Content{IsNull: true}},
+		"parts":              {Role: "user", Content: Content{IsParts: true, Parts: []ContentPart{{Type: "text", Text: "look"}, {Type: "image_url", Raw: json.RawMessage(`{"type":"image_url","image_url":{"url":"data:image/png;base64,AAAA"}}`)}}}},
+		"escapes":            {Role: "user", Content: TextContent("<b>&amp;</b> \"quoted\" \\ \u2028 tab\t nul\x00")},
+		"invalid utf-8":      {Role: "us\xffer", Content: TextContent("caf\xe9")},
+		"unicode":            {Role: "user", Content: TextContent("日本語 ✓ 🙂")},
+		"empty tool calls":   {Role: "assistant", Content: TextContent("x"), ToolCalls: []ToolCall{}},
+		"general: name":      {Role: "user", Name: "jane", Content: TextContent("hi")},
+		"general: tool call": {Role: "tool", ToolCallID: "call_1", Content: TextContent("42")},
+		"general: extra":     {Role: "assistant", Content: TextContent("x"), Extra: map[string]json.RawMessage{"reasoning_content": json.RawMessage(`"why"`)}},
+	}
+	for name, m := range tests {
+		t.Run(name, func(t *testing.T) {
+			general, err := jsonv2.Marshal((*plainMessage)(&m), codec)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := jsonv2.Marshal(&m, codec)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(got, general) {
+				t.Errorf("direct encoding\n%s\ngeneral encoding\n%s", got, general)
+			}
+			req := ChatRequest{Model: "m", Messages: []Message{m, m}}
+			body, err := req.Encode()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := `"messages":[` + string(general) + `,` + string(general) + `]`; !strings.Contains(string(body), want) {
+				t.Errorf("request encoding %s lacks %s", body, want)
+			}
+		})
+	}
 }
