@@ -24,9 +24,18 @@ type handler struct {
 func (h *handler) Enabled(ctx context.Context, l slog.Level) bool { return h.inner.Enabled(ctx, l) }
 
 func (h *handler) Handle(ctx context.Context, rec slog.Record) error {
-	if !h.r.Active() {
+	if !h.r.Active() || !h.changes(&rec) {
+		// Nothing to hide, which is every line but a rare few: the record goes on as it
+		// came, without being copied. The check is a function of its own so that this
+		// frame stays small: the access line of a stream is written at the bottom of the
+		// connection's goroutine, whose stack is held for as long as the connection lives.
 		return h.inner.Handle(ctx, rec)
 	}
+	return h.handleRedacted(ctx, rec)
+}
+
+// changes reports whether redaction changes rec's message or any of its attributes.
+func (h *handler) changes(rec *slog.Record) bool {
 	changed := h.r.String(rec.Message) != rec.Message
 	if !changed {
 		rec.Attrs(func(a slog.Attr) bool {
@@ -34,14 +43,7 @@ func (h *handler) Handle(ctx context.Context, rec slog.Record) error {
 			return !changed
 		})
 	}
-	if !changed {
-		// Nothing to hide, which is every line but a rare few: the record goes on as it
-		// came, without being copied. This path keeps a small frame: the access line of a
-		// stream is written at the bottom of the connection's goroutine, whose stack is
-		// held for as long as the connection lives.
-		return h.inner.Handle(ctx, rec)
-	}
-	return h.handleRedacted(ctx, rec)
+	return changed
 }
 
 // handleRedacted hands on a copy of rec with its message and attributes redacted.

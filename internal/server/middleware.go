@@ -175,7 +175,7 @@ func finish(log *slog.Logger, m *telemetry.Metrics, endpoint string, r *http.Req
 		level = slog.LevelWarn
 	}
 	if log.Enabled(r.Context(), level) {
-		log.LogAttrs(r.Context(), level, "request", accessAttrs(r, status, info, d)...)
+		logAccess(r.Context(), log, level, accessAttrs(r, status, info, d))
 	}
 	if m == nil {
 		return
@@ -216,6 +216,16 @@ func endSpan(info *requestInfo, status int, failed bool) {
 		}
 	}
 	info.span.End()
+}
+
+// logAccess writes the access line. It builds the record itself, as slog's wrappers do,
+// without the caller's program counter, which no handler of the router reports: a frame a
+// quarter the size of Logger.LogAttrs's, and no stack walk, at the bottom of the
+// connection's goroutine.
+func logAccess(ctx context.Context, log *slog.Logger, level slog.Level, attrs []slog.Attr) {
+	rec := slog.NewRecord(time.Now(), level, "request", 0)
+	rec.AddAttrs(attrs...)
+	_ = log.Handler().Handle(ctx, rec)
 }
 
 // clientGone reports whether err says the client went away before its answer ended.
