@@ -99,7 +99,7 @@ func (h *Inference) chat(w http.ResponseWriter, r *http.Request) {
 	info.client, info.model, info.stream, info.selected, info.cache = trail.Client, trail.Model, trail.Stream, trail.Route.Model, trail.Cache
 	info.modelFailed, info.decision = trail.ModelFailed, trail.Route.Decision
 	if err != nil {
-		failed(w, wait, info, err)
+		answerFailure(w, wait, info, err)
 		return
 	}
 	defer res.Close()
@@ -114,8 +114,8 @@ func (h *Inference) chat(w http.ResponseWriter, r *http.Request) {
 	answer(w, res)
 }
 
-// failed answers a chat request the pipeline could not serve.
-func failed(w http.ResponseWriter, wait *streamWaiter, info *requestInfo, err error) {
+// answerFailure answers a chat request the pipeline could not serve.
+func answerFailure(w http.ResponseWriter, wait *streamWaiter, info *requestInfo, err error) {
 	if errors.Is(err, router.ErrShuttingDown) {
 		info.err = err // for the log line: the router ended it, the client did not go away
 	}
