@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -13,7 +12,6 @@ import (
 	"runtime/debug"
 	"strings"
 	"testing"
-	"time"
 )
 
 // stackChildEnv makes the test binary run the measured part of
@@ -83,32 +81,7 @@ models:
 		t.Fatal(err)
 	}
 	t.Setenv("STACK_TEST_API_KEY", "sk-stack-test-0123456789abcdef")
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	logs := &lockedBuffer{}
-	done := make(chan error, 1)
-	go func() {
-		done <- Run(ctx, []string{"-config", cfg, "-listener-address", "127.0.0.1:0", "-api-address", "127.0.0.1:0",
-			"-metrics-address", "127.0.0.1:0"}, io.Discard, logs)
-	}()
-	addr := ""
-	for deadline := time.Now().Add(30 * time.Second); addr == "" || !strings.Contains(logs.String(), `"msg":"ready"`); {
-		select {
-		case err := <-done:
-			t.Fatalf("Run returned early: %v\n%s", err, logs)
-		default:
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("not ready:\n%s", logs)
-		}
-		time.Sleep(5 * time.Millisecond)
-		for _, line := range strings.Split(logs.String(), "\n") {
-			var l struct{ Msg, Server, Address string }
-			if json.Unmarshal([]byte(line), &l) == nil && l.Msg == "listening" && l.Server == "inference" {
-				addr = l.Address
-			}
-		}
-	}
+	addr := start(t, "-config", cfg).listening(t)["inference"]
 	url := "http://" + addr + "/v1/chat/completions"
 	bodies := []string{
 		`{"model":"auto","messages":[{"role":"user","content":"What is the capital city of France today?"}]}`,
@@ -123,7 +96,8 @@ models:
 			post(t, http.DefaultClient, url, b)
 		}
 	}
-	debug.SetMaxStack(connectionStackLimit)
+	// Restored before the test's clean-up stops the router: shutting down is not held to it.
+	defer debug.SetMaxStack(debug.SetMaxStack(connectionStackLimit))
 	// Each request on a connection of its own, whose goroutine starts small.
 	fresh := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}}
 	for range 10 {
