@@ -1,17 +1,17 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime/debug"
 	"strings"
 	"testing"
+
+	"github.com/semantic-router/semantic-router/internal/provider/providertest"
 )
 
 // stackChildEnv makes the test binary run the measured part of
@@ -64,8 +64,8 @@ func TestRequestPathFitsEightKiBStack(t *testing.T) {
 }
 
 func stackChild(t *testing.T) {
-	backend := httptest.NewServer(http.HandlerFunc(openAIBackend))
-	defer backend.Close()
+	const key = "sk-stack-test-0123456789abcdef"
+	backend := providertest.NewOpenAIFake(t, providertest.NewScript(), key)
 	dir := t.TempDir()
 	cfg := filepath.Join(dir, "router.yaml")
 	// An API key makes the redaction of logs and answers active, as it is in production.
@@ -78,11 +78,11 @@ models:
       base_url: %q
       model: served-model
       api_key: env.STACK_TEST_API_KEY
-`, backend.URL+"/v1")
+`, backend.Server.URL+"/v1")
 	if err := os.WriteFile(cfg, []byte(yaml), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	t.Setenv("STACK_TEST_API_KEY", "sk-stack-test-0123456789abcdef")
+	t.Setenv("STACK_TEST_API_KEY", key)
 	addr := start(t, "-config", cfg).listening(t)["inference"]
 	url := "http://" + addr + "/v1/chat/completions"
 	bodies := []string{
@@ -119,44 +119,7 @@ func post(t *testing.T, c *http.Client, url, body string) {
 	b, _ := io.ReadAll(resp.Body)
 	// A stream's text may be cut into other events than the backend's: the redaction of
 	// answers holds back what could be the start of a secret.
-	if resp.StatusCode != http.StatusOK || !strings.Contains(string(b), "Paris.") && !strings.HasSuffix(string(b), "data: [DONE]\n\n") {
+	if resp.StatusCode != http.StatusOK || !strings.Contains(string(b), "Hello from the fake.") && !strings.HasSuffix(string(b), "data: [DONE]\n\n") {
 		t.Fatalf("%s answered %d: %s", body, resp.StatusCode, b)
-	}
-}
-
-// openAIBackend answers chat completions as an OpenAI-compatible server does: a JSON
-// completion, or an event stream ending with usage (when asked) and [DONE].
-func openAIBackend(w http.ResponseWriter, r *http.Request) {
-	var req struct {
-		Stream        bool `json:"stream"`
-		StreamOptions *struct {
-			IncludeUsage bool `json:"include_usage"`
-		} `json:"stream_options"`
-	}
-	if r.URL.Path != "/v1/chat/completions" || json.NewDecoder(r.Body).Decode(&req) != nil {
-		http.Error(w, `{"error":{"message":"bad request","type":"invalid_request_error"}}`, http.StatusBadRequest)
-		return
-	}
-	const usage = `"usage":{"prompt_tokens":9,"completion_tokens":2,"total_tokens":11}`
-	if !req.Stream {
-		w.Header().Set("Content-Type", "application/json")
-		_, _ = io.WriteString(w, `{"id":"c1","object":"chat.completion","created":1,"model":"served-model","choices":[{"index":0,`+
-			`"message":{"role":"assistant","content":"Paris."},"finish_reason":"stop"}],`+usage+`}`)
-		return
-	}
-	w.Header().Set("Content-Type", "text/event-stream")
-	chunk := func(delta, finish string) string {
-		return `data: {"id":"c1","object":"chat.completion.chunk","created":1,"model":"served-model","choices":[{"index":0,"delta":` +
-			delta + `,"finish_reason":` + finish + `}]}` + "\n\n"
-	}
-	events := []string{chunk(`{"role":"assistant"}`, "null"), chunk(`{"content":"Paris"}`, "null"), chunk(`{"content":"."}`, "null"),
-		chunk(`{}`, `"stop"`)}
-	if req.StreamOptions != nil && req.StreamOptions.IncludeUsage {
-		events = append(events, `data: {"id":"c1","object":"chat.completion.chunk","created":1,"model":"served-model","choices":[],`+usage+"}\n\n")
-	}
-	events = append(events, "data: [DONE]\n\n")
-	for _, e := range events {
-		_, _ = io.WriteString(w, e)
-		w.(http.Flusher).Flush()
 	}
 }
