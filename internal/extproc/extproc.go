@@ -53,7 +53,7 @@ const chatPath = "/v1/chat/completions"
 // Pipeline is what the processor needs of the router.
 type Pipeline interface {
 	StartSpan(ctx context.Context, name string, h http.Header) (context.Context, trace.Span)
-	Plan(ctx context.Context, req *router.Request) (*router.Plan, router.Trail, error)
+	Plan(ctx context.Context, req *router.Request) (*router.Plan, *router.Trail, error)
 	Models(h http.Header) ([]string, error)
 }
 
@@ -282,7 +282,7 @@ func clip(s string) string {
 func (s *Server) requestBody(ctx context.Context, x *exchange, body []byte) *extprocv3.ProcessingResponse {
 	ctx, x.span = s.p.StartSpan(ctx, "ext_proc POST "+chatPath, x.header)
 	pl, trail, err := s.p.Plan(ctx, &router.Request{ID: x.id, Header: x.header, Body: bytes.NewReader(body)})
-	x.trail = trail
+	x.trail = *trail
 	if err != nil {
 		x.err = err
 		s.last(x)

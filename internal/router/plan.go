@@ -158,13 +158,13 @@ func (pl *Plan) Answer(body []byte) {
 
 // Plan runs the pipeline for req as Serve does, but calls no model: it returns the request
 // to forward and where to. Errors are as Serve's.
-func (p *Pipeline) Plan(ctx context.Context, req *Request) (*Plan, Trail, error) {
+func (p *Pipeline) Plan(ctx context.Context, req *Request) (*Plan, *Trail, error) {
 	x, err := p.begin(ctx, req)
 	if err != nil {
-		return nil, x.trail, err
+		return nil, &x.trail, err
 	}
 	if err := x.route(req.Header); err != nil {
-		return nil, x.trail, err
+		return nil, &x.trail, err
 	}
 	rd := x.rd
 	debug := debugRequested(req.Header.Get)
@@ -177,16 +177,16 @@ func (p *Pipeline) Plan(ctx context.Context, req *Request) (*Plan, Trail, error)
 		so := x.chat.StreamOptions
 		pl := &Plan{Cached: lookup.hit.Entry.Body, cachedUsage: so != nil && so.IncludeUsage, end: x, Target: Target{Model: rt.Model}}
 		pl.explain = append(rt.Explain(debug), lookup.explain()...)
-		return pl, x.trail, nil
+		return pl, &x.trail, nil
 	}
 	pl, err := p.plan(x, rd)
 	if err != nil {
 		x.finish(nil)
-		return nil, x.trail, err
+		return nil, &x.trail, err
 	}
 	pl.explain = append(rd.rt.Explain(debug), lookup.explain()...)
 	pl.lookup = lookup
-	return pl, x.trail, nil
+	return pl, &x.trail, nil
 }
 
 func (p *Pipeline) plan(x *exchange, rd routed) (*Plan, error) {
