@@ -10,7 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -25,6 +24,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
 
 	vllmv1alpha1 "github.com/semantic-router/semantic-router/api/v1alpha1"
+	"github.com/semantic-router/semantic-router/internal/logtest"
 )
 
 func TestRunRejectsBadArguments(t *testing.T) {
@@ -60,24 +60,6 @@ func TestRunHelp(t *testing.T) {
 			t.Errorf("usage lacks %s:\n%s", f, stderr.String())
 		}
 	}
-}
-
-// lockedBuffer is a bytes.Buffer safe for concurrent writers and readers.
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }
 
 // freeAddr returns a loopback address with a port that was free just now.
@@ -128,7 +110,7 @@ func TestRunReconcilesOnAPIServer(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	// The manager may still log from its goroutines after Run returns.
-	var stdout, stderr lockedBuffer
+	var stdout, stderr logtest.Buffer
 	done := make(chan error, 1)
 	go func() {
 		done <- Run(ctx, []string{"-kubeconfig", kubeconfig, "-metrics-bind-address", "0", "-health-probe-bind-address", probe,

@@ -15,6 +15,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/semantic-router/semantic-router/internal/logtest"
 )
 
 // heldRepo serves org/m@main/onnx/model.onnx in the Hugging Face layout, to the bearer token
@@ -278,7 +280,7 @@ func TestStopWhileDownloading(t *testing.T) {
 	cfgPath, dir := writeModelsConfig(t, hub.srv.URL, "onnx/model.onnx")
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	logs := &lockedBuffer{}
+	logs := &logtest.Buffer{}
 	done := make(chan error, 1)
 	go func() {
 		done <- Run(ctx, []string{"-config", cfgPath, "-listener-address", "127.0.0.1:0", "-api-address", "127.0.0.1:0",

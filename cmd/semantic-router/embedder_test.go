@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/semantic-router/semantic-router/internal/logtest"
 )
 
 // embeddingsServer answers the OpenAI embeddings API with a vector that says whether the
@@ -72,7 +74,7 @@ management: {auth: disabled}
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	logs := &lockedBuffer{}
+	logs := &logtest.Buffer{}
 	done := make(chan error, 1)
 	go func() {
 		done <- Run(ctx, []string{"-config", cfg, "-listener-address", "127.0.0.1:0", "-api-address", "127.0.0.1:0",

@@ -15,12 +15,14 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/semantic-router/semantic-router/internal/logtest"
 )
 
 // running is the program started in-process by start or launch.
 type running struct {
 	addrs map[string]string
-	logs  *lockedBuffer
+	logs  *logtest.Buffer
 	done  chan error
 }
 
@@ -41,7 +43,7 @@ func start(t *testing.T, args ...string) *running {
 func launch(t *testing.T, args ...string) *running {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	r := &running{addrs: map[string]string{}, logs: &lockedBuffer{}, done: make(chan error, 1)}
+	r := &running{addrs: map[string]string{}, logs: &logtest.Buffer{}, done: make(chan error, 1)}
 	go func() {
 		r.done <- Run(ctx, append([]string{"-listener-address", "127.0.0.1:0", "-api-address", "127.0.0.1:0",
 			"-metrics-address", "127.0.0.1:0"}, args...), io.Discard, r.logs)

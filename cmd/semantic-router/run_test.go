@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -12,6 +11,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/semantic-router/semantic-router/internal/logtest"
 )
 
 func TestWithDefaultPort(t *testing.T) {
@@ -43,30 +44,13 @@ func TestWithDefaultPort(t *testing.T) {
 	}
 }
 
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
 // TestRunInProcess runs the program in-process (so the race detector sees the whole
 // request path), sends concurrent plain and streamed requests, then cancels and expects a
 // clean return.
 func TestRunInProcess(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	logs := &lockedBuffer{}
+	logs := &logtest.Buffer{}
 	done := make(chan error, 1)
 	go func() {
 		done <- Run(ctx, []string{"-listener-address", "127.0.0.1:0", "-api-address", "127.0.0.1:0",

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/semantic-router/semantic-router/internal/logtest"
 )
 
 // TestValidatePrintsWarnings: -validate accepts a request_budget shorter than a model's
@@ -77,7 +79,7 @@ func TestExtprocStartLogsWarnings(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	logs := &lockedBuffer{}
+	logs := &logtest.Buffer{}
 	done := make(chan error, 1)
 	go func() {
 		done <- Run(ctx, []string{"-gateway", "extproc", "-config", path, "-grpc-address", "127.0.0.1:0",

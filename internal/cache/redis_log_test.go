@@ -7,44 +7,14 @@ import (
 	"fmt"
 	"log/slog"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/semantic-router/semantic-router/internal/logtest"
 	"github.com/semantic-router/semantic-router/internal/redistest"
 )
-
-// syncBuffer is a log destination for the store's goroutines.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-// lines returns the log lines at info level and above, as "LEVEL msg error".
-func (s *syncBuffer) lines(t *testing.T) []string {
-	t.Helper()
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	var out []string
-	for _, l := range bytes.Split(bytes.TrimSpace(s.b.Bytes()), []byte("\n")) {
-		var m map[string]any
-		if err := json.Unmarshal(l, &m); err != nil {
-			t.Fatalf("log line %q: %v", l, err)
-		}
-		if m["level"] != "DEBUG" {
-			out = append(out, strings.TrimSpace(fmt.Sprint(m["level"], " ", m["msg"], " ", m["error"])))
-		}
-	}
-	return out
-}
 
 // TestRedisRefusingWritesIsLogged: a Redis that is up but refuses the router's writes (out
 // of memory under noeviction, a replica that became read-only) leaves every answer
@@ -56,7 +26,7 @@ func TestRedisRefusingWritesIsLogged(t *testing.T) {
 	admin := redis.NewClient(&redis.Options{Addr: srv.Addr(), DisableIdentity: true})
 	t.Cleanup(func() { _ = admin.Close() })
 	ctx := context.Background()
-	var logs syncBuffer
+	var logs logtest.Buffer
 	opened, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	store, err := NewRedis(opened, RedisOptions{Address: srv.Addr(), Local: newBruteIndex(),
@@ -82,7 +52,7 @@ func TestRedisRefusingWritesIsLogged(t *testing.T) {
 	}
 	const refused = "WARN redis cache unavailable; serving uncached until Redis answers (further failures are logged at debug level) " +
 		"storing entry: OOM command not allowed when used memory > 'maxmemory'."
-	if got := logs.lines(t); len(got) != 1 || got[0] != refused {
+	if got := logLines(t, &logs); len(got) != 1 || got[0] != refused {
 		t.Fatalf("log lines while Redis refused three writes:\n%s\nwant\n%s", strings.Join(got, "\n"), refused)
 	}
 
@@ -95,7 +65,23 @@ func TestRedisRefusingWritesIsLogged(t *testing.T) {
 	if e, err := store.Get(ctx, "team-a", "accepted"); err != nil || e == nil {
 		t.Fatalf("Get after the outage: %v, %v", e, err)
 	}
-	if got := logs.lines(t); len(got) != 2 || got[1] != "INFO redis cache available again <nil>" {
+	if got := logLines(t, &logs); len(got) != 2 || got[1] != "INFO redis cache available again <nil>" {
 		t.Errorf("log lines after Redis accepted a write again:\n%s", strings.Join(got, "\n"))
 	}
+}
+
+// logLines returns the log lines at info level and above, as "LEVEL msg error".
+func logLines(t *testing.T, s *logtest.Buffer) []string {
+	t.Helper()
+	var out []string
+	for _, l := range bytes.Split(bytes.TrimSpace(s.Bytes()), []byte("\n")) {
+		var m map[string]any
+		if err := json.Unmarshal(l, &m); err != nil {
+			t.Fatalf("log line %q: %v", l, err)
+		}
+		if m["level"] != "DEBUG" {
+			out = append(out, strings.TrimSpace(fmt.Sprint(m["level"], " ", m["msg"], " ", m["error"])))
+		}
+	}
+	return out
 }

@@ -1,7 +1,6 @@
 package extproc
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"log/slog"
@@ -10,7 +9,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -24,6 +22,7 @@ import (
 	"google.golang.org/grpc/credentials/insecure"
 
 	"github.com/semantic-router/semantic-router/internal/config"
+	"github.com/semantic-router/semantic-router/internal/logtest"
 	"github.com/semantic-router/semantic-router/internal/redistest"
 	"github.com/semantic-router/semantic-router/internal/router"
 	"github.com/semantic-router/semantic-router/internal/telemetry"
@@ -60,25 +59,7 @@ type fixture struct {
 	client  extprocv3.ExternalProcessorClient
 	spans   *tracetest.InMemoryExporter
 	metrics *telemetry.Metrics
-	logs    *logBuffer // the processor's lines at info and above, as JSON
-}
-
-// logBuffer is a log destination safe for concurrent use.
-type logBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *logBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *logBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
+	logs    *logtest.Buffer // the processor's lines at info and above, as JSON
 }
 
 func newFixture(t *testing.T, yaml string, env map[string]string) *fixture {
@@ -102,7 +83,7 @@ func newFixture(t *testing.T, yaml string, env map[string]string) *fixture {
 	}
 	srv := grpc.NewServer(ServerOptions(cfg.Server.MaxRequestBodyBytes)...)
 	metrics := telemetry.NewMetrics(prometheus.NewRegistry())
-	logs := &logBuffer{}
+	logs := &logtest.Buffer{}
 	proc := New(p, slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{
 		ReplaceAttr: func(_ []string, a slog.Attr) slog.Attr {
 			if a.Key == slog.TimeKey || a.Key == "latency_ms" || a.Key == "trace_id" {

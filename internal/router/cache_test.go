@@ -10,7 +10,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -19,6 +18,7 @@ import (
 
 	"github.com/semantic-router/semantic-router/internal/config"
 	"github.com/semantic-router/semantic-router/internal/embed/embedtest"
+	"github.com/semantic-router/semantic-router/internal/logtest"
 	"github.com/semantic-router/semantic-router/internal/openai"
 	"github.com/semantic-router/semantic-router/internal/telemetry"
 )
@@ -412,24 +412,6 @@ cache: {enabled: true}
 	}
 }
 
-// lockedBuffer is a log destination safe for the goroutines of a request.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) Bytes() []byte {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return bytes.Clone(l.b.Bytes())
-}
-
 // TestCacheOutageLoggedOnce: while the embedder fails, every request is served uncached and
 // counted, but the operator reads one warning with the cause, not one per request; its
 // recovery is logged once, and a new outage warns again.
@@ -447,7 +429,7 @@ func TestCacheOutageLoggedOnce(t *testing.T) {
 	t.Cleanup(emb.Close)
 	be := newModelBackend(t)
 	metrics := telemetry.NewMetrics(prometheus.NewRegistry())
-	var logs lockedBuffer
+	var logs logtest.Buffer
 	log := slog.New(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	r := buildRouter(t, fmt.Sprintf(`
 models:

@@ -2,7 +2,6 @@ package server
 
 import (
 	"bufio"
-	"bytes"
 	"errors"
 	"io"
 	"log/slog"
@@ -11,34 +10,16 @@ import (
 	"net/http/httptest"
 	"os"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/semantic-router/semantic-router/internal/config"
+	"github.com/semantic-router/semantic-router/internal/logtest"
 	"github.com/semantic-router/semantic-router/internal/router"
 	"github.com/semantic-router/semantic-router/internal/telemetry"
 )
-
-// logBuffer is a log sink safe for concurrent writers.
-type logBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *logBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *logBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
 
 // fixture is a router on a YAML config, served by the real inference and management
 // handlers.
@@ -48,7 +29,7 @@ type fixture struct {
 	holder                *router.Holder
 	reg                   *prometheus.Registry
 	metrics               *telemetry.Metrics
-	logs                  *logBuffer
+	logs                  *logtest.Buffer
 }
 
 func newFixture(t *testing.T, yaml string, env map[string]string) *fixture {
@@ -57,7 +38,7 @@ func newFixture(t *testing.T, yaml string, env map[string]string) *fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := &fixture{reg: prometheus.NewRegistry(), logs: &logBuffer{}}
+	f := &fixture{reg: prometheus.NewRegistry(), logs: &logtest.Buffer{}}
 	metrics := telemetry.NewMetrics(f.reg)
 	f.metrics = metrics
 	log := slog.New(slog.NewJSONHandler(f.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))

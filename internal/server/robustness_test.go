@@ -9,13 +9,15 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/semantic-router/semantic-router/internal/logtest"
 )
 
 // TestPanicIsRecoveredWithTheRequestID: a panicking handler gives its client a 500 envelope
 // naming the request id, the log line carries the same id, and the server goes on serving.
 func TestPanicIsRecoveredWithTheRequestID(t *testing.T) {
 	t.Parallel()
-	logs := &logBuffer{}
+	logs := &logtest.Buffer{}
 	log := slog.New(slog.NewJSONHandler(logs, nil))
 	h := withRequestContext(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/boom" {

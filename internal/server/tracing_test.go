@@ -16,6 +16,7 @@ import (
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
 	"github.com/semantic-router/semantic-router/internal/config"
+	"github.com/semantic-router/semantic-router/internal/logtest"
 	"github.com/semantic-router/semantic-router/internal/router"
 	"github.com/semantic-router/semantic-router/internal/telemetry"
 )
@@ -120,7 +121,7 @@ func TestClientGoneMidStream(t *testing.T) {
 
 // tracedInference serves the inference listener on yaml's models with every span recorded in
 // memory and the log, at info, without times, in a buffer.
-func tracedInference(t *testing.T, yaml string) (string, *tracetest.InMemoryExporter, *logBuffer) {
+func tracedInference(t *testing.T, yaml string) (string, *tracetest.InMemoryExporter, *logtest.Buffer) {
 	t.Helper()
 	cfg, err := config.Parse([]byte(yaml))
 	if err != nil {
@@ -130,7 +131,7 @@ func tracedInference(t *testing.T, yaml string) (string, *tracetest.InMemoryExpo
 	tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(exp))
 	t.Cleanup(func() { _ = tp.Shutdown(context.Background()) })
 	tracing := &telemetry.Tracing{Provider: tp, Propagator: propagation.TraceContext{}}
-	logs := &logBuffer{}
+	logs := &logtest.Buffer{}
 	log := slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{ReplaceAttr: func(_ []string, a slog.Attr) slog.Attr {
 		if a.Key == slog.TimeKey || a.Key == "latency_ms" || a.Key == "trace_id" {
 			return slog.Attr{}

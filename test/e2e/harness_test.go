@@ -4,7 +4,6 @@ package e2e
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -13,10 +12,11 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/semantic-router/semantic-router/internal/logtest"
 )
 
 var routerBin string
@@ -39,29 +39,11 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// syncBuffer is a bytes.Buffer safe for one writer and concurrent readers.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
 // router is a running router process.
 type router struct {
 	t         *testing.T
 	cmd       *exec.Cmd
-	logs      *syncBuffer
+	logs      *logtest.Buffer
 	exited    chan struct{}
 	exitErr   error
 	Inference string // http://127.0.0.1:port
@@ -89,7 +71,7 @@ func startRouterWith(t *testing.T, configYAML string, extra []string, env ...str
 		}
 		args = append(args, "-config", path)
 	}
-	r := &router{t: t, logs: &syncBuffer{}, exited: make(chan struct{})}
+	r := &router{t: t, logs: &logtest.Buffer{}, exited: make(chan struct{})}
 	r.cmd = exec.Command(routerBin, args...)
 	r.cmd.Env = append(os.Environ(), env...)
 	r.cmd.Stdout = r.logs

@@ -15,35 +15,18 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/semantic-router/semantic-router/internal/config"
+	"github.com/semantic-router/semantic-router/internal/logtest"
 	"github.com/semantic-router/semantic-router/internal/redact"
 	"github.com/semantic-router/semantic-router/internal/router"
 	"github.com/semantic-router/semantic-router/internal/server"
 	"github.com/semantic-router/semantic-router/internal/telemetry"
 )
 
-// syncBuffer is a log destination safe for concurrent writers and readers.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
 // harness is a router built as the program builds it: a JSON log through the redacting
 // handler, env references resolved from env, the inference listener and the management API.
 type harness struct {
 	inference, management string
-	logs                  *syncBuffer
+	logs                  *logtest.Buffer
 }
 
 func startHarness(t *testing.T, yaml string, env map[string]string) *harness {
@@ -52,7 +35,7 @@ func startHarness(t *testing.T, yaml string, env map[string]string) *harness {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := &harness{logs: &syncBuffer{}}
+	h := &harness{logs: &logtest.Buffer{}}
 	red := redact.New()
 	log := slog.New(redact.Handler(slog.NewJSONHandler(h.logs, nil), red))
 	metrics := telemetry.NewMetrics(prometheus.NewRegistry())

@@ -6,7 +6,6 @@ package operator_test
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -19,7 +18,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -39,6 +37,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	vllmv1alpha1 "github.com/semantic-router/semantic-router/api/v1alpha1"
+	"github.com/semantic-router/semantic-router/internal/logtest"
 	"github.com/semantic-router/semantic-router/internal/operator"
 )
 
@@ -297,7 +296,7 @@ func startRouter(t *testing.T, bin, configYAML string, env []string) string {
 	if err := os.WriteFile(path, []byte(configYAML), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	logs := &syncBuffer{}
+	logs := &logtest.Buffer{}
 	cmd := exec.Command(bin, "-config", path, "-listener-address", "127.0.0.1:0", "-api-address", "127.0.0.1:0",
 		"-metrics-address", "127.0.0.1:0", "-grpc-address", "127.0.0.1:0")
 	cmd.Env = append(os.Environ(), env...)
@@ -358,22 +357,4 @@ func waitUntil(t *testing.T, what string, cond func() error) {
 		}
 		<-tick.C
 	}
-}
-
-// syncBuffer is a bytes.Buffer safe for one writer and concurrent readers.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }

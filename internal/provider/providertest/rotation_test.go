@@ -1,7 +1,6 @@
 package providertest_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/base64"
 	"encoding/json"
@@ -19,6 +18,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 
+	"github.com/semantic-router/semantic-router/internal/logtest"
 	"github.com/semantic-router/semantic-router/internal/openai"
 	"github.com/semantic-router/semantic-router/internal/provider"
 	"github.com/semantic-router/semantic-router/internal/provider/bedrock"
@@ -74,7 +74,7 @@ func (v *secretVolume) update(data map[string]string) {
 
 // open opens file: sources for keys from one store, as the router opens the credentials
 // of one model, counting rotations and logging them to logs.
-func (v *secretVolume) open(rotations *atomic.Int32, logs *syncBuffer, keys ...string) []*secret.Source {
+func (v *secretVolume) open(rotations *atomic.Int32, logs *logtest.Buffer, keys ...string) []*secret.Source {
 	v.t.Helper()
 	st := secret.NewStore(secret.Options{
 		OnRotate: func(string) { rotations.Add(1) },
@@ -90,23 +90,6 @@ func (v *secretVolume) open(rotations *atomic.Int32, logs *syncBuffer, keys ...s
 		out = append(out, s)
 	}
 	return out
-}
-
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
 
 // rotation is one provider's part in the rotation procedure of the operations guide,
@@ -126,7 +109,7 @@ type rotation struct {
 // runRotation sends traffic from four workers, plain and streamed, through the whole
 // procedure and checks that no request failed and that, after the revocation, every
 // request carried the new credential.
-func runRotation(t *testing.T, r rotation, logs *syncBuffer, wantRotations int32) {
+func runRotation(t *testing.T, r rotation, logs *logtest.Buffer, wantRotations int32) {
 	const workers = 4
 	var (
 		stop     = make(chan struct{})
@@ -252,7 +235,7 @@ func TestRotateOpenAIKeyWhileServing(t *testing.T) {
 	fake := providertest.NewOpenAIFake(t, script, oldKey)
 	vol := newSecretVolume(t, map[string]string{"api_key": oldKey})
 	var rotations atomic.Int32
-	logs := &syncBuffer{}
+	logs := &logtest.Buffer{}
 	src := vol.open(&rotations, logs, "api_key")[0]
 	p, err := openaicompat.New(openaicompat.Options{Name: "gpt", BaseURL: fake.Server.URL + "/v1", Model: "m",
 		APIKey: src.Value, APIKeySource: src.Ref()})
@@ -279,7 +262,7 @@ func TestRotateBedrockKeysWhileServing(t *testing.T) {
 	fake := providertest.NewBedrockFake(t, script, "us-east-1", oldCreds)
 	vol := newSecretVolume(t, map[string]string{"aws_access_key_id": oldCreds.AccessKeyID, "aws_secret_access_key": oldCreds.SecretAccessKey})
 	var rotations atomic.Int32
-	logs := &syncBuffer{}
+	logs := &logtest.Buffer{}
 	srcs := vol.open(&rotations, logs, "aws_access_key_id", "aws_secret_access_key")
 	id, sec := srcs[0], srcs[1]
 	p, err := bedrock.New(bedrock.Options{Name: "claude", Model: "anthropic.claude-3-haiku-20240307-v1:0", Region: "us-east-1",
@@ -307,7 +290,7 @@ func TestRotateVertexKeyWhileServing(t *testing.T) {
 	oldKey := base64.StdEncoding.EncodeToString(fake.NewKey(t))
 	vol := newSecretVolume(t, map[string]string{"sa_key_b64": oldKey})
 	var rotations atomic.Int32
-	logs := &syncBuffer{}
+	logs := &logtest.Buffer{}
 	src := vol.open(&rotations, logs, "sa_key_b64")[0]
 	p, err := vertex.New(vertex.Options{Name: "gemini", Model: "gemini-2.0-flash-001", Project: "proj", Location: "us-central1",
 		BaseURL: fake.Server.URL, ServiceAccountKey: src.Value, ServiceAccountKeySource: src.Ref()})
