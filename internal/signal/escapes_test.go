@@ -45,15 +45,7 @@ func TestDecodeEscapes(t *testing.T) {
 // escapes is found, as a model reads it, and masked whole.
 func TestPIIInEscapedText(t *testing.T) {
 	t.Parallel()
-	d, err := NewPIIDetector(PIIOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	tests := []struct {
-		name, text string
-		types      []PIIType
-		masked     string
-	}{
+	tests := []piiMaskCase{
 		{"URL-encoded SSN", "my ssn is 123%2D45%2D6789 thanks", []PIIType{PIISSN}, "my ssn is [SSN] thanks"},
 		{"URL-encoded e-mail", "mail jane.doe%40example.com now", []PIIType{PIIEmail}, "mail [EMAIL] now"},
 		{"every digit URL-encoded", "ssn %31%32%33%2D%34%35%2D%36%37%38%39", []PIIType{PIISSN}, "ssn [SSN]"},
@@ -65,18 +57,7 @@ func TestPIIInEscapedText(t *testing.T) {
 		{"a card after an assignment is still read plainly", "id=4111111111111111", []PIIType{PIICreditCard}, "id=[CREDIT_CARD]"},
 		{"a URL without personal data", "see https://example.com/search?q=red%20shoes&page=2", nil, "see https://example.com/search?q=red%20shoes&page=2"},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			r := d.Detect(tt.text)
-			if got := r.Types(); !slices.Equal(got, tt.types) {
-				t.Errorf("types = %v, want %v", got, tt.types)
-			}
-			if got := r.Mask(tt.text); got != tt.masked {
-				t.Errorf("masked = %q, want %q", got, tt.masked)
-			}
-		})
-	}
+	checkPIIMasking(t, tests)
 }
 
 // TestJailbreakInEscapedText: an attack written with URL or quoted-printable escapes reads
@@ -115,15 +96,7 @@ func TestJailbreakInEscapedText(t *testing.T) {
 // and digit groups joined by an "x" or an emoji are read as a model reads them.
 func TestPIISpelledOut(t *testing.T) {
 	t.Parallel()
-	d, err := NewPIIDetector(PIIOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	tests := []struct {
-		name, text string
-		types      []PIIType
-		masked     string
-	}{
+	tests := []piiMaskCase{
 		{"SSN in words", "my ssn is one two three four five six seven eight nine", []PIIType{PIISSN}, "my ssn is [SSN]"},
 		{"SSN in words with commas", "my SSN is One Two Three, Four Five, Six Seven Eight Nine.", []PIIType{PIISSN}, "my SSN is [SSN]."},
 		{"card in words and digits", "card four one one one 1111 1111 1111", []PIIType{PIICreditCard}, "card [CREDIT_CARD]"},
@@ -135,6 +108,23 @@ func TestPIISpelledOut(t *testing.T) {
 		{"a digest keeps its letters", "commit 1234a56a7890b", nil, "commit 1234a56a7890b"},
 		{"counting is no number", "one or two, maybe three to five of them", nil, "one or two, maybe three to five of them"},
 		{"a list of four is no personal data", "pick one, two, three or four", nil, "pick one, two, three or four"},
+	}
+	checkPIIMasking(t, tests)
+}
+
+// piiMaskCase is a text, the PII types the detector finds in it and the text masked.
+type piiMaskCase struct {
+	name, text string
+	types      []PIIType
+	masked     string
+}
+
+// checkPIIMasking runs the default PII detector on each case, in parallel.
+func checkPIIMasking(t *testing.T, tests []piiMaskCase) {
+	t.Helper()
+	d, err := NewPIIDetector(PIIOptions{})
+	if err != nil {
+		t.Fatal(err)
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
