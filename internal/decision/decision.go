@@ -144,74 +144,80 @@ type Result struct {
 // goes on for the decision that routes or blocks; when none matches, the first such policy
 // is the Decision (and the request goes to the default or the named model).
 func (e *Engine) Evaluate(m Signals, direct bool) (Result, bool) {
-	var mods []*config.Decision
-	var first Result
-	for i, en := range e.decisions {
-		d := en.d
-		if direct && d.AppliesTo != "all" {
-			continue
-		}
-		res, ok := match(d, en.rules, m)
-		if !ok {
-			continue
-		}
-		if res.Undetermined {
-			// The request is refused either way. A later policy that blocks it for certain
-			// says why better than "try again later", which a retry would not change.
-			if b, ok := e.definiteBlock(i+1, m, direct); ok {
-				b.Failed = res.Failed
-				res = b
-			}
-			res.Modifiers = mods
-			return res, true
-		}
-		if !d.OnlyModifies() {
-			res.Modifiers = mods
-			return res, true
-		}
-		if mods == nil {
-			first = res
-		}
-		mods = append(mods, d)
-	}
-	if mods == nil {
-		return Result{}, false
-	}
-	first.Modifiers = mods[1:]
-	return first, true
+	var res Result
+	ok := e.evaluate(m, direct, &res)
+	return res, ok
 }
 
-// definiteBlock is the first decision from the from-th on that blocks and whose rules
-// match whatever the failed signals would have said.
-func (e *Engine) definiteBlock(from int, m Signals, direct bool) (Result, bool) {
-	for _, en := range e.decisions[from:] {
+// evaluate is Evaluate with the result written to res. The rules and the results go by
+// pointer: a rule is 72 bytes, and eval3 reads it once per level of nesting.
+func (e *Engine) evaluate(m Signals, direct bool, res *Result) bool {
+	var mods []*config.Decision
+	var firstConf float64
+	for i := range e.decisions {
+		en := &e.decisions[i]
+		if direct && en.d.AppliesTo != "all" || !match(en.d, &en.rules, m, res) {
+			continue
+		}
+		switch {
+		case res.Undetermined:
+			// The request is refused either way. A later policy that blocks it for certain
+			// says why better than "try again later", which a retry would not change.
+			e.definiteBlock(i+1, m, direct, res)
+		case en.d.OnlyModifies():
+			if mods == nil {
+				firstConf = res.Confidence
+			}
+			mods = append(mods, en.d)
+			continue
+		}
+		res.Modifiers = mods
+		return true
+	}
+	if mods == nil {
+		return false
+	}
+	*res = Result{Decision: mods[0], Confidence: firstConf, Modifiers: mods[1:]}
+	return true
+}
+
+// definiteBlock replaces the undetermined res with the first decision from the from-th on
+// that blocks and whose rules match whatever the failed signals would have said, keeping
+// res.Failed; it leaves res as it is when there is none.
+func (e *Engine) definiteBlock(from int, m Signals, direct bool, res *Result) {
+	for i := range e.decisions[from:] {
+		en := &e.decisions[from+i]
 		d := en.d
 		if d.Block == nil || direct && d.AppliesTo != "all" {
 			continue
 		}
-		if st, conf := eval3(en.rules, m); st == isTrue {
-			return Result{Decision: d, Confidence: conf}, true
+		if st, conf := eval3(&en.rules, m); st == isTrue {
+			*res = Result{Decision: d, Confidence: conf, Failed: res.Failed}
+			return
 		}
 	}
-	return Result{}, false
 }
 
-// match evaluates one decision's rules (d.Rules, with members in reading order).
-func match(d *config.Decision, rules config.Rule, m Signals) (Result, bool) {
+// match evaluates one decision's rules (d.Rules, with members in reading order) and, when
+// they decide the request, writes the outcome to res; res is left alone otherwise.
+func match(d *config.Decision, rules *config.Rule, m Signals, res *Result) bool {
 	switch st, conf := eval3(rules, m); {
 	case st == isTrue:
-		return Result{Decision: d, Confidence: conf}, true
+		*res = Result{Decision: d, Confidence: conf}
+		return true
 	case st == isUnknown && d.RefusesOnError():
 		// failedSignals reads every signal of the rule, in configuration order, computing those
 		// not read yet: the refusal names each one that failed.
-		return Result{Decision: d, Undetermined: true, Failed: failedSignals(d.Rules, m, nil)}, true
+		*res = Result{Decision: d, Undetermined: true, Failed: failedSignals(&d.Rules, m, nil)}
+		return true
 	case st == isUnknown:
 		// on_error allow: the failed signals read as not matched (Matched is false).
 		if ok, conf := eval(rules, m); ok {
-			return Result{Decision: d, Confidence: conf}, true
+			*res = Result{Decision: d, Confidence: conf}
+			return true
 		}
 	}
-	return Result{}, false
+	return false
 }
 
 // truth is a three-valued rule outcome: a failed signal is unknown.
@@ -227,7 +233,7 @@ const (
 // any is true if any member is true, whatever the failed signals would have said; otherwise a
 // failed signal makes the rule unknown. It reads no member after the outcome is settled: an
 // all after a member that is false, an any after a member that is true with confidence 1.
-func eval3(r config.Rule, m Signals) (truth, float64) {
+func eval3(r *config.Rule, m Signals) (truth, float64) {
 	switch {
 	case r.Signal != "":
 		s := m.Get(r.Signal)
@@ -240,8 +246,8 @@ func eval3(r config.Rule, m Signals) (truth, float64) {
 		return isFalse, s.Confidence
 	case r.All != nil:
 		conf, unknown := 1.0, false
-		for _, sub := range r.All {
-			st, c := eval3(sub, m)
+		for i := range r.All {
+			st, c := eval3(&r.All[i], m)
 			switch st {
 			case isFalse:
 				return isFalse, 0
@@ -257,8 +263,8 @@ func eval3(r config.Rule, m Signals) (truth, float64) {
 		return isTrue, conf
 	case r.Any != nil:
 		best, found, unknown := 0.0, false, false
-		for _, sub := range r.Any {
-			switch st, c := eval3(sub, m); st {
+		for i := range r.Any {
+			switch st, c := eval3(&r.Any[i], m); st {
 			case isTrue:
 				if c >= 1 {
 					return isTrue, c
@@ -276,7 +282,7 @@ func eval3(r config.Rule, m Signals) (truth, float64) {
 		}
 		return isFalse, 0
 	case r.Not != nil:
-		switch st, c := eval3(*r.Not, m); st {
+		switch st, c := eval3(r.Not, m); st {
 		case isTrue:
 			return isFalse, 0
 		case isFalse:
@@ -288,18 +294,18 @@ func eval3(r config.Rule, m Signals) (truth, float64) {
 }
 
 // failedSignals appends the failed signals that r reads, once each, in rule order.
-func failedSignals(r config.Rule, m Signals, out []string) []string {
+func failedSignals(r *config.Rule, m Signals, out []string) []string {
 	if r.Signal != "" && m.Get(r.Signal).Failed && !slices.Contains(out, r.Signal) {
 		out = append(out, r.Signal)
 	}
-	for _, sub := range r.All {
-		out = failedSignals(sub, m, out)
+	for i := range r.All {
+		out = failedSignals(&r.All[i], m, out)
 	}
-	for _, sub := range r.Any {
-		out = failedSignals(sub, m, out)
+	for i := range r.Any {
+		out = failedSignals(&r.Any[i], m, out)
 	}
 	if r.Not != nil {
-		out = failedSignals(*r.Not, m, out)
+		out = failedSignals(r.Not, m, out)
 	}
 	return out
 }
@@ -307,15 +313,15 @@ func failedSignals(r config.Rule, m Signals, out []string) []string {
 // eval reports whether the rule matches, with a confidence: a signal's own, the weakest of
 // an all, the strongest matching member of an any, and the complement for a not. Like eval3
 // it stops once the outcome is settled.
-func eval(r config.Rule, m Signals) (bool, float64) {
+func eval(r *config.Rule, m Signals) (bool, float64) {
 	switch {
 	case r.Signal != "":
 		s := m.Get(r.Signal)
 		return s.Matched, s.Confidence
 	case r.All != nil:
 		conf := 1.0
-		for _, sub := range r.All {
-			ok, c := eval(sub, m)
+		for i := range r.All {
+			ok, c := eval(&r.All[i], m)
 			if !ok {
 				return false, 0
 			}
@@ -324,8 +330,8 @@ func eval(r config.Rule, m Signals) (bool, float64) {
 		return true, conf
 	case r.Any != nil:
 		best, found := 0.0, false
-		for _, sub := range r.Any {
-			if ok, c := eval(sub, m); ok {
+		for i := range r.Any {
+			if ok, c := eval(&r.Any[i], m); ok {
 				if c >= 1 {
 					return true, c
 				}
@@ -334,7 +340,7 @@ func eval(r config.Rule, m Signals) (bool, float64) {
 		}
 		return found, best
 	case r.Not != nil:
-		ok, c := eval(*r.Not, m)
+		ok, c := eval(r.Not, m)
 		if ok {
 			return false, 0
 		}
