@@ -142,7 +142,7 @@ func BenchmarkRouteColdSignals(b *testing.B) {
 				req := &openai.ChatRequest{Model: "auto", Messages: []openai.Message{{Role: "user", Content: openai.TextContent("What is the capital city of France?")}}}
 				b.StartTimer()
 				start := time.Now()
-				if _, _, _, err := r.route(ctx, req, bc.h); err != nil {
+				if err := r.route(ctx, req, bc.h, &routed{}); err != nil {
 					b.Fatal(err)
 				}
 				took = append(took, time.Since(start))

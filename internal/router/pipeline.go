@@ -209,14 +209,13 @@ func (p *Pipeline) Serve(ctx context.Context, req *Request) (*Result, *Trail, er
 // model, a block, a policy that could not be checked) ends the exchange and carries the
 // explanation headers.
 func (x *exchange) route(h http.Header) error {
-	m, out, rt, err := x.r.tracedRoute(x.ctx, x.chat, h)
-	x.trail.Route = rt
+	err := x.r.tracedRoute(x.ctx, x.chat, h, &x.rd)
+	x.trail.Route = x.rd.rt
 	if err != nil {
 		x.finish(nil)
-		return x.explained(err, rt.Explain(debugRequested(h.Get)))
+		return x.explained(err, x.rd.rt.Explain(debugRequested(h.Get)))
 	}
-	x.routed(rt)
-	x.rd = routed{m: m, req: out, rt: rt}
+	x.routed(&x.rd.rt)
 	return nil
 }
 
@@ -377,7 +376,7 @@ func (p *Pipeline) begin(ctx context.Context, req *Request) (x *exchange, err er
 }
 
 // routed adds the routing decision to the request's log attributes.
-func (x *exchange) routed(rt Route) {
+func (x *exchange) routed(rt *Route) {
 	// The request's own attributes: no other goroutine of the request reads them until it
 	// is routed.
 	if rl, ok := x.ctx.Value(loggerKey{}).(*requestLog); ok {

@@ -8,6 +8,7 @@ import (
 
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
+	"go.opentelemetry.io/otel/trace"
 
 	"github.com/semantic-router/semantic-router/internal/config"
 	"github.com/semantic-router/semantic-router/internal/decision"
@@ -44,20 +45,23 @@ func (r *Router) buildDecisions() error {
 }
 
 // tracedRoute is route in a "route" span that records the decision.
-func (r *Router) tracedRoute(ctx context.Context, req *openai.ChatRequest, h http.Header) (*model, *openai.ChatRequest, Route, error) {
+func (r *Router) tracedRoute(ctx context.Context, req *openai.ChatRequest, h http.Header, rd *routed) error {
 	ctx, span := r.tracer.Start(ctx, "route")
 	defer span.End()
-	m, out, rt, err := r.route(ctx, req, h)
-	if !span.IsRecording() { // tracing off or not sampled: build no attributes
-		return m, out, rt, err
+	err := r.route(ctx, req, h, rd)
+	if span.IsRecording() { // tracing off or not sampled: build no attributes
+		r.recordRoute(span, req, &rd.rt, err)
 	}
+	return err
+}
+
+func (r *Router) recordRoute(span trace.Span, req *openai.ChatRequest, rt *Route, err error) {
 	span.SetAttributes(attribute.String("vsr.requested_model", r.MetricModel(req.Model)),
 		attribute.String("vsr.selected_model", rt.Model), attribute.String("vsr.decision", rt.Decision),
 		attribute.Float64("vsr.confidence", rt.Confidence), attribute.Int("vsr.signals", len(rt.Signals)))
 	if err != nil {
 		span.SetStatus(codes.Error, "refused")
 	}
-	return m, out, rt, err
 }
 
 // modelNotFound is the 404 for a model name a client may not use: unknown, hidden, or (for
@@ -69,87 +73,111 @@ func (r *Router) modelNotFound(name string) error {
 	return e
 }
 
-// route picks the model for req and returns the request to send, with the matched decision's
-// changes applied to a copy. A request for the virtual model goes through the signals and
-// decisions (the default model when none matches); a request naming an exposed model goes
-// to it, subject only to the decisions that apply to every request (policies).
-func (r *Router) route(ctx context.Context, req *openai.ChatRequest, h http.Header) (*model, *openai.ChatRequest, Route, error) {
+// route picks the model for req and writes to rd the model, the request to send (with the
+// matched decision's changes applied to a copy) and the route. A request for the virtual
+// model goes through the signals and decisions (the default model when none matches); a
+// request naming an exposed model goes to it, subject only to the decisions that apply to
+// every request (policies). On a refusal rd.rt still explains it. Its steps write to rd
+// rather than return copies, and the signals run on a routing worker: routing runs on the
+// client connection's goroutine, whose stack, once grown, stays grown for the connection's
+// life (see routingWorkers).
+func (r *Router) route(ctx context.Context, req *openai.ChatRequest, h http.Header, rd *routed) error {
+	*rd = routed{req: req}
 	direct := req.Model != r.cfg.Routing.VirtualModel
-	var m *model
 	if direct {
-		var ok bool
-		m, ok = r.models[req.Model]
+		m, ok := r.models[req.Model]
 		if !ok || !m.cfg.IsExposed() {
-			return nil, nil, Route{}, r.modelNotFound(req.Model)
+			return r.modelNotFound(req.Model)
 		}
+		rd.m = m
 	}
 	names := r.referenced
 	if direct {
 		names = r.policy
 	}
-	var rt Route
 	var res decision.Result
 	matched := false
 	var sigErr error
 	if len(names) > 0 {
-		// The engine computes the signals as it reads them, only those that can still change
-		// the decision; a debug request computes every one, for the header that lists them.
-		run := r.signals.Start(ctx, r.inputOf(req, h), names)
-		if debugRequested(h.Get) {
-			run.All()
-		}
-		res, matched = r.engine.Evaluate(run, direct)
-		results, err := run.Finish()
-		sigErr = err
-		if err != nil {
-			// The other signals still count; decisions that read a failed one take their on_error.
-			logFor(ctx, r.log).Warn("signals that need embeddings failed", LogKeyError, err.Error())
-		}
-		r.observeSignals(results)
-		rt.Signals = results
-		r.countSignalErrors(results, res, matched)
+		matched, sigErr = r.workers.decide(r, ctx, req, h, names, direct, &res, &rd.rt)
 	}
 	if matched {
-		d := res.Decision
-		rt.Decision, rt.Confidence, rt.Headers = d.Name, res.Confidence, decisionHeaders(res)
-		for _, p := range res.Modifiers {
-			r.countDecision(p.Name, false)
-		}
-		r.countDecision(d.Name, d.Block != nil || res.Undetermined)
-		if res.Undetermined {
-			return nil, nil, rt, policyUnavailable(d.Name, res.Failed, sigErr)
-		}
-		if d.Block != nil {
-			e := refuse(KindBlocked, d.Block.Message, nil)
-			if d.Block.Status != 0 {
-				e.Status = d.Block.Status
-			}
-			return nil, nil, rt, e
-		}
-		if !direct {
-			m = r.modelFor(d)
+		if err := r.matched(&res, sigErr, rd); err != nil {
+			rd.m, rd.req = nil, nil
+			return err
 		}
 	} else if !direct {
-		rt.Decision, rt.Confidence = "default", 1
+		rd.rt.Decision, rd.rt.Confidence = "default", 1
 		r.countDecision("default", false)
 	}
-	if m == nil {
-		m = r.models[r.cfg.Routing.DefaultModel]
+	if rd.m == nil {
+		rd.m = r.models[r.cfg.Routing.DefaultModel]
 	}
-	rt.Model = m.cfg.Name
+	rd.rt.Model = rd.m.cfg.Name
 	if matched {
 		for _, p := range res.Modifiers {
-			req = r.apply(p, req)
+			rd.req = r.apply(p, rd.req)
 		}
-		req = r.apply(res.Decision, req)
-		rt.reasoning = res.Decision.Reasoning
+		rd.req = r.apply(res.Decision, rd.req)
+		rd.rt.reasoning = res.Decision.Reasoning
 	}
-	return m, req, rt, nil
+	return nil
+}
+
+// decide computes the signals names as the decisions read them (every one for a debug
+// request, for the header that lists them), evaluates the decisions into res, and records
+// the signals in rt. sigErr is the failure of the signals that need embeddings, if any.
+func (r *Router) decide(ctx context.Context, req *openai.ChatRequest, h http.Header, names map[string]bool, direct bool, res *decision.Result, rt *Route) (matched bool, sigErr error) {
+	run := r.signals.Start(ctx, r.inputOf(req, h), names)
+	if debugRequested(h.Get) {
+		run.All()
+	}
+	*res, matched = r.engine.Evaluate(run, direct)
+	results, sigErr := run.Finish()
+	if sigErr != nil {
+		r.signalsFailed(ctx, sigErr)
+	}
+	r.observeSignals(results)
+	rt.Signals = results
+	r.countSignalErrors(results, res, matched)
+	return matched, sigErr
+}
+
+// signalsFailed logs the failure of the signals that need embeddings. The other signals
+// still count; decisions that read a failed one take their on_error.
+func (r *Router) signalsFailed(ctx context.Context, err error) {
+	logFor(ctx, r.log).Warn("signals that need embeddings failed", LogKeyError, err.Error())
+}
+
+// matched records the matched decision res in rd.rt and returns the refusal of a block or
+// of a policy that could not be decided; for a request to the virtual model it picks the
+// decision's model.
+func (r *Router) matched(res *decision.Result, sigErr error, rd *routed) error {
+	d := res.Decision
+	rd.rt.Decision, rd.rt.Confidence, rd.rt.Headers = d.Name, res.Confidence, decisionHeaders(res)
+	for _, p := range res.Modifiers {
+		r.countDecision(p.Name, false)
+	}
+	r.countDecision(d.Name, d.Block != nil || res.Undetermined)
+	if res.Undetermined {
+		return policyUnavailable(d.Name, res.Failed, sigErr)
+	}
+	if d.Block != nil {
+		e := refuse(KindBlocked, d.Block.Message, nil)
+		if d.Block.Status != 0 {
+			e.Status = d.Block.Status
+		}
+		return e
+	}
+	if rd.m == nil {
+		rd.m = r.modelFor(d)
+	}
+	return nil
 }
 
 // decisionHeaders are the response headers of the matched decision and of the policies
 // that modified the request before it; the decision's own win a clash.
-func decisionHeaders(res decision.Result) map[string]string {
+func decisionHeaders(res *decision.Result) map[string]string {
 	if len(res.Modifiers) == 0 {
 		return res.Decision.Headers
 	}

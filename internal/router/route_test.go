@@ -87,7 +87,7 @@ func TestRoute(t *testing.T) {
 			`the model "deepseek" does not exist; GET /v1/models lists the models you can use, or send "auto" to let the router choose`, "model_not_found"},
 	} {
 		before := messagesOf(tt.req)
-		m, out, rt, err := r.route(context.Background(), tt.req, http.Header{})
+		m, out, rt, err := routeOf(r, tt.req, http.Header{})
 		if tt.status != 0 {
 			e := apiErr(t, err)
 			if e.Status != tt.status || e.Message != tt.msg || e.Code != tt.code || m != nil || rt.Decision != tt.decision || rt.Model != "" {
@@ -170,7 +170,7 @@ func TestMaskContentParts(t *testing.T) {
 		{"type":"image_url","image_url":{"url":"data:;base64,mail jane@example.com"}}]}]}`), &req); err != nil {
 		t.Fatal(err)
 	}
-	_, out, _, err := r.route(context.Background(), &req, http.Header{})
+	_, out, _, err := routeOf(r, &req, http.Header{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -193,7 +193,7 @@ func TestRouteSpan(t *testing.T) {
 	tracing, exp := newTracing(t)
 	r := buildRouter(t, routeConfig, nil, Options{ClassifyOnly: true, Tracing: tracing})
 	for _, req := range []*openai.ChatRequest{chat("auto", "prove it"), chat("gpt-9", "hi"), chat("auto", "forbidden")} {
-		_, _, _, _ = r.tracedRoute(context.Background(), req, http.Header{})
+		_ = r.tracedRoute(context.Background(), req, http.Header{}, &routed{})
 	}
 	spans := exp.GetSpans()
 	if len(spans) != 3 {
@@ -250,7 +250,7 @@ decisions:
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			_, _, rt, err := r.route(context.Background(), chat("auto", tt.prompt), tt.h)
+			_, _, rt, err := routeOf(r, chat("auto", tt.prompt), tt.h)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -291,7 +291,7 @@ func TestMaskReachesEverythingThePolicyReads(t *testing.T) {
 		t.Fatalf("the policy does not read the joined parts: %q", in.Text(signal.ScopeAll))
 	}
 	before, _ := req.Encode()
-	_, out, rt, err := r.route(context.Background(), &req, http.Header{})
+	_, out, rt, err := routeOf(r, &req, http.Header{})
 	if err != nil || rt.Decision != "mask" {
 		t.Fatalf("route: %v, decision %q", err, rt.Decision)
 	}
@@ -322,4 +322,11 @@ func TestMaskReachesEverythingThePolicyReads(t *testing.T) {
 	if after, _ := req.Encode(); string(after) != string(before) {
 		t.Errorf("the client's request was changed:\n%s\n%s", before, after)
 	}
+}
+
+// routeOf routes req as the pipeline does and returns what route wrote.
+func routeOf(r *Router, req *openai.ChatRequest, h http.Header) (*model, *openai.ChatRequest, Route, error) {
+	var rd routed
+	err := r.route(context.Background(), req, h, &rd)
+	return rd.m, rd.req, rd.rt, err
 }

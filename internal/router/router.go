@@ -78,6 +78,8 @@ type Router struct {
 	transports []*http.Transport
 	signals    *signal.Set
 	engine     *decision.Engine
+	// workers compute the signals and decisions of requests (see routingWorkers).
+	workers *routingWorkers
 	// referenced are the signals the decisions use; policy those the decisions that apply
 	// to every request use (the only ones computed for a request naming a model).
 	referenced, policy map[string]bool
@@ -170,7 +172,7 @@ func New(cfg *config.Config, o Options) (*Router, error) {
 		o.Redactor = redact.New()
 	}
 	r := &Router{cfg: cfg, log: o.Logger, metrics: o.Metrics, models: make(map[string]*model, len(cfg.Models)),
-		tracer: o.Tracing.Tracer(), redactor: o.Redactor, localModelReady: o.LocalModelReady}
+		tracer: o.Tracing.Tracer(), redactor: o.Redactor, localModelReady: o.LocalModelReady, workers: newRoutingWorkers()}
 	// Registered first, so that a value is redacted before anything could log it.
 	r.redaction = newRedaction(cfg, o.Redactor, o.LookupEnv)
 	var prop propagation.TextMapPropagator
@@ -259,6 +261,7 @@ func New(cfg *config.Config, o Options) (*Router, error) {
 // probing endpoints, and releases the embedder (an ONNX session). Call it after the
 // requests in flight have finished.
 func (r *Router) Close() error {
+	r.workers.close()
 	for _, t := range r.transports {
 		t.CloseIdleConnections()
 	}

@@ -87,7 +87,7 @@ func quoteList(xs []string) string {
 // countSignalErrors counts each failed signal by what became of the request: refused (a
 // decision that reads it refused on error), allowed (a policy read it as not matched, by
 // on_error allow) or not_matched (routing read it as not matched).
-func (r *Router) countSignalErrors(results []SignalResult, res decision.Result, matched bool) {
+func (r *Router) countSignalErrors(results []SignalResult, res *decision.Result, matched bool) {
 	if r.metrics == nil {
 		return
 	}

@@ -1,7 +1,6 @@
 package router
 
 import (
-	"context"
 	"slices"
 	"strings"
 	"testing"
@@ -73,7 +72,7 @@ decisions:
 		msg("user", "and 1\u03322\u03323\u0332-4\u03325\u0332-6\u03327\u03328\u03329\u0332 too"),
 		msg("user", "Reply to bob@example.org please"),
 	}}
-	_, out, rt, err := r.route(context.Background(), req, nil)
+	_, out, rt, err := routeOf(r, req, nil)
 	if err != nil || rt.Decision != "mask" {
 		t.Fatalf("route: decision %q, err %v", rt.Decision, err)
 	}
