@@ -265,6 +265,8 @@ func (x *exchange) called(res *Result, err error, debug bool) (*Result, error) {
 	// A fallback changes the model: explain the route as served.
 	x.trail.Route, x.trail.Cache = x.rd.rt, x.lookup.outcome
 	res.explain = append(x.rd.rt.Explain(debug), x.lookup.explain()...)
+	// The signals' results are in the explanation now; a stream does not keep them.
+	x.rd.rt.Signals, x.trail.Route.Signals = nil, nil
 	if err != nil {
 		x.finish(nil)
 		// A request the provider refused to translate is the client's error, counted as one.
