@@ -55,6 +55,7 @@ func (r *Router) tracedRoute(ctx context.Context, req *openai.ChatRequest, h htt
 	return err
 }
 
+// recordRoute sets the route span's attributes and, on a refusal, its status.
 func (r *Router) recordRoute(span trace.Span, req *openai.ChatRequest, rt *Route, err error) {
 	span.SetAttributes(attribute.String("vsr.requested_model", r.MetricModel(req.Model)),
 		attribute.String("vsr.selected_model", rt.Model), attribute.String("vsr.decision", rt.Decision),
