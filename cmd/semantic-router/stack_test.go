@@ -10,7 +10,9 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/semantic-router/semantic-router/internal/provider/providertest"
 )
@@ -59,20 +61,22 @@ func TestRequestPathFitsEightKiBStack(t *testing.T) {
 			if err := os.WriteFile(cfg, []byte(fmt.Sprintf(stackCases[name].config, backend.Server.URL+"/v1")), 0o600); err != nil {
 				t.Fatal(err)
 			}
-			cmd := exec.Command(os.Args[0], "-test.run=^TestRequestPathFitsEightKiBStack$", "-test.count=1", "-test.v")
-			if raceEnabled {
-				// The race detector's instrumentation enlarges every frame: the limit is for
-				// the binary users run, so the measured process is a test binary built
-				// without it.
-				cmd = exec.Command("go", "test", "-count=1", "-v", "-run=^TestRequestPathFitsEightKiBStack$", ".")
-			}
-			// New goroutines start at the smallest stack, not at the average the runtime has
-			// seen, which could start a connection above the limit and let its growth go
-			// unchecked. Stacks are not shrunk: the routing workers, which need more than the
-			// limit, keep what they grew to in the warm-up.
-			cmd.Env = append(os.Environ(), stackChildEnv+"="+name, stackConfigEnv+"="+cfg, "GODEBUG=adaptivestackstart=0,gcshrinkstackoff=1")
-			out, err := cmd.CombinedOutput()
-			if i := strings.Index(string(out), "stack overflow"); i >= 0 {
+			// A routing worker started while the limit holds (the previous request's worker
+			// not yet back among the idle ones, on a loaded machine) overflows too: it is not
+			// a connection, and the case runs again, up to three times.
+			var out []byte
+			var err error
+			for attempt := 1; ; attempt++ {
+				out, err = measureStack(name, cfg)
+				i := strings.Index(string(out), "stack overflow")
+				if i < 0 {
+					break
+				}
+				overflowed := overflowingGoroutine(string(out[i:]))
+				if attempt < 3 && strings.Contains(overflowed, "created by github.com/semantic-router/semantic-router/internal/router.(*routingWorkers).do") {
+					t.Logf("attempt %d: a routing worker started after the warm-up overflowed; running the case again", attempt)
+					continue
+				}
 				t.Fatalf("a request needs more than %d bytes of stack; the path that needed more:\n%s",
 					connectionStackLimit, out[max(0, i-200):min(len(out), i+12000)])
 			}
@@ -84,6 +88,36 @@ func TestRequestPathFitsEightKiBStack(t *testing.T) {
 			}
 		})
 	}
+}
+
+// overflowingGoroutine is the block of the goroutine that overflowed in the report that
+// follows "stack overflow": the first goroutine after the runtime's own stack.
+func overflowingGoroutine(report string) string {
+	start := strings.Index(report, "\n\ngoroutine ")
+	if start < 0 {
+		return ""
+	}
+	block := report[start+2:]
+	if end := strings.Index(block, "\n\ngoroutine "); end >= 0 {
+		block = block[:end]
+	}
+	return block
+}
+
+// measureStack runs the measured process of case name with the router configuration cfg.
+func measureStack(name, cfg string) ([]byte, error) {
+	cmd := exec.Command(os.Args[0], "-test.run=^TestRequestPathFitsEightKiBStack$", "-test.count=1", "-test.v")
+	if raceEnabled {
+		// The race detector's instrumentation enlarges every frame: the limit is for the
+		// binary users run, so the measured process is a test binary built without it.
+		cmd = exec.Command("go", "test", "-count=1", "-v", "-run=^TestRequestPathFitsEightKiBStack$", ".")
+	}
+	// New goroutines start at the smallest stack, not at the average the runtime has seen,
+	// which could start a connection above the limit and let its growth go unchecked. Stacks
+	// are not shrunk: the routing workers, which need more than the limit, keep what they
+	// grew to in the warm-up.
+	cmd.Env = append(os.Environ(), stackChildEnv+"="+name, stackConfigEnv+"="+cfg, "GODEBUG=adaptivestackstart=0,gcshrinkstackoff=1")
+	return cmd.CombinedOutput()
 }
 
 // stackCase is a router configuration and the requests its stack is measured with.
@@ -208,12 +242,23 @@ func stackChild(t *testing.T, cfg string, c stackCase) {
 	addr := start(t, "-config", cfg).listening(t)["inference"]
 	url := "http://" + addr + "/v1/chat/completions"
 	// Warm-up: what runs once per process (JSON codecs built per type, pools, lazily built
-	// tables, the first upstream connection) grows the stack of its own connection only.
-	for range 5 {
-		for _, r := range c.requests {
-			post(t, http.DefaultClient, url, r)
-		}
+	// tables, the first upstream connection) grows the stack of its own connection only. It
+	// runs from several clients at once, so that the routing workers that stay idle have
+	// each served every kind of request.
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() {
+			for range 3 {
+				for _, r := range c.requests {
+					if err := send(http.DefaultClient, url, r); err != nil {
+						t.Error(err)
+						return
+					}
+				}
+			}
+		})
 	}
+	wg.Wait()
 	// Restored before the test's clean-up stops the router: shutting down is not held to it.
 	defer debug.SetMaxStack(debug.SetMaxStack(connectionStackLimit))
 	// Each request on a connection of its own, whose goroutine starts small.
@@ -221,15 +266,24 @@ func stackChild(t *testing.T, cfg string, c stackCase) {
 	for range 10 {
 		for _, r := range c.requests {
 			post(t, fresh, url, r)
+			// The previous request's routing worker goes back among the idle ones.
+			time.Sleep(5 * time.Millisecond)
 		}
 	}
 }
 
 func post(t *testing.T, c *http.Client, url string, r stackRequest) {
 	t.Helper()
+	if err := send(c, url, r); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// send posts r and checks the answer.
+func send(c *http.Client, url string, r stackRequest) error {
 	req, err := http.NewRequest(http.MethodPost, url, strings.NewReader(r.body))
 	if err != nil {
-		t.Fatal(err)
+		return err
 	}
 	req.Header = r.header.Clone()
 	if req.Header == nil {
@@ -238,7 +292,7 @@ func post(t *testing.T, c *http.Client, url string, r stackRequest) {
 	req.Header.Set("Content-Type", "application/json")
 	resp, err := c.Do(req)
 	if err != nil {
-		t.Fatal(err)
+		return err
 	}
 	defer resp.Body.Close()
 	b, _ := io.ReadAll(resp.Body)
@@ -247,6 +301,7 @@ func post(t *testing.T, c *http.Client, url string, r stackRequest) {
 	// answers holds back what could be the start of a secret.
 	answered := want != http.StatusOK || strings.Contains(string(b), "Hello from the fake.") || strings.HasSuffix(string(b), "data: [DONE]\n\n")
 	if resp.StatusCode != want || !answered {
-		t.Fatalf("%s answered %d, want %d: %s", r.body, resp.StatusCode, want, b)
+		return fmt.Errorf("%s answered %d, want %d: %s", r.body, resp.StatusCode, want, b)
 	}
+	return nil
 }
