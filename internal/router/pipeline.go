@@ -18,6 +18,7 @@ import (
 
 	"github.com/semantic-router/semantic-router/internal/openai"
 	"github.com/semantic-router/semantic-router/internal/provider"
+	"github.com/semantic-router/semantic-router/internal/provider/transport"
 	"github.com/semantic-router/semantic-router/internal/telemetry"
 )
 
@@ -95,6 +96,9 @@ type Request struct {
 	// Body is the JSON body. It is read only once the client is admitted, and no further
 	// than server.max_request_body_bytes.
 	Body io.Reader
+	// Length is the body's length as the client announced it (Content-Length), or zero or
+	// less when it did not. It sizes the buffer the body is read into, nothing more.
+	Length int64
 	// Waiter, when set, is told when a streamed request starts waiting for its model.
 	Waiter StreamWaiter
 }
@@ -361,7 +365,7 @@ func (p *Pipeline) begin(ctx context.Context, req *Request) (x *exchange, err er
 	if x.ticket, err = r.AdmitClient(ctx, client); err != nil {
 		return x, err
 	}
-	body, err := ReadBody(req.Body, r.cfg.Server.MaxRequestBodyBytes)
+	body, err := ReadBody(req.Body, req.Length, r.cfg.Server.MaxRequestBodyBytes)
 	if err != nil {
 		return x, err
 	}
@@ -410,9 +414,10 @@ func (x *exchange) finish(u *openai.Usage) {
 	})
 }
 
-// ReadBody reads a request body of at most limit bytes. Errors are *openai.APIError: 413
-// past the limit, 408 when the listener's read deadline passed, else 400.
-func ReadBody(body io.Reader, limit int64) ([]byte, error) {
+// ReadBody reads a request body of at most limit bytes; size is its announced length
+// (Content-Length; zero or less when unknown), which sizes the buffer. Errors are
+// *openai.APIError: 413 past the limit, 408 when the listener's read deadline passed, else 400.
+func ReadBody(body io.Reader, size, limit int64) ([]byte, error) {
 	if body == nil {
 		body = http.NoBody
 	}
@@ -425,7 +430,7 @@ func ReadBody(body io.Reader, limit int64) ([]byte, error) {
 			return b, err
 		}
 	}
-	b, err = io.ReadAll(io.LimitReader(body, limit+1))
+	b, err = transport.ReadAll(body, size, limit)
 	switch {
 	case err == nil && int64(len(b)) > limit:
 		return nil, refuse(KindTooLarge, fmt.Sprintf("the request body is larger than %d bytes (server.max_request_body_bytes)", limit), nil)

@@ -144,7 +144,7 @@ func TestReadBody(t *testing.T) {
 		{"the connection broke", &probeBody{err: errors.New("connection reset by peer")}, "", 400, "",
 			"reading the request body: connection reset by peer", nil},
 	} {
-		got, err := ReadBody(tt.body, 1024)
+		got, err := ReadBody(tt.body, -1, 1024)
 		if tt.status == 0 {
 			if err != nil || string(got) != tt.want {
 				t.Errorf("%s: %q, %v; want %q", tt.name, got, err, tt.want)

@@ -25,12 +25,12 @@ func classify(src *router.Holder) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		rt, release := src.Acquire()
 		defer release()
-		raw, err := decodedBody(r)
+		raw, length, err := decodedBody(r)
 		if err != nil {
 			writeError(w, err)
 			return
 		}
-		body, err := router.ReadBody(raw, rt.Config().Server.MaxRequestBodyBytes)
+		body, err := router.ReadBody(raw, length, rt.Config().Server.MaxRequestBodyBytes)
 		if err != nil {
 			writeError(w, err)
 			return

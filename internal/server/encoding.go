@@ -17,20 +17,21 @@ import (
 // refused as "not a JSON object". The limit on the body (server.max_request_body_bytes)
 // applies to the decompressed bytes, since the caller reads through it: a small gzip bomb
 // gets the same 413 as a large body. The gzip header is read with the first Read, not here,
-// so that admission still answers before any byte of the body is read.
-func decodedBody(r *http.Request) (io.Reader, error) {
+// so that admission still answers before any byte of the body is read. length is the
+// decoded body's length as announced (Content-Length), -1 when unknown (a compressed body).
+func decodedBody(r *http.Request) (body io.Reader, length int64, err error) {
 	codings := r.Header.Values("Content-Encoding")
 	if len(codings) == 0 {
-		return r.Body, nil
+		return r.Body, r.ContentLength, nil
 	}
 	coding := strings.ToLower(strings.TrimSpace(strings.Join(codings, ",")))
 	switch coding {
 	case "", "identity":
-		return r.Body, nil
+		return r.Body, r.ContentLength, nil
 	case "gzip", "x-gzip":
-		return &gzipBody{src: r.Body}, nil
+		return &gzipBody{src: r.Body}, -1, nil
 	}
-	return nil, &openai.APIError{Status: http.StatusUnsupportedMediaType, Type: openai.TypeInvalidRequest,
+	return nil, -1, &openai.APIError{Status: http.StatusUnsupportedMediaType, Type: openai.TypeInvalidRequest,
 		Code: "unsupported_content_encoding", Header: map[string]string{"accept-encoding": "gzip"},
 		Message: fmt.Sprintf("Content-Encoding %q is not supported; send the body as is or with Content-Encoding: gzip", clip(coding))}
 }

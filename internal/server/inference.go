@@ -87,7 +87,7 @@ var startTime = time.Now()
 
 func (h *Inference) chat(w http.ResponseWriter, r *http.Request) {
 	info := requestInfoFrom(r.Context())
-	reqBody, err := decodedBody(r)
+	reqBody, length, err := decodedBody(r)
 	if err != nil {
 		writeError(w, err)
 		return
@@ -95,7 +95,7 @@ func (h *Inference) chat(w http.ResponseWriter, r *http.Request) {
 	ctx, span := h.p.StartSpan(r.Context(), "POST /v1/chat/completions", r.Header)
 	info.span = span // ended by the middleware, which knows the final status
 	wait := &streamWaiter{w: w, h: h}
-	res, trail, err := h.p.Serve(ctx, &router.Request{ID: info.id, Header: r.Header, Body: reqBody, Waiter: wait})
+	res, trail, err := h.p.Serve(ctx, &router.Request{ID: info.id, Header: r.Header, Body: reqBody, Length: length, Waiter: wait})
 	info.client, info.model, info.stream, info.selected, info.cache = trail.Client, trail.Model, trail.Stream, trail.Route.Model, trail.Cache
 	info.modelFailed, info.decision = trail.ModelFailed, trail.Route.Decision
 	if err != nil {

@@ -86,7 +86,7 @@ func (c *Client) ChatCompletion(ctx context.Context, req *openai.ChatRequest) (*
 		return nil, provider.RedactError(err, key)
 	}
 	defer resp.Body.Close()
-	body, err = transport.ReadBody(ctx, c.opts.Name, c.opts.BaseURL, resp.Body, c.opts.MaxResponseBytes)
+	body, err = transport.ReadBody(ctx, c.opts.Name, c.opts.BaseURL, resp.Body, resp.ContentLength, c.opts.MaxResponseBytes)
 	if err != nil {
 		return nil, err
 	}

@@ -33,15 +33,47 @@ func Redirect(model, baseURL string, resp *http.Response) *provider.Error {
 			baseURL, resp.StatusCode, http.StatusText(resp.StatusCode))}
 }
 
+// maxPresized is the largest announced length ReadAll makes room for before reading.
+const maxPresized = 16 << 10
+
+// ReadAll reads r to its end, or to limit+1 bytes, whichever comes first, as io.ReadAll of
+// an io.LimitReader would. size is the length the sender announced (Content-Length), or
+// zero or less when it announced none: up to 16 KiB, the buffer starts with room for it,
+// so that a body of the announced length is read in place, without the copies of a growing
+// buffer. Past that it grows as the bytes arrive: an announcement alone, which costs a
+// client a header, does not get a large buffer.
+func ReadAll(r io.Reader, size, limit int64) ([]byte, error) {
+	start := int64(512) // as io.ReadAll
+	if size > 0 && size <= limit && size < maxPresized {
+		start = size + 1 // the read that finds the end needs room too
+	}
+	b := make([]byte, 0, start)
+	lr := io.LimitedReader{R: r, N: limit + 1}
+	for {
+		n, err := lr.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err == io.EOF { //nolint:errorlint // a Reader returns io.EOF itself, as io.ReadAll relies on
+			return b, nil
+		}
+		if err != nil {
+			return b, err
+		}
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)] // grow as append does
+		}
+	}
+}
+
 // ReadBody reads a whole non-streamed answer of at most limit bytes (limit <= 0 takes
 // provider.DefaultMaxResponseBytes). A longer body is refused as soon as the limit is
 // passed, not read whole: the error wraps provider.ErrResponseTooLarge, and the caller's
-// closing of the body drops the connection.
-func ReadBody(ctx context.Context, model, baseURL string, body io.Reader, limit int64) ([]byte, error) {
+// closing of the body drops the connection. size is the answer's Content-Length (-1 when
+// it has none), which sizes the buffer.
+func ReadBody(ctx context.Context, model, baseURL string, body io.Reader, size, limit int64) ([]byte, error) {
 	if limit <= 0 {
 		limit = provider.DefaultMaxResponseBytes
 	}
-	raw, err := io.ReadAll(io.LimitReader(body, limit+1))
+	raw, err := ReadAll(body, size, limit)
 	if err != nil {
 		if (ctx == nil || ctx.Err() == nil) && !isTimeout(err) {
 			// The status came, so the connection was made: the server went away mid-answer.

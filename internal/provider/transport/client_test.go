@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"testing/iotest"
 	"time"
 
 	"github.com/semantic-router/semantic-router/internal/provider"
@@ -58,14 +60,68 @@ func TestExplainContext(t *testing.T) {
 
 func TestReadBody(t *testing.T) {
 	t.Parallel()
-	if b, err := ReadBody(context.Background(), "m", "http://b", strings.NewReader("12345"), 5); err != nil || string(b) != "12345" {
+	if b, err := ReadBody(context.Background(), "m", "http://b", strings.NewReader("12345"), 5, 5); err != nil || string(b) != "12345" {
 		t.Fatalf("a body at the limit: %q, %v", b, err)
 	}
-	_, err := ReadBody(context.Background(), "m", "http://b", strings.NewReader("123456"), 5)
+	_, err := ReadBody(context.Background(), "m", "http://b", strings.NewReader("123456"), 5, 5)
 	var pe *provider.Error
 	if !errors.As(err, &pe) || pe.Kind != provider.KindProtocol || !errors.Is(err, provider.ErrResponseTooLarge) ||
 		pe.Message != "the answer of http://b is larger than max_response_body_bytes (5 bytes) and was refused" {
 		t.Fatalf("a body over the limit: %v", err)
+	}
+}
+
+// TestReadAll: whatever the announced length says (right, short, long, none, past the
+// limit or past what is made room for), ReadAll reads what io.ReadAll of an io.LimitReader
+// reads, through readers that hand out a byte at a time or the end with the last bytes.
+func TestReadAll(t *testing.T) {
+	t.Parallel()
+	body := strings.Repeat("0123456789", 3000) // 30,000 bytes: past maxPresized
+	for _, tt := range []struct {
+		name        string
+		n           int // bytes of body sent
+		size, limit int64
+	}{
+		{"as announced", 1200, 1200, 1 << 20},
+		{"announced none", 1200, -1, 1 << 20},
+		{"announced zero, sent none", 0, 0, 1 << 20},
+		{"longer than announced", 1200, 100, 1 << 20},
+		{"shorter than announced", 100, 1200, 1 << 20},
+		{"announced past the room made", 30000, 30000, 1 << 20},
+		{"at the limit", 1200, 1200, 1200},
+		{"past the limit", 1201, 1201, 1200},
+		{"past the limit, announced within", 5000, 1000, 1200},
+	} {
+		for _, wrap := range []struct {
+			name string
+			r    func(io.Reader) io.Reader
+		}{
+			{"whole", func(r io.Reader) io.Reader { return r }},
+			{"a byte at a time", iotest.OneByteReader},
+			{"the end with the data", iotest.DataErrReader},
+		} {
+			want, _ := io.ReadAll(io.LimitReader(strings.NewReader(body[:tt.n]), tt.limit+1))
+			got, err := ReadAll(wrap.r(strings.NewReader(body[:tt.n])), tt.size, tt.limit)
+			if err != nil || string(got) != string(want) {
+				t.Errorf("%s, %s: %d bytes, %v; want %d bytes", tt.name, wrap.name, len(got), err, len(want))
+			}
+		}
+	}
+	if _, err := ReadAll(iotest.ErrReader(io.ErrUnexpectedEOF), 10, 100); !errors.Is(err, io.ErrUnexpectedEOF) {
+		t.Errorf("a failing read: %v", err)
+	}
+}
+
+// TestReadAllReadsAnAnnouncedBodyInPlace: a body of the announced length is read into the
+// one buffer made for it. (Not parallel: AllocsPerRun counts the whole process's.)
+func TestReadAllReadsAnAnnouncedBodyInPlace(t *testing.T) {
+	body := strings.Repeat("x", 1200)
+	r := strings.NewReader("")
+	if n := testing.AllocsPerRun(10, func() {
+		r.Reset(body)
+		_, _ = ReadAll(r, int64(len(body)), 1<<20)
+	}); n != 1 {
+		t.Errorf("reading 1,200 announced bytes took %v allocations, want 1", n)
 	}
 }
 
@@ -88,7 +144,7 @@ func TestReadBodyCutShort(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer resp.Body.Close()
-	_, err = ReadBody(context.Background(), "m", "http://b", resp.Body, 0)
+	_, err = ReadBody(context.Background(), "m", "http://b", resp.Body, resp.ContentLength, 0)
 	var pe *provider.Error
 	want := "the answer of http://b was cut short after 11 bytes (unexpected EOF): the server closed the connection before the end of its answer; check its logs for a crash or restart, or a proxy's timeout"
 	if !errors.As(err, &pe) || pe.Kind != provider.KindProtocol || !errors.Is(err, provider.ErrCutShort) || pe.Message != want {
@@ -164,7 +220,7 @@ func TestExplainContextSaysTheCauseOnce(t *testing.T) {
 			}
 			resp, err := NewClient(http.DefaultTransport).Do(req)
 			if err == nil {
-				_, err = ReadBody(ctx, "m", srv.URL, resp.Body, 0)
+				_, err = ReadBody(ctx, "m", srv.URL, resp.Body, resp.ContentLength, 0)
 				resp.Body.Close()
 			}
 			var pe *provider.Error

@@ -114,7 +114,7 @@ func (c *Client) ChatCompletion(ctx context.Context, req *openai.ChatRequest) (*
 		return nil, provider.RedactError(err, token)
 	}
 	defer resp.Body.Close()
-	raw, err := transport.ReadBody(ctx, c.opts.Name, c.base, resp.Body, c.opts.MaxResponseBytes)
+	raw, err := transport.ReadBody(ctx, c.opts.Name, c.base, resp.Body, resp.ContentLength, c.opts.MaxResponseBytes)
 	if err != nil {
 		return nil, err
 	}
