@@ -19,6 +19,7 @@ import (
 	"github.com/semantic-router/semantic-router/internal/provider/providertest"
 	"github.com/semantic-router/semantic-router/internal/provider/sim"
 	"github.com/semantic-router/semantic-router/internal/provider/vertex"
+	"github.com/semantic-router/semantic-router/internal/telemetry"
 )
 
 // TestEveryProviderType: each provider type is built from its configuration and reaches
@@ -113,6 +114,45 @@ func TestProviderErrors(t *testing.T) {
 	defer func() { _ = r.Close() }()
 	if _, err := r.newProvider(config.Model{Name: "g", Provider: config.Provider{Type: "grpc"}}); err == nil || err.Error() != `provider type "grpc" is not supported` {
 		t.Errorf("an unknown type: %v", err)
+	}
+}
+
+// TestTraceContextPassesThroughWithoutTracing: with tracing off (a no-op tracer, the W3C
+// propagator) the router starts no span of its own, and the caller's trace context reaches
+// the model server as the caller sent it, so that the caller's and the server's spans still
+// join; a request without one sends none.
+func TestTraceContextPassesThroughWithoutTracing(t *testing.T) {
+	t.Parallel()
+	var mu sync.Mutex
+	var got []string
+	serveSim := sim.Handler(sim.Options{Model: "up"})
+	backend := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		got = append(got, r.Header.Get("Traceparent"))
+		mu.Unlock()
+		serveSim.ServeHTTP(w, r)
+	}))
+	t.Cleanup(backend.Close)
+	tracing, err := telemetry.NewTracing(context.Background(), config.Tracing{}, "test", nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := buildRouter(t, "models:\n  - {model_name: m, provider: {type: openai_compatible, base_url: "+backend.URL+"/v1}}\n", nil, Options{Tracing: tracing})
+	p := NewPipeline(NewHolder(r), PipelineOptions{Tracing: tracing})
+	const parent = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"
+	for _, h := range []http.Header{{"Traceparent": {parent}}, {}} {
+		ctx, span := p.StartSpan(context.Background(), "POST /v1/chat/completions", h)
+		res, _, err := p.Serve(ctx, &Request{ID: "x", Header: h, Body: newBody(chatBody("m", "hi", false))})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Close()
+		span.End()
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(got) != 2 || got[0] != parent || got[1] != "" {
+		t.Errorf("traceparent at the backend = %q, want %q, then none", got, parent)
 	}
 }
 

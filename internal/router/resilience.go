@@ -85,9 +85,19 @@ func (r *Router) withRetries(ctx context.Context, m *model, call func(context.Co
 	}
 }
 
-// startUpstreamSpan starts the span of one attempt to call m.
+// noSpan is a span that records nothing, for the attempts of a router without tracing.
+var noSpan = trace.SpanFromContext(context.Background())
+
+// startUpstreamSpan starts the span of one attempt to call m, and returns the attempt's
+// context, which carries note.
 func (r *Router) startUpstreamSpan(ctx context.Context, m *model, attempt int, note *retryAfterNote) (context.Context, trace.Span) {
-	actx, span := r.tracer.Start(context.WithValue(ctx, retryAfterKey{}, note), "upstream", trace.WithSpanKind(trace.SpanKindClient))
+	ctx = context.WithValue(ctx, retryAfterKey{}, note)
+	if r.untraced {
+		// The no-op tracer's span would carry no more than ctx's span context (a caller's
+		// traceparent, passed on), which ctx carries already.
+		return ctx, noSpan
+	}
+	actx, span := r.tracer.Start(ctx, "upstream", trace.WithSpanKind(trace.SpanKindClient))
 	if span.IsRecording() {
 		span.SetAttributes(attribute.String("vsr.model", m.cfg.Name), attribute.String("vsr.provider", m.cfg.Provider.Type),
 			attribute.Int("vsr.attempt", attempt))

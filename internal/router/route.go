@@ -44,8 +44,11 @@ func (r *Router) buildDecisions() error {
 	return nil
 }
 
-// tracedRoute is route in a "route" span that records the decision.
+// tracedRoute is route in a "route" span that records the decision; without tracing, route.
 func (r *Router) tracedRoute(ctx context.Context, req *openai.ChatRequest, h http.Header, rd *routed) error {
+	if r.untraced {
+		return r.route(ctx, req, h, rd)
+	}
 	ctx, span := r.tracer.Start(ctx, "route")
 	defer span.End()
 	err := r.route(ctx, req, h, rd)

@@ -16,6 +16,7 @@ import (
 
 	"go.opentelemetry.io/otel/propagation"
 	"go.opentelemetry.io/otel/trace"
+	"go.opentelemetry.io/otel/trace/noop"
 
 	"github.com/semantic-router/semantic-router/internal/balancer"
 	"github.com/semantic-router/semantic-router/internal/config"
@@ -85,17 +86,20 @@ type Router struct {
 	referenced, policy map[string]bool
 	masker             *signal.PIIDetector
 	tracer             trace.Tracer
-	prop               propagation.TextMapPropagator
-	cfg                *config.Config
-	log                *slog.Logger
-	metrics            *telemetry.Metrics
-	models             map[string]*model
-	order              []*model // configuration order, for listings
-	access             *access
-	redactor           *redact.Redactor
-	redaction          *redaction
-	localModelReady    func(dir string) error
-	cache              *cacheStage // nil: no request uses the cache
+	// untraced: the tracer is the no-op one, whose spans would carry no more than the
+	// request's context does: the router starts none.
+	untraced        bool
+	prop            propagation.TextMapPropagator
+	cfg             *config.Config
+	log             *slog.Logger
+	metrics         *telemetry.Metrics
+	models          map[string]*model
+	order           []*model // configuration order, for listings
+	access          *access
+	redactor        *redact.Redactor
+	redaction       *redaction
+	localModelReady func(dir string) error
+	cache           *cacheStage // nil: no request uses the cache
 }
 
 // model is one registered model.
@@ -173,6 +177,7 @@ func New(cfg *config.Config, o Options) (*Router, error) {
 	}
 	r := &Router{cfg: cfg, log: o.Logger, metrics: o.Metrics, models: make(map[string]*model, len(cfg.Models)),
 		tracer: o.Tracing.Tracer(), redactor: o.Redactor, localModelReady: o.LocalModelReady, workers: newRoutingWorkers()}
+	_, r.untraced = r.tracer.(noop.Tracer)
 	// Registered first, so that a value is redacted before anything could log it.
 	r.redaction = newRedaction(cfg, o.Redactor, o.LookupEnv)
 	var prop propagation.TextMapPropagator

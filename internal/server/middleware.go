@@ -126,35 +126,34 @@ func answerShutdown(ctx context.Context, rec *statusRecorder, info *requestInfo)
 	info.err = err
 }
 
-// accessAttrs are the fields of a request's access log line, typed so that none is boxed.
-func accessAttrs(r *http.Request, status int, info *requestInfo, d time.Duration) []slog.Attr {
-	attrs := make([]slog.Attr, 0, 14)
+// addAccessAttrs adds the fields of a request's access log line to rec, typed so that none is
+// boxed, and straight into the record: a slice of them would be one more allocation a request.
+func addAccessAttrs(rec *slog.Record, r *http.Request, status int, info *requestInfo, d time.Duration) {
 	// The method and path are the client's: clipped as in error messages, so that one request
 	// cannot write a line as long as the header limit.
-	attrs = append(attrs, slog.String(router.LogKeyRequestID, info.id), slog.String("method", clip(r.Method)),
+	rec.AddAttrs(slog.String(router.LogKeyRequestID, info.id), slog.String("method", clip(r.Method)),
 		slog.String("path", clip(r.URL.Path)), slog.Int("status", status), slog.Float64("latency_ms", float64(d.Microseconds())/1000))
 	if info.model != "" {
-		attrs = append(attrs, slog.String(router.LogKeyModel, info.model), slog.String("selected_model", info.selected),
+		rec.AddAttrs(slog.String(router.LogKeyModel, info.model), slog.String("selected_model", info.selected),
 			slog.Bool("stream", info.stream))
 	}
 	if info.client != "" {
-		attrs = append(attrs, slog.String("client", info.client))
+		rec.AddAttrs(slog.String("client", info.client))
 	}
 	if info.cache != "" {
-		attrs = append(attrs, slog.String("cache", info.cache))
+		rec.AddAttrs(slog.String("cache", info.cache))
 	}
 	if info.decision != "" {
-		attrs = append(attrs, slog.String(router.LogKeyDecision, info.decision))
+		rec.AddAttrs(slog.String(router.LogKeyDecision, info.decision))
 	}
 	if info.err != nil {
-		attrs = append(attrs, slog.String(router.LogKeyError, info.err.Error()))
+		rec.AddAttrs(slog.String(router.LogKeyError, info.err.Error()))
 	}
 	if info.span != nil {
 		if sc := info.span.SpanContext(); sc.HasTraceID() {
-			attrs = append(attrs, slog.String("trace_id", sc.TraceID().String()))
+			rec.AddAttrs(slog.String("trace_id", sc.TraceID().String()))
 		}
 	}
-	return attrs
 }
 
 func finish(log *slog.Logger, m *telemetry.Metrics, endpoint string, r *http.Request, status int, info *requestInfo, d time.Duration) {
@@ -175,7 +174,7 @@ func finish(log *slog.Logger, m *telemetry.Metrics, endpoint string, r *http.Req
 		level = slog.LevelWarn
 	}
 	if log.Enabled(r.Context(), level) {
-		logAccess(r.Context(), log, level, accessAttrs(r, status, info, d))
+		logAccess(log, level, r, status, info, d)
 	}
 	if m == nil {
 		return
@@ -222,10 +221,10 @@ func endSpan(info *requestInfo, status int, failed bool) {
 // without the caller's program counter, which no handler of the router reports: a frame a
 // quarter the size of Logger.LogAttrs's, and no stack walk, at the bottom of the
 // connection's goroutine.
-func logAccess(ctx context.Context, log *slog.Logger, level slog.Level, attrs []slog.Attr) {
+func logAccess(log *slog.Logger, level slog.Level, r *http.Request, status int, info *requestInfo, d time.Duration) {
 	rec := slog.NewRecord(time.Now(), level, "request", 0)
-	rec.AddAttrs(attrs...)
-	_ = log.Handler().Handle(ctx, rec)
+	addAccessAttrs(&rec, r, status, info, d)
+	_ = log.Handler().Handle(r.Context(), rec)
 }
 
 // clientGone reports whether err says the client went away before its answer ended.
