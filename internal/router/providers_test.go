@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -117,27 +118,39 @@ func TestProviderErrors(t *testing.T) {
 	}
 }
 
+// traceparentBackend is an OpenAI-compatible model server that records the traceparent
+// header of each request it receives (empty when none), which got returns.
+func traceparentBackend(t *testing.T) (url string, got func() []string) {
+	t.Helper()
+	var mu sync.Mutex
+	var sent []string
+	serveSim := sim.Handler(sim.Options{Model: "up"})
+	backend := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		sent = append(sent, r.Header.Get("Traceparent"))
+		mu.Unlock()
+		serveSim.ServeHTTP(w, r)
+	}))
+	t.Cleanup(backend.Close)
+	return backend.URL, func() []string {
+		mu.Lock()
+		defer mu.Unlock()
+		return slices.Clone(sent)
+	}
+}
+
 // TestTraceContextPassesThroughWithoutTracing: with tracing off (a no-op tracer, the W3C
 // propagator) the router starts no span of its own, and the caller's trace context reaches
 // the model server as the caller sent it, so that the caller's and the server's spans still
 // join; a request without one sends none.
 func TestTraceContextPassesThroughWithoutTracing(t *testing.T) {
 	t.Parallel()
-	var mu sync.Mutex
-	var got []string
-	serveSim := sim.Handler(sim.Options{Model: "up"})
-	backend := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		mu.Lock()
-		got = append(got, r.Header.Get("Traceparent"))
-		mu.Unlock()
-		serveSim.ServeHTTP(w, r)
-	}))
-	t.Cleanup(backend.Close)
+	backend, got := traceparentBackend(t)
 	tracing, err := telemetry.NewTracing(context.Background(), config.Tracing{}, "test", nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := buildRouter(t, "models:\n  - {model_name: m, provider: {type: openai_compatible, base_url: "+backend.URL+"/v1}}\n", nil, Options{Tracing: tracing})
+	r := buildRouter(t, "models:\n  - {model_name: m, provider: {type: openai_compatible, base_url: "+backend+"/v1}}\n", nil, Options{Tracing: tracing})
 	p := NewPipeline(NewHolder(r), PipelineOptions{Tracing: tracing})
 	const parent = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"
 	for _, h := range []http.Header{{"Traceparent": {parent}}, {}} {
@@ -149,9 +162,7 @@ func TestTraceContextPassesThroughWithoutTracing(t *testing.T) {
 		res.Close()
 		span.End()
 	}
-	mu.Lock()
-	defer mu.Unlock()
-	if len(got) != 2 || got[0] != parent || got[1] != "" {
+	if got := got(); len(got) != 2 || got[0] != parent || got[1] != "" {
 		t.Errorf("traceparent at the backend = %q, want %q, then none", got, parent)
 	}
 }
@@ -160,18 +171,9 @@ func TestTraceContextPassesThroughWithoutTracing(t *testing.T) {
 // request's trace context on, so that the model server's spans join the trace.
 func TestTraceContextReachesTheBackend(t *testing.T) {
 	t.Parallel()
-	var mu sync.Mutex
-	var got []string
-	serveSim := sim.Handler(sim.Options{Model: "up"})
-	backend := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		mu.Lock()
-		got = append(got, r.Header.Get("Traceparent"))
-		mu.Unlock()
-		serveSim.ServeHTTP(w, r)
-	}))
-	t.Cleanup(backend.Close)
+	backend, sent := traceparentBackend(t)
 	tracing, exp := newTracing(t)
-	r := buildRouter(t, "models:\n  - {model_name: m, provider: {type: openai_compatible, base_url: "+backend.URL+"/v1}}\n", nil, Options{Tracing: tracing})
+	r := buildRouter(t, "models:\n  - {model_name: m, provider: {type: openai_compatible, base_url: "+backend+"/v1}}\n", nil, Options{Tracing: tracing})
 	p := NewPipeline(NewHolder(r), PipelineOptions{Tracing: tracing})
 	ctx, span := tracing.Tracer().Start(context.Background(), "client")
 	res, _, err := p.Serve(ctx, &Request{ID: "x", Header: http.Header{}, Body: newBody(chatBody("m", "hi", false))})
@@ -180,8 +182,7 @@ func TestTraceContextReachesTheBackend(t *testing.T) {
 	}
 	res.Close()
 	span.End()
-	mu.Lock()
-	defer mu.Unlock()
+	got := sent()
 	trace := span.SpanContext().TraceID().String()
 	if len(got) != 1 || !strings.HasPrefix(got[0], "00-"+trace+"-") {
 		t.Fatalf("traceparent at the backend = %q, want one in trace %s", got, trace)
