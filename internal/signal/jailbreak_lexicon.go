@@ -58,81 +58,120 @@ func (lx *lexicon) step(cur int32, b byte) int32 {
 	return -1
 }
 
-// trieNode is a node of the trie newLexicon builds, before it is packed into lexNodes.
-type trieNode struct {
-	edges []lexEdge
-	fail  int32
-	out   cueSet
+// trie is the automaton newLexicon builds before packing it into lexNodes. Its edges are
+// kept in one list, each node's linked from the node, so that building the trie of a few
+// thousand terms makes a few allocations rather than one per node.
+type trie struct {
+	nodes []trieNode
+	edges []trieEdge
+	root  [256]int32 // the root's edges, by byte; 0 where it has none
 }
 
-func (n *trieNode) step(b byte) int32 {
-	for _, e := range n.edges {
-		if e.b == b {
-			return e.next
+type trieNode struct {
+	out   cueSet
+	fail  int32
+	first int32 // the node's first edge in edges, or -1
+	n     int32 // how many edges
+}
+
+type trieEdge struct {
+	lexEdge
+	sibling int32 // the node's next edge in edges, or -1
+}
+
+func (t *trie) step(cur int32, b byte) int32 {
+	if cur == 0 {
+		if next := t.root[b]; next != 0 {
+			return next
+		}
+		return -1
+	}
+	for e := t.nodes[cur].first; e >= 0; e = t.edges[e].sibling {
+		if t.edges[e].b == b {
+			return t.edges[e].next
 		}
 	}
 	return -1
 }
 
+func (t *trie) addEdge(from int32, b byte, to int32) {
+	if from == 0 {
+		t.root[b] = to
+	}
+	n := &t.nodes[from]
+	t.edges = append(t.edges, trieEdge{lexEdge{b, to}, n.first})
+	n.first = int32(len(t.edges) - 1) //nolint:gosec // a few tens of thousands of edges
+	n.n++
+}
+
+// newLexicon builds the automaton that finds every term of terms, each of its category.
 func newLexicon(terms map[cueSet][]string) *lexicon {
-	nodes := []trieNode{{}}
-	for cat, list := range terms {
+	size := 1
+	for _, list := range terms {
 		for _, t := range list {
+			size += len(t)
+		}
+	}
+	// Every node but the root is entered by one edge: size bounds both.
+	t := &trie{nodes: make([]trieNode, 1, size), edges: make([]trieEdge, 0, size)}
+	t.nodes[0].first = -1
+	for cat, list := range terms {
+		for _, term := range list {
 			cur := int32(0)
-			for i := 0; i < len(t); i++ {
-				next := nodes[cur].step(t[i])
+			for i := 0; i < len(term); i++ {
+				next := t.step(cur, term[i])
 				if next < 0 {
-					next = int32(len(nodes)) //nolint:gosec // a few thousand nodes
-					nodes = append(nodes, trieNode{})
-					nodes[cur].edges = append(nodes[cur].edges, lexEdge{t[i], next})
+					next = int32(len(t.nodes)) //nolint:gosec // a few tens of thousands of nodes
+					t.nodes = append(t.nodes, trieNode{first: -1})
+					t.addEdge(cur, term[i], next)
 				}
 				cur = next
 			}
-			nodes[cur].out |= cat
+			t.nodes[cur].out |= cat
 		}
 	}
-	// Breadth-first failure links; out sets accumulate along them.
-	var queue []int32
-	for _, e := range nodes[0].edges {
-		queue = append(queue, e.next)
+	// Breadth-first failure links; out sets accumulate along them. A node's link depends
+	// only on shallower nodes, so the order of siblings does not change the automaton.
+	queue := make([]int32, 0, len(t.nodes))
+	for e := t.nodes[0].first; e >= 0; e = t.edges[e].sibling {
+		queue = append(queue, t.edges[e].next)
 	}
-	for len(queue) > 0 {
-		n := queue[0]
-		queue = queue[1:]
-		for _, e := range nodes[n].edges {
-			f := nodes[n].fail
+	for head := 0; head < len(queue); head++ {
+		n := queue[head]
+		for e := t.nodes[n].first; e >= 0; e = t.edges[e].sibling {
+			edge := t.edges[e].lexEdge
+			f := t.nodes[n].fail
 			for {
-				if next := nodes[f].step(e.b); next >= 0 && next != e.next {
-					nodes[e.next].fail = next
+				if next := t.step(f, edge.b); next >= 0 && next != edge.next {
+					t.nodes[edge.next].fail = next
 					break
 				}
 				if f == 0 {
 					break
 				}
-				f = nodes[f].fail
+				f = t.nodes[f].fail
 			}
-			nodes[e.next].out |= nodes[nodes[e.next].fail].out
-			queue = append(queue, e.next)
+			t.nodes[edge.next].out |= t.nodes[t.nodes[edge.next].fail].out
+			queue = append(queue, edge.next)
 		}
 	}
-	lx := &lexicon{nodes: make([]lexNode, len(nodes))}
-	for i, n := range nodes {
-		if len(n.edges) > 255 {
+	lx := &lexicon{root: t.root, nodes: make([]lexNode, len(t.nodes))}
+	for i, n := range t.nodes {
+		if n.n > 255 {
 			panic("signal: a lexicon node with more than 255 edges")
 		}
-		p := lexNode{out: n.out, fail: n.fail, n: uint8(len(n.edges))} //nolint:gosec // at most 255, checked above
-		switch len(n.edges) {
+		p := lexNode{out: n.out, fail: n.fail, n: uint8(n.n)} //nolint:gosec // at most 255, checked above
+		switch n.n {
 		case 0:
 		case 1:
-			p.b, p.next = n.edges[0].b, n.edges[0].next
+			p.b, p.next = t.edges[n.first].b, t.edges[n.first].next
 		default:
 			p.next = int32(len(lx.edges)) //nolint:gosec // a few thousand edges
-			lx.edges = append(lx.edges, n.edges...)
+			for e := n.first; e >= 0; e = t.edges[e].sibling {
+				lx.edges = append(lx.edges, t.edges[e].lexEdge)
+			}
 		}
 		lx.nodes[i] = p
-	}
-	for b := range 256 {
-		lx.root[b] = max(nodes[0].step(byte(b)), 0)
 	}
 	return lx
 }

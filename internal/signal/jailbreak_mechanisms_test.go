@@ -164,6 +164,16 @@ func TestLexiconScan(t *testing.T) {
 	}
 }
 
+// BenchmarkNewLexicon builds the jailbreak cue lexicon, as every process that imports the
+// package does at start-up.
+func BenchmarkNewLexicon(b *testing.B) {
+	terms := lexiconTerms()
+	b.ReportAllocs()
+	for b.Loop() {
+		newLexicon(terms)
+	}
+}
+
 // Prompts of about 200 tokens: ordinary text, and ordinary text that
 // quotes an attack phrase, so that the phrase patterns run too.
 var (

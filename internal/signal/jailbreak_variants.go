@@ -77,8 +77,8 @@ func lexiconTerms() map[cueSet][]string {
 	add := func(cat cueSet, terms []string) {
 		for _, t := range terms {
 			out[cat] = append(out[cat], t)
-			if f := foldAccent.Replace(t); f != t {
-				out[cat] = append(out[cat], f)
+			if strings.ContainsAny(t, foldedRunes) { // the Replacer copies every term it reads
+				out[cat] = append(out[cat], foldAccent.Replace(t))
 			}
 		}
 	}
