@@ -1,6 +1,8 @@
 package signal
 
 import (
+	"maps"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -115,8 +117,9 @@ func newLexicon(terms map[cueSet][]string) *lexicon {
 	// Every node but the root is entered by one edge: size bounds both.
 	t := &trie{nodes: make([]trieNode, 1, size), edges: make([]trieEdge, 0, size)}
 	t.nodes[0].first = -1
-	for cat, list := range terms {
-		for _, term := range list {
+	// Categories in order, so that every process numbers the nodes alike.
+	for _, cat := range slices.Sorted(maps.Keys(terms)) {
+		for _, term := range terms[cat] {
 			cur := int32(0)
 			for i := 0; i < len(term); i++ {
 				next := t.step(cur, term[i])

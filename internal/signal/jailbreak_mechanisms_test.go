@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/base64"
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -160,6 +161,19 @@ func TestLexiconScan(t *testing.T) {
 	} {
 		if got := lx.scan(tt.in); got != tt.want {
 			t.Errorf("scan(%q) = %b, want %b", tt.in, got, tt.want)
+		}
+	}
+}
+
+// TestLexiconIsTheSameEachTime: the terms come from maps, whose order changes from one range
+// to the next; the automaton, node numbers included, must not.
+func TestLexiconIsTheSameEachTime(t *testing.T) {
+	t.Parallel()
+	terms := lexiconTerms()
+	first := newLexicon(terms)
+	for range 3 {
+		if !reflect.DeepEqual(newLexicon(terms), first) {
+			t.Fatal("two lexicons built from the same terms differ")
 		}
 	}
 }
