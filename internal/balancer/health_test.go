@@ -72,6 +72,9 @@ func TestHealthChecksEjectAndReturnAnEndpoint(t *testing.T) {
 	}
 	b.healthy.Store(true)
 	waitFor(t, "b returned by its probes", func() bool { return !p.Status()[1].Ejected })
+	// a's probes run on a loop of their own, which a busy machine may start late: a second
+	// probe received means the first was answered and recorded.
+	waitFor(t, "a probed twice", func() bool { return a.probes.Load() >= 2 })
 	stop()
 
 	want := []string{"/v1: probe: unhealthy answer: 503 Service Unavailable", "/v1: <nil>"}
@@ -82,9 +85,6 @@ func TestHealthChecksEjectAndReturnAnEndpoint(t *testing.T) {
 	}
 	if len(changes) != 0 {
 		t.Errorf("%d more changes after %q, want none: a stayed healthy", len(changes), want)
-	}
-	if a.probes.Load() == 0 {
-		t.Error("a was never probed")
 	}
 }
 
