@@ -125,6 +125,45 @@ func TestWordViewAndFieldCountUnchanged(t *testing.T) {
 	}
 }
 
+// TestStopWordsBackwardsCountsTheReversedText holds what obfuscatedViews
+// relies on to count the stop words of a text read backwards without
+// reversing it: the view of the reversed text is the reversed view, and the
+// backwards lexicon counts in a view what the forward one counts in its
+// reversal. Every test prompt, every byte value, invalid UTF-8, combining
+// marks and CJK are read both ways.
+func TestStopWordsBackwardsCountsTheReversedText(t *testing.T) {
+	t.Parallel()
+	for _, a := range stopWordTerms {
+		for _, b := range stopWordTerms {
+			if a != b && (strings.HasPrefix(b, a) || strings.HasSuffix(b, a)) {
+				t.Fatalf("stop word %q is a prefix or suffix of %q: a count of the places where terms end would miss one", a, b)
+			}
+		}
+	}
+	var all []byte
+	for c := range 256 {
+		all = append(all, byte(c), 'a', byte(c))
+	}
+	texts := append(gateTexts(t), string(all), "\xff\xfeABC\x80 dé\u0301f\u00a0G\u2028h\tİK\u212a", "", " ", "the",
+		"eht fo dna", "?ecnarF fo ytic latipac eht si tahW", "我是的把了在如何怎么", "么怎何如",
+		"Cómo est ist  und\xffthe in", reverseRunes("How is the capital of France, and what of you? 我怎么在"))
+	counted := 0
+	for _, s := range texts {
+		rv := reverseRunes(s)
+		if got, want := wordView(rv), reverseRunes(wordView(s)); got != want {
+			t.Fatalf("wordView(reverseRunes(%q)) = %q, want the reversed view %q", s, got, want)
+		}
+		got, want := stopWordsBackwards.count(wordView(s)), stopWords.count(wordView(rv))
+		if got != want {
+			t.Fatalf("stopWordsBackwards.count(wordView(%q)) = %d, want %d (stop words of the reversed text)", s, got, want)
+		}
+		counted += got
+	}
+	if counted < 100 {
+		t.Fatalf("only %d stop words counted backwards over every text: the texts do not exercise the count", counted)
+	}
+}
+
 // TestRuleNeedsAreLiteralsOfTheRule checks the literal prefilter on sample
 // rules: what it requires is written in the pattern, and most rules get one.
 func TestRuleNeedsAreLiteralsOfTheRule(t *testing.T) {

@@ -439,10 +439,8 @@ func obfuscatedViews(text, view string, c cueSet) []string {
 	// ordinary words for forward prose and reads at least as well reversed.
 	forward := stopWords.count(view)
 	// CJK has no spaces: count about one word per two characters.
-	if c.has(cueReversed) || forward*5 < fields+han/2 {
-		if rv := reverseRunes(text); c.has(cueReversed) || commonWordsAny(rv) >= forward {
-			views = append(views, rv)
-		}
+	if c.has(cueReversed) || forward*5 < fields+han/2 && stopWordsBackwards.count(view) >= forward {
+		views = append(views, reverseRunes(text))
 	}
 	return views
 }
@@ -493,18 +491,36 @@ func b2f(b bool) float64 {
 	return 0
 }
 
-// stopWords are frequent function words of the six languages; a text
-// without any is either very short or not written forwards.
-var stopWords = newLexicon(map[cueSet][]string{1: {
+// stopWordTerms are frequent function words of the six languages; a text
+// without any is either very short or not written forwards. No term is a
+// prefix or a suffix of another, so that counting the places where one ends
+// counts every occurrence, read forwards or backwards.
+var stopWordTerms = []string{
 	" the ", " and ", " to ", " how ", " is ", " of ", " you ", " what ", " in ",
 	" de ", " la ", " el ", " que ", " y ", " en ", " cómo ", " los ",
 	" le ", " les ", " et ", " des ", " un ", " une ", " est ", " comment ",
 	" der ", " die ", " das ", " und ", " ist ", " wie ", " ein ", " eine ", " ich ",
 	" и ", " в ", " не ", " на ", " как ", " что ", " с ",
-	"的", "是", "我", "怎么", "如何", "在", "了", "把"}})
+	"的", "是", "我", "怎么", "如何", "在", "了", "把"}
 
-// commonWordsAny counts stop words in text, in any of the six languages.
-func commonWordsAny(text string) int { return stopWords.count(wordView(text)) }
+var (
+	stopWords = newLexicon(map[cueSet][]string{1: stopWordTerms})
+	// stopWordsBackwards counts, in a text's word view, the stop words of
+	// the text read backwards: wordView maps each rune on its own and
+	// collapses runs alike in both directions, so the view of the reversed
+	// text is the reversed view, in which a stop word occurs wherever its
+	// reversal occurs in the view. It spares reversing a long text only to
+	// find that it reads worse backwards, as ordinary prose does.
+	stopWordsBackwards = newLexicon(map[cueSet][]string{1: reversedTerms(stopWordTerms)})
+)
+
+func reversedTerms(terms []string) []string {
+	out := make([]string, len(terms))
+	for i, t := range terms {
+		out[i] = reverseRunes(t)
+	}
+	return out
+}
 
 // containsHan is strings.ContainsFunc(s, isHan), skipping ASCII text.
 func containsHan(s string) bool {
