@@ -51,7 +51,7 @@ func BenchmarkMarshalChatRequest(b *testing.B) {
 	}
 }
 
-// largeBody is an agent's request at turn forty: a ~115 KB conversation of 41 messages
+// largeBody is an agent's request at turn forty: a ~121 KB conversation of 41 messages
 // whose text has quotes and line breaks, as code and prose in chat do.
 var largeBody = func() []byte {
 	var b strings.Builder
