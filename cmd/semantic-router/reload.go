@@ -280,7 +280,7 @@ func refNote(cfg *config.Config, path string, ref config.SecretRef, err error) (
 type restartNote struct{ path, msg string }
 
 // keepRestartOnly sets next's restart-only server settings (the listeners' timeouts and
-// header limit, the shutdown delay and timeout) back to those in force, and says which changed.
+// header limit, h2c, the shutdown delay and timeout) back to those in force, and says which changed.
 // max_request_body_bytes and stream_keepalive are read per request and follow reloads.
 func keepRestartOnly(started config.Server, next *config.Server) []restartNote {
 	var notes []restartNote
@@ -299,6 +299,10 @@ func keepRestartOnly(started config.Server, next *config.Server) []restartNote {
 			notes = append(notes, restartNote{f.path, fmt.Sprintf("%s takes a restart; %s stays in force until then", *f.want, *f.now)})
 			*f.want = *f.now
 		}
+	}
+	if next.H2CEnabled() != started.H2CEnabled() {
+		notes = append(notes, restartNote{"server.h2c", fmt.Sprintf("%t takes a restart; %t stays in force until then", next.H2CEnabled(), started.H2CEnabled())})
+		next.H2C = started.H2C
 	}
 	if next.MaxHeaderBytes != started.MaxHeaderBytes {
 		notes = append(notes, restartNote{"server.max_header_bytes", fmt.Sprintf("%d takes a restart; %d stays in force until then", next.MaxHeaderBytes, started.MaxHeaderBytes)})

@@ -400,7 +400,7 @@ func TestReloadKeepsWhatTakesARestart(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := start(t, "-config", path)
-	if err := os.WriteFile(path, []byte(base+"server:\n  read_timeout: 30s\n  max_request_body_bytes: 1024\n"), 0o600); err != nil {
+	if err := os.WriteFile(path, []byte(base+"server:\n  read_timeout: 30s\n  max_request_body_bytes: 1024\n  h2c: false\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	waitUntil(t, "the reload", func() bool { return strings.Contains(r.logs.String(), `"msg":"config reloaded"`) })
@@ -408,16 +408,23 @@ func TestReloadKeepsWhatTakesARestart(t *testing.T) {
 		Server struct {
 			ReadTimeout         string `json:"read_timeout"`
 			MaxRequestBodyBytes int64  `json:"max_request_body_bytes"`
+			H2C                 bool   `json:"h2c"`
 		} `json:"server"`
 	}
 	if err := json.Unmarshal([]byte(r.get(t, "management", "/api/v1/config")), &cfg); err != nil {
 		t.Fatal(err)
 	}
-	if cfg.Server.ReadTimeout != "1m0s" || cfg.Server.MaxRequestBodyBytes != 1024 {
-		t.Errorf("effective config: read_timeout %s, max_request_body_bytes %d; want 1m0s (in force until a restart) and 1024", cfg.Server.ReadTimeout, cfg.Server.MaxRequestBodyBytes)
+	if cfg.Server.ReadTimeout != "1m0s" || cfg.Server.MaxRequestBodyBytes != 1024 || !cfg.Server.H2C {
+		t.Errorf("effective config: read_timeout %s, max_request_body_bytes %d, h2c %t; want 1m0s and true (in force until a restart) and 1024",
+			cfg.Server.ReadTimeout, cfg.Server.MaxRequestBodyBytes, cfg.Server.H2C)
 	}
-	if want := `"msg":"setting takes a restart","config":"` + path + `","warning":"server.read_timeout (line 6): 30s takes a restart; 1m0s stays in force until then"`; !strings.Contains(r.logs.String(), want) {
-		t.Errorf("logs lack %s:\n%s", want, r.logs.String())
+	for _, want := range []string{
+		`"msg":"setting takes a restart","config":"` + path + `","warning":"server.read_timeout (line 6): 30s takes a restart; 1m0s stays in force until then"`,
+		`"msg":"setting takes a restart","config":"` + path + `","warning":"server.h2c (line 8): false takes a restart; true stays in force until then"`,
+	} {
+		if !strings.Contains(r.logs.String(), want) {
+			t.Errorf("logs lack %s:\n%s", want, r.logs.String())
+		}
 	}
 }
 

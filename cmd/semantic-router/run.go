@@ -376,7 +376,7 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		}
 		ls.drainFirst = stop // before the probes stop, which answer to the end
 	} else if err := ls.start(&namedServer{name: "inference", addr: f.listenerAddr, handler: server.NewInference(pipeline, log, metrics),
-		drain: cfg.Server.ShutdownTimeout.D()}); err != nil {
+		drain: cfg.Server.ShutdownTimeout.D(), h2c: cfg.Server.H2CEnabled()}); err != nil {
 		return err
 	}
 	err = ls.serve(ctx, &ready)
@@ -450,6 +450,7 @@ type namedServer struct {
 	addr    string
 	handler http.Handler
 	drain   time.Duration
+	h2c     bool // HTTP/2 without TLS beside HTTP/1.1 (server.h2c; the inference listener)
 	srv     *server.HTTPServer
 	ln      net.Listener
 }
@@ -482,6 +483,9 @@ func (l *listeners) start(srvs ...*namedServer) error {
 		}
 		s.ln = ln
 		s.srv = server.NewHTTPServer(s.handler, l.limits, l.log)
+		if s.h2c {
+			s.srv.AllowH2C()
+		}
 	}
 	for _, s := range srvs {
 		l.log.Info("listening", "server", s.name, "address", s.ln.Addr().String())

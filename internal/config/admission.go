@@ -106,6 +106,9 @@ func (c *Config) applyReliabilityDefaults() {
 	if c.Server.StreamKeepAlive == nil {
 		c.Server.StreamKeepAlive = ptr(Duration(DefaultStreamKeepAlive))
 	}
+	if c.Server.H2C == nil {
+		c.Server.H2C = ptr(true)
+	}
 	if a := &c.Admission; a.MaxInFlight > 0 && a.MaxQueue == 0 {
 		a.MaxQueue = a.MaxInFlight
 	}

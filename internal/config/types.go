@@ -50,9 +50,17 @@ type Server struct {
 	// for its next upstream event, so that proxies do not close a silent stream. Default 15s;
 	// "0s" turns it off.
 	StreamKeepAlive *Duration `yaml:"stream_keepalive,omitempty" json:"stream_keepalive"`
+	// H2C lets clients and proxies speak HTTP/2 without TLS (with prior knowledge) to the
+	// inference listener, beside HTTP/1.1 on the same port: a proxy in front carries many
+	// requests and streams over a few connections, and a held stream costs the router less
+	// memory. Default true; false serves HTTP/1.1 only. Takes a restart.
+	H2C *bool `yaml:"h2c,omitempty" json:"h2c"`
 	// ServerLimits bound what a client may hold: see server_limits.go.
 	ServerLimits `yaml:",inline"`
 }
+
+// H2CEnabled reports whether the inference listener accepts HTTP/2 without TLS (h2c).
+func (s *Server) H2CEnabled() bool { return s.H2C == nil || *s.H2C }
 
 // Routing configures the virtual model that triggers semantic routing.
 type Routing struct {

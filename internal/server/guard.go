@@ -14,22 +14,25 @@ import (
 
 // guard enforces the limits of one listener around handler:
 //   - a request line and headers over lim.MaxHeaderBytes get 431 in the error envelope;
-//   - an answer given without reading the whole request body closes the connection, and
-//     the server does not wait for the rest of the body (net/http would otherwise read up
-//     to 256 KiB of it, at the client's pace, before answering or before the next request);
+//   - an answer given without reading the whole request body closes an HTTP/1.x connection,
+//     and the server does not wait for the rest of the body (net/http would otherwise read
+//     up to 256 KiB of it, at the client's pace, before answering or before the next
+//     request); over HTTP/2 the server resets that request's stream alone, and the
+//     connection's other requests go on;
 //   - an answer that is not an event stream must be taken by the client within
 //     lim.WriteTimeout from its first byte;
-//   - a connection whose framing was ambiguous (Content-Length with Transfer-Encoding) is
-//     closed after the answer.
+//   - an HTTP/1.x connection whose framing was ambiguous (Content-Length with
+//     Transfer-Encoding) is closed after the answer. HTTP/2 frames every request itself.
 func guard(handler http.Handler, lim config.ServerLimits) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		rc := http.NewResponseController(w)
-		g := &guardedWriter{ResponseWriter: w, rc: rc, writeTimeout: lim.WriteTimeout.D()}
+		h1 := r.ProtoMajor == 1
+		g := &guardedWriter{ResponseWriter: w, rc: rc, writeTimeout: lim.WriteTimeout.D(), h1: h1}
 		if r.Body != nil && r.Body != http.NoBody {
 			g.body = &watchedBody{ReadCloser: r.Body}
 			r.Body = g.body
 		}
-		if c, ok := r.Context().Value(connKey{}).(*watchedConn); ok && c.ambiguous.Load() {
+		if c, ok := r.Context().Value(connKey{}).(*watchedConn); ok && h1 && c.ambiguous.Load() {
 			w.Header().Set("Connection", "close")
 		}
 		if n := headerBytes(r); n > lim.MaxHeaderBytes {
@@ -39,8 +42,8 @@ func guard(handler http.Handler, lim config.ServerLimits) http.Handler {
 			handler.ServeHTTP(g, r)
 		}
 		if g.unreadBody.Load() {
-			// The answer is written and the connection will close: end the wait for a body
-			// nobody will read.
+			// The answer is written and the connection will close (over HTTP/2, the
+			// request's stream is reset): end the wait for a body nobody will read.
 			_ = rc.SetReadDeadline(time.Now())
 		}
 	})
@@ -76,12 +79,13 @@ func (b *watchedBody) Read(p []byte) (int, error) {
 }
 
 // guardedWriter acts when the status line is written: it arms the write deadline of an
-// answer that is not a stream, and closes the connection after an answer given before the
-// body was read. It forwards Flush and the deadlines through Unwrap.
+// answer that is not a stream, and closes an HTTP/1.x connection after an answer given
+// before the body was read. It forwards Flush and the deadlines through Unwrap.
 type guardedWriter struct {
 	http.ResponseWriter
 	rc           *http.ResponseController
 	writeTimeout time.Duration
+	h1           bool         // the request came over HTTP/1.x
 	body         *watchedBody // nil: the request has no body
 	wroteHeader  bool
 	unreadBody   atomic.Bool
@@ -92,7 +96,10 @@ func (g *guardedWriter) WriteHeader(code int) {
 		g.wroteHeader = true
 		h := g.Header()
 		if g.body != nil && !g.body.eof.Load() {
-			h.Set("Connection", "close")
+			if g.h1 {
+				// Over HTTP/2 this would end every stream of the connection.
+				h.Set("Connection", "close")
+			}
 			g.unreadBody.Store(true)
 		}
 		if g.writeTimeout > 0 && !strings.HasPrefix(h.Get("Content-Type"), "text/event-stream") {

@@ -57,6 +57,17 @@ func NewHTTPServer(handler http.Handler, s config.Server, log *slog.Logger) *HTT
 	}}
 }
 
+// AllowH2C lets clients speak HTTP/2 without TLS, with prior knowledge, beside HTTP/1.1:
+// net/http tells the two apart by the connection's first bytes. Go's HTTP/2 server sends a
+// GOAWAY on Shutdown and lets the streams in flight finish, as it closes idle HTTP/1.1
+// connections. Call it before Serve.
+func (s *HTTPServer) AllowH2C() {
+	p := new(http.Protocols)
+	p.SetHTTP1(true)
+	p.SetUnencryptedHTTP2(true)
+	s.Protocols = p
+}
+
 // Shutdown stops the server as http.Server.Shutdown does: it stops accepting, closes idle
 // connections and lets the requests and streams in flight finish until ctx ends. Those
 // still running then are not cut silently: each is ended with router.ErrShuttingDown, so

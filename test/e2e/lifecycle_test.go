@@ -86,9 +86,22 @@ models:
 }
 
 // TestShutdownDrainsStreams starts slow streams, sends SIGTERM while they run, and expects
-// every stream to finish with [DONE] and readiness to drop at once.
+// every stream to finish with [DONE] and readiness to drop at once, over HTTP/1.1 and over
+// HTTP/2 without TLS (where every stream shares one connection, which gets a GOAWAY).
 func TestShutdownDrainsStreams(t *testing.T) {
 	t.Parallel()
+	for _, tc := range []struct {
+		name   string
+		client *http.Client
+	}{{"HTTP/1.1", http.DefaultClient}, {"h2c", newH2CClient().Client}} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			shutdownDrainsStreams(t, tc.client)
+		})
+	}
+}
+
+func shutdownDrainsStreams(t *testing.T, client *http.Client) {
 	r := startRouter(t, `
 models:
   - model_name: slow
@@ -106,7 +119,7 @@ models:
 			defer wg.Done()
 			req, _ := http.NewRequest("POST", r.Inference+"/v1/chat/completions",
 				strings.NewReader(`{"model":"slow","stream":true,"messages":[{"role":"user","content":"go"}]}`))
-			resp, err := http.DefaultClient.Do(req)
+			resp, err := client.Do(req)
 			if err != nil {
 				results <- "error: " + err.Error()
 				return
@@ -256,14 +269,26 @@ func oneStream(ctx context.Context, client *http.Client, base, reply string) err
 // TestShutdownTimeoutEndsRequestsWithTheCause sends SIGTERM while a stream and a plain
 // request run longer than shutdown_timeout, and expects each to be told the router is
 // shutting down (an error event without [DONE], a 503 in the error envelope) and logged so,
-// not as a client that went away.
+// not as a client that went away; over HTTP/1.1 and over HTTP/2 without TLS.
 func TestShutdownTimeoutEndsRequestsWithTheCause(t *testing.T) {
 	t.Parallel()
+	for _, tc := range []struct {
+		name   string
+		client *http.Client
+	}{{"HTTP/1.1", http.DefaultClient}, {"h2c", newH2CClient().Client}} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			shutdownTimeoutEndsRequests(t, tc.client)
+		})
+	}
+}
+
+func shutdownTimeoutEndsRequests(t *testing.T, client *http.Client) {
 	be := newBackend(t, "", sim.Options{Model: "upstream/slow", TokenLatency: time.Second,
 		Reply: "one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen"})
 	r := startRouter(t, compatConfig(be.URL, "")+"server: {shutdown_timeout: 300ms}\n")
 
-	stream, err := http.Post(r.Inference+"/v1/chat/completions", "application/json",
+	stream, err := client.Post(r.Inference+"/v1/chat/completions", "application/json",
 		strings.NewReader(`{"model":"chat","stream":true,"messages":[{"role":"user","content":"go"}]}`))
 	if err != nil {
 		t.Fatal(err)
@@ -280,7 +305,7 @@ func TestShutdownTimeoutEndsRequestsWithTheCause(t *testing.T) {
 	}
 	plain := make(chan answer, 1)
 	go func() {
-		resp, err := http.Post(r.Inference+"/v1/chat/completions", "application/json", strings.NewReader(chatBody))
+		resp, err := client.Post(r.Inference+"/v1/chat/completions", "application/json", strings.NewReader(chatBody))
 		if err != nil {
 			plain <- answer{err: err}
 			return
