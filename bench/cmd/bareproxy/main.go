@@ -46,6 +46,7 @@ func run(ctx context.Context, args []string) error {
 	addr := fs.String("address", "127.0.0.1:0", "proxy listen address")
 	metricsAddr := fs.String("metrics-address", "127.0.0.1:0", "Prometheus metrics listen address")
 	backend := fs.String("backend", "", "base URL of the backend, such as http://127.0.0.1:9000")
+	h2c := fs.Bool("h2c", false, "also serve HTTP/2 without TLS (prior knowledge), as the router does by default")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -86,6 +87,11 @@ func run(ctx context.Context, args []string) error {
 			return fmt.Errorf("%s listener: %w", name, err)
 		}
 		srv := &http.Server{Handler: s.h, ReadHeaderTimeout: 10 * time.Second, ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
+		if *h2c && name == "inference" {
+			srv.Protocols = new(http.Protocols)
+			srv.Protocols.SetHTTP1(true)
+			srv.Protocols.SetUnencryptedHTTP2(true)
+		}
 		running = append(running, srv)
 		log.Info("listening", "server", name, "address", ln.Addr().String())
 		go func() { errc <- srv.Serve(ln) }()

@@ -48,6 +48,7 @@ type options struct {
 	n, c, warmup int
 	openConc     int
 	dur, timeout time.Duration
+	h2c          bool
 }
 
 func run(ctx context.Context, args []string) error {
@@ -64,6 +65,7 @@ func run(ctx context.Context, args []string) error {
 	fs.IntVar(&o.openConc, "open-concurrency", 256, "streams being opened at once in a streams run")
 	fs.DurationVar(&o.dur, "d", 3*time.Second, "duration of a throughput run")
 	fs.DurationVar(&o.timeout, "timeout", 3*time.Minute, "bound of the whole run")
+	fs.BoolVar(&o.h2c, "h2c", false, "speak HTTP/2 without TLS (prior knowledge), as a proxy set up for HTTP/2 upstreams does: many requests share a connection")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -85,6 +87,10 @@ func run(ctx context.Context, args []string) error {
 		conns = o.n
 	}
 	tr := &http.Transport{MaxIdleConns: conns, MaxIdleConnsPerHost: conns, IdleConnTimeout: time.Minute, DisableCompression: true}
+	if o.h2c {
+		tr.Protocols = new(http.Protocols)
+		tr.Protocols.SetUnencryptedHTTP2(true)
+	}
 	defer tr.CloseIdleConnections()
 	c := &client{http: &http.Client{Transport: tr}, url: o.url + "/v1/chat/completions", body: o.body}
 	if o.header != "" {

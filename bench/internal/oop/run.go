@@ -203,8 +203,9 @@ func (r *runner) startBackend(ctx context.Context, label string, hold bool) (*Pr
 	return p, "http://" + p.Addr("backend"), nil
 }
 
-func (r *runner) startProxy(ctx context.Context, label, backendURL string) (*Process, error) {
-	return r.ps.start(ctx, label, 30*time.Second, r.b.proxy, "-address", "127.0.0.1:0", "-metrics-address", "127.0.0.1:0", "-backend", backendURL)
+func (r *runner) startProxy(ctx context.Context, label, backendURL string, extra ...string) (*Process, error) {
+	args := append([]string{"-address", "127.0.0.1:0", "-metrics-address", "127.0.0.1:0", "-backend", backendURL}, extra...)
+	return r.ps.start(ctx, label, 30*time.Second, r.b.proxy, args...)
 }
 
 // tool runs a load generator and decodes its last output line.

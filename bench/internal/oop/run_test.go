@@ -74,6 +74,8 @@ func TestRunQuick(t *testing.T) {
 		"req/s at c=4 |",
 		"| router, one model, no signals | 50 | 50 |",
 		"| bare ReverseProxy | 50 | 50 |",
+		"| router, one model, no signals, clients over HTTP/2 without TLS | 50 | 50 |",
+		"| bare ReverseProxy, clients over HTTP/2 without TLS | 50 | 50 |",
 		"| no signals: added p50 | ≤ 1.0× proxy |",
 		"| no signals: throughput at c=4 | ≥ 1.0× proxy |",
 		"| no signals: added SSE time to first byte | ≤ 1.0× proxy |",
@@ -88,6 +90,10 @@ func TestRunQuick(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("the report has no %q:\n%s", want, out)
 		}
+	}
+	// One goal per streams run of the router over HTTP/1.1; the h2c rows are not judged.
+	if n := strings.Count(out, "concurrent streams: router peak RSS"); n != 1 {
+		t.Errorf("%d memory goals, want 1 (the HTTP/1.1 run's)", n)
 	}
 	for k, rs := range rep.Results {
 		if len(rs) != 2 {

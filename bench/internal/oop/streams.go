@@ -18,7 +18,11 @@ import (
 
 // StreamRun is the streams run of one server process.
 type StreamRun struct {
-	Target                string
+	Target string
+	// H2C says the load generator spoke HTTP/2 without TLS, many streams a connection, as
+	// a proxy in front set up for HTTP/2 upstreams does; otherwise HTTP/1.1, a connection
+	// a stream.
+	H2C                   bool
 	Streams, Held, Failed int
 	Complete              int
 	FirstError            string
@@ -32,17 +36,33 @@ type StreamRun struct {
 // streams starts a mock backend that holds streams, then a fresh router (config (a)) and a
 // fresh bare proxy in front of it, and for each in turn opens o.Streams streams at once,
 // samples the server while all are held, releases them, and samples it again once it has
-// settled.
+// settled. It then does the same with clients that speak HTTP/2 without TLS, through
+// another fresh router and bare proxy (which serves it with -h2c), without the idle wait.
 func (r *runner) streams(ctx context.Context, rep *Report) error {
 	_, backendURL, err := r.startBackend(ctx, "holding mock backend", true)
 	if err != nil {
 		return err
 	}
-	rt, err := r.startRouter(ctx, "router (streams)", "plain", backendURL, "standalone")
+	for _, h2c := range []bool{false, true} {
+		if err := r.streamsOver(ctx, rep, backendURL, h2c); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// streamsOver is one pair of streams runs, the router's and the proxy's, with clients over
+// HTTP/1.1 or over HTTP/2 without TLS.
+func (r *runner) streamsOver(ctx context.Context, rep *Report, backendURL string, h2c bool) error {
+	over, proxyArgs := "", []string(nil)
+	if h2c {
+		over, proxyArgs = ", h2c clients", []string{"-h2c"}
+	}
+	rt, err := r.startRouter(ctx, "router (streams"+over+")", "plain", backendURL, "standalone")
 	if err != nil {
 		return err
 	}
-	px, err := r.startProxy(ctx, "bare proxy (streams)", backendURL)
+	px, err := r.startProxy(ctx, "bare proxy (streams"+over+")", backendURL, proxyArgs...)
 	if err != nil {
 		return err
 	}
@@ -52,17 +72,17 @@ func (r *runner) streams(ctx context.Context, rep *Report) error {
 		p      *Process
 	}{{routerPlain, rt}, {proxy, px}} {
 		r.say("%d concurrent streams through %s", r.o.Streams, t.p.Name)
-		run, err := r.streamRun(ctx, t.p, backendURL)
+		run, err := r.streamRun(ctx, t.p, backendURL, h2c)
 		if err != nil {
 			return fmt.Errorf("streams through %s: %w", t.p.Name, err)
 		}
-		run.Target = t.target
+		run.Target, run.H2C = t.target, h2c
 		rep.Streams = append(rep.Streams, run)
 	}
 	// The idle samples wait for the upstream pool's idle timeout; the router's wait runs
-	// while the proxy is measured.
+	// while the proxy is measured. The HTTP/1.1 runs show it; the h2c runs do not wait again.
 	for i, t := range []*Process{rt, px} {
-		if r.o.IdleWait > 0 {
+		if r.o.IdleWait > 0 && !h2c {
 			run := &rep.Streams[first+i]
 			r.say("waiting for the upstream idle timeout after the streams through %s", t.Name)
 			select {
@@ -79,15 +99,18 @@ func (r *runner) streams(ctx context.Context, rep *Report) error {
 	return nil
 }
 
-func (r *runner) streamRun(ctx context.Context, p *Process, backendURL string) (StreamRun, error) {
+func (r *runner) streamRun(ctx context.Context, p *Process, backendURL string, h2c bool) (StreamRun, error) {
 	run := StreamRun{Streams: r.o.Streams}
 	metrics := "http://" + p.Addr("metrics") + "/metrics"
 	var err error
 	if run.Before, err = sample(ctx, p.Pid(), metrics); err != nil {
 		return run, err
 	}
-	cmd := exec.CommandContext(ctx, r.b.loadgen, "-mode", "streams", "-url", "http://"+p.Addr("inference"),
-		"-body", r.bodies["short-stream"], "-n", itoa(r.o.Streams))
+	args := []string{"-mode", "streams", "-url", "http://" + p.Addr("inference"), "-body", r.bodies["short-stream"], "-n", itoa(r.o.Streams)}
+	if h2c {
+		args = append(args, "-h2c")
+	}
+	cmd := exec.CommandContext(ctx, r.b.loadgen, args...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
