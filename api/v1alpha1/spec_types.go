@@ -83,6 +83,15 @@ type PortSpec struct {
 	// +kubebuilder:validation:Enum=TCP;UDP;SCTP
 	// +optional
 	Protocol corev1.Protocol `json:"protocol,omitempty"`
+	// AppProtocol is the Service port's appProtocol, which tells gateways and
+	// meshes the protocol to speak to the port. On the http port,
+	// kubernetes.io/h2c has a Gateway API implementation that supports it
+	// speak HTTP/2 without TLS to the router (which serves it beside HTTP/1.1
+	// unless spec.config sets server.h2c: false), carrying many requests and
+	// streams over each connection. Unset by default.
+	// +kubebuilder:validation:MaxLength=316
+	// +optional
+	AppProtocol string `json:"appProtocol,omitempty"`
 }
 
 // EnvVar is an environment variable of the router container: a plain value

@@ -15,6 +15,7 @@ import (
 	"k8s.io/utils/ptr"
 
 	vllmv1alpha1 "github.com/semantic-router/semantic-router/api/v1alpha1"
+	"github.com/semantic-router/semantic-router/internal/config"
 )
 
 func newSR(spec vllmv1alpha1.SemanticRouterSpec) *vllmv1alpha1.SemanticRouter {
@@ -81,12 +82,19 @@ func TestServicePorts(t *testing.T) {
 		{"extproc grpc cannot be disabled", vllmv1alpha1.GatewayModeIntegration, vllmv1alpha1.ServiceSpec{
 			GRPC: vllmv1alpha1.PortSpec{Enabled: ptr.To(false)},
 		}, []string{"grpc:50051->grpc/TCP", "api:8080->api/TCP", "metrics:9190->metrics/TCP"}},
+		{"appProtocol", vllmv1alpha1.GatewayModeStandalone, vllmv1alpha1.ServiceSpec{
+			HTTP: vllmv1alpha1.PortSpec{AppProtocol: "kubernetes.io/h2c"},
+		}, []string{"http:8801->http/TCP (kubernetes.io/h2c)", "api:8080->api/TCP", "metrics:9190->metrics/TCP"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var got []string
 			for _, p := range servicePorts(newSR(vllmv1alpha1.SemanticRouterSpec{Service: tt.spec}), tt.mode) {
-				got = append(got, fmt.Sprintf("%s:%d->%s/%s", p.Name, p.Port, p.TargetPort.String(), p.Protocol))
+				port := fmt.Sprintf("%s:%d->%s/%s", p.Name, p.Port, p.TargetPort.String(), p.Protocol)
+				if p.AppProtocol != nil {
+					port += " (" + *p.AppProtocol + ")"
+				}
+				got = append(got, port)
 			}
 			if !slices.Equal(got, tt.want) {
 				t.Errorf("ports = %v, want %v", got, tt.want)
@@ -306,6 +314,36 @@ func TestPodGracePeriodCoversTheShutdown(t *testing.T) {
 			tmpl := desiredPodTemplate(sr, vllmv1alpha1.GatewayModeStandalone, renderedConfig{hash: "h", stop: routerStopTime(parsed)})
 			if g := tmpl.Spec.TerminationGracePeriodSeconds; g == nil || *g != tt.want {
 				t.Errorf("terminationGracePeriodSeconds = %v, want %d", g, tt.want)
+			}
+		})
+	}
+}
+
+func TestCheckAppProtocol(t *testing.T) {
+	t.Parallel()
+	const refused = "spec.service.http.appProtocol is kubernetes.io/h2c, which has gateways speak HTTP/2 without TLS to the router, " +
+		"and spec.config.server.h2c is false, which refuses it: remove one of the two"
+	tests := []struct {
+		name        string
+		appProtocol string
+		h2c         *bool
+		want        string
+	}{
+		{"h2c by default", "kubernetes.io/h2c", nil, ""},
+		{"h2c on", "kubernetes.io/h2c", ptr.To(true), ""},
+		{"h2c off", "kubernetes.io/h2c", ptr.To(false), refused},
+		{"no appProtocol, h2c off", "", ptr.To(false), ""},
+		{"another appProtocol", "http", ptr.To(false), ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			sr := newSR(vllmv1alpha1.SemanticRouterSpec{Service: vllmv1alpha1.ServiceSpec{HTTP: vllmv1alpha1.PortSpec{AppProtocol: tt.appProtocol}}})
+			got := ""
+			if err := checkAppProtocol(sr, &config.Config{Server: config.Server{H2C: tt.h2c}}); err != nil {
+				got = err.Error()
+			}
+			if got != tt.want {
+				t.Errorf("checkAppProtocol = %q, want %q", got, tt.want)
 			}
 		})
 	}

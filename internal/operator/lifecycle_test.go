@@ -411,3 +411,46 @@ func TestRefusedGenerationWritesNothing(t *testing.T) {
 		})
 	}
 }
+
+// TestHTTPAppProtocol: spec.service.http.appProtocol reaches the Service, so that a gateway
+// can speak HTTP/2 without TLS to the router; a config that refuses HTTP/2 without TLS is
+// refused beside it, and the Service keeps what it had.
+func TestHTTPAppProtocol(t *testing.T) {
+	requireAPIServer(t)
+	ns := newNamespace(t)
+	ctx := context.Background()
+	models := `"models":[` + badModel("api_key", "env.OPENAI_API_KEY") + `]`
+	createSR(t, ns, "router", vllmv1alpha1.SemanticRouterSpec{
+		Config:  &apiextensionsv1.JSON{Raw: []byte(`{` + models + `}`)},
+		Service: vllmv1alpha1.ServiceSpec{HTTP: vllmv1alpha1.PortSpec{AppProtocol: "kubernetes.io/h2c"}},
+	})
+	waitReconciled(t, ns, "router")
+	httpAppProtocol := func() string {
+		svc := &corev1.Service{}
+		if err := k8sClient.Get(ctx, client.ObjectKey{Namespace: ns, Name: "router"}, svc); err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range svc.Spec.Ports {
+			if p.Name == portNameHTTP && p.AppProtocol != nil {
+				return *p.AppProtocol
+			}
+		}
+		return ""
+	}
+	if got := httpAppProtocol(); got != "kubernetes.io/h2c" {
+		t.Fatalf("the http port's appProtocol = %q, want kubernetes.io/h2c", got)
+	}
+
+	updateSR(t, ns, "router", func(sr *vllmv1alpha1.SemanticRouter) {
+		sr.Spec.Config = &apiextensionsv1.JSON{Raw: []byte(`{` + models + `,"server":{"h2c":false}}`)}
+	})
+	sr := waitDegraded(t, ns, "router", reasonInvalidConfig)
+	const want = "configmap router-config not updated: spec.service.http.appProtocol is kubernetes.io/h2c, which has gateways speak HTTP/2 without TLS to the router, " +
+		"and spec.config.server.h2c is false, which refuses it: remove one of the two"
+	if c := meta.FindStatusCondition(sr.Status.Conditions, vllmv1alpha1.ConditionDegraded); c.Message != want {
+		t.Errorf("Degraded message =\n%s\nwant\n%s", c.Message, want)
+	}
+	if got := httpAppProtocol(); got != "kubernetes.io/h2c" {
+		t.Errorf("after the refused generation the http port's appProtocol = %q, want kubernetes.io/h2c (unchanged)", got)
+	}
+}

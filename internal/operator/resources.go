@@ -228,6 +228,9 @@ func (r *Reconciler) renderConfigMap(ctx context.Context, sr *vllmv1alpha1.Seman
 			joinFailures(failed), r.whatKeepsServing(ctx, sr))}
 	}
 	rendered, parsed, err := renderRouterConfig(sr.Spec.Config, models, artifactCacheDir(sr))
+	if err == nil {
+		err = checkAppProtocol(sr, parsed)
+	}
 	if err != nil {
 		return renderedConfig{}, &specError{reasonInvalidConfig, fmt.Errorf("configmap %s not updated: %w", configMapName(sr), err)}
 	}

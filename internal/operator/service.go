@@ -1,11 +1,27 @@
 package operator
 
 import (
+	"errors"
+
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
 
 	vllmv1alpha1 "github.com/semantic-router/semantic-router/api/v1alpha1"
+	"github.com/semantic-router/semantic-router/internal/config"
 )
+
+// h2cAppProtocol is the appProtocol that has a gateway speak HTTP/2 without TLS to a port.
+const h2cAppProtocol = "kubernetes.io/h2c"
+
+// checkAppProtocol refuses an http port that asks gateways for HTTP/2 without TLS when the
+// router's config turns it off: every request a gateway sent that way would fail.
+func checkAppProtocol(sr *vllmv1alpha1.SemanticRouter, cfg *config.Config) error {
+	if sr.Spec.Service.HTTP.AppProtocol == h2cAppProtocol && !cfg.Server.H2CEnabled() {
+		return errors.New("spec.service.http.appProtocol is kubernetes.io/h2c, which has gateways speak HTTP/2 without TLS to the router, " +
+			"and spec.config.server.h2c is false, which refuses it: remove one of the two")
+	}
+	return nil
+}
 
 // servicePorts lists the router Service's ports for the gateway mode: the
 // port the router serves traffic on (inference 8801 standalone, the Envoy
@@ -49,7 +65,11 @@ func servicePorts(sr *vllmv1alpha1.SemanticRouter, mode vllmv1alpha1.GatewayMode
 		if proto == "" {
 			proto = corev1.ProtocolTCP
 		}
-		ports = append(ports, corev1.ServicePort{Name: p.name, Port: port, TargetPort: target, Protocol: proto})
+		sp := corev1.ServicePort{Name: p.name, Port: port, TargetPort: target, Protocol: proto}
+		if p.spec.AppProtocol != "" {
+			sp.AppProtocol = &p.spec.AppProtocol
+		}
+		ports = append(ports, sp)
 	}
 	return ports
 }
