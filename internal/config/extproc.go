@@ -35,6 +35,9 @@ func (c *Config) ExtprocWarnings() []string {
 			add(l.path, "%v bounds only the management and metrics listeners in extproc mode; clients connect to Envoy, whose HTTP connection manager sets their limits", l.value)
 		}
 	}
+	if !s.H2CEnabled() {
+		add("server.h2c", "is not applied in extproc mode: clients connect to Envoy, and the router has no inference listener")
+	}
 	if ka := s.StreamKeepAlive; ka != nil && *ka > 0 && *ka != Duration(DefaultStreamKeepAlive) {
 		add("server.stream_keepalive", "%s is not applied in extproc mode: Envoy relays the stream, and the router writes no keep-alive comments into it", *ka)
 	}
@@ -51,6 +54,9 @@ func (c *Config) ExtprocWarnings() []string {
 			add(p+".provider.type", "vertex is not supported in extproc mode: Envoy sends the client's OpenAI request as it is, with no translation to the Vertex AI API and no Google access token, so model %q cannot be served", m.Name)
 		case ProviderSim:
 			add(p+".provider.type", "sim runs inside the router and has no server for Envoy to call in extproc mode, so model %q cannot be served", m.Name)
+		}
+		if m.Provider.H2C {
+			add(p+".provider.h2c", "not used in extproc mode: Envoy connects to the model server, and its upstream cluster's protocol options choose HTTP/2")
 		}
 		if !m.Provider.CACertPEM.IsZero() {
 			add(p+".provider.ca_cert_pem", "not used in extproc mode: Envoy connects to the model server, and the TLS settings (transport_socket) of its upstream cluster verify it")

@@ -61,6 +61,19 @@ models:
 			},
 		},
 		{
+			name: "HTTP/2 without TLS",
+			yaml: `
+server: {h2c: false}
+models:
+  - model_name: qwen
+    provider: {type: openai_compatible, base_url: http://10.0.0.7:8000/v1, h2c: true}
+`,
+			want: []string{
+				"server.h2c (line 2): is not applied in extproc mode: clients connect to Envoy, and the router has no inference listener",
+				"models[0].provider.h2c (line 5): not used in extproc mode: Envoy connects to the model server, and its upstream cluster's protocol options choose HTTP/2",
+			},
+		},
+		{
 			name: "reliability of a model",
 			yaml: `
 models:

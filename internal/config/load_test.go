@@ -166,6 +166,28 @@ models:
 			want: "models[0].provider.base_url (line 6): is not used by provider type sim\nmodels[0].provider.api_key (line 7): is not used by provider type sim",
 		},
 		{
+			name: "h2c on another provider type, and over TLS",
+			yaml: `
+models:
+  - model_name: a
+    provider: {type: sim, h2c: true}
+  - model_name: b
+    provider: {type: openai_compatible, base_url: "https://vllm.example/v1", h2c: true}
+  - model_name: c
+    provider:
+      type: openai_compatible
+      h2c: true
+      endpoints:
+        - base_url: http://vllm-0:8000/v1
+        - base_url: https://vllm-1.example/v1
+`,
+			want: strings.Join([]string{
+				"models[0].provider.h2c (line 4): is not used by provider type sim",
+				"models[1].provider.h2c (line 6): base_url is https://, where HTTP/2 is agreed over TLS by itself; h2c is for http:// servers",
+				"models[2].provider.h2c (line 10): endpoints[1].base_url is https://, where HTTP/2 is agreed over TLS by itself; h2c is for http:// servers",
+			}, "\n"),
+		},
+		{
 			name: "bad references",
 			yaml: `
 models:

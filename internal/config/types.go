@@ -158,6 +158,11 @@ type Provider struct {
 	APIKey SecretRef `yaml:"api_key,omitempty" json:"api_key,omitempty"`
 	// CACertPEM is a reference to a PEM bundle added to the system roots for this model.
 	CACertPEM SecretRef `yaml:"ca_cert_pem,omitempty" json:"ca_cert_pem,omitempty"`
+	// H2C speaks HTTP/2 without TLS (prior knowledge) to the http:// base_url or endpoints
+	// (openai_compatible): for a server or a sidecar in front of it that serves HTTP/2 on a
+	// plain port, many requests and streams then share each connection. An https:// server
+	// agrees on HTTP/2 by itself. Default false: HTTP/1.1, a connection per request in flight.
+	H2C bool `yaml:"h2c,omitempty" json:"h2c,omitempty"`
 
 	// Region is the AWS region, such as us-east-1 (bedrock).
 	Region string `yaml:"region,omitempty" json:"region,omitempty"`

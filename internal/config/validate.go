@@ -186,6 +186,7 @@ func validateProvider(v *validator, p string, pr *Provider) {
 		unused("location", !isGCP && pr.Location != "")
 		unused("service_account_key", !isGCP && !pr.ServiceAccountKey.IsZero())
 		unused("api_key", pr.Type != ProviderOpenAICompatible && !pr.APIKey.IsZero())
+		unused("h2c", pr.Type != ProviderOpenAICompatible && pr.H2C)
 		unused("sim", pr.Type != ProviderSim && pr.Sim != nil)
 		if pr.Type != ProviderOpenAICompatible {
 			validateEndpoints(v, p, pr)
@@ -202,6 +203,9 @@ func validateProvider(v *validator, p string, pr *Provider) {
 	case ProviderOpenAICompatible:
 		if validateEndpoints(v, p, pr) {
 			validateBaseURL(v, p+".base_url", pr.BaseURL)
+		}
+		if pr.H2C {
+			validateH2C(v, p, pr)
 		}
 	case ProviderBedrock:
 		if pr.BaseURL != "" {
@@ -449,4 +453,20 @@ func (c *Config) Warnings() []string {
 		}
 	}
 	return out
+}
+
+// validateH2C checks that every URL h2c applies to is http://: over TLS the server and the
+// router agree on HTTP/2 by themselves, and h2c would refuse it.
+func validateH2C(v *validator, p string, pr *Provider) {
+	if len(pr.Endpoints) == 0 {
+		if strings.HasPrefix(pr.BaseURL, "https://") {
+			v.add(p+".h2c", "base_url is https://, where HTTP/2 is agreed over TLS by itself; h2c is for http:// servers")
+		}
+		return
+	}
+	for i, e := range pr.Endpoints {
+		if strings.HasPrefix(e.BaseURL, "https://") {
+			v.add(fmt.Sprintf("%s.h2c", p), "endpoints[%d].base_url is https://, where HTTP/2 is agreed over TLS by itself; h2c is for http:// servers", i)
+		}
+	}
 }

@@ -119,7 +119,7 @@ func (r *Router) checkHealthWithoutProvider(m *model) {
 // same connect timeout, CA bundle and API key.
 func (r *Router) ownProbe(m config.Model) (healthProbe, error) {
 	p := m.Provider
-	topts := transport.Options{ConnectTimeout: m.ConnectTimeout.D()}
+	topts := transport.Options{ConnectTimeout: m.ConnectTimeout.D(), H2C: p.H2C}
 	if !p.CACertPEM.IsZero() {
 		src, err := r.secrets.Open(string(p.CACertPEM))
 		if err != nil {

@@ -48,7 +48,7 @@ func (r *Router) newProvider(m config.Model) (provider.Provider, error) {
 		}), nil
 	}
 
-	topts := transport.Options{ConnectTimeout: m.ConnectTimeout.D()}
+	topts := transport.Options{ConnectTimeout: m.ConnectTimeout.D(), H2C: p.H2C}
 	if ca, err := open("ca_cert_pem", p.CACertPEM); err != nil {
 		return nil, err
 	} else if ca.get != nil {

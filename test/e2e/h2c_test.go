@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -134,5 +135,74 @@ func TestH2COff(t *testing.T) {
 	resp, body := do(t, http.MethodGet, r.Inference+"/v1/models", "")
 	if resp.StatusCode != http.StatusOK || resp.ProtoMajor != 1 {
 		t.Errorf("HTTP/1.1 with h2c off: %s %d %s", resp.Proto, resp.StatusCode, body)
+	}
+}
+
+// TestUpstreamH2C: provider.h2c has the router speak HTTP/2 without TLS to the model server,
+// and the streams in flight share its connection.
+func TestUpstreamH2C(t *testing.T) {
+	t.Parallel()
+	var conns atomic.Int32
+	var protos sync.Map
+	h := sim.Handler(sim.Options{Model: "upstream/chat-8b", TokenLatency: 5 * time.Millisecond})
+	be := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		protos.Store(r.Proto, true)
+		h.ServeHTTP(w, r)
+	}))
+	be.Config.Protocols = new(http.Protocols)
+	be.Config.Protocols.SetHTTP1(true)
+	be.Config.Protocols.SetUnencryptedHTTP2(true)
+	be.Config.ConnState = func(_ net.Conn, s http.ConnState) {
+		if s == http.StateNew {
+			conns.Add(1)
+		}
+	}
+	be.Start()
+	t.Cleanup(be.Close)
+	cfg := strings.Replace(compatConfig(be.URL, ""), "model: upstream/chat-8b", "model: upstream/chat-8b\n      h2c: true", 1)
+	r := startRouter(t, cfg)
+	client := sdk(r)
+	ctx := context.Background()
+
+	if _, err := client.Chat.Completions.New(ctx, openai.ChatCompletionNewParams{
+		Model: "chat", Messages: []openai.ChatCompletionMessageParamUnion{openai.UserMessage("ping")},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	const streams = 20
+	var wg sync.WaitGroup
+	texts := make([]string, streams)
+	for i := range streams {
+		wg.Go(func() {
+			s := client.Chat.Completions.NewStreaming(ctx, openai.ChatCompletionNewParams{
+				Model:    "chat",
+				Messages: []openai.ChatCompletionMessageParamUnion{openai.UserMessage(fmt.Sprintf("stream %d", i))},
+			})
+			var b strings.Builder
+			for s.Next() {
+				if c := s.Current(); len(c.Choices) > 0 {
+					b.WriteString(c.Choices[0].Delta.Content)
+				}
+			}
+			if err := s.Err(); err != nil {
+				b.WriteString(" error: " + err.Error())
+			}
+			texts[i] = b.String()
+		})
+	}
+	wg.Wait()
+	for i, got := range texts {
+		if want := fmt.Sprintf("This is upstream/chat-8b answering: stream %d", i); got != want {
+			t.Errorf("stream %d: %q, want %q", i, got, want)
+		}
+	}
+	var seen []string
+	protos.Range(func(k, _ any) bool { seen = append(seen, k.(string)); return true })
+	if len(seen) != 1 || seen[0] != "HTTP/2.0" {
+		t.Errorf("the model server was spoken to over %v, want HTTP/2.0 only", seen)
+	}
+	// The first request opened the connection; the streams shared it.
+	if n := conns.Load(); n != 1 {
+		t.Errorf("the router opened %d connections to the model server, want 1", n)
 	}
 }

@@ -5,9 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"testing/iotest"
 	"time"
@@ -231,5 +234,61 @@ func TestExplainContextSaysTheCauseOnce(t *testing.T) {
 				t.Errorf("cause = %v %q, want timeout %q", pe.Kind, pe.Err, tt.want)
 			}
 		})
+	}
+}
+
+// TestH2C: with H2C the transport speaks HTTP/2 without TLS to an http:// server that serves
+// it, and its requests share one connection; without it, HTTP/1.1.
+func TestH2C(t *testing.T) {
+	t.Parallel()
+	var conns atomic.Int32
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.WriteString(w, r.Proto)
+	}))
+	srv.Config.Protocols = new(http.Protocols)
+	srv.Config.Protocols.SetHTTP1(true)
+	srv.Config.Protocols.SetUnencryptedHTTP2(true)
+	srv.Config.ConnState = func(_ net.Conn, s http.ConnState) {
+		if s == http.StateNew {
+			conns.Add(1)
+		}
+	}
+	srv.Start()
+	t.Cleanup(srv.Close)
+	for _, tc := range []struct {
+		h2c  bool
+		want string
+	}{{true, "HTTP/2.0"}, {false, "HTTP/1.1"}} {
+		tr, err := New(Options{H2C: tc.h2c})
+		if err != nil {
+			t.Fatal(err)
+		}
+		conns.Store(0)
+		get := func() string {
+			resp, err := (&http.Client{Transport: tr}).Get(srv.URL)
+			if err != nil {
+				return err.Error()
+			}
+			b, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			return string(b)
+		}
+		// The first request opens the connection (requests that start together before
+		// there is one may each dial); those after it share it.
+		got := []string{get(), "", "", "", ""}
+		var wg sync.WaitGroup
+		for i := 1; i < len(got); i++ {
+			wg.Go(func() { got[i] = get() })
+		}
+		wg.Wait()
+		for i, g := range got {
+			if g != tc.want {
+				t.Errorf("h2c %t, request %d: the server saw %q, want %q", tc.h2c, i, g, tc.want)
+			}
+		}
+		if tc.h2c && conns.Load() != 1 {
+			t.Errorf("h2c: %d connections for 5 requests, want 1", conns.Load())
+		}
+		tr.CloseIdleConnections()
 	}
 }

@@ -21,6 +21,10 @@ type Options struct {
 	CACertPEM []byte
 	// Now is the clock used to check certificate expiry; default time.Now.
 	Now func() time.Time
+	// H2C speaks HTTP/2 without TLS, with prior knowledge, to http:// URLs: every request to
+	// a host shares a connection (up to the server's stream limit) instead of holding one.
+	// Such a transport speaks nothing else.
+	H2C bool
 }
 
 // MaxResponseHeaderBytes bounds the headers of a backend's answer. Model servers send a few
@@ -50,7 +54,7 @@ func New(o Options) (*http.Transport, error) {
 		tlsConf.RootCAs = pool
 	}
 	dialer := &net.Dialer{Timeout: o.ConnectTimeout, KeepAlive: 30 * time.Second}
-	return &http.Transport{
+	t := &http.Transport{
 		Proxy:                 http.ProxyFromEnvironment,
 		DialContext:           dialer.DialContext,
 		TLSClientConfig:       tlsConf,
@@ -71,7 +75,12 @@ func New(o Options) (*http.Transport, error) {
 		WriteBufferSize:        1 << 10,
 		ReadBufferSize:         1 << 10,
 		MaxResponseHeaderBytes: MaxResponseHeaderBytes,
-	}, nil
+	}
+	if o.H2C {
+		t.Protocols = new(http.Protocols)
+		t.Protocols.SetUnencryptedHTTP2(true)
+	}
+	return t, nil
 }
 
 // CertPool returns the system roots plus every certificate in pemBytes. It fails when the
