@@ -47,6 +47,7 @@ func run(ctx context.Context, args []string) error {
 	metricsAddr := fs.String("metrics-address", "127.0.0.1:0", "Prometheus metrics listen address")
 	backend := fs.String("backend", "", "base URL of the backend, such as http://127.0.0.1:9000")
 	h2c := fs.Bool("h2c", false, "also serve HTTP/2 without TLS (prior knowledge), as the router does by default")
+	upstreamH2C := fs.Bool("upstream-h2c", false, "speak HTTP/2 without TLS to the backend, as the router does with provider.h2c")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -55,7 +56,7 @@ func run(ctx context.Context, args []string) error {
 		return fmt.Errorf("-backend: %q is not a URL", *backend)
 	}
 	log := slog.New(slog.NewJSONHandler(os.Stderr, nil))
-	t, err := transport.New(transport.Options{})
+	t, err := transport.New(transport.Options{H2C: *upstreamH2C})
 	if err != nil {
 		return err
 	}

@@ -46,6 +46,7 @@ func run(ctx context.Context, args []string) error {
 	tokens := fs.Int("tokens", 8, "content events per stream")
 	hold := fs.Bool("hold", false, "hold each stream after its first content event until POST /release")
 	holdMax := fs.Duration("hold-max", 2*time.Minute, "longest a held stream waits for /release")
+	h2c := fs.Bool("h2c", false, "also serve HTTP/2 without TLS (prior knowledge), as a sidecar set up for it does")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -65,6 +66,11 @@ func run(ctx context.Context, args []string) error {
 	}
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second,
 		ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
+	if *h2c {
+		srv.Protocols = new(http.Protocols)
+		srv.Protocols.SetHTTP1(true)
+		srv.Protocols.SetUnencryptedHTTP2(true)
+	}
 	log.Info("listening", "server", "backend", "address", ln.Addr().String())
 	log.Info("ready")
 	errc := make(chan error, 1)

@@ -272,7 +272,10 @@ func (rep *Report) Markdown(w io.Writer) {
 		}
 		for _, s := range rep.Streams {
 			name := names[s.Target]
-			if s.H2C {
+			switch {
+			case s.H2C && s.UpstreamH2C:
+				name += ", HTTP/2 without TLS on both hops"
+			case s.H2C:
 				name += ", clients over HTTP/2 without TLS"
 			}
 			fmt.Fprintf(w, "| %s | %d | %d | %.0f | %.0f / %.0f / %.0f / %s | %d / %d / %d / %s | %d / %d / %d / %s |\n", name, s.Streams, s.Complete,
@@ -282,7 +285,7 @@ func (rep *Report) Markdown(w io.Writer) {
 		}
 		fmt.Fprintln(w, "\n\"after\" is sampled once goroutines and sockets stop changing after the release (at most the settle time); \"idle\" once the upstream transport's idle timeout has passed since the release, when its pooled connections are closed. "+
 			"Clients over HTTP/1.1 hold a connection each; clients over HTTP/2 without TLS (the load generator's -h2c, as a proxy in front set up for HTTP/2 upstreams) share a connection among up to 250 streams, and the bare proxy serves them with -h2c. "+
-			"The upstream connections are HTTP/1.1, one a stream, in every row.")
+			"The upstream connections are HTTP/1.1, one a stream, except on both hops (the router's provider.h2c, the proxy's -upstream-h2c), as with a model server behind a sidecar that serves HTTP/2 without TLS.")
 	}
 
 	fmt.Fprintf(w, "\nGoals (ratios of medians against the bare proxy in this run; \"each round\" is the range of the same ratio taken within each round, how far this machine moves it):\n\n")

@@ -194,7 +194,9 @@ func (r *runner) startRouter(ctx context.Context, label, name, backendURL, gatew
 func (r *runner) startBackend(ctx context.Context, label string, hold bool) (*Process, string, error) {
 	args := []string{"-address", "127.0.0.1:0"}
 	if hold {
-		args = append(args, "-hold")
+		// The holding backend serves the streams runs, the last of which speaks HTTP/2
+		// without TLS to it.
+		args = append(args, "-hold", "-h2c")
 	}
 	p, err := r.ps.start(ctx, label, 30*time.Second, r.b.backend, args...)
 	if err != nil {

@@ -22,8 +22,8 @@ func TestConfigsLoad(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(files) != 2 {
-		t.Fatalf("bench/configs holds %d configurations, want 2 (plain, signals): %v", len(files), files)
+	if len(files) != 3 {
+		t.Fatalf("bench/configs holds %d configurations, want 3 (plain, plain-h2c, signals): %v", len(files), files)
 	}
 	for _, f := range files {
 		raw, err := os.ReadFile(f)
@@ -76,6 +76,8 @@ func TestRunQuick(t *testing.T) {
 		"| bare ReverseProxy | 50 | 50 |",
 		"| router, one model, no signals, clients over HTTP/2 without TLS | 50 | 50 |",
 		"| bare ReverseProxy, clients over HTTP/2 without TLS | 50 | 50 |",
+		"| router, one model, no signals, HTTP/2 without TLS on both hops | 50 | 50 |",
+		"| bare ReverseProxy, HTTP/2 without TLS on both hops | 50 | 50 |",
 		"| no signals: added p50 | ≤ 1.0× proxy |",
 		"| no signals: throughput at c=4 | ≥ 1.0× proxy |",
 		"| no signals: added SSE time to first byte | ≤ 1.0× proxy |",

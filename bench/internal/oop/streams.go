@@ -21,8 +21,9 @@ type StreamRun struct {
 	Target string
 	// H2C says the load generator spoke HTTP/2 without TLS, many streams a connection, as
 	// a proxy in front set up for HTTP/2 upstreams does; otherwise HTTP/1.1, a connection
-	// a stream.
-	H2C                   bool
+	// a stream. UpstreamH2C says the server spoke it to the backend too (the router with
+	// provider.h2c, the proxy with -upstream-h2c).
+	H2C, UpstreamH2C      bool
 	Streams, Held, Failed int
 	Complete              int
 	FirstError            string
@@ -36,29 +37,37 @@ type StreamRun struct {
 // streams starts a mock backend that holds streams, then a fresh router (config (a)) and a
 // fresh bare proxy in front of it, and for each in turn opens o.Streams streams at once,
 // samples the server while all are held, releases them, and samples it again once it has
-// settled. It then does the same with clients that speak HTTP/2 without TLS, through
-// another fresh router and bare proxy (which serves it with -h2c), without the idle wait.
+// settled. It then does the same, without the idle wait, through fresh processes with
+// clients that speak HTTP/2 without TLS (the bare proxy serves it with -h2c), and once more
+// with HTTP/2 without TLS to the backend as well.
 func (r *runner) streams(ctx context.Context, rep *Report) error {
 	_, backendURL, err := r.startBackend(ctx, "holding mock backend", true)
 	if err != nil {
 		return err
 	}
-	for _, h2c := range []bool{false, true} {
-		if err := r.streamsOver(ctx, rep, backendURL, h2c); err != nil {
+	for _, h := range []hops{{}, {clients: true}, {clients: true, upstream: true}} {
+		if err := r.streamsOver(ctx, rep, backendURL, h); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// streamsOver is one pair of streams runs, the router's and the proxy's, with clients over
-// HTTP/1.1 or over HTTP/2 without TLS.
-func (r *runner) streamsOver(ctx context.Context, rep *Report, backendURL string, h2c bool) error {
-	over, proxyArgs := "", []string(nil)
-	if h2c {
+// hops says which connections of a streams run speak HTTP/2 without TLS: the clients' to
+// the server, the server's to the backend.
+type hops struct{ clients, upstream bool }
+
+// streamsOver is one pair of streams runs, the router's and the proxy's.
+func (r *runner) streamsOver(ctx context.Context, rep *Report, backendURL string, h hops) error {
+	over, cfg, proxyArgs := "", "plain", []string(nil)
+	if h.clients {
 		over, proxyArgs = ", h2c clients", []string{"-h2c"}
 	}
-	rt, err := r.startRouter(ctx, "router (streams"+over+")", "plain", backendURL, "standalone")
+	if h.upstream {
+		over, cfg, proxyArgs = over+" and upstream", "plain-h2c", append(proxyArgs, "-upstream-h2c")
+	}
+	h2c := h.clients
+	rt, err := r.startRouter(ctx, "router (streams"+over+")", cfg, backendURL, "standalone")
 	if err != nil {
 		return err
 	}
@@ -76,7 +85,7 @@ func (r *runner) streamsOver(ctx context.Context, rep *Report, backendURL string
 		if err != nil {
 			return fmt.Errorf("streams through %s: %w", t.p.Name, err)
 		}
-		run.Target, run.H2C = t.target, h2c
+		run.Target, run.H2C, run.UpstreamH2C = t.target, h.clients, h.upstream
 		rep.Streams = append(rep.Streams, run)
 	}
 	// The idle samples wait for the upstream pool's idle timeout; the router's wait runs
