@@ -64,31 +64,7 @@ func TestHTTP2WithoutTLS(t *testing.T) {
 	}
 
 	// Streams share the connection: twenty at once, each complete.
-	const streams = 20
-	var wg sync.WaitGroup
-	texts := make([]string, streams)
-	errs := make([]error, streams)
-	for i := range streams {
-		wg.Go(func() {
-			s := client.Chat.Completions.NewStreaming(ctx, openai.ChatCompletionNewParams{
-				Model:    "chat",
-				Messages: []openai.ChatCompletionMessageParamUnion{openai.UserMessage(fmt.Sprintf("stream %d", i))},
-			})
-			var b strings.Builder
-			for s.Next() {
-				if c := s.Current(); len(c.Choices) > 0 {
-					b.WriteString(c.Choices[0].Delta.Content)
-				}
-			}
-			texts[i], errs[i] = b.String(), s.Err()
-		})
-	}
-	wg.Wait()
-	for i := range streams {
-		if want := fmt.Sprintf("This is upstream/chat-8b answering: stream %d", i); errs[i] != nil || texts[i] != want {
-			t.Errorf("stream %d: text %q, error %v; want %q", i, texts[i], errs[i], want)
-		}
-	}
+	streamConcurrently(t, client, 20)
 
 	// Errors keep the envelope, and an answer given before the body was read resets that
 	// request's stream alone: the connection goes on.
@@ -169,12 +145,28 @@ func TestUpstreamH2C(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	const streams = 20
+	streamConcurrently(t, client, 20)
+	var seen []string
+	protos.Range(func(k, _ any) bool { seen = append(seen, k.(string)); return true })
+	if len(seen) != 1 || seen[0] != "HTTP/2.0" {
+		t.Errorf("the model server was spoken to over %v, want HTTP/2.0 only", seen)
+	}
+	// The first request opened the connection; the streams shared it.
+	if n := conns.Load(); n != 1 {
+		t.Errorf("the router opened %d connections to the model server, want 1", n)
+	}
+}
+
+// streamConcurrently opens n streams to the model "chat" of compatConfig at once, and checks
+// that each is complete.
+func streamConcurrently(t *testing.T, client openai.Client, n int) {
+	t.Helper()
 	var wg sync.WaitGroup
-	texts := make([]string, streams)
-	for i := range streams {
+	texts := make([]string, n)
+	errs := make([]error, n)
+	for i := range n {
 		wg.Go(func() {
-			s := client.Chat.Completions.NewStreaming(ctx, openai.ChatCompletionNewParams{
+			s := client.Chat.Completions.NewStreaming(context.Background(), openai.ChatCompletionNewParams{
 				Model:    "chat",
 				Messages: []openai.ChatCompletionMessageParamUnion{openai.UserMessage(fmt.Sprintf("stream %d", i))},
 			})
@@ -184,25 +176,13 @@ func TestUpstreamH2C(t *testing.T) {
 					b.WriteString(c.Choices[0].Delta.Content)
 				}
 			}
-			if err := s.Err(); err != nil {
-				b.WriteString(" error: " + err.Error())
-			}
-			texts[i] = b.String()
+			texts[i], errs[i] = b.String(), s.Err()
 		})
 	}
 	wg.Wait()
-	for i, got := range texts {
-		if want := fmt.Sprintf("This is upstream/chat-8b answering: stream %d", i); got != want {
-			t.Errorf("stream %d: %q, want %q", i, got, want)
+	for i := range n {
+		if want := fmt.Sprintf("This is upstream/chat-8b answering: stream %d", i); errs[i] != nil || texts[i] != want {
+			t.Errorf("stream %d: text %q, error %v; want %q", i, texts[i], errs[i], want)
 		}
-	}
-	var seen []string
-	protos.Range(func(k, _ any) bool { seen = append(seen, k.(string)); return true })
-	if len(seen) != 1 || seen[0] != "HTTP/2.0" {
-		t.Errorf("the model server was spoken to over %v, want HTTP/2.0 only", seen)
-	}
-	// The first request opened the connection; the streams shared it.
-	if n := conns.Load(); n != 1 {
-		t.Errorf("the router opened %d connections to the model server, want 1", n)
 	}
 }

@@ -90,13 +90,19 @@ models:
 // HTTP/2 without TLS (where every stream shares one connection, which gets a GOAWAY).
 func TestShutdownDrainsStreams(t *testing.T) {
 	t.Parallel()
+	overBothProtocols(t, shutdownDrainsStreams)
+}
+
+// overBothProtocols runs test in parallel subtests with a client over HTTP/1.1 and one over
+// HTTP/2 without TLS.
+func overBothProtocols(t *testing.T, test func(*testing.T, *http.Client)) {
 	for _, tc := range []struct {
 		name   string
 		client *http.Client
 	}{{"HTTP/1.1", http.DefaultClient}, {"h2c", newH2CClient().Client}} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			shutdownDrainsStreams(t, tc.client)
+			test(t, tc.client)
 		})
 	}
 }
@@ -272,15 +278,7 @@ func oneStream(ctx context.Context, client *http.Client, base, reply string) err
 // not as a client that went away; over HTTP/1.1 and over HTTP/2 without TLS.
 func TestShutdownTimeoutEndsRequestsWithTheCause(t *testing.T) {
 	t.Parallel()
-	for _, tc := range []struct {
-		name   string
-		client *http.Client
-	}{{"HTTP/1.1", http.DefaultClient}, {"h2c", newH2CClient().Client}} {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			shutdownTimeoutEndsRequests(t, tc.client)
-		})
-	}
+	overBothProtocols(t, shutdownTimeoutEndsRequests)
 }
 
 func shutdownTimeoutEndsRequests(t *testing.T, client *http.Client) {
