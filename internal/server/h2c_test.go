@@ -3,29 +3,11 @@ package server
 import (
 	"bufio"
 	"io"
-	"log/slog"
-	"net"
 	"net/http"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/semantic-router/semantic-router/internal/config"
 )
-
-// listenH2C is listen with HTTP/2 without TLS allowed, as the inference listener serves.
-func listenH2C(t *testing.T, h http.Handler, s config.Server) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := NewHTTPServer(h, s, slog.New(slog.DiscardHandler))
-	srv.AllowH2C()
-	go func() { _ = srv.Serve(ln) }()
-	t.Cleanup(func() { _ = srv.Close() })
-	return ln.Addr().String()
-}
 
 func h2cOnly() *http.Client {
 	p := new(http.Protocols)

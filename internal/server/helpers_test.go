@@ -105,11 +105,25 @@ models:
 // address.
 func listen(t *testing.T, h http.Handler, s config.Server) string {
 	t.Helper()
+	return serveOn(t, h, s, false)
+}
+
+// listenH2C is listen with HTTP/2 without TLS allowed, as the inference listener serves.
+func listenH2C(t *testing.T, h http.Handler, s config.Server) string {
+	t.Helper()
+	return serveOn(t, h, s, true)
+}
+
+func serveOn(t *testing.T, h http.Handler, s config.Server, h2c bool) string {
+	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	srv := NewHTTPServer(h, s, slog.New(slog.DiscardHandler))
+	if h2c {
+		srv.AllowH2C()
+	}
 	go func() { _ = srv.Serve(ln) }()
 	t.Cleanup(func() { _ = srv.Close() })
 	return ln.Addr().String()
