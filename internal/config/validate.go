@@ -466,7 +466,7 @@ func validateH2C(v *validator, p string, pr *Provider) {
 	}
 	for i, e := range pr.Endpoints {
 		if strings.HasPrefix(e.BaseURL, "https://") {
-			v.add(fmt.Sprintf("%s.h2c", p), "endpoints[%d].base_url is https://, where HTTP/2 is agreed over TLS by itself; h2c is for http:// servers", i)
+			v.add(p+".h2c", "endpoints[%d].base_url is https://, where HTTP/2 is agreed over TLS by itself; h2c is for http:// servers", i)
 		}
 	}
 }
