@@ -66,7 +66,6 @@ func (r *runner) streamsOver(ctx context.Context, rep *Report, backendURL string
 	if h.upstream {
 		over, cfg, proxyArgs = over+" and upstream", "plain-h2c", append(proxyArgs, "-upstream-h2c")
 	}
-	h2c := h.clients
 	rt, err := r.startRouter(ctx, "router (streams"+over+")", cfg, backendURL, "standalone")
 	if err != nil {
 		return err
@@ -81,7 +80,7 @@ func (r *runner) streamsOver(ctx context.Context, rep *Report, backendURL string
 		p      *Process
 	}{{routerPlain, rt}, {proxy, px}} {
 		r.say("%d concurrent streams through %s", r.o.Streams, t.p.Name)
-		run, err := r.streamRun(ctx, t.p, backendURL, h2c)
+		run, err := r.streamRun(ctx, t.p, backendURL, h.clients)
 		if err != nil {
 			return fmt.Errorf("streams through %s: %w", t.p.Name, err)
 		}
@@ -91,7 +90,7 @@ func (r *runner) streamsOver(ctx context.Context, rep *Report, backendURL string
 	// The idle samples wait for the upstream pool's idle timeout; the router's wait runs
 	// while the proxy is measured. The HTTP/1.1 runs show it; the h2c runs do not wait again.
 	for i, t := range []*Process{rt, px} {
-		if r.o.IdleWait > 0 && !h2c {
+		if r.o.IdleWait > 0 && !h.clients {
 			run := &rep.Streams[first+i]
 			r.say("waiting for the upstream idle timeout after the streams through %s", t.Name)
 			select {
