@@ -19,6 +19,12 @@
 // metrics): at concurrency 1 the next request waits for it. For a stream the answer is the
 // first event. The trace must hold sequential traffic: with several requests in flight on one
 // connection's goroutines at once, the phases interleave and the cut means nothing.
+//
+// Beside each phase's times it counts, per request, what the process asked of the Go
+// scheduler during the phase: processors set running (on an otherwise idle machine, a thread
+// woken from sleep, which costs the waker a system call and the request the time the thread
+// takes to start), goroutines started and goroutines woken. Two gateways can do the same
+// hand-offs and still differ in which phase, before or after the upstream write, they fall.
 package main
 
 import (
@@ -55,9 +61,11 @@ func run(args []string, out io.Writer) error {
 			return fmt.Errorf("%s: %w", path, err)
 		}
 		fmt.Fprintf(out, "%s: %d requests\n", path, ph.Requests())
-		fmt.Fprintf(out, "%-9s %10s %10s %10s\n", "phase", "p25", "p50", "p75")
+		fmt.Fprintf(out, "%-9s %10s %10s %10s   %s\n", "phase", "p25", "p50", "p75",
+			"per request: processors started, goroutines started, goroutines woken")
 		for _, p := range ph.Summary() {
-			fmt.Fprintf(out, "%-9s %10s %10s %10s\n", p.Name, us(p.P25), us(p.P50), us(p.P75))
+			fmt.Fprintf(out, "%-9s %10s %10s %10s   %.2f %.2f %.2f\n", p.Name, us(p.P25), us(p.P50), us(p.P75),
+				p.PerRequest.ProcsStarted, p.PerRequest.GoroutinesStarted, p.PerRequest.GoroutinesWoken)
 		}
 	}
 	return nil
@@ -113,18 +121,41 @@ type call struct {
 	exit bool
 }
 
-// Phases are the durations of each phase, request by request.
+// handoff is a scheduling event of the process.
+type handoff uint8
+
+const (
+	procStarted handoff = iota // a processor went from idle to running
+	goStarted                  // a goroutine was created
+	goWoken                    // a waiting goroutine became runnable
+)
+
+// mark is when a handoff happened.
+type mark struct {
+	at   trace.Time
+	kind handoff
+}
+
+// Handoffs counts the scheduling events of a phase, summed over its requests.
+type Handoffs struct {
+	ProcsStarted, GoroutinesStarted, GoroutinesWoken int
+}
+
+// Phases are the durations of each phase, request by request, and the scheduling events
+// that fell within them.
 type Phases struct {
-	Request, Upstream, Answer, After []time.Duration
+	Request, Upstream, Answer, After                                 []time.Duration
+	RequestHandoffs, UpstreamHandoffs, AnswerHandoffs, AfterHandoffs Handoffs
 }
 
 // Requests is how many requests had all of their first three phases in the trace.
 func (p *Phases) Requests() int { return len(p.Request) }
 
-// Quantiles of one phase.
+// Quantiles of one phase, and its scheduling events per request.
 type Quantiles struct {
 	Name          string
 	P25, P50, P75 time.Duration
+	PerRequest    struct{ ProcsStarted, GoroutinesStarted, GoroutinesWoken float64 }
 }
 
 // Summary gives each phase's quartiles, in the order a request goes through them.
@@ -133,11 +164,20 @@ func (p *Phases) Summary() []Quantiles {
 	for _, ph := range []struct {
 		name string
 		d    []time.Duration
-	}{{"request", p.Request}, {"upstream", p.Upstream}, {"answer", p.Answer}, {"after", p.After}} {
+		h    Handoffs
+	}{
+		{"request", p.Request, p.RequestHandoffs},
+		{"upstream", p.Upstream, p.UpstreamHandoffs},
+		{"answer", p.Answer, p.AnswerHandoffs},
+		{"after", p.After, p.AfterHandoffs},
+	} {
 		d := slices.Sorted(slices.Values(ph.d))
 		q := Quantiles{Name: ph.name}
-		if len(d) > 0 {
+		if n := float64(len(d)); n > 0 {
 			q.P25, q.P50, q.P75 = d[len(d)/4], d[len(d)/2], d[3*len(d)/4]
+			q.PerRequest.ProcsStarted = float64(ph.h.ProcsStarted) / n
+			q.PerRequest.GoroutinesStarted = float64(ph.h.GoroutinesStarted) / n
+			q.PerRequest.GoroutinesWoken = float64(ph.h.GoroutinesWoken) / n
 		}
 		out = append(out, q)
 	}
@@ -150,7 +190,10 @@ func Read(r io.Reader) (*Phases, error) {
 	if err != nil {
 		return nil, err
 	}
-	var calls []call
+	var (
+		calls []call
+		marks []mark
+	)
 	inSyscall := map[trace.GoID]side{}
 	for {
 		ev, err := tr.ReadEvent()
@@ -164,11 +207,23 @@ func Read(r io.Reader) (*Phases, error) {
 			continue
 		}
 		st := ev.StateTransition()
+		if st.Resource.Kind == trace.ResourceProc {
+			if from, to := st.Proc(); from == trace.ProcIdle && to == trace.ProcRunning {
+				marks = append(marks, mark{ev.Time(), procStarted})
+			}
+			continue
+		}
 		if st.Resource.Kind != trace.ResourceGoroutine {
 			continue
 		}
 		g := st.Resource.Goroutine()
 		from, to := st.Goroutine()
+		switch {
+		case from == trace.GoNotExist && to == trace.GoRunnable:
+			marks = append(marks, mark{ev.Time(), goStarted})
+		case from == trace.GoWaiting && to == trace.GoRunnable:
+			marks = append(marks, mark{ev.Time(), goWoken})
+		}
 		switch {
 		case to == trace.GoSyscall:
 			s := classify(st.Stack)
@@ -183,13 +238,29 @@ func Read(r io.Reader) (*Phases, error) {
 			delete(inSyscall, g)
 		}
 	}
-	return cut(calls), nil
+	return cut(calls, marks), nil
 }
 
 // cut walks the system calls in time order. A request starts at the last client read that
 // returns before the first upstream write; its answer is the first client write after an
-// upstream read; "after" runs from that write's return to the next client read.
-func cut(calls []call) *Phases {
+// upstream read; "after" runs from that write's return to the next client read. Each
+// phase's handoffs are the marks within it.
+func cut(calls []call, marks []mark) *Phases {
+	slices.SortStableFunc(marks, func(a, b mark) int { return int(a.at - b.at) })
+	// in adds the marks in [from, to) to h.
+	in := func(h *Handoffs, from, to trace.Time) {
+		i, _ := slices.BinarySearchFunc(marks, from, func(m mark, t trace.Time) int { return int(m.at - t) })
+		for ; i < len(marks) && marks[i].at < to; i++ {
+			switch marks[i].kind {
+			case procStarted:
+				h.ProcsStarted++
+			case goStarted:
+				h.GoroutinesStarted++
+			case goWoken:
+				h.GoroutinesWoken++
+			}
+		}
+	}
 	var (
 		p                    Phases
 		read, sent, received trace.Time
@@ -200,6 +271,7 @@ func cut(calls []call) *Phases {
 		switch {
 		case c.side == clientRead && !c.exit && answered != 0:
 			p.After = append(p.After, c.at.Sub(answered))
+			in(&p.AfterHandoffs, answered, c.at)
 			answered = 0
 		case c.side == clientRead && c.exit && state == 0:
 			read = c.at
@@ -212,6 +284,9 @@ func cut(calls []call) *Phases {
 				p.Request = append(p.Request, sent.Sub(read))
 				p.Upstream = append(p.Upstream, received.Sub(sent))
 				p.Answer = append(p.Answer, c.at.Sub(received))
+				in(&p.RequestHandoffs, read, sent)
+				in(&p.UpstreamHandoffs, sent, received)
+				in(&p.AnswerHandoffs, received, c.at)
 			}
 			state, read, received = 0, 0, 0
 		case c.side == clientWrite && c.exit && state == 0 && answered == 0:

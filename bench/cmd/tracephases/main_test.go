@@ -39,15 +39,37 @@ func TestCut(t *testing.T) {
 		{us(500), upstreamRead, false}, {us(505), upstreamRead, true},
 		{us(507), clientWrite, false}, {us(520), clientWrite, true},
 	}
-	p := cut(calls)
+	marks := []mark{ // out of order, as a caller may collect them
+		{us(152), goStarted},   // the background read, while the upstream answers
+		{us(5), procStarted},   // before the first request: in no phase
+		{us(110), procStarted}, // while the request is read
+		{us(120), goWoken},
+		{us(146), goWoken},
+		{us(315), goWoken},     // the answer
+		{us(340), procStarted}, // after
+		{us(346), goWoken},     // the second request's phase, from the read's return
+		{us(507), goWoken},     // the second answer's write starts: in no phase
+	}
+	p := cut(calls, marks)
 	want := Phases{
-		Request:  []time.Duration{28 * time.Microsecond, 14 * time.Microsecond},
-		Upstream: []time.Duration{181 * time.Microsecond, 145 * time.Microsecond},
-		Answer:   []time.Duration{9 * time.Microsecond, 2 * time.Microsecond},
-		After:    []time.Duration{15 * time.Microsecond},
+		Request:          []time.Duration{28 * time.Microsecond, 14 * time.Microsecond},
+		Upstream:         []time.Duration{181 * time.Microsecond, 145 * time.Microsecond},
+		Answer:           []time.Duration{9 * time.Microsecond, 2 * time.Microsecond},
+		After:            []time.Duration{15 * time.Microsecond},
+		RequestHandoffs:  Handoffs{ProcsStarted: 1, GoroutinesWoken: 2},
+		UpstreamHandoffs: Handoffs{GoroutinesStarted: 1, GoroutinesWoken: 1},
+		AnswerHandoffs:   Handoffs{GoroutinesWoken: 1},
+		AfterHandoffs:    Handoffs{ProcsStarted: 1},
 	}
 	if fmt.Sprint(*p) != fmt.Sprint(want) {
-		t.Fatalf("cut = %v, want %v", *p, want)
+		t.Fatalf("cut = %+v, want %+v", *p, want)
+	}
+	sum := p.Summary()
+	if got := sum[0].PerRequest; got.ProcsStarted != 0.5 || got.GoroutinesStarted != 0 || got.GoroutinesWoken != 1 {
+		t.Errorf("request phase per request = %+v, want 0.5 processors started, 0 goroutines started, 1 woken", got)
+	}
+	if got := sum[3].PerRequest; got.ProcsStarted != 1 {
+		t.Errorf("after phase per request = %+v, want 1 processor started (one 'after' phase)", got)
 	}
 }
 
@@ -117,6 +139,13 @@ func TestReadFindsEveryRequestOfAProxy(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), ": 50 requests\n") || !strings.Contains(out.String(), "\nafter ") {
 		t.Errorf("output:\n%s", out.String())
+	}
+	// The proxy starts the client connection's background read once the transport has
+	// read the request body to send it, after the first write upstream. (The trace is of
+	// the whole test process: the runtime may start a goroutine of its own anywhere.)
+	if p.UpstreamHandoffs.GoroutinesStarted < n || p.RequestHandoffs.GoroutinesStarted > n/10 {
+		t.Errorf("goroutines started: %d in the request phases, %d in the upstream phases; want at most %d and at least %d",
+			p.RequestHandoffs.GoroutinesStarted, p.UpstreamHandoffs.GoroutinesStarted, n/10, n)
 	}
 }
 
