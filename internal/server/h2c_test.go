@@ -2,7 +2,9 @@ package server
 
 import (
 	"bufio"
+	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"strings"
 	"testing"
@@ -64,5 +66,45 @@ models:
 	want := `{"error":{"message":"the request body did not arrive in time (server.read_timeout)","type":"invalid_request_error","param":null,"code":"request_timeout"}}`
 	if resp.StatusCode != http.StatusRequestTimeout || strings.TrimSpace(string(body)) != want {
 		t.Errorf("a stalled body over HTTP/2: %d %s\nwant 408 %s", resp.StatusCode, body, want)
+	}
+}
+
+// TestH2CUpgradeIsRefused: the listener speaks HTTP/2 without TLS to clients that start with
+// its preface only, never to an HTTP/1.1 request that asks to upgrade. A proxy in front that
+// checks each request and passes Upgrade headers through would otherwise hand the client a
+// connection on which later requests reach the router unchecked ("h2c smuggling"). The
+// request is answered over HTTP/1.1 and the connection stays HTTP/1.1.
+func TestH2CUpgradeIsRefused(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, simModels, nil)
+	addr := listenH2C(t, f.infHandler, f.holder.Current().Config().Server)
+	conn, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = conn.Close() }()
+	br := bufio.NewReader(conn)
+	body := chat("general", false)
+	for i, upgrade := range []bool{true, false} {
+		var extra string
+		if upgrade {
+			extra = "Connection: Upgrade, HTTP2-Settings\r\nUpgrade: h2c\r\nHTTP2-Settings: AAMAAABkAAQCAAAAAAIAAAAA\r\n"
+		}
+		fmt.Fprintf(conn, "POST /v1/chat/completions HTTP/1.1\r\nHost: router\r\nContent-Type: application/json\r\n%sContent-Length: %d\r\n\r\n%s",
+			extra, len(body), body)
+		resp, err := http.ReadResponse(br, nil)
+		if err != nil {
+			t.Fatalf("request %d: %v", i, err)
+		}
+		raw, err := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if err != nil {
+			t.Fatalf("request %d: %v", i, err)
+		}
+		if resp.StatusCode != http.StatusOK || resp.Proto != "HTTP/1.1" || resp.Header.Get("Upgrade") != "" ||
+			!strings.Contains(string(raw), `"chat.completion"`) {
+			t.Fatalf("request %d (upgrade %v): %s %d, Upgrade %q, body %s; want an HTTP/1.1 200 chat completion and no upgrade",
+				i, upgrade, resp.Proto, resp.StatusCode, resp.Header.Get("Upgrade"), raw)
+		}
 	}
 }
