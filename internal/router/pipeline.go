@@ -202,10 +202,12 @@ func (p *Pipeline) Serve(ctx context.Context, req *Request) (*Result, *Trail, er
 		return nil, &x.trail, err
 	}
 	debug := debugRequested(req.Header.Get)
-	if res := x.fromCache(req.Header, debug); res != nil {
+	res := x.fromCache(req.Header, debug)
+	x.decided()
+	if res != nil {
 		return res, &x.trail, nil
 	}
-	res, err := x.call(req.Waiter, debug)
+	res, err = x.call(req.Waiter, debug)
 	return res, &x.trail, err
 }
 
@@ -334,6 +336,7 @@ type exchange struct {
 	trail   Trail
 	rd      routed      // the routing decision, once taken
 	lookup  cacheLookup // the cache's outcome for it
+	read    time.Time   // when the body had been read
 	once    sync.Once
 }
 
@@ -369,6 +372,7 @@ func (p *Pipeline) begin(ctx context.Context, req *Request) (x *exchange, err er
 	if err != nil {
 		return x, err
 	}
+	x.read = time.Now()
 	chat, apiErr := openai.ParseChatRequest(body)
 	if apiErr != nil {
 		return x, apiErr
@@ -379,6 +383,14 @@ func (p *Pipeline) begin(ctx context.Context, req *Request) (x *exchange, err er
 		return x, err
 	}
 	return x, nil
+}
+
+// decided observes the router's own time for the request, from its body read to now, when
+// the model is about to be called or the request is answered without one.
+func (x *exchange) decided() {
+	if m := x.r.metrics; m != nil {
+		m.RoutingDuration.Observe(time.Since(x.read).Seconds())
+	}
 }
 
 // routed adds the routing decision to the request's log attributes.

@@ -177,6 +177,7 @@ func (p *Pipeline) Plan(ctx context.Context, req *Request) (*Plan, *Trail, error
 		so := x.chat.StreamOptions
 		pl := &Plan{Cached: lookup.hit.Entry.Body, cachedUsage: so != nil && so.IncludeUsage, end: x, Target: Target{Model: rt.Model}}
 		pl.explain = append(rt.Explain(debug), lookup.explain()...)
+		x.decided()
 		return pl, &x.trail, nil
 	}
 	pl, err := p.plan(x, rd)
@@ -186,6 +187,7 @@ func (p *Pipeline) Plan(ctx context.Context, req *Request) (*Plan, *Trail, error
 	}
 	pl.explain = append(rd.rt.Explain(debug), lookup.explain()...)
 	pl.lookup = lookup
+	x.decided()
 	return pl, &x.trail, nil
 }
 

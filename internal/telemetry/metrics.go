@@ -43,6 +43,10 @@ type Metrics struct {
 	CredentialRotations *prometheus.CounterVec
 	// SignalDuration is the time each signal took, by signal name and kind.
 	SignalDuration *prometheus.HistogramVec
+	// RoutingDuration is the router's own time before the model: from a request's body read
+	// to its call to a model, its answer from the cache, or (extproc) its routing answer to
+	// Envoy. Requests refused before then are not in it.
+	RoutingDuration prometheus.Histogram
 	// Decisions counts routing decisions taken, by decision ("default" when none matched).
 	Decisions *prometheus.CounterVec
 	// Blocks counts requests refused by a blocking decision, by decision.
@@ -120,6 +124,12 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 			Buckets: []float64{.00001, .000025, .00005, .0001, .00025, .0005, .001, .0025, .005, .01, .025, .1},
 			Help:    "Time each signal took for a request, by signal and kind.",
 		}, []string{"signal", "kind"}),
+		RoutingDuration: prometheus.NewHistogram(prometheus.HistogramOpts{
+			Namespace: namespace, Name: "routing_duration_seconds",
+			// From microseconds (no signals) to seconds (a remote embedder that is slow).
+			Buckets: []float64{.00001, .000025, .00005, .0001, .00025, .0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5},
+			Help:    "Time from reading a request's body to calling its model, answering it from the cache or, with extproc, answering Envoy: decoding, signals, decisions and the cache lookup.",
+		}),
 		Decisions: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Namespace: namespace, Name: "decisions_total",
 			Help: "Routing decisions taken, by decision (default when none matched).",
@@ -138,7 +148,7 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		}, []string{"version"}),
 	}
 	reg.MustRegister(m.Requests, m.RequestDuration, m.UpstreamDuration, m.TimeToFirstToken,
-		m.InFlight, m.Errors, m.Tokens, m.ModelRegistered, m.Retries, m.Fallbacks, m.CredentialRotations, m.SignalDuration, m.Decisions, m.Blocks, m.Planned, m.BuildInfo)
+		m.InFlight, m.Errors, m.Tokens, m.ModelRegistered, m.Retries, m.Fallbacks, m.CredentialRotations, m.SignalDuration, m.RoutingDuration, m.Decisions, m.Blocks, m.Planned, m.BuildInfo)
 	m.Reliability = newReliability(reg)
 	m.SignalMetrics = newSignalMetrics(reg)
 	m.CacheMetrics = newCacheMetrics(reg)
