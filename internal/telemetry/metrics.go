@@ -126,8 +126,9 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		}, []string{"signal", "kind"}),
 		RoutingDuration: prometheus.NewHistogram(prometheus.HistogramOpts{
 			Namespace: namespace, Name: "routing_duration_seconds",
-			// From microseconds (no signals) to seconds (a remote embedder that is slow).
-			Buckets: []float64{.00001, .000025, .00005, .0001, .00025, .0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5},
+			// From microseconds (no signals) to beyond a remote embedder's timeout (10 s by default),
+			// which a request may wait out before its signal is given up.
+			Buckets: []float64{.00001, .000025, .00005, .0001, .00025, .0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30},
 			Help:    "Time from reading a request's body to calling its model, answering it from the cache or, with extproc, answering Envoy: decoding, signals, decisions and the cache lookup.",
 		}),
 		Decisions: prometheus.NewCounterVec(prometheus.CounterOpts{
