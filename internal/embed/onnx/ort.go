@@ -21,6 +21,7 @@ package onnx
 import (
 	"errors"
 	"fmt"
+	"runtime"
 	"sync"
 	"unsafe"
 
@@ -124,6 +125,10 @@ func loadAPI(path string) (*api, error) {
 	if a, ok := apis[path]; ok {
 		return a, nil
 	}
+	// dlopen and dlsym report failures through dlerror, which is per thread, and purego
+	// calls it separately: on another thread it would say nothing of why loading failed.
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
 	h, err := purego.Dlopen(path, purego.RTLD_NOW|purego.RTLD_LOCAL)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", errNoLibrary, err)
