@@ -335,14 +335,25 @@ func scorePatternsView(text, lower, view string, c cueSet, depth int) map[string
 				addReason(reasons, r, w)
 			}
 		}
+		// Whether the prompt asks for a decoding is a property of the prompt, not of
+		// each payload: read once, however many payloads it holds (a prompt of
+		// thousands of base64-like words would otherwise be read once per word).
+		asksToDecode := -1
 		for _, decoded := range decodePayloads(text) {
 			inner := scorePatterns(decoded, 1)
 			w := combine(inner)
 			innerHarm := cues(decoded).has(cueHarmful) || harmfulRE.MatchString(strings.ToLower(decoded))
-			switch {
-			case w >= 0.3 || innerHarm:
+			if w >= 0.3 || innerHarm {
 				addReason(reasons, ReasonEncoded, math.Max(0.85, w))
-			case decodeCueRE.MatchString(lower):
+				continue
+			}
+			if asksToDecode < 0 {
+				asksToDecode = 0
+				if decodeCueRE.MatchString(lower) {
+					asksToDecode = 1
+				}
+			}
+			if asksToDecode == 1 {
 				addReason(reasons, ReasonEncoded, 0.6)
 			}
 		}

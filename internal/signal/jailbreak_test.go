@@ -2,9 +2,12 @@ package signal
 
 import (
 	"context"
+	"encoding/base64"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/semantic-router/semantic-router/internal/embed/builtin"
@@ -214,4 +217,39 @@ func TestLearnedModelFlagsUnlistedWrappers(t *testing.T) {
 			t.Errorf("flags(%v, wrapped %v) = %v, want %v", tc.p, tc.wrapped, got, tc.want)
 		}
 	}
+}
+
+// BenchmarkJailbreakEncodedWords reads prompts made of many base64-like words, each a
+// payload the detector decodes: its time per byte must not grow with the prompt (it did,
+// quadratically, when each payload re-read the whole prompt).
+func BenchmarkJailbreakEncodedWords(b *testing.B) {
+	d, err := NewJailbreakDetector(context.Background(), JailbreakOptions{Embedder: builtin.New()})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, size := range []int{16 << 10, 128 << 10, 512 << 10} {
+		prompt := encodedWords(size)
+		b.Run(fmt.Sprintf("%dKiB", size>>10), func(b *testing.B) {
+			b.SetBytes(int64(len(prompt)))
+			for b.Loop() {
+				_, _ = d.Detect(context.Background(), prompt)
+			}
+		})
+	}
+}
+
+// encodedWords is about size bytes of space-separated words of 24 base64 characters,
+// each the encoding of 18 random bytes, from a fixed seed.
+func encodedWords(size int) string {
+	rng := rand.New(rand.NewPCG(1, 2))
+	var sb strings.Builder
+	raw := make([]byte, 18)
+	for sb.Len() < size {
+		for i := range raw {
+			raw[i] = byte(rng.Uint32())
+		}
+		sb.WriteString(base64.StdEncoding.EncodeToString(raw))
+		sb.WriteByte(' ')
+	}
+	return sb.String()
 }
