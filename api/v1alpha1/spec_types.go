@@ -75,7 +75,9 @@ type PortSpec struct {
 	// +kubebuilder:validation:Maximum=65535
 	// +optional
 	Port int32 `json:"port,omitempty"`
-	// TargetPort is the container port; defaults to the router's port.
+	// TargetPort is the container port, where the router is told to listen
+	// (-listener-address, -grpc-address, -api-address or -metrics-address);
+	// defaults to the router's port. Two listeners on one port are refused.
 	// +kubebuilder:validation:Minimum=1
 	// +kubebuilder:validation:Maximum=65535
 	// +optional

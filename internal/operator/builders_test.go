@@ -12,6 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/utils/ptr"
 
 	vllmv1alpha1 "github.com/semantic-router/semantic-router/api/v1alpha1"
@@ -23,17 +24,119 @@ func newSR(spec vllmv1alpha1.SemanticRouterSpec) *vllmv1alpha1.SemanticRouter {
 }
 
 func TestRouterArgs(t *testing.T) {
+	const config = "/etc/semantic-router/config.yaml"
+	defaults := listenPorts{traffic: vllmv1alpha1.DefaultHTTPPort, api: vllmv1alpha1.DefaultAPIPort, metrics: vllmv1alpha1.DefaultMetricsPort}
+	grpc := listenPorts{traffic: vllmv1alpha1.DefaultGRPCPort, api: vllmv1alpha1.DefaultAPIPort, metrics: vllmv1alpha1.DefaultMetricsPort}
 	tests := []struct {
-		mode vllmv1alpha1.GatewayMode
-		want []string
+		name  string
+		mode  vllmv1alpha1.GatewayMode
+		ports listenPorts
+		want  []string
 	}{
-		{vllmv1alpha1.GatewayModeStandalone, []string{"-config", "/etc/semantic-router/config.yaml", "-gateway", "standalone", "-listener-address", "0.0.0.0"}},
-		{vllmv1alpha1.GatewayModeIntegration, []string{"-config", "/etc/semantic-router/config.yaml", "-gateway", "extproc"}},
+		{"standalone", vllmv1alpha1.GatewayModeStandalone, defaults,
+			[]string{"-config", config, "-gateway", "standalone", "-listener-address", "0.0.0.0"}},
+		{"extproc", vllmv1alpha1.GatewayModeIntegration, grpc,
+			[]string{"-config", config, "-gateway", "extproc"}},
+		{"standalone, every port moved", vllmv1alpha1.GatewayModeStandalone, listenPorts{traffic: 9801, api: 8181, metrics: 9200},
+			[]string{"-config", config, "-gateway", "standalone", "-listener-address", "0.0.0.0:9801",
+				"-api-address", "0.0.0.0:8181", "-metrics-address", "0.0.0.0:9200"}},
+		{"extproc, grpc moved", vllmv1alpha1.GatewayModeIntegration, listenPorts{traffic: 50052, api: 8080, metrics: 9190},
+			[]string{"-config", config, "-gateway", "extproc", "-grpc-address", "0.0.0.0:50052"}},
 	}
 	for _, tt := range tests {
-		if got := routerArgs(tt.mode); !slices.Equal(got, tt.want) {
-			t.Errorf("routerArgs(%s) = %q, want %q", tt.mode, got, tt.want)
+		if got := routerArgs(tt.mode, tt.ports); !slices.Equal(got, tt.want) {
+			t.Errorf("%s: routerArgs = %q, want %q", tt.name, got, tt.want)
 		}
+	}
+}
+
+// TestTargetPortsAreWhereTheRouterListens: a Service port's targetPort is the port the
+// container declares under the same name, the port the router is told to listen on, and
+// the default probes' port for the management API.
+func TestTargetPortsAreWhereTheRouterListens(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		name     string
+		mode     vllmv1alpha1.GatewayMode
+		service  vllmv1alpha1.ServiceSpec
+		wantArgs string
+	}{
+		{"defaults", vllmv1alpha1.GatewayModeStandalone, vllmv1alpha1.ServiceSpec{}, "-listener-address 0.0.0.0"},
+		{"standalone", vllmv1alpha1.GatewayModeStandalone, vllmv1alpha1.ServiceSpec{
+			HTTP:    vllmv1alpha1.PortSpec{Port: 80, TargetPort: 9801},
+			API:     vllmv1alpha1.PortSpec{Port: 8081, TargetPort: 8181},
+			Metrics: vllmv1alpha1.PortSpec{Port: 9191, TargetPort: 9200},
+		}, "-listener-address 0.0.0.0:9801 -api-address 0.0.0.0:8181 -metrics-address 0.0.0.0:9200"},
+		{"a disabled port's listener moves too", vllmv1alpha1.GatewayModeStandalone, vllmv1alpha1.ServiceSpec{
+			Metrics: vllmv1alpha1.PortSpec{Enabled: ptr.To(false), TargetPort: 9200},
+		}, "-listener-address 0.0.0.0 -metrics-address 0.0.0.0:9200"},
+		{"extproc", vllmv1alpha1.GatewayModeIntegration, vllmv1alpha1.ServiceSpec{
+			HTTP: vllmv1alpha1.PortSpec{TargetPort: 9801}, // not opened in extproc mode
+			GRPC: vllmv1alpha1.PortSpec{TargetPort: 50052},
+		}, "-grpc-address 0.0.0.0:50052"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			sr := newSR(vllmv1alpha1.SemanticRouterSpec{Service: tt.service})
+			c := desiredPodTemplate(sr, tt.mode, renderedConfig{hash: "abc"}).Spec.Containers[0]
+			if got := strings.Join(c.Args[4:], " "); got != tt.wantArgs {
+				t.Errorf("listen flags = %q, want %q", got, tt.wantArgs)
+			}
+			declared := map[string]int32{}
+			for _, p := range c.Ports {
+				declared[p.Name] = p.ContainerPort
+			}
+			for _, p := range servicePorts(sr, tt.mode) {
+				target := p.TargetPort.IntVal
+				if p.TargetPort.Type == intstr.String {
+					target = declared[p.TargetPort.StrVal]
+				}
+				if target == 0 || target != declared[p.Name] {
+					t.Errorf("service port %s targets %s, the container declares %s at %d", p.Name, p.TargetPort.String(), p.Name, declared[p.Name])
+				}
+			}
+			for _, probe := range []*corev1.Probe{c.LivenessProbe, c.ReadinessProbe} {
+				if got := probe.HTTPGet.Port.IntVal; got != declared[portNameAPI] {
+					t.Errorf("probe %s on port %d, the management API listens on %d", probe.HTTPGet.Path, got, declared[portNameAPI])
+				}
+			}
+		})
+	}
+}
+
+func TestCheckListenPorts(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		name    string
+		mode    vllmv1alpha1.GatewayMode
+		service vllmv1alpha1.ServiceSpec
+		want    string
+	}{
+		{"defaults", vllmv1alpha1.GatewayModeStandalone, vllmv1alpha1.ServiceSpec{}, ""},
+		{"moved apart", vllmv1alpha1.GatewayModeStandalone, vllmv1alpha1.ServiceSpec{
+			API: vllmv1alpha1.PortSpec{TargetPort: 9190}, Metrics: vllmv1alpha1.PortSpec{TargetPort: 8080},
+		}, ""},
+		{"api on the inference port", vllmv1alpha1.GatewayModeStandalone, vllmv1alpha1.ServiceSpec{
+			API: vllmv1alpha1.PortSpec{TargetPort: 8801},
+		}, "spec.service.http and spec.service.api both have the router listen on container port 8801: give one another targetPort"},
+		{"metrics on the api's default, api disabled", vllmv1alpha1.GatewayModeStandalone, vllmv1alpha1.ServiceSpec{
+			API: vllmv1alpha1.PortSpec{Enabled: ptr.To(false)}, Metrics: vllmv1alpha1.PortSpec{TargetPort: 8080},
+		}, "spec.service.api and spec.service.metrics both have the router listen on container port 8080: give one another targetPort"},
+		{"extproc: grpc on the metrics port", vllmv1alpha1.GatewayModeIntegration, vllmv1alpha1.ServiceSpec{
+			GRPC: vllmv1alpha1.PortSpec{TargetPort: 9190},
+		}, "spec.service.grpc and spec.service.metrics both have the router listen on container port 9190: give one another targetPort"},
+		{"extproc: the http port is not opened", vllmv1alpha1.GatewayModeIntegration, vllmv1alpha1.ServiceSpec{
+			HTTP: vllmv1alpha1.PortSpec{TargetPort: 8080},
+		}, ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			got := ""
+			if err := checkListenPorts(newSR(vllmv1alpha1.SemanticRouterSpec{Service: tt.service}), tt.mode); err != nil {
+				got = err.Error()
+			}
+			if got != tt.want {
+				t.Errorf("checkListenPorts = %q, want %q", got, tt.want)
+			}
+		})
 	}
 }
 

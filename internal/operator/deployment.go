@@ -4,7 +4,9 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"maps"
+	"strconv"
 	"strings"
 	"time"
 
@@ -29,30 +31,100 @@ const (
 	volumeData   = "data"
 )
 
-// routerArgs are the router's flags for a gateway mode. Standalone serves its
-// own listener on every interface; gateway integration runs the Envoy
-// external processor instead.
-func routerArgs(mode vllmv1alpha1.GatewayMode) []string {
+// listenPorts are the container ports the router listens on: each Service port's
+// targetPort, or the router's default for it. traffic is the inference listener in
+// standalone mode and the Envoy external processor in extproc mode.
+type listenPorts struct {
+	traffic, api, metrics int32
+}
+
+func routerPorts(sr *vllmv1alpha1.SemanticRouter, mode vllmv1alpha1.GatewayMode) listenPorts {
+	s := sr.Spec.Service
+	traffic := targetPort(s.HTTP, vllmv1alpha1.DefaultHTTPPort)
+	if mode == vllmv1alpha1.GatewayModeIntegration {
+		traffic = targetPort(s.GRPC, vllmv1alpha1.DefaultGRPCPort)
+	}
+	return listenPorts{
+		traffic: traffic,
+		api:     targetPort(s.API, vllmv1alpha1.DefaultAPIPort),
+		metrics: targetPort(s.Metrics, vllmv1alpha1.DefaultMetricsPort),
+	}
+}
+
+func targetPort(p vllmv1alpha1.PortSpec, def int32) int32 {
+	if p.TargetPort != 0 {
+		return p.TargetPort
+	}
+	return def
+}
+
+// checkListenPorts refuses target ports the router could not open together: its three
+// listeners run whether or not their Service ports are enabled, and two on one port
+// would stop it at start-up.
+func checkListenPorts(sr *vllmv1alpha1.SemanticRouter, mode vllmv1alpha1.GatewayMode) error {
+	p := routerPorts(sr, mode)
+	traffic := "spec.service.http"
+	if mode == vllmv1alpha1.GatewayModeIntegration {
+		traffic = "spec.service.grpc"
+	}
+	named := []struct {
+		field string
+		port  int32
+	}{{traffic, p.traffic}, {"spec.service.api", p.api}, {"spec.service.metrics", p.metrics}}
+	for i, a := range named {
+		for _, b := range named[i+1:] {
+			if a.port == b.port {
+				return fmt.Errorf("%s and %s both have the router listen on container port %d: give one another targetPort", a.field, b.field, a.port)
+			}
+		}
+	}
+	return nil
+}
+
+// routerArgs are the router's flags for a gateway mode and its listen ports. Standalone
+// serves its own listener on every interface; gateway integration runs the Envoy external
+// processor instead. A port other than the router's default is passed as a flag.
+func routerArgs(mode vllmv1alpha1.GatewayMode, p listenPorts) []string {
 	args := []string{"-config", configDir + "/" + configKey}
 	if mode == vllmv1alpha1.GatewayModeIntegration {
-		return append(args, "-gateway", "extproc")
+		args = append(args, "-gateway", "extproc")
+		if p.traffic != vllmv1alpha1.DefaultGRPCPort {
+			args = append(args, "-grpc-address", anyHost(p.traffic))
+		}
+	} else {
+		listener := "0.0.0.0"
+		if p.traffic != vllmv1alpha1.DefaultHTTPPort {
+			listener = anyHost(p.traffic)
+		}
+		args = append(args, "-gateway", "standalone", "-listener-address", listener)
 	}
-	return append(args, "-gateway", "standalone", "-listener-address", "0.0.0.0")
+	if p.api != vllmv1alpha1.DefaultAPIPort {
+		args = append(args, "-api-address", anyHost(p.api))
+	}
+	if p.metrics != vllmv1alpha1.DefaultMetricsPort {
+		args = append(args, "-metrics-address", anyHost(p.metrics))
+	}
+	return args
+}
+
+// anyHost is the listen address of port on every interface.
+func anyHost(port int32) string {
+	return "0.0.0.0:" + strconv.Itoa(int(port))
 }
 
 // containerPorts declares the ports the router listens on in mode: the
-// OpenAI listener 8801 in standalone mode or the external processor 50051
-// in extproc mode (never both: the other is not opened), then the
+// OpenAI listener (8801 by default) in standalone mode or the external processor
+// (50051) in extproc mode (never both: the other is not opened), then the
 // management API and metrics.
-func containerPorts(mode vllmv1alpha1.GatewayMode) []corev1.ContainerPort {
-	traffic := corev1.ContainerPort{Name: portNameHTTP, ContainerPort: vllmv1alpha1.DefaultHTTPPort, Protocol: corev1.ProtocolTCP}
+func containerPorts(mode vllmv1alpha1.GatewayMode, p listenPorts) []corev1.ContainerPort {
+	traffic := corev1.ContainerPort{Name: portNameHTTP, ContainerPort: p.traffic, Protocol: corev1.ProtocolTCP}
 	if mode == vllmv1alpha1.GatewayModeIntegration {
-		traffic = corev1.ContainerPort{Name: portNameGRPC, ContainerPort: vllmv1alpha1.DefaultGRPCPort, Protocol: corev1.ProtocolTCP}
+		traffic.Name = portNameGRPC
 	}
 	return []corev1.ContainerPort{
 		traffic,
-		{Name: portNameAPI, ContainerPort: vllmv1alpha1.DefaultAPIPort, Protocol: corev1.ProtocolTCP},
-		{Name: portNameMetrics, ContainerPort: vllmv1alpha1.DefaultMetricsPort, Protocol: corev1.ProtocolTCP},
+		{Name: portNameAPI, ContainerPort: p.api, Protocol: corev1.ProtocolTCP},
+		{Name: portNameMetrics, ContainerPort: p.metrics, Protocol: corev1.ProtocolTCP},
 	}
 }
 
@@ -74,7 +146,8 @@ func desiredPodTemplate(sr *vllmv1alpha1.SemanticRouter, mode vllmv1alpha1.Gatew
 	maps.Copy(annotations, s.PodAnnotations)
 	annotations[annotationConfigHash] = hash
 
-	args := routerArgs(mode)
+	ports := routerPorts(sr, mode)
+	args := routerArgs(mode, ports)
 	if artifacts.pulledBefore() {
 		// The init container downloaded the artifacts: the router only
 		// checks its cache, and a missing file stops it at once.
@@ -85,11 +158,11 @@ func desiredPodTemplate(sr *vllmv1alpha1.SemanticRouter, mode vllmv1alpha1.Gatew
 		Image:           imageRef(sr),
 		ImagePullPolicy: s.Image.PullPolicy,
 		Args:            append(args, s.Args...),
-		Ports:           containerPorts(mode),
+		Ports:           containerPorts(mode, ports),
 		Env:             append(containerEnv(s.Env), backendEnv...),
 		Resources:       s.Resources,
-		LivenessProbe:   probeOr(s.LivenessProbe, "/health"),
-		ReadinessProbe:  probeOr(s.ReadinessProbe, "/ready"),
+		LivenessProbe:   probeOr(s.LivenessProbe, "/health", ports.api),
+		ReadinessProbe:  probeOr(s.ReadinessProbe, "/ready", ports.api),
 		StartupProbe:    withProbeDefaults(s.StartupProbe),
 		SecurityContext: s.SecurityContext,
 		VolumeMounts: []corev1.VolumeMount{
@@ -145,14 +218,14 @@ func desiredPodTemplate(sr *vllmv1alpha1.SemanticRouter, mode vllmv1alpha1.Gatew
 
 // probeOr returns p, or an HTTP GET of path on the management port, with
 // the API server's defaults written out.
-func probeOr(p *corev1.Probe, path string) *corev1.Probe {
+func probeOr(p *corev1.Probe, path string, apiPort int32) *corev1.Probe {
 	if p != nil {
 		return withProbeDefaults(p)
 	}
 	return &corev1.Probe{
 		ProbeHandler: corev1.ProbeHandler{HTTPGet: &corev1.HTTPGetAction{
 			Path:   path,
-			Port:   intstr.FromInt32(vllmv1alpha1.DefaultAPIPort),
+			Port:   intstr.FromInt32(apiPort),
 			Scheme: corev1.URISchemeHTTP,
 		}},
 		InitialDelaySeconds: 5,

@@ -195,9 +195,14 @@ func (r *Reconciler) discoverLlamaStackBackend(ctx context.Context, sr *vllmv1al
 		for i, s := range list.Items {
 			names[i] = s.Name
 		}
-		r.eventOnChange(sr, corev1.EventTypeNormal, reasonSeveralBackendsMatched+"/"+endpoint, reasonSeveralBackendsMatched, "Discover",
-			fmt.Sprintf("endpoint %s: %d services in %s match %s (%s); using %s", endpoint, len(names), ns,
-				labelString(l.DiscoveryLabels), strings.Join(names, ", "), svc.Name))
+		note := fmt.Sprintf("endpoint %s: %d services in %s match %s (%s); using %s", endpoint, len(names), ns,
+			labelString(l.DiscoveryLabels), strings.Join(names, ", "), svc.Name)
+		if r.eventOnChange(sr, corev1.EventTypeNormal, reasonSeveralBackendsMatched+"/"+endpoint, reasonSeveralBackendsMatched, "Discover", note) {
+			// The operator's log says it too, once a change: whoever reads the log rather
+			// than the events learns which Service serves, and how to make it one.
+			log.FromContext(ctx).Info("Several services match a llamastack endpoint; the first by name is used: narrow its discoveryLabels to choose",
+				"endpoint", endpoint, "namespace", ns, "services", names, "using", svc.Name)
+		}
 	}
 	if len(svc.Spec.Ports) == 0 {
 		return "", fmt.Errorf("service %s/%s has no port", ns, svc.Name)

@@ -118,6 +118,8 @@ func TestDiscovery(t *testing.T) {
 	if want := fmt.Sprintf("endpoint stack: 2 services in %s match app.kubernetes.io/name=llama-stack (llama-stack, llama-stack-0); using llama-stack", ns); ev.Note != want {
 		t.Errorf("event note = %q, want %q", ev.Note, want)
 	}
+	waitLogged(t, "Several services match a llamastack endpoint; the first by name is used: narrow its discoveryLabels to choose",
+		"endpoint=stack", "namespace="+ns, "services=\"[llama-stack llama-stack-0]\"", "using=llama-stack")
 	dep := &appsv1.Deployment{ObjectMeta: key(ns, "router")}
 	waitFor(t, dep, func() error {
 		for _, e := range dep.Spec.Template.Spec.Containers[0].Env {

@@ -60,9 +60,11 @@ func (r *Reconciler) warnOnChange(sr *vllmv1alpha1.SemanticRouter, topic, reason
 }
 
 // eventOnChange emits an event of eventType on sr unless the last one under
-// topic had the same reason and note.
-func (r *Reconciler) eventOnChange(sr *vllmv1alpha1.SemanticRouter, eventType, topic, reason, action, note string) {
-	if r.memo.changed(sr.UID, topic, reason+"\x00"+note) {
-		r.Recorder.Eventf(sr, nil, eventType, reason, action, "%s", note)
+// topic had the same reason and note, and reports whether it did.
+func (r *Reconciler) eventOnChange(sr *vllmv1alpha1.SemanticRouter, eventType, topic, reason, action, note string) bool {
+	if !r.memo.changed(sr.UID, topic, reason+"\x00"+note) {
+		return false
 	}
+	r.Recorder.Eventf(sr, nil, eventType, reason, action, "%s", note)
+	return true
 }

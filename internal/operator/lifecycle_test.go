@@ -354,7 +354,7 @@ func TestDeletionWithFinalizer(t *testing.T) {
 }
 
 // TestRefusedGenerationWritesNothing: a generation with a valid config
-// change and a Deployment or Service the API server refuses writes none of
+// change and a Deployment or Service the API server or the operator refuses writes none of
 // the ConfigMap, the Deployment and the Service, so pods never load the
 // refused generation's config and no half of it rolls out.
 func TestRefusedGenerationWritesNothing(t *testing.T) {
@@ -377,6 +377,10 @@ func TestRefusedGenerationWritesNothing(t *testing.T) {
 		},
 		want: `service router refused by the API server, nothing of this generation was written: ` +
 			`Service "router" is invalid: metadata.annotations: Invalid value: "bad key!": ` + annotationRule,
+	}, {
+		name:   "two listeners on one port",
+		change: func(sr *vllmv1alpha1.SemanticRouter) { sr.Spec.Service.Metrics.TargetPort = 8080 },
+		want:   "spec.service.api and spec.service.metrics both have the router listen on container port 8080: give one another targetPort",
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

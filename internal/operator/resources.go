@@ -73,6 +73,9 @@ func (r *Reconciler) reconcileOwnedResources(ctx context.Context, sr *vllmv1alph
 	if res.mode, err = r.reconcileGateway(ctx, sr); err != nil {
 		return res, err
 	}
+	if err := checkListenPorts(sr, res.mode); err != nil {
+		return res, &specError{reasonInvalidSpec, err}
+	}
 	tmpl := desiredPodTemplate(sr, res.mode, rc)
 	if err := r.dryRunGeneration(ctx, sr, res.mode, tmpl); err != nil {
 		return res, err

@@ -37,6 +37,7 @@ import (
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
 	vllmv1alpha1 "github.com/semantic-router/semantic-router/api/v1alpha1"
+	"github.com/semantic-router/semantic-router/internal/logtest"
 )
 
 // The integration tests share one real kube-apiserver + etcd (envtest) and
@@ -116,11 +117,9 @@ func runTests(m *testing.M) int {
 		return 1
 	}
 
-	level := slog.LevelError
-	if testing.Verbose() {
-		level = slog.LevelInfo
-	}
-	logger := logr.FromSlogHandler(slog.NewTextHandler(logWriter(), &slog.HandlerOptions{Level: level}))
+	// Every line is kept for the tests that read the operator's log; with -v it is
+	// printed too.
+	logger := logr.FromSlogHandler(slog.NewTextHandler(io.MultiWriter(logWriter(), operatorLog), &slog.HandlerOptions{Level: slog.LevelInfo}))
 	ctrl.SetLogger(logger)
 
 	ctx, cancel := context.WithCancel(context.Background())
@@ -286,6 +285,34 @@ func createStorageClasses(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// operatorLog holds what the operators of the test managers logged.
+var operatorLog = &logtest.Buffer{}
+
+// waitLogged waits until the operators have logged a line holding every one of parts.
+func waitLogged(t *testing.T, parts ...string) string {
+	t.Helper()
+	var found string
+	eventually(t, fmt.Sprintf("a log line holding %q", parts), func(context.Context) (bool, error) {
+		for line := range strings.Lines(operatorLog.String()) {
+			if containsAll(line, parts) {
+				found = line
+				return true, nil
+			}
+		}
+		return false, nil
+	})
+	return found
+}
+
+func containsAll(s string, parts []string) bool {
+	for _, p := range parts {
+		if !strings.Contains(s, p) {
+			return false
+		}
+	}
+	return true
 }
 
 func logWriter() io.Writer {

@@ -11,12 +11,14 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -110,6 +112,13 @@ func TestOperatorConfigServesChat(t *testing.T) {
 		&corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "vllm"}, StringData: map[string]string{"api-key": apiKey}},
 		&vllmv1alpha1.SemanticRouter{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "router"}, Spec: vllmv1alpha1.SemanticRouterSpec{
 			Persistence: vllmv1alpha1.PersistenceSpec{Enabled: ptr.To(false)},
+			// Every listener off its default port, so that the router must be told where
+			// the Service sends traffic.
+			Service: vllmv1alpha1.ServiceSpec{
+				HTTP:    vllmv1alpha1.PortSpec{Port: 80, TargetPort: freePort(t)},
+				API:     vllmv1alpha1.PortSpec{TargetPort: freePort(t)},
+				Metrics: vllmv1alpha1.PortSpec{TargetPort: freePort(t)},
+			},
 			VLLMEndpoints: []vllmv1alpha1.VLLMEndpointSpec{{
 				Name: "qwen", Model: "qwen3-8b",
 				APIKeySecretRef: &corev1.SecretKeySelector{LocalObjectReference: corev1.LocalObjectReference{Name: "vllm"}, Key: "api-key"},
@@ -126,8 +135,12 @@ func TestOperatorConfigServesChat(t *testing.T) {
 	// What the operator wrote, as the pod would mount it.
 	cm := &corev1.ConfigMap{}
 	dep := &appsv1.Deployment{}
-	waitUntil(t, "the operator's ConfigMap and Deployment", func() error {
+	svc := &corev1.Service{}
+	waitUntil(t, "the operator's ConfigMap, Deployment and Service", func() error {
 		if err := k8s.Get(ctx, client.ObjectKey{Namespace: ns, Name: "router-config"}, cm); err != nil {
+			return err
+		}
+		if err := k8s.Get(ctx, client.ObjectKey{Namespace: ns, Name: "router"}, svc); err != nil {
 			return err
 		}
 		return k8s.Get(ctx, client.ObjectKey{Namespace: ns, Name: "router"}, dep)
@@ -144,10 +157,15 @@ func TestOperatorConfigServesChat(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := startRouter(t, buildRouter(t), local, env)
+	// The router runs with the container's own arguments, on the loopback interface.
+	startRouter(t, buildRouter(t), local, dep.Spec.Template.Spec.Containers[0].Args, env)
+	target := map[string]string{} // Service port name → where it sends traffic
+	for _, p := range svc.Spec.Ports {
+		target[p.Name] = fmt.Sprintf("http://127.0.0.1:%d", p.TargetPort.IntValue())
+	}
 
 	body := `{"model":"qwen3-8b","messages":[{"role":"user","content":"hello"}]}`
-	resp, err := http.Post(r+"/v1/chat/completions", "application/json", strings.NewReader(body))
+	resp, err := http.Post(target["http"]+"/v1/chat/completions", "application/json", strings.NewReader(body))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -166,6 +184,44 @@ func TestOperatorConfigServesChat(t *testing.T) {
 	if sel := resp.Header.Get("x-vsr-selected-model"); sel != "qwen3-8b" {
 		t.Errorf("x-vsr-selected-model = %q, want qwen3-8b", sel)
 	}
+
+	// The kubelet's probes and Prometheus reach the router where the pod says.
+	c := dep.Spec.Template.Spec.Containers[0]
+	for _, probe := range []*corev1.Probe{c.LivenessProbe, c.ReadinessProbe} {
+		url := fmt.Sprintf("http://127.0.0.1:%d%s", probe.HTTPGet.Port.IntValue(), probe.HTTPGet.Path)
+		if code, _ := get(t, url); code != http.StatusOK {
+			t.Errorf("probe GET %s = %d, want 200", url, code)
+		}
+	}
+	if code, text := get(t, target["metrics"]+"/metrics"); code != http.StatusOK || !strings.Contains(text, "semantic_router_requests_total") {
+		t.Errorf("GET %s/metrics = %d without semantic_router_requests_total", target["metrics"], code)
+	}
+	if code, _ := get(t, target["api"]+"/health"); code != http.StatusOK {
+		t.Errorf("GET %s/health = %d, want 200", target["api"], code)
+	}
+}
+
+// freePort is a TCP port nothing listens on at the moment.
+func freePort(t *testing.T) int32 {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return int32(l.Addr().(*net.TCPAddr).Port)
+}
+
+func get(t *testing.T, url string) (int, string) {
+	t.Helper()
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Errorf("GET %s: %v", url, err)
+		return 0, ""
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b)
 }
 
 // startOperator starts envtest and a manager running the Reconciler, and
@@ -288,17 +344,26 @@ func buildRouter(t *testing.T) string {
 	return bin
 }
 
-// startRouter runs the router on configYAML with env and returns its
-// inference base URL once it logs that it is ready.
-func startRouter(t *testing.T, bin, configYAML string, env []string) string {
+// startRouter runs the router as its container would: with args, the config file at
+// their -config replaced by configYAML and every listener on the loopback interface
+// instead of every interface. It returns once the router logs that it is ready.
+func startRouter(t *testing.T, bin, configYAML string, args, env []string) {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "config.yaml")
 	if err := os.WriteFile(path, []byte(configYAML), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	args = slices.Clone(args)
+	for i, a := range args {
+		switch {
+		case i > 0 && args[i-1] == "-config":
+			args[i] = path
+		case a == "0.0.0.0" || strings.HasPrefix(a, "0.0.0.0:"):
+			args[i] = "127.0.0.1" + strings.TrimPrefix(a, "0.0.0.0")
+		}
+	}
 	logs := &logtest.Buffer{}
-	cmd := exec.Command(bin, "-config", path, "-listener-address", "127.0.0.1:0", "-api-address", "127.0.0.1:0",
-		"-metrics-address", "127.0.0.1:0", "-grpc-address", "127.0.0.1:0")
+	cmd := exec.Command(bin, args...)
 	cmd.Env = append(os.Environ(), env...)
 	cmd.Stdout, cmd.Stderr = logs, logs
 	if err := cmd.Start(); err != nil {
@@ -314,7 +379,6 @@ func startRouter(t *testing.T, bin, configYAML string, env []string) string {
 			_ = cmd.Process.Kill()
 		}
 	})
-	var addr string
 	waitUntil(t, "the router to be ready", func() error {
 		select {
 		case <-exited:
@@ -322,23 +386,14 @@ func startRouter(t *testing.T, bin, configYAML string, env []string) string {
 		default:
 		}
 		sc := bufio.NewScanner(strings.NewReader(logs.String()))
-		ready := false
 		for sc.Scan() {
-			var line struct{ Msg, Server, Address string }
-			if json.Unmarshal(sc.Bytes(), &line) != nil {
-				continue
+			var line struct{ Msg string }
+			if json.Unmarshal(sc.Bytes(), &line) == nil && line.Msg == "ready" {
+				return nil
 			}
-			if line.Msg == "listening" && line.Server == "inference" {
-				addr = line.Address
-			}
-			ready = ready || line.Msg == "ready" || line.Msg == "serving; not ready yet"
 		}
-		if addr == "" || !ready {
-			return fmt.Errorf("not ready; logs:\n%s", logs)
-		}
-		return nil
+		return fmt.Errorf("not ready; logs:\n%s", logs)
 	})
-	return "http://" + addr
 }
 
 // waitUntil polls cond until it returns nil or waitTimeout passes.
