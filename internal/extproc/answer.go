@@ -94,6 +94,7 @@ func (d *answerFilter) filter(chunk []byte, end bool) ([]byte, bool) {
 		}
 		start, d.long = i, false
 	}
+	unfinished := start // where the event no blank line has ended yet begins
 	if end || d.long || len(data)-start > maxSSEEvent {
 		d.long = !end
 		start = len(data)
@@ -105,8 +106,11 @@ func (d *answerFilter) filter(chunk []byte, end bool) ([]byte, bool) {
 	if !changed && len(d.held) == 0 && start == len(data) && tail == nil {
 		return chunk, false
 	}
-	out = append(out, data[kept:start]...)
+	// The events of held text go before the bytes of an unfinished event, which would
+	// otherwise take them into its own data.
+	out = append(out, data[kept:min(unfinished, start)]...)
 	out = append(out, tail...)
+	out = append(out, data[min(unfinished, start):start]...)
 	d.held = append(d.held[:0:0], data[start:]...)
 	return out, true
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"unicode/utf8"
 
 	"github.com/go-json-experiment/json/jsontext"
 )
@@ -37,7 +38,9 @@ type table struct {
 	values []string
 	bvals  [][]byte // values, for Bytes without a conversion per call
 	rep    *strings.Replacer
-	first  [256]bool // the first bytes of the values, for Split's scan
+	// alphabet holds every byte that occurs in a value: Split holds back the run of them
+	// that ends a piece, whatever it spells.
+	alphabet [256]bool
 }
 
 // New returns an empty Redactor.
@@ -113,7 +116,9 @@ func (r *Redactor) rebuild() {
 	}
 	t := &table{values: all, bvals: bvals, rep: strings.NewReplacer(pairs...)}
 	for _, v := range all {
-		t.first[v[0]] = true
+		for i := range len(v) {
+			t.alphabet[v[i]] = true
+		}
 	}
 	r.cur.Store(t)
 }
@@ -156,10 +161,15 @@ func (r *Redactor) Bytes(b []byte) []byte {
 // Split is String for text that is sent in pieces and joined by its reader, as the content of
 // a streamed answer is: a value cut across two pieces is in neither. text is the next piece,
 // preceded by what the previous call held back. Split returns the part to send now, with
-// every value in it replaced by Mask, and the end of text that begins a value (the longest
-// such end), which is held back: the next piece may complete it. Text that is sent in
-// pieces this way never ends with the beginning of a value, so no value can start in text
-// already sent. Sent joined to held is text, every value replaced.
+// every value in it replaced by Mask, and the end of text that is held back because the next
+// piece may complete a value there: the run of bytes that occur in values that ends text, up
+// to one byte shorter than the longest value. Sent joined to held is text, every value
+// replaced.
+//
+// What is held depends on which bytes occur in the values, never on whether text begins
+// one: a reader who has the model repeat guesses learns nothing from when each part of
+// them arrives (holding only a value's actual beginning would confirm each right character
+// of a guess by holding it one piece longer).
 func (r *Redactor) Split(text string) (send, held string) {
 	if r == nil {
 		return text, ""
@@ -176,20 +186,19 @@ func (r *Redactor) Split(text string) (send, held string) {
 	return text[:i], text[i:]
 }
 
-// heldFrom returns where the longest end of text that begins a value starts, or len(text).
+// heldFrom returns where the end of text that Split holds back starts: the run of alphabet
+// bytes that ends text, at most one byte shorter than the longest value (a whole value is
+// replaced, not held), from the start of a character.
 func (t *table) heldFrom(text string) int {
-	for i := max(0, len(text)-len(t.values[0])+1); i < len(text); i++ {
-		if !t.first[text[i]] {
-			continue
-		}
-		end := text[i:]
-		for _, v := range t.values {
-			if len(v) > len(end) && strings.HasPrefix(v, end) {
-				return i
-			}
-		}
+	limit := max(0, len(text)-len(t.values[0])+1)
+	i := len(text)
+	for i > limit && t.alphabet[text[i-1]] {
+		i--
 	}
-	return len(text)
+	for i < len(text) && !utf8.RuneStart(text[i]) {
+		i++
+	}
+	return i
 }
 
 // uncut moves i back to the start of any value in text that i would cut, so that the value
@@ -213,32 +222,50 @@ func (t *table) uncut(text string, i int) int {
 	return i
 }
 
-// Unfinished returns held text (from Split) fit to send when no piece will follow: Mask when
-// it tells of a value (see Telling), else held itself.
+// Unfinished returns held text (from Split) fit to send when no piece will follow: every
+// value in it replaced by Mask, and so is the beginning of a value that ends it when it is
+// enough of the value to tell (see Telling).
 func (r *Redactor) Unfinished(held string) string {
-	if r.Telling(held) {
-		return Mask
+	held = r.String(held)
+	if i := r.tellingFrom(held); i >= 0 {
+		return held[:i] + Mask
 	}
 	return held
 }
 
-// Telling reports whether held, the beginning of a value, is enough of it to tell: half of
-// the value or more, and at least MinLength. A key's first characters are most often the
+// Telling reports whether held tells of a value: it holds one whole (Split holds a value
+// that a longer one may continue), or ends with enough of a value's beginning to tell it:
+// half of it or more, and at least MinLength. A key's first characters are most often the
 // format's public prefix ("sk-proj-"), which ordinary text may end with too.
 func (r *Redactor) Telling(held string) bool {
-	if r == nil || len(held) < MinLength {
+	if r == nil {
 		return false
+	}
+	if t := r.cur.Load(); t != nil && t.containsIn(held) {
+		return true
+	}
+	return r.tellingFrom(held) >= 0
+}
+
+// tellingFrom returns where the longest telling beginning of a value that ends held starts,
+// or -1.
+func (r *Redactor) tellingFrom(held string) int {
+	if r == nil || len(held) < MinLength {
+		return -1
 	}
 	t := r.cur.Load()
 	if t == nil {
-		return false
+		return -1
 	}
-	for _, v := range t.values {
-		if strings.HasPrefix(v, held) && 2*len(held) >= len(v) {
-			return true
+	for i := 0; i+MinLength <= len(held); i++ {
+		end := held[i:]
+		for _, v := range t.values {
+			if len(v) > len(end) && strings.HasPrefix(v, end) && 2*len(end) >= len(v) {
+				return i
+			}
 		}
 	}
-	return false
+	return -1
 }
 
 // Active reports whether any value is registered.

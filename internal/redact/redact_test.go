@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -240,6 +241,64 @@ func TestSplit(t *testing.T) {
 	}
 	if send, held := (*Redactor)(nil).Split("sk-"); send != "sk-" || held != "" {
 		t.Errorf("a nil Redactor held %q", held)
+	}
+}
+
+// TestSplitTellsNothingOfAGuess: a client that has a model repeat its guesses at a value,
+// one character more each time, sees each guess arrive the same way whether its last
+// character is right or wrong: what Split holds depends on which bytes occur in values,
+// never on whether the text begins one. Only a whole value, or (Unfinished) a telling
+// beginning at the end of a stream, half of the value, which a guesser would have to know
+// already, is masked.
+func TestSplitTellsNothingOfAGuess(t *testing.T) {
+	t.Parallel()
+	const key = "sk-filekey-CCCC3333DDDD444"
+	const other = "ADMINtok-9f8e7d6c5b4"
+	r := New()
+	r.NewSet().Replace([]string{key, other})
+	for n := 1; n < len(key); n++ {
+		// The wrong character is one that occurs in a value too: a guesser tries those.
+		right := key[:n+1]
+		wrong := key[:n] + string(other[n%len(other)])
+		if right == wrong {
+			wrong = key[:n] + string(other[(n+1)%len(other)])
+		}
+		for _, after := range []string{"", "|", " next", "Z"} {
+			type cut struct{ send, held int }
+			var cuts [2][]cut
+			for i, guess := range []string{right, wrong} {
+				held := ""
+				for _, piece := range []string{"guess: ", guess, after} {
+					var send string
+					send, held = r.Split(held + piece)
+					cuts[i] = append(cuts[i], cut{len(send), len(held)})
+				}
+			}
+			if n+1 < len(key) && !slices.Equal(cuts[0], cuts[1]) {
+				t.Fatalf("guess %q then %q: pieces sent and held %v, a wrong last character %v", right, after, cuts[0], cuts[1])
+			}
+		}
+	}
+}
+
+// TestUnfinished: at the end of a stream, held text goes out with its whole values and a
+// telling beginning at its end masked, wherever in it they start.
+func TestUnfinished(t *testing.T) {
+	t.Parallel()
+	r := New()
+	r.NewSet().Replace([]string{"sk-backend-1234", "tok-abcdef"})
+	for _, tt := range []struct{ held, want string }{
+		{"", ""},
+		{"abc", "abc"},
+		{"sk-back", "sk-back"},
+		{"sk-backe", "[redacted]"},
+		{"xsk-backend-12", "x[redacted]"},
+		{"tok-abcdef-sk-backend-1", "[redacted]-[redacted]"},
+		{"tok-abcdef", "[redacted]"},
+	} {
+		if got := r.Unfinished(tt.held); got != tt.want {
+			t.Errorf("Unfinished(%q) = %q, want %q", tt.held, got, tt.want)
+		}
 	}
 }
 

@@ -32,7 +32,7 @@ type streamText struct {
 type textField struct {
 	choice int64
 	tool   int64  // the tool call's index, for its arguments; -1 for the delta's own text
-	name   string // content, reasoning_content, reasoning, refusal or arguments
+	name   string // content, reasoning_content, reasoning, refusal, arguments, function_call.arguments or audio.transcript
 }
 
 // envelope is the members every chunk repeats, as the backend wrote them.
@@ -214,10 +214,20 @@ func (st *streamText) flush(f textField) []byte {
 		b, _ = jsontext.AppendQuote(b, text)
 		b = append(b, `}}]`...)
 	} else {
+		// A nested field ("audio.transcript") is written as its object with the one member.
+		object, member, nested := strings.Cut(f.name, ".")
+		if nested {
+			b = append(b, `"`+object+`":{`...)
+		} else {
+			member = f.name
+		}
 		b = append(b, '"')
-		b = append(b, f.name...)
+		b = append(b, member...)
 		b = append(b, `":`...)
 		b, _ = jsontext.AppendQuote(b, text)
+		if nested {
+			b = append(b, '}')
+		}
 	}
 	return append(b, `},"finish_reason":null}]}`...)
 }
@@ -402,9 +412,24 @@ func (r *chunkReader) choice(pos int) error {
 					return r.text(pos, -1, "refusal")
 				case `"tool_calls"`:
 					return r.elements(func(tool int) error { return r.toolCall(pos, tool) })
+				case `"function_call"`: // the deprecated single call, still streamed by some servers
+					return r.nested(pos, "arguments", "function_call.arguments")
+				case `"audio"`:
+					return r.nested(pos, "transcript", "audio.transcript")
 				}
 				return r.dec.SkipValue()
 			})
+		}
+		return r.dec.SkipValue()
+	})
+}
+
+// nested records the string member member of the delta's object at the decoder as the
+// text field named name ("object.member").
+func (r *chunkReader) nested(choice int, member, name string) error {
+	return r.members(func(n jsontext.Value) error {
+		if string(n) == `"`+member+`"` {
+			return r.text(choice, -1, name)
 		}
 		return r.dec.SkipValue()
 	})

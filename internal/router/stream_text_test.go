@@ -134,6 +134,50 @@ func TestStreamTextToolArguments(t *testing.T) {
 	}
 }
 
+// TestStreamTextLegacyFunctionCallAndAudioTranscript: the deprecated function_call's
+// arguments and an audio answer's transcript are joined by clients as content is, so a key
+// cut across their events is masked too, and what was held goes out under the same field.
+func TestStreamTextLegacyFunctionCallAndAudioTranscript(t *testing.T) {
+	t.Parallel()
+	text := `{"k":"` + textKey + `"} and more`
+	for _, field := range []struct{ object, member string }{{"function_call", "arguments"}, {"audio", "transcript"}} {
+		t.Run(field.object, func(t *testing.T) {
+			t.Parallel()
+			st := newStreamText(textRedactor())
+			var got strings.Builder
+			read := func(ev []byte) {
+				var c struct {
+					Choices []struct {
+						Delta map[string]map[string]any `json:"delta"`
+					} `json:"choices"`
+				}
+				if err := json.Unmarshal(ev, &c); err != nil {
+					t.Fatalf("event %s: %v", ev, err)
+				}
+				for _, ch := range c.Choices {
+					if v, ok := ch.Delta[field.object][field.member].(string); ok {
+						got.WriteString(v)
+					}
+				}
+			}
+			for i := 0; i < len(text); i += 3 {
+				q, _ := json.Marshal(text[i:min(i+3, len(text))])
+				before, out := st.chunk(fmt.Appendf(nil, `{"choices":[{"index":0,"delta":{%q:{%q:%s}}}]}`, field.object, field.member, q))
+				for _, ev := range before {
+					read(ev)
+				}
+				read(out)
+			}
+			for _, ev := range st.end() {
+				read(ev)
+			}
+			if want := `{"k":"[redacted]"} and more`; got.String() != want {
+				t.Errorf("joined %q, want %q", got.String(), want)
+			}
+		})
+	}
+}
+
 // FuzzStreamText cuts a text holding the key at fuzzed places: the joined content never holds
 // the key and reads as the whole text redacted at once, and a chunk of any bytes is either a
 // chunk or returned as it came.
@@ -195,7 +239,9 @@ func TestStreamTextDropsTheLogprobsThatSpellAValue(t *testing.T) {
 		text     string
 		logprobs bool
 	}{
-		{"Hello", true}, {" s", true}, {"k-he", true}, {"ld-SECRET", false}, {"-0042", false}, {" done", true},
+		// The key is whole after "-0042", and held in case a longer value goes on from it:
+		// it goes out, masked, with " done".
+		{"Hello", true}, {" s", true}, {"k-he", true}, {"ld-SECRET", false}, {"-0042", false}, {" done", false}, {" more", true},
 	} {
 		_, out := st.chunk([]byte(event(tt.text)))
 		var c struct {
