@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 
 	"github.com/go-json-experiment/json/jsontext"
 )
@@ -119,6 +120,19 @@ func (s *SSEReader) readLine() ([]byte, error) {
 		line = line[:n-1]
 	}
 	return line, nil
+}
+
+// OneLine returns JSON data with its line breaks removed, so that it goes out as a single
+// "data:" line. A server may write one event as several data lines, as SSE allows; the
+// reader joins them with "\n", and a writer that put "data: " before the whole would send
+// the lines after the first bare, as lines no client reads as data. In valid JSON a line
+// break can only be a blank between tokens (a string holds it escaped), so the value stays
+// the same. It edits data in place, and returns it as it is when it has no line break.
+func OneLine(data []byte) []byte {
+	if bytes.IndexByte(data, '\n') < 0 && bytes.IndexByte(data, '\r') < 0 {
+		return data
+	}
+	return slices.DeleteFunc(data, func(c byte) bool { return c == '\n' || c == '\r' })
 }
 
 // IsObject reports whether data, after any leading blanks, is one JSON object: what a

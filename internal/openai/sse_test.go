@@ -84,6 +84,40 @@ func FuzzSSEReader(f *testing.F) {
 	})
 }
 
+func TestOneLine(t *testing.T) {
+	t.Parallel()
+	tests := []struct{ name, data, want string }{
+		{"one line stays", `{"a":"b c"}`, `{"a":"b c"}`},
+		{"data lines joined", "{\n  \"a\": 1,\n  \"b\": \"x\\ny\"\n}", `{  "a": 1,  "b": "x\ny"}`},
+		{"a lone carriage return", "{\"a\":\r1}", `{"a":1}`},
+	}
+	for _, tt := range tests {
+		if got := string(OneLine([]byte(tt.data))); got != tt.want {
+			t.Errorf("%s: OneLine(%q) = %q, want %q", tt.name, tt.data, got, tt.want)
+		}
+	}
+}
+
+// FuzzOneLine: a JSON value on one line is the same value.
+func FuzzOneLine(f *testing.F) {
+	f.Add([]byte("{\n\"a\": [1,\r\n2],\n\"b\": \"\\n\"}"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var before any
+		if json.Unmarshal(data, &before) != nil {
+			return
+		}
+		want, _ := json.Marshal(before)
+		out := OneLine(bytes.Clone(data))
+		var after any
+		if bytes.ContainsAny(out, "\r\n") || json.Unmarshal(out, &after) != nil {
+			t.Fatalf("OneLine(%q) = %q", data, out)
+		}
+		if got, _ := json.Marshal(after); !bytes.Equal(got, want) {
+			t.Fatalf("OneLine(%q) = %q, which reads as %s, not %s", data, out, got, want)
+		}
+	})
+}
+
 func TestIsObject(t *testing.T) {
 	t.Parallel()
 	tests := []struct {

@@ -34,8 +34,9 @@ type Response struct {
 
 // Stream yields the chunks of a streamed answer.
 type Stream interface {
-	// Next returns the next event's data: an OpenAI chat.completion.chunk JSON object. The
-	// slice is valid until the next call. At the normal end of the stream it returns io.EOF;
+	// Next returns the next event's data: an OpenAI chat.completion.chunk JSON object on one
+	// line (no raw \n or \r), which the router writes after a single "data: ". The slice is
+	// valid until the next call. At the normal end of the stream it returns io.EOF;
 	// any other error means the stream was cut and is a *Error.
 	Next() ([]byte, error)
 	// Close releases the stream; it is safe to call more than once and after io.EOF.

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"log/slog"
@@ -9,6 +10,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	sdk "github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/option"
 
 	"github.com/semantic-router/semantic-router/internal/logtest"
 )
@@ -290,5 +294,61 @@ func TestEscapedKeysDoNotLeave(t *testing.T) {
 		if r.status != 200 || strings.Contains(r.body, escaped) || !strings.Contains(r.body, `"k=[redacted]"`) {
 			t.Errorf("stream %v: %d %s", stream, r.status, r.body)
 		}
+	}
+}
+
+// TestMultiLineEventsReachTheSDK: a backend may write one event as several data lines, which
+// SSE joins with "\n"; the client still gets every event as data it reads, whether the router
+// passes the chunk on as it came or rewrites it (it holds a key, so it redacts every event).
+func TestMultiLineEventsReachTheSDK(t *testing.T) {
+	t.Parallel()
+	event := func(lines ...string) string { return "data: " + strings.Join(lines, "\ndata: ") + "\n\n" }
+	be := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.ReadAll(r.Body)
+		w.Header().Set("Content-Type", "text/event-stream")
+		_, _ = io.WriteString(w, event(`{`, `  "id": "c", "object": "chat.completion.chunk", "created": 1, "model": "m",`,
+			`  "choices": [{"index": 0, "delta": {"role": "assistant", "content": "Hello"}, "finish_reason": null}]`, `}`)+
+			event(`{"id": "c", "object": "chat.completion.chunk", "created": 1, "model": "m", "choices": [{"index": 0, "delta": {"content": ", world"}}]}`)+
+			event(`{"id": "c", "object": "chat.completion.chunk", "created": 1, "model": "m",`,
+				`  "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}],`,
+				`  "usage": {"prompt_tokens": 3, "completion_tokens": 2, "total_tokens": 5}`, `}`)+
+			"data: [DONE]\n\n")
+	}))
+	t.Cleanup(be.Close)
+	tests := []struct {
+		name, provider string
+		env            map[string]string
+	}{
+		{"relayed as it came", "{type: openai_compatible, base_url: " + be.URL + "/v1}", nil},
+		{"rewritten for redaction", "{type: openai_compatible, base_url: " + be.URL + "/v1, api_key: env.KEY}", map[string]string{"KEY": "sk-multiline-0123456789"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			f := newFixture(t, "models:\n  - model_name: m\n    provider: "+tt.provider+"\n", tt.env)
+			client := sdk.NewClient(option.WithBaseURL(f.inference+"/v1/"), option.WithAPIKey("client-key"), option.WithMaxRetries(0))
+			stream := client.Chat.Completions.NewStreaming(context.Background(), sdk.ChatCompletionNewParams{Model: "m",
+				Messages:      []sdk.ChatCompletionMessageParamUnion{sdk.UserMessage("hi")},
+				StreamOptions: sdk.ChatCompletionStreamOptionsParam{IncludeUsage: sdk.Bool(true)}})
+			acc := sdk.ChatCompletionAccumulator{}
+			chunks := 0
+			for stream.Next() {
+				chunks++
+				acc.AddChunk(stream.Current())
+			}
+			if err := stream.Err(); err != nil {
+				t.Fatalf("after %d chunks: %v", chunks, err)
+			}
+			if chunks != 3 || len(acc.Choices) != 1 || acc.Choices[0].Message.Content != "Hello, world" ||
+				acc.Choices[0].FinishReason != "stop" || acc.Usage.TotalTokens != 5 {
+				t.Errorf("%d chunks add up to %+v, usage %+v", chunks, acc.Choices, acc.Usage)
+			}
+			r := do(t, "POST", f.inference+"/v1/chat/completions", "", chat("m", true))
+			for line := range strings.SplitSeq(r.body, "\n") {
+				if line != "" && !strings.HasPrefix(line, "data: ") {
+					t.Fatalf("a line that is no data line: %q in\n%s", line, r.body)
+				}
+			}
+		})
 	}
 }

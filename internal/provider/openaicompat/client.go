@@ -359,20 +359,22 @@ func (s *stream) Next() ([]byte, error) {
 	s.events++
 	// Chunks are relayed as they are, so only what the stream needs is checked, without
 	// decoding: that the event is a JSON object, whether it is an error, and whether it
-	// finishes the answer.
+	// finishes the answer. An event written as several data lines is put on one, which
+	// the router writes as one data line (provider.Stream).
 	if !openai.IsObject(ev.Data) {
 		s.done = true
 		return nil, s.c.malformed(fmt.Sprintf("stream event %d is not a JSON object", s.events), nil)
 	}
-	if bytes.HasPrefix(ev.Data, errorKey) && isSet(ev.Data[len(errorKey):]) {
+	data := openai.OneLine(ev.Data)
+	if bytes.HasPrefix(data, errorKey) && isSet(data[len(errorKey):]) {
 		s.done = true
 		return nil, &provider.Error{Kind: provider.KindUpstream, Model: s.c.opts.Name,
-			Message: fmt.Sprintf("%s failed during the stream: %s", s.c.opts.BaseURL, provider.UpstreamText(upstreamMessage(ev.Data), s.key))}
+			Message: fmt.Sprintf("%s failed during the stream: %s", s.c.opts.BaseURL, provider.UpstreamText(upstreamMessage(data), s.key))}
 	}
-	if !s.finished && isSet(valueAfter(ev.Data, finishKey)) {
+	if !s.finished && isSet(valueAfter(data, finishKey)) {
 		s.finished = true
 	}
-	return ev.Data, nil
+	return data, nil
 }
 
 func (s *stream) Close() error {

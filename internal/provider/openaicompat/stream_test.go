@@ -59,12 +59,30 @@ func TestStreamEnds(t *testing.T) {
 	}
 }
 
+// TestStreamPutsAnEventOnOneLine: an event written as several data lines comes out as one
+// line of JSON, which the router writes after a single "data: ".
+func TestStreamPutsAnEventOnOneLine(t *testing.T) {
+	t.Parallel()
+	s := testStream("data: {\ndata:   \"choices\": [{\"index\": 0, \"delta\": {\"content\": \"a\\nb\"},\r\ndata:   \"finish_reason\": \"stop\"}]\ndata: }\n\ndata: [DONE]\n\n")
+	data, err := s.Next()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `{  "choices": [{"index": 0, "delta": {"content": "a\nb"},  "finish_reason": "stop"}]}`; string(data) != want {
+		t.Errorf("chunk %q\nwant  %q", data, want)
+	}
+	if _, err := s.Next(); !errors.Is(err, io.EOF) {
+		t.Errorf("end = %v, want io.EOF", err)
+	}
+}
+
 func FuzzStream(f *testing.F) {
 	f.Add(cleanStream + "data: [DONE]\n\n")
 	f.Add("data: {\"error\":{\"message\":\"x\"}}\n\n")
 	f.Add("event: error\ndata: {\"message\":\"x\"}\n\n")
 	f.Add("data: {not json\n\n")
 	f.Add(": keep-alive\n\ndata: {\"choices\":[{\"finish_reason\":\"length\"}]}\n\n")
+	f.Add("data: {\ndata: \"choices\":[{\"finish_reason\":\"stop\"}]\ndata: }\n\n")
 	f.Fuzz(func(t *testing.T, raw string) {
 		s := testStream(raw)
 		for range 10000 {
@@ -82,8 +100,8 @@ func FuzzStream(f *testing.F) {
 				}
 				return
 			}
-			if !json.Valid(data) {
-				t.Fatalf("chunk %q is not JSON", data)
+			if !json.Valid(data) || strings.ContainsAny(string(data), "\r\n") {
+				t.Fatalf("chunk %q is not JSON on one line", data)
 			}
 		}
 		t.Fatal("the stream did not end")
