@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -179,8 +180,10 @@ func (c *Config) validateCache(v *validator) {
 	case CacheBackendRedis:
 		if b.Address == "" {
 			v.add("cache.backend.address", `is required for type redis, as in "redis.cache.svc:6379"`)
-		} else if _, port, err := net.SplitHostPort(b.Address); err != nil || port == "" {
-			v.add("cache.backend.address", "must be host:port, got %q", b.Address)
+		} else if strings.Contains(b.Address, "@") {
+			v.add("cache.backend.address", "must not carry credentials; use password with an env.VAR or file:/path reference, got %q", redactAddress(b.Address))
+		} else if _, port, err := net.SplitHostPort(b.Address); err != nil || !isPort(port) {
+			v.add("cache.backend.address", "must be host:port, got %q", redactAddress(b.Address))
 		}
 		validateRef(v, "cache.backend.password", b.Password)
 		if b.DB < 0 {
@@ -195,6 +198,13 @@ func (c *Config) validateCache(v *validator) {
 	for i := range c.Decisions {
 		validateCacheOverride(v, fmt.Sprintf("decisions[%d].cache", i), c.Decisions[i].Cache)
 	}
+}
+
+// isPort reports whether port is a port number. A port that is not one ("6379/0",
+// "6379?password=…") fails at every dial, and the dial error quotes it.
+func isPort(port string) bool {
+	_, err := strconv.ParseUint(port, 10, 16)
+	return err == nil
 }
 
 func validateCacheOverride(v *validator, path string, o *CacheOverride) {

@@ -180,7 +180,7 @@ func validateEndpoints(v *validator, path string, p *Provider) bool {
 			v.add(path+".health_check.timeout", "must be positive and at most interval")
 		}
 		if !strings.HasPrefix(hc.Path, "/") {
-			v.add(path+".health_check.path", "must start with /, got %q", hc.Path)
+			v.add(path+".health_check.path", "must start with /, got %q", RedactURL(hc.Path))
 		}
 	}
 	return len(p.Endpoints) == 0

@@ -311,11 +311,13 @@ func hasUserinfo(raw string) bool {
 	return strings.Contains(authority, "@")
 }
 
+// mask stands for what RedactURL and redactAddress leave out.
+const mask = "[redacted]"
+
 // RedactURL returns raw fit to print: the userinfo, each query value and the fragment
 // replaced by [redacted]. It works on the text, so that a URL that does not parse is
 // redacted too.
 func RedactURL(raw string) string {
-	const mask = "[redacted]"
 	rest, _, hasFrag := strings.Cut(raw, "#")
 	rest, query, hasQuery := strings.Cut(rest, "?")
 	scheme, after, hasScheme := strings.Cut(rest, "://")
@@ -351,6 +353,34 @@ func RedactURL(raw string) string {
 		b.WriteString("#" + mask)
 	}
 	return b.String()
+}
+
+// redactAddress returns a host:port address (cache.backend.address, a tracing endpoint)
+// fit to print, as RedactURL does a URL. An address has no path, so everything before its
+// last "@" but a scheme is credentials, and is replaced whole: a password that holds "/",
+// "?" or "#" is not taken for the start of a path, a query or a fragment.
+func redactAddress(raw string) string {
+	if i := strings.LastIndex(raw, "@"); i >= 0 {
+		prefix := ""
+		if scheme, _, ok := cutScheme(raw[:i]); ok {
+			prefix = scheme + "://"
+		}
+		raw = prefix + mask + raw[i:]
+	}
+	return RedactURL(raw)
+}
+
+// cutScheme splits "scheme://rest"; ok is false when raw has no "://" or what precedes it
+// is no URL scheme (letters, digits, "+", "-" and "."), as in a password that holds "://".
+func cutScheme(raw string) (scheme, rest string, ok bool) {
+	scheme, rest, ok = strings.Cut(raw, "://")
+	notScheme := func(r rune) bool {
+		return !('a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9' || r == '+' || r == '-' || r == '.')
+	}
+	if !ok || scheme == "" || strings.IndexFunc(scheme, notScheme) >= 0 {
+		return "", raw, false
+	}
+	return scheme, rest, true
 }
 
 func validateRef(v *validator, p string, r SecretRef) {
@@ -399,15 +429,11 @@ func (c *Config) validateTracing(v *validator) {
 	if t.Enabled && t.Exporter.Type == "otlp" {
 		// The exporter dials host:port over gRPC; anything else fails at every export, after
 		// the router has started, and only the log would say so.
+		// Credentials ("user:pass@") are refused too, and neither echoed nor suggested.
 		e := t.Exporter.Endpoint
 		host, port, err := net.SplitHostPort(e)
-		if _, perr := strconv.ParseUint(port, 10, 16); err != nil || perr != nil || host == "" || strings.Contains(e, "/") {
-			hint := ""
-			if scheme, rest, ok := strings.Cut(e, "://"); ok {
-				hostPort, _, _ := strings.Cut(rest, "/")
-				hint = fmt.Sprintf("; write %q, without %s:// (exporter.insecure says whether TLS is used)", hostPort, scheme)
-			}
-			v.add(p+".exporter.endpoint", "must be the collector's OTLP/gRPC address as host:port, as in %q, got %q%s", DefaultTracingEndpoint, e, hint)
+		if _, perr := strconv.ParseUint(port, 10, 16); err != nil || perr != nil || host == "" || strings.ContainsAny(e, "/@") {
+			v.add(p+".exporter.endpoint", "must be the collector's OTLP/gRPC address as host:port, as in %q, got %q%s", DefaultTracingEndpoint, redactAddress(e), endpointHint(e))
 		}
 	}
 	if t.Sampling.Type == "probabilistic" || t.Sampling.Rate != "" {
@@ -416,6 +442,32 @@ func (c *Config) validateTracing(v *validator) {
 			v.add(p+".sampling.rate", "must be a number between 0 and 1 written as a string, as in \"0.1\", got %q", t.Sampling.Rate)
 		}
 	}
+}
+
+// endpointHint says what to write in place of a tracing endpoint written as a URL or with
+// credentials: its host:port, which ends before any path, query or fragment. It is "" for
+// an endpoint with neither.
+func endpointHint(e string) string {
+	scheme, rest, hasScheme := cutScheme(e)
+	var without []string
+	if hasScheme {
+		without = append(without, scheme+"://")
+	}
+	if i := strings.LastIndex(rest, "@"); i >= 0 {
+		rest = rest[i+1:]
+		without = append(without, "credentials")
+	}
+	if without == nil {
+		return ""
+	}
+	if i := strings.IndexAny(rest, "/?#"); i >= 0 {
+		rest = rest[:i]
+	}
+	hint := fmt.Sprintf("; write %q, without %s", rest, strings.Join(without, " and "))
+	if hasScheme {
+		hint += " (exporter.insecure says whether TLS is used)"
+	}
+	return hint
 }
 
 // Model returns the model named name, or nil.

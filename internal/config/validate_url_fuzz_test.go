@@ -28,3 +28,26 @@ func FuzzRedactURL(f *testing.F) {
 		}
 	})
 }
+
+// FuzzRedactAddress: whatever the credentials before an address's last "@" hold ("/", "?",
+// "#", "://"), nothing of them survives redactAddress; only a URL scheme before them does.
+func FuzzRedactAddress(f *testing.F) {
+	f.Add("redis", "u:p/a?s#s", "redis:6379")
+	f.Add("", "u:p://w", "127.0.0.1:4317")
+	f.Fuzz(func(t *testing.T, scheme, userinfo, host string) {
+		if strings.ContainsAny(host, "@/?#") {
+			return
+		}
+		if _, _, ok := cutScheme(userinfo); ok && scheme == "" {
+			return // "x://y@host" is y at host over x, whatever was meant
+		}
+		raw := userinfo + "@" + host
+		if scheme != "" {
+			raw = scheme + "://" + raw
+		}
+		got := redactAddress(raw)
+		if got != "[redacted]@"+host && got != scheme+"://[redacted]@"+host {
+			t.Errorf("redactAddress(%q) = %q", raw, got)
+		}
+	})
+}

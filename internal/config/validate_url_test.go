@@ -55,6 +55,59 @@ func TestBaseURLCredentialsAreNeverEchoed(t *testing.T) {
 	}
 }
 
+// TestAddressCredentialsAreNeverEchoed: an address or endpoint written with credentials, as
+// a URL's userinfo or query, is refused, and its message shows neither them nor a value to
+// write that holds them.
+func TestAddressCredentialsAreNeverEchoed(t *testing.T) {
+	t.Parallel()
+	const (
+		redis   = "cache: {backend: {type: redis, address: %q}}\n"
+		tracing = "observability: {tracing: {enabled: true, exporter: {type: otlp, endpoint: %q}}}\n"
+		health  = "  - model_name: b\n    provider: {type: openai_compatible, base_url: http://vllm:8000/v1, health_check: {interval: 10s, timeout: 1s, path: %q}}\n"
+		otlp    = `observability.tracing.exporter.endpoint (line 4): must be the collector's OTLP/gRPC address as host:port, as in "jaeger:4317", got `
+	)
+	tests := []struct {
+		name, yaml, value, want string
+	}{
+		{"redis userinfo", redis, "u:hunter2@127.0.0.1:38379",
+			`cache.backend.address (line 4): must not carry credentials; use password with an env.VAR or file:/path reference, got "[redacted]@127.0.0.1:38379"`},
+		{"redis password alone", redis, "hunter2@redis:6379",
+			`cache.backend.address (line 4): must not carry credentials; use password with an env.VAR or file:/path reference, got "[redacted]@redis:6379"`},
+		{"redis URL whose password holds a slash", redis, "redis://u:hun/ter2@redis:6379/0",
+			`cache.backend.address (line 4): must not carry credentials; use password with an env.VAR or file:/path reference, got "redis://[redacted]@redis:6379/0"`},
+		{"redis password in a query", redis, "redis:6379?password=hunter2",
+			`cache.backend.address (line 4): must be host:port, got "redis:6379?password=[redacted]"`},
+		{"tracing userinfo", tracing, "u:hunter2@127.0.0.1:4317",
+			otlp + `"[redacted]@127.0.0.1:4317"; write "127.0.0.1:4317", without credentials`},
+		{"tracing password alone", tracing, "hunter2@otel-collector:4317",
+			otlp + `"[redacted]@otel-collector:4317"; write "otel-collector:4317", without credentials`},
+		{"tracing URL with userinfo and a query", tracing, "http://u:hunter2@otel-collector:4317/v1?token=hunter2",
+			otlp + `"http://[redacted]@otel-collector:4317/v1?token=[redacted]"; write "otel-collector:4317", without http:// and credentials (exporter.insecure says whether TLS is used)`},
+		{"tracing URL with a query", tracing, "http://otel-collector:4317?token=hunter2",
+			otlp + `"http://otel-collector:4317?token=[redacted]"; write "otel-collector:4317", without http:// (exporter.insecure says whether TLS is used)`},
+		{"tracing password that holds ://", tracing, "u:hun://ter2@otel-collector:4317",
+			otlp + `"[redacted]@otel-collector:4317"; write "otel-collector:4317", without credentials`},
+		{"health check path written as a URL", health, "http://u:hunter2@vllm:8000/v1/models?key=hunter2",
+			`models[1].provider.health_check.path (line 5): must start with /, got "http://[redacted]@vllm:8000/v1/models?key=[redacted]"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			yaml := "models:\n  - model_name: a\n    provider: {type: sim}\n" + strings.ReplaceAll(tt.yaml, "%q", `"`+tt.value+`"`)
+			_, err := Parse([]byte(yaml))
+			if err == nil {
+				t.Fatalf("%s accepted", tt.value)
+			}
+			if got := err.Error(); got != tt.want {
+				t.Errorf("error\n got %s\nwant %s", got, tt.want)
+			}
+			if strings.Contains(err.Error(), "ter2") { // the end of every credential here
+				t.Errorf("the credential is echoed: %s", err)
+			}
+		})
+	}
+}
+
 func TestWarnings(t *testing.T) {
 	t.Parallel()
 	cfg, err := Parse([]byte(`routing: {request_budget: 60s}
