@@ -7,18 +7,22 @@ import (
 	"strings"
 )
 
-// Decision is a named routing rule: when its rule tree matches, its actions apply. Decisions
-// are tried by descending priority (then in configuration order); the first match wins.
+// Decision is a named routing rule: when its rule tree matches, its actions apply. Policies
+// (AppliesTo "all") are tried before routing decisions ("auto"), each group by descending
+// priority (then in configuration order); the first match wins, except that a policy that
+// only modifies the request does not end the search (OnlyModifies).
 type Decision struct {
 	Name string `yaml:"name" json:"name"`
 	// Cache overrides the cache for requests this decision routes, so that thresholds can
 	// differ by kind of request (strict for code, looser for FAQs).
-	Cache    *CacheOverride `yaml:"cache,omitempty" json:"cache,omitempty"`
-	Priority int            `yaml:"priority,omitempty" json:"priority"`
+	Cache *CacheOverride `yaml:"cache,omitempty" json:"cache,omitempty"`
+	// Priority orders the decisions within their group (policies, then routing): higher first.
+	Priority int `yaml:"priority,omitempty" json:"priority"`
 	// Rules is a tree of signal matches combined with all, any and not.
 	Rules Rule `yaml:"rules" json:"rules"`
 	// AppliesTo is "auto" (the default: requests for the virtual model) or "all" (every
 	// request, also those naming a model: for policies such as PII and jailbreak blocks).
+	// Policies are read before every routing decision, whatever the priorities.
 	AppliesTo string `yaml:"applies_to,omitempty" json:"applies_to"`
 	// Models are the targets, chosen at random by weight. Optional for a block or a policy
 	// that applies to all requests.

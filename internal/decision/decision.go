@@ -6,7 +6,6 @@ import (
 	"cmp"
 	"math/rand/v2"
 	"slices"
-	"sort"
 
 	"github.com/semantic-router/semantic-router/internal/config"
 )
@@ -52,9 +51,13 @@ type Signals interface {
 	Get(name string) Match
 }
 
-// Engine holds the decisions in evaluation order.
+// Engine holds the decisions in evaluation order: the policies (applies_to: all) first, then
+// the routing decisions.
 type Engine struct {
 	decisions []entry
+	// policies is how many of decisions are policies: a request that named a model reads
+	// decisions[:policies] only.
+	policies int
 }
 
 // entry is one decision and its rules with the members of every all and any in the order
@@ -64,7 +67,13 @@ type entry struct {
 	rules config.Rule
 }
 
-// New orders the decisions by descending priority, keeping configuration order among equals.
+// New orders the decisions for evaluation: the policies (applies_to: all) before the routing
+// decisions (applies_to: auto), each group by descending priority, keeping configuration order
+// among equals. Policies go first whatever their priority, so that no routing decision ends the
+// search before a policy has read the request: a prompt that adds a routing keyword is blocked,
+// and masked, as the same prompt naming a model is. The order is set here, once per
+// configuration, not per request.
+//
 // cost, when not nil, is a signal's relative cost to compute: inside each all and any the
 // engine reads the cheaper members first, so that an outcome settled by a cheap signal (an
 // all with a member that did not match) never computes the expensive ones. The order changes
@@ -77,8 +86,30 @@ func New(ds []config.Decision, cost func(signal string) int) *Engine {
 			e.decisions[i].rules, _ = cheapestFirst(ds[i].Rules, cost)
 		}
 	}
-	sort.SliceStable(e.decisions, func(i, j int) bool { return e.decisions[i].d.Priority > e.decisions[j].d.Priority })
+	slices.SortStableFunc(e.decisions, func(a, b entry) int {
+		return cmp.Or(cmp.Compare(policyRank(b.d), policyRank(a.d)), cmp.Compare(b.d.Priority, a.d.Priority))
+	})
+	for e.policies < len(e.decisions) && policyRank(e.decisions[e.policies].d) == 1 {
+		e.policies++
+	}
 	return e
+}
+
+// policyRank is 1 for a policy (applies_to: all) and 0 for a routing decision.
+func policyRank(d *config.Decision) int {
+	if d.AppliesTo == "all" {
+		return 1
+	}
+	return 0
+}
+
+// candidates are the decisions a request reads, in evaluation order: only the policies for
+// a request that named a model (direct).
+func (e *Engine) candidates(direct bool) []entry {
+	if direct {
+		return e.decisions[:e.policies]
+	}
+	return e.decisions
 }
 
 // cheapestFirst returns a copy of r whose all and any members are ordered by the cost of the
@@ -130,7 +161,7 @@ type Result struct {
 	// without calling a model.
 	Undetermined bool
 	// Failed lists the failed signals of the policy that could not be decided. When a later
-	// policy blocked the request for certain, that one is the Decision, not Undetermined,
+	// decision blocked the request for certain, that one is the Decision, not Undetermined,
 	// and Failed still names the signals whose policy would have refused it.
 	Failed []string
 	// Modifiers are the policies that matched before Decision and only modify the request
@@ -138,11 +169,12 @@ type Result struct {
 	Modifiers []*config.Decision
 }
 
-// Evaluate returns the first decision whose rules match. For a request that named a model
-// (direct), only decisions that apply to all requests are considered. A matching policy that
-// only modifies the request does not end the search: it is kept in Modifiers, and the search
-// goes on for the decision that routes or blocks; when none matches, the first such policy
-// is the Decision (and the request goes to the default or the named model).
+// Evaluate returns the first decision whose rules match, in the order New set: the policies,
+// then the routing decisions. For a request that named a model (direct), only the policies
+// are considered. A matching policy that only modifies the request does not end the search:
+// it is kept in Modifiers, and the search goes on for the decision that routes or blocks;
+// when none matches, the first such policy is the Decision (and the request goes to the
+// default or the named model).
 func (e *Engine) Evaluate(m Signals, direct bool) (Result, bool) {
 	var res Result
 	ok := e.evaluate(m, direct, &res)
@@ -154,16 +186,17 @@ func (e *Engine) Evaluate(m Signals, direct bool) (Result, bool) {
 func (e *Engine) evaluate(m Signals, direct bool, res *Result) bool {
 	var mods []*config.Decision
 	var firstConf float64
-	for i := range e.decisions {
-		en := &e.decisions[i]
-		if direct && en.d.AppliesTo != "all" || !match(en.d, &en.rules, m, res) {
+	ds := e.candidates(direct)
+	for i := range ds {
+		en := &ds[i]
+		if !match(en.d, &en.rules, m, res) {
 			continue
 		}
 		switch {
 		case res.Undetermined:
-			// The request is refused either way. A later policy that blocks it for certain
+			// The request is refused either way. A later decision that blocks it for certain
 			// says why better than "try again later", which a retry would not change.
-			e.definiteBlock(i+1, m, direct, res)
+			definiteBlock(ds[i+1:], m, res)
 		case en.d.OnlyModifies():
 			if mods == nil {
 				firstConf = res.Confidence
@@ -181,14 +214,14 @@ func (e *Engine) evaluate(m Signals, direct bool, res *Result) bool {
 	return true
 }
 
-// definiteBlock replaces the undetermined res with the first decision from the from-th on
-// that blocks and whose rules match whatever the failed signals would have said, keeping
-// res.Failed; it leaves res as it is when there is none.
-func (e *Engine) definiteBlock(from int, m Signals, direct bool, res *Result) {
-	for i := range e.decisions[from:] {
-		en := &e.decisions[from+i]
+// definiteBlock replaces the undetermined res with the first of ds that blocks and whose
+// rules match whatever the failed signals would have said, keeping res.Failed; it leaves res
+// as it is when there is none.
+func definiteBlock(ds []entry, m Signals, res *Result) {
+	for i := range ds {
+		en := &ds[i]
 		d := en.d
-		if d.Block == nil || direct && d.AppliesTo != "all" {
+		if d.Block == nil {
 			continue
 		}
 		if st, conf := eval3(&en.rules, m); st == isTrue {

@@ -279,3 +279,105 @@ func TestCheapestFirstChangesNoOutcome(t *testing.T) {
 		t.Error("New reordered the configuration's own rules")
 	}
 }
+
+// TestEvaluatePoliciesBeforeRouting: the policies (applies_to: all) are read before every
+// routing decision, whatever their priorities, so that a routing keyword in a prompt cannot
+// take it past a policy: a request for the virtual model is blocked, masked and refused on
+// error as the same request naming a model is. Each group keeps its own priority order.
+func TestEvaluatePoliciesBeforeRouting(t *testing.T) {
+	t.Parallel()
+	to := func(m string) []config.ModelRef { return []config.ModelRef{{Model: m}} }
+	e := New([]config.Decision{
+		{Name: "code", Priority: 100, AppliesTo: "auto", Rules: sig("code"), Models: to("coder")},
+		{Name: "block_secret", Priority: 60, AppliesTo: "auto", Rules: sig("secret"), Block: &config.Block{Status: 451}},
+		{Name: "block_pii", Priority: 50, AppliesTo: "all", Rules: sig("ids"), Block: &config.Block{Status: 422}},
+		{Name: "mask", Priority: 45, AppliesTo: "all", Rules: sig("email"), MaskPII: true},
+		{Name: "vip", Priority: 42, AppliesTo: "all", Rules: sig("vip"), Models: to("premium")},
+		{Name: "vip_too", Priority: 42, AppliesTo: "all", Rules: sig("vip"), Models: to("other")},
+		{Name: "block_jailbreak", Priority: 40, AppliesTo: "all", Rules: sig("jailbreak"), Block: &config.Block{Status: 403}},
+		{Name: "remote_policy", Priority: 30, AppliesTo: "all", Rules: sig("remote"), Block: &config.Block{Status: 403}},
+		{Name: "lenient", Priority: 20, AppliesTo: "all", OnError: config.OnErrorAllow, Rules: sig("remote2"), Block: &config.Block{Status: 403}},
+		{Name: "math", Priority: 10, AppliesTo: "auto", Rules: sig("math"), Models: to("qwen")},
+	}, nil)
+	on, failed := Match{Matched: true, Confidence: 1}, Match{Failed: true}
+	tests := []struct {
+		name      string
+		matches   map[string]Match
+		direct    bool
+		want      string // "" when nothing matches
+		modifiers []string
+		undet     bool
+		failed    []string
+	}{
+		{"a block below a routing decision blocks", map[string]Match{"code": on, "ids": on}, false, "block_pii", nil, false, nil},
+		{"the jailbreak block below a routing decision blocks", map[string]Match{"code": on, "jailbreak": on}, false, "block_jailbreak", nil, false, nil},
+		{"policies keep their priority order", map[string]Match{"code": on, "ids": on, "jailbreak": on}, false, "block_pii", nil, false, nil},
+		{"a mask below a routing decision modifies", map[string]Match{"code": on, "email": on}, false, "code", []string{"mask"}, false, nil},
+		{"a mask below a routing block modifies", map[string]Match{"secret": on, "email": on}, false, "block_secret", []string{"mask"}, false, nil},
+		{"a routing policy routes before any routing decision", map[string]Match{"code": on, "vip": on}, false, "vip", nil, false, nil},
+		{"a routing policy after a mask", map[string]Match{"code": on, "email": on, "vip": on}, false, "vip", []string{"mask"}, false, nil},
+		{"equal priorities keep configuration order", map[string]Match{"vip": on}, true, "vip", nil, false, nil},
+		{"routing decisions keep their priority order", map[string]Match{"code": on, "math": on}, false, "code", nil, false, nil},
+		{"no policy matches: routing as before", map[string]Match{"math": on}, false, "math", nil, false, nil},
+		{"nothing matches", map[string]Match{}, false, "", nil, false, nil},
+		{"a failed policy below a routing decision refuses", map[string]Match{"code": on, "remote": failed}, false, "remote_policy", nil, true, []string{"remote"}},
+		{"a policy that matched before the failed one decides", map[string]Match{"code": on, "ids": on, "remote": failed}, false, "block_pii", nil, false, nil},
+		{"a failed policy after a mask refuses", map[string]Match{"code": on, "email": on, "remote": failed}, false, "remote_policy", []string{"mask"}, true, []string{"remote"}},
+		{"a routing block that matches for certain answers the refusal", map[string]Match{"code": on, "secret": on, "remote": failed}, false, "block_secret", nil, false, []string{"remote"}},
+		{"named model: a routing block does not answer the refusal", map[string]Match{"secret": on, "remote": failed}, true, "remote_policy", nil, true, []string{"remote"}},
+		{"on_error allow below a routing decision reads not matched", map[string]Match{"code": on, "remote2": failed}, false, "code", nil, false, nil},
+		{"named model: the block as for the virtual model", map[string]Match{"code": on, "ids": on}, true, "block_pii", nil, false, nil},
+		{"named model: the mask alone", map[string]Match{"code": on, "email": on}, true, "mask", nil, false, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			r, ok := e.Evaluate(matchesOf(tt.matches), tt.direct)
+			got := ""
+			if ok {
+				got = r.Decision.Name
+			}
+			var mods []string
+			for _, d := range r.Modifiers {
+				mods = append(mods, d.Name)
+			}
+			if got != tt.want || !slices.Equal(mods, tt.modifiers) || r.Undetermined != tt.undet || !slices.Equal(r.Failed, tt.failed) {
+				t.Errorf("got %q modifiers=%v undetermined=%v failed=%v, want %q %v %v %v",
+					got, mods, r.Undetermined, r.Failed, tt.want, tt.modifiers, tt.undet, tt.failed)
+			}
+		})
+	}
+}
+
+// TestEvaluateReadsPoliciesFirst: the signals are computed as the engine reads them, so the
+// policies' signals come first, and a routing decision's signal is read only once no policy
+// ended the search. A request naming a model reads the policies' signals only.
+func TestEvaluateReadsPoliciesFirst(t *testing.T) {
+	t.Parallel()
+	e := New([]config.Decision{
+		{Name: "code", Priority: 100, Rules: sig("code"), Models: []config.ModelRef{{Model: "coder"}}},
+		{Name: "block_pii", Priority: 50, AppliesTo: "all", Rules: sig("ids"), Block: &config.Block{Status: 422}},
+		{Name: "block_jailbreak", Priority: 40, AppliesTo: "all", Rules: sig("jailbreak"), Block: &config.Block{Status: 403}},
+	}, func(string) int { return 1 })
+	on := Match{Matched: true, Confidence: 1}
+	tests := []struct {
+		name    string
+		matches map[string]Match
+		direct  bool
+		want    []string
+	}{
+		{"policies, then routing", map[string]Match{"code": on}, false, []string{"ids", "jailbreak", "code"}},
+		{"a block ends the search before routing", map[string]Match{"code": on, "ids": on}, false, []string{"ids"}},
+		{"named model: policies only", map[string]Match{"code": on}, true, []string{"ids", "jailbreak"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			r := &reads{m: matchesOf(tt.matches)}
+			e.Evaluate(r, tt.direct)
+			if !slices.Equal(r.read, tt.want) {
+				t.Errorf("read %v, want %v", r.read, tt.want)
+			}
+		})
+	}
+}

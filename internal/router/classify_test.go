@@ -64,3 +64,43 @@ func TestClassify(t *testing.T) {
 		t.Errorf("classification recorded %d decision or block series, want none", n)
 	}
 }
+
+// TestClassifyPoliciesBeforeRouting: the classification reads the decisions in the order a
+// request does, policies first: a masking policy ranked below the routing decision is listed,
+// and a blocking one answers.
+func TestClassifyPoliciesBeforeRouting(t *testing.T) {
+	t.Parallel()
+	r := buildRouter(t, `models:
+  - {model_name: general, provider: {type: sim}}
+  - {model_name: coder, provider: {type: sim}}
+routing: {default_model: general}
+signals:
+  keywords:
+    - {name: code, keywords: [python]}
+    - {name: legal, keywords: [contract]}
+    - {name: banned, keywords: [forbidden]}
+  pii:
+    - {name: pii}
+decisions:
+  - {name: code, priority: 100, rules: {signal: code}, models: [{model: coder}]}
+  - {name: mask, priority: 5, applies_to: all, rules: {signal: pii}, mask_pii: true}
+  - {name: cite, priority: 3, applies_to: all, rules: {signal: legal}, system_prompt: "Cite sources."}
+  - {name: block_banned, priority: 1, applies_to: all, rules: {signal: banned}, block: {message: "not allowed"}}
+`, nil, Options{ClassifyOnly: true})
+	for _, tt := range []struct {
+		prompt, decision, model string
+		policies                []string
+	}{
+		{"python contract for jane@example.com", "code", "coder", []string{"mask", "cite"}},
+		{"python forbidden for jane@example.com", "block_banned", "", []string{"mask"}},
+		{"python please", "code", "coder", nil},
+	} {
+		c, err := r.Classify(context.Background(), tt.prompt, http.Header{})
+		if err != nil {
+			t.Fatalf("%q: %v", tt.prompt, err)
+		}
+		if c.Decision != tt.decision || c.Model != tt.model || !slices.Equal(c.Policies, tt.policies) {
+			t.Errorf("%q: %s %q policies %q; want %s %q %q", tt.prompt, c.Decision, c.Model, c.Policies, tt.decision, tt.model, tt.policies)
+		}
+	}
+}

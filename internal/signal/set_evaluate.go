@@ -93,9 +93,10 @@ func (r *Result) match() decision.Match {
 
 // Run is one request's signals, each computed when it is first asked for (Get) and kept for
 // the rest of the request. The decision engine asks for the signals of one decision at a
-// time, in priority order, and stops at the first decision that matches; inside a rule it
-// reads the cheap signals first and stops as soon as the outcome is known. So a signal whose
-// answer could not change the decision is never computed.
+// time, in its evaluation order (the policies, then the routing decisions, each by priority),
+// and stops at the first decision that matches; inside a rule it reads the cheap signals
+// first and stops as soon as the outcome is known. So a signal whose answer could not change
+// the decision is never computed.
 //
 // The signals share one Input and one analysis of each text they read, and run on the
 // calling goroutine: each takes microseconds, so goroutines would cost more than they save.
