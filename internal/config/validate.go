@@ -324,10 +324,13 @@ func RedactURL(raw string) string {
 	if !hasScheme {
 		scheme, after = "", rest
 	}
-	authority, path, hasPath := strings.Cut(after, "/")
-	if i := strings.LastIndex(authority, "@"); i >= 0 {
-		authority = mask + authority[i:]
+	// Everything before the last "@" is masked, not only the authority's: a password
+	// written with a "/" in it ("u:pa/ss@host") would otherwise be cut at the "/" and half
+	// of it read as the path.
+	if i := strings.LastIndex(after, "@"); i >= 0 {
+		after = mask + after[i:]
 	}
+	authority, path, hasPath := strings.Cut(after, "/")
 	var b strings.Builder
 	if hasScheme {
 		b.WriteString(scheme + "://")

@@ -64,6 +64,7 @@ func TestAddressCredentialsAreNeverEchoed(t *testing.T) {
 		redis   = "cache: {backend: {type: redis, address: %q}}\n"
 		tracing = "observability: {tracing: {enabled: true, exporter: {type: otlp, endpoint: %q}}}\n"
 		health  = "  - model_name: b\n    provider: {type: openai_compatible, base_url: http://vllm:8000/v1, health_check: {interval: 10s, timeout: 1s, path: %q}}\n"
+		baseURL = "  - model_name: b\n    provider: {type: openai_compatible, base_url: %q}\n"
 		otlp    = `observability.tracing.exporter.endpoint (line 4): must be the collector's OTLP/gRPC address as host:port, as in "jaeger:4317", got `
 	)
 	tests := []struct {
@@ -87,6 +88,8 @@ func TestAddressCredentialsAreNeverEchoed(t *testing.T) {
 			otlp + `"http://otel-collector:4317?token=[redacted]"; write "otel-collector:4317", without http:// (exporter.insecure says whether TLS is used)`},
 		{"tracing password that holds ://", tracing, "u:hun://ter2@otel-collector:4317",
 			otlp + `"[redacted]@otel-collector:4317"; write "otel-collector:4317", without credentials`},
+		{"base_url whose password holds a slash", baseURL, "http://u:hun/ter2@vllm:8000/v1",
+			`models[1].provider.base_url (line 5): must be an absolute http(s) URL without a trailing slash, as in http://vllm:8000/v1, got "http://[redacted]@vllm:8000/v1"`},
 		{"health check path written as a URL", health, "http://u:hunter2@vllm:8000/v1/models?key=hunter2",
 			`models[1].provider.health_check.path (line 5): must start with /, got "http://[redacted]@vllm:8000/v1/models?key=[redacted]"`},
 	}
