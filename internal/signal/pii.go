@@ -286,11 +286,12 @@ func digitsOf(s string) string {
 
 // cardRE allows the usual groupings (4-4-4-4, 4-6-5, runs of digits)
 // separated by a space or line break (normalised text has no longer runs), or
-// by a dash, dot, slash or underscore with a blank on either side or none. It
+// by one of the separators the SSN pattern takes (- . / _ , : | ~ * +) with a
+// blank on either side or none. It
 // ends before a character that is not a digit (which the match takes, and the
 // finding leaves out), and its start is checked by hand (digitBounded), so that
 // a letter glued to the number does not hide it.
-var cardRE = regexp.MustCompile(`\d(?:(?:\s?[\-./_]\s?|\s)?\d){12,18}(?:\D|$)`)
+var cardRE = regexp.MustCompile(`\d(?:(?:\s?[\-./_,:|~*+]\s?|\s)?\d){12,18}(?:\D|$)`)
 
 func findCards(text string) [][2]int {
 	var out [][2]int

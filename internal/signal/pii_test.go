@@ -65,6 +65,8 @@ func TestPIIDetect(t *testing.T) {
 		{"card over line breaks", Normalize("4111\n1111\n1111\n1111"), "credit_card:4111\n1111\n1111\n1111"},
 		{"card with dots, slashes, underscores", "4111.1111.1111.1111 4111/1111/1111/1111 4111_1111_1111_1111",
 			"credit_card:4111.1111.1111.1111 | credit_card:4111/1111/1111/1111 | credit_card:4111_1111_1111_1111"},
+		{"card with the other separators an SSN may have", "4111+1111+1111+1111 4111*1111*1111*1111 4111~1111~1111~1111 4111:1111:1111:1111 4111|1111|1111|1111 4111,1111,1111,1111",
+			"credit_card:4111+1111+1111+1111 | credit_card:4111*1111*1111*1111 | credit_card:4111~1111~1111~1111 | credit_card:4111:1111:1111:1111 | credit_card:4111|1111|1111|1111 | credit_card:4111,1111,1111,1111"},
 		{"iban spaced", "IBAN DE89 3704 0044 0532 0130 00, thanks", "iban:DE89 3704 0044 0532 0130 00"},
 		{"iban compact", "GB82WEST12345698765432", "iban:GB82WEST12345698765432"},
 		{"iban bad checksum", "DE88 3704 0044 0532 0130 00", ""},
