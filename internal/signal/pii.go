@@ -373,9 +373,9 @@ var (
 	// is checked by hand (digitBounded): a letter glued to it
 	// ("ssnX123-45-6789") hides nothing.
 	ssnRE = regexp.MustCompile(`(\d{3})(\s?[-./_,:|~*+]{1,2}\s?|\s)(\d{2})(\s?[-./_,:|~*+]{1,2}\s?|\s)(\d{4})(?:\D|$)`)
-	// An undashed SSN is only trusted right after an SSN cue; its digits may be spaced
-	// out one by one ("1 2 3 4 5 6 7 8 9").
-	ssnCueRE = regexp.MustCompile(`(?i)\b(?:ssn|social security(?: number| no\.?)?|ss#)\s*(?:is|:|#|no\.?)?\s*(\d(?: ?\d){8})\b`)
+	// An SSN written otherwise (undashed, grouped another way, one digit at a time: "1 2 3 4
+	// 5 6 7 8 9", "12-34-56-789") is only trusted right after an SSN cue.
+	ssnCueRE = regexp.MustCompile(`(?i)\b(?:ssn|social security(?: number| no\.?)?|ss#)\s*(?:is|:|#|no\.?)?\s*(\d(?: ?[-./_,:|~*+]? ?\d){8})\b`)
 )
 
 func findSSNs(text string) [][2]int {
@@ -390,12 +390,25 @@ func findSSNs(text string) [][2]int {
 		}
 	}
 	for _, m := range ssnCueRE.FindAllStringSubmatchIndex(text, -1) {
+		if slices.Contains(out, [2]int{m[2], m[3]}) {
+			continue // a dashed SSN after its cue, found already
+		}
 		s := digitsOf(text[m[2]:m[3]])
-		if spacedOn := m[3]+1 < len(text) && text[m[3]] == ' ' && isDigit(text[m[3]+1]); len(s) == 9 && !spacedOn && validSSN(s[:3], s[3:5], s[5:]) {
+		if len(s) == 9 && !goesOn(text, m[3]) && validSSN(s[:3], s[3:5], s[5:]) {
 			out = append(out, [2]int{m[2], m[3]})
 		}
 	}
 	return out
+}
+
+// goesOn reports whether the number that ends at end goes on: a separator the cued SSN
+// pattern takes, then a digit. The nine digits it matched are then part of a longer number.
+func goesOn(text string, end int) bool {
+	i := end
+	for i < len(text) && i < end+3 && strings.IndexByte(" -./_,:|~*+", text[i]) >= 0 {
+		i++
+	}
+	return i > end && i < len(text) && isDigit(text[i])
 }
 
 // digitBounded reports whether text[start:end] is not glued to another digit on
@@ -544,9 +557,10 @@ var (
 	// National trunk-prefixed numbers (UK 0161 496 0733, FR 01 23 45 67 89,
 	// DE 030 1234567) are only trusted next to a phone cue.
 	phoneNationalRE = regexp.MustCompile(`\b0\d{1,4}(?:[ .\-]\d{2,8}){1,4}\b`)
-	// Numbers without a trunk prefix (ES 612 345 678, IT 347 123 4567) are trusted only right
-	// after a word that names a phone (phoneCloseCueRE: not "text", "ring" or "cell" alone).
-	phoneNoTrunkRE  = regexp.MustCompile(`\b[1-9]\d{1,4}(?:[ .\-]\d{2,8}){1,4}\b`)
+	// Numbers without a trunk prefix (ES 612 345 678, IT 347 123 4567), or written without
+	// separators (4155550132), are trusted only right after a word that names a phone
+	// (phoneCloseCueRE: not "text", "ring" or "cell" alone).
+	phoneNoTrunkRE  = regexp.MustCompile(`\b[1-9]\d{1,4}(?:[ .\-]?\d{2,8}){1,4}\b`)
 	phoneCueRE      = regexp.MustCompile(`(?i)` + phoneCues)
 	phoneCloseCueRE = regexp.MustCompile(`(?i)\b(?:phone|tel|mobile|cell ?phone|whatsapp|fax|call (?:me|us)(?: at| on)?|(?:my|your|his|her|our|their) number|` +
 		`t[ée]l[ée]phone|telefon|tel[ée]fono|telefone|numéro|n[uú]mero|nummer|handy|m[óo]vil|celular|cellulare|portable)[^0-9]{0,16}$`)

@@ -134,37 +134,153 @@ func spelledSymbols(text string) (out string, at []int, ok bool) {
 	if len(ms) == 0 {
 		return "", nil, false
 	}
+	spans := make([]replacement, len(ms))
+	for i, m := range ms {
+		spans[i] = replacement{m[0], m[1], '.'}
+		if strings.EqualFold(text[m[2]:m[3]], "at") {
+			spans[i].symbol = '@'
+		}
+	}
+	out, at = replaceSpans(text, spans)
+	return out, at, true
+}
+
+// bareAddressRE finds an e-mail address written with its "@" and "." spelled as words or
+// set apart by blanks ("jane.doe at example dot com", "jane.doe @ example.com"): a local
+// part, an "at", labels joined by "dot" or ".", and a common top-level domain. Whether it
+// is an address at all is bareSymbols' to judge.
+var bareAddressRE = regexp.MustCompile(`(?i)\b([a-z0-9][a-z0-9._%+\-]*)(\s+at\s+|\s*@\s*)[a-z0-9][a-z0-9\-]*(?:(?:\s+dot\s+|\.)[a-z0-9][a-z0-9\-]*)*(?:\s+dot\s+|\.)` +
+	`(?:com|org|net|edu|gov|mil|io|info|biz|uk|de|fr|es|it|nl|ca|au|ch|se|dk|fi|pl|pt|ie|jp|cn|br|mx|ru)\b`)
+
+// bareSeparatorRE finds the spelled or spaced separators inside such an address.
+var bareSeparatorRE = regexp.MustCompile(`(?i)\s+(at|dot)\s+|\s*@\s*`)
+
+// emailCueRE says that what follows is an address: an "at" between plain words needs it.
+var emailCueRE = regexp.MustCompile(`(?i)\b(?:e-?mail|mail|address|contact|reach|write)\b`)
+
+// bareSymbols returns text with the spelled or spaced "@" and "." of each e-mail address
+// found by bareAddressRE written as symbols. An "at" word joins an address only when its
+// local part looks like one (it holds a ".", "_", "+" or a digit) or an e-mail cue comes
+// shortly before: "take a look at example dot com" stays text. at and ok are as for
+// decodeEscapes.
+func bareSymbols(text string) (out string, at []int, ok bool) {
+	if !mayHoldBareAddress(text) {
+		return "", nil, false
+	}
+	var spans []replacement
+	for _, m := range bareAddressRE.FindAllStringSubmatchIndex(text, -1) {
+		addr := text[m[0]:m[1]]
+		if !strings.ContainsAny(addr, " \t\n") {
+			continue // written as an address already
+		}
+		if sep := strings.TrimSpace(text[m[4]:m[5]]); !strings.EqualFold(sep, "@") &&
+			!strings.ContainsAny(text[m[2]:m[3]], "._+0123456789") && !emailCueRE.MatchString(text[max(0, m[0]-40):m[0]]) {
+			continue
+		}
+		for _, s := range bareSeparatorRE.FindAllStringSubmatchIndex(addr, -1) {
+			symbol := byte('@')
+			if s[2] >= 0 && strings.EqualFold(addr[s[2]:s[3]], "dot") {
+				symbol = '.'
+			}
+			spans = append(spans, replacement{m[0] + s[0], m[0] + s[1], symbol})
+		}
+	}
+	if len(spans) == 0 {
+		return "", nil, false
+	}
+	out, at = replaceSpans(text, spans)
+	return out, at, true
+}
+
+// replacement is text[start:end] written as one symbol.
+type replacement struct {
+	start, end int
+	symbol     byte
+}
+
+// replaceSpans returns text with each span (in order, not overlapping) replaced by its
+// symbol, and the offset in text of each byte of the result and of its end.
+func replaceSpans(text string, spans []replacement) (string, []int) {
 	var b strings.Builder
 	b.Grow(len(text))
-	at = make([]int, 0, len(text)+1)
+	at := make([]int, 0, len(text)+1)
 	last := 0
-	for _, m := range ms {
-		b.WriteString(text[last:m[0]])
-		for p := last; p < m[0]; p++ {
+	for _, s := range spans {
+		b.WriteString(text[last:s.start])
+		for p := last; p < s.start; p++ {
 			at = append(at, p)
 		}
-		if strings.EqualFold(text[m[2]:m[3]], "at") {
-			b.WriteByte('@')
-		} else {
-			b.WriteByte('.')
-		}
-		at = append(at, m[0])
-		last = m[1]
+		b.WriteByte(s.symbol)
+		at = append(at, s.start)
+		last = s.end
 	}
 	b.WriteString(text[last:])
 	for p := last; p <= len(text); p++ {
 		at = append(at, p)
 	}
-	return b.String(), at, true
+	return b.String(), at
 }
+
+// mayHoldBareAddress is bareSymbols' quick test, which spares most text the regular
+// expression: an "at" word, or an "@" with a blank beside it, followed within 100 bytes by a
+// "dot" word or a "." and a letter; or a plain "@" followed so by a "dot" word.
+func mayHoldBareAddress(s string) bool {
+	for i := 1; i+2 < len(s); i++ {
+		atWord := s[i]|0x20 == 'a' && s[i+1]|0x20 == 't' && isBlank(s[i-1]) && isBlank(s[i+2])
+		if !atWord && s[i] != '@' {
+			continue
+		}
+		after := s[i+1 : min(len(s), i+101)]
+		if hasWordFold(after, "dot") {
+			return true
+		}
+		spaced := atWord || isBlank(s[i-1]) || isBlank(s[i+1])
+		if spaced && hasDotLetter(after) {
+			return true
+		}
+	}
+	return false
+}
+
+// hasWordFold reports whether s holds word (lower-case ASCII), in any case, between blanks.
+func hasWordFold(s, word string) bool {
+	for i := 1; i+len(word) < len(s); i++ {
+		if !isBlank(s[i-1]) || !isBlank(s[i+len(word)]) {
+			continue
+		}
+		match := true
+		for j := range len(word) {
+			if s[i+j]|0x20 != word[j] {
+				match = false
+				break
+			}
+		}
+		if match {
+			return true
+		}
+	}
+	return false
+}
+
+// hasDotLetter reports whether s holds a "." followed by an ASCII letter.
+func hasDotLetter(s string) bool {
+	for i := 0; i+1 < len(s); i++ {
+		if s[i] == '.' && isASCIILetter(s[i+1]) {
+			return true
+		}
+	}
+	return false
+}
+
+func isBlank(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
 // rewritten returns text as a model reads it once its escapes are decoded (decodeEscapes),
 // its spelled digits written as digits (spelledDigits), its spelled "@" and "." written
-// as symbols (spelledSymbols) and the odd separators of its numbers as "-" (oddSeparators); at maps the result's offsets to text's. ok is false when
+// as symbols (spelledSymbols, bareSymbols) and the odd separators of its numbers as "-" (oddSeparators); at maps the result's offsets to text's. ok is false when
 // none of them changed anything.
 func rewritten(text string) (out string, at []int, ok bool) {
 	out = text
-	for _, read := range []func(string) (string, []int, bool){decodeEscapes, spelledDigits, spelledSymbols, oddSeparators} {
+	for _, read := range []func(string) (string, []int, bool){decodeEscapes, spelledDigits, spelledSymbols, bareSymbols, oddSeparators} {
 		next, nat, changed := read(out)
 		if !changed {
 			continue
