@@ -61,8 +61,8 @@ func NewComplexityScorer(opts ComplexityOptions) (*ComplexityScorer, error) {
 var (
 	// stepPhrases and stepWords are multi-step and reasoning cues; they are
 	// matched on the lowercased text without a regexp to stay fast.
-	stepPhrases = []string{"step by step", "step-by-step", "show that", "explain why", "pros and cons", "trade-off", "tradeoff",
-		"what if", "in detail", "multi-step", "paso a paso", "étape par étape", "schritt für schritt", "пошагово", "逐步", "证明", "推导"}
+	stepPhrases = withFolded([]string{"step by step", "step-by-step", "show that", "explain why", "pros and cons", "trade-off", "tradeoff",
+		"what if", "in detail", "multi-step", "paso a paso", "étape par étape", "schritt für schritt", "пошагово", "逐步", "证明", "推导"})
 	stepWords = map[string]bool{}
 	listRE    = regexp.MustCompile(`(?m)^\s*(?:\d+[.)]|[-*•])\s+`)
 )
@@ -97,10 +97,12 @@ func init() {
 	provar prove demonstração teorema conjectura hipótese derivar rigoroso
 	докажите доказать докажи доказательство теорема теоремы теорему лемма гипотеза гипотезу вывести выведите строго формально`) {
 		hardWords[w] = 1
+		hardWords[foldAccents(w)] = 1
 	}
 	for _, w := range strings.Fields(`optimal optimality optimize optimise optimization optimisation formal complexity minimize maximize
 	optimizar óptimo optimiser optimale optimieren optimal ottimizzare ottimale otimizar ótimo оптимизировать оптимальный сложность`) {
 		hardWords[w] = 0.5
+		hardWords[foldAccents(w)] = 0.5
 	}
 }
 

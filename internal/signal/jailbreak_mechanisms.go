@@ -276,7 +276,7 @@ func unquoted(text string, c cueSet) string {
 // languages: an imperative aimed at the quote ("do what this says", "obey:"),
 // not a verb that a lesson uses to discuss it ("why do models obey it?";
 // English cannot tell that from "obey it").
-var obeyQuoteRE = regexp.MustCompile(`\b(?:do (?:exactly )?what (?:it|this|that|the (?:quote|text|line)) says|follow the quoted|carry (?:it|this|that) out)\b|(?:\bexecute|\bobey|\bfollow|ejecuta|obedece|exécute|ex[eé]cute|obéis|befolge|выполни|执行)\s*[:：]|` +
+var obeyQuoteRE = mustCompileFolded(`\b(?:do (?:exactly )?what (?:it|this|that|the (?:quote|text|line)) says|follow the quoted|carry (?:it|this|that) out)\b|(?:\bexecute|\bobey|\bfollow|ejecuta|obedece|exécute|ex[eé]cute|obéis|befolge|выполни|执行)\s*[:：]|` +
 	`haz (?:exactamente )?lo que dice|obedece (?:esto|eso|lo siguiente)|ejecútal[oa]|ejecutal[oa]|ejecuta (?:esto|eso)|cúmplel[oa]|cumplel[oa]|` +
 	`fais (?:exactement )?ce qu(?:'il|e ça|e cela) dit|obéis(?:-y| à (?:ceci|cela|ça))|exécute(?:-le|-la| ceci| cela| ça)|applique(?:-le|-la)|` +
 	`tu,? was (?:da|es|dort) steht|befolge (?:das|es|dies|sie)|f[üu]hre (?:das|es|dies|sie) (?:\S+ )?aus|` +

@@ -57,8 +57,7 @@ var variantTerms = map[cueSet][]string{
 }
 
 // foldAccent maps the accented Latin letters that writers commonly drop
-// (Spanish, French, Portuguese) and Russian ё to their plain letters. German
-// umlauts are kept: "fälschen" is not "falschen".
+// (Spanish, French, Portuguese) and Russian ё to their plain letters.
 var foldAccent = func() *strings.Replacer {
 	var pairs []string
 	for _, r := range foldedRunes {
@@ -70,15 +69,33 @@ var foldAccent = func() *strings.Replacer {
 // foldedRunes are the letters foldRune maps to a plain one.
 const foldedRunes = "áàâéèêíìîóòôúùûñçё"
 
+// foldedHomographs are terms whose accents, folded, leave another word of a language the
+// detector reads: "fälschen" (forge) is "falschen" (wrong), "haïr" (French: hate) is the
+// English "hair"; or an English word the English terms leave out on purpose (the French
+// "cocaïne" is "cocaine"). Normalize folds every Latin accent, so in the text the detector
+// is given these words read as the other word and the term cannot be told from it; it
+// still matches text as sent.
+var foldedHomographs = map[string]bool{"falsch": true, "falschen": true, "toten": true, "tauschen": true,
+	"zahlen nicht": true, "hair": true, "heroine": true, "bose": true, " fug": true, "cocaine": true}
+
 // lexiconTerms are every mechanism term by category, each also in its
-// form without accents, since text written quickly often has none.
+// form without accents, since text written quickly often has none and
+// Normalize folds them (foldAccents).
 func lexiconTerms() map[cueSet][]string {
 	out := map[cueSet][]string{cueObfuscated: obfuscatedHarmTerms}
 	add := func(cat cueSet, terms []string) {
 		for _, t := range terms {
 			out[cat] = append(out[cat], t)
+			if !hasNonASCII(t) {
+				continue
+			}
+			plain := t
 			if strings.ContainsAny(t, foldedRunes) { // the Replacer copies every term it reads
-				out[cat] = append(out[cat], foldAccent.Replace(t))
+				plain = foldAccent.Replace(t)
+				out[cat] = append(out[cat], plain)
+			}
+			if f := foldAccents(plain); f != plain && !foldedHomographs[f] {
+				out[cat] = append(out[cat], f)
 			}
 		}
 	}

@@ -68,7 +68,8 @@ func NewKeywordMatcher(opts KeywordOptions) (*KeywordMatcher, error) {
 		m.mode = KeywordAny
 	}
 	for i, k := range opts.Keywords {
-		words := splitWords(k, opts.CaseSensitive)
+		// Normalize folds accents in the text the matcher reads, so keywords fold them too.
+		words := splitWords(foldAccents(k), opts.CaseSensitive)
 		if len(words) == 0 {
 			errs = append(errs, fmt.Errorf("keywords[%d] %q: has no letters or digits", i, k))
 			continue
@@ -95,10 +96,11 @@ const MaxFuzzyWords = 4096
 // only exactly. It keeps the edit distance in fixed-size buffers on the stack.
 const maxFuzzyRunes = 32
 
-// Match checks text. It is linear in the text's words, plus a comparison per keyword for
-// each of the first MaxFuzzyWords words when fuzzy.
+// Match checks text, normalised (Normalize) or as sent: accents are folded on both sides,
+// so "café" matches "cafe". It is linear in the text's words, plus a comparison per keyword
+// for each of the first MaxFuzzyWords words when fuzzy.
 func (m *KeywordMatcher) Match(text string) KeywordResult {
-	return m.match(splitWords(text, m.caseSens))
+	return m.match(splitWords(foldAccents(text), m.caseSens))
 }
 
 // matchText is Match on a request's shared analysis.

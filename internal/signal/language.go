@@ -71,15 +71,23 @@ var greetings = map[string][]string{
 
 var stopwordIndex = func() map[string][]string {
 	idx := map[string][]string{}
-	for lang, ws := range greetings {
+	add := func(lang string, ws []string) {
 		for _, w := range ws {
 			idx[w] = append(idx[w], lang)
+		}
+		// Each word also with its accents folded, as Normalize writes it ("más" reads
+		// "mas"), unless the language lists that spelling too ("é" and "e" in Portuguese).
+		for _, w := range ws {
+			if f := foldAccents(w); f != w && !slices.Contains(ws, f) && !slices.Contains(idx[f], lang) {
+				idx[f] = append(idx[f], lang)
+			}
 		}
 	}
+	for lang, ws := range greetings {
+		add(lang, ws)
+	}
 	for lang, ws := range stopwords {
-		for _, w := range ws {
-			idx[w] = append(idx[w], lang)
-		}
+		add(lang, ws)
 	}
 	return idx
 }()

@@ -13,10 +13,12 @@ import (
 // it imitates:
 //
 //   - HTML character references are decoded ("&#49;" reads "1", "&amp;" "&");
+//   - tag characters (U+E0020-E007E), invisible copies of ASCII, read as the ASCII they
+//     encode, as a model reads them (decodeTags); the other tag characters are removed;
 //   - invisible characters are removed: format characters (zero-width space, joiner and
-//     non-joiner, word joiner, BOM, soft hyphen, bidi embeddings, overrides and isolates, tag
-//     characters), variation selectors, the combining grapheme joiner, Hangul fillers,
-//     control characters other than whitespace, and U+FFFD, which invalid bytes become;
+//     non-joiner, word joiner, BOM, soft hyphen, bidi embeddings, overrides and isolates),
+//     variation selectors, the combining grapheme joiner, Hangul fillers, control characters
+//     other than whitespace, and U+FFFD, which invalid bytes become;
 //   - Unicode NFKC: full-width and other compatibility forms become their plain letters and
 //     digits, ligatures are split, non-breaking spaces become spaces;
 //   - the decimal digits of every script become ASCII digits (Arabic-Indic, Devanagari, ...),
@@ -28,11 +30,14 @@ import (
 //     օ), or in a word of look-alikes only whose neighbouring words are Latin and not of
 //     another script ("run ехес now" with a Cyrillic "ехес"). Russian, Ukrainian, Greek or
 //     Armenian text is left as written;
-//   - combining marks (Mn, Me) that NFKC left after a Latin, Greek, Cyrillic or Armenian
-//     letter, a digit or ASCII punctuation are removed: those scripts write their accented
-//     letters precomposed, so such a mark only splits a word or a number ("1̲2̲3̲" reads
-//     "123"). Marks of scripts that write with them (Devanagari, Thai, Arabic, Hebrew, ...)
-//     are kept;
+//   - Latin letters with diacritics become their base letters, whether typed precomposed or
+//     as a letter and combining marks, which NFKC composes ("Ígnóre" and "exámple" read
+//     "Ignore" and "example"); the combining marks left after a Latin, Greek, Cyrillic or
+//     Armenian letter, a digit or ASCII punctuation are removed, as they only split a word or
+//     a number ("1̲2̲3̲" reads "123") (foldAccents). Greek and Cyrillic letters written
+//     precomposed (έ, й) and the marks of scripts that write with them (Devanagari, Thai,
+//     Arabic, Hebrew, ...) are kept. The detectors' lexicons and patterns written with
+//     accents match the folded text too (withFolded, mustCompileFolded);
 //   - runs of whitespace become one space, or one newline when the run holds a line break,
 //     and leading and trailing whitespace is removed.
 //
@@ -58,7 +63,7 @@ func normalizeOnce(s string) string {
 	if strings.Contains(s, "&") {
 		s = html.UnescapeString(s)
 	}
-	s = dropInvisible(s)
+	s = dropInvisible(decodeTags(s))
 	if !norm.NFKC.IsNormalString(s) {
 		// NFKC can expose a character removed above (a compatibility form of a format
 		// character), so drop again.
@@ -66,42 +71,8 @@ func normalizeOnce(s string) string {
 	}
 	s = foldDigitsAndDashes(s)
 	s = foldConfusables(s)
-	s = dropMarks(s)
+	s = foldAccents(s)
 	return collapseSpace(s)
-}
-
-// dropMarks removes the combining marks (Mn, Me) that follow a character of a script that
-// writes its accented letters precomposed: after NFKC such a mark is one no letter has, put
-// there to split a word or a number for the detectors ("1̲2̲3̲"). Marks after the letters of
-// other scripts, where they are part of the writing (Devanagari, Thai, Arabic, Hebrew, ...),
-// are kept; s itself is returned when it has none to drop.
-func dropMarks(s string) string {
-	// Every mark is U+0300 or above: its UTF-8 form starts with 0xCC or more.
-	i := 0
-	for i < len(s) && s[i] < 0xcc {
-		i++
-	}
-	if i == len(s) || strings.IndexFunc(s[i:], isMark) < 0 {
-		return s
-	}
-	var b strings.Builder
-	b.Grow(len(s))
-	base := ' ' // a mark with nothing before it marks nothing
-	from := 0
-	for j, r := range s {
-		switch {
-		case !isMark(r):
-			base = r
-		case precomposedScript(base):
-			b.WriteString(s[from:j])
-			from = j + utf8.RuneLen(r)
-		}
-	}
-	if from == 0 {
-		return s
-	}
-	b.WriteString(s[from:])
-	return b.String()
 }
 
 // isMark reports a non-spacing or enclosing combining mark.
@@ -196,7 +167,8 @@ func invisible(r rune) bool {
 	case r < 0xad:
 		return false
 	}
-	// Cf: soft hyphen, zero-width characters, bidi controls, BOM, tags (U+E0000-E007F), ...
+	// Cf: soft hyphen, zero-width characters, bidi controls, BOM, ... (decodeTags has read
+	// or removed the tags.)
 	return unicode.Is(unicode.Cf, r)
 }
 
@@ -360,4 +332,55 @@ func collapseSpace(s string) string {
 		b.WriteRune(r)
 	}
 	return b.String()
+}
+
+// Tag characters (U+E0000-E007F) are invisible copies of ASCII: U+E0020-E007E stand for
+// U+0020-007E, U+E0001 begins a language tag and U+E007F cancels.
+const (
+	tagFirst, tagLast = 0xe0000, 0xe007f
+	tagBlackFlag      = 0x1f3f4 // 🏴, which tags make a subdivision flag
+)
+
+// decodeTags writes the tag characters as the ASCII they encode, since a model reads them
+// so and they hide text from anyone who reads the prompt ("ASCII smuggling"), and drops the
+// others (language tag, cancel tag, unassigned). The tags of an emoji subdivision flag
+// (🏴 and 2 to 7 lower-case letters or digits ended by the cancel tag: England's, Scotland's)
+// are dropped as well, leaving the flag. s itself is returned when it has no tag.
+func decodeTags(s string) string {
+	// Every tag character is F3 A0 80 xx or F3 A0 81 xx in UTF-8.
+	if !strings.Contains(s, "\xf3\xa0\x80") && !strings.Contains(s, "\xf3\xa0\x81") {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	flag := false // in the tags after a black flag
+	for i, r := range s {
+		switch {
+		case r < tagFirst || r > tagLast:
+			b.WriteRune(r)
+			flag = r == tagBlackFlag && flagTags(s[i+utf8.RuneLen(r):])
+		case flag:
+			flag = r != tagLast
+		case r >= tagFirst+0x20 && r < tagLast:
+			b.WriteByte(byte(r - tagFirst))
+		}
+	}
+	return b.String()
+}
+
+// flagTags reports whether s starts with the tags of a subdivision flag: 2 to 7 tag
+// letters or digits, then the cancel tag.
+func flagTags(s string) bool {
+	n := 0
+	for _, r := range s {
+		switch {
+		case r == tagLast:
+			return n >= 2
+		case n < 7 && (r >= tagFirst+'a' && r <= tagFirst+'z' || r >= tagFirst+'0' && r <= tagFirst+'9'):
+			n++
+		default:
+			return false
+		}
+	}
+	return false
 }

@@ -561,8 +561,8 @@ var (
 	// separators (4155550132), are trusted only right after a word that names a phone
 	// (phoneCloseCueRE: not "text", "ring" or "cell" alone).
 	phoneNoTrunkRE  = regexp.MustCompile(`\b[1-9]\d{1,4}(?:[ .\-]?\d{2,8}){1,4}\b`)
-	phoneCueRE      = regexp.MustCompile(`(?i)` + phoneCues)
-	phoneCloseCueRE = regexp.MustCompile(`(?i)\b(?:phone|tel|mobile|cell ?phone|whatsapp|fax|call (?:me|us)(?: at| on)?|(?:my|your|his|her|our|their) number|` +
+	phoneCueRE      = mustCompileFolded(`(?i)` + phoneCues)
+	phoneCloseCueRE = mustCompileFolded(`(?i)\b(?:phone|tel|mobile|cell ?phone|whatsapp|fax|call (?:me|us)(?: at| on)?|(?:my|your|his|her|our|their) number|` +
 		`t[ée]l[ée]phone|telefon|tel[ée]fono|telefone|numéro|n[uú]mero|nummer|handy|m[óo]vil|celular|cellulare|portable)[^0-9]{0,16}$`)
 )
 

@@ -9,16 +9,16 @@ var (
 	// usStreetRE: house number, optional direction, one to four name words
 	// (capitalised or ordinals), a street suffix.
 	usStreetRE = regexp.MustCompile(`\b\d{1,6}[A-Za-z]?\s+(?:(?:N|S|E|W|NE|NW|SE|SW|North|South|East|West)\.?\s+)?(?:(?:\p{Lu}[\p{L}'\-]*|\d+(?:st|nd|rd|th))\.?\s+){1,4}(?:Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|Lane|Ln|Drive|Dr|Court|Ct|Way|Place|Pl|Terrace|Ter|Parkway|Pkwy|Highway|Hwy|Circle|Cir|Square|Sq|Trail|Trl|Crescent|Close|Row|Alley|Loop|Plaza|Mews|Gardens|Grove|Hill|Rise|Walk|Green|Park|Heights|Hts|Ridge|View|Vista|Crest|Hollow|Wharf|Quay|Esplanade|Promenade|Causeway|Bend|Pike|Turnpike|Commons|Crossing|Landing|Glen|Dale|Vale|Chase)\b\.?`)
-	poBoxRE    = regexp.MustCompile(`(?i)\b(?:p\.?\s?o\.?\s*box|post office box|postfach|apartado(?: postal)?|bo[iî]te postale)\s*#?\s*\d{1,7}\b`)
+	poBoxRE    = mustCompileFolded(`(?i)\b(?:p\.?\s?o\.?\s*box|post office box|postfach|apartado(?: postal)?|bo[iî]te postale)\s*#?\s*\d{1,7}\b`)
 	// German-style: the number follows the street ("Hauptstraße 12").
-	deStreetRE = regexp.MustCompile(`\b\p{Lu}[\p{L}\-]*(?:straße|strasse|str\.|weg|gasse|platz|allee|ring|damm|ufer|chaussee|stieg|steig|graben|markt|gracht|plein|laan|straat|gade|vej|gatan|vägen|katu|utca)\s+\d{1,4}[a-z]?\b`)
+	deStreetRE = mustCompileFolded(`\b\p{Lu}[\p{L}\-]*(?:straße|strasse|str\.|weg|gasse|platz|allee|ring|damm|ufer|chaussee|stieg|steig|graben|markt|gracht|plein|laan|straat|gade|vej|gatan|vägen|katu|utca)\s+\d{1,4}[a-z]?\b`)
 	// French-style: "12 rue de la Paix", "5 bis avenue Victor Hugo".
-	frStreetRE = regexp.MustCompile(`\b\d{1,4}(?:\s?(?:bis|ter))?,?\s+(?i:rue|avenue|av\.|boulevard|bd|place|chemin|allée|impasse|quai|route|cours)\s+(?:(?:de|du|des|la|le|l'|d')\s*)*\p{Lu}[\p{L}\-']+(?:\s+\p{Lu}[\p{L}\-']+)*`)
+	frStreetRE = mustCompileFolded(`\b\d{1,4}(?:\s?(?:bis|ter))?,?\s+(?i:rue|avenue|av\.|boulevard|bd|place|chemin|allée|impasse|quai|route|cours)\s+(?:(?:de|du|des|la|le|l'|d')\s*)*\p{Lu}[\p{L}\-']+(?:\s+\p{Lu}[\p{L}\-']+)*`)
 	// Spanish, Portuguese, Italian: "Calle Mayor 5", "Via Roma, 12".
 	latStreetRE = regexp.MustCompile(`\b(?:Calle|Avenida|Av\.|Plaza|Paseo|Carrer|Rua|Via|Viale|Piazza|Corso)\s+(?:(?:de|del|la|los|las|dos|da|di|della)\s+)*\p{Lu}[\p{L}\-']+(?:\s+\p{Lu}[\p{L}\-']+)*,?\s+(?:n\.?\s?º?\s?)?\d{1,4}\b`)
 
 	// Tails that may follow the street: unit, city, state + ZIP, postcode.
-	unitTailRE     = regexp.MustCompile(`^,?\s*(?:[Aa]pt|[Aa]partment|[Ss]uite|[Ss]te|[Uu]nit|[Ff]loor|[Ff]l|[Rr]oom|[Rr]m|[Ff]lat|[Gg]ate|[Ee]ntrance|[Bb]uilding|[Bb]ldg|[Bb]lock|[Tt]ower|[Ll]evel|[Pp]iso|[ÉéEe]tage|[Ww]ohnung|[Ww]hg|APT|#)\.?\s*#?(?:[A-Za-z]{0,2}\d[A-Za-z0-9\-]{0,5}|[A-Z])\b`)
+	unitTailRE     = mustCompileFolded(`^,?\s*(?:[Aa]pt|[Aa]partment|[Ss]uite|[Ss]te|[Uu]nit|[Ff]loor|[Ff]l|[Rr]oom|[Rr]m|[Ff]lat|[Gg]ate|[Ee]ntrance|[Bb]uilding|[Bb]ldg|[Bb]lock|[Tt]ower|[Ll]evel|[Pp]iso|[ÉéEe]tage|[Ww]ohnung|[Ww]hg|APT|#)\.?\s*#?(?:[A-Za-z]{0,2}\d[A-Za-z0-9\-]{0,5}|[A-Z])\b`)
 	stateZipTailRE = regexp.MustCompile(`^,?\s*[A-Z]{2}\s+\d{5}(?:-\d{4})?\b`)
 	ukPostTailRE   = regexp.MustCompile(`^,?\s*[A-Z]{1,2}\d[A-Z\d]?\s*\d[A-Z]{2}\b`)
 	euPostTailRE   = regexp.MustCompile(`^,?\s*(?:\d{4,5}|\d{2}-\d{3}|\d{4}-\d{3})(?:\s+[A-Z]{2})?\s+\p{Lu}[\p{L}\-]+\b`)

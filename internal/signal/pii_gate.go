@@ -96,8 +96,8 @@ func hasValueRun(s string) bool {
 }
 
 // Street-type endings deStreetRE needs right before whitespace and a house number.
-var deStreetEndings = []string{"straße", "strasse", "str.", "weg", "gasse", "platz", "allee", "ring", "damm", "ufer", "chaussee",
-	"stieg", "steig", "graben", "markt", "gracht", "plein", "laan", "straat", "gade", "vej", "gatan", "vägen", "katu", "utca"}
+var deStreetEndings = withFolded([]string{"straße", "strasse", "str.", "weg", "gasse", "platz", "allee", "ring", "damm", "ufer", "chaussee",
+	"stieg", "steig", "graben", "markt", "gracht", "plein", "laan", "straat", "gade", "vej", "gatan", "vägen", "katu", "utca"})
 
 // mayHoldDEStreet reports whether some house number follows whitespace after one of the
 // German street-type endings, which every deStreetRE match needs.

@@ -82,12 +82,12 @@ func isLowerLetter(r rune) bool {
 var (
 	// strongCues make any capitalised word a name (in any case, no word boundary needed).
 	// "name :" and "full name:" are handled by strongCue.
-	strongCues = []string{"my name is", "my name's", "named", "me llamo", "mi nombre es", "je m'appelle", "je suis",
+	strongCues = withFolded([]string{"my name is", "my name's", "named", "me llamo", "mi nombre es", "je m'appelle", "je suis",
 		"ich heiße", "ich bin", "mein name ist", "mi chiamo", "meu nome é", "sincerely,", "regards,", "signed,", "dear",
-		"hi", "hello", "attn", "attn:", "c/o"}
+		"hi", "hello", "attn", "attn:", "c/o"})
 	// titleAbbrevs are honorifics that may take a dot; titleWordList's words take none.
 	titleAbbrevs = strings.Split("Mr|Mrs|Ms|Mx|Dr|Dra|Prof|Sr|Sra|Srta|Mme|Mlle|Herr|Frau|Capt|Sgt|Lt|Rev|Fr", "|")
-	titleSpelled = strings.Split(titleWordList, "|")
+	titleSpelled = withFolded(strings.Split(titleWordList, "|"))
 	// iamCues only mark a name when the word is a known first name ("I'm John", not
 	// "I'm Hungry").
 	iamCues = []string{"i'm", "i am", "this is", "it's", "soy", "sono"}
@@ -185,7 +185,7 @@ const titleWordList = `Miss|Sir|Brother|Sister|Herrn|don|doña|señor|señora|se
 // Morales"), as keys without a trailing dot.
 var titleWords = func() map[string]bool {
 	m := map[string]bool{}
-	for _, w := range strings.Split(titleWordList+"|Mr|Mrs|Ms|Mx|Dr|Dra|Prof|Sr|Sra|Srta|Mme|Mlle|Herr|Frau|Capt|Sgt|Lt|Rev|Fr", "|") {
+	for _, w := range withFolded(strings.Split(titleWordList+"|Mr|Mrs|Ms|Mx|Dr|Dra|Prof|Sr|Sra|Srta|Mme|Mlle|Herr|Frau|Capt|Sgt|Lt|Rev|Fr", "|")) {
 		m[w] = true
 	}
 	return m

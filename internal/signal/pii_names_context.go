@@ -1,6 +1,7 @@
 package signal
 
 import (
+	"maps"
 	"regexp"
 	"strings"
 	"unicode/utf8"
@@ -48,9 +49,25 @@ var namedThingRE = regexp.MustCompile(`^(?:'s|’s)?\s+(?:telescope|prize|award|
 // figureVerbs, after a question word, ask who someone was or is ("Who was Simón Bolívar?",
 // "Qui était Victor Hugo ?", "Wer war Goethe?"): a public or historical figure, not someone
 // the user knows.
-var figureVerbs = map[string]string{"was": "who", "is": "who", "were": "who", "était": "qui", "est": "qui",
-	"étaient": "qui", "war": "wer", "ist": "wer", "waren": "wer", "fue": "quién", "era": "quién|chi|quem",
-	"es": "quién", "è": "chi", "fu": "chi", "foi": "quem", "é": "quem"}
+// Each is also read with its accents folded, as Normalize writes it ("Quien fue", "Chi e").
+var figureVerbs = func() map[string]string {
+	m := map[string]string{"was": "who", "is": "who", "were": "who", "était": "qui", "est": "qui",
+		"étaient": "qui", "war": "wer", "ist": "wer", "waren": "wer", "fue": "quién", "era": "quién|chi|quem",
+		"es": "quién", "è": "chi", "fu": "chi", "foi": "quem", "é": "quem"}
+	for verb, who := range maps.Clone(m) {
+		if f := foldAccents(who); f != who {
+			who += "|" + f
+			m[verb] = who
+		}
+		if f := foldAccents(verb); f != verb {
+			if m[f] != "" {
+				who = m[f] + "|" + who
+			}
+			m[f] = who
+		}
+	}
+	return m
+}()
 
 // notPersonContext reports whether the words around a capitalised run make it something
 // other than a private person: a question about a figure, an article before it ("the Mona
@@ -76,8 +93,8 @@ func notPersonContext(tail, after string) bool {
 }
 
 // signOffCues close a message with the sender's first name ("Cheers, Nikhil").
-var signOffCues = []string{"cheers,", "thanks,", "thank you,", "best,", "love,", "warmly,", "cordially,",
-	"cordialement,", "amitiés,", "bises,", "saludos,", "un abrazo,", "atentamente,", "grüße,", "gruß,", "lg,"}
+var signOffCues = withFolded([]string{"cheers,", "thanks,", "thank you,", "best,", "love,", "warmly,", "cordially,",
+	"cordialement,", "amitiés,", "bises,", "saludos,", "un abrazo,", "atentamente,", "grüße,", "gruß,", "lg,"})
 
 // signOffCue reports whether tail ends with a sign-off, then whitespace.
 func signOffCue(tail string) bool {

@@ -108,6 +108,13 @@ func NewRegexMatcher(opts RegexOptions) (*RegexMatcher, error) {
 		if opts.CaseInsensitive {
 			src = "(?i)" + p
 		}
+		// The text is normalised, its accents folded: an accented letter of the pattern
+		// matches its base letter too.
+		src, err := foldedPattern(src)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("patterns[%d]: %w", i, err))
+			continue
+		}
 		re, err := regexp.Compile(src)
 		if err != nil {
 			errs = append(errs, fmt.Errorf("patterns[%d]: %w", i, err))

@@ -55,7 +55,11 @@ func TestRegexLiteralGateChangesNothing(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		re := regexp.MustCompile(p)
+		src, err := foldedPattern(p) // the matcher's regexp: an accented letter matches its base letter too
+		if err != nil {
+			t.Fatal(err)
+		}
+		re := regexp.MustCompile(src)
 		for _, text := range texts {
 			if got, want := m.Match(text).Matched, re.MatchString(text); got != want {
 				t.Fatalf("pattern %q on %q: matched %v, the regexp says %v", p, text, got, want)
