@@ -46,9 +46,11 @@ test-quality:
 fuzz:
 	$(GO) test ./internal/config $(FUZZ) -fuzz '^FuzzParse$$'
 	$(GO) test ./internal/config $(FUZZ) -fuzz '^FuzzRedactURL$$'
+	$(GO) test ./internal/config $(FUZZ) -fuzz '^FuzzRedactAddress$$'
 	$(GO) test ./internal/openai $(FUZZ) -fuzz '^FuzzParseChatRequest$$'
 	$(GO) test ./internal/openai $(FUZZ) -fuzz '^FuzzSSEReader$$'
 	$(GO) test ./internal/openai $(FUZZ) -fuzz '^FuzzIsObject$$'
+	$(GO) test ./internal/openai $(FUZZ) -fuzz '^FuzzOneLine$$'
 	$(GO) test -tags onnx ./internal/embed/onnx $(FUZZ) -fuzz '^FuzzTokenizer$$'
 	$(GO) test -tags onnx ./internal/embed/onnx $(FUZZ) -fuzz '^FuzzBPE$$'
 	$(GO) test ./internal/openai $(FUZZ) -fuzz '^FuzzBearerToken$$'
