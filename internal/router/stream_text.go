@@ -15,8 +15,9 @@ import (
 // streamText keeps the credential values the router holds out of the text a client joins
 // from a stream's events. A value the backend writes into its answer (a server that echoes
 // the Authorization header, a model that repeats a key from its context) comes token by
-// token, so no single event holds it: each event's text goes out up to where what follows
-// may begin a value (redact.Redactor.Split), and the rest waits for the next event of the
+// token, so no single event holds it: each event's text goes out up to the run of
+// characters at its end that could be part of a value (redact.Redactor.Split, which holds
+// the same run whether or not it begins one), and the rest waits for the next event of the
 // same field. The event that finishes a choice takes what its fields still hold; held text
 // of a choice that finishes without text of its own, or of a stream that ends without a
 // finish, goes out in an event of its own before that.
