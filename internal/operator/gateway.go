@@ -52,7 +52,8 @@ func (r *Reconciler) reconcileGateway(ctx context.Context, sr *vllmv1alpha1.Sema
 	if !served {
 		if announce {
 			r.eventOnChange(sr, corev1.EventTypeNormal, topic, reasonGatewayAPINotInstalled, "Reconcile",
-				fmt.Sprintf("gateway %s/%s recorded but not checked: the Gateway API is not installed", ns, ref.Name))
+				fmt.Sprintf("gateway %s/%s recorded but not checked: the Gateway API is not installed; "+
+					"the router runs as an ExtProc server, and the ExtProc policy and routes must be configured separately", ns, ref.Name))
 		}
 		return vllmv1alpha1.GatewayModeIntegration, nil
 	}

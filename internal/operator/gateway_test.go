@@ -75,7 +75,8 @@ func TestGatewayAPINotInstalled(t *testing.T) {
 		t.Errorf("args = %q, want extproc mode", args)
 	}
 	ev := waitEvent(t, ns, "recorded", reasonGatewayAPINotInstalled)
-	if want := fmt.Sprintf("gateway %s/inference-gateway recorded but not checked: the Gateway API is not installed", ns); ev.Note != want {
+	if want := fmt.Sprintf("gateway %s/inference-gateway recorded but not checked: the Gateway API is not installed; "+
+		"the router runs as an ExtProc server, and the ExtProc policy and routes must be configured separately", ns); ev.Note != want {
 		t.Errorf("event note = %q, want %q", ev.Note, want)
 	}
 	// A new generation in the same mode announces nothing.
