@@ -10,6 +10,7 @@ import (
 	"os"
 
 	"github.com/semantic-router/semantic-router/internal/eval"
+	"github.com/semantic-router/semantic-router/internal/openai"
 	"github.com/semantic-router/semantic-router/internal/router"
 )
 
@@ -19,7 +20,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fs := flag.NewFlagSet("semantic-router eval", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	cfgPath := fs.String("config", "", "router configuration (default: the embedded demo configuration)")
-	data := fs.String("data", "", "labelled prompts, one JSON object a line: prompt, domain (or null), pii (types), jailbreak")
+	data := fs.String("data", "", "labelled prompts, one JSON object a line: prompt (or messages: [{role, content}]), domain (or null), pii (types), jailbreak")
 	format := fs.String("o", "text", "output: text or json")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -49,8 +50,15 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return fmt.Errorf("eval: %w", err)
 	}
 	defer func() { _ = rt.Close() }()
-	report, err := eval.Run(ctx, rows, func(ctx context.Context, prompt string) (eval.Prediction, error) {
-		c, err := rt.Classify(ctx, prompt, nil)
+	report, err := eval.Run(ctx, rows, func(ctx context.Context, row eval.Row) (eval.Prediction, error) {
+		msgs := []openai.Message{{Role: "user", Content: openai.TextContent(row.Prompt)}}
+		if len(row.Messages) > 0 {
+			msgs = msgs[:0]
+			for _, m := range row.Messages {
+				msgs = append(msgs, openai.Message{Role: m.Role, Content: openai.TextContent(m.Content)})
+			}
+		}
+		c, err := rt.ClassifyMessages(ctx, msgs, nil)
 		if err != nil {
 			return eval.Prediction{}, err
 		}

@@ -21,12 +21,14 @@ func TestReadRows(t *testing.T) {
 	in := `{"id":"a","prompt":"What is DNA?","domain":"biology","pii":[],"jailbreak":false}
 
 {"prompt":"mail me at a@b.co","domain":null,"pii":["email"],"jailbreak":false}
+{"messages":[{"role":"system","content":"be brief"},{"role":"user","content":"hi"}],"domain":null,"pii":[],"jailbreak":false}
 `
 	rows, err := ReadRows(strings.NewReader(in))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rows) != 2 || rows[0].ID != "a" || *rows[0].Domain != "biology" || rows[1].Domain != nil || rows[1].PII[0] != "email" {
+	if len(rows) != 3 || rows[0].ID != "a" || *rows[0].Domain != "biology" || rows[1].Domain != nil || rows[1].PII[0] != "email" ||
+		len(rows[2].Messages) != 2 || rows[2].Messages[1] != (Message{Role: "user", Content: "hi"}) {
 		t.Errorf("rows = %+v", rows)
 	}
 }
@@ -38,10 +40,13 @@ func TestReadRowsErrors(t *testing.T) {
 	}{
 		{"bad json", "{\"prompt\": \"x\"}\n{nope}\n", "reading rows: line 2: invalid character 'n' looking for beginning of object key string"},
 		{"unknown field", `{"prompt":"x","lable":"y"}`, `reading rows: line 1: json: unknown field "lable"`},
-		{"missing prompt", `{"domain":"math"}`, "reading rows: line 1: prompt is required"},
+		{"missing prompt", `{"domain":"math"}`, "reading rows: line 1: prompt or messages is required"},
+		{"prompt and messages", `{"prompt":"x","messages":[{"role":"user","content":"y"}]}`, "reading rows: line 1: prompt and messages are exclusive"},
+		{"message without role", `{"messages":[{"role":"user","content":"y"},{"content":"z"}]}`, "reading rows: line 1: messages[1].role is required"},
+		{"message without content", `{"messages":[{"role":"user","content":" "}]}`, "reading rows: line 1: messages[0].content is required"},
 		{"empty domain", `{"prompt":"x","domain":""}`, "reading rows: line 1: domain must be a label or null, not empty"},
 		{"two values", `{"prompt":"x"} {"prompt":"y"}`, "reading rows: line 1: more than one JSON value"},
-		{"all reported", "{}\n\n{}", "reading rows: line 1: prompt is required\nline 3: prompt is required"},
+		{"all reported", "{}\n\n{}", "reading rows: line 1: prompt or messages is required\nline 3: prompt or messages is required"},
 		{"wrong type", `{"prompt":"x","jailbreak":"yes"}`, "reading rows: line 1: json: cannot unmarshal string into Go struct field Row.jailbreak of type bool"},
 	}
 	for _, tt := range tests {
@@ -111,7 +116,7 @@ func TestRun(t *testing.T) {
 	t.Parallel()
 	rows, preds := testRows()
 	i := 0
-	r, err := Run(context.Background(), rows, func(ctx context.Context, prompt string) (Prediction, error) {
+	r, err := Run(context.Background(), rows, func(ctx context.Context, row Row) (Prediction, error) {
 		p := preds[i]
 		i++
 		return p, nil
@@ -122,7 +127,7 @@ func TestRun(t *testing.T) {
 	if r.DomainAccuracy != 2.0/3 || r.Rows != 5 {
 		t.Errorf("report = %+v", r)
 	}
-	_, err = Run(context.Background(), []Row{{ID: "x1", Prompt: "p"}}, func(context.Context, string) (Prediction, error) {
+	_, err = Run(context.Background(), []Row{{ID: "x1", Prompt: "p"}}, func(context.Context, Row) (Prediction, error) {
 		return Prediction{}, errors.New("backend down")
 	})
 	if err == nil || err.Error() != "eval: row x1: backend down" {

@@ -17,8 +17,8 @@ type Prediction struct {
 	Latency time.Duration
 }
 
-// Classifier classifies one prompt.
-type Classifier func(ctx context.Context, prompt string) (Prediction, error)
+// Classifier classifies one row: its prompt, or its messages.
+type Classifier func(ctx context.Context, row Row) (Prediction, error)
 
 // PRF holds precision and recall, with the counts they came from.
 type PRF struct {
@@ -66,7 +66,7 @@ func Run(ctx context.Context, rows []Row, classify Classifier) (*Report, error) 
 			return nil, fmt.Errorf("eval: %w", err)
 		}
 		start := time.Now()
-		p, err := classify(ctx, row.Prompt)
+		p, err := classify(ctx, row)
 		if err != nil {
 			name := row.ID
 			if name == "" {

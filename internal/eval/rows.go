@@ -13,14 +13,23 @@ import (
 	"strings"
 )
 
-// Row is one labelled prompt. Domain is nil when the prompt has no domain
-// label (it then does not count toward domain accuracy).
+// Row is one labelled prompt, or one labelled conversation: a chat request's messages, read
+// as the router reads a request's (every message for the policy signals, the last user
+// message for routing). Domain is nil when the row has no domain label (it then does not
+// count toward domain accuracy).
 type Row struct {
-	ID        string   `json:"id,omitempty"`
-	Prompt    string   `json:"prompt"`
-	Domain    *string  `json:"domain"`
-	PII       []string `json:"pii"`
-	Jailbreak bool     `json:"jailbreak"`
+	ID        string    `json:"id,omitempty"`
+	Prompt    string    `json:"prompt,omitempty"`
+	Messages  []Message `json:"messages,omitempty"`
+	Domain    *string   `json:"domain"`
+	PII       []string  `json:"pii"`
+	Jailbreak bool      `json:"jailbreak"`
+}
+
+// Message is one message of a conversation row.
+type Message struct {
+	Role    string `json:"role"`
+	Content string `json:"content"`
 }
 
 // maxLine bounds one JSONL row; prompts are short, so a longer line is
@@ -28,7 +37,7 @@ type Row struct {
 const maxLine = 1 << 20
 
 // ReadRows parses JSONL rows, one object per line; blank lines are
-// skipped. Errors name the line: "line 3: prompt is required".
+// skipped. Errors name the line: "line 3: prompt or messages is required".
 func ReadRows(r io.Reader) ([]Row, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), maxLine)
@@ -52,8 +61,8 @@ func ReadRows(r io.Reader) ([]Row, error) {
 			errs = append(errs, fmt.Errorf("line %d: more than one JSON value", line))
 			continue
 		}
-		if strings.TrimSpace(row.Prompt) == "" {
-			errs = append(errs, fmt.Errorf("line %d: prompt is required", line))
+		if err := checkText(row); err != nil {
+			errs = append(errs, fmt.Errorf("line %d: %w", line, err))
 			continue
 		}
 		if row.Domain != nil && *row.Domain == "" {
@@ -69,4 +78,25 @@ func ReadRows(r io.Reader) ([]Row, error) {
 		return nil, fmt.Errorf("reading rows: %w", err)
 	}
 	return rows, nil
+}
+
+// checkText accepts a row with either a prompt or messages, each message with a role and
+// content.
+func checkText(row Row) error {
+	switch {
+	case row.Prompt != "" && len(row.Messages) > 0:
+		return errors.New("prompt and messages are exclusive")
+	case len(row.Messages) > 0:
+		for i, m := range row.Messages {
+			if m.Role == "" {
+				return fmt.Errorf("messages[%d].role is required", i)
+			}
+			if strings.TrimSpace(m.Content) == "" {
+				return fmt.Errorf("messages[%d].content is required", i)
+			}
+		}
+	case strings.TrimSpace(row.Prompt) == "":
+		return errors.New("prompt or messages is required")
+	}
+	return nil
 }

@@ -35,9 +35,14 @@ type BlockInfo struct {
 // Classify computes every configured signal for a prompt and the decision a request for the
 // virtual model would get. It never calls a model and records no request metrics.
 func (r *Router) Classify(ctx context.Context, prompt string, h http.Header) (*Classification, error) {
+	return r.ClassifyMessages(ctx, []openai.Message{{Role: "user", Content: openai.TextContent(prompt)}}, h)
+}
+
+// ClassifyMessages is Classify for a conversation: the signals read its messages as they read
+// a chat request's.
+func (r *Router) ClassifyMessages(ctx context.Context, msgs []openai.Message, h http.Header) (*Classification, error) {
 	start := time.Now()
-	req := &openai.ChatRequest{Model: r.cfg.Routing.VirtualModel,
-		Messages: []openai.Message{{Role: "user", Content: openai.TextContent(prompt)}}}
+	req := &openai.ChatRequest{Model: r.cfg.Routing.VirtualModel, Messages: msgs}
 	// A failed signal shows in its result's error; the decision is taken as for a request.
 	results, matches, sigErr := r.signals.Evaluate(ctx, r.inputOf(req, h), nil)
 	c := &Classification{Signals: results, Decision: "default", Confidence: 1, Model: r.cfg.Routing.DefaultModel}

@@ -57,9 +57,9 @@ func TestNamesAddressesSets(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	classify := func(_ context.Context, prompt string) (eval.Prediction, error) {
+	classify := func(_ context.Context, row eval.Row) (eval.Prediction, error) {
 		var types []string
-		for _, typ := range d.Detect(prompt).Types() {
+		for _, typ := range d.Detect(row.Prompt).Types() {
 			types = append(types, string(typ))
 		}
 		return eval.Prediction{PII: types}, nil

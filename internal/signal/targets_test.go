@@ -33,7 +33,8 @@ var builtinClassifier = sync.OnceValues(func() (eval.Classifier, error) {
 	if err != nil {
 		return nil, err
 	}
-	return func(ctx context.Context, prompt string) (eval.Prediction, error) {
+	return func(ctx context.Context, row eval.Row) (eval.Prediction, error) {
+		prompt := row.Prompt
 		d, err := dom.Classify(ctx, prompt)
 		if err != nil {
 			return eval.Prediction{}, err
