@@ -49,9 +49,11 @@ const cantoneseMarks = "冇唔嘅喺乜佢咗嘢啲瞓睇攞"
 
 // foldHant returns s with its Traditional Chinese characters in their
 // Simplified forms and its Cantonese words in Mandarin ones, and whether
-// any changed. Text without CJK returns at once.
+// any changed. Text without CJK returns at once, and so does Japanese:
+// its kanji are not Traditional Chinese ("無視" is Japanese for "ignore"),
+// and the Japanese patterns are written with them.
 func foldHant(s string) (string, bool) {
-	if !containsHan(s) {
+	if !containsHan(s) || containsKana(s) {
 		return s, false
 	}
 	yue := strings.ContainsAny(s, cantoneseMarks)
@@ -73,4 +75,10 @@ func foldHant(s string) (string, bool) {
 		b.WriteRune(r)
 	}
 	return b.String(), true
+}
+
+// containsKana reports whether s holds hiragana or katakana, which Japanese writes and
+// Chinese does not.
+func containsKana(s string) bool {
+	return strings.ContainsFunc(s, func(r rune) bool { return r >= 0x3041 && r <= 0x30FF && r != 0x30FB })
 }

@@ -247,3 +247,45 @@ func (in *Input) join(scope Role) string {
 	}
 	return b.String()
 }
+
+// ackWords is the most words an assistant message between two user messages may have and
+// still count as an acknowledgement ("ok", "go on", "sure, continue") in userTurns.
+const ackWords = 3
+
+// userTurns is the text of the user's messages as one, when scope reads user messages and
+// the conversation has two or more: each message's normalised text, in order, separated by
+// spaces, with the acknowledgements between them (assistant messages of ackWords words or
+// fewer, which a client may write itself to cut a text into turns). The assistant's answers
+// and the system and tool messages are not part of it: they are read on their own, and text
+// that runs on from one speaker to another is not something either of them wrote.
+func (in *Input) userTurns(scope Role) (string, bool) {
+	if scope&RoleUser == 0 {
+		return "", false
+	}
+	var b strings.Builder
+	users, pending := 0, ""
+	for _, s := range in.Segments {
+		switch {
+		case s.Aside || s.ToolCall || s.Text == "":
+		case s.Role&RoleUser != 0:
+			if b.Len() > 0 {
+				b.WriteByte(' ')
+				if pending != "" {
+					b.WriteString(pending)
+					b.WriteByte(' ')
+				}
+			}
+			b.WriteString(s.Text)
+			users++
+			pending = ""
+		case s.Role&RoleAssistant != 0 && countFields(s.Text) <= ackWords:
+			pending = s.Text
+		default:
+			pending = ""
+		}
+	}
+	if users < 2 {
+		return "", false
+	}
+	return b.String(), true
+}

@@ -367,12 +367,19 @@ var (
 	rot13Cue = regexp.MustCompile(`(?i)\brot-?13\b|\bcaesar\b`)
 )
 
-// decodePayloads returns readable text hidden in base64, hex or rot13.
+// decodePayloads returns readable text hidden in base64, base32, hex, binary, Morse code or
+// rot13.
 func decodePayloads(text string) []string {
-	var out []string
+	out := decodeMorse(text)
 	b64Run, hexRun := longestRuns(text)
 	if b64Run < 16 && hexRun < 16 {
-		return rot13Payload(text)
+		return append(out, rot13Payload(text)...)
+	}
+	if b64Run >= 16 {
+		out = append(out, decodeBase32(text)...)
+	}
+	if hexRun >= 16 {
+		out = append(out, decodeBinary(text)...)
 	}
 	for _, m := range base64RE.FindAllString(text, -1) {
 		for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.RawStdEncoding, base64.URLEncoding, base64.RawURLEncoding} {

@@ -194,7 +194,8 @@ func TestRuleNeedsAreLiteralsOfTheRule(t *testing.T) {
 		t.Errorf("rule %d needs %q, want a set %q", rule, ruleNeeds[rule], want)
 	}
 	// authori[sz]ation code|override code|admin(?:istrator)? override|...
-	require(29, "ation code", "override code", " override", "clearance level", "sudo mode", "root access granted", "maintenance mode")
+	authority := slices.IndexFunc(jailbreakRules, func(r jailbreakRule) bool { return strings.Contains(r.RE.String(), "override code") })
+	require(authority, "ation code", "override code", " override", "clearance level", "sudo mode", "root access granted", "maintenance mode")
 }
 
 // TestDot2IsDot checks that the paired inner product gives bit-identical

@@ -408,8 +408,8 @@ func scoreMechanisms(text, lower, view string, c cueSet, reasons map[string]floa
 }
 
 // obfuscatedViews returns the readings of text that undo leetspeak,
-// reversal, hyphens inside words and separators inside CJK words, when they
-// apply; view is
+// reversal, upside-down letters, letters spelled out one by one, hyphens
+// inside words and separators inside CJK words, when they apply; view is
 // wordView(text).
 func obfuscatedViews(text, view string, c cueSet) []string {
 	var views []string
@@ -419,6 +419,9 @@ func obfuscatedViews(text, view string, c cueSet) []string {
 		}
 	}
 	if v, ok := joinSpacedLetters(text); ok {
+		views = append(views, v)
+	}
+	if v, ok := unflip(text); ok {
 		views = append(views, v)
 	}
 	if strings.IndexByte(text, '-') >= 0 {

@@ -38,6 +38,8 @@ import (
 //     precomposed (έ, й) and the marks of scripts that write with them (Devanagari, Thai,
 //     Arabic, Hebrew, ...) are kept. The detectors' lexicons and patterns written with
 //     accents match the folded text too (withFolded, mustCompileFolded);
+//   - regional indicator symbols, which draw flags in pairs, become the capital letters they
+//     stand for (foldRegionalIndicators);
 //   - runs of whitespace become one space, or one newline when the run holds a line break,
 //     and leading and trailing whitespace is removed.
 //
@@ -72,7 +74,24 @@ func normalizeOnce(s string) string {
 	s = foldDigitsAndDashes(s)
 	s = foldConfusables(s)
 	s = foldAccents(s)
+	s = foldRegionalIndicators(s)
 	return collapseSpace(s)
+}
+
+// foldRegionalIndicators reads the regional indicator symbols (U+1F1E6-1F1FF, two of which
+// draw a country's flag) as the capital letters they stand for: "🇮🇬🇳🇴🇷🇪" spells IGNORE to a
+// model, and a flag reads as its country's code.
+func foldRegionalIndicators(s string) string {
+	// Each is F0 9F 87 A6-BF in UTF-8.
+	if !strings.Contains(s, "\xf0\x9f\x87") {
+		return s
+	}
+	return strings.Map(func(r rune) rune {
+		if r >= 0x1F1E6 && r <= 0x1F1FF {
+			return 'A' + r - 0x1F1E6
+		}
+		return r
+	}, s)
 }
 
 // isMark reports a non-spacing or enclosing combining mark.

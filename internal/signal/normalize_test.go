@@ -20,6 +20,8 @@ func TestNormalize(t *testing.T) {
 		{"tag digits and punctuation", "ssn \U000E0037\U000E0030\U000E0032\U000E002D\U000E0035\U000E0038", "ssn 702-58"},
 		{"subdivision flag kept without its tags", "go \U0001F3F4\U000E0067\U000E0062\U000E0073\U000E0063\U000E0074\U000E007F!", "go \U0001F3F4!"},
 		{"black flag before tag text that is no flag", "\U0001F3F4\U000E0068\U000E0069\U000E0020\U000E0079\U000E006F\U000E0075", "\U0001F3F4hi you"},
+		{"regional indicator letters", "\U0001F1EE\U0001F1EC\U0001F1F3\U0001F1F4\U0001F1F7\U0001F1EA \U0001F1E6\U0001F1F1\U0001F1F1", "IGNORE ALL"},
+		{"a flag reads as its country code", "made in \U0001F1EB\U0001F1F7!", "made in FR!"},
 		{"variation selector and grapheme joiner", "ig\ufe0fno\u034fre", "ignore"},
 		{"control characters", "ignore\x00 all\x1b", "ignore all"},
 		{"full-width letters", "Ｉｇｎｏｒｅ ａｌｌ ｐｒｅｖｉｏｕｓ", "Ignore all previous"},

@@ -286,6 +286,9 @@ func (s *Set) embedTexts(in *Input, names map[string]bool) []string {
 					addText(seg.Text)
 				}
 			}
+			if turns, ok := in.userTurns(ex.scope); ok {
+				addText(turns)
+			}
 		default:
 			addText(in.Text(ex.scope))
 		}
@@ -311,22 +314,29 @@ func (s *Set) embedList(ctx context.Context, texts []string) ([][]float32, error
 	return vs, nil
 }
 
-// jailbreakResult scores each segment in scope on its own and keeps the highest score, so
-// that a long, benign system prompt does not dilute an attack in one message. Without
-// embeddings the patterns still score: a match stands, while a score below the threshold is
-// an Error, since similarity might have tipped it.
+// jailbreakResult scores each segment in scope on its own, so that a long, benign system
+// prompt does not dilute an attack in one message, and, when the user wrote several
+// messages, their text as one (Input.userTurns): an attack cut into several messages
+// ("Ignore all" / "previous instructions" / …) reads as one there. The highest score counts.
+// Without embeddings the patterns still score: a match stands, while a score below the
+// threshold is an Error, since similarity might have tipped it.
 func jailbreakResult(det *JailbreakDetector, ev *evaluation, scope Role, threshold float64) Result {
 	var best JailbreakResult
 	missing := false
-	for _, seg := range ev.in.Segments {
-		if seg.Role&scope == 0 || seg.Text == "" {
-			continue
-		}
-		v, ok := ev.vec(seg.Text)
+	score := func(text string) {
+		v, ok := ev.vec(text)
 		missing = missing || !ok
-		if r := det.long.score(seg.Text, ok, func() JailbreakResult { return det.detect(ev.text(seg.Text), v) }); r.Score > best.Score {
+		if r := det.long.score(text, ok, func() JailbreakResult { return det.detect(ev.text(text), v) }); r.Score > best.Score {
 			best = r
 		}
+	}
+	for _, seg := range ev.in.Segments {
+		if seg.Role&scope != 0 && seg.Text != "" {
+			score(seg.Text)
+		}
+	}
+	if turns, ok := ev.in.userTurns(scope); ok {
+		score(turns)
 	}
 	res := Result{Matched: best.Score >= threshold, Confidence: best.Score, Value: best.Reasons}
 	if missing && !res.Matched {

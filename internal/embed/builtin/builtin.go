@@ -183,3 +183,15 @@ func isIdeograph(r rune) bool {
 }
 
 var _ embed.Embedder = (*Embedder)(nil)
+
+// WordRank is the frequency rank of a lowercase word in the shipped vocabulary (0 is the most
+// frequent of its 100,000 words), and false for a word it does not hold. The first call loads
+// the table, as the first embedding does.
+func WordRank(word string) (int, bool) {
+	t, err := sharedTable()
+	if err != nil {
+		return 0, false
+	}
+	r, ok := t.index[word]
+	return int(r), ok
+}
