@@ -117,13 +117,9 @@ const spelledMinLetters = 8
 // spaced, or its gaps collapsed by Normalize) is split into words by segmentWords. It returns
 // text unchanged, and false, when there is no such run.
 func joinSpacedLetters(text string) (string, bool) {
-	type cell struct {
-		start, end int  // the letter's bytes
-		brk        bool // a word break comes before it
-	}
 	var (
 		b     strings.Builder
-		run   []cell
+		run   []letterCell
 		last  int // the end of what b holds of text
 		found bool
 	)
@@ -131,7 +127,7 @@ func joinSpacedLetters(text string) (string, bool) {
 		if len(run) >= spelledMinLetters {
 			found = true
 			b.WriteString(text[last:run[0].start])
-			b.WriteString(readRun(text, run, func(c cell) (int, int, bool) { return c.start, c.end, c.brk }))
+			b.WriteString(readRun(text, run))
 			last = run[len(run)-1].end
 		}
 		run = run[:0]
@@ -166,7 +162,7 @@ func joinSpacedLetters(text string) (string, bool) {
 				brk = len(gap) > 1 || gap == "/"
 			}
 		}
-		run = append(run, cell{i, i + size, brk})
+		run = append(run, letterCell{i, i + size, brk})
 		i += size
 	}
 	flush()
@@ -177,18 +173,23 @@ func joinSpacedLetters(text string) (string, bool) {
 	return b.String(), true
 }
 
+// letterCell is one letter of a spelled-out run in joinSpacedLetters.
+type letterCell struct {
+	start, end int  // the letter's bytes in the text
+	brk        bool // a word break comes before it
+}
+
 // readRun is the text of a spelled-out run: its letters joined, a space at each word break,
 // and, when there is none, the words segmentWords finds in them.
-func readRun[C any](text string, run []C, at func(C) (start, end int, brk bool)) string {
+func readRun(text string, run []letterCell) string {
 	var w strings.Builder
 	breaks := false
 	for k, c := range run {
-		start, end, brk := at(c)
-		if brk && k > 0 {
+		if c.brk && k > 0 {
 			w.WriteByte(' ')
 			breaks = true
 		}
-		w.WriteString(text[start:end])
+		w.WriteString(text[c.start:c.end])
 	}
 	if breaks {
 		return w.String()
