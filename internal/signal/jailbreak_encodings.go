@@ -101,8 +101,8 @@ func decodeBinary(text string) []string {
 		}
 		for i := 0; i < len(tok); i += 8 {
 			var c byte
-			for _, d := range tok[i : i+8] {
-				c = c<<1 | byte(d-'0')
+			for j := i; j < i+8; j++ {
+				c = c<<1 | (tok[j] - '0')
 			}
 			msg = append(msg, c)
 		}
