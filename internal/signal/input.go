@@ -193,7 +193,8 @@ func (in *Input) Select(scope Role) []Segment {
 	return out
 }
 
-// Prepare joins the text of each scope ahead of concurrent Text calls.
+// Prepare joins the text of each scope ahead of concurrent Text calls, and the user's turns
+// (userTurns) of each scope that reads user messages.
 func (in *Input) Prepare(scopes ...Role) {
 	for _, sc := range scopes {
 		if _, ok := in.prepared(sc); !ok {
@@ -201,9 +202,16 @@ func (in *Input) Prepare(scopes ...Role) {
 				in.joined = make([]scopeText, 0, 2)
 			}
 			in.joined = append(in.joined, scopeText{sc, in.join(sc)})
+			if sc&RoleUser != 0 {
+				turns, _ := in.joinTurns()
+				in.joined = append(in.joined, scopeText{sc | turnsOf, turns})
+			}
 		}
 	}
 }
+
+// turnsOf marks the user's turns of a scope among the prepared texts.
+const turnsOf Role = 1 << 7
 
 // Text is the normalised text of the segments in scope, one per line. A scope not passed to
 // Prepare is joined on each call.
@@ -262,6 +270,14 @@ func (in *Input) userTurns(scope Role) (string, bool) {
 	if scope&RoleUser == 0 {
 		return "", false
 	}
+	if t, ok := in.prepared(scope | turnsOf); ok {
+		return t, t != ""
+	}
+	return in.joinTurns()
+}
+
+// joinTurns builds userTurns' text; "" and false with fewer than two user messages.
+func (in *Input) joinTurns() (string, bool) {
 	var b strings.Builder
 	users, pending := 0, ""
 	for _, s := range in.Segments {
