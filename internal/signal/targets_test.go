@@ -16,8 +16,8 @@ import (
 )
 
 // builtinClassifier runs the default extractors the way the router will:
-// builtin embedder, built-in domains, all PII types, jailbreak patterns
-// plus similarity.
+// the prompt normalised, then the builtin embedder, built-in domains, all
+// PII types, jailbreak patterns plus similarity.
 var builtinClassifier = sync.OnceValues(func() (eval.Classifier, error) {
 	ctx := context.Background()
 	emb := builtin.New()
@@ -34,7 +34,8 @@ var builtinClassifier = sync.OnceValues(func() (eval.Classifier, error) {
 		return nil, err
 	}
 	return func(ctx context.Context, row eval.Row) (eval.Prediction, error) {
-		prompt := row.Prompt
+		// As the router reads a request: normalised once, then every detector.
+		prompt := signal.Normalize(row.Prompt)
 		d, err := dom.Classify(ctx, prompt)
 		if err != nil {
 			return eval.Prediction{}, err
