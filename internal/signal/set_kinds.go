@@ -178,9 +178,18 @@ func (b *builder) pii(cfg *config.Signals) error {
 	for _, p := range cfg.PII {
 		scope := mustScope(p.Roles, ScopeAll)
 		b.add(p.Name, "pii", p.Roles, ScopeAll, false, func(ev *evaluation) Result {
-			r := det.Detect(ev.in.Text(scope))
+			found := det.Detect(ev.in.Text(scope)).Types()
+			// A value cut into two user messages ("call me at (312) 555-" / "0148") reads
+			// whole in the user's turns.
+			if turns, ok := ev.in.userTurns(scope); ok {
+				for _, t := range det.Detect(turns).Types() {
+					if !slices.Contains(found, t) {
+						found = append(found, t)
+					}
+				}
+			}
 			var types []string
-			for _, t := range r.Types() {
+			for _, t := range found {
 				if len(p.Types) == 0 || slices.Contains(p.Types, string(t)) {
 					types = append(types, string(t))
 				}
