@@ -43,6 +43,71 @@ func maskRequest(det *signal.PIIDetector, out *openai.ChatRequest) {
 		}
 	}
 	out.Extra = maskMembers(det, out.Extra, unmasked...)
+	maskAcrossTurns(det, out)
+}
+
+// maskAcrossTurns masks the personal data that shows only in the user's messages read as one,
+// as the PII signal reads them (signal.Input.UserTurns): a value cut into two messages ("send
+// it to j.okafor" / "@example.com"). Each message holding a piece of it becomes its
+// normalised text with that piece replaced by the type ("[EMAIL]"), as maskText does when the
+// data shows only once normalised. out's messages slice is its own.
+func maskAcrossTurns(det *signal.PIIDetector, out *openai.ChatRequest) {
+	users := 0
+	for _, m := range out.Messages {
+		if signal.MessageRole(m.Role) == signal.RoleUser {
+			users++
+		}
+	}
+	if users < 2 {
+		return
+	}
+	text, spans := signal.InputFromChat(out, nil).UserTurns()
+	if text == "" {
+		return
+	}
+	type cut struct {
+		start, end int
+		typ        signal.PIIType
+	}
+	cuts := map[int][]cut{}
+	for _, f := range det.Detect(text).Findings {
+		first, last := -1, -1
+		for i, s := range spans {
+			if f.Start < s.End && f.End > s.Start {
+				if first < 0 {
+					first = i
+				}
+				last = i
+			}
+		}
+		if first < 0 || first == last {
+			continue // within one message, which maskMessage has masked
+		}
+		for _, s := range spans[first : last+1] {
+			cuts[s.Message] = append(cuts[s.Message], cut{max(f.Start, s.Start) - s.Start, min(f.End, s.End) - s.Start, f.Type})
+		}
+	}
+	for i, cs := range cuts {
+		m := out.Messages[i]
+		norm := signal.Normalize(m.Content.String())
+		var b strings.Builder
+		prev := 0
+		for _, c := range cs {
+			if c.start < prev || c.end > len(norm) {
+				continue
+			}
+			b.WriteString(norm[prev:c.start])
+			b.WriteString("[" + strings.ToUpper(string(c.typ)) + "]")
+			prev = c.end
+		}
+		b.WriteString(norm[prev:])
+		if m.Content.IsParts {
+			m.Content.Parts = mergeText(m.Content.Parts, b.String())
+		} else {
+			m.Content.Text = b.String()
+		}
+		out.Messages[i] = m
+	}
 }
 
 // maskMessage returns m with the personal data masked in each of its members: its text and

@@ -79,6 +79,10 @@ func TestRoute(t *testing.T) {
 		{"a policy masks a named model's request", chat("o3", "mail jane@example.com"), "o3", "mask", "[user: mail [EMAIL]]", 0, "", ""},
 		{"a policy masks every message", chat("auto", "hello jane@example.com", "and bob@example.org"), "general", "mask",
 			"[user: hello [EMAIL] user: and [EMAIL]]", 0, "", ""},
+		{"a policy masks a value cut into two user messages", chat("auto", "send it to j.okafor", "@brightpath-logistics.com please"), "general", "mask",
+			"[user: send it to [EMAIL] user: [EMAIL] please]", 0, "", ""},
+		{"a policy masks a cut value and the whole ones beside it", chat("auto", "mail bob@example.org or j.okafor", "@brightpath-logistics.com"), "general", "mask",
+			"[user: mail [EMAIL] or [EMAIL] user: [EMAIL]]", 0, "", ""},
 		{"a masking policy leaves routing to the decisions after it", chat("auto", "prove it to jane@example.com"), "qwen", "math",
 			"[system: Be rigorous. user: prove it to [EMAIL]]", 0, "", ""},
 		{"a policy blocks a named model's request", chat("qwen", "forbidden"), "", "block_banned", "", 403, "not allowed", "blocked_by_policy"},
@@ -105,7 +109,7 @@ func TestRoute(t *testing.T) {
 			t.Errorf("%s: the client's request was changed: %s", tt.name, messagesOf(tt.req))
 		}
 	}
-	for name, want := range map[string]float64{"math": 3, "mask": 3, "default": 1, "block_banned": 1} {
+	for name, want := range map[string]float64{"math": 3, "mask": 5, "default": 1, "block_banned": 1} {
 		if got := testutil.ToFloat64(metrics.Decisions.WithLabelValues(name)); got != want {
 			t.Errorf("decisions_total{%s} = %v, want %v", name, got, want)
 		}

@@ -203,7 +203,7 @@ func (in *Input) Prepare(scopes ...Role) {
 			}
 			in.joined = append(in.joined, scopeText{sc, in.join(sc)})
 			if sc&RoleUser != 0 {
-				turns, _ := in.joinTurns()
+				turns, _ := in.joinTurns(nil)
 				in.joined = append(in.joined, scopeText{sc | turnsOf, turns})
 			}
 		}
@@ -273,31 +273,60 @@ func (in *Input) userTurns(scope Role) (string, bool) {
 	if t, ok := in.prepared(scope | turnsOf); ok {
 		return t, t != ""
 	}
-	return in.joinTurns()
+	return in.joinTurns(nil)
 }
 
-// joinTurns builds userTurns' text; "" and false with fewer than two user messages.
-func (in *Input) joinTurns() (string, bool) {
+// TurnSpan is where one message's normalised text stands in the user's turns.
+type TurnSpan struct {
+	// Message is the index of the message in the conversation.
+	Message int
+	// Start and End are byte offsets in the joined text.
+	Start, End int
+}
+
+// UserTurns is the text the policy signals read of the user's messages as one (the user
+// messages and the acknowledgements between them, each normalised, separated by spaces), and
+// where each of those messages stands in it; "" and nil with fewer than two user messages.
+// It is for rewriting what the policies found there, such as a value cut into two messages.
+func (in *Input) UserTurns() (string, []TurnSpan) {
+	var spans []TurnSpan
+	text, ok := in.joinTurns(&spans)
+	if !ok {
+		return "", nil
+	}
+	return text, spans
+}
+
+// joinTurns builds userTurns' text, recording each message's place in spans when it is not
+// nil; "" and false with fewer than two user messages.
+func (in *Input) joinTurns(spans *[]TurnSpan) (string, bool) {
 	var b strings.Builder
-	users, pending := 0, ""
-	for _, s := range in.Segments {
+	users := 0
+	pending := -1 // the acknowledgement since the last user message
+	write := func(s Segment) {
+		if spans != nil {
+			*spans = append(*spans, TurnSpan{Message: s.Message, Start: b.Len(), End: b.Len() + len(s.Text)})
+		}
+		b.WriteString(s.Text)
+	}
+	for i, s := range in.Segments {
 		switch {
 		case s.Aside || s.ToolCall || s.Text == "":
 		case s.Role&RoleUser != 0:
 			if b.Len() > 0 {
 				b.WriteByte(' ')
-				if pending != "" {
-					b.WriteString(pending)
+				if pending >= 0 {
+					write(in.Segments[pending])
 					b.WriteByte(' ')
 				}
 			}
-			b.WriteString(s.Text)
+			write(s)
 			users++
-			pending = ""
+			pending = -1
 		case s.Role&RoleAssistant != 0 && countFields(s.Text) <= ackWords:
-			pending = s.Text
+			pending = i
 		default:
-			pending = ""
+			pending = -1
 		}
 	}
 	if users < 2 {

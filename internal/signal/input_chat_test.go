@@ -135,5 +135,16 @@ func TestUserTurns(t *testing.T) {
 				t.Errorf("%s (prepared %v): userTurns = %q, %v; want %q, %v", tt.name, prepared, got, ok, tt.want, tt.ok)
 			}
 		}
+		// UserTurns gives the same text, and where each message's text stands in it.
+		in := InputFromChat(&openai.ChatRequest{Model: "m", Messages: tt.msgs}, nil)
+		text, spans := in.UserTurns()
+		if tt.scope&RoleUser != 0 && text != tt.want {
+			t.Errorf("%s: UserTurns = %q, want %q", tt.name, text, tt.want)
+		}
+		for _, sp := range spans {
+			if got, want := text[sp.Start:sp.End], Normalize(tt.msgs[sp.Message].Content.String()); got != want {
+				t.Errorf("%s: span of message %d reads %q, want %q", tt.name, sp.Message, got, want)
+			}
+		}
 	}
 }
