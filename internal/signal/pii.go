@@ -446,8 +446,12 @@ var ibanLengths = map[string]int{
 	"SV": 28, "TL": 23, "TN": 24, "TR": 26, "UA": 29, "VA": 22, "VG": 24, "XK": 20,
 }
 
+// findIBANs finds IBANs written in capitals or not ("gb82 west 1234 …"): the country's
+// length and the mod-97 check decide, on the text with its ASCII letters in capitals, which
+// keeps every offset.
 func findIBANs(text string) [][2]int {
 	var out [][2]int
+	text = asciiUpper(text)
 	for _, m := range ibanRE.FindAllStringIndex(text, -1) {
 		want, ok := ibanLengths[text[m[0]:m[0]+2]]
 		if !ok {
@@ -560,7 +564,9 @@ var (
 	// Numbers without a trunk prefix (ES 612 345 678, IT 347 123 4567), or written without
 	// separators (4155550132), are trusted only right after a word that names a phone
 	// (phoneCloseCueRE: not "text", "ring" or "cell" alone).
-	phoneNoTrunkRE  = regexp.MustCompile(`\b[1-9]\d{1,4}(?:[ .\-]?\d{2,8}){1,4}\b`)
+	// After such a word, the area code may stand in parentheses without a space after them
+	// ("(415)5550132") and the groups may be cut by slashes or underscores ("415/555/0132").
+	phoneNoTrunkRE  = regexp.MustCompile(`(?:\(\s*)?\b[1-9]\d{1,4}\)?(?:[ .\-/_]?\d{2,8}){1,4}\b`)
 	phoneCueRE      = mustCompileFolded(`(?i)` + phoneCues)
 	phoneCloseCueRE = mustCompileFolded(`(?i)\b(?:phone|tel|mobile|cell ?phone|whatsapp|fax|call (?:me|us)(?: at| on)?|(?:my|your|his|her|our|their) number|` +
 		`t[ée]l[ée]phone|telefon|tel[ée]fono|telefone|numéro|n[uú]mero|nummer|handy|m[óo]vil|celular|cellulare|portable)[^0-9]{0,16}$`)
@@ -622,4 +628,20 @@ func findPhones(text string) [][2]int {
 func listedWithContact(text string, start int) bool {
 	before := text[max(0, start-80):start]
 	return strings.Contains(before, "@")
+}
+
+// asciiUpper is text with its ASCII letters in capitals and every other byte as it is; text
+// itself when it has no lower-case ASCII letter.
+func asciiUpper(text string) string {
+	i := strings.IndexFunc(text, func(r rune) bool { return r >= 'a' && r <= 'z' })
+	if i < 0 {
+		return text
+	}
+	b := []byte(text)
+	for j := i; j < len(b); j++ {
+		if c := b[j]; c >= 'a' && c <= 'z' {
+			b[j] = c - 'a' + 'A'
+		}
+	}
+	return string(b)
 }

@@ -18,7 +18,8 @@ type textFacts struct {
 	digitDots int
 	// colons counts ':': an IPv6 candidate has at least two.
 	colons int
-	// ibanStart: two capital letters then two digits, as every IBAN starts.
+	// ibanStart: two letters then two digits, as every IBAN starts (written in capitals or
+	// not).
 	ibanStart bool
 }
 
@@ -45,7 +46,7 @@ func factsOf(text string) textFacts {
 			if i+2 < len(text) && text[i+1] == '.' && text[i+2] >= '0' && text[i+2] <= '9' {
 				f.digitDots++
 			}
-			if i >= 3 && isUpper(text[i-3]) && isUpper(text[i-2]) && isDigit(text[i-1]) {
+			if i >= 3 && isASCIILetter(text[i-3]) && isASCIILetter(text[i-2]) && isDigit(text[i-1]) {
 				f.ibanStart = true
 			}
 		case group > 0 && gap < 4 && strings.IndexByte(" \n.-/_,:|~*+()", c) >= 0:
@@ -141,7 +142,5 @@ func containsAnyOf(text string, subs []string) bool {
 	}
 	return false
 }
-
-func isUpper(c byte) bool { return c >= 'A' && c <= 'Z' }
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
