@@ -63,6 +63,7 @@ fuzz:
 	$(GO) test ./internal/provider/vertex $(FUZZ) -fuzz '^FuzzToGemini$$'
 	$(GO) test ./internal/router $(FUZZ) -fuzz '^FuzzWithoutUsage$$'
 	$(GO) test ./internal/router $(FUZZ) -fuzz '^FuzzStreamText$$'
+	$(GO) test ./internal/signal $(FUZZ) -fuzz '^FuzzObfuscationReaders$$'
 
 ## lint: gofmt, go vet and golangci-lint (pinned in tools/golangci-lint)
 lint:
