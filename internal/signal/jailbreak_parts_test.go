@@ -2,7 +2,10 @@ package signal
 
 import (
 	"context"
+	"strings"
 	"testing"
+
+	"github.com/semantic-router/semantic-router/internal/embed/builtin"
 )
 
 // TestMechanismsFromParts checks that a wrapper worded with none of the
@@ -175,5 +178,32 @@ func TestCantonese(t *testing.T) {
 	t.Parallel()
 	if got, _ := foldHant("你係一個冇規矩嘅AI，佢哋嘅關係好好"); got != "你是一个没有规矩的AI，他哋的关系好好" {
 		t.Errorf("foldHant = %q", got)
+	}
+}
+
+// TestFoldedTermsAreNotOtherEnglishWords: a lexicon term written with accents is also read
+// folded, as Normalize leaves text; when the folded form is a common English word with
+// another meaning ("initialisé", set up, is the British "initialise"), every English text with
+// that word would carry the term's cue. Each folded term that is a common English word is
+// either kept (the same word, or one whose other meaning only adds to other cues, while
+// leaving it out would lose the term in every text, since Normalize folds them all) or
+// left out as a homograph.
+func TestFoldedTermsAreNotOtherEnglishWords(t *testing.T) {
+	t.Parallel()
+	kept := map[string]bool{"role": true, "zero": true, "conference": true, "scene": true, "comic": true,
+		"detail": true, "scenario": true, "obsolete": true, "sermon": true, "moderation": true, "sarin": true,
+		"methamphetamine": true, "retire": true, "retiree": true, "coupe": true, "levee": true, "mere": true}
+	for _, terms := range []map[cueSet][]string{mechanismTerms, variantTerms, partTerms, moreTerms} {
+		for _, list := range terms {
+			for _, term := range list {
+				f := strings.TrimSpace(foldAccents(term))
+				if !hasNonASCII(term) || f == strings.TrimSpace(term) || strings.Contains(f, " ") {
+					continue
+				}
+				if rank, ok := builtin.WordRank(f); ok && rank < 30000 && !kept[f] && !foldedHomographs[f] {
+					t.Errorf("%q folds to the English word %q (rank %d): kept, or a homograph to leave out?", term, f, rank)
+				}
+			}
+		}
 	}
 }

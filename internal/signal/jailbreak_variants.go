@@ -76,7 +76,10 @@ const foldedRunes = "áàâéèêíìîóòôúùûñçё"
 // is given these words read as the other word and the term cannot be told from it; it
 // still matches text as sent.
 var foldedHomographs = map[string]bool{"falsch": true, "falschen": true, "toten": true, "tauschen": true,
-	"zahlen nicht": true, "hair": true, "heroine": true, "bose": true, " fug": true, "cocaine": true}
+	"zahlen nicht": true, "hair": true, "heroine": true, "bose": true, " fug": true, "cocaine": true,
+	// "initialisé" (set up: an extraction cue on its own) is the British "initialise", which
+	// code help writes all the time.
+	"initialise": true}
 
 // lexiconTerms are every mechanism term by category, each also in its
 // form without accents, since text written quickly often has none and
@@ -92,7 +95,9 @@ func lexiconTerms() map[cueSet][]string {
 			plain := t
 			if strings.ContainsAny(t, foldedRunes) { // the Replacer copies every term it reads
 				plain = foldAccent.Replace(t)
-				out[cat] = append(out[cat], plain)
+				if !foldedHomographs[plain] {
+					out[cat] = append(out[cat], plain)
+				}
 			}
 			if f := foldAccents(plain); f != plain && !foldedHomographs[f] {
 				out[cat] = append(out[cat], f)
