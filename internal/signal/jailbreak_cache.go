@@ -10,25 +10,35 @@ const (
 	cachedTexts   = 256     // results kept; past it, any one is dropped for the new one
 )
 
-// scoreCache keeps the results of long texts. A result depends on the text and on whether it
-// had a vector (the builtin and remote embedders give a text the same vector every time).
+// scoreCache keeps the results of long texts. A result depends on the text and on how it was
+// scored: with a vector or without (the builtin and remote embedders give a text the same
+// vector every time), or by the rules only (a system prompt).
 type scoreCache struct {
 	mu      sync.Mutex
 	results map[scoreKey]JailbreakResult
 }
 
+// How a text was scored.
+type scoring uint8
+
+const (
+	scoredWithoutVector scoring = iota
+	scoredWithVector
+	scoredByRules
+)
+
 type scoreKey struct {
-	text   string
-	vector bool
+	text string
+	how  scoring
 }
 
 // score returns the result of text from the cache, or computes it with detect and keeps it.
 // The result's Reasons are shared: callers read them only.
-func (c *scoreCache) score(text string, vector bool, detect func() JailbreakResult) JailbreakResult {
+func (c *scoreCache) score(text string, how scoring, detect func() JailbreakResult) JailbreakResult {
 	if len(text) < cachedTextMin {
 		return detect()
 	}
-	k := scoreKey{text, vector}
+	k := scoreKey{text, how}
 	c.mu.Lock()
 	r, ok := c.results[k]
 	c.mu.Unlock()
