@@ -65,11 +65,7 @@ func maskAcrossTurns(det *signal.PIIDetector, out *openai.ChatRequest) {
 	if text == "" {
 		return
 	}
-	type cut struct {
-		start, end int
-		typ        signal.PIIType
-	}
-	cuts := map[int][]cut{}
+	cuts := map[int][]signal.PIIFinding{} // by message, in its normalised text, in order
 	for _, f := range det.Detect(text).Findings {
 		first, last := -1, -1
 		for i, s := range spans {
@@ -84,27 +80,16 @@ func maskAcrossTurns(det *signal.PIIDetector, out *openai.ChatRequest) {
 			continue // within one message, which maskMessage has masked
 		}
 		for _, s := range spans[first : last+1] {
-			cuts[s.Message] = append(cuts[s.Message], cut{max(f.Start, s.Start) - s.Start, min(f.End, s.End) - s.Start, f.Type})
+			cuts[s.Message] = append(cuts[s.Message], signal.PIIFinding{Type: f.Type, Start: max(f.Start, s.Start) - s.Start, End: min(f.End, s.End) - s.Start})
 		}
 	}
-	for i, cs := range cuts {
+	for i, fs := range cuts {
 		m := out.Messages[i]
-		norm := signal.Normalize(m.Content.String())
-		var b strings.Builder
-		prev := 0
-		for _, c := range cs {
-			if c.start < prev || c.end > len(norm) {
-				continue
-			}
-			b.WriteString(norm[prev:c.start])
-			b.WriteString("[" + strings.ToUpper(string(c.typ)) + "]")
-			prev = c.end
-		}
-		b.WriteString(norm[prev:])
+		masked := signal.PIIResult{Findings: fs}.Mask(signal.Normalize(m.Content.String()))
 		if m.Content.IsParts {
-			m.Content.Parts = mergeText(m.Content.Parts, b.String())
+			m.Content.Parts = mergeText(m.Content.Parts, masked)
 		} else {
-			m.Content.Text = b.String()
+			m.Content.Text = masked
 		}
 		out.Messages[i] = m
 	}
