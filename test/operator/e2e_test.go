@@ -193,7 +193,16 @@ func TestOperatorConfigServesChat(t *testing.T) {
 			t.Errorf("probe GET %s = %d, want 200", url, code)
 		}
 	}
-	if code, text := get(t, target["metrics"]+"/metrics"); code != http.StatusOK || !strings.Contains(text, "semantic_router_requests_total") {
+	// The request is counted once its answer has left, which the client may read first.
+	var code int
+	var text string
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		code, text = get(t, target["metrics"]+"/metrics")
+		if code == http.StatusOK && strings.Contains(text, "semantic_router_requests_total") || time.Now().After(deadline) {
+			break
+		}
+	}
+	if code != http.StatusOK || !strings.Contains(text, "semantic_router_requests_total") {
 		t.Errorf("GET %s/metrics = %d without semantic_router_requests_total", target["metrics"], code)
 	}
 	if code, _ := get(t, target["api"]+"/health"); code != http.StatusOK {
