@@ -153,6 +153,10 @@ func ToolCallText(args string) string {
 // is read decoded when it decodes to text; binary data (an image, audio, a file) is left
 // out, but for the words it shows between separators.
 func JSONText(raw []byte) string {
+	if len(raw) == 0 {
+		// Most requests leave most members out: no decoder for them.
+		return ""
+	}
 	dec := jsontext.NewDecoder(bytes.NewReader(raw), jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
 	var b strings.Builder
 	for {

@@ -43,7 +43,7 @@ func InputFromChat(req *openai.ChatRequest, h http.Header) *Input {
 		}
 		aside(i, role, joinLines(m.Name, m.ToolCallID))
 		aside(i, role, partsAside(m.Content))
-		for _, k := range slices.Sorted(maps.Keys(m.Extra)) {
+		for _, k := range sortedKeys(m.Extra) {
 			aside(i, role, joinLines(k, JSONText(m.Extra[k])))
 		}
 	}
@@ -66,7 +66,7 @@ func requestAside(req *openai.ChatRequest) string {
 			lines = append(lines, JSONText(b))
 		}
 	}
-	for _, k := range slices.Sorted(maps.Keys(req.Extra)) {
+	for _, k := range sortedKeys(req.Extra) {
 		lines = append(lines, k, JSONText(req.Extra[k]))
 	}
 	return joinLines(lines...)
@@ -102,6 +102,15 @@ func partsAside(c openai.Content) string {
 		lines = append(lines, joined.String())
 	}
 	return joinLines(lines...)
+}
+
+// sortedKeys returns m's keys in order; nil, at no cost, for the empty map most messages and
+// requests have.
+func sortedKeys(m map[string]json.RawMessage) []string {
+	if len(m) == 0 {
+		return nil
+	}
+	return slices.Sorted(maps.Keys(m))
 }
 
 // joinLines joins the non-empty lines with newlines.

@@ -31,6 +31,17 @@ func TestToolCallText(t *testing.T) {
 	}
 }
 
+// TestJSONTextOfNothing: a member the request leaves out (nil) and an empty value read as
+// no text.
+func TestJSONTextOfNothing(t *testing.T) {
+	t.Parallel()
+	for _, raw := range [][]byte{nil, {}, []byte(`null`), []byte(`{}`), []byte(`[]`)} {
+		if got := JSONText(raw); got != "" {
+			t.Errorf("JSONText(%q) = %q, want \"\"", raw, got)
+		}
+	}
+}
+
 func TestInputScopes(t *testing.T) {
 	t.Parallel()
 	in := NewInput([]Segment{
