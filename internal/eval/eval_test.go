@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/semantic-router/semantic-router/internal/openai"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -43,6 +45,7 @@ func TestReadRowsErrors(t *testing.T) {
 		{"missing prompt", `{"domain":"math"}`, "reading rows: line 1: prompt or messages is required"},
 		{"prompt and messages", `{"prompt":"x","messages":[{"role":"user","content":"y"}]}`, "reading rows: line 1: prompt and messages are exclusive"},
 		{"message without role", `{"messages":[{"role":"user","content":"y"},{"content":"z"}]}`, "reading rows: line 1: messages[1].role is required"},
+		{"message with an unknown role", `{"messages":[{"role":"usr","content":"y"}]}`, `reading rows: line 1: messages[0].role must be one of system, developer, user, assistant, tool; got "usr"`},
 		{"message without content", `{"messages":[{"role":"user","content":" "}]}`, "reading rows: line 1: messages[0].content is required"},
 		{"empty domain", `{"prompt":"x","domain":""}`, "reading rows: line 1: domain must be a label or null, not empty"},
 		{"two values", `{"prompt":"x"} {"prompt":"y"}`, "reading rows: line 1: more than one JSON value"},
@@ -174,6 +177,8 @@ func TestWriteText(t *testing.T) {
 func FuzzReadRows(f *testing.F) {
 	f.Add(`{"prompt":"x","domain":"math","pii":["email"],"jailbreak":true}`)
 	f.Add("{}\n{\"prompt\":1}")
+	f.Add(`{"messages":[{"role":"system","content":"Be brief."},{"role":"user","content":"hi"}],"jailbreak":false}`)
+	f.Add(`{"messages":[{"role":"usr","content":"hi"}]}`)
 	f.Fuzz(func(t *testing.T, in string) {
 		rows, err := ReadRows(strings.NewReader(in))
 		if err != nil {
@@ -183,8 +188,13 @@ func FuzzReadRows(f *testing.F) {
 			return
 		}
 		for _, r := range rows {
-			if strings.TrimSpace(r.Prompt) == "" {
-				t.Fatalf("accepted an empty prompt: %+v", r)
+			if len(r.Messages) == 0 && strings.TrimSpace(r.Prompt) == "" {
+				t.Fatalf("accepted a row without text: %+v", r)
+			}
+			for i, m := range r.Messages {
+				if openai.RoleError(i, m.Role) != nil || strings.TrimSpace(m.Content) == "" {
+					t.Fatalf("accepted message %d without a known role or content: %+v", i, r)
+				}
 			}
 		}
 	})

@@ -11,6 +11,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/semantic-router/semantic-router/internal/openai"
 )
 
 // Row is one labelled prompt, or one labelled conversation: a chat request's messages, read
@@ -90,6 +92,11 @@ func checkText(row Row) error {
 		for i, m := range row.Messages {
 			if m.Role == "" {
 				return fmt.Errorf("messages[%d].role is required", i)
+			}
+			// The router refuses a request with any other role; a typo would otherwise be
+			// scored as a message of no role the signals read.
+			if err := openai.RoleError(i, m.Role); err != nil {
+				return err
 			}
 			if strings.TrimSpace(m.Content) == "" {
 				return fmt.Errorf("messages[%d].content is required", i)

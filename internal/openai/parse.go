@@ -15,6 +15,15 @@ import (
 
 var validRoles = map[string]bool{"system": true, "developer": true, "user": true, "assistant": true, "tool": true, "function": true}
 
+// RoleError says what is wrong with message i's role, or returns nil when the API accepts it
+// (the legacy "function" role too, unlisted).
+func RoleError(i int, role string) error {
+	if validRoles[role] {
+		return nil
+	}
+	return fmt.Errorf("messages[%d].role must be one of system, developer, user, assistant, tool; got %q", i, role)
+}
+
 // ParseChatRequest decodes and checks a chat completion body. Every failure is a 400
 // *APIError whose message says what is wrong and, where it helps, which parameter.
 func ParseChatRequest(body []byte) (*ChatRequest, *APIError) {
@@ -42,9 +51,8 @@ func ParseChatRequest(body []byte) (*ChatRequest, *APIError) {
 		return nil, BadRequest("messages", "messages must be a non-empty array")
 	}
 	for i, m := range req.Messages {
-		if !validRoles[m.Role] {
-			return nil, BadRequest(fmt.Sprintf("messages[%d].role", i),
-				fmt.Sprintf("messages[%d].role must be one of system, developer, user, assistant, tool; got %q", i, m.Role))
+		if err := RoleError(i, m.Role); err != nil {
+			return nil, BadRequest(fmt.Sprintf("messages[%d].role", i), err.Error())
 		}
 	}
 	if req.StreamOptions != nil && !req.Stream {
