@@ -64,6 +64,7 @@ fuzz:
 	$(GO) test ./internal/router $(FUZZ) -fuzz '^FuzzWithoutUsage$$'
 	$(GO) test ./internal/router $(FUZZ) -fuzz '^FuzzStreamText$$'
 	$(GO) test ./internal/signal $(FUZZ) -fuzz '^FuzzObfuscationReaders$$'
+	$(GO) test ./internal/signal $(FUZZ) -fuzz '^FuzzPIIDetect$$'
 	$(GO) test ./internal/eval $(FUZZ) -fuzz '^FuzzReadRows$$'
 
 ## lint: gofmt, go vet and golangci-lint (pinned in tools/golangci-lint)

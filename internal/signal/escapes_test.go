@@ -92,8 +92,9 @@ func TestJailbreakInEscapedText(t *testing.T) {
 	}
 }
 
-// TestPIISpelledOut: digits written as words, "@" and "." written as "(at)" and "(dot)",
-// and digit groups joined by an "x" or an emoji are read as a model reads them.
+// TestPIISpelledOut: digits written as words, "@" and "." written as "(at)" and "(dot)" or
+// "-at-" and "-dot-", and digit groups joined by an "x" or an emoji are read as a model
+// reads them.
 func TestPIISpelledOut(t *testing.T) {
 	t.Parallel()
 	tests := []piiMaskCase{
@@ -105,6 +106,14 @@ func TestPIISpelledOut(t *testing.T) {
 		{"e-mail with bare at and dot", "write to jane.doe at example dot com today", []PIIType{PIIEmail}, "write to [EMAIL] today"},
 		{"e-mail with a spaced @", "mail jane.doe @ example.com", []PIIType{PIIEmail}, "mail [EMAIL]"},
 		{"e-mail with bare at after a cue", "my email is jane at example dot org", []PIIType{PIIEmail}, "my email is [EMAIL]"},
+		{"e-mail with -at-", "write to john.smith -at- example.com please", []PIIType{PIIEmail}, "write to [EMAIL] please"},
+		{"e-mail with -at- and -dot-, unspaced", "mail JANE.DOE-AT-EXAMPLE-DOT-COM", []PIIType{PIIEmail}, "mail [EMAIL]"},
+		{"e-mail with -at- after a cue", "my email: jdoe -at- example -dot- org", []PIIType{PIIEmail}, "my email: [EMAIL]"},
+		{"e-mail with an @ and a -dot-", "mail jane.doe@example-dot-com", []PIIType{PIIEmail}, "mail [EMAIL]"},
+		{"an address whose local part holds -at-", "mail meet-at-noon@example.com", []PIIType{PIIEmail}, "mail [EMAIL]"},
+		{"a hyphenated phrase is no address", "an all-at-once update to example.com", nil, "an all-at-once update to example.com"},
+		{"a hyphenated site name is no address", "contact the stay-at-home.com team", nil, "contact the stay-at-home.com team"},
+		{"e-mail with -at- and -dot- after a plain local part", "write to jdoe-at-example-dot-com", []PIIType{PIIEmail}, "write to [EMAIL]"},
 		{"a site named in a sentence is no address", "take a look at example dot com today", nil, "take a look at example dot com today"},
 		{"a place and a sentence's end are no address", "I was at work. It was fine", nil, "I was at work. It was fine"},
 		{"card with x between its groups", "card 4111x1111x1111x1111", []PIIType{PIICreditCard}, "card [CREDIT_CARD]"},

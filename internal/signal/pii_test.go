@@ -213,7 +213,7 @@ func TestValidators(t *testing.T) {
 }
 
 func FuzzPIIDetect(f *testing.F) {
-	for _, s := range []string{"", "a@b.co", "+1 (503) 555-0166", "DE89 3704 0044 0532 0130 00", "::1", "2001:db8::", "My name is Ann", "12 rue de", "\xff\xfe", "Dr. ", "I'm"} {
+	for _, s := range []string{"", "a@b.co", "+1 (503) 555-0166", "DE89 3704 0044 0532 0130 00", "::1", "2001:db8::", "My name is Ann", "12 rue de", "\xff\xfe", "Dr. ", "I'm", "mail jdoe-at-example-dot-com", "x.y -AT- z.org"} {
 		f.Add(s)
 	}
 	d, _ := NewPIIDetector(PIIOptions{})

@@ -145,15 +145,15 @@ func spelledSymbols(text string) (out string, at []int, ok bool) {
 	return out, at, true
 }
 
-// bareAddressRE finds an e-mail address written with its "@" and "." spelled as words or
-// set apart by blanks ("jane.doe at example dot com", "jane.doe @ example.com"): a local
-// part, an "at", labels joined by "dot" or ".", and a common top-level domain. Whether it
-// is an address at all is bareSymbols' to judge.
-var bareAddressRE = regexp.MustCompile(`(?i)\b([a-z0-9][a-z0-9._%+\-]*)(\s+at\s+|\s*@\s*)[a-z0-9][a-z0-9\-]*(?:(?:\s+dot\s+|\.)[a-z0-9][a-z0-9\-]*)*(?:\s+dot\s+|\.)` +
+// bareAddressRE finds an e-mail address written with its "@" and "." spelled as words, set
+// apart by blanks or by hyphens ("jane.doe at example dot com", "jane.doe @ example.com",
+// "jane.doe -at- example -dot- com"): a local part, an "at", labels joined by "dot" or ".",
+// and a common top-level domain. Whether it is an address at all is bareSymbols' to judge.
+var bareAddressRE = regexp.MustCompile(`(?i)\b([a-z0-9][a-z0-9._%+\-]*)(\s+at\s+|\s*-at-\s*|\s*@\s*)[a-z0-9][a-z0-9\-]*(?:(?:\s+dot\s+|\s*-dot-\s*|\.)[a-z0-9][a-z0-9\-]*)*(?:\s+dot\s+|\s*-dot-\s*|\.)` +
 	`(?:com|org|net|edu|gov|mil|io|info|biz|uk|de|fr|es|it|nl|ca|au|ch|se|dk|fi|pl|pt|ie|jp|cn|br|mx|ru)\b`)
 
 // bareSeparatorRE finds the spelled or spaced separators inside such an address.
-var bareSeparatorRE = regexp.MustCompile(`(?i)\s+(at|dot)\s+|\s*@\s*`)
+var bareSeparatorRE = regexp.MustCompile(`(?i)\s+(at|dot)\s+|\s*-(at|dot)-\s*|\s*@\s*`)
 
 // emailCueRE says that what follows is an address: an "at" between plain words needs it.
 var emailCueRE = regexp.MustCompile(`(?i)\b(?:e-?mail|mail|address|contact|reach|write)\b`)
@@ -161,28 +161,35 @@ var emailCueRE = regexp.MustCompile(`(?i)\b(?:e-?mail|mail|address|contact|reach
 // bareSymbols returns text with the spelled or spaced "@" and "." of each e-mail address
 // found by bareAddressRE written as symbols. An "at" word joins an address only when its
 // local part looks like one (it holds a ".", "_", "+" or a digit) or an e-mail cue comes
-// shortly before: "take a look at example dot com" stays text. at and ok are as for
-// decodeEscapes.
+// shortly before ("take a look at example dot com" stays text); one joined by hyphens
+// without blanks, only when its local part looks like one or its "dot" is spelled too
+// ("stay-at-home.com" stays text). at and ok are as for decodeEscapes.
 func bareSymbols(text string) (out string, at []int, ok bool) {
 	if !mayHoldBareAddress(text) {
 		return "", nil, false
 	}
 	var spans []replacement
 	for _, m := range bareAddressRE.FindAllStringSubmatchIndex(text, -1) {
-		addr := text[m[0]:m[1]]
-		if !strings.ContainsAny(addr, " \t\n") {
+		// The separators are read from the "at" on: a local part may hold "-at-" itself.
+		rest := text[m[4]:m[1]]
+		if !strings.ContainsAny(rest, " \t\n") && rest[0] == '@' && !hasHyphenWordFold(rest, "dot") {
 			continue // written as an address already
 		}
-		if sep := strings.TrimSpace(text[m[4]:m[5]]); !strings.EqualFold(sep, "@") &&
-			!strings.ContainsAny(text[m[2]:m[3]], "._+0123456789") && !emailCueRE.MatchString(text[max(0, m[0]-40):m[0]]) {
-			continue
+		if sepRaw := text[m[4]:m[5]]; !strings.EqualFold(strings.TrimSpace(sepRaw), "@") && !strings.ContainsAny(text[m[2]:m[3]], "._+0123456789") {
+			// An "at" set apart between plain words needs an e-mail cue before it; one
+			// joined to them by hyphens needs its "dot" spelled too: "stay-at-home.com" is a
+			// site.
+			if joined := !strings.ContainsAny(sepRaw, " \t\n"); joined && !hasHyphenWordFold(rest, "dot") ||
+				!joined && !emailCueRE.MatchString(text[max(0, m[0]-40):m[0]]) {
+				continue
+			}
 		}
-		for _, s := range bareSeparatorRE.FindAllStringSubmatchIndex(addr, -1) {
+		for _, s := range bareSeparatorRE.FindAllStringSubmatchIndex(rest, -1) {
 			symbol := byte('@')
-			if s[2] >= 0 && strings.EqualFold(addr[s[2]:s[3]], "dot") {
+			if s[2] >= 0 && strings.EqualFold(rest[s[2]:s[3]], "dot") || s[4] >= 0 && strings.EqualFold(rest[s[4]:s[5]], "dot") {
 				symbol = '.'
 			}
-			spans = append(spans, replacement{m[0] + s[0], m[0] + s[1], symbol})
+			spans = append(spans, replacement{m[4] + s[0], m[4] + s[1], symbol})
 		}
 	}
 	if len(spans) == 0 {
@@ -222,20 +229,33 @@ func replaceSpans(text string, spans []replacement) (string, []int) {
 }
 
 // mayHoldBareAddress is bareSymbols' quick test, which spares most text the regular
-// expression: an "at" word, or an "@" with a blank beside it, followed within 100 bytes by a
-// "dot" word or a "." and a letter; or a plain "@" followed so by a "dot" word.
+// expression: an "at" word (between blanks or hyphens), or an "@" with a blank beside it,
+// followed within 100 bytes by a "dot" word (the same) or a "." and a letter; or a plain "@"
+// followed so by a "dot" word.
 func mayHoldBareAddress(s string) bool {
 	for i := 1; i+2 < len(s); i++ {
-		atWord := s[i]|0x20 == 'a' && s[i+1]|0x20 == 't' && isBlank(s[i-1]) && isBlank(s[i+2])
+		at := s[i]|0x20 == 'a' && s[i+1]|0x20 == 't'
+		atWord := at && (isBlank(s[i-1]) && isBlank(s[i+2]) || s[i-1] == '-' && s[i+2] == '-')
 		if !atWord && s[i] != '@' {
 			continue
 		}
 		after := s[i+1 : min(len(s), i+101)]
-		if hasWordFold(after, "dot") {
+		if hasWordFold(after, "dot") || hasHyphenWordFold(after, "dot") {
 			return true
 		}
 		spaced := atWord || isBlank(s[i-1]) || isBlank(s[i+1])
 		if spaced && hasDotLetter(after) {
+			return true
+		}
+	}
+	return false
+}
+
+// hasHyphenWordFold reports whether s holds word (lower-case ASCII), in any case, between
+// hyphens: "-at-", "-DOT-".
+func hasHyphenWordFold(s, word string) bool {
+	for i := 1; i+len(word) < len(s); i++ {
+		if s[i-1] == '-' && s[i+len(word)] == '-' && strings.EqualFold(s[i:i+len(word)], word) {
 			return true
 		}
 	}
