@@ -7,9 +7,10 @@ import (
 )
 
 // minEncodedRun is the shortest run of base64 or hex characters read decoded for personal
-// data: 16 characters hold 12 bytes of base64 or 8 of hex, enough for an SSN or an e-mail
-// address, and ordinary words are shorter.
-const minEncodedRun = 16
+// data: 12 characters of base64 hold 9 bytes, an SSN's digits or a short e-mail address
+// ("am9AZXguY29t" is jo@ex.com; an SSN with its dashes, unpadded, takes 15). Long words and
+// identifiers are read too, and decode to bytes that are not text, which ends it.
+const minEncodedRun = 12
 
 // encodedFindings reports the personal data written in base64 or hex inside text, which a
 // model decodes as readily as it reads plain text. A run whose decoded text is printable is

@@ -15,6 +15,16 @@ func TestPIIInEncodedText(t *testing.T) {
 		types:  []PIIType{PIIEmail},
 		masked: "[EMAIL]",
 	}, {
+		name:   "unpadded base64 of an SSN, shorter than 16 characters",
+		text:   "my ssn is MTIzLTQ1LTY3ODk",
+		types:  []PIIType{PIISSN},
+		masked: "my ssn is [SSN]",
+	}, {
+		name:   "twelve characters of base64 of an e-mail",
+		text:   "mail am9AZXguY29t now",
+		types:  []PIIType{PIIEmail},
+		masked: "mail [EMAIL] now",
+	}, {
 		name:   "hex of a phone number",
 		text:   "hex: 63616c6c206d65206174202b3120343135203535352030313334",
 		types:  []PIIType{PIIPhone},
@@ -30,8 +40,8 @@ func TestPIIInEncodedText(t *testing.T) {
 		types: nil, masked: "SGVsbG8sIGhvdyBhcmUgeW91IHRvZGF5Pw==",
 	}, {
 		name:  "a digest and long words are not text",
-		text:  "sha256 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08 of internationalization",
-		types: nil, masked: "sha256 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08 of internationalization",
+		text:  "sha256 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08 of internationalization and getUserAccountBalance",
+		types: nil, masked: "sha256 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08 of internationalization and getUserAccountBalance",
 	}}
 	checkPIIMasking(t, tests)
 }
