@@ -2,6 +2,7 @@ package signal
 
 import (
 	"encoding/hex"
+	"strings"
 	"unicode"
 	"unicode/utf8"
 )
@@ -12,15 +13,16 @@ import (
 // identifiers are read too, and decode to bytes that are not text, which ends it.
 const minEncodedRun = 12
 
-// encodedFindings reports the personal data written in base64 or hex inside text, which a
+// encodedFindings reports the personal data written in base64 or hex (bytes together or
+// one apart, "31 32 33 2d"; see spacedHexRuns) inside text, which a
 // model decodes as readily as it reads plain text. A run whose decoded text is printable is
 // scanned as text (runs encoded again inside it too: each level is shorter); each type found
 // there gives a finding that spans the whole encoded run, so masking replaces the run. Runs
 // that overlap a finding of the plain text are left to it.
 func (d *PIIDetector) encodedFindings(text string, plain []PIIFinding, gate bool) []PIIFinding {
 	var out []PIIFinding
-	for _, run := range encodedRuns(text) {
-		if overlapsAny(plain, run) {
+	for _, run := range append(encodedRuns(text), spacedHexRuns(text)...) {
+		if overlapsAny(plain, run) || overlapsAny(out, run) {
 			continue
 		}
 		decoded, ok := decodeRun(text[run[0]:run[1]])
@@ -97,16 +99,59 @@ func encodedRuns(text string) [][2]int {
 	return runs
 }
 
+// minSpacedHexPairs is the fewest bytes of hex written one apart that are read decoded: an
+// e-mail address takes six ("a@b.io"), an SSN nine.
+const minSpacedHexPairs = 6
+
+// spacedHexRuns returns the runs of at least minSpacedHexPairs bytes written as hex digit
+// pairs with one space or one colon between each two, the same throughout ("31 32 33 2d
+// 34 35", as a hex dump shows them), standing apart from the words around them. It looks
+// only where a separator follows a pair, which spares ordinary text a byte-by-byte scan.
+func spacedHexRuns(text string) [][2]int {
+	var runs [][2]int
+	for _, sep := range []byte{' ', ':'} {
+		for p := 0; p < len(text); {
+			k := strings.IndexByte(text[p:], sep)
+			if k < 0 {
+				break
+			}
+			start := p + k - 2
+			p += k + 1
+			if start < 0 || !isHexDigit(text[start]) || !isHexDigit(text[start+1]) || start > 0 && isWordByte(text[start-1]) {
+				continue
+			}
+			end, pairs := start+2, 1
+			for end+3 <= len(text) && text[end] == sep && isHexDigit(text[end+1]) && isHexDigit(text[end+2]) {
+				end += 3
+				pairs++
+			}
+			if pairs >= minSpacedHexPairs && (end == len(text) || !isWordByte(text[end])) {
+				runs = append(runs, [2]int{start, end})
+			}
+			p = max(p, end)
+		}
+	}
+	return runs
+}
+
 func isBase64Byte(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '+' || c == '/' || c == '-' || c == '_'
 }
 
-// decodeRun decodes a run as hex when it is all hex digits, else as base64, and reports
-// whether the result is text: valid UTF-8, every rune printable or a line break or tab.
+// decodeRun decodes a run as hex when it is all hex digits or spaced hex (spacedHexRuns),
+// else as base64, and reports whether the result is text: valid UTF-8, every rune printable
+// or a line break or tab.
 func decodeRun(run string) (string, bool) {
 	var b []byte
 	var err error
-	if isHex(run) {
+	if len(run) > 2 && (run[2] == ' ' || run[2] == ':') {
+		digits := make([]byte, 0, len(run)/3*2+2)
+		for i := 0; i+2 <= len(run); i += 3 {
+			digits = append(digits, run[i], run[i+1])
+		}
+		b = make([]byte, hex.DecodedLen(len(digits)))
+		_, err = hex.Decode(b, digits)
+	} else if isHex(run) {
 		b, err = hex.DecodeString(run[:len(run)/2*2])
 	} else if enc := base64Encoding(run); enc != nil {
 		b, err = enc.DecodeString(run)
