@@ -7,9 +7,10 @@ import (
 )
 
 // decodeEscapes returns text with its character escapes decoded, as a model reads them: URL
-// percent escapes (%2D, %40), quoted-printable ones (=2D in upper-case hex, as the encoding
-// writes them, and its soft line breaks), and the \xHH, \uHHHH and \UHHHHHHHH escapes of
-// JSON, JavaScript, Python and C source. A run of escapes of one kind is decoded only when
+// percent escapes (%2D, %40) and JavaScript's old %uHHHH, quoted-printable ones (=2D in
+// upper-case hex, as the encoding writes them, and its soft line breaks), and the \xHH,
+// \uHHHH, \UHHHHHHHH and three-digit octal \OOO escapes of JSON, JavaScript, Python and C
+// source. A run of escapes of one kind is decoded only when
 // its bytes are printable UTF-8 text; any other run stays as written ("x=10" is not a
 // control character). at maps each byte offset of the result, and its end, to the offset in
 // text it came from; ok is false when nothing was decoded. Decoding is one pass: an escape
@@ -82,6 +83,8 @@ func escapeAt(text string, i int) (kind, n int) {
 	switch {
 	case len(rest) >= 3 && rest[0] == '%' && isHexDigit(rest[1]) && isHexDigit(rest[2]):
 		return escPercent, 3
+	case len(rest) >= 6 && rest[0] == '%' && (rest[1] == 'u' || rest[1] == 'U') && isHex(rest[2:6]):
+		return escPercent, 6
 	case len(rest) >= 3 && rest[0] == '=' && isUpperHex(rest[1]) && isUpperHex(rest[2]):
 		return escQuoted, 3
 	case strings.HasPrefix(rest, "=\r\n"):
@@ -94,6 +97,8 @@ func escapeAt(text string, i int) (kind, n int) {
 		return escBackslash, 6
 	case len(rest) >= 10 && rest[0] == '\\' && rest[1] == 'U' && isHex(rest[2:10]):
 		return escBackslash, 10
+	case len(rest) >= 4 && rest[0] == '\\' && rest[1] >= '0' && rest[1] <= '3' && isOctalDigit(rest[2]) && isOctalDigit(rest[3]):
+		return escBackslash, 4
 	}
 	return 0, 0
 }
@@ -105,27 +110,38 @@ func appendEscape(raw []byte, starts []int, esc string, from int) ([]byte, []int
 	switch {
 	case esc[0] == '=' && (esc[1] == '\n' || esc[1] == '\r'):
 		// A soft line break joins two lines into one.
+	case esc[0] == '\\' && esc[1] >= '0' && esc[1] <= '3': // octal: one byte
+		add = []byte{(esc[1]-'0')<<6 | (esc[2]-'0')<<3 | (esc[3] - '0')}
+	case esc[0] == '%' && len(esc) == 6: // %uHHHH: a code point
+		add = appendCodePoint(nil, esc[2:])
 	case esc[0] == '%' || esc[0] == '=' || esc[1] == 'x':
 		add = []byte{hexByte(esc[1])<<4 | hexByte(esc[2])}
 		if esc[1] == 'x' {
 			add = []byte{hexByte(esc[2])<<4 | hexByte(esc[3])}
 		}
 	default: // \u or \U: a code point
-		var r rune
-		for _, c := range []byte(esc[2:]) {
-			r = r<<4 | rune(hexByte(c))
-		}
-		if !utf8.ValidRune(r) {
-			// A surrogate or a value past Unicode: no character, so the run stays as written.
-			r = utf8.RuneError
-		}
-		add = utf8.AppendRune(nil, r)
+		add = appendCodePoint(nil, esc[2:])
 	}
 	for range add {
 		starts = append(starts, from)
 	}
 	return append(raw, add...), starts
 }
+
+// appendCodePoint appends the UTF-8 of the code point written in hex digits; a surrogate or
+// a value past Unicode is no character and appends U+FFFD, so that its run stays as written.
+func appendCodePoint(b []byte, digits string) []byte {
+	var r rune
+	for _, c := range []byte(digits) {
+		r = r<<4 | rune(hexByte(c))
+	}
+	if !utf8.ValidRune(r) {
+		r = utf8.RuneError
+	}
+	return utf8.AppendRune(b, r)
+}
+
+func isOctalDigit(c byte) bool { return c >= '0' && c <= '7' }
 
 // printableText reports whether b is valid UTF-8 of printable characters and whitespace,
 // without U+FFFD.
