@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 	"unicode"
+	"unicode/utf8"
 )
 
 // splitWordsReference is splitWords as written before its ASCII fast path.
@@ -244,4 +245,22 @@ func TestComplexityScoreUnchanged(t *testing.T) {
 			t.Fatalf("Score(%q) = %+v, want %+v", text, got, want)
 		}
 	}
+}
+
+// FuzzIndexFoldASCII checks indexFoldASCII against the plain loop it replaced.
+func FuzzIndexFoldASCII(f *testing.F) {
+	f.Add("AAAAAuth", "auth")
+	f.Add("xx KEY kEy", "key")
+	f.Add("aaaa", "a1")
+	f.Fuzz(func(t *testing.T, text, sub string) {
+		sub = strings.ToLower(sub)
+		for i := 0; i < len(sub); i++ {
+			if sub[i] >= utf8.RuneSelf {
+				return // sub is lower-case ASCII
+			}
+		}
+		if got, want := indexFoldASCII(text, sub), indexFoldASCIIReference(text, sub); got != want {
+			t.Fatalf("indexFoldASCII(%q, %q) = %d, want %d", text, sub, got, want)
+		}
+	})
 }

@@ -225,11 +225,7 @@ func (d *PIIDetector) detect(text string, gate bool, escapes int) PIIResult {
 		case PIIPersonName:
 			spans = d.findNames(text)
 		}
-		for _, s := range spans {
-			if !overlapsAny(all, s) {
-				all = append(all, PIIFinding{Type: t, Start: s[0], End: s[1], Text: text[s[0]:s[1]]})
-			}
-		}
+		all = addSpans(all, t, text, spans)
 	}
 	if len(text) >= minEncodedRun {
 		all = append(all, d.encodedFindings(text, all, gate)...)
@@ -243,13 +239,55 @@ func (d *PIIDetector) detect(text string, gate bool, escapes int) PIIResult {
 	return PIIResult{Findings: all}
 }
 
-func overlapsAny(fs []PIIFinding, s [2]int) bool {
-	for _, f := range fs {
-		if s[0] < f.End && f.Start < s[1] {
-			return true
+// addSpans adds to all, which is sorted by Start and holds no overlap, a finding of type t
+// for each span that overlaps none of them nor a span taken before it, and returns it so
+// sorted. Spans are taken in order of their starts (the finders give them so), so each is
+// checked by a binary search and against the last one taken: a text with n findings costs
+// n log n, not n², however many it holds.
+func addSpans(all []PIIFinding, t PIIType, text string, spans [][2]int) []PIIFinding {
+	if len(spans) == 0 {
+		return all
+	}
+	byStart := func(a, b [2]int) int { return a[0] - b[0] }
+	if !slices.IsSortedFunc(spans, byStart) {
+		spans = slices.Clone(spans)
+		slices.SortStableFunc(spans, byStart)
+	}
+	var taken []PIIFinding
+	for _, s := range spans {
+		if n := len(taken); n > 0 && taken[n-1].End > s[0] || overlapsSorted(all, s) {
+			continue
+		}
+		taken = append(taken, PIIFinding{Type: t, Start: s[0], End: s[1], Text: text[s[0]:s[1]]})
+	}
+	if len(taken) == 0 {
+		return all
+	}
+	merged := make([]PIIFinding, 0, len(all)+len(taken))
+	i, j := 0, 0
+	for i < len(all) && j < len(taken) {
+		if taken[j].Start < all[i].Start {
+			merged = append(merged, taken[j])
+			j++
+		} else {
+			merged = append(merged, all[i])
+			i++
 		}
 	}
-	return false
+	merged = append(merged, all[i:]...)
+	return append(merged, taken[j:]...)
+}
+
+// overlapsSorted reports whether s overlaps one of fs, findings sorted by Start that overlap each other at
+// most where they share a span (the types of one encoded run): a binary search.
+func overlapsSorted(fs []PIIFinding, s [2]int) bool {
+	i, _ := slices.BinarySearchFunc(fs, s[0], func(f PIIFinding, at int) int {
+		if f.End > at {
+			return 1
+		}
+		return -1
+	})
+	return i < len(fs) && fs[i].Start < s[1]
 }
 
 // emailRE takes the ideographic full stops (U+3002, its half-width and the full-width full

@@ -1,6 +1,9 @@
 package signal
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // BenchmarkNewPIIDetector measures building a detector once the shipped name sets exist, as
 // every config load after the first does.
@@ -21,5 +24,22 @@ func BenchmarkShippedNameSets(b *testing.B) {
 		if len(givenNameSet()) == 0 || len(surnameSet()) == 0 {
 			b.Fatal("empty name set")
 		}
+	}
+}
+
+// BenchmarkPIIDetectAdversarial reads 256 KiB texts built to make a scanner retry at every
+// position or compare every finding with every other: a run of capitals, capitals and
+// hyphens, thousands of titles and of addresses. Each costs about what as much prose does;
+// a quadratic step would show as a jump of two orders of magnitude.
+func BenchmarkPIIDetectAdversarial(b *testing.B) {
+	d, _ := NewPIIDetector(PIIOptions{})
+	for _, unit := range []string{"A", "A-", "Mr. ", "a@b.io ", "am9AZXguY29t ", "%41", "the quick brown fox "} {
+		text := strings.Repeat(unit, (256<<10)/len(unit))
+		b.Run(strings.TrimSpace(unit), func(b *testing.B) {
+			b.SetBytes(int64(len(text)))
+			for b.Loop() {
+				d.Detect(text)
+			}
+		})
 	}
 }

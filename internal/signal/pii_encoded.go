@@ -2,6 +2,7 @@ package signal
 
 import (
 	"encoding/hex"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -21,8 +22,12 @@ const minEncodedRun = 12
 // that overlap a finding of the plain text are left to it.
 func (d *PIIDetector) encodedFindings(text string, plain []PIIFinding, gate bool) []PIIFinding {
 	var out []PIIFinding
-	for _, run := range append(encodedRuns(text), spacedHexRuns(text)...) {
-		if overlapsAny(plain, run) || overlapsAny(out, run) {
+	runs := append(encodedRuns(text), spacedHexRuns(text)...)
+	slices.SortStableFunc(runs, func(a, b [2]int) int { return a[0] - b[0] })
+	for _, run := range runs {
+		// plain is sorted, and so is out, run after run: a text of many runs costs no more
+		// than their number times its log.
+		if n := len(out); n > 0 && out[n-1].End > run[0] || overlapsSorted(plain, run) {
 			continue
 		}
 		decoded, ok := decodeRun(text[run[0]:run[1]])
@@ -56,21 +61,15 @@ func (d *PIIDetector) escapedFindings(text string, plain []PIIFinding, gate bool
 	var out []PIIFinding
 	for _, f := range d.detect(decoded, gate, levels).Findings {
 		s := [2]int{at[f.Start], at[f.End]}
-		if overlapsAny(plain, s) || overlapsAny(out, s) && !sameSpan(out, s) {
+		// The decoded text's findings come sorted, and so do their spans here: one that
+		// overlaps out overlaps its last finding, unless it is the same span (another type
+		// of one encoded run).
+		if n := len(out); n > 0 && out[n-1].End > s[0] && (out[n-1].Start != s[0] || out[n-1].End != s[1]) || overlapsSorted(plain, s) {
 			continue
 		}
 		out = append(out, PIIFinding{Type: f.Type, Start: s[0], End: s[1], Text: text[s[0]:s[1]]})
 	}
 	return out
-}
-
-func sameSpan(fs []PIIFinding, s [2]int) bool {
-	for _, f := range fs {
-		if f.Start == s[0] && f.End == s[1] {
-			return true
-		}
-	}
-	return false
 }
 
 // encodedRuns returns the runs of at least minEncodedRun base64 characters (either

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"strings"
 	"testing"
 )
 
@@ -142,7 +143,9 @@ func TestCapitalisedRunsMatchTheRegexp(t *testing.T) {
 	t.Parallel()
 	texts := append(gateTexts(t), "", "A", "Ab", "aBc", "JIRA-4521 Kubernetes", "O'Brien-Smith’s Ann", "Mei-Lin  Chow\n\nAnn",
 		"Ann\vBob", "Ann\tBob\fCid\rDee Eve Fay", "ÉLODIE Élodie Ørsted ǅemal", "A- B' Cd-", "Ann Bo Cy Di Ed Fa",
-		"Ab\xffCd Ef", "ЖЖж Иван Петров", "MacDONALD McDonald", "A’b A'B-c")
+		"Ab\xffCd Ef", "ЖЖж Иван Петров", "MacDONALD McDonald", "A’b A'B-c",
+		// Runs of capitals without a lower-case letter, skipped whole.
+		"AAAA bb Cc", "ABC-DEF Gh", "ÉÉÉ ÉÉé", "AAA'BBB Cc Dd", "XY\xffZz", "AB-Ab", strings.Repeat("A", 300)+"b Cc")
 	for _, text := range texts {
 		var want [][2]int
 		for _, m := range nameSeqRE.FindAllStringIndex(text, -1) {
@@ -152,4 +155,20 @@ func TestCapitalisedRunsMatchTheRegexp(t *testing.T) {
 			t.Fatalf("capitalisedRuns(%q) = %v, the regexp finds %v", text, got, want)
 		}
 	}
+}
+
+// FuzzCapitalisedRuns checks capitalisedRuns against the regexp it replaced on any text.
+func FuzzCapitalisedRuns(f *testing.F) {
+	for _, s := range []string{"Ann Bo", "AAAA bb Cc", "ÉÉÉ ÉÉé", "A-B'C d", "Ab\xffCd"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		var want [][2]int
+		for _, m := range nameSeqRE.FindAllStringIndex(text, -1) {
+			want = append(want, [2]int{m[0], m[1]})
+		}
+		if got := capitalisedRuns(text); !reflect.DeepEqual(got, want) {
+			t.Fatalf("capitalisedRuns(%q) = %v, the regexp finds %v", text, got, want)
+		}
+	})
 }

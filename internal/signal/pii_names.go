@@ -2,6 +2,7 @@ package signal
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -14,10 +15,15 @@ import (
 func capitalisedRuns(text string) [][2]int {
 	var out [][2]int
 	for p := 0; p < len(text); {
-		e := capWordEnd(text, p)
+		e, stop := capWordScan(text, p)
 		if e < 0 {
-			_, size := utf8.DecodeRuneInString(text[p:])
-			p += size
+			// No word ends before stop, from p or from any capital after it: each would read
+			// the same letters, without a lower-case one. Trying each in turn would make
+			// a long run of capitals ("AAAA…") cost its length squared.
+			if _, size := utf8.DecodeRuneInString(text[p:]); stop < p+size {
+				stop = p + size
+			}
+			p = stop
 			continue
 		}
 		for range 3 {
@@ -43,11 +49,18 @@ func capitalisedRuns(text string) [][2]int {
 // capWordEnd is the end of the capitalised word at p: an upper-case letter, then letters,
 // apostrophes and hyphens up to the last lower-case letter among them; -1 if none.
 func capWordEnd(text string, p int) int {
+	end, _ := capWordScan(text, p)
+	return end
+}
+
+// capWordScan is capWordEnd, and where the letters, apostrophes and hyphens it read end
+// (p when text[p] is no capital).
+func capWordScan(text string, p int) (end, stop int) {
 	r, size := utf8.DecodeRuneInString(text[p:])
 	if !isUpperLetter(r) {
-		return -1
+		return -1, p
 	}
-	end := -1
+	end = -1
 	for i := p + size; i < len(text); i += size {
 		r, size = utf8.DecodeRuneInString(text[i:])
 		switch {
@@ -55,10 +68,10 @@ func capWordEnd(text string, p int) int {
 			end = i + size
 		case isUpperLetter(r) || r == '\'' || r == '’' || r == '-':
 		default:
-			return end
+			return end, i
 		}
 	}
-	return end
+	return end, len(text)
 }
 
 // isUpperLetter is \p{Lu}, isLowerLetter \p{Ll}.
@@ -251,11 +264,21 @@ func (d *PIIDetector) findNames(text string) [][2]int {
 		}
 		out = append(out, [2]int{s, e})
 	}
-	for _, m := range d.findLowerNames(text) {
-		if !overlapsSpan(out, m[0], m[1]) {
-			out = append(out, m)
+	// out is checked by a binary search in taken, its spans sorted, and against the last
+	// span this pass took: each pass finds its names in order, so a text of many names
+	// costs no more than their number times its log.
+	taken := slices.Clone(out) // lowerNameRE's matches, in order
+	var lower [][2]int
+	lowerNames := d.findLowerNames(text)
+	slices.SortStableFunc(lowerNames, func(a, b [2]int) int { return a[0] - b[0] }) // in order already
+	for _, m := range lowerNames {
+		if n := len(lower); (n == 0 || lower[n-1][1] <= m[0]) && !overlapsSorted2(taken, m[0], m[1]) {
+			lower = append(lower, m)
 		}
 	}
+	out = append(out, lower...)
+	taken = mergeSpans(taken, lower)
+	var capitalised [][2]int
 	for _, m := range capitalisedRuns(text) {
 		s, e := m[0], m[1]
 		if s > 0 {
@@ -301,7 +324,7 @@ func (d *PIIDetector) findNames(text string) [][2]int {
 		if camelCased(words) || !d.isName(text[:s], words, text[e:]) {
 			continue
 		}
-		if overlapsSpan(out, s, e) {
+		if n := len(capitalised); n > 0 && capitalised[n-1][1] > s || overlapsSorted2(taken, s, e) {
 			continue
 		}
 		if strings.HasSuffix(text[s:e], "'s") || strings.HasSuffix(text[s:e], "’s") {
@@ -310,9 +333,39 @@ func (d *PIIDetector) findNames(text string) [][2]int {
 				e -= len("’s") - len("'s")
 			}
 		}
+		capitalised = append(capitalised, [2]int{s, e})
 		out = append(out, [2]int{s, e})
 	}
 	return out
+}
+
+// overlapsSorted2 reports whether [s, e) overlaps one of spans, sorted by start and apart
+// from each other: a binary search.
+func overlapsSorted2(spans [][2]int, s, e int) bool {
+	i, _ := slices.BinarySearchFunc(spans, s, func(o [2]int, at int) int {
+		if o[1] > at {
+			return 1
+		}
+		return -1
+	})
+	return i < len(spans) && spans[i][0] < e
+}
+
+// mergeSpans merges two lists of spans sorted by start into one.
+func mergeSpans(a, b [][2]int) [][2]int {
+	out := make([][2]int, 0, len(a)+len(b))
+	i, j := 0, 0
+	for i < len(a) && j < len(b) {
+		if b[j][0] < a[i][0] {
+			out = append(out, b[j])
+			j++
+		} else {
+			out = append(out, a[i])
+			i++
+		}
+	}
+	out = append(out, a[i:]...)
+	return append(out, b[j:]...)
 }
 
 // appendFields appends the fields of s, as strings.Fields splits them, to dst.

@@ -89,7 +89,9 @@ const (
 )
 
 // indexFoldASCII is the index of sub (lower-case ASCII) in text in any case, or -1. It jumps
-// between occurrences of sub's first letter in either case.
+// between occurrences of sub's first letter in either case, each case's next one looked up
+// once: a text full of one case of it and none of the other ("AAAA…" for "auth") is read
+// once, not once per letter.
 func indexFoldASCII(text, sub string) int {
 	if sub == "" {
 		return 0
@@ -98,27 +100,27 @@ func indexFoldASCII(text, sub string) int {
 	if 'a' <= lo && lo <= 'z' {
 		up = lo - ('a' - 'A')
 	}
-	nextUp := -1 // the next upper-case first letter at or after i, once looked up
+	// next returns the next occurrence of c at or after i (len(text) if none), looking it up
+	// again only once i has passed the one found before.
+	next := func(c byte, found *int, i int) int {
+		if *found < i {
+			*found = len(text)
+			if k := strings.IndexByte(text[i:], c); k >= 0 {
+				*found = i + k
+			}
+		}
+		return *found
+	}
+	nextLo, nextUp := -1, -1
 	for i := 0; i+len(sub) <= len(text); i++ {
-		j := strings.IndexByte(text[i:], lo)
+		j := next(lo, &nextLo, i)
 		if up != lo {
-			if nextUp < i {
-				nextUp = len(text)
-				if k := strings.IndexByte(text[i:], up); k >= 0 {
-					nextUp = i + k
-				}
-			}
-			if nextUp < len(text) && (j < 0 || nextUp < i+j) {
-				j = nextUp - i
-			}
+			j = min(j, next(up, &nextUp, i))
 		}
-		if j < 0 {
+		if j+len(sub) > len(text) {
 			return -1
 		}
-		i += j
-		if i+len(sub) > len(text) {
-			return -1
-		}
+		i = j
 		if equalFoldLowerASCII(text[i+1:i+len(sub)], sub[1:]) {
 			return i
 		}

@@ -213,7 +213,7 @@ func TestValidators(t *testing.T) {
 }
 
 func FuzzPIIDetect(f *testing.F) {
-	for _, s := range []string{"", "a@b.co", "+1 (503) 555-0166", "DE89 3704 0044 0532 0130 00", "::1", "2001:db8::", "My name is Ann", "12 rue de", "\xff\xfe", "Dr. ", "I'm", "mail jdoe-at-example-dot-com", "x.y -AT- z.org"} {
+	for _, s := range []string{"", "a@b.co", "+1 (503) 555-0166", "DE89 3704 0044 0532 0130 00", "::1", "2001:db8::", "My name is Ann", "12 rue de", "\xff\xfe", "Dr. ", "I'm", "mail jdoe-at-example-dot-com", "x.y -AT- z.org", `ssn 123\05545\0556789`, "a%u0040b.io", "31 32 33 2d 34 35 2d 36"} {
 		f.Add(s)
 	}
 	d, _ := NewPIIDetector(PIIOptions{})
