@@ -65,6 +65,8 @@ fuzz:
 	$(GO) test ./internal/router $(FUZZ) -fuzz '^FuzzStreamText$$'
 	$(GO) test ./internal/signal $(FUZZ) -fuzz '^FuzzObfuscationReaders$$'
 	$(GO) test ./internal/signal $(FUZZ) -fuzz '^FuzzPIIDetect$$'
+	$(GO) test ./internal/signal $(FUZZ) -fuzz '^FuzzCapitalisedRuns$$'
+	$(GO) test ./internal/signal $(FUZZ) -fuzz '^FuzzIndexFoldASCII$$'
 	$(GO) test ./internal/eval $(FUZZ) -fuzz '^FuzzReadRows$$'
 
 ## lint: gofmt, go vet and golangci-lint (pinned in tools/golangci-lint)
