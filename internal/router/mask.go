@@ -67,17 +67,21 @@ func maskAcrossTurns(det *signal.PIIDetector, out *openai.ChatRequest) {
 	}
 	cuts := map[int][]signal.PIIFinding{} // by message, in its normalised text, in order
 	for _, f := range det.Detect(text).Findings {
-		first, last := -1, -1
-		for i, s := range spans {
-			if f.Start < s.End && f.End > s.Start {
-				if first < 0 {
-					first = i
-				}
-				last = i
+		// The spans are in order and apart: the first that f reaches is found by a binary
+		// search, so that a conversation of many turns and findings costs no more than
+		// their number times its log.
+		first, _ := slices.BinarySearchFunc(spans, f.Start, func(s signal.TurnSpan, at int) int {
+			if s.End > at {
+				return 1
 			}
+			return -1
+		})
+		last := first - 1
+		for last+1 < len(spans) && spans[last+1].Start < f.End {
+			last++
 		}
-		if first < 0 || first == last {
-			continue // within one message, which maskMessage has masked
+		if last <= first {
+			continue // within one message (or none), which maskMessage has masked
 		}
 		for _, s := range spans[first : last+1] {
 			cuts[s.Message] = append(cuts[s.Message], signal.PIIFinding{Type: f.Type, Start: max(f.Start, s.Start) - s.Start, End: min(f.End, s.End) - s.Start})
