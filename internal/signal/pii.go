@@ -255,39 +255,12 @@ func addSpans(all []PIIFinding, t PIIType, text string, spans [][2]int) []PIIFin
 	}
 	var taken []PIIFinding
 	for _, s := range spans {
-		if n := len(taken); n > 0 && taken[n-1].End > s[0] || overlapsSorted(all, s) {
+		if n := len(taken); n > 0 && taken[n-1].End > s[0] || overlapsSorted(all, findingSpan, s[0], s[1]) {
 			continue
 		}
 		taken = append(taken, PIIFinding{Type: t, Start: s[0], End: s[1], Text: text[s[0]:s[1]]})
 	}
-	if len(taken) == 0 {
-		return all
-	}
-	merged := make([]PIIFinding, 0, len(all)+len(taken))
-	i, j := 0, 0
-	for i < len(all) && j < len(taken) {
-		if taken[j].Start < all[i].Start {
-			merged = append(merged, taken[j])
-			j++
-		} else {
-			merged = append(merged, all[i])
-			i++
-		}
-	}
-	merged = append(merged, all[i:]...)
-	return append(merged, taken[j:]...)
-}
-
-// overlapsSorted reports whether s overlaps one of fs, findings sorted by Start that overlap each other at
-// most where they share a span (the types of one encoded run): a binary search.
-func overlapsSorted(fs []PIIFinding, s [2]int) bool {
-	i, _ := slices.BinarySearchFunc(fs, s[0], func(f PIIFinding, at int) int {
-		if f.End > at {
-			return 1
-		}
-		return -1
-	})
-	return i < len(fs) && fs[i].Start < s[1]
+	return mergeSorted(all, taken, findingSpan)
 }
 
 // emailRE takes the ideographic full stops (U+3002, its half-width and the full-width full

@@ -272,12 +272,12 @@ func (d *PIIDetector) findNames(text string) [][2]int {
 	lowerNames := d.findLowerNames(text)
 	slices.SortStableFunc(lowerNames, func(a, b [2]int) int { return a[0] - b[0] }) // in order already
 	for _, m := range lowerNames {
-		if n := len(lower); (n == 0 || lower[n-1][1] <= m[0]) && !overlapsSorted2(taken, m[0], m[1]) {
+		if n := len(lower); (n == 0 || lower[n-1][1] <= m[0]) && !overlapsSorted(taken, pairSpan, m[0], m[1]) {
 			lower = append(lower, m)
 		}
 	}
 	out = append(out, lower...)
-	taken = mergeSpans(taken, lower)
+	taken = mergeSorted(taken, lower, pairSpan)
 	var capitalised [][2]int
 	for _, m := range capitalisedRuns(text) {
 		s, e := m[0], m[1]
@@ -324,7 +324,7 @@ func (d *PIIDetector) findNames(text string) [][2]int {
 		if camelCased(words) || !d.isName(text[:s], words, text[e:]) {
 			continue
 		}
-		if n := len(capitalised); n > 0 && capitalised[n-1][1] > s || overlapsSorted2(taken, s, e) {
+		if n := len(capitalised); n > 0 && capitalised[n-1][1] > s || overlapsSorted(taken, pairSpan, s, e) {
 			continue
 		}
 		if strings.HasSuffix(text[s:e], "'s") || strings.HasSuffix(text[s:e], "’s") {
@@ -337,35 +337,6 @@ func (d *PIIDetector) findNames(text string) [][2]int {
 		out = append(out, [2]int{s, e})
 	}
 	return out
-}
-
-// overlapsSorted2 reports whether [s, e) overlaps one of spans, sorted by start and apart
-// from each other: a binary search.
-func overlapsSorted2(spans [][2]int, s, e int) bool {
-	i, _ := slices.BinarySearchFunc(spans, s, func(o [2]int, at int) int {
-		if o[1] > at {
-			return 1
-		}
-		return -1
-	})
-	return i < len(spans) && spans[i][0] < e
-}
-
-// mergeSpans merges two lists of spans sorted by start into one.
-func mergeSpans(a, b [][2]int) [][2]int {
-	out := make([][2]int, 0, len(a)+len(b))
-	i, j := 0, 0
-	for i < len(a) && j < len(b) {
-		if b[j][0] < a[i][0] {
-			out = append(out, b[j])
-			j++
-		} else {
-			out = append(out, a[i])
-			i++
-		}
-	}
-	out = append(out, a[i:]...)
-	return append(out, b[j:]...)
 }
 
 // appendFields appends the fields of s, as strings.Fields splits them, to dst.
