@@ -255,7 +255,7 @@ func addSpans(all []PIIFinding, t PIIType, text string, spans [][2]int) []PIIFin
 	}
 	var taken []PIIFinding
 	for _, s := range spans {
-		if n := len(taken); n > 0 && taken[n-1].End > s[0] || overlapsSorted(all, findingSpan, s[0], s[1]) {
+		if overlapsLastSpan(taken, findingSpan, s[0]) || overlapsSorted(all, findingSpan, s[0], s[1]) {
 			continue
 		}
 		taken = append(taken, PIIFinding{Type: t, Start: s[0], End: s[1], Text: text[s[0]:s[1]]})

@@ -27,7 +27,7 @@ func (d *PIIDetector) encodedFindings(text string, plain []PIIFinding, gate bool
 	for _, run := range runs {
 		// plain is sorted, and so is out, run after run: a text of many runs costs no more
 		// than their number times its log.
-		if n := len(out); n > 0 && out[n-1].End > run[0] || overlapsSorted(plain, findingSpan, run[0], run[1]) {
+		if overlapsLastSpan(out, findingSpan, run[0]) || overlapsSorted(plain, findingSpan, run[0], run[1]) {
 			continue
 		}
 		decoded, ok := decodeRun(text[run[0]:run[1]])
@@ -64,7 +64,9 @@ func (d *PIIDetector) escapedFindings(text string, plain []PIIFinding, gate bool
 		// The decoded text's findings come sorted, and so do their spans here: one that
 		// overlaps out overlaps its last finding, unless it is the same span (another type
 		// of one encoded run).
-		if n := len(out); n > 0 && out[n-1].End > s[0] && (out[n-1].Start != s[0] || out[n-1].End != s[1]) || overlapsSorted(plain, findingSpan, s[0], s[1]) {
+		last := len(out) - 1
+		sameAsLast := last >= 0 && out[last].Start == s[0] && out[last].End == s[1]
+		if overlapsLastSpan(out, findingSpan, s[0]) && !sameAsLast || overlapsSorted(plain, findingSpan, s[0], s[1]) {
 			continue
 		}
 		out = append(out, PIIFinding{Type: f.Type, Start: s[0], End: s[1], Text: text[s[0]:s[1]]})

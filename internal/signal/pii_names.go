@@ -272,7 +272,7 @@ func (d *PIIDetector) findNames(text string) [][2]int {
 	lowerNames := d.findLowerNames(text)
 	slices.SortStableFunc(lowerNames, func(a, b [2]int) int { return a[0] - b[0] }) // in order already
 	for _, m := range lowerNames {
-		if n := len(lower); (n == 0 || lower[n-1][1] <= m[0]) && !overlapsSorted(taken, pairSpan, m[0], m[1]) {
+		if !overlapsLastSpan(lower, pairSpan, m[0]) && !overlapsSorted(taken, pairSpan, m[0], m[1]) {
 			lower = append(lower, m)
 		}
 	}
@@ -324,7 +324,7 @@ func (d *PIIDetector) findNames(text string) [][2]int {
 		if camelCased(words) || !d.isName(text[:s], words, text[e:]) {
 			continue
 		}
-		if n := len(capitalised); n > 0 && capitalised[n-1][1] > s || overlapsSorted(taken, pairSpan, s, e) {
+		if overlapsLastSpan(capitalised, pairSpan, s) || overlapsSorted(taken, pairSpan, s, e) {
 			continue
 		}
 		if strings.HasSuffix(text[s:e], "'s") || strings.HasSuffix(text[s:e], "’s") {

@@ -25,6 +25,17 @@ func overlapsSorted[T any](xs []T, span spanOf[T], s, e int) bool {
 	return start < e
 }
 
+// overlapsLastSpan reports whether a span that starts at s overlaps the last of xs, which are
+// sorted by start: for a span that comes after all of them in that order, the only one it
+// can overlap.
+func overlapsLastSpan[T any](xs []T, span spanOf[T], s int) bool {
+	if len(xs) == 0 {
+		return false
+	}
+	_, end := span(xs[len(xs)-1])
+	return end > s
+}
+
 // mergeSorted merges two lists sorted by start into one, a's first where starts are equal.
 func mergeSorted[T any](a, b []T, span spanOf[T]) []T {
 	if len(b) == 0 {

@@ -32,3 +32,19 @@ func TestMergeSorted(t *testing.T) {
 		t.Errorf("mergeSorted = %v, want %s", got, want)
 	}
 }
+
+func TestOverlapsLastSpan(t *testing.T) {
+	t.Parallel()
+	spans := [][2]int{{0, 3}, {5, 8}}
+	for _, tt := range []struct {
+		s    int
+		want bool
+	}{{7, true}, {8, false}, {9, false}} {
+		if got := overlapsLastSpan(spans, pairSpan, tt.s); got != tt.want {
+			t.Errorf("overlapsLastSpan(%v, %d) = %v, want %v", spans, tt.s, got, tt.want)
+		}
+	}
+	if overlapsLastSpan(nil, pairSpan, 0) {
+		t.Error("an empty list overlaps")
+	}
+}

@@ -172,14 +172,14 @@ func bareSymbols(text string) (out string, at []int, ok bool) {
 	for _, m := range bareAddressRE.FindAllStringSubmatchIndex(text, -1) {
 		// The separators are read from the "at" on: a local part may hold "-at-" itself.
 		rest := text[m[4]:m[1]]
-		if !strings.ContainsAny(rest, " \t\n") && rest[0] == '@' && !hasHyphenWordFold(rest, "dot") {
+		if !strings.ContainsAny(rest, " \t\n") && rest[0] == '@' && !hasWordFold(rest, "dot", isHyphen) {
 			continue // written as an address already
 		}
 		if sepRaw := text[m[4]:m[5]]; !strings.EqualFold(strings.TrimSpace(sepRaw), "@") && !strings.ContainsAny(text[m[2]:m[3]], "._+0123456789") {
 			// An "at" set apart between plain words needs an e-mail cue before it; one
 			// joined to them by hyphens needs its "dot" spelled too: "stay-at-home.com" is a
 			// site.
-			if joined := !strings.ContainsAny(sepRaw, " \t\n"); joined && !hasHyphenWordFold(rest, "dot") ||
+			if joined := !strings.ContainsAny(sepRaw, " \t\n"); joined && !hasWordFold(rest, "dot", isHyphen) ||
 				!joined && !emailCueRE.MatchString(text[max(0, m[0]-40):m[0]]) {
 				continue
 			}
@@ -240,7 +240,7 @@ func mayHoldBareAddress(s string) bool {
 			continue
 		}
 		after := s[i+1 : min(len(s), i+101)]
-		if hasWordFold(after, "dot") || hasHyphenWordFold(after, "dot") {
+		if hasWordFold(after, "dot", isBlank) || hasWordFold(after, "dot", isHyphen) {
 			return true
 		}
 		spaced := atWord || isBlank(s[i-1]) || isBlank(s[i+1])
@@ -251,36 +251,18 @@ func mayHoldBareAddress(s string) bool {
 	return false
 }
 
-// hasHyphenWordFold reports whether s holds word (lower-case ASCII), in any case, between
-// hyphens: "-at-", "-DOT-".
-func hasHyphenWordFold(s, word string) bool {
+// hasWordFold reports whether s holds word (lower-case ASCII), in any case, between two
+// bytes for which apart is true: blanks ("at" in "jane at example") or hyphens ("-at-").
+func hasWordFold(s, word string, apart func(byte) bool) bool {
 	for i := 1; i+len(word) < len(s); i++ {
-		if s[i-1] == '-' && s[i+len(word)] == '-' && strings.EqualFold(s[i:i+len(word)], word) {
+		if apart(s[i-1]) && apart(s[i+len(word)]) && strings.EqualFold(s[i:i+len(word)], word) {
 			return true
 		}
 	}
 	return false
 }
 
-// hasWordFold reports whether s holds word (lower-case ASCII), in any case, between blanks.
-func hasWordFold(s, word string) bool {
-	for i := 1; i+len(word) < len(s); i++ {
-		if !isBlank(s[i-1]) || !isBlank(s[i+len(word)]) {
-			continue
-		}
-		match := true
-		for j := range len(word) {
-			if s[i+j]|0x20 != word[j] {
-				match = false
-				break
-			}
-		}
-		if match {
-			return true
-		}
-	}
-	return false
-}
+func isHyphen(c byte) bool { return c == '-' }
 
 // hasDotLetter reports whether s holds a "." followed by an ASCII letter.
 func hasDotLetter(s string) bool {
