@@ -33,6 +33,9 @@ func (r *Router) buildDecisions() error {
 		}
 	}
 	r.policy = (&config.Config{Decisions: policies}).ReferencedSignals()
+	if r.metrics != nil {
+		r.routeMetrics = newRouteMetrics(r.metrics, set.Kinds(), r.cfg.Decisions)
+	}
 	for _, d := range r.cfg.Decisions {
 		if d.MaskPII {
 			if r.masker, err = signal.NewPIIDetector(signal.PIIOptions{}); err != nil {
@@ -260,19 +263,19 @@ func (r *Router) forModel(rs *config.Reasoning, m *model, req *openai.ChatReques
 }
 
 func (r *Router) observeSignals(results []SignalResult) {
-	if r.metrics == nil {
+	if r.routeMetrics == nil {
 		return
 	}
 	for _, s := range results {
-		r.metrics.SignalDuration.WithLabelValues(s.Name, s.Kind).Observe(s.LatencyMs / 1000)
+		r.routeMetrics.signal(s.Name, s.Kind).Observe(s.LatencyMs / 1000)
 	}
 }
 
 func (r *Router) countDecision(name string, blocked bool) {
-	if r.metrics == nil {
+	if r.routeMetrics == nil {
 		return
 	}
-	r.metrics.Decisions.WithLabelValues(name).Inc()
+	r.routeMetrics.decision(name).Inc()
 	if blocked {
 		r.metrics.Blocks.WithLabelValues(name).Inc()
 	}

@@ -93,6 +93,7 @@ type Router struct {
 	cfg             *config.Config
 	log             *slog.Logger
 	metrics         *telemetry.Metrics
+	routeMetrics    *routeMetrics // nil without metrics
 	models          map[string]*model
 	order           []*model // configuration order, for listings
 	access          *access

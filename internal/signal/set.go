@@ -187,3 +187,12 @@ func (s *Set) Close() error {
 	}
 	return s.closer.Close()
 }
+
+// Kinds returns the kind of each configured signal, by name.
+func (s *Set) Kinds() map[string]string {
+	out := make(map[string]string, len(s.list))
+	for _, ex := range s.list {
+		out[ex.name] = ex.kind
+	}
+	return out
+}

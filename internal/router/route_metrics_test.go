@@ -1,0 +1,70 @@
+package router
+
+import (
+	"net/http"
+	"testing"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/testutil"
+
+	"github.com/semantic-router/semantic-router/internal/telemetry"
+)
+
+// TestRouteMetricsFromTheStart: every signal's duration and every decision's count is a
+// series from the moment the router is built, at 0, and a routed request moves the ones it
+// touched.
+func TestRouteMetricsFromTheStart(t *testing.T) {
+	t.Parallel()
+	reg := prometheus.NewRegistry()
+	metrics := telemetry.NewMetrics(reg)
+	r := buildRouter(t, routeConfig, nil, Options{ClassifyOnly: true, Metrics: metrics})
+
+	// Five keyword and PII signals; five decisions and the default.
+	if n := testutil.CollectAndCount(metrics.SignalDuration); n != 5 {
+		t.Errorf("signal duration series before any request: %d, want 5", n)
+	}
+	if n := testutil.CollectAndCount(metrics.Decisions); n != 6 {
+		t.Errorf("decision series before any request: %d, want 6", n)
+	}
+	for _, name := range []string{"math", "chat", "default"} {
+		if got := testutil.ToFloat64(metrics.Decisions.WithLabelValues(name)); got != 0 {
+			t.Errorf("decisions_total{%s} before any request = %v, want 0", name, got)
+		}
+	}
+
+	if _, _, _, err := routeOf(r, chat("auto", "prove it"), http.Header{}); err != nil {
+		t.Fatal(err)
+	}
+	if got := testutil.ToFloat64(metrics.Decisions.WithLabelValues("math")); got != 1 {
+		t.Errorf("decisions_total{math} = %v, want 1", got)
+	}
+	if got := testutil.CollectAndCount(metrics.SignalDuration); got != 5 {
+		t.Errorf("signal duration series after a request: %d, want 5", got)
+	}
+	count := func(signal string) uint64 {
+		mfs, err := reg.Gather()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, mf := range mfs {
+			if mf.GetName() != "semantic_router_signal_duration_seconds" {
+				continue
+			}
+			for _, m := range mf.GetMetric() {
+				for _, l := range m.GetLabel() {
+					if l.GetName() == "signal" && l.GetValue() == signal {
+						return m.GetHistogram().GetSampleCount()
+					}
+				}
+			}
+		}
+		t.Fatalf("no duration series for signal %s", signal)
+		return 0
+	}
+	if got := count("proof"); got != 1 {
+		t.Errorf("signal_duration{proof} samples = %d, want 1", got)
+	}
+	if got := count("casual"); got != 0 {
+		t.Errorf("signal_duration{casual} samples = %d, want 0", got)
+	}
+}
