@@ -3,7 +3,6 @@ package signal
 import (
 	"fmt"
 	"math"
-	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -45,6 +44,7 @@ type ComplexityScorer struct {
 
 // NewComplexityScorer validates the thresholds.
 func NewComplexityScorer(opts ComplexityOptions) (*ComplexityScorer, error) {
+	warmTables()
 	c := &ComplexityScorer{medium: opts.Medium, high: opts.High}
 	if c.medium == 0 {
 		c.medium = 0.3
@@ -64,7 +64,7 @@ var (
 	stepPhrases = withFolded([]string{"step by step", "step-by-step", "show that", "explain why", "pros and cons", "trade-off", "tradeoff",
 		"what if", "in detail", "multi-step", "paso a paso", "étape par étape", "schritt für schritt", "пошагово", "逐步", "证明", "推导"})
 	stepWords = map[string]bool{}
-	listRE    = regexp.MustCompile(`(?m)^\s*(?:\d+[.)]|[-*•])\s+`)
+	listRE    = lazyRE(`(?m)^\s*(?:\d+[.)]|[-*•])\s+`)
 )
 
 func init() {

@@ -112,6 +112,7 @@ type DomainClassifier struct {
 
 // NewDomainClassifier embeds the examples of every category.
 func NewDomainClassifier(ctx context.Context, opts DomainOptions) (*DomainClassifier, error) {
+	warmTables()
 	return newDomainClassifier(ctx, opts, defaultDomainTuning)
 }
 

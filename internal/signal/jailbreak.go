@@ -8,7 +8,6 @@ import (
 	"encoding/hex"
 	"fmt"
 	"math"
-	"regexp"
 	"sort"
 	"strings"
 	"unicode"
@@ -85,6 +84,7 @@ type JailbreakDetector struct {
 // NewJailbreakDetector builds a detector; with an Embedder it embeds the
 // attack examples once.
 func NewJailbreakDetector(ctx context.Context, opts JailbreakOptions) (*JailbreakDetector, error) {
+	warmTables()
 	d := &JailbreakDetector{threshold: opts.Threshold, emb: opts.Embedder, margin: opts.SimilarityMargin, width: opts.SimilarityWidth}
 	if d.threshold == 0 {
 		d.threshold = 0.5
@@ -315,9 +315,10 @@ func scorePatterns(text string, depth int) map[string]float64 {
 func scorePatternsView(text, lower, view string, c cueSet, depth int) map[string]float64 {
 	reasons := map[string]float64{}
 	var hitBuf [64]cueHit
-	hits, harmfulCue := jailbreakCues.scan(lower, hitBuf[:0])
+	rc := jailbreakCues()
+	hits, harmfulCue := rc.scan(lower, hitBuf[:0])
 	for i, r := range jailbreakRules {
-		if r.matchHits(lower, i, jailbreakCues, hits) {
+		if r.matchHits(lower, i, rc, hits) {
 			addReason(reasons, r.Reason, r.Weight)
 		}
 	}
@@ -375,9 +376,9 @@ func scorePatternsView(text, lower, view string, c cueSet, depth int) map[string
 }
 
 var (
-	base64RE = regexp.MustCompile(`[A-Za-z0-9+/]{16,}={0,2}|[A-Za-z0-9_\-]{16,}={0,2}`)
-	hexRE    = regexp.MustCompile(`\b(?:[0-9a-fA-F]{2}[ :]?){8,}`)
-	rot13Cue = regexp.MustCompile(`(?i)\brot-?13\b|\bcaesar\b`)
+	base64RE = lazyRE(`[A-Za-z0-9+/]{16,}={0,2}|[A-Za-z0-9_\-]{16,}={0,2}`)
+	hexRE    = lazyRE(`\b(?:[0-9a-fA-F]{2}[ :]?){8,}`)
+	rot13Cue = lazyRE(`(?i)\brot-?13\b|\bcaesar\b`)
 )
 
 // decodePayloads returns readable text hidden in base64, base32, hex, binary, Morse code or

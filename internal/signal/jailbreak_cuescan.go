@@ -24,12 +24,16 @@ type ruleCues struct {
 	// harmfulAtStart are harmful cues that begin with a space, minus the
 	// space: they match at the very start of the text.
 	harmfulAtStart []string
+	// needs are, per rule, the literals its matches must hold (requiredLiterals); starts,
+	// per rule, where its matches can start (nil: anywhere).
+	needs  [][][]string
+	starts []*ruleStart
 }
 
 // cueHit is one occurrence of a cue: its id and byte offset.
 type cueHit struct{ id, pos int }
 
-var jailbreakCues = newRuleCues(jailbreakRules, harmfulCues)
+var jailbreakCues = table(func() *ruleCues { return newRuleCues(jailbreakRules, harmfulCues) })
 
 func newRuleCues(rules []jailbreakRule, harmful []string) *ruleCues {
 	if len(rules) > 64 {
@@ -74,6 +78,10 @@ func newRuleCues(rules []jailbreakRule, harmful []string) *ruleCues {
 		if strings.HasPrefix(c, " ") {
 			rc.harmfulAtStart = append(rc.harmfulAtStart, c[1:])
 		}
+	}
+	rc.needs, rc.starts = make([][][]string, len(rules)), make([]*ruleStart, len(rules))
+	for i, r := range rules {
+		rc.needs[i], rc.starts[i] = ruleNeedsAndStart(r.RE)
 	}
 	return rc
 }
@@ -148,12 +156,13 @@ func (r jailbreakRule) matchHits(lower string, rule int, rc *ruleCues, hits []cu
 			windows = append(windows, [2]int{max(0, i-ruleWindowBefore), min(len(lower), i+len(rc.cues[h.id])+ruleWindowAfter)})
 		}
 	}
-	return r.matchWindows(lower, windows, ruleNeeds[rule])
+	return r.matchWindows(lower, windows, rc.needs[rule], rc.starts[rule])
 }
 
 // matchWindows merges overlapping windows and runs RE on each that holds
-// a string of every set in need (which every match of RE holds).
-func (r jailbreakRule) matchWindows(lower string, windows [][2]int, need [][]string) bool {
+// a string of every set in need (which every match of RE holds), from the places st says a
+// match can start (anywhere when st is nil).
+func (r jailbreakRule) matchWindows(lower string, windows [][2]int, need [][]string, st *ruleStart) bool {
 	if len(windows) == 0 {
 		return false
 	}
@@ -165,15 +174,15 @@ func (r jailbreakRule) matchWindows(lower string, windows [][2]int, need [][]str
 			cur[1] = max(cur[1], w[1])
 			continue
 		}
-		if r.matchWindow(lower, cur, need) {
+		if r.matchWindow(lower, cur, need, st) {
 			return true
 		}
 		cur = w
 	}
-	return r.matchWindow(lower, cur, need)
+	return r.matchWindow(lower, cur, need, st)
 }
 
-func (r jailbreakRule) matchWindow(lower string, w [2]int, need [][]string) bool {
+func (r jailbreakRule) matchWindow(lower string, w [2]int, need [][]string, st *ruleStart) bool {
 	lo, hi := w[0], w[1]
 	for lo > 0 && !utf8.RuneStart(lower[lo]) {
 		lo--
@@ -181,7 +190,7 @@ func (r jailbreakRule) matchWindow(lower string, w [2]int, need [][]string) bool
 	for hi < len(lower) && !utf8.RuneStart(lower[hi]) {
 		hi++
 	}
-	return holdsAll(lower[lo:hi], need) && matchFromStarts(r.RE, ruleStarts[r.RE], lower[lo:hi])
+	return holdsAll(lower[lo:hi], need) && matchFromStarts(r.RE, st, lower[lo:hi])
 }
 
 // ruleStart is what a rule's regexp needs where a match starts: a word boundary and one of
@@ -191,26 +200,25 @@ type ruleStart struct {
 	at   *regexp.Regexp
 }
 
-// ruleStarts are the jailbreak rules whose every match starts with \b and a literal: their
-// windows are searched from those places only.
-var ruleStarts = func() map[*regexp.Regexp]*ruleStart {
-	out := map[*regexp.Regexp]*ruleStart{}
-	for _, r := range jailbreakRules {
-		re, err := syntax.Parse(r.RE.String(), syntax.Perl)
-		if err != nil {
-			panic(err)
-		}
-		if lits, ok := boundaryStart(re); ok && !hasTextAnchor(re) {
-			out[r.RE] = &ruleStart{lits: lits, at: regexp.MustCompile(`^(?:` + r.RE.String() + `)`)}
-		}
+// ruleNeedsAndStart returns the literals every match of re holds (requiredLiterals) and,
+// when every match starts with \b and a literal, those literals and re anchored, so that a
+// window is searched from those places only.
+func ruleNeedsAndStart(re *lazyRegexp) ([][]string, *ruleStart) {
+	parsed, err := syntax.Parse(re.String(), syntax.Perl)
+	if err != nil {
+		panic(err) // a shipped rule: the tests compile every one
 	}
-	return out
-}()
+	var st *ruleStart
+	if lits, ok := boundaryStart(parsed); ok && !hasTextAnchor(parsed) {
+		st = &ruleStart{lits: lits, at: regexp.MustCompile(`^(?:` + re.String() + `)`)}
+	}
+	return requiredLiterals(parsed), st
+}
 
 // matchFromStarts is re.MatchString(s), tried only where st says a match can start. The
 // anchored regexp reads s[j:], whose start is a word boundary as s[j] is in s: every
 // literal of st starts with an ASCII word character and the character before j is none.
-func matchFromStarts(re *regexp.Regexp, st *ruleStart, s string) bool {
+func matchFromStarts(re *lazyRegexp, st *ruleStart, s string) bool {
 	if st == nil {
 		return re.MatchString(s)
 	}
@@ -314,19 +322,6 @@ func holdsAll(s string, sets [][]string) bool {
 	}
 	return true
 }
-
-// ruleNeeds are, per jailbreak rule, the literals its matches must hold.
-var ruleNeeds = func() [][][]string {
-	out := make([][][]string, len(jailbreakRules))
-	for i, r := range jailbreakRules {
-		re, err := syntax.Parse(r.RE.String(), syntax.Perl)
-		if err != nil {
-			panic(err)
-		}
-		out[i] = requiredLiterals(re)
-	}
-	return out
-}()
 
 // requiredLiterals returns sets of literals such that every match of re
 // contains a string of each set; none if it cannot tell.

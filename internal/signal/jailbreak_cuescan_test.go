@@ -25,9 +25,9 @@ func TestRuleCueScanMatchesStringsIndex(t *testing.T) {
 	var ruleHits, harmfulHits int
 	for _, raw := range texts {
 		for _, lower := range []string{strings.ToLower(raw), raw} {
-			hits, harmful := jailbreakCues.scan(lower, nil)
+			hits, harmful := jailbreakCues().scan(lower, nil)
 			var want []cueHit
-			for id, c := range jailbreakCues.cues {
+			for id, c := range jailbreakCues().cues {
 				for from := 0; from < len(lower); {
 					i := strings.Index(lower[from:], c)
 					if i < 0 {
@@ -59,7 +59,7 @@ func TestRuleCueScanMatchesStringsIndex(t *testing.T) {
 			}
 			for i, r := range jailbreakRules {
 				m := r.match(lower)
-				if got := r.matchHits(lower, i, jailbreakCues, hits); got != m {
+				if got := r.matchHits(lower, i, jailbreakCues(), hits); got != m {
 					t.Fatalf("rule %d: %v, want %v on %q", i, got, m, lower)
 				}
 				if m {
@@ -153,9 +153,9 @@ func TestStopWordsBackwardsCountsTheReversedText(t *testing.T) {
 		if got, want := wordView(rv), reverseRunes(wordView(s)); got != want {
 			t.Fatalf("wordView(reverseRunes(%q)) = %q, want the reversed view %q", s, got, want)
 		}
-		got, want := stopWordsBackwards.count(wordView(s)), stopWords.count(wordView(rv))
+		got, want := stopWordsBackwards().count(wordView(s)), stopWords().count(wordView(rv))
 		if got != want {
-			t.Fatalf("stopWordsBackwards.count(wordView(%q)) = %d, want %d (stop words of the reversed text)", s, got, want)
+			t.Fatalf("stopWordsBackwards().count(wordView(%q)) = %d, want %d (stop words of the reversed text)", s, got, want)
 		}
 		counted += got
 	}
@@ -170,14 +170,14 @@ func TestRuleNeedsAreLiteralsOfTheRule(t *testing.T) {
 	t.Parallel()
 	with := 0
 	for i, r := range jailbreakRules {
-		for _, set := range ruleNeeds[i] {
+		for _, set := range jailbreakCues().needs[i] {
 			for _, lit := range set {
 				if lit == "" || !strings.Contains(r.RE.String(), lit) && !strings.Contains(lit, " ") {
 					t.Errorf("rule %d: required literal %q is not in %s", i, lit, r.RE)
 				}
 			}
 		}
-		if len(ruleNeeds[i]) > 0 {
+		if len(jailbreakCues().needs[i]) > 0 {
 			with++
 		}
 	}
@@ -186,12 +186,12 @@ func TestRuleNeedsAreLiteralsOfTheRule(t *testing.T) {
 	}
 	require := func(rule int, want ...string) {
 		t.Helper()
-		for _, set := range ruleNeeds[rule] {
+		for _, set := range jailbreakCues().needs[rule] {
 			if slices.Equal(set, want) {
 				return
 			}
 		}
-		t.Errorf("rule %d needs %q, want a set %q", rule, ruleNeeds[rule], want)
+		t.Errorf("rule %d needs %q, want a set %q", rule, jailbreakCues().needs[rule], want)
 	}
 	// authori[sz]ation code|override code|admin(?:istrator)? override|...
 	authority := slices.IndexFunc(jailbreakRules, func(r jailbreakRule) bool { return strings.Contains(r.RE.String(), "override code") })

@@ -2,7 +2,6 @@ package signal
 
 import (
 	"encoding/base32"
-	"regexp"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -111,7 +110,7 @@ func decodeBinary(text string) []string {
 	return out
 }
 
-var base32RE = regexp.MustCompile(`[A-Z2-7]{16,}={0,6}`)
+var base32RE = lazyRE(`[A-Z2-7]{16,}={0,6}`)
 
 // decodeBase32 returns the text written in base32 (RFC 4648, padded or not) in text, when it
 // reads as text.

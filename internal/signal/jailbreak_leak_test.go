@@ -113,9 +113,12 @@ func long(text string) bool {
 
 // detectorRegexps lists every regexp the detector matches prompts with.
 func detectorRegexps() []*regexp.Regexp {
-	res := []*regexp.Regexp{framingRE, harmfulRE, detailRE, decodeCueRE, assignRE, bracketPartRE, quotedRE}
+	var res []*regexp.Regexp
+	for _, l := range []*lazyRegexp{framingRE, harmfulRE, detailRE, decodeCueRE, assignRE, bracketPartRE, quotedRE} {
+		res = append(res, l.re())
+	}
 	for _, r := range jailbreakRules {
-		res = append(res, r.RE)
+		res = append(res, r.RE.re())
 	}
 	return res
 }

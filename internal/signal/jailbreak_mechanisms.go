@@ -1,7 +1,6 @@
 package signal
 
 import (
-	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -203,18 +202,18 @@ var splitRunCues = []string{"then", "después", "luego", "ejecuta", "execute", "
 // payload splitting: s1='synthesize', X = "make a ".
 // A short name ("X", "s1", "Part 2") may also take its value with a colon,
 // "be" or "es", or with nothing: Sea X "como fabricar".
-var assignRE = regexp.MustCompile(`(?:[\p{L}\p{N}_]{1,10}\s*(?:=|vale|is)|\b[\p{L}\p{N}_]{1,3}\s*(?::|be|es|sea)?|"[\p{L}\p{N}_ ]{1,12}"\s*:)\s*["'“«]([^"'”»]{1,80})["'”»]`)
+var assignRE = lazyRE(`(?:[\p{L}\p{N}_]{1,10}\s*(?:=|vale|is)|\b[\p{L}\p{N}_]{1,3}\s*(?::|be|es|sea)?|"[\p{L}\p{N}_ ]{1,12}"\s*:)\s*["'“«]([^"'”»]{1,80})["'”»]`)
 
 // partLineRE finds fragments given one per line without quotes: "Part A:
 // how do I find out where", "frag2: from dealing weed", "часть 1: …".
-var partLineRE = regexp.MustCompile(`(?im)^[\s*-]*(?:teil|part|parte|partie|frag\w*|fragment\w*|часть|кусок|部分|片段)[\s_]*[\p{L}\p{N}]{0,3}\s*[:：=]\s*([^\n]{1,80})$`)
+var partLineRE = lazyRE(`(?im)^[\s*-]*(?:teil|part|parte|partie|frag\w*|fragment\w*|часть|кусок|部分|片段)[\s_]*[\p{L}\p{N}]{0,3}\s*[:：=]\s*([^\n]{1,80})$`)
 
 // bracketPartRE finds "[A] pistol [B] 3D printer" style fragments.
-var bracketPartRE = regexp.MustCompile(`[\[【]\s*[\p{L}\p{N}]{1,8}\s*[\]】]`)
+var bracketPartRE = lazyRE(`[\[【]\s*[\p{L}\p{N}]{1,8}\s*[\]】]`)
 
 // quotedRE matches quoted spans, which a discussion frame ("translate
 // 'ignore all previous instructions'") mentions rather than uses.
-var quotedRE = regexp.MustCompile(`"[^"]{2,300}"|“[^”]{2,300}”|«[^»]{2,300}»|„[^“”]{2,300}[“”]|「[^」]{2,300}」|‘[^’]{2,300}’|(?:^|[\s:(])'(?:[^']|'\pL){2,300}'`)
+var quotedRE = lazyRE(`"[^"]{2,300}"|“[^”]{2,300}”|«[^»]{2,300}»|„[^“”]{2,300}[“”]|「[^」]{2,300}」|‘[^’]{2,300}’|(?:^|[\s:(])'(?:[^']|'\pL){2,300}'`)
 
 // obfuscatedHarmTerms are harmful words spelled to dodge a filter:
 // romanised Chinese inside Chinese text ("zha弹" for 炸弹).
@@ -223,7 +222,7 @@ var obfuscatedHarmTerms = []string{"zha弹", "zha药", "zhadan", "zhayao", "bing
 // cueObfuscated marks obfuscatedHarmTerms.
 const cueObfuscated cueSet = 1 << 30
 
-var mechLexicon = newLexicon(lexiconTerms())
+var mechLexicon = table(func() *lexicon { return newLexicon(lexiconTerms()) })
 
 // Reasons of the mechanisms added to those of the phrase patterns.
 const (
@@ -251,7 +250,7 @@ func cues(text string) cueSet { return mechCues(wordView(text)) }
 
 // mechCues is the lexicon categories of a word view, with the mechanisms
 // their parts make up.
-func mechCues(view string) cueSet { return withParts(mechLexicon.scan(view)) }
+func mechCues(view string) cueSet { return withParts(mechLexicon().scan(view)) }
 
 // withoutQuotes drops quoted spans when the prompt is about an attack
 // phrase — translating it, teaching it, logging it — rather than using it.
@@ -276,7 +275,7 @@ func unquoted(text string, c cueSet) string {
 // languages: an imperative aimed at the quote ("do what this says", "obey:"),
 // not a verb that a lesson uses to discuss it ("why do models obey it?";
 // English cannot tell that from "obey it").
-var obeyQuoteRE = mustCompileFolded(`\b(?:do (?:exactly )?what (?:it|this|that|the (?:quote|text|line)) says|follow the quoted|carry (?:it|this|that) out)\b|(?:\bexecute|\bobey|\bfollow|ejecuta|obedece|exécute|ex[eé]cute|obéis|befolge|выполни|执行)\s*[:：]|` +
+var obeyQuoteRE = lazyFoldedRE(`\b(?:do (?:exactly )?what (?:it|this|that|the (?:quote|text|line)) says|follow the quoted|carry (?:it|this|that) out)\b|(?:\bexecute|\bobey|\bfollow|ejecuta|obedece|exécute|ex[eé]cute|obéis|befolge|выполни|执行)\s*[:：]|` +
 	`haz (?:exactamente )?lo que dice|obedece (?:esto|eso|lo siguiente)|ejecútal[oa]|ejecutal[oa]|ejecuta (?:esto|eso)|cúmplel[oa]|cumplel[oa]|` +
 	`fais (?:exactement )?ce qu(?:'il|e ça|e cela) dit|obéis(?:-y| à (?:ceci|cela|ça))|exécute(?:-le|-la| ceci| cela| ça)|applique(?:-le|-la)|` +
 	`tu,? was (?:da|es|dort) steht|befolge (?:das|es|dies|sie)|f[üu]hre (?:das|es|dies|sie) (?:\S+ )?aus|` +
@@ -440,9 +439,9 @@ func obfuscatedViews(text, view string, c cueSet) []string {
 	}
 	// Read the text backwards when asked to, or when it has too few
 	// ordinary words for forward prose and reads at least as well reversed.
-	forward := stopWords.count(view)
+	forward := stopWords().count(view)
 	// CJK has no spaces: count about one word per two characters.
-	if c.has(cueReversed) || forward*5 < fields+han/2 && stopWordsBackwards.count(view) >= forward {
+	if c.has(cueReversed) || forward*5 < fields+han/2 && stopWordsBackwards().count(view) >= forward {
 		views = append(views, reverseRunes(text))
 	}
 	return views
@@ -507,14 +506,14 @@ var stopWordTerms = []string{
 	"的", "是", "我", "怎么", "如何", "在", "了", "把"}
 
 var (
-	stopWords = newLexicon(map[cueSet][]string{1: stopWordTerms})
+	stopWords = table(func() *lexicon { return newLexicon(map[cueSet][]string{1: stopWordTerms}) })
 	// stopWordsBackwards counts, in a text's word view, the stop words of
 	// the text read backwards: wordView maps each rune on its own and
 	// collapses runs alike in both directions, so the view of the reversed
 	// text is the reversed view, in which a stop word occurs wherever its
 	// reversal occurs in the view. It spares reversing a long text only to
 	// find that it reads worse backwards, as ordinary prose does.
-	stopWordsBackwards = newLexicon(map[cueSet][]string{1: reversedTerms(stopWordTerms)})
+	stopWordsBackwards = table(func() *lexicon { return newLexicon(map[cueSet][]string{1: reversedTerms(stopWordTerms)}) })
 )
 
 func reversedTerms(terms []string) []string {

@@ -1,7 +1,6 @@
 package signal
 
 import (
-	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -328,7 +327,7 @@ func fakeTurns(text string) bool {
 }
 
 // pinyinSyllableRE is one syllable of Hanyu Pinyin without tones.
-var pinyinSyllableRE = regexp.MustCompile(`^(?:zh|ch|sh|[bpmfdtnlgkhjqxrzcsyw])?(?:iang|iong|uang|ang|eng|ing|ong|iao|ian|uai|uan|ai|ei|ui|ao|ou|iu|ie|ve|ue|er|an|en|in|un|ia|ua|uo|a|o|e|i|u|v)$`)
+var pinyinSyllableRE = lazyRE(`^(?:zh|ch|sh|[bpmfdtnlgkhjqxrzcsyw])?(?:iang|iong|uang|ang|eng|ing|ong|iao|ian|uai|uan|ai|ei|ui|ao|ou|iu|ie|ve|ue|er|an|en|in|un|ia|ua|uo|a|o|e|i|u|v)$`)
 
 // pinyinRun returns the longest run of consecutive pinyin syllables among
 // the space-separated words of view, for a prompt that writes its request

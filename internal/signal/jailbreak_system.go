@@ -1,7 +1,6 @@
 package signal
 
 import (
-	"regexp"
 	"strings"
 )
 
@@ -13,18 +12,18 @@ import (
 // refusalClauseRE marks a sentence that forbids something or tells the model to refuse it;
 // a sentence that only mentions refusing ("every time you refuse, you lose a token") is not
 // one.
-var refusalClauseRE = regexp.MustCompile(`(?i)\b(?:do not|don't|never|must not|mustn't|should not|shouldn't|cannot|can't|won't|will not|not allowed|under no circumstances)\b` +
+var refusalClauseRE = lazyRE(`(?i)\b(?:do not|don't|never|must not|mustn't|should not|shouldn't|cannot|can't|won't|will not|not allowed|under no circumstances)\b` +
 	`|^\s*(?:refuse|decline)\b|\b(?:must|should|always|politely)\s+(?:refuse|decline)\b|\b(?:refuse|decline)\s+(?:to|requests?|any|all|politely|briefly)\b|\b(?:if|when|should)\b[^.!?\n]*\b(?:refuse|decline)\b` +
 	`|\b(?:no reveles|nunca reveles|no compartas|rechaza|ne r[ée]v[èe]le|ne divulgue|jamais|verrate nicht|niemals|lehne)\b`)
 
 // suppressionClauseRE marks what stays an attack however it is worded: forbidding the model to
 // refuse, or to follow its rules.
-var suppressionClauseRE = regexp.MustCompile(`(?i)\b(?:never|do not|don't|must not|mustn't|should not|shouldn't|won't|will not|cannot|can't)\s+(?:ever\s+)?(?:refus|declin|say no|follow|obey|apply|add (?:any\s+)?(?:warnings|disclaimers)|apologi[sz]e|mention (?:ethics|legality|your (?:rules|guidelines)))` +
+var suppressionClauseRE = lazyRE(`(?i)\b(?:never|do not|don't|must not|mustn't|should not|shouldn't|won't|will not|cannot|can't)\s+(?:ever\s+)?(?:refus|declin|say no|follow|obey|apply|add (?:any\s+)?(?:warnings|disclaimers)|apologi[sz]e|mention (?:ethics|legality|your (?:rules|guidelines)))` +
 	`|\bwithout\s+(?:any\s+)?(?:refus|restriction|filter|limit|rule)|\bcomply with (?:every|all|any)\b|\bincluding (?:illegal|unethical|harmful)\b|\bfrom now on\b`)
 
 // characterRE is the role-play rule of a character app, which keeps a persona the application
 // chose.
-var characterRE = regexp.MustCompile(`(?i)\b(?:stay|remain|keep)\s+in\s+character\b|\b(?:never|do not|don't)\s+break\s+(?:character|the fourth wall)\b`)
+var characterRE = lazyRE(`(?i)\b(?:stay|remain|keep)\s+in\s+character\b|\b(?:never|do not|don't)\s+break\s+(?:character|the fourth wall)\b`)
 
 // applicationText is text without its sentences that forbid or refuse something (unless they
 // forbid refusing, or following the rules) and without its character-keeping rules: what is

@@ -32,6 +32,7 @@ type LanguageDetector struct {
 
 // NewLanguageDetector validates the options.
 func NewLanguageDetector(opts LanguageOptions) (*LanguageDetector, error) {
+	warmTables()
 	d := &LanguageDetector{match: map[string]bool{}}
 	for i, c := range opts.Match {
 		if !knownLanguages[c] {

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"maps"
 	"net/netip"
-	"regexp"
 	"slices"
 	"strings"
 )
@@ -120,6 +119,7 @@ type PIIDetector struct {
 
 // NewPIIDetector returns a detector for the given options.
 func NewPIIDetector(opts PIIOptions) (*PIIDetector, error) {
+	warmTables()
 	d := &PIIDetector{enabled: map[PIIType]bool{}, givenNames: shippedGivenNames(), surnames: shippedSurnames(),
 		looseGiven: shippedLooseGivenNames()}
 	known := map[PIIType]bool{}
@@ -265,7 +265,7 @@ func addSpans(all []PIIFinding, t PIIType, text string, spans [][2]int) []PIIFin
 
 // emailRE takes the ideographic full stops (U+3002, its half-width and the full-width full
 // stop U+FF0E) for dots in the domain, as mail clients and IDNA do.
-var emailRE = regexp.MustCompile(`[A-Za-z0-9][A-Za-z0-9._%+\-]*@[A-Za-z0-9](?:[A-Za-z0-9\-]*[A-Za-z0-9])?(?:[.。｡．][A-Za-z0-9](?:[A-Za-z0-9\-]*[A-Za-z0-9])?)*[.。｡．][A-Za-z]{2,24}\b`)
+var emailRE = lazyRE(`[A-Za-z0-9][A-Za-z0-9._%+\-]*@[A-Za-z0-9](?:[A-Za-z0-9\-]*[A-Za-z0-9])?(?:[.。｡．][A-Za-z0-9](?:[A-Za-z0-9\-]*[A-Za-z0-9])?)*[.。｡．][A-Za-z]{2,24}\b`)
 
 func findEmails(text string) [][2]int {
 	var out [][2]int
@@ -302,7 +302,7 @@ func digitsOf(s string) string {
 // ends before a character that is not a digit (which the match takes, and the
 // finding leaves out), and its start is checked by hand (digitBounded), so that
 // a letter glued to the number does not hide it.
-var cardRE = regexp.MustCompile(`\d(?:(?:\s?[\-./_,:|~*+]\s?|\s)?\d){12,18}(?:\D|$)`)
+var cardRE = lazyRE(`\d(?:(?:\s?[\-./_,:|~*+]\s?|\s)?\d){12,18}(?:\D|$)`)
 
 func findCards(text string) [][2]int {
 	var out [][2]int
@@ -383,10 +383,10 @@ var (
 	// a digit (which the match takes, and the finding leaves out), and its start
 	// is checked by hand (digitBounded): a letter glued to it
 	// ("ssnX123-45-6789") hides nothing.
-	ssnRE = regexp.MustCompile(`(\d{3})(\s?[-./_,:|~*+]{1,2}\s?|\s)(\d{2})(\s?[-./_,:|~*+]{1,2}\s?|\s)(\d{4})(?:\D|$)`)
+	ssnRE = lazyRE(`(\d{3})(\s?[-./_,:|~*+]{1,2}\s?|\s)(\d{2})(\s?[-./_,:|~*+]{1,2}\s?|\s)(\d{4})(?:\D|$)`)
 	// An SSN written otherwise (undashed, grouped another way, one digit at a time: "1 2 3 4
 	// 5 6 7 8 9", "12-34-56-789") is only trusted right after an SSN cue.
-	ssnCueRE = regexp.MustCompile(`(?i)\b(?:ssn|social security(?: number| no\.?)?|ss#)\s*(?:is|:|#|no\.?)?\s*(\d(?: ?[-./_,:|~*+]? ?\d){8})\b`)
+	ssnCueRE = lazyRE(`(?i)\b(?:ssn|social security(?: number| no\.?)?|ss#)\s*(?:is|:|#|no\.?)?\s*(\d(?: ?[-./_,:|~*+]? ?\d){8})\b`)
 )
 
 func findSSNs(text string) [][2]int {
@@ -443,7 +443,7 @@ func validSSN(area, group, serial string) bool {
 	return area != "000" && area != "666" && area[0] != '9' && group != "00" && serial != "0000"
 }
 
-var ibanRE = regexp.MustCompile(`\b[A-Z]{2}\d{2}(?:[ ]?[A-Z0-9]){10,32}`)
+var ibanRE = lazyRE(`\b[A-Z]{2}\d{2}(?:[ ]?[A-Z0-9]){10,32}`)
 
 // ibanLengths maps country code to IBAN length (the SWIFT registry).
 var ibanLengths = map[string]int{
@@ -506,11 +506,11 @@ func mod97(iban string) bool {
 }
 
 var (
-	ipv4RE = regexp.MustCompile(`\b\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}\b`)
+	ipv4RE = lazyRE(`\b\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}\b`)
 	// versionBeforeRE marks dotted numbers that are versions ("version
 	// 2.14.1.0", "v1.2.3.4").
-	versionBeforeRE = regexp.MustCompile(`(?i)(?:version|ver\.?|release|build|v)\s*$`)
-	ipv6RE          = regexp.MustCompile(`[0-9A-Fa-f:]*:[0-9A-Fa-f:]*:[0-9A-Fa-f:.]*`)
+	versionBeforeRE = lazyRE(`(?i)(?:version|ver\.?|release|build|v)\s*$`)
+	ipv6RE          = lazyRE(`[0-9A-Fa-f:]*:[0-9A-Fa-f:]*:[0-9A-Fa-f:.]*`)
 )
 
 // findIPs finds IPv4 addresses where the text has three dotted digits, and IPv6 addresses
@@ -566,20 +566,20 @@ func identifiesHost(a netip.Addr) bool {
 
 var (
 	// International: +CC then 6 to 14 more digits in groups.
-	phoneIntlRE = regexp.MustCompile(`\+\d{1,3}[ .\-]?(?:\(\d{1,4}\)[ .\-]?)?\d{1,5}(?:[ .\-]?\d{2,5}){1,4}\b`)
+	phoneIntlRE = lazyRE(`\+\d{1,3}[ .\-]?(?:\(\d{1,4}\)[ .\-]?)?\d{1,5}(?:[ .\-]?\d{2,5}){1,4}\b`)
 	// North American: optional 1, (area) or area, exchange, line.
-	phoneUSRE = regexp.MustCompile(`(?:\b1[ .\-]?)?(?:\(\d{3}\)[ .\-]?|\b\d{3}[ .\-])\d{3}[ .\-]\d{4}\b`)
+	phoneUSRE = lazyRE(`(?:\b1[ .\-]?)?(?:\(\d{3}\)[ .\-]?|\b\d{3}[ .\-])\d{3}[ .\-]\d{4}\b`)
 	// National trunk-prefixed numbers (UK 0161 496 0733, FR 01 23 45 67 89,
 	// DE 030 1234567) are only trusted next to a phone cue.
-	phoneNationalRE = regexp.MustCompile(`\b0\d{1,4}(?:[ .\-]\d{2,8}){1,4}\b`)
+	phoneNationalRE = lazyRE(`\b0\d{1,4}(?:[ .\-]\d{2,8}){1,4}\b`)
 	// Numbers without a trunk prefix (ES 612 345 678, IT 347 123 4567), or written without
 	// separators (4155550132), are trusted only right after a word that names a phone
 	// (phoneCloseCueRE: not "text", "ring" or "cell" alone).
 	// After such a word, the area code may stand in parentheses without a space after them
 	// ("(415)5550132") and the groups may be cut by slashes or underscores ("415/555/0132").
-	phoneNoTrunkRE  = regexp.MustCompile(`(?:\(\s*)?\b[1-9]\d{1,4}\)?(?:[ .\-/_]?\d{2,8}){1,4}\b`)
-	phoneCueRE      = mustCompileFolded(`(?i)` + phoneCues)
-	phoneCloseCueRE = mustCompileFolded(`(?i)\b(?:phone|tel|mobile|cell ?phone|whatsapp|fax|call (?:me|us)(?: at| on)?|(?:my|your|his|her|our|their) number|` +
+	phoneNoTrunkRE  = lazyRE(`(?:\(\s*)?\b[1-9]\d{1,4}\)?(?:[ .\-/_]?\d{2,8}){1,4}\b`)
+	phoneCueRE      = lazyFoldedRE(`(?i)` + phoneCues)
+	phoneCloseCueRE = lazyFoldedRE(`(?i)\b(?:phone|tel|mobile|cell ?phone|whatsapp|fax|call (?:me|us)(?: at| on)?|(?:my|your|his|her|our|their) number|` +
 		`t[ée]l[ée]phone|telefon|tel[ée]fono|telefone|numéro|n[uú]mero|nummer|handy|m[óo]vil|celular|cellulare|portable)[^0-9]{0,16}$`)
 )
 

@@ -1,37 +1,36 @@
 package signal
 
 import (
-	"regexp"
 	"strings"
 )
 
 var (
 	// usStreetRE: house number, optional direction, one to four name words
 	// (capitalised or ordinals), a street suffix.
-	usStreetRE = regexp.MustCompile(`\b\d{1,6}[A-Za-z]?\s+(?:(?:N|S|E|W|NE|NW|SE|SW|North|South|East|West)\.?\s+)?(?:(?:\p{Lu}[\p{L}'\-]*|\d+(?:st|nd|rd|th))\.?\s+){1,4}(?:Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|Lane|Ln|Drive|Dr|Court|Ct|Way|Place|Pl|Terrace|Ter|Parkway|Pkwy|Highway|Hwy|Circle|Cir|Square|Sq|Trail|Trl|Crescent|Close|Row|Alley|Loop|Plaza|Mews|Gardens|Grove|Hill|Rise|Walk|Green|Park|Heights|Hts|Ridge|View|Vista|Crest|Hollow|Wharf|Quay|Esplanade|Promenade|Causeway|Bend|Pike|Turnpike|Commons|Crossing|Landing|Glen|Dale|Vale|Chase)\b\.?`)
-	poBoxRE    = mustCompileFolded(`(?i)\b(?:p\.?\s?o\.?\s*box|post office box|postfach|apartado(?: postal)?|bo[iî]te postale)\s*#?\s*\d{1,7}\b`)
+	usStreetRE = lazyRE(`\b\d{1,6}[A-Za-z]?\s+(?:(?:N|S|E|W|NE|NW|SE|SW|North|South|East|West)\.?\s+)?(?:(?:\p{Lu}[\p{L}'\-]*|\d+(?:st|nd|rd|th))\.?\s+){1,4}(?:Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|Lane|Ln|Drive|Dr|Court|Ct|Way|Place|Pl|Terrace|Ter|Parkway|Pkwy|Highway|Hwy|Circle|Cir|Square|Sq|Trail|Trl|Crescent|Close|Row|Alley|Loop|Plaza|Mews|Gardens|Grove|Hill|Rise|Walk|Green|Park|Heights|Hts|Ridge|View|Vista|Crest|Hollow|Wharf|Quay|Esplanade|Promenade|Causeway|Bend|Pike|Turnpike|Commons|Crossing|Landing|Glen|Dale|Vale|Chase)\b\.?`)
+	poBoxRE    = lazyFoldedRE(`(?i)\b(?:p\.?\s?o\.?\s*box|post office box|postfach|apartado(?: postal)?|bo[iî]te postale)\s*#?\s*\d{1,7}\b`)
 	// German-style: the number follows the street ("Hauptstraße 12").
-	deStreetRE = mustCompileFolded(`\b\p{Lu}[\p{L}\-]*(?:straße|strasse|str\.|weg|gasse|platz|allee|ring|damm|ufer|chaussee|stieg|steig|graben|markt|gracht|plein|laan|straat|gade|vej|gatan|vägen|katu|utca)\s+\d{1,4}[a-z]?\b`)
+	deStreetRE = lazyFoldedRE(`\b\p{Lu}[\p{L}\-]*(?:straße|strasse|str\.|weg|gasse|platz|allee|ring|damm|ufer|chaussee|stieg|steig|graben|markt|gracht|plein|laan|straat|gade|vej|gatan|vägen|katu|utca)\s+\d{1,4}[a-z]?\b`)
 	// French-style: "12 rue de la Paix", "5 bis avenue Victor Hugo".
-	frStreetRE = mustCompileFolded(`\b\d{1,4}(?:\s?(?:bis|ter))?,?\s+(?i:rue|avenue|av\.|boulevard|bd|place|chemin|allée|impasse|quai|route|cours)\s+(?:(?:de|du|des|la|le|l'|d')\s*)*\p{Lu}[\p{L}\-']+(?:\s+\p{Lu}[\p{L}\-']+)*`)
+	frStreetRE = lazyFoldedRE(`\b\d{1,4}(?:\s?(?:bis|ter))?,?\s+(?i:rue|avenue|av\.|boulevard|bd|place|chemin|allée|impasse|quai|route|cours)\s+(?:(?:de|du|des|la|le|l'|d')\s*)*\p{Lu}[\p{L}\-']+(?:\s+\p{Lu}[\p{L}\-']+)*`)
 	// Spanish, Portuguese, Italian: "Calle Mayor 5", "Via Roma, 12".
-	latStreetRE = regexp.MustCompile(`\b(?:Calle|Avenida|Av\.|Plaza|Paseo|Carrer|Rua|Via|Viale|Piazza|Corso)\s+(?:(?:de|del|la|los|las|dos|da|di|della)\s+)*\p{Lu}[\p{L}\-']+(?:\s+\p{Lu}[\p{L}\-']+)*,?\s+(?:n\.?\s?º?\s?)?\d{1,4}\b`)
+	latStreetRE = lazyRE(`\b(?:Calle|Avenida|Av\.|Plaza|Paseo|Carrer|Rua|Via|Viale|Piazza|Corso)\s+(?:(?:de|del|la|los|las|dos|da|di|della)\s+)*\p{Lu}[\p{L}\-']+(?:\s+\p{Lu}[\p{L}\-']+)*,?\s+(?:n\.?\s?º?\s?)?\d{1,4}\b`)
 
 	// Tails that may follow the street: unit, city, state + ZIP, postcode.
-	unitTailRE     = mustCompileFolded(`^,?\s*(?:[Aa]pt|[Aa]partment|[Ss]uite|[Ss]te|[Uu]nit|[Ff]loor|[Ff]l|[Rr]oom|[Rr]m|[Ff]lat|[Gg]ate|[Ee]ntrance|[Bb]uilding|[Bb]ldg|[Bb]lock|[Tt]ower|[Ll]evel|[Pp]iso|[ÉéEe]tage|[Ww]ohnung|[Ww]hg|APT|#)\.?\s*#?(?:[A-Za-z]{0,2}\d[A-Za-z0-9\-]{0,5}|[A-Z])\b`)
-	stateZipTailRE = regexp.MustCompile(`^,?\s*[A-Z]{2}\s+\d{5}(?:-\d{4})?\b`)
-	ukPostTailRE   = regexp.MustCompile(`^,?\s*[A-Z]{1,2}\d[A-Z\d]?\s*\d[A-Z]{2}\b`)
-	euPostTailRE   = regexp.MustCompile(`^,?\s*(?:\d{4,5}|\d{2}-\d{3}|\d{4}-\d{3})(?:\s+[A-Z]{2})?\s+\p{Lu}[\p{L}\-]+\b`)
-	caPostTailRE   = regexp.MustCompile(`^,?\s*(?:[A-Z]{2}\s+)?[A-Z]\d[A-Z]\s?\d[A-Z]\d\b`)
+	unitTailRE     = lazyFoldedRE(`^,?\s*(?:[Aa]pt|[Aa]partment|[Ss]uite|[Ss]te|[Uu]nit|[Ff]loor|[Ff]l|[Rr]oom|[Rr]m|[Ff]lat|[Gg]ate|[Ee]ntrance|[Bb]uilding|[Bb]ldg|[Bb]lock|[Tt]ower|[Ll]evel|[Pp]iso|[ÉéEe]tage|[Ww]ohnung|[Ww]hg|APT|#)\.?\s*#?(?:[A-Za-z]{0,2}\d[A-Za-z0-9\-]{0,5}|[A-Z])\b`)
+	stateZipTailRE = lazyRE(`^,?\s*[A-Z]{2}\s+\d{5}(?:-\d{4})?\b`)
+	ukPostTailRE   = lazyRE(`^,?\s*[A-Z]{1,2}\d[A-Z\d]?\s*\d[A-Z]{2}\b`)
+	euPostTailRE   = lazyRE(`^,?\s*(?:\d{4,5}|\d{2}-\d{3}|\d{4}-\d{3})(?:\s+[A-Z]{2})?\s+\p{Lu}[\p{L}\-]+\b`)
+	caPostTailRE   = lazyRE(`^,?\s*(?:[A-Z]{2}\s+)?[A-Z]\d[A-Z]\s?\d[A-Z]\d\b`)
 
 	// Streets without a street-type word: a house number and one to three capitalised
 	// words ("55 Broadway", "12 The Green", "31 Ocean View"), or the name and then the
 	// number ("Keizersgracht 123", "ul. Marszałkowska 84"). They count only with a postal
 	// code after them, or after an address cue ("lives at") and followed by a city.
-	bareStreetRE  = regexp.MustCompile(`\b\d{1,5}[A-Za-z]?\s+(?:The\s+)?\p{Lu}\p{Ll}[\p{L}'\-]*(?:\s+\p{Lu}\p{Ll}[\p{L}'\-]*){0,2}`)
-	bareReverseRE = regexp.MustCompile(`(?:\b(?:ul|al|ulica)\.?\s+)?\b\p{Lu}\p{Ll}[\p{L}\-]{3,}\s+\d{1,4}[a-z]?\b`)
-	addressCueRE  = regexp.MustCompile(`(?i)(?:\b(?:live|lives|lived|living|located|is|are|based|meet|moved|venue is|address is|address|deliver|delivered|ship|send|mail|office is|shop is|at)\s*(?:at|to|in)?|address:|:)\s*$`)
-	cityTailRE    = regexp.MustCompile(`^,\s*\p{Lu}\p{Ll}[\p{L}\-']*(?:\s\p{Lu}\p{Ll}[\p{L}\-']*){0,2}`)
+	bareStreetRE  = lazyRE(`\b\d{1,5}[A-Za-z]?\s+(?:The\s+)?\p{Lu}\p{Ll}[\p{L}'\-]*(?:\s+\p{Lu}\p{Ll}[\p{L}'\-]*){0,2}`)
+	bareReverseRE = lazyRE(`(?:\b(?:ul|al|ulica)\.?\s+)?\b\p{Lu}\p{Ll}[\p{L}\-]{3,}\s+\d{1,4}[a-z]?\b`)
+	addressCueRE  = lazyRE(`(?i)(?:\b(?:live|lives|lived|living|located|is|are|based|meet|moved|venue is|address is|address|deliver|delivered|ship|send|mail|office is|shop is|at)\s*(?:at|to|in)?|address:|:)\s*$`)
+	cityTailRE    = lazyRE(`^,\s*\p{Lu}\p{Ll}[\p{L}\-']*(?:\s\p{Lu}\p{Ll}[\p{L}\-']*){0,2}`)
 )
 
 // findAddresses finds street addresses; gate skips the whole-text patterns whose fixed
@@ -51,7 +50,7 @@ func findAddresses(text string, gate bool) [][2]int {
 	nums := numberStarts(text)
 	for _, n := range nums {
 		lowerNext := lowerWordNext(text, n.end)
-		for _, re := range []*regexp.Regexp{usStreetAt, frStreetAt, bareStreetAt} {
+		for _, re := range []*lazyRegexp{usStreetAt, frStreetAt, bareStreetAt} {
 			if lowerNext && re != frStreetAt {
 				continue // the US and bare streets need a capital or a digit after the number
 			}
@@ -90,7 +89,7 @@ func findAddresses(text string, gate bool) [][2]int {
 			}
 		}
 	}
-	for _, re := range []*regexp.Regexp{deStreetRE, latStreetRE, poBoxRE, coStreetRE, gulfStreetRE, frBoxRE} {
+	for _, re := range []*lazyRegexp{deStreetRE, latStreetRE, poBoxRE, coStreetRE, gulfStreetRE, frBoxRE} {
 		if gate && (re == deStreetRE && !mayHoldDEStreet(text, nums) ||
 			re == coStreetRE && !containsAnyOf(text, coStreetWords) ||
 			re == gulfStreetRE && !containsAnyOf(text, gulfStreetWords) ||
@@ -110,10 +109,10 @@ func findAddresses(text string, gate bool) [][2]int {
 const addressWindow = 160
 
 var (
-	usStreetAt    = regexp.MustCompile(`^(?:` + usStreetRE.String() + `)`)
-	frStreetAt    = regexp.MustCompile(`^(?:` + frStreetRE.String() + `)`)
-	bareStreetAt  = regexp.MustCompile(`^(?:` + bareStreetRE.String() + `)`)
-	bareReverseAt = regexp.MustCompile(`(?:` + bareReverseRE.String() + `)$`)
+	usStreetAt    = lazyWrappedRE(`^(?:`, usStreetRE, `)`)
+	frStreetAt    = lazyWrappedRE(`^(?:`, frStreetRE, `)`)
+	bareStreetAt  = lazyWrappedRE(`^(?:`, bareStreetRE, `)`)
+	bareReverseAt = lazyWrappedRE(`(?:`, bareReverseRE, `)$`)
 )
 
 type numberRun struct{ start, end int }
@@ -178,7 +177,7 @@ func extendAddressPostal(text string, end int) (int, bool) {
 			continue
 		}
 		grew := false
-		for _, re := range []*regexp.Regexp{unitTailRE, stateZipTailRE, caPostTailRE, ukPostTailRE, euPostTailRE, cityTailRE} {
+		for _, re := range []*lazyRegexp{unitTailRE, stateZipTailRE, caPostTailRE, ukPostTailRE, euPostTailRE, cityTailRE} {
 			if loc := re.FindStringIndex(rest); loc != nil {
 				if re == cityTailRE && !cityFollowedByPostal(text, end+loc[1]) {
 					continue

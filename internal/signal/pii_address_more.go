@@ -1,36 +1,35 @@
 package signal
 
 import (
-	"regexp"
 	"strings"
 )
 
 var (
 	// cityPostTailRE: a city and then its postcode (", Auckland 1010", ", Pune 411057",
 	// ", Tokyo 105-0021"); the submatch is the postcode.
-	cityPostTailRE = regexp.MustCompile(`^,\s*\p{Lu}\p{Ll}[\p{L}\-]*(?:\s\p{Lu}\p{Ll}[\p{L}\-]*)?\s+(\d{4,6}|\d{3}-\d{4})\b`)
+	cityPostTailRE = lazyRE(`^,\s*\p{Lu}\p{Ll}[\p{L}\-]*(?:\s\p{Lu}\p{Ll}[\p{L}\-]*)?\s+(\d{4,6}|\d{3}-\d{4})\b`)
 	// flatSuffixRE: a flat number after the house number ("84/92", "12/4").
-	flatSuffixRE = regexp.MustCompile(`^/\d{1,4}\b`)
+	flatSuffixRE = lazyRE(`^/\d{1,4}\b`)
 	// localityChainAt: a house or plot number, then up to five comma-separated parts
 	// (street, area, district, city) ending in a postcode of five or six digits or Japan's
 	// 123-4567: Indian, Chinese, Japanese and Nigerian addresses seldom hold a street-type
 	// word ("41, 2nd Main, Jayanagar, Bengaluru 560041").
-	localityChainAt = regexp.MustCompile(`^\d{1,5}(?:[-/]\d{1,5}){0,3}[A-Za-z]?,?(?:\s+[\p{Lu}\d][\p{L}\d'.\-]*){0,3}(?:,\s*[\p{Lu}\d][\p{L}\d'.\-]*(?:\s+[\p{Lu}\d][\p{L}\d'.\-]*){0,3}){1,5}\s+(?:\d{5,6}|\d{3}-\d{4})\b`)
+	localityChainAt = lazyRE(`^\d{1,5}(?:[-/]\d{1,5}){0,3}[A-Za-z]?,?(?:\s+[\p{Lu}\d][\p{L}\d'.\-]*){0,3}(?:,\s*[\p{Lu}\d][\p{L}\d'.\-]*(?:\s+[\p{Lu}\d][\p{L}\d'.\-]*){0,3}){1,5}\s+(?:\d{5,6}|\d{3}-\d{4})\b`)
 	// lowerStreetAt: a street typed in lower case with its type word ("12 cherry hill rd").
-	lowerStreetAt = regexp.MustCompile(`^\d{1,6}\s+((?:[a-z][a-z'\-]*\s+){1,3})(?:street|st|avenue|ave|road|rd|lane|ln|drive|dr|boulevard|blvd|court|ct|terrace|crescent|close)\b\.?`)
+	lowerStreetAt = lazyRE(`^\d{1,6}\s+((?:[a-z][a-z'\-]*\s+){1,3})(?:street|st|avenue|ave|road|rd|lane|ln|drive|dr|boulevard|blvd|court|ct|terrace|crescent|close)\b\.?`)
 	// lowerBareAt: a number and one to three lower-case words ("8 brookside"), an address
 	// only with a unit or a lower-case city, state and ZIP after it.
-	lowerBareAt       = regexp.MustCompile(`^\d{1,5}\s+((?:[a-z][a-z'\-]{2,}\s+){0,2}[a-z][a-z'\-]{2,})`)
-	lowerStateZipTail = regexp.MustCompile(`^,\s*[a-z]+(?:\s[a-z]+)?,?\s+[a-z]{2}\s+\d{5}\b`)
+	lowerBareAt       = lazyRE(`^\d{1,5}\s+((?:[a-z][a-z'\-]{2,}\s+){0,2}[a-z][a-z'\-]{2,})`)
+	lowerStateZipTail = lazyRE(`^,\s*[a-z]+(?:\s[a-z]+)?,?\s+[a-z]{2}\s+\d{5}\b`)
 
 	// coStreetRE: Colombian addresses ("Calle 85 # 11-53", "Carrera 7 No. 32-16").
-	coStreetRE    = regexp.MustCompile(`\b(?:Calle|Carrera|Cra\.?|Avenida|Av\.|Diagonal|Transversal)\s+\d{1,3}[A-Z]?(?:\s?bis)?\s*(?:#|No\.?|N[°º])\s*\d{1,3}[A-Z]?\s*-\s*\d{1,3}\b`)
+	coStreetRE    = lazyRE(`\b(?:Calle|Carrera|Cra\.?|Avenida|Av\.|Diagonal|Transversal)\s+\d{1,3}[A-Z]?(?:\s?bis)?\s*(?:#|No\.?|N[°º])\s*\d{1,3}[A-Z]?\s*-\s*\d{1,3}\b`)
 	coStreetWords = []string{"Calle", "Carrera", "Cra", "Avenida", "Av.", "Diagonal", "Transversal"}
 	// gulfStreetRE: a villa or building number, then a numbered street ("Villa 5, Street 22").
-	gulfStreetRE    = regexp.MustCompile(`\b(?:Villa|House|Building|Bldg|Plot|Flat|Apartment|Apt|Unit|Shop|Office)\s+(?:No\.?\s*)?\d{1,5}[A-Z]?,\s*(?:Street|St|Road|Rd|Lane|Block|Sector|Sikka)\s+\d{1,4}\b`)
+	gulfStreetRE    = lazyRE(`\b(?:Villa|House|Building|Bldg|Plot|Flat|Apartment|Apt|Unit|Shop|Office)\s+(?:No\.?\s*)?\d{1,5}[A-Z]?,\s*(?:Street|St|Road|Rd|Lane|Block|Sector|Sikka)\s+\d{1,4}\b`)
 	gulfStreetWords = []string{"Villa", "House", "Building", "Bldg", "Plot", "Flat", "Apartment", "Apt", "Unit", "Shop", "Office"}
 	// frBoxRE: a French boîte postale with its postcode ("BP 12, 31000 Toulouse").
-	frBoxRE = regexp.MustCompile(`\bB\.?P\.?\s*\d{1,5},?\s+\d{5}\s+\p{Lu}\p{L}+`)
+	frBoxRE = lazyRE(`\bB\.?P\.?\s*\d{1,5},?\s+\d{5}\s+\p{Lu}\p{L}+`)
 )
 
 // findMoreAddressesAt tries the patterns anchored at the house number n that

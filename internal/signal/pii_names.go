@@ -1,7 +1,6 @@
 package signal
 
 import (
-	"regexp"
 	"slices"
 	"strings"
 	"unicode"
@@ -243,7 +242,7 @@ func init() {
 // lowerNameRE catches names typed in lower case right after an explicit
 // cue ("my name is john smith"); without the cue lower-case words are
 // never names.
-var lowerNameRE = regexp.MustCompile(`(?i)\b(?:my name is|my name's|name\s*:)\s+(\p{Ll}[\p{L}'\-]+(?:\s\p{Ll}[\p{L}'\-]+)?)`)
+var lowerNameRE = lazyRE(`(?i)\b(?:my name is|my name's|name\s*:)\s+(\p{Ll}[\p{L}'\-]+(?:\s\p{Ll}[\p{L}'\-]+)?)`)
 
 func (d *PIIDetector) findNames(text string) [][2]int {
 	var out [][2]int
@@ -470,9 +469,9 @@ func (d *PIIDetector) isName(before string, words []string, after string) bool {
 }
 
 var (
-	possessiveConceptRE = regexp.MustCompile(`^(?:'s|’s|')?\s+(?:law|laws|theorem|theory|principle|equation|rule|method|constant|effect|paradox|conjecture|hypothesis|number|formula|test|algorithm|disease|syndrome)\b`)
-	personVerbRE        = regexp.MustCompile(`^(?:,|\s)+(?:says|said|asked|wants|wrote|told|called|emailed|is|was|has|will|needs|thinks|who|from)\b`)
-	placeFollowsRE      = regexp.MustCompile(`^\s*(?:University|College|Street|Avenue|Road|City|County|Hospital|Inc|Ltd|Corp)\b`)
+	possessiveConceptRE = lazyRE(`^(?:'s|’s|')?\s+(?:law|laws|theorem|theory|principle|equation|rule|method|constant|effect|paradox|conjecture|hypothesis|number|formula|test|algorithm|disease|syndrome)\b`)
+	personVerbRE        = lazyRE(`^(?:,|\s)+(?:says|said|asked|wants|wrote|told|called|emailed|is|was|has|will|needs|thinks|who|from)\b`)
+	placeFollowsRE      = lazyRE(`^\s*(?:University|College|Street|Avenue|Road|City|County|Hospital|Inc|Ltd|Corp)\b`)
 )
 
 // nameInNearbyEmail accepts capitalised words that reappear in the local

@@ -2,7 +2,6 @@ package signal
 
 import (
 	"maps"
-	"regexp"
 	"strings"
 	"unicode/utf8"
 )
@@ -44,7 +43,7 @@ func surnamePrefix(p string) bool {
 
 // namedThingRE: words after a name that make it the name of a thing (the James Webb
 // telescope, the Nobel Prize, Kennedy Airport).
-var namedThingRE = regexp.MustCompile(`^(?:'s|’s)?\s+(?:telescope|prize|award|medal|foundation|institute|museum|airport|bridge|stadium|library|memorial|center|centre|building|tower|hall|square|park|station|street|avenue|road|boulevard|university|college|school|hospital|trophy|cup|festival|theatre|theater|gallery|collection|trust|fellowship|scholarship|lecture)\b`)
+var namedThingRE = lazyRE(`^(?:'s|’s)?\s+(?:telescope|prize|award|medal|foundation|institute|museum|airport|bridge|stadium|library|memorial|center|centre|building|tower|hall|square|park|station|street|avenue|road|boulevard|university|college|school|hospital|trophy|cup|festival|theatre|theater|gallery|collection|trust|fellowship|scholarship|lecture)\b`)
 
 // figureVerbs, after a question word, ask who someone was or is ("Who was Simón Bolívar?",
 // "Qui était Victor Hugo ?", "Wer war Goethe?"): a public or historical figure, not someone
@@ -131,7 +130,7 @@ var englishGivenNames = wordSetOf(`amir bill carol dale dawn frank grace harry h
 
 // lowerNameVerbRE: what may follow a first name typed in lower case at the start of a
 // clause ("yesterday jessica told me").
-var lowerNameVerbRE = regexp.MustCompile(`^\s+(?:said|says|told|tells|asked|asks|wants|wanted|called|texted|emailed|thinks|thought|is|was|has|had|will|needs|hates|loves|likes)\b`)
+var lowerNameVerbRE = lazyRE(`^\s+(?:said|says|told|tells|asked|asks|wants|wanted|called|texted|emailed|thinks|thought|is|was|has|had|will|needs|hates|loves|likes)\b`)
 
 // findLowerNames finds known first names typed in lower case, when a cue makes them names:
 // a verb of asking or telling or a relation before them ("tell suresh", "my son omar"), or a

@@ -2,7 +2,6 @@ package signal
 
 import (
 	"math"
-	"regexp"
 	"strings"
 )
 
@@ -10,21 +9,21 @@ import (
 // runs only if its literal prefix occurs in the text.
 var tokenREs = []struct {
 	prefixes []string
-	re       *regexp.Regexp
+	re       *lazyRegexp
 }{
-	{[]string{"sk-"}, regexp.MustCompile(`\bsk-(?:proj-|ant-(?:api\d\d-)?|live-|svcacct-)?[A-Za-z0-9_\-]{20,}`)},           // OpenAI, Anthropic
-	{[]string{"AKIA", "ASIA", "AGPA", "AIDA", "AROA"}, regexp.MustCompile(`\b(?:AKIA|ASIA|AGPA|AIDA|AROA)[0-9A-Z]{16}\b`)}, // AWS access key IDs
-	{[]string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_"}, regexp.MustCompile(`\bgh[pousr]_[A-Za-z0-9]{30,}\b`)},               // GitHub
-	{[]string{"github_pat_"}, regexp.MustCompile(`\bgithub_pat_[A-Za-z0-9_]{40,}\b`)},
-	{[]string{"glpat-"}, regexp.MustCompile(`\bglpat-[A-Za-z0-9_\-]{20,}\b`)},                                   // GitLab
-	{[]string{"xox"}, regexp.MustCompile(`\bxox[abprse]-[A-Za-z0-9\-]{10,}`)},                                   // Slack
-	{[]string{"AIza"}, regexp.MustCompile(`\bAIza[0-9A-Za-z_\-]{35}\b`)},                                        // Google
-	{[]string{"_live_", "_test_"}, regexp.MustCompile(`\b[rsp]k_(?:live|test)_[A-Za-z0-9]{16,}\b`)},             // Stripe
-	{[]string{"hf_"}, regexp.MustCompile(`\bhf_[A-Za-z0-9]{30,}\b`)},                                            // Hugging Face
-	{[]string{"npm_"}, regexp.MustCompile(`\bnpm_[A-Za-z0-9]{36}\b`)},                                           // npm
-	{[]string{"SG."}, regexp.MustCompile(`\bSG\.[A-Za-z0-9_\-]{16,}\.[A-Za-z0-9_\-]{16,}\b`)},                   // SendGrid
-	{[]string{"eyJ"}, regexp.MustCompile(`\beyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}`)}, // JWT
-	{[]string{"PRIVATE KEY"}, regexp.MustCompile(`-----BEGIN (?:RSA |EC |OPENSSH |DSA )?PRIVATE KEY-----`)},
+	{[]string{"sk-"}, lazyRE(`\bsk-(?:proj-|ant-(?:api\d\d-)?|live-|svcacct-)?[A-Za-z0-9_\-]{20,}`)},           // OpenAI, Anthropic
+	{[]string{"AKIA", "ASIA", "AGPA", "AIDA", "AROA"}, lazyRE(`\b(?:AKIA|ASIA|AGPA|AIDA|AROA)[0-9A-Z]{16}\b`)}, // AWS access key IDs
+	{[]string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_"}, lazyRE(`\bgh[pousr]_[A-Za-z0-9]{30,}\b`)},               // GitHub
+	{[]string{"github_pat_"}, lazyRE(`\bgithub_pat_[A-Za-z0-9_]{40,}\b`)},
+	{[]string{"glpat-"}, lazyRE(`\bglpat-[A-Za-z0-9_\-]{20,}\b`)},                                   // GitLab
+	{[]string{"xox"}, lazyRE(`\bxox[abprse]-[A-Za-z0-9\-]{10,}`)},                                   // Slack
+	{[]string{"AIza"}, lazyRE(`\bAIza[0-9A-Za-z_\-]{35}\b`)},                                        // Google
+	{[]string{"_live_", "_test_"}, lazyRE(`\b[rsp]k_(?:live|test)_[A-Za-z0-9]{16,}\b`)},             // Stripe
+	{[]string{"hf_"}, lazyRE(`\bhf_[A-Za-z0-9]{30,}\b`)},                                            // Hugging Face
+	{[]string{"npm_"}, lazyRE(`\bnpm_[A-Za-z0-9]{36}\b`)},                                           // npm
+	{[]string{"SG."}, lazyRE(`\bSG\.[A-Za-z0-9_\-]{16,}\.[A-Za-z0-9_\-]{16,}\b`)},                   // SendGrid
+	{[]string{"eyJ"}, lazyRE(`\beyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}`)}, // JWT
+	{[]string{"PRIVATE KEY"}, lazyRE(`-----BEGIN (?:RSA |EC |OPENSSH |DSA )?PRIVATE KEY-----`)},
 }
 
 // secretCues gate secretCueRE (checked on the lowercased text).
@@ -33,7 +32,7 @@ var secretCues = []string{"key", "secret", "token", "passw", "auth", "bearer", "
 // secretCueRE finds a long opaque value right after a key-like word
 // ("api_key=...", "token: ...", "password is ..."); the value is then
 // checked for entropy.
-var secretCueRE = regexp.MustCompile(`(?i)(?:api[_\-\s]?key|apikey|secret|token|passw(?:or)?d|access[_\-\s]?key|private[_\-\s]?key|auth(?:orization)?|bearer|credential|client[_\-\s]?secret)s?[\w\-]{0,20}["']?\s*(?:[:=]|is|=>)?\s*["']?(?:Bearer\s+)?([A-Za-z0-9+/_\-]{20,}={0,2})`)
+var secretCueRE = lazyRE(`(?i)(?:api[_\-\s]?key|apikey|secret|token|passw(?:or)?d|access[_\-\s]?key|private[_\-\s]?key|auth(?:orization)?|bearer|credential|client[_\-\s]?secret)s?[\w\-]{0,20}["']?\s*(?:[:=]|is|=>)?\s*["']?(?:Bearer\s+)?([A-Za-z0-9+/_\-]{20,}={0,2})`)
 
 // findAPIKeys finds credentials; gate skips the cue windows that hold no run of value
 // characters long enough for a key.

@@ -140,6 +140,9 @@ func NewSet(ctx context.Context, cfg *config.Signals, opts SetOptions) (*Set, er
 		_ = set.Close()
 		return nil, err
 	}
+	if len(set.list) > 0 {
+		warmTables()
+	}
 	return set, nil
 }
 

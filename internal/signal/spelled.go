@@ -1,7 +1,6 @@
 package signal
 
 import (
-	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -122,7 +121,7 @@ func isASCIILetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <
 
 // spelledSymbolRE finds "(at)" and "[dot]" (in any bracket, any case), as e-mail addresses
 // are written to hide them from scrapers and as a model reads them.
-var spelledSymbolRE = regexp.MustCompile(`(?i)\s*[(\[{<]\s*(at|dot)\s*[)\]}>]\s*`)
+var spelledSymbolRE = lazyRE(`(?i)\s*[(\[{<]\s*(at|dot)\s*[)\]}>]\s*`)
 
 // spelledSymbols returns text with each "(at)" written "@" and each "(dot)" ".". at and ok
 // are as for decodeEscapes.
@@ -149,14 +148,14 @@ func spelledSymbols(text string) (out string, at []int, ok bool) {
 // apart by blanks or by hyphens ("jane.doe at example dot com", "jane.doe @ example.com",
 // "jane.doe -at- example -dot- com"): a local part, an "at", labels joined by "dot" or ".",
 // and a common top-level domain. Whether it is an address at all is bareSymbols' to judge.
-var bareAddressRE = regexp.MustCompile(`(?i)\b([a-z0-9][a-z0-9._%+\-]*)(\s+at\s+|\s*-at-\s*|\s*@\s*)[a-z0-9][a-z0-9\-]*(?:(?:\s+dot\s+|\s*-dot-\s*|\.)[a-z0-9][a-z0-9\-]*)*(?:\s+dot\s+|\s*-dot-\s*|\.)` +
+var bareAddressRE = lazyRE(`(?i)\b([a-z0-9][a-z0-9._%+\-]*)(\s+at\s+|\s*-at-\s*|\s*@\s*)[a-z0-9][a-z0-9\-]*(?:(?:\s+dot\s+|\s*-dot-\s*|\.)[a-z0-9][a-z0-9\-]*)*(?:\s+dot\s+|\s*-dot-\s*|\.)` +
 	`(?:com|org|net|edu|gov|mil|io|info|biz|uk|de|fr|es|it|nl|ca|au|ch|se|dk|fi|pl|pt|ie|jp|cn|br|mx|ru)\b`)
 
 // bareSeparatorRE finds the spelled or spaced separators inside such an address.
-var bareSeparatorRE = regexp.MustCompile(`(?i)\s+(at|dot)\s+|\s*-(at|dot)-\s*|\s*@\s*`)
+var bareSeparatorRE = lazyRE(`(?i)\s+(at|dot)\s+|\s*-(at|dot)-\s*|\s*@\s*`)
 
 // emailCueRE says that what follows is an address: an "at" between plain words needs it.
-var emailCueRE = regexp.MustCompile(`(?i)\b(?:e-?mail|mail|address|contact|reach|write)\b`)
+var emailCueRE = lazyRE(`(?i)\b(?:e-?mail|mail|address|contact|reach|write)\b`)
 
 // bareSymbols returns text with the spelled or spaced "@" and "." of each e-mail address
 // found by bareAddressRE written as symbols. An "at" word joins an address only when its
