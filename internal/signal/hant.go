@@ -3,7 +3,6 @@ package signal
 import (
 	_ "embed" // the folding table
 	"strings"
-	"sync"
 	"unicode/utf8"
 )
 
@@ -17,7 +16,7 @@ import (
 //go:embed hant_simplified.txt
 var hantTable string
 
-var hantFolds = sync.OnceValue(func() map[rune]rune {
+var hantFolds = table(func() map[rune]rune {
 	m := make(map[rune]rune, 4200)
 	for line := range strings.SplitSeq(hantTable, "\n") {
 		if line == "" || line[0] == '#' {
