@@ -25,6 +25,7 @@ import (
 	"github.com/semantic-router/semantic-router/internal/artifact"
 	"github.com/semantic-router/semantic-router/internal/config"
 	"github.com/semantic-router/semantic-router/internal/extproc"
+	"github.com/semantic-router/semantic-router/internal/heapfloor"
 	"github.com/semantic-router/semantic-router/internal/logbuf"
 	"github.com/semantic-router/semantic-router/internal/memlimit"
 	"github.com/semantic-router/semantic-router/internal/provider/transport"
@@ -243,10 +244,21 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	// In a container with a memory limit, the garbage collector works harder as memory
 	// nears it rather than letting garbage get the process killed.
-	if soft, err := memlimit.Apply("/sys/fs/cgroup", os.LookupEnv); err != nil {
+	soft, err := memlimit.Apply("/sys/fs/cgroup", os.LookupEnv)
+	if err != nil {
 		log.Warn("no Go memory limit from the container's", "error", err.Error())
 	} else if soft > 0 {
 		log.Info("Go memory limit from the container's", "limit_bytes", soft, "fraction", memlimit.Fraction)
+	}
+	// The router keeps little live: without a floor it would collect every few megabytes
+	// under load. A GOGC in the environment turns the floor off.
+	floor := uint64(heapfloor.Default)
+	if soft > 0 {
+		floor = min(floor, uint64(soft)/4)
+	}
+	if stopFloor, started := heapfloor.Start(floor, os.LookupEnv); started {
+		defer stopFloor()
+		log.Info("Go heap target floor", "floor_bytes", floor)
 	}
 
 	reg := prometheus.NewRegistry()
