@@ -37,10 +37,24 @@ func gogc(t *testing.T) uint64 {
 	return s[0].Value.Uint64()
 }
 
+// eventually waits until GOGC satisfies ok after a collection: the tuner runs on the
+// finalizer goroutine once the collection is done.
+func eventually(t *testing.T, what string, ok func(uint64) bool) {
+	t.Helper()
+	runtime.GC()
+	for deadline := time.Now().Add(10 * time.Second); !ok(gogc(t)); {
+		if time.Now().After(deadline) {
+			t.Fatalf("GOGC %d, want %s", gogc(t), what)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
 // TestStart: with a floor far above what a test binary keeps live, the tuner raises GOGC at
-// once and keeps it raised after collections; stopping it gives the default back. A GOGC in
-// the environment is the user's, and the tuner does not start. The tests change the
-// process's collector, so they do not run in parallel.
+// once; after each collection it follows what is live, leaving the default once half the
+// floor is live and raising it again once that is freed; stopping it gives the default back.
+// A GOGC in the environment is the user's, and the tuner does not start. The test changes
+// the process's collector, so it does not run in parallel.
 func TestStart(t *testing.T) {
 	env := func(v string, set bool) func(string) (string, bool) {
 		return func(k string) (string, bool) {
@@ -57,24 +71,22 @@ func TestStart(t *testing.T) {
 		t.Fatalf("GOGC %d after a refused start, want 100", got)
 	}
 
-	stop, started := Start(256<<20, env("", false))
+	const floor = 64 << 20
+	stop, started := Start(floor, env("", false))
 	if !started {
 		t.Fatal("not started without GOGC")
 	}
-	if got := gogc(t); got <= 100 {
+	raised := func(p uint64) bool { return p > 100 }
+	if got := gogc(t); !raised(got) {
 		t.Fatalf("GOGC %d after the start, want more than 100", got)
 	}
-	// The finalizer re-arms itself: after collections the floor still holds.
-	for range 3 {
-		runtime.GC()
-	}
-	deadline := time.Now().Add(10 * time.Second)
-	for gogc(t) <= 100 && time.Now().Before(deadline) {
-		time.Sleep(10 * time.Millisecond)
-	}
-	if got := gogc(t); got <= 100 {
-		t.Fatalf("GOGC %d after three collections, want more than 100", got)
-	}
+	func() {
+		live := make([]byte, floor*5/8) // more than half the floor, kept live
+		eventually(t, "100 with more than half the floor live", func(p uint64) bool { return p == 100 })
+		runtime.KeepAlive(live)
+	}()
+	eventually(t, "more than 100 once that is freed", raised)
+
 	stop()
 	runtime.GC()
 	if got := gogc(t); got != 100 {
