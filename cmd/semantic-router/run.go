@@ -252,10 +252,7 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	// The router keeps little live: without a floor it would collect every few megabytes
 	// under load. A GOGC in the environment turns the floor off.
-	floor := uint64(heapfloor.Default)
-	if soft > 0 {
-		floor = min(floor, uint64(soft)/4)
-	}
+	floor := heapfloor.Under(soft)
 	if stopFloor, started := heapfloor.Start(floor, os.LookupEnv); started {
 		defer stopFloor()
 		log.Info("Go heap target floor", "floor_bytes", floor)

@@ -20,6 +20,16 @@ import (
 // Default is the floor the router uses.
 const Default = 16 << 20
 
+// Under is the floor for a process with the soft memory limit limit (0 or less: none):
+// Default, or a quarter of the limit if that is less, so that the floor never brings the heap
+// near the limit.
+func Under(limit int64) uint64 {
+	if limit <= 0 {
+		return Default
+	}
+	return min(Default, uint64(limit)/4)
+}
+
 // runtimeMinimum is the Go runtime's smallest heap target at GOGC=100; it scales with GOGC.
 const runtimeMinimum = 4 << 20
 

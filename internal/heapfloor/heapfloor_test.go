@@ -29,6 +29,24 @@ func TestPercent(t *testing.T) {
 	}
 }
 
+func TestUnder(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		limit int64
+		want  uint64
+	}{
+		{0, Default},
+		{-1, Default},
+		{1 << 30, Default},
+		{64 << 20, Default},
+		{40 << 20, 10 << 20},
+	} {
+		if got := Under(tt.limit); got != tt.want {
+			t.Errorf("Under(%d) = %d, want %d", tt.limit, got, tt.want)
+		}
+	}
+}
+
 // gogc is the runtime's GOGC now.
 func gogc(t *testing.T) uint64 {
 	t.Helper()
