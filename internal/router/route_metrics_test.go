@@ -42,24 +42,8 @@ func TestRouteMetricsFromTheStart(t *testing.T) {
 		t.Errorf("signal duration series after a request: %d, want 5", got)
 	}
 	count := func(signal string) uint64 {
-		mfs, err := reg.Gather()
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, mf := range mfs {
-			if mf.GetName() != "semantic_router_signal_duration_seconds" {
-				continue
-			}
-			for _, m := range mf.GetMetric() {
-				for _, l := range m.GetLabel() {
-					if l.GetName() == "signal" && l.GetValue() == signal {
-						return m.GetHistogram().GetSampleCount()
-					}
-				}
-			}
-		}
-		t.Fatalf("no duration series for signal %s", signal)
-		return 0
+		n, _ := histogramIn(t, reg, "semantic_router_signal_duration_seconds", "signal", signal)
+		return n
 	}
 	if got := count("proof"); got != 1 {
 		t.Errorf("signal_duration{proof} samples = %d, want 1", got)

@@ -63,16 +63,32 @@ func TestRoutingDuration(t *testing.T) {
 // routingDuration returns the observations of routing_duration_seconds in reg and their sum.
 func routingDuration(t *testing.T, reg *prometheus.Registry) (uint64, float64) {
 	t.Helper()
+	return histogramIn(t, reg, "semantic_router_routing_duration_seconds", "", "")
+}
+
+// histogramIn returns the observations and their sum of the histogram family in reg: its
+// series whose label is value, or its first series when label is "".
+func histogramIn(t *testing.T, reg *prometheus.Registry, family, label, value string) (uint64, float64) {
+	t.Helper()
 	mfs, err := reg.Gather()
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, mf := range mfs {
-		if mf.GetName() == "semantic_router_routing_duration_seconds" {
-			h := mf.GetMetric()[0].GetHistogram()
-			return h.GetSampleCount(), h.GetSampleSum()
+		if mf.GetName() != family {
+			continue
+		}
+		for _, m := range mf.GetMetric() {
+			for _, l := range m.GetLabel() {
+				if l.GetName() == label && l.GetValue() == value {
+					return m.GetHistogram().GetSampleCount(), m.GetHistogram().GetSampleSum()
+				}
+			}
+			if label == "" {
+				return m.GetHistogram().GetSampleCount(), m.GetHistogram().GetSampleSum()
+			}
 		}
 	}
-	t.Fatal("semantic_router_routing_duration_seconds is not registered")
+	t.Fatalf("%s has no series with %s %q", family, label, value)
 	return 0, 0
 }
