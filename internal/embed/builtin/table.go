@@ -31,7 +31,7 @@ var vectorsGz []byte
 // table is the decoded vector file. It is immutable once loaded.
 type table struct {
 	dims         int
-	index        map[string]int32 // word -> frequency rank
+	words        *vocab // a word's number is its frequency rank
 	scales       []float32
 	vals         []int8
 	bucketScales []float32
@@ -66,7 +66,7 @@ func decodeTable(r *bufio.Reader) (*table, error) {
 	if nWords <= 0 || nWords > 1<<22 || dims == 0 || nBuckets <= 0 || nBuckets > 1<<20 {
 		return nil, fmt.Errorf("header: implausible sizes %d words, %d dims, %d buckets", nWords, dims, nBuckets)
 	}
-	t := &table{dims: dims, index: make(map[string]int32, nWords)}
+	t := &table{dims: dims, words: newVocab(nWords, 8)}
 	var err error
 	if t.common, err = readFloats(r, dims); err != nil {
 		return nil, fmt.Errorf("common vector: %w", err)
@@ -81,7 +81,7 @@ func decodeTable(r *bufio.Reader) (*table, error) {
 		if _, err := io.ReadFull(r, word[:n]); err != nil {
 			return nil, fmt.Errorf("word %d: %w", i, err)
 		}
-		t.index[string(word[:n])] = int32(i)
+		t.words.add(word[:n])
 	}
 	if t.scales, t.vals, err = readQuantized(r, nWords, dims); err != nil {
 		return nil, fmt.Errorf("word vectors: %w", err)
@@ -109,13 +109,19 @@ func readQuantized(r io.Reader, n, dims int) ([]float32, []int8, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	buf := make([]byte, n*dims)
-	if _, err := io.ReadFull(r, buf); err != nil {
-		return nil, nil, err
-	}
-	vals := make([]int8, len(buf))
-	for i, b := range buf {
-		vals[i] = int8(b)
+	// Read through a small buffer: one the size of the vectors (10 MB) would be garbage as
+	// soon as they are copied out of it, in a process that has just started.
+	vals := make([]int8, n*dims)
+	var buf [16 << 10]byte
+	for done := 0; done < len(vals); {
+		chunk := buf[:min(len(buf), len(vals)-done)]
+		if _, err := io.ReadFull(r, chunk); err != nil {
+			return nil, nil, err
+		}
+		for i, b := range chunk {
+			vals[done+i] = int8(b)
+		}
+		done += len(chunk)
 	}
 	return scales, vals, nil
 }
