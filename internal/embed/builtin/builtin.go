@@ -127,7 +127,7 @@ func (t *table) sentence(s string) []float32 {
 }
 
 func (t *table) addToken(v []float32, tok []byte) {
-	if rank, ok := t.words.lookup(tok); ok {
+	if rank, ok := t.words.Lookup(tok); ok {
 		k := t.scales[rank] * sifWeight(rank)
 		row := t.vals[int(rank)*t.dims : int(rank+1)*t.dims]
 		for i, q := range row {
@@ -192,6 +192,6 @@ func WordRank(word string) (int, bool) {
 	if err != nil {
 		return 0, false
 	}
-	r, ok := t.words.lookupString(word)
+	r, ok := t.words.LookupString(word)
 	return int(r), ok
 }

