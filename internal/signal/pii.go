@@ -2,7 +2,6 @@ package signal
 
 import (
 	"fmt"
-	"maps"
 	"net/netip"
 	"slices"
 	"strings"
@@ -110,11 +109,11 @@ type PIIDetector struct {
 	enabled map[PIIType]bool
 	// givenNames, surnames and looseGiven are read only: the shipped sets, shared by every
 	// detector, or copies with ExtraGivenNames applied.
-	givenNames map[string]bool
-	surnames   map[string]bool
+	givenNames nameSet
+	surnames   nameSet
 	// looseGiven are the first names of givenNames that need a known name after them in a run
 	// (looseGivenNameSet), less ExtraGivenNames.
-	looseGiven map[string]bool
+	looseGiven nameSet
 }
 
 // NewPIIDetector returns a detector for the given options.
@@ -138,11 +137,11 @@ func NewPIIDetector(opts PIIOptions) (*PIIDetector, error) {
 		}
 	}
 	if len(opts.ExtraGivenNames) > 0 {
-		d.givenNames, d.looseGiven = maps.Clone(d.givenNames), maps.Clone(d.looseGiven)
+		extra := make(map[string]bool, len(opts.ExtraGivenNames))
 		for _, n := range opts.ExtraGivenNames {
-			d.givenNames[strings.ToLower(n)] = true
-			delete(d.looseGiven, strings.ToLower(n))
+			extra[strings.ToLower(n)] = true
 		}
+		d.givenNames.added, d.looseGiven.removed = extra, extra
 	}
 	return d, nil
 }

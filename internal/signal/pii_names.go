@@ -291,7 +291,7 @@ func (d *PIIDetector) findNames(text string) [][2]int {
 		// Drop leading sentence words ("Send Ingrid ..." keeps "Ingrid",
 		// "Remind Aiko Varga" keeps "Aiko Varga").
 		for len(words) > 0 && (holdsLower(notNameWords, words[0]) || len(words) > 1 && leadCue(words[0]) ||
-			!holdsLower(d.givenNames, words[0]) && d.laterGivenName(words[1:])) {
+			!d.givenNames.holdsLower(words[0]) && d.laterGivenName(words[1:])) {
 			s += strings.Index(text[s:], words[0]) + len(words[0])
 			s += len(text[s:]) - len(strings.TrimLeft(text[s:], " \t\n"))
 			words = words[1:]
@@ -367,21 +367,10 @@ func joinedBySpaces(s string, words []string) bool {
 // string for a short ASCII word.
 func holdsLower(m map[string]bool, w string) bool {
 	var buf [32]byte
-	if len(w) > len(buf) {
-		return m[strings.ToLower(w)]
+	if b, ok := lowerShortASCII(&buf, w); ok {
+		return m[string(b)]
 	}
-	b := buf[:len(w)]
-	for i := 0; i < len(w); i++ {
-		c := w[i]
-		switch {
-		case c >= utf8.RuneSelf:
-			return m[strings.ToLower(w)]
-		case 'A' <= c && c <= 'Z':
-			c += 'a' - 'A'
-		}
-		b[i] = c
-	}
-	return m[string(b)]
+	return m[strings.ToLower(w)]
 }
 
 func overlapsSpan(spans [][2]int, s, e int) bool {
@@ -397,7 +386,7 @@ func overlapsSpan(spans [][2]int, s, e int) bool {
 // least two words within words.
 func (d *PIIDetector) laterGivenName(words []string) bool {
 	for i, w := range words {
-		if i+1 < len(words) && holdsLower(d.givenNames, w) {
+		if i+1 < len(words) && d.givenNames.holdsLower(w) {
 			return true
 		}
 	}
@@ -413,7 +402,7 @@ func trimPossessive(w string) string {
 // from the cue before it, the first name, and what follows.
 func (d *PIIDetector) isName(before string, words []string, after string) bool {
 	first := strings.ToLower(trimPossessive(words[0]))
-	if i := strings.IndexAny(first, "-'’"); i > 0 && !d.givenNames[first] {
+	if i := strings.IndexAny(first, "-'’"); i > 0 && !d.givenNames.has(first) {
 		first = first[:i] // Mei-Lin -> mei
 	}
 	if famousSurnames[first] && len(words) == 1 {
@@ -445,25 +434,25 @@ func (d *PIIDetector) isName(before string, words []string, after string) bool {
 	switch {
 	case strongCue(tail):
 		return true
-	case d.givenNames[first] && len(words) == 1 && (signOffCue(tail) || vocative(tail, after)):
+	case d.givenNames.has(first) && len(words) == 1 && (signOffCue(tail) || vocative(tail, after)):
 		return true
 	case cueBefore(tail, relationCues, nil):
-		return len(words) >= 2 || looksLikeSurname(words[0]) || d.givenNames[first]
+		return len(words) >= 2 || looksLikeSurname(words[0]) || d.givenNames.has(first)
 	case iamCue(tail):
-		return d.givenNames[first] || len(words) >= 2 && looksLikeSurname(words[len(words)-1])
-	case d.givenNames[first] && len(words) >= 2 && (!d.looseGiven[first] || d.knownName(words[len(words)-1])):
+		return d.givenNames.has(first) || len(words) >= 2 && looksLikeSurname(words[len(words)-1])
+	case d.givenNames.has(first) && len(words) >= 2 && (!d.looseGiven.has(first) || d.knownName(words[len(words)-1])):
 		return true
 	case cueBefore(tail, personCues, ofCues) && len(words) >= 2 && !placeFollowsRE.MatchString(tailWindow(after, tailBytes)):
 		// A known first name may come second, after the family name (Zhou Wei, Nagy Anna).
 		// A loose first name needs more than a preposition ("for Shen Yun" tickets).
-		return d.givenNames[first] && (!d.looseGiven[first] || !cueBefore(tail, weakCues, nil)) ||
+		return d.givenNames.has(first) && (!d.looseGiven.has(first) || !cueBefore(tail, weakCues, nil)) ||
 			len(words) == 2 && looksLikeSurname(words[1]) &&
-				(!cueBefore(tail, weakCues, nil) || looksLikeSurname(words[0]) && holdsLower(d.givenNames, trimPossessive(words[1])))
-	case d.givenNames[first] && len(words) == 1:
+				(!cueBefore(tail, weakCues, nil) || looksLikeSurname(words[0]) && d.givenNames.holdsLower(trimPossessive(words[1])))
+	case d.givenNames.has(first) && len(words) == 1:
 		// A lone first name needs a person-like verb or address after it; a loose one more than
 		// a preposition before it.
 		return personVerbRE.MatchString(tailWindow(after, tailBytes)) ||
-			cueBefore(tail, personCues, ofCues) && (!d.looseGiven[first] || !cueBefore(tail, weakCues, nil))
+			cueBefore(tail, personCues, ofCues) && (!d.looseGiven.has(first) || !cueBefore(tail, weakCues, nil))
 	}
 	return false
 }

@@ -152,7 +152,7 @@ func (d *PIIDetector) findLowerNames(text string) [][2]int {
 			j += size
 		}
 		w := text[i:j]
-		if j-i >= 3 && d.givenNames[w] && !englishGivenNames[w] && !notNameWords[w] && !bayesStop[w] {
+		if j-i >= 3 && d.givenNames.has(w) && !englishGivenNames[w] && !notNameWords[w] && !bayesStop[w] {
 			tail := text[max(0, i-40):i]
 			if cueBefore(tail, lowerNameCues, nil) || cueBefore(tail, relationCues, nil) ||
 				lowerNameVerbRE.MatchString(tailWindow(text[j:], tailBytes)) && clauseStart(tail) {

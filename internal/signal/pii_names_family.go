@@ -4,6 +4,8 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
+
+	"github.com/semantic-router/semantic-router/internal/wordindex"
 )
 
 // shippedSurnames is surnameSet, built once (some 43,000 names) and shared read-only by every
@@ -13,22 +15,21 @@ var shippedSurnames = sync.OnceValue(surnameSet)
 // surnameSet is familyNames as a set, less the words that start sentences or name things
 // (notNameWords) and the surnames of figures so often asked about that naming them is not
 // personal data (famousSurnames).
-func surnameSet() map[string]bool {
-	names := strings.Fields(familyNames)
-	m := make(map[string]bool, len(names))
-	for _, n := range names {
+func surnameSet() nameSet {
+	x := wordindex.New(len(familyNames)/6, 6)
+	for n := range strings.FieldsSeq(familyNames) {
 		if !notNameWords[n] && !famousSurnames[n] {
-			m[n] = true
+			x.AddString(n)
 		}
 	}
-	return m
+	return nameSet{shipped: x}
 }
 
 // knownName reports whether w, a capitalised word, possibly possessive, is a shipped first or
 // family name.
 func (d *PIIDetector) knownName(w string) bool {
 	w = trimPossessive(w)
-	return holdsLower(d.givenNames, w) || holdsLower(d.surnames, w)
+	return d.givenNames.holdsLower(w) || d.surnames.holdsLower(w)
 }
 
 // strongGivenName reports whether w, possibly possessive, is a shipped first name of four
@@ -36,7 +37,7 @@ func (d *PIIDetector) knownName(w string) bool {
 // is too often a syllable of a place ("Chiang Mai").
 func (d *PIIDetector) strongGivenName(w string) bool {
 	w = trimPossessive(w)
-	return utf8.RuneCountInString(w) >= 4 && holdsLower(d.givenNames, w) && !holdsLower(d.looseGiven, w)
+	return utf8.RuneCountInString(w) >= 4 && d.givenNames.holdsLower(w) && !d.looseGiven.holdsLower(w)
 }
 
 // roleCues are the role nouns among personCues, which may come right before a lone family
@@ -47,7 +48,7 @@ var roleCues = wordSetOf(`customer client patient employee tenant colleague mana
 // isSurname reports whether w, a capitalised word, possibly possessive, is a shipped family
 // name.
 func (d *PIIDetector) isSurname(w string) bool {
-	return holdsLower(d.surnames, trimPossessive(w))
+	return d.surnames.holdsLower(trimPossessive(w))
 }
 
 // surnameEvidence reports whether a known family name makes a run a person's name where the
@@ -69,7 +70,7 @@ func (d *PIIDetector) surnameEvidence(tail string, words []string, after string)
 		// would take "Apache Kafka", "Chicken Tikka Masala" and a German noun before a name,
 		// and two family names "Yin Yang".
 		for _, w := range words[:len(words)-1] {
-			if !holdsLower(d.givenNames, w) {
+			if !d.givenNames.holdsLower(w) {
 				return false
 			}
 		}
@@ -89,7 +90,7 @@ func (d *PIIDetector) surnameEvidence(tail string, words []string, after string)
 	if end < 0 || end < len(rest) && isNameRune(rest[end:]) {
 		return false
 	}
-	return holdsLower(d.givenNames, rest[:end])
+	return d.givenNames.holdsLower(rest[:end])
 }
 
 // isNameRune reports whether s starts with a letter or digit (so the word before it goes on).

@@ -50,12 +50,12 @@ func TestShippedNameLists(t *testing.T) {
 		})
 	}
 	for _, w := range []string{"nguyen", "patel", "kowalski", "hernandez"} {
-		if !d.surnames[w] {
+		if !d.surnames.has(w) {
 			t.Errorf("family names lack %q", w)
 		}
 	}
 	for _, w := range []string{"smith", "brown", "newton", "the", "london", "tesla"} {
-		if d.surnames[w] {
+		if d.surnames.has(w) {
 			t.Errorf("family names hold %q, a word, a place, a brand or a famous name", w)
 		}
 	}

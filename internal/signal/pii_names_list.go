@@ -3,6 +3,8 @@ package signal
 import (
 	"strings"
 	"sync"
+
+	"github.com/semantic-router/semantic-router/internal/wordindex"
 )
 
 // givenNames is a sample of common first names across languages, used by
@@ -56,31 +58,31 @@ var shippedLooseGivenNames = sync.OnceValue(looseGivenNameSet)
 // Vietnamese or Thai names or Indian words that also start dishes, places and festivals
 // ("Chana Masala", "Maha Shivaratri"), so before another capitalised word they make a name
 // only when that word is a known name too.
-func looseGivenNameSet() map[string]bool {
-	other := strings.Fields(otherGivenNames)
-	m := make(map[string]bool, len(other))
-	for _, n := range other {
-		m[n] = true
+func looseGivenNameSet() nameSet {
+	x := wordindex.New(len(otherGivenNames)/6, 6)
+	for n := range strings.FieldsSeq(otherGivenNames) {
+		x.AddString(n)
 	}
-	return m
+	return nameSet{shipped: x}
 }
 
 // shippedGivenNames is givenNameSet, built once (some 17,000 names) and shared read-only by
 // every detector.
 var shippedGivenNames = sync.OnceValue(givenNameSet)
 
-func givenNameSet() map[string]bool {
-	more, other := strings.Fields(moreGivenNames), strings.Fields(otherGivenNames)
-	m := make(map[string]bool, len(more)+len(other)+len(givenNames)/6)
-	for _, n := range strings.Fields(givenNames) {
-		m[n] = true
+// givenNameSet is givenNames, and moreGivenNames and otherGivenNames less the words that
+// start sentences or name things (notNameWords) and famous surnames.
+func givenNameSet() nameSet {
+	x := wordindex.New((len(givenNames)+len(moreGivenNames)+len(otherGivenNames))/6, 6)
+	for n := range strings.FieldsSeq(givenNames) {
+		x.AddString(n)
 	}
-	for _, list := range [][]string{more, other} {
-		for _, n := range list {
+	for _, list := range []string{moreGivenNames, otherGivenNames} {
+		for n := range strings.FieldsSeq(list) {
 			if !notNameWords[n] && !famousSurnames[n] {
-				m[n] = true
+				x.AddString(n)
 			}
 		}
 	}
-	return m
+	return nameSet{shipped: x}
 }
