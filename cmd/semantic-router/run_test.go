@@ -117,6 +117,13 @@ func TestRunInProcess(t *testing.T) {
 		`semantic_router_tokens_total{model="general",type="completion"}`,
 		`semantic_router_time_to_first_token_seconds_count{model="general"} 8`,
 		`semantic_router_in_flight_requests{model="general"} 0`,
+		// The collector's cost and target, which the heap floor sets.
+		"go_gc_heap_live_bytes ",
+		"go_gc_heap_goal_bytes ",
+		"go_gc_scan_heap_bytes ",
+		"go_cpu_classes_gc_total_cpu_seconds_total ",
+		"go_gc_gogc_percent ",
+		"process_cpu_seconds_total ",
 	} {
 		if !strings.Contains(string(metrics), want) {
 			t.Errorf("metrics lack %s", want)
