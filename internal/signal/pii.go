@@ -108,7 +108,7 @@ type PIIOptions struct {
 type PIIDetector struct {
 	enabled map[PIIType]bool
 	// givenNames, surnames and looseGiven are read only: the shipped sets, shared by every
-	// detector, or copies with ExtraGivenNames applied.
+	// detector, with ExtraGivenNames added to givenNames and removed from looseGiven.
 	givenNames nameSet
 	surnames   nameSet
 	// looseGiven are the first names of givenNames that need a known name after them in a run

@@ -20,19 +20,16 @@ type nameSet struct {
 
 // has reports whether the set holds w, which is lower-case.
 func (s nameSet) has(w string) bool {
-	if s.added != nil && s.added[w] {
-		return true
-	}
-	return s.shipped.Has(w) && (s.removed == nil || !s.removed[w])
+	return s.added[w] || s.shipped.Has(w) && !s.removed[w]
 }
 
 // hasBytes is has for bytes.
 func (s nameSet) hasBytes(w []byte) bool {
-	if s.added != nil && s.added[string(w)] {
+	if s.added[string(w)] {
 		return true
 	}
 	_, ok := s.shipped.Lookup(w)
-	return ok && (s.removed == nil || !s.removed[string(w)])
+	return ok && !s.removed[string(w)]
 }
 
 // holdsLower reports whether the set holds strings.ToLower(w), without building the
