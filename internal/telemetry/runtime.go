@@ -16,7 +16,7 @@ import (
 var collectorMetrics = regexp.MustCompile(`^/(gc/heap/(live|goal):bytes|gc/scan/heap:bytes|cpu/classes/gc/total:cpu-seconds)$`)
 
 // NewRuntimeCollectors returns the collectors of the Go runtime's and the process's metrics
-// (go_*, process_*) for reg.
+// (go_*, process_*), to register beside NewMetrics.
 func NewRuntimeCollectors() []prometheus.Collector {
 	return []prometheus.Collector{
 		collectors.NewGoCollector(collectors.WithGoCollectorRuntimeMetrics(collectors.GoRuntimeMetricsRule{Matcher: collectorMetrics})),
