@@ -104,14 +104,19 @@ func TestMetricsHelp(t *testing.T) {
 	}
 }
 
-// family is what a metric family says of itself.
-type family struct{ name, typ, help string }
+// family is what a metric family says of itself, and the labels of its series.
+type family struct {
+	name, typ, help string
+	labels          []string
+}
 
-// gatherAll returns every metric family the router registers, in name order.
-func gatherAll(t *testing.T) []family {
+// gatherAll returns every metric family the router registers, and those of extra, in name
+// order.
+func gatherAll(t *testing.T, extra ...prometheus.Collector) []family {
 	t.Helper()
 	reg := prometheus.NewRegistry()
 	m := NewMetrics(reg)
+	reg.MustRegister(extra...)
 	// A vector shows up in Gather once it has a series.
 	m.Requests.WithLabelValues("inference", "m", "200")
 	m.RequestDuration.WithLabelValues("m", "false")
@@ -141,7 +146,11 @@ func gatherAll(t *testing.T) []family {
 	}
 	out := make([]family, 0, len(mfs))
 	for _, mf := range mfs {
-		out = append(out, family{mf.GetName(), strings.ToLower(mf.GetType().String()), mf.GetHelp()})
+		f := family{name: mf.GetName(), typ: strings.ToLower(mf.GetType().String()), help: mf.GetHelp()}
+		for _, l := range mf.GetMetric()[0].GetLabel() {
+			f.labels = append(f.labels, l.GetName())
+		}
+		out = append(out, f)
 	}
 	return out
 }
