@@ -14,6 +14,7 @@ import (
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	"github.com/prometheus/common/model"
 	"github.com/prometheus/prometheus/promql/parser"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/yaml"
 )
 
@@ -225,23 +226,30 @@ func alertTemplate(text string, labels labelSet) error {
 	return tmpl.Execute(&strings.Builder{}, data)
 }
 
+// readObject decodes a file of deploy/monitoring strictly into obj, a Prometheus Operator
+// object of the kind given, so that a field the operator does not know fails.
+func readObject(t *testing.T, file string, obj any, typ *metav1.TypeMeta, kind string) {
+	t.Helper()
+	data, err := os.ReadFile(monitoringDir + file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := yaml.UnmarshalStrict(data, obj); err != nil {
+		t.Fatalf("%s: %v", file, err)
+	}
+	if typ.APIVersion != "monitoring.coreos.com/v1" || typ.Kind != kind {
+		t.Errorf("%s: apiVersion, kind = %s, %s; want monitoring.coreos.com/v1, %s", file, typ.APIVersion, typ.Kind, kind)
+	}
+}
+
 // TestAlertRules: prometheusrule.yaml is a PrometheusRule the Prometheus Operator accepts
 // (decoded strictly into its Go type), each expression reads only series and labels the
 // router serves, each annotation renders with the labels its expression yields, and
 // README.md says what to do about each alert.
 func TestAlertRules(t *testing.T) {
 	t.Parallel()
-	data, err := os.ReadFile(monitoringDir + "prometheusrule.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
 	var rule monitoringv1.PrometheusRule
-	if err := yaml.UnmarshalStrict(data, &rule); err != nil {
-		t.Fatal(err)
-	}
-	if rule.APIVersion != "monitoring.coreos.com/v1" || rule.Kind != "PrometheusRule" {
-		t.Errorf("apiVersion, kind = %s, %s", rule.APIVersion, rule.Kind)
-	}
+	readObject(t, "prometheusrule.yaml", &rule, &rule.TypeMeta, "PrometheusRule")
 	readme, err := os.ReadFile(monitoringDir + "README.md")
 	if err != nil {
 		t.Fatal(err)
@@ -303,17 +311,8 @@ func TestAlertRules(t *testing.T) {
 // (internal/operator checks that its Service matches the selector).
 func TestServiceMonitor(t *testing.T) {
 	t.Parallel()
-	data, err := os.ReadFile(monitoringDir + "servicemonitor.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
 	var sm monitoringv1.ServiceMonitor
-	if err := yaml.UnmarshalStrict(data, &sm); err != nil {
-		t.Fatal(err)
-	}
-	if sm.APIVersion != "monitoring.coreos.com/v1" || sm.Kind != "ServiceMonitor" {
-		t.Errorf("apiVersion, kind = %s, %s", sm.APIVersion, sm.Kind)
-	}
+	readObject(t, "servicemonitor.yaml", &sm, &sm.TypeMeta, "ServiceMonitor")
 	if len(sm.Spec.Endpoints) != 1 {
 		t.Fatalf("%d endpoints, want 1", len(sm.Spec.Endpoints))
 	}
