@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"maps"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -506,5 +508,46 @@ func TestExprChecker(t *testing.T) {
 	err := alertTemplate("{{ $labels.pod }}", newLabelSet([]string{"model"}))
 	if err == nil || !strings.Contains(err.Error(), `map has no entry for key "pod"`) {
 		t.Errorf("a template reading a label the expression drops: %v", err)
+	}
+}
+
+// TestAlertRulesFire runs prometheusrule.tests.yaml with Prometheus's promtool: each alert
+// fires on the series a failing router serves, with the labels and the rendered annotations
+// the file expects, and none fires on a healthy one. promtool reads Prometheus rule files, so
+// the test writes the PrometheusRule's groups to one, as the Prometheus Operator does. Without
+// promtool on PATH the test is skipped, except under CI=true, where it fails: CI installs it.
+func TestAlertRulesFire(t *testing.T) {
+	t.Parallel()
+	promtool, err := exec.LookPath("promtool")
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("promtool not found on PATH (install it: apt-get install -y prometheus): %v", err)
+		}
+		t.Skip("promtool not found on PATH; install it with apt-get install -y prometheus")
+	}
+	var rule monitoringv1.PrometheusRule
+	readObject(t, "prometheusrule.yaml", &rule, &rule.TypeMeta, "PrometheusRule")
+	rules, err := yaml.Marshal(struct {
+		Groups []monitoringv1.RuleGroup `json:"groups"`
+	}{rule.Spec.Groups})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests, err := os.ReadFile(monitoringDir + "prometheusrule.tests.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	for name, data := range map[string][]byte{"rules.yaml": rules, "tests.yaml": tests} {
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, args := range [][]string{{"check", "rules", "rules.yaml"}, {"test", "rules", "tests.yaml"}} {
+		cmd := exec.Command(promtool, args...)
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Errorf("promtool %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
 	}
 }
