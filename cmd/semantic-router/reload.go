@@ -59,6 +59,11 @@ type reloader struct {
 // errReplaced ends a reload that a newer one replaced.
 var errReplaced = server.ErrReloadReplaced
 
+// reloadResults are the values of the reloads counter's result label. Each series is created
+// at 0 when the router starts: a series that appears at 1 reads as no change to increase() and
+// rate(), so an alert on the first invalid file would never see it.
+var reloadResults = [...]string{"applied", "unchanged", "invalid"}
+
 func (rl *reloader) count(result string) {
 	rl.metrics.ConfigReloads.WithLabelValues(result).Inc()
 }

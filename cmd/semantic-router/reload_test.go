@@ -198,7 +198,7 @@ func TestHotReload(t *testing.T) {
 
 	cm.publish(t, reloadConfig("third")+"    timeout: soon\n  - model_name: general\n    provider: {type: sim}\n")
 	metric := func(result string) bool {
-		return strings.Contains(r.get(t, "metrics", "/metrics"), fmt.Sprintf(`semantic_router_config_reloads_total{result=%q} `, result))
+		return strings.Contains(r.get(t, "metrics", "/metrics"), fmt.Sprintf(`semantic_router_config_reloads_total{result=%q} 1`, result))
 	}
 	waitUntil(t, "the invalid config is counted", func() bool { return metric("invalid") })
 	before := requests.Load()
@@ -384,7 +384,10 @@ func TestReloadIgnoresOtherFiles(t *testing.T) {
 	waitUntil(t, "the change applies while the log is written", func() bool {
 		return strings.Contains(r.get(t, "management", "/api/v1/config"), "second one two")
 	})
-	if got := reloads(); got != `semantic_router_config_reloads_total{result="applied"} 1` {
+	want := `semantic_router_config_reloads_total{result="applied"} 1
+semantic_router_config_reloads_total{result="invalid"} 0
+semantic_router_config_reloads_total{result="unchanged"} 0`
+	if got := reloads(); got != want {
 		t.Errorf("reloads after one change with a log written beside it:\n%s", got)
 	}
 }

@@ -364,6 +364,9 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		rl := &reloader{path: f.config, holder: holder, opts: ropts, offline: f.offline, log: log, metrics: metrics, last: sha256.Sum256(raw),
 			started: cfg.Server, onApplied: func() { reloaded.Store(true); stopDownload() }}
 		reload = rl.reload
+		for _, result := range reloadResults {
+			metrics.ConfigReloads.WithLabelValues(result)
+		}
 		wctx, stopWatch := context.WithCancel(ctx)
 		watched := make(chan struct{})
 		go func() {

@@ -25,6 +25,12 @@ const (
 	ReasonClientGone Reason = "client_gone"
 )
 
+// Reasons returns the reasons a Policy refuses a request with and counts: all but
+// ReasonClientGone.
+func Reasons() []Reason {
+	return []Reason{ReasonUnauthenticated, ReasonModelNotAllowed, ReasonKeyRateLimited, ReasonModelRateLimited, ReasonOverloaded}
+}
+
 // Refusal is every error a Policy returns to a request. Its Message is written for the
 // client and never holds a key or token; each front door maps Reason to its own status
 // (an HTTP status, a gRPC code) in one place.

@@ -19,6 +19,9 @@ func (r *Router) newAccess(cfg *config.Config, lookupEnv func(string) (string, b
 	o := admission.Options{LookupEnv: lookupEnv, Logger: r.log}
 	if m := r.metrics; m != nil {
 		o.OnRefuse = func(reason admission.Reason) { m.AdmissionRejections.WithLabelValues(string(reason)).Inc() }
+		for _, reason := range admission.Reasons() { // from 0, so that increase() sees the first
+			m.AdmissionRejections.WithLabelValues(string(reason))
+		}
 		o.OnRotate = func(ref string) { m.CredentialRotations.WithLabelValues(ref).Inc() }
 		o.OnQueueWait = func(d time.Duration) { m.QueueWait.Observe(d.Seconds()) }
 	}

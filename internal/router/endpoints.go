@@ -53,6 +53,12 @@ func (r *Router) newPool(m config.Model) *endpointPool {
 		eps[i] = balancer.Endpoint{ID: e.BaseURL, Weight: e.Weight}
 		pool.urls[i] = e.BaseURL
 	}
+	if r.metrics != nil {
+		// Each endpoint's ejection count starts at 0, so that increase() sees the first one.
+		for _, url := range pool.urls {
+			r.metrics.EndpointEjections.WithLabelValues(m.Name, url)
+		}
+	}
 	od := p.OutlierDetection
 	pool.Pool = balancer.New(eps, balancer.Options{
 		Policy: policies[p.LoadBalancing], ConsecutiveFailures: od.ConsecutiveFailures,

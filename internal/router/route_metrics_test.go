@@ -2,11 +2,13 @@ package router
 
 import (
 	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
+	"github.com/semantic-router/semantic-router/internal/admission"
 	"github.com/semantic-router/semantic-router/internal/telemetry"
 )
 
@@ -50,5 +52,31 @@ func TestRouteMetricsFromTheStart(t *testing.T) {
 	}
 	if got := count("casual"); got != 0 {
 		t.Errorf("signal_duration{casual} samples = %d, want 0", got)
+	}
+}
+
+// TestEventCountersFromTheStart: the counters of events an alert waits for (an endpoint
+// ejected, a request refused) have each of their series at 0 from the moment the router is
+// built, so that the first event is an increase and not a series born at 1.
+func TestEventCountersFromTheStart(t *testing.T) {
+	t.Parallel()
+	_, metrics := poolRouter(t, true, endpointModel("pooled", "http://10.0.0.1:8000", "http://10.0.0.2:8000", ""), nil)
+	want := `
+# HELP semantic_router_endpoint_ejections_total Endpoints ejected after consecutive failures, by model and endpoint.
+# TYPE semantic_router_endpoint_ejections_total counter
+semantic_router_endpoint_ejections_total{endpoint="http://10.0.0.1:8000/v1",model="pooled"} 0
+semantic_router_endpoint_ejections_total{endpoint="http://10.0.0.2:8000/v1",model="pooled"} 0
+`
+	if err := testutil.CollectAndCompare(metrics.EndpointEjections, strings.NewReader(want)); err != nil {
+		t.Error(err)
+	}
+	// Counted before reading them: WithLabelValues would create the series.
+	if n, want := testutil.CollectAndCount(metrics.AdmissionRejections), len(admission.Reasons()); n != want {
+		t.Errorf("admission rejection series before any request: %d, want %d", n, want)
+	}
+	for _, r := range admission.Reasons() {
+		if got := testutil.ToFloat64(metrics.AdmissionRejections.WithLabelValues(string(r))); got != 0 {
+			t.Errorf("admission_rejections_total{%s} = %v, want 0", r, got)
+		}
 	}
 }
