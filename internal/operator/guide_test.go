@@ -18,6 +18,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
 
 	vllmv1alpha1 "github.com/semantic-router/semantic-router/api/v1alpha1"
+	"github.com/semantic-router/semantic-router/internal/testtool"
 )
 
 // The operations guides are followed with kubectl against the test API
@@ -88,13 +89,7 @@ func adminKubeconfig(t *testing.T) string {
 func requireKubectl(t *testing.T) {
 	t.Helper()
 	requireAPIServer(t)
-	if _, err := exec.LookPath("kubectl"); err != nil {
-		const msg = "kubectl is not on PATH; install it (see README.md, Development) to run the operations guide's commands"
-		if os.Getenv("CI") == "true" {
-			t.Fatal(msg)
-		}
-		t.Skip(msg)
-	}
+	testtool.Path(t, "kubectl", "see README.md, Development")
 }
 
 func TestInstallManifests(t *testing.T) {

@@ -4,12 +4,13 @@ package redistest
 import (
 	"bufio"
 	"net"
-	"os"
 	"os/exec"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/semantic-router/semantic-router/internal/testtool"
 )
 
 // waitLimit bounds every wait of a test on a condition.
@@ -29,13 +30,7 @@ type Server struct {
 // fails: CI must install it.
 func Start(t testing.TB) *Server {
 	t.Helper()
-	bin, err := exec.LookPath("redis-server")
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("redis-server not found on PATH (install it: apt-get install -y redis-server): %v", err)
-		}
-		t.Skip("redis-server not found on PATH; install it with apt-get install -y redis-server")
-	}
+	bin := testtool.Path(t, "redis-server", "apt-get install -y redis-server")
 	s := &Server{t: t, bin: bin, dir: t.TempDir(), port: freePort(t)}
 	s.Restart()
 	t.Cleanup(s.Kill)

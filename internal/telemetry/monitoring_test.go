@@ -18,6 +18,8 @@ import (
 	"github.com/prometheus/prometheus/promql/parser"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/yaml"
+
+	"github.com/semantic-router/semantic-router/internal/testtool"
 )
 
 // The files of deploy/monitoring name metrics and labels by hand. The tests below read each
@@ -518,13 +520,7 @@ func TestExprChecker(t *testing.T) {
 // promtool on PATH the test is skipped, except under CI=true, where it fails: CI installs it.
 func TestAlertRulesFire(t *testing.T) {
 	t.Parallel()
-	promtool, err := exec.LookPath("promtool")
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("promtool not found on PATH (install it: apt-get install -y prometheus): %v", err)
-		}
-		t.Skip("promtool not found on PATH; install it with apt-get install -y prometheus")
-	}
+	promtool := testtool.Path(t, "promtool", "apt-get install -y prometheus")
 	var rule monitoringv1.PrometheusRule
 	readObject(t, "prometheusrule.yaml", &rule, &rule.TypeMeta, "PrometheusRule")
 	rules, err := yaml.Marshal(struct {

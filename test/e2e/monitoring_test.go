@@ -18,6 +18,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/semantic-router/semantic-router/internal/provider/sim"
+	"github.com/semantic-router/semantic-router/internal/testtool"
 )
 
 // prometheus is a Prometheus server, run from the prometheus binary on PATH, scraping one
@@ -32,13 +33,7 @@ type prometheus struct {
 // under CI=true, where it fails: CI installs it (apt-get install prometheus).
 func startPrometheus(t *testing.T, target string) *prometheus {
 	t.Helper()
-	bin, err := exec.LookPath("prometheus")
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("prometheus not found on PATH (install it: apt-get install -y prometheus): %v", err)
-		}
-		t.Skip("prometheus not found on PATH; install it with apt-get install -y prometheus")
-	}
+	bin := testtool.Path(t, "prometheus", "apt-get install -y prometheus")
 	dir := t.TempDir()
 	config := fmt.Sprintf(`
 global: {scrape_interval: 1s, evaluation_interval: 1s}

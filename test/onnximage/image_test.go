@@ -14,6 +14,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/semantic-router/semantic-router/internal/testtool"
 )
 
 const dockerfile = "Dockerfile.router-onnx"
@@ -142,18 +144,6 @@ func dependencies(t *testing.T, ldd, file string) []string {
 	return deps
 }
 
-// require fails the test under CI=true, and skips it elsewhere, when what is missing.
-func require(t *testing.T, what string, err error) {
-	t.Helper()
-	if err == nil {
-		return
-	}
-	if os.Getenv("CI") == "true" {
-		t.Fatalf("%s: %v", what, err)
-	}
-	t.Skipf("%s: %v (under CI=true this fails)", what, err)
-}
-
 // onnxRuntime returns the ONNX Runtime library of this machine: $ONNXRUNTIME_LIB, or the
 // one hack/onnxruntime.sh has fetched into the cache. It downloads nothing.
 func onnxRuntime(t *testing.T, root string) string {
@@ -161,11 +151,11 @@ func onnxRuntime(t *testing.T, root string) string {
 	lib := os.Getenv("ONNXRUNTIME_LIB")
 	if lib == "" {
 		out, err := exec.Command("bash", filepath.Join(root, "hack", "onnxruntime.sh"), "--print").Output()
-		require(t, "hack/onnxruntime.sh --print", err)
+		testtool.Require(t, "hack/onnxruntime.sh --print", err)
 		lib = strings.TrimSpace(string(out))
 	}
 	_, err := os.Stat(lib)
-	require(t, "ONNX Runtime (make onnxruntime fetches it)", err)
+	testtool.Require(t, "ONNX Runtime (make onnxruntime fetches it)", err)
 	return lib
 }
 
@@ -186,9 +176,9 @@ func TestImageHasEveryDynamicDependency(t *testing.T) {
 		t.Fatalf("%s builds with CGO_ENABLED=%q -tags %q; want cgo and the onnx tag", dockerfile, cgo, tags)
 	}
 	ldd, err := exec.LookPath("ldd")
-	require(t, "ldd", err)
+	testtool.Require(t, "ldd", err)
 	_, err = exec.LookPath("gcc")
-	require(t, "a C compiler for cgo", err)
+	testtool.Require(t, "a C compiler for cgo", err)
 	lib := onnxRuntime(t, root)
 
 	bin := filepath.Join(t.TempDir(), "semantic-router")
