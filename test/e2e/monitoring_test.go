@@ -136,8 +136,8 @@ func (p *prometheus) yields(what, q string, want map[string]string) {
 // TestPrometheusReadsTheShippedMonitoring: a real Prometheus scraping the router binary
 // evaluates every query of deploy/monitoring's dashboard and alerts without an error, the
 // dashboard's panels show what the router did, and the alerts' conditions hold for the
-// failures the test causes: a model whose server answers 502, one that falls back, a
-// configuration file that does not parse, and a router that stops.
+// failures the test causes: a model whose server answers 502, one that falls back, an
+// endpoint ejected, a configuration file that does not parse, and a router that stops.
 func TestPrometheusReadsTheShippedMonitoring(t *testing.T) {
 	t.Parallel()
 	good := newBackend(t, "", sim.Options{Model: "upstream/chat-8b"})
@@ -155,6 +155,13 @@ models:
     provider: {type: openai_compatible, base_url: %[2]s/v1, model: x}
     retry: {max_attempts: 1}
     fallbacks: [good]
+  - model_name: pooled
+    provider:
+      type: openai_compatible
+      model: upstream/chat-8b
+      endpoints: [{base_url: %[1]s/v1}, {base_url: %[2]s/v1}]
+      outlier_detection: {consecutive_failures: 1, ejection_time: 1h}
+    retry: {max_attempts: 1}
 `, good.URL, broken.URL)
 	path := writeConfig(t, config)
 	r := startRouterWith(t, "", []string{"-config", path})
@@ -195,10 +202,15 @@ models:
 		}
 	}
 	t.Cleanup(stopTraffic)
-	// A file that does not parse, once Prometheus has seen the router run on a good one.
+	// Once Prometheus has seen the router run (its event counters at 0): a file that does not
+	// parse, and the endpoint of model pooled whose server answers 502 ejected.
 	prom.yields("a scrape", `semantic_router_config_reloads_total{result="invalid"} == 0`, nil)
+	prom.yields("a scrape", `semantic_router_endpoint_ejections_total{model="pooled"} == 0`, nil)
 	if err := os.WriteFile(path, []byte("models: [\n"), 0o600); err != nil {
 		t.Fatal(err)
+	}
+	for range 2 { // round robin: one of the two calls is the broken endpoint's
+		do(t, "POST", r.Inference+"/v1/chat/completions", `{"model":"pooled","messages":[{"role":"user","content":"hi"}]}`)
 	}
 
 	var rule monitoringv1.PrometheusRule
@@ -230,6 +242,7 @@ models:
 	prom.yields("SemanticRouterModelFailing", alerts["SemanticRouterModelFailing"], with("model", "broken", "reason", "upstream"))
 	prom.yields("SemanticRouterFallbacksHigh", alerts["SemanticRouterFallbacksHigh"], with("from", "flaky"))
 	prom.yields("SemanticRouterConfigReloadRejected", alerts["SemanticRouterConfigReloadRejected"], with("pod", "router-0"))
+	prom.yields("SemanticRouterEndpointEjected", alerts["SemanticRouterEndpointEjected"], with("model", "pooled", "endpoint", broken.URL+"/v1"))
 
 	// Every panel's query evaluates; the panels of what happened above show it.
 	var dash struct {
