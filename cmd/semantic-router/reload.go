@@ -59,10 +59,17 @@ type reloader struct {
 // errReplaced ends a reload that a newer one replaced.
 var errReplaced = server.ErrReloadReplaced
 
-// reloadResults are the values of the reloads counter's result label. Each series is created
-// at 0 when the router starts: a series that appears at 1 reads as no change to increase() and
-// rate(), so an alert on the first invalid file would never see it.
-var reloadResults = [...]string{"applied", "unchanged", "invalid"}
+// The values of the reloads counter's result label.
+const (
+	reloadApplied   = "applied"
+	reloadUnchanged = "unchanged"
+	reloadInvalid   = "invalid"
+)
+
+// reloadResults are the result label's values. Each series is created at 0 when the router
+// starts: a series that appears at 1 reads as no change to increase() and rate(), so an alert
+// on the first invalid file would never see it.
+var reloadResults = [...]string{reloadApplied, reloadUnchanged, reloadInvalid}
 
 func (rl *reloader) count(result string) {
 	rl.metrics.ConfigReloads.WithLabelValues(result).Inc()
@@ -92,13 +99,13 @@ func (rl *reloader) apply(ctx context.Context, explicit bool) (applied bool, err
 	}
 	data, err := os.ReadFile(rl.path)
 	if err != nil {
-		rl.count("invalid")
+		rl.count(reloadInvalid)
 		rl.log.Error("config reload refused; the previous config keeps serving", "config", rl.path, "error", err.Error())
 		return false, fmt.Errorf("reading config: %w", err)
 	}
 	sum := sha256.Sum256(data)
 	if sum == rl.last || (!explicit && sum == rl.refused) {
-		rl.count("unchanged")
+		rl.count(reloadUnchanged)
 		return false, nil
 	}
 	cfg, err := config.Parse(data)
@@ -130,7 +137,7 @@ func (rl *reloader) apply(ctx context.Context, explicit bool) (applied bool, err
 		if err == nil {
 			drained := rl.holder.Swap(rt)
 			rl.last = sum
-			rl.count("applied")
+			rl.count(reloadApplied)
 			rl.log.Info("config reloaded", "config", rl.path, "models", len(cfg.Models))
 			go func() {
 				<-drained
@@ -142,7 +149,7 @@ func (rl *reloader) apply(ctx context.Context, explicit bool) (applied bool, err
 			return true, nil
 		}
 	}
-	rl.count("invalid")
+	rl.count(reloadInvalid)
 	if ctx.Err() == nil { // a download cut short says nothing of the content
 		rl.refused = sum
 	}
