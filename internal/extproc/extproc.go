@@ -296,11 +296,15 @@ func (s *Server) requestBody(ctx context.Context, x *exchange, body []byte) *ext
 		x.usage.answer = &router.StreamAnswer{}
 	}
 	t := pl.Target
+	// The body goes to Envoy in this answer; the exchange keeps the plan for as long as the
+	// model's answer lasts, not the request.
+	up := pl.Body
+	pl.Body = nil
 	// The explanation goes on the request too, for Envoy's routes and access log and the
 	// model server's, as it goes on the answer.
 	set := append(headers(pl.Explain()),
 		header(router.HeaderSelectedModel, t.Model),
-		header("content-length", strconv.Itoa(len(pl.Body))),
+		header("content-length", strconv.Itoa(len(up))),
 	)
 	if t.Endpoint != "" {
 		dest, err := s.dns.destination(ctx, t.Endpoint)
@@ -326,7 +330,7 @@ func (s *Server) requestBody(ctx context.Context, x *exchange, body []byte) *ext
 		RequestBody: &extprocv3.BodyResponse{Response: &extprocv3.CommonResponse{
 			Status:          extprocv3.CommonResponse_CONTINUE_AND_REPLACE,
 			HeaderMutation:  &extprocv3.HeaderMutation{SetHeaders: set, RemoveHeaders: remove},
-			BodyMutation:    &extprocv3.BodyMutation{Mutation: &extprocv3.BodyMutation_Body{Body: pl.Body}},
+			BodyMutation:    &extprocv3.BodyMutation{Mutation: &extprocv3.BodyMutation_Body{Body: up}},
 			ClearRouteCache: true, // the route may depend on the headers just set
 		}}}}
 }

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"math"
 	"net"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -595,4 +596,63 @@ func TestProcessorLogsItsOwnAnswers(t *testing.T) {
 			}
 		})
 	}
+}
+
+// A streamed answer through Envoy can last minutes, and its request is often a whole
+// conversation: once the processor has handed the request to Envoy it keeps none of it,
+// neither decoded nor encoded, while the answer streams.
+func TestProcessorKeepsNotTheRequestWhileTheAnswerStreams(t *testing.T) {
+	const (
+		streams = 16
+		prompt  = 1 << 20
+	)
+	f := newFixture(t, `
+models:
+  - model_name: general
+    provider: {type: openai_compatible, base_url: http://vllm:8000/v1}
+`, nil)
+	body, err := json.Marshal(map[string]any{"model": "general", "stream": true,
+		"messages": []map[string]string{{"role": "user", "content": strings.Repeat("Summarise this log line. ", prompt/25)}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	open := func() *envoyStream {
+		e := f.open(t)
+		if r := e.planned(string(body)); r.GetRequestBody() == nil {
+			t.Fatalf("the request was not planned: %v", r)
+		}
+		e.send(responseHeaders(200, "text/event-stream"))
+		e.send(responseBody("data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"first\"}}]}\n\n", false))
+		return e
+	}
+	first := open() // builds what every request shares
+	first.send(responseBody("data: [DONE]\n\n", true))
+	first.close()
+
+	before := liveHeap()
+	held := make([]*envoyStream, streams)
+	for i := range held {
+		held[i] = open()
+	}
+	during := liveHeap()
+	for _, e := range held {
+		e.send(responseBody("data: [DONE]\n\n", true))
+		e.close()
+	}
+	perStream := (int64(during) - int64(before)) / streams
+	t.Logf("live heap %d → %d bytes with %d answers streaming: %d bytes a stream, for a request of %d bytes",
+		before, during, streams, perStream, len(body))
+	if perStream > int64(len(body))/4 {
+		t.Errorf("each streaming answer keeps %d bytes of heap, for a request of %d bytes: the request is kept while the answer streams", perStream, len(body))
+	}
+}
+
+// liveHeap is the heap in use after full collections: two, since what sync.Pool holds
+// outlives the first.
+func liveHeap() uint64 {
+	runtime.GC()
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return m.HeapAlloc
 }

@@ -267,7 +267,9 @@ func (x *exchange) call(w StreamWaiter, debug bool) (*Result, error) {
 
 // called completes the Result of a call to the model, or ends the exchange on its failure.
 func (x *exchange) called(res *Result, err error, debug bool) (*Result, error) {
-	x.rd.req = nil // sent: not kept for as long as a stream lasts
+	// Sent: the request, often a whole conversation, is not kept for as long as a stream
+	// lasts.
+	x.chat, x.rd.req = nil, nil
 	// A fallback changes the model: explain the route as served.
 	x.trail.Route, x.trail.Cache = x.rd.rt, x.lookup.outcome
 	res.explain = append(x.rd.rt.Explain(debug), x.lookup.explain()...)

@@ -26,7 +26,8 @@ type Target struct {
 // processor). Done must be called once the answer has ended (or was abandoned).
 type Plan struct {
 	// Body is the request to forward: the decision's changes applied, the model set to the
-	// upstream id, the stream asked to report usage.
+	// upstream id, the stream asked to report usage. The front door may let go of it once
+	// it has handed it on: the plan lasts as long as the answer.
 	Body []byte
 	// Target is where it goes.
 	Target Target
@@ -188,6 +189,9 @@ func (p *Pipeline) Plan(ctx context.Context, req *Request) (*Plan, *Trail, error
 	pl.explain = append(rd.rt.Explain(debug), lookup.explain()...)
 	pl.lookup = lookup
 	x.decided()
+	// The plan's body is the request now: the exchange, which lasts as long as the answer,
+	// keeps no other copy.
+	x.chat, x.rd.req = nil, nil
 	return pl, &x.trail, nil
 }
 

@@ -5,7 +5,6 @@
 package bedrock
 
 import (
-	"bytes"
 	"context"
 	"crypto/rand"
 	"crypto/sha256"
@@ -193,7 +192,7 @@ func (c *Client) post(ctx context.Context, req *openai.ChatRequest, stream bool)
 		if perr != nil {
 			return nil, none, perr
 		}
-		hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, c.base+c.path+op, bytes.NewReader(body))
+		hreq, answered, err := transport.NewPost(ctx, c.base+c.path+op, body)
 		if err != nil {
 			return nil, creds, &provider.Error{Kind: provider.KindInternal, Model: c.opts.Name, Message: "building the request", Err: err}
 		}
@@ -207,6 +206,7 @@ func (c *Client) post(ctx context.Context, req *openai.ChatRequest, stream bool)
 			return nil, creds, &provider.Error{Kind: provider.KindInternal, Model: c.opts.Name, Message: "signing the request", Err: err}
 		}
 		resp, err := c.http.Do(hreq)
+		answered()
 		if err != nil {
 			return nil, creds, c.transportError(ctx, err)
 		}

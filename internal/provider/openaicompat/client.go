@@ -152,7 +152,7 @@ func (c *Client) encode(req *openai.ChatRequest, stream bool) ([]byte, error) {
 // post sends the encoded request and returns a 200 response and the API key it sent; any
 // other status is turned into a *provider.Error.
 func (c *Client) post(ctx context.Context, body []byte, stream bool) (*http.Response, string, error) {
-	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, c.endpoint, bytes.NewReader(body))
+	hreq, answered, err := transport.NewPost(ctx, c.endpoint, body)
 	if err != nil {
 		return nil, "", &provider.Error{Kind: provider.KindInternal, Model: c.opts.Name, Message: "building the request", Err: err}
 	}
@@ -171,6 +171,7 @@ func (c *Client) post(ctx context.Context, body []byte, stream bool) (*http.Resp
 		hreq.Header.Set("Authorization", "Bearer "+key)
 	}
 	resp, err := c.rt.RoundTrip(hreq)
+	answered()
 	if err != nil {
 		return nil, key, transport.ExplainContext(ctx, c.opts.Name, c.opts.BaseURL, err)
 	}

@@ -7,7 +7,6 @@
 package vertex
 
 import (
-	"bytes"
 	"context"
 	"encoding/base64"
 	"encoding/json"
@@ -179,13 +178,14 @@ func (c *Client) post(ctx context.Context, req *openai.ChatRequest, stream bool)
 	if stream {
 		endpoint = c.url + ":streamGenerateContent?alt=sse"
 	}
-	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, endpoint, bytes.NewReader(body))
+	hreq, answered, err := transport.NewPost(ctx, endpoint, body)
 	if err != nil {
 		return nil, token, &provider.Error{Kind: provider.KindInternal, Model: c.opts.Name, Message: "building the request", Err: err}
 	}
 	hreq.Header.Set("Content-Type", "application/json")
 	hreq.Header.Set("Authorization", "Bearer "+token)
 	resp, err := c.http.Do(hreq)
+	answered()
 	if err != nil {
 		return nil, token, c.transportError(ctx, err)
 	}
