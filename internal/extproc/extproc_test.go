@@ -6,7 +6,6 @@ import (
 	"log/slog"
 	"math"
 	"net"
-	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -23,6 +22,7 @@ import (
 	"google.golang.org/grpc/credentials/insecure"
 
 	"github.com/semantic-router/semantic-router/internal/config"
+	"github.com/semantic-router/semantic-router/internal/heaptest"
 	"github.com/semantic-router/semantic-router/internal/logtest"
 	"github.com/semantic-router/semantic-router/internal/redistest"
 	"github.com/semantic-router/semantic-router/internal/router"
@@ -625,34 +625,24 @@ models:
 		e.send(responseBody("data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"first\"}}]}\n\n", false))
 		return e
 	}
-	first := open() // builds what every request shares
-	first.send(responseBody("data: [DONE]\n\n", true))
-	first.close()
-
-	before := liveHeap()
-	held := make([]*envoyStream, streams)
-	for i := range held {
-		held[i] = open()
+	for range 2 { // build what every request shares
+		first := open()
+		first.send(responseBody("data: [DONE]\n\n", true))
+		first.close()
 	}
-	during := liveHeap()
+
+	held := make([]*envoyStream, streams)
+	perStream := heaptest.Each(streams, func() {
+		for i := range held {
+			held[i] = open()
+		}
+	})
 	for _, e := range held {
 		e.send(responseBody("data: [DONE]\n\n", true))
 		e.close()
 	}
-	perStream := (int64(during) - int64(before)) / streams
-	t.Logf("live heap %d → %d bytes with %d answers streaming: %d bytes a stream, for a request of %d bytes",
-		before, during, streams, perStream, len(body))
+	t.Logf("%d bytes of live heap per streaming answer, for a request of %d bytes", perStream, len(body))
 	if perStream > int64(len(body))/4 {
 		t.Errorf("each streaming answer keeps %d bytes of heap, for a request of %d bytes: the request is kept while the answer streams", perStream, len(body))
 	}
-}
-
-// liveHeap is the heap in use after full collections: two, since what sync.Pool holds
-// outlives the first.
-func liveHeap() uint64 {
-	runtime.GC()
-	runtime.GC()
-	var m runtime.MemStats
-	runtime.ReadMemStats(&m)
-	return m.HeapAlloc
 }

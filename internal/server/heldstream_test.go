@@ -8,10 +8,11 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"runtime"
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/semantic-router/semantic-router/internal/heaptest"
 )
 
 // A stream can last minutes, and its request is often a whole conversation: a router that
@@ -83,35 +84,35 @@ models:
 	}
 	resp.Body.Close()
 	release = make(chan struct{})
-	before := liveHeap()
 
 	held := make([]*bufio.Reader, streams)
 	bodies := make([]io.Closer, streams)
-	var wg sync.WaitGroup
 	errs := make(chan error, streams)
-	for i := range streams {
-		wg.Go(func() {
-			resp, err := open()
-			if err != nil {
-				errs <- err
-				return
-			}
-			bodies[i] = resp.Body
-			held[i] = bufio.NewReader(resp.Body)
-			line, err := held[i].ReadString('\n')
-			if err != nil {
-				errs <- fmt.Errorf("reading the first event: %w", err)
-			} else if !strings.Contains(line, "first") {
-				errs <- fmt.Errorf("the first event is %q", line)
-			}
-		})
-	}
-	wg.Wait()
+	perStream := heaptest.Each(streams, func() {
+		var wg sync.WaitGroup
+		for i := range streams {
+			wg.Go(func() {
+				resp, err := open()
+				if err != nil {
+					errs <- err
+					return
+				}
+				bodies[i] = resp.Body
+				held[i] = bufio.NewReader(resp.Body)
+				line, err := held[i].ReadString('\n')
+				if err != nil {
+					errs <- fmt.Errorf("reading the first event: %w", err)
+				} else if !strings.Contains(line, "first") {
+					errs <- fmt.Errorf("the first event is %q", line)
+				}
+			})
+		}
+		wg.Wait()
+	})
 	close(errs)
 	for err := range errs {
 		t.Fatal(err)
 	}
-	during := liveHeap()
 	close(release)
 	for i, r := range held {
 		rest, err := io.ReadAll(r)
@@ -121,20 +122,8 @@ models:
 		_ = bodies[i].Close()
 	}
 
-	perStream := (int64(during) - int64(before)) / streams
-	t.Logf("live heap %d → %d bytes with %d streams held: %d bytes a stream, for a request of %d bytes",
-		before, during, streams, perStream, len(body))
+	t.Logf("%d bytes of live heap per held stream, for a request of %d bytes", perStream, len(body))
 	if perStream > int64(len(body))/4 {
 		t.Errorf("each held stream keeps %d bytes of heap, for a request of %d bytes: the request is kept while the answer streams", perStream, len(body))
 	}
-}
-
-// liveHeap is the heap in use after full collections: two, since what sync.Pool holds
-// outlives the first.
-func liveHeap() uint64 {
-	runtime.GC()
-	runtime.GC()
-	var m runtime.MemStats
-	runtime.ReadMemStats(&m)
-	return m.HeapAlloc
 }

@@ -32,15 +32,7 @@ func TestNewPostSendsItsBody(t *testing.T) {
 	for _, size := range []int{0, 1, 1023, 1 << 20} {
 		t.Run(strconv.Itoa(size), func(t *testing.T) {
 			body := bytes.Repeat([]byte("x"), size)
-			req, answered, err := NewPost(context.Background(), srv.URL, body)
-			if err != nil {
-				t.Fatal(err)
-			}
-			resp, err := rt.RoundTrip(req)
-			answered()
-			if err != nil {
-				t.Fatal(err)
-			}
+			resp := sendPost(t, rt, srv.URL, body)
 			defer resp.Body.Close()
 			got, _ := io.ReadAll(resp.Body)
 			if want := fmt.Sprintf("POST %d [] %x", size, sha256.Sum256(body)); string(got) != want {
@@ -120,11 +112,7 @@ func TestNewPostLetsGoOfItsBodyWhileTheAnswerIsRead(t *testing.T) {
 		for _, tc := range posts {
 			t.Run(proto+"/"+tc.name, func(t *testing.T) {
 				req, answered, body := tc.post(srv.URL)
-				resp, err := rt.RoundTrip(req)
-				answered()
-				if err != nil {
-					t.Fatal(err)
-				}
+				resp := roundTrip(t, rt, req, answered)
 				defer resp.Body.Close()
 				first := make([]byte, len(proto))
 				if _, err := io.ReadFull(resp.Body, first); err != nil || string(first) != proto {
@@ -158,16 +146,7 @@ func TestNewPostLeavesInOneWrite(t *testing.T) {
 		c, err := dial(ctx, network, addr)
 		return countingConn{Conn: c, writes: &writes}, err
 	}
-	req, answered, err := NewPost(context.Background(), srv.URL, []byte(`{"model":"m","messages":[{"role":"user","content":"What is the capital city of France?"}]}`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp, err := rt.RoundTrip(req)
-	answered()
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
+	sendPost(t, rt, srv.URL, []byte(`{"model":"m","messages":[{"role":"user","content":"What is the capital city of France?"}]}`)).Body.Close()
 	if n := writes.Load(); n != 1 {
 		t.Errorf("the request took %d writes, want 1", n)
 	}
@@ -181,4 +160,26 @@ type countingConn struct {
 func (c countingConn) Write(p []byte) (int, error) {
 	c.writes.Add(1)
 	return c.Conn.Write(p)
+}
+
+// sendPost sends body to url with NewPost over rt.
+func sendPost(t *testing.T, rt http.RoundTripper, url string, body []byte) *http.Response {
+	t.Helper()
+	req, answered, err := NewPost(context.Background(), url, body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return roundTrip(t, rt, req, answered)
+}
+
+// roundTrip sends req over rt and calls answered once the transport has returned, as the
+// providers do.
+func roundTrip(t *testing.T, rt http.RoundTripper, req *http.Request, answered func()) *http.Response {
+	t.Helper()
+	resp, err := rt.RoundTrip(req)
+	answered()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp
 }
