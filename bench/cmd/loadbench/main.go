@@ -46,6 +46,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	dur := fs.Duration("duration", 0, fmt.Sprintf("duration of each throughput cell per round (default %s, quick %s)", full.Duration, q.Duration))
 	conc := fs.Int("concurrency", 0, fmt.Sprintf("concurrency of the throughput cells (default %d)", full.Concurrency))
 	streams := fs.Int("streams", 0, fmt.Sprintf("concurrent streams of the streams run (default %d, quick %d)", full.Streams, q.Streams))
+	convStreams := fs.Int("conversation-streams", 0, fmt.Sprintf("concurrent streams of the run whose requests are an 85 KB conversation (default %d, quick %d)", full.ConversationStreams, q.ConversationStreams))
 	warmup := fs.Int("warmup", 0, fmt.Sprintf("uncounted requests before each cell (default %d, quick %d)", full.Warmup, q.Warmup))
 	settle := fs.Duration("settle", 0, fmt.Sprintf("longest wait for the sample after the streams to stop changing (default %s, quick %s)", full.Settle, q.Settle))
 	doc := fs.String("doc", "", "Markdown file whose generated section receives the report (default docs/benchmarks.md for a full run, none with -quick; \"-\" for none)")
@@ -59,7 +60,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	for _, f := range []struct {
 		dst *int
 		v   int
-	}{{&o.Rounds, *rounds}, {&o.LatencyN, *latencyN}, {&o.TTFBN, *ttfbN}, {&o.Concurrency, *conc}, {&o.Streams, *streams}, {&o.Warmup, *warmup}} {
+	}{{&o.Rounds, *rounds}, {&o.LatencyN, *latencyN}, {&o.TTFBN, *ttfbN}, {&o.Concurrency, *conc}, {&o.Streams, *streams}, {&o.ConversationStreams, *convStreams}, {&o.Warmup, *warmup}} {
 		if f.v > 0 {
 			*f.dst = f.v
 		}

@@ -146,7 +146,7 @@ func (rep *Report) judge() {
 		rep.addedRatios(kindLatency, routerSignals, "long"), 3.0, true)
 
 	for _, s := range rep.Streams {
-		if s.Target != routerPlain || s.H2C {
+		if s.Target != routerPlain || s.H2C || s.Conversation {
 			continue
 		}
 		g := Goal{Name: fmt.Sprintf("%d concurrent streams: router peak RSS, every stream complete", s.Streams), Limit: "≤ 200 MB",
@@ -277,6 +277,8 @@ func (rep *Report) Markdown(w io.Writer) {
 				name += ", HTTP/2 without TLS on both hops"
 			case s.H2C:
 				name += ", clients over HTTP/2 without TLS"
+			case s.Conversation:
+				name += ", an 85 KB conversation a stream"
 			}
 			fmt.Fprintf(w, "| %s | %d | %d | %.0f | %.0f / %.0f / %.0f / %s | %d / %d / %d / %s | %d / %d / %d / %s |\n", name, s.Streams, s.Complete,
 				mb(s.After.PeakRSSKB), mb(s.Before.RSSKB), mb(s.During.RSSKB), mb(s.After.RSSKB), idle(int64(mb(s.Idle.RSSKB)), s),
@@ -285,7 +287,8 @@ func (rep *Report) Markdown(w io.Writer) {
 		}
 		fmt.Fprintln(w, "\n\"after\" is sampled once goroutines and sockets stop changing after the release (at most the settle time); \"idle\" once the upstream transport's idle timeout has passed since the release, when its pooled connections are closed. "+
 			"Clients over HTTP/1.1 hold a connection each; clients over HTTP/2 without TLS (the load generator's -h2c, as a proxy in front set up for HTTP/2 upstreams) share a connection among up to 250 streams, and the bare proxy serves them with -h2c. "+
-			"The upstream connections are HTTP/1.1, one a stream, except on both hops (the router's provider.h2c, the proxy's -upstream-h2c), as with a model server behind a sidecar that serves HTTP/2 without TLS.")
+			"The upstream connections are HTTP/1.1, one a stream, except on both hops (the router's provider.h2c, the proxy's -upstream-h2c), as with a model server behind a sidecar that serves HTTP/2 without TLS. "+
+			"The streams ask the 7-word question, except in the rows of an 85 KB conversation a stream: an agent's request (a system prompt and twenty turns), over HTTP/1.1.")
 	}
 
 	fmt.Fprintf(w, "\nGoals (ratios of medians against the bare proxy in this run; \"each round\" is the range of the same ratio taken within each round, how far this machine moves it):\n\n")

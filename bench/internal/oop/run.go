@@ -30,6 +30,9 @@ type Options struct {
 	// IdleWait is how long after the release the "idle" sample is taken: past the upstream
 	// transport's idle timeout, the pool's connections are closed. 0 skips the sample.
 	IdleWait time.Duration
+	// ConversationStreams is the concurrent streams of the conversation run, whose requests
+	// are an agent's conversation (about 85 KB) instead of the 7-word question. 0 skips it.
+	ConversationStreams int
 	// Quick marks a run whose counts are too small to judge the goals on.
 	Quick bool
 	// Command is the command line printed in the report.
@@ -41,13 +44,13 @@ type Options struct {
 // Full is `make bench`.
 func Full() Options {
 	return Options{Rounds: 9, LatencyN: 2000, TTFBN: 1000, Warmup: 100, Concurrency: 32, Duration: 3 * time.Second,
-		Streams: 5000, Settle: 15 * time.Second, IdleWait: transport.IdleConnTimeout + 5*time.Second}
+		Streams: 5000, ConversationStreams: 1000, Settle: 15 * time.Second, IdleWait: transport.IdleConnTimeout + 5*time.Second}
 }
 
 // Quick proves the harness works in about a minute; its numbers are not for reporting.
 func Quick() Options {
 	return Options{Rounds: 5, LatencyN: 200, TTFBN: 100, Warmup: 20, Concurrency: 32, Duration: 500 * time.Millisecond,
-		Streams: 500, Settle: 5 * time.Second, Quick: true}
+		Streams: 500, ConversationStreams: 100, Settle: 5 * time.Second, Quick: true}
 }
 
 // Prompts of the benchmark: a 7-word question and a ~200-token one, neither of which any
@@ -65,6 +68,18 @@ const (
 		"make in their first year, such as planting too much at once or forgetting to leave paths, and " +
 		"how to avoid them. A friendly tone with short paragraphs would suit the guide best, thank you."
 )
+
+// conversation is an agent's conversation of about 85 KB: a long system prompt and twenty
+// turns, each a question on a piece of code and the answer.
+func conversation() []map[string]string {
+	msgs := []map[string]string{{"role": "system", "content": strings.Repeat("You are a careful coding assistant. ", 180)}}
+	for i := range 20 {
+		msgs = append(msgs,
+			map[string]string{"role": "user", "content": strings.Repeat(fmt.Sprintf("Explain what this function does, line by line: def scale_%d(x): return x * %d\n", i, i), 20)},
+			map[string]string{"role": "assistant", "content": strings.Repeat("The function multiplies its argument by a constant and returns the product. ", 30)})
+	}
+	return msgs
+}
 
 // bin names the built binaries.
 type bins struct{ router, proxy, backend, loadgen, extproc, noop string }
@@ -142,9 +157,10 @@ type runner struct {
 func writeBodies(dir string) (map[string]string, error) {
 	out := map[string]string{}
 	for name, body := range map[string]map[string]any{
-		"short":        {"model": "auto", "messages": []map[string]string{{"role": "user", "content": shortPrompt}}},
-		"short-stream": {"model": "auto", "stream": true, "messages": []map[string]string{{"role": "user", "content": shortPrompt}}},
-		"long":         {"model": "auto", "messages": []map[string]string{{"role": "user", "content": longPrompt}}},
+		"short":               {"model": "auto", "messages": []map[string]string{{"role": "user", "content": shortPrompt}}},
+		"short-stream":        {"model": "auto", "stream": true, "messages": []map[string]string{{"role": "user", "content": shortPrompt}}},
+		"long":                {"model": "auto", "messages": []map[string]string{{"role": "user", "content": longPrompt}}},
+		"conversation-stream": {"model": "auto", "stream": true, "messages": conversation()},
 	} {
 		raw, err := json.Marshal(body)
 		if err != nil {

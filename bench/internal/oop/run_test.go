@@ -50,7 +50,7 @@ func TestRunQuick(t *testing.T) {
 	defer cancel()
 	var progress bytes.Buffer
 	rep, err := Run(ctx, Options{Rounds: 2, LatencyN: 20, TTFBN: 10, Warmup: 2, Concurrency: 4, Duration: 200 * time.Millisecond,
-		Streams: 50, Settle: 2 * time.Second, IdleWait: time.Second, Command: "go test ./bench/...", Progress: &progress})
+		Streams: 50, ConversationStreams: 20, Settle: 2 * time.Second, IdleWait: time.Second, Command: "go test ./bench/...", Progress: &progress})
 	if err != nil {
 		t.Fatalf("%v\nprogress:\n%s", err, progress.String())
 	}
@@ -78,6 +78,8 @@ func TestRunQuick(t *testing.T) {
 		"| bare ReverseProxy, clients over HTTP/2 without TLS | 50 | 50 |",
 		"| router, one model, no signals, HTTP/2 without TLS on both hops | 50 | 50 |",
 		"| bare ReverseProxy, HTTP/2 without TLS on both hops | 50 | 50 |",
+		"| router, one model, no signals, an 85 KB conversation a stream | 20 | 20 |",
+		"| bare ReverseProxy, an 85 KB conversation a stream | 20 | 20 |",
 		"| no signals: added p50 | ≤ 1.0× proxy |",
 		"| no signals: throughput at c=4 | ≥ 1.0× proxy |",
 		"| no signals: added SSE time to first byte | ≤ 1.0× proxy |",
@@ -93,7 +95,8 @@ func TestRunQuick(t *testing.T) {
 			t.Errorf("the report has no %q:\n%s", want, out)
 		}
 	}
-	// One goal per streams run of the router over HTTP/1.1; the h2c rows are not judged.
+	// One goal per streams run of the router over HTTP/1.1 asking the 7-word question; the
+	// h2c and conversation rows are not judged.
 	if n := strings.Count(out, "concurrent streams: router peak RSS"); n != 1 {
 		t.Errorf("%d memory goals, want 1 (the HTTP/1.1 run's)", n)
 	}

@@ -23,7 +23,10 @@ type StreamRun struct {
 	// a proxy in front set up for HTTP/2 upstreams does; otherwise HTTP/1.1, a connection
 	// a stream. UpstreamH2C says the server spoke it to the backend too (the router with
 	// provider.h2c, the proxy with -upstream-h2c).
-	H2C, UpstreamH2C      bool
+	H2C, UpstreamH2C bool
+	// Conversation says each stream's request was an agent's conversation (about 85 KB),
+	// not the 7-word question.
+	Conversation          bool
 	Streams, Held, Failed int
 	Complete              int
 	FirstError            string
@@ -38,17 +41,22 @@ type StreamRun struct {
 // fresh bare proxy in front of it, and for each in turn opens o.Streams streams at once,
 // samples the server while all are held, releases them, and samples it again once it has
 // settled. It then does the same, without the idle wait, through fresh processes with
-// clients that speak HTTP/2 without TLS (the bare proxy serves it with -h2c), and once more
-// with HTTP/2 without TLS to the backend as well.
+// clients that speak HTTP/2 without TLS (the bare proxy serves it with -h2c), once more
+// with HTTP/2 without TLS to the backend as well, and once more over HTTP/1.1 with
+// o.ConversationStreams streams whose requests are an agent's conversation.
 func (r *runner) streams(ctx context.Context, rep *Report) error {
 	_, backendURL, err := r.startBackend(ctx, "holding mock backend", true)
 	if err != nil {
 		return err
 	}
+	short := streamLoad{body: "short-stream", n: r.o.Streams}
 	for _, h := range []hops{{}, {clients: true}, {clients: true, upstream: true}} {
-		if err := r.streamsOver(ctx, rep, backendURL, h); err != nil {
+		if err := r.streamsOver(ctx, rep, backendURL, h, short); err != nil {
 			return err
 		}
+	}
+	if r.o.ConversationStreams > 0 {
+		return r.streamsOver(ctx, rep, backendURL, hops{}, streamLoad{body: "conversation-stream", n: r.o.ConversationStreams, conversation: true})
 	}
 	return nil
 }
@@ -57,14 +65,24 @@ func (r *runner) streams(ctx context.Context, rep *Report) error {
 // the server, the server's to the backend.
 type hops struct{ clients, upstream bool }
 
+// streamLoad is what a streams run sends: n streams of the request in body.
+type streamLoad struct {
+	body         string
+	n            int
+	conversation bool
+}
+
 // streamsOver is one pair of streams runs, the router's and the proxy's.
-func (r *runner) streamsOver(ctx context.Context, rep *Report, backendURL string, h hops) error {
+func (r *runner) streamsOver(ctx context.Context, rep *Report, backendURL string, h hops, load streamLoad) error {
 	over, cfg, proxyArgs := "", "plain", []string(nil)
 	if h.clients {
 		over, proxyArgs = ", h2c clients", []string{"-h2c"}
 	}
 	if h.upstream {
 		over, cfg, proxyArgs = over+" and upstream", "plain-h2c", append(proxyArgs, "-upstream-h2c")
+	}
+	if load.conversation {
+		over = " of conversations"
 	}
 	rt, err := r.startRouter(ctx, "router (streams"+over+")", cfg, backendURL, "standalone")
 	if err != nil {
@@ -79,18 +97,18 @@ func (r *runner) streamsOver(ctx context.Context, rep *Report, backendURL string
 		target string
 		p      *Process
 	}{{routerPlain, rt}, {proxy, px}} {
-		r.say("%d concurrent streams through %s", r.o.Streams, t.p.Name)
-		run, err := r.streamRun(ctx, t.p, backendURL, h.clients)
+		r.say("%d concurrent streams through %s", load.n, t.p.Name)
+		run, err := r.streamRun(ctx, t.p, backendURL, h.clients, load)
 		if err != nil {
 			return fmt.Errorf("streams through %s: %w", t.p.Name, err)
 		}
-		run.Target, run.H2C, run.UpstreamH2C = t.target, h.clients, h.upstream
+		run.Target, run.H2C, run.UpstreamH2C, run.Conversation = t.target, h.clients, h.upstream, load.conversation
 		rep.Streams = append(rep.Streams, run)
 	}
 	// The idle samples wait for the upstream pool's idle timeout; the router's wait runs
 	// while the proxy is measured. The HTTP/1.1 runs show it; the h2c runs do not wait again.
 	for i, t := range []*Process{rt, px} {
-		if r.o.IdleWait > 0 && !h.clients {
+		if r.o.IdleWait > 0 && !h.clients && !load.conversation {
 			run := &rep.Streams[first+i]
 			r.say("waiting for the upstream idle timeout after the streams through %s", t.Name)
 			select {
@@ -107,14 +125,14 @@ func (r *runner) streamsOver(ctx context.Context, rep *Report, backendURL string
 	return nil
 }
 
-func (r *runner) streamRun(ctx context.Context, p *Process, backendURL string, h2c bool) (StreamRun, error) {
-	run := StreamRun{Streams: r.o.Streams}
+func (r *runner) streamRun(ctx context.Context, p *Process, backendURL string, h2c bool, load streamLoad) (StreamRun, error) {
+	run := StreamRun{Streams: load.n}
 	metrics := "http://" + p.Addr("metrics") + "/metrics"
 	var err error
 	if run.Before, err = sample(ctx, p.Pid(), metrics); err != nil {
 		return run, err
 	}
-	args := []string{"-mode", "streams", "-url", "http://" + p.Addr("inference"), "-body", r.bodies["short-stream"], "-n", itoa(r.o.Streams)}
+	args := []string{"-mode", "streams", "-url", "http://" + p.Addr("inference"), "-body", r.bodies[load.body], "-n", itoa(load.n)}
 	if h2c {
 		args = append(args, "-h2c")
 	}
