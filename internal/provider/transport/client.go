@@ -38,14 +38,16 @@ const maxPresized = 16 << 10
 
 // ReadAll reads r to its end, or to limit+1 bytes, whichever comes first, as io.ReadAll of
 // an io.LimitReader would. size is the length the sender announced (Content-Length), or
-// zero or less when it announced none: up to 16 KiB, the buffer starts with room for it,
-// so that a body of the announced length is read in place, without the copies of a growing
+// zero or less when it announced none. The buffer starts with room for the announced body,
+// up to 16 KiB, so that a short body is read in place, without the copies of a growing
 // buffer. Past that it grows as the bytes arrive: an announcement alone, which costs a
-// client a header, does not get a large buffer.
+// client a header, does not get a large buffer. Towards an announced size it doubles, and
+// stops at that size: a body of hundreds of kilobytes (an agent's conversation) is copied
+// about once while it is read, not four times, and into a buffer of its own length.
 func ReadAll(r io.Reader, size, limit int64) ([]byte, error) {
 	start := int64(512) // as io.ReadAll
-	if size > 0 && size <= limit && size < maxPresized {
-		start = size + 1 // the read that finds the end needs room too
+	if size > 0 && size <= limit {
+		start = min(size+1, maxPresized) // the read that finds the end needs room too
 	}
 	b := make([]byte, 0, start)
 	lr := io.LimitedReader{R: r, N: limit + 1}
@@ -59,9 +61,20 @@ func ReadAll(r io.Reader, size, limit int64) ([]byte, error) {
 			return b, err
 		}
 		if len(b) == cap(b) {
-			b = append(b, 0)[:len(b)] // grow as append does
+			b = grow(b, size, limit)
 		}
 	}
+}
+
+// grow returns b with room for more: twice its capacity but no more than an announced size
+// still ahead needs (and the read that finds the end), or, past it or with none, as append
+// grows it.
+func grow(b []byte, size, limit int64) []byte {
+	if size > int64(len(b)) && size <= limit {
+		room := min(2*int64(cap(b)), size+1)
+		return append(make([]byte, 0, room), b...)
+	}
+	return append(b, 0)[:len(b)]
 }
 
 // ReadBody reads a whole non-streamed answer of at most limit bytes (limit <= 0 takes
