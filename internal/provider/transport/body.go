@@ -74,6 +74,8 @@ func (p *post) wrote(info httptrace.WroteRequestInfo) {
 	p.mu.Unlock()
 }
 
+// answered drops the copy: once RoundTrip has returned, the transport never sends the
+// request again.
 func (p *post) answered() {
 	p.mu.Lock()
 	p.b = nil
