@@ -268,37 +268,59 @@ func chunkUsage(data []byte) (u *openai.Usage, usageOnly bool) {
 // other member as it was, in its place: the router asks every backend for the usage, and a
 // backend may put it on a chunk with choices (the last one, or each), which a client that
 // did not ask must not get. A chunk that does not read as an object is returned as it is.
+// Of a name given more than once, a parser usually keeps the last: when the last "usage" is
+// an object, every "usage" goes, whatever its value.
 func WithoutUsage(data []byte) []byte {
 	dec := jsontext.NewDecoder(bytes.NewReader(data), jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
 	if tok, err := dec.ReadToken(); err != nil || tok.Kind() != '{' {
 		return data
 	}
-	out, removed := data, false
-	for first := true; dec.PeekKind() != '}'; first = false {
-		start := dec.InputOffset() // after the previous member, before its comma
+	// Each member spans from the end of the one before it (its comma included) to the end
+	// of its value; the first from just after the brace.
+	type member struct {
+		from, to      int64
+		usage, object bool
+	}
+	open := dec.InputOffset()
+	var members []member
+	objects, lastObject := 0, false
+	for dec.PeekKind() != '}' {
+		m := member{from: dec.InputOffset()}
 		name, err := dec.ReadToken()
 		if err != nil {
 			return data
 		}
-		isUsage := name.String() == "usage" // read before the next call voids the token
+		m.usage = name.String() == "usage" // read before the next call voids the token
 		v, err := dec.ReadValue()
 		if err != nil {
 			return data
 		}
-		isUsage = isUsage && v.Kind() == '{' // a null usage says nothing: it may stay
-		end := dec.InputOffset()
-		if !isUsage || removed {
-			continue
-		}
-		if first { // no comma before it: take the one after it, if any
-			start = int64(bytes.IndexByte(data, '{') + 1)
-			if rest := bytes.TrimLeft(data[end:], " \t\r\n"); len(rest) > 0 && rest[0] == ',' {
-				end = int64(len(data) - len(rest) + 1)
+		m.to = dec.InputOffset()
+		if m.usage {
+			m.object = v.Kind() == '{' // a null usage says nothing: it may stay
+			lastObject = m.object
+			if m.object {
+				objects++
 			}
 		}
-		out, removed = append(append(make([]byte, 0, len(data)), data[:start]...), data[end:]...), true
+		members = append(members, m)
 	}
-	return out
+	if objects == 0 {
+		return data
+	}
+	out := append(make([]byte, 0, len(data)), data[:open]...)
+	first := true
+	for _, m := range members {
+		if m.object || m.usage && lastObject {
+			continue
+		}
+		kept := data[m.from:m.to]
+		if first && m.from != open { // it followed a member that went: so does its comma
+			kept = kept[bytes.IndexByte(kept, ',')+1:]
+		}
+		out, first = append(out, kept...), false
+	}
+	return append(out, data[members[len(members)-1].to:]...)
 }
 
 // observeUsage is the router's observeUsage for an upstream's event; nothing for a replayed one.

@@ -260,6 +260,11 @@ func TestWithoutUsage(t *testing.T) {
 		{`{"id":"c","choices":[{"delta":{"content":"\"usage\":{}"}}]}`, `{"id":"c","choices":[{"delta":{"content":"\"usage\":{}"}}]}`},
 		{`{"id":"c","choices":[{"usage":{"x":1}}]}`, `{"id":"c","choices":[{"usage":{"x":1}}]}`},
 		{`{"id":"c","usage":null}`, `{"id":"c","usage":null}`},
+		// A name given twice: a parser keeps the last.
+		{`{"":[1],"usage":[1],"usage":{}}`, `{"":[1]}`},
+		{`{"usage":{},"usage":[1]}`, `{"usage":[1]}`},
+		{`{"usage":{"a":1}, "usage":null, "id":"c"}`, `{ "usage":null, "id":"c"}`},
+		{`{"id":"c","usage":{"a":1},"usage":{"b":2}}`, `{"id":"c"}`},
 		{`not json`, `not json`},
 	} {
 		if got := string(WithoutUsage([]byte(tt.in))); got != tt.want {
