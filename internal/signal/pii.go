@@ -509,19 +509,19 @@ var (
 	// versionBeforeRE marks dotted numbers that are versions ("version
 	// 2.14.1.0", "v1.2.3.4").
 	versionBeforeRE = lazyRE(`(?i)(?:version|ver\.?|release|build|v)\s*$`)
-	ipv6RE          = lazyRE(`[0-9A-Fa-f:]*:[0-9A-Fa-f:]*:[0-9A-Fa-f:.]*`)
 )
 
 // findIPs finds IPv4 addresses where the text has three dotted digits, and IPv6 addresses
 // where it has two colons.
 func findIPs(text string, facts textFacts) [][2]int {
 	var out [][2]int
-	var v4, v6 [][]int
+	var v4 [][]int
+	var v6 [][2]int
 	if facts.digitDots >= 3 {
 		v4 = ipv4RE.FindAllStringIndex(text, -1)
 	}
 	if facts.colons >= 2 {
-		v6 = ipv6RE.FindAllStringIndex(text, -1)
+		v6 = ipv6Candidates(text)
 	}
 	for _, m := range v4 {
 		// 1.2.3.4.5 is a version string, not an address.
@@ -552,6 +552,38 @@ func findIPs(text string, facts textFacts) [][2]int {
 		}
 	}
 	return out
+}
+
+// ipv6Candidates returns the runs of hex digits and colons that hold two colons or more,
+// each with the hex digits, colons and dots that follow it: what the regexp
+// `[0-9A-Fa-f:]*:[0-9A-Fa-f:]*:[0-9A-Fa-f:.]*` finds, in one pass. The regexp, which may
+// start at any hex digit, was tried at nearly every position of a text.
+func ipv6Candidates(text string) [][2]int {
+	var out [][2]int
+	for i := 0; i < len(text); {
+		if !isHexOrColon(text[i]) {
+			i++
+			continue
+		}
+		start, colons := i, 0
+		for ; i < len(text) && isHexOrColon(text[i]); i++ {
+			if text[i] == ':' {
+				colons++
+			}
+		}
+		if colons < 2 {
+			continue
+		}
+		for i < len(text) && (isHexOrColon(text[i]) || text[i] == '.') {
+			i++
+		}
+		out = append(out, [2]int{start, i})
+	}
+	return out
+}
+
+func isHexOrColon(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' || c == ':'
 }
 
 // identifiesHost drops addresses that name no particular machine:

@@ -2,6 +2,7 @@ package signal
 
 import (
 	"strings"
+	"unicode/utf8"
 )
 
 var (
@@ -49,8 +50,12 @@ func findAddresses(text string, gate bool) [][2]int {
 	// which keeps the cost linear in the digits of the text rather than its length.
 	nums := numberStarts(text)
 	for _, n := range nums {
+		streets := []*lazyRegexp{usStreetAt, frStreetAt, bareStreetAt}
+		if gate && !mayStartStreet(text, n.end) {
+			streets = nil
+		}
 		lowerNext := lowerWordNext(text, n.end)
-		for _, re := range []*lazyRegexp{usStreetAt, frStreetAt, bareStreetAt} {
+		for _, re := range streets {
 			if lowerNext && re != frStreetAt {
 				continue // the US and bare streets need a capital or a digit after the number
 			}
@@ -139,6 +144,51 @@ func numberStarts(text string) []numberRun {
 	return out
 }
 
+// mayStartStreet reports whether the byte after a house number that ends at end (see
+// numberStarts) is one the street patterns anchored at it (usStreetAt, frStreetAt,
+// bareStreetAt) take there: a blank, a comma or an ASCII letter. Most numbers in code
+// ("f(3)", "x[0]", "1.5") are followed by none of them.
+func mayStartStreet(text string, end int) bool {
+	if end == len(text) {
+		return false
+	}
+	c := text[end]
+	return strings.IndexByte(reSpace, c) >= 0 || c == ',' || isASCIILetter(c)
+}
+
+// mayStartTail reports whether rest may start with a tail extendAddressPostal takes. After
+// an optional comma and blanks, each tail pattern needs a unit word or "#" (unitTailRE), a
+// digit (euPostTailRE), a capital and then a capital or a digit (stateZipTailRE,
+// caPostTailRE, ukPostTailRE), or, after a comma, a capital (cityTailRE, cityPostTailRE); a
+// byte of a longer character is let through ("Étage 2", ", Île"). Most words after a number
+// are none of these, and are spared the six patterns.
+func mayStartTail(rest string) bool {
+	t := strings.TrimPrefix(rest, ",")
+	comma := len(t) < len(rest)
+	t = strings.TrimLeft(t, reSpace)
+	if t == "" {
+		return false
+	}
+	switch c := t[0]; {
+	case c == '#' || isDigit(c) || c >= utf8.RuneSelf:
+		return true
+	case isUpperASCII(c) && (comma || len(t) > 1 && (isUpperASCII(t[1]) || isDigit(t[1]))):
+		return true
+	}
+	for _, w := range unitWordStarts {
+		if len(t) >= len(w) && strings.EqualFold(t[:len(w)], w) {
+			return true
+		}
+	}
+	return false
+}
+
+// unitWordStarts are the starts of the unit words unitTailRE takes, in lower case.
+var unitWordStarts = []string{"apt", "apartment", "suite", "ste", "unit", "fl", "room", "rm", "gate", "entrance",
+	"etage", "building", "bldg", "block", "tower", "level", "piso", "wohnung", "whg"}
+
+func isUpperASCII(c byte) bool { return c >= 'A' && c <= 'Z' }
+
 // plausibleUSStreet drops matches whose name words are ordinary sentence
 // words ("3 The Way"), which the capitalisation rule alone lets through
 // at the start of sentences.
@@ -171,6 +221,9 @@ func extendAddressPostal(text string, end int) (int, bool) {
 		// Tails are short; a bounded window keeps the regexps' cost independent of the text's
 		// length.
 		rest := text[end:min(len(text), end+addressWindow)]
+		if !mayStartTail(rest) {
+			break
+		}
 		if n := cityPostEnd(rest); n > 0 {
 			end += n
 			postal = true

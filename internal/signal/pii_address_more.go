@@ -36,7 +36,7 @@ var (
 // findAddresses's older patterns do not cover; it returns the span found, or e <= s.
 func findMoreAddressesAt(text string, n numberRun) (int, int) {
 	window := text[n.start:min(len(text), n.start+addressWindow)]
-	if strings.IndexByte(window, ',') >= 0 {
+	if strings.IndexByte(window, ',') >= 0 && hasDigitRun(window[min(len(window), n.end-n.start):], 3) {
 		if loc := localityChainAt.FindStringIndex(window); loc != nil {
 			return n.start, extendAddress(text, n.start+loc[1])
 		}
@@ -62,6 +62,22 @@ func findMoreAddressesAt(text string, n numberRun) (int, int) {
 		}
 	}
 	return 0, 0
+}
+
+// hasDigitRun reports whether s holds n ASCII digits in a row. Every localityChainAt match
+// ends in a postcode with three in a row or more, after the house number.
+func hasDigitRun(s string, n int) bool {
+	run := 0
+	for i := 0; i < len(s); i++ {
+		if !isDigit(s[i]) {
+			run = 0
+			continue
+		}
+		if run++; run >= n {
+			return true
+		}
+	}
+	return false
 }
 
 // plainWords reports whether the lower-case words of a street name hold no sentence words

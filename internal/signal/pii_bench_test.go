@@ -1,6 +1,7 @@
 package signal
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -41,5 +42,25 @@ func BenchmarkPIIDetectAdversarial(b *testing.B) {
 				d.Detect(text)
 			}
 		})
+	}
+}
+
+// BenchmarkPIIDetectConversation reads an agent's conversation about code, about 83 KB
+// joined as the PII signal reads it: a system prompt and twenty turns, whose numbers sit in
+// code ("def scale_3(x): return x * 3") and whose colons follow names. Each turn of such an
+// agent sends it all again.
+func BenchmarkPIIDetectConversation(b *testing.B) {
+	d, _ := NewPIIDetector(PIIOptions{})
+	parts := []string{strings.Repeat("You are a careful coding assistant. ", 180)}
+	for i := range 20 {
+		parts = append(parts,
+			strings.Repeat(fmt.Sprintf("Explain what this function does, line by line: def scale_%d(x): return x * %d\n", i, i), 20),
+			strings.Repeat("The function multiplies its argument by a constant and returns the product. ", 30))
+	}
+	text := Normalize(strings.Join(parts, "\n"))
+	b.SetBytes(int64(len(text)))
+	b.ReportAllocs()
+	for b.Loop() {
+		d.Detect(text)
 	}
 }

@@ -3,6 +3,7 @@ package signal
 import (
 	"bufio"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -169,6 +170,98 @@ func FuzzCapitalisedRuns(f *testing.F) {
 		}
 		if got := capitalisedRuns(text); !reflect.DeepEqual(got, want) {
 			t.Fatalf("capitalisedRuns(%q) = %v, the regexp finds %v", text, got, want)
+		}
+	})
+}
+
+// ipv6RE is the regexp ipv6Candidates replaced.
+var ipv6RE = regexp.MustCompile(`[0-9A-Fa-f:]*:[0-9A-Fa-f:]*:[0-9A-Fa-f:.]*`)
+
+// shortcutAgreement checks the hand-written shortcuts of the PII finders against the
+// patterns they stand for, on text: ipv6Candidates finds what ipv6RE finds, and each of
+// maySpellSymbol, mayStartStreet, mayStartTail and the locality chain's digit run says yes
+// wherever its pattern matches. It returns the first disagreement, or "", and adds to
+// matched how often each pattern matched, so that a caller can tell that it checked
+// something.
+func shortcutAgreement(text string, matched map[string]int) string {
+	var want [][2]int
+	for _, m := range ipv6RE.FindAllStringIndex(text, -1) {
+		want = append(want, [2]int{m[0], m[1]})
+	}
+	if got := ipv6Candidates(text); !reflect.DeepEqual(got, want) {
+		return fmt.Sprintf("ipv6Candidates(%q) = %v, the regexp finds %v", text, got, want)
+	}
+	matched["ipv6"] += len(want)
+	if spelledSymbolRE.MatchString(text) {
+		matched["spelled"]++
+		if !maySpellSymbol(text) {
+			return fmt.Sprintf("maySpellSymbol(%q) = false, the regexp matches", text)
+		}
+	}
+	for _, n := range numberStarts(text) {
+		window := text[n.start:min(len(text), n.start+addressWindow)]
+		for _, re := range []*lazyRegexp{usStreetAt, frStreetAt, bareStreetAt} {
+			if re.MatchString(window) {
+				matched["street"]++
+				if !mayStartStreet(text, n.end) {
+					return fmt.Sprintf("mayStartStreet(%q, %d) = false, %s matches", text, n.end, re.String())
+				}
+			}
+		}
+		if localityChainAt.MatchString(window) {
+			matched["locality"]++
+			if !hasDigitRun(window[min(len(window), n.end-n.start):], 3) {
+				return fmt.Sprintf("the locality chain at %d of %q has no run of three digits", n.start, text)
+			}
+		}
+	}
+	for i := range len(text) + 1 {
+		rest := text[i:min(len(text), i+addressWindow)]
+		for _, re := range []*lazyRegexp{unitTailRE, stateZipTailRE, caPostTailRE, ukPostTailRE, euPostTailRE, cityTailRE, cityPostTailRE} {
+			if re.MatchString(rest) {
+				matched["tail"]++
+				if !mayStartTail(rest) {
+					return fmt.Sprintf("mayStartTail(%q) = false, %s matches", rest, re.String())
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// TestPIIShortcutsMatchTheirPatterns checks the finders' shortcuts on the test texts and on
+// edge cases of each.
+func TestPIIShortcutsMatchTheirPatterns(t *testing.T) {
+	t.Parallel()
+	texts := append(gateTexts(t), "", "::", "a:b", "a::b", "fe80::1.", "1:2:3.4.5:6", "a:b.c:d:e", "std::vector::at",
+		"x (at) y", "x ( AT ) y [dot] z", "x(a t)y", "{dot>", "<at", "(\tdot\n}",
+		"12 Main St", "5, rue de la Paix", "12bis rue de la Paix", "12\tOak", "12é", "12(x)",
+		"12 Oak Road, Apt 4", "12 Oak Road, #4", "12 Oak Road, SW1A 1AA", "12 Oak Road, CA 94043", "12 Oak Road, Étage 3",
+		"Keizersgracht 123, 1015 CJ Amsterdam", "41, 2nd Main, Jayanagar, Bengaluru 560041", "7-1-2, Chiyoda, Tokyo 100-0001")
+	matched := map[string]int{}
+	for _, text := range texts {
+		for _, s := range []string{text, Normalize(text)} {
+			if msg := shortcutAgreement(s, matched); msg != "" {
+				t.Fatal(msg)
+			}
+		}
+	}
+	for _, name := range []string{"ipv6", "spelled", "street", "locality", "tail"} {
+		if matched[name] < 4 {
+			t.Errorf("the %s patterns matched %d times in the texts, want at least 4", name, matched[name])
+		}
+	}
+}
+
+// FuzzPIIShortcuts checks the finders' shortcuts against their patterns on any text.
+func FuzzPIIShortcuts(f *testing.F) {
+	for _, s := range []string{"fe80::1.", "a:b.c:d:e", "x ( AT ) y", "12 Main St, Apt 4", "12, Rue", "Keizersgracht 123, 1015 CJ Amsterdam",
+		"41, 2nd Main, Jayanagar, Bengaluru 560041", "12 Oak Road, Étage 3"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		if msg := shortcutAgreement(text, map[string]int{}); msg != "" {
+			t.Fatal(msg)
 		}
 	})
 }

@@ -123,10 +123,31 @@ func isASCIILetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <
 // are written to hide them from scrapers and as a model reads them.
 var spelledSymbolRE = lazyRE(`(?i)\s*[(\[{<]\s*(at|dot)\s*[)\]}>]\s*`)
 
+// maySpellSymbol reports whether text holds an "at" or a "dot" in brackets, as every
+// spelledSymbolRE match does. Most texts hold brackets but no such word, and are spared the
+// regexp, which its leading blanks make try nearly every position.
+func maySpellSymbol(text string) bool {
+	for i := 0; ; i++ {
+		k := strings.IndexAny(text[i:], "([{<")
+		if k < 0 {
+			return false
+		}
+		i += k
+		w := strings.TrimLeft(text[i+1:], reSpace)
+		for _, word := range []string{"at", "dot"} {
+			if len(w) > len(word) && strings.EqualFold(w[:len(word)], word) {
+				if r := strings.TrimLeft(w[len(word):], reSpace); r != "" && strings.IndexByte(")]}>", r[0]) >= 0 {
+					return true
+				}
+			}
+		}
+	}
+}
+
 // spelledSymbols returns text with each "(at)" written "@" and each "(dot)" ".". at and ok
 // are as for decodeEscapes.
 func spelledSymbols(text string) (out string, at []int, ok bool) {
-	if !strings.ContainsAny(text, "([{<") {
+	if !maySpellSymbol(text) {
 		return "", nil, false
 	}
 	ms := spelledSymbolRE.FindAllStringSubmatchIndex(text, -1)
