@@ -50,14 +50,13 @@ func findAddresses(text string, gate bool) [][2]int {
 	// which keeps the cost linear in the digits of the text rather than its length.
 	nums := numberStarts(text)
 	for _, n := range nums {
-		streets := []*lazyRegexp{usStreetAt, frStreetAt, bareStreetAt}
-		if gate && !mayStartStreet(text, n.end) {
-			streets = nil
+		may := uint8(1<<len(streetPatterns) - 1)
+		if gate {
+			may = streetsAfter(text, n.end)
 		}
-		lowerNext := lowerWordNext(text, n.end)
-		for _, re := range streets {
-			if lowerNext && re != frStreetAt {
-				continue // the US and bare streets need a capital or a digit after the number
+		for i, re := range streetPatterns {
+			if may&(1<<i) == 0 {
+				continue
 			}
 			loc := re.FindStringIndex(text[n.start:min(len(text), n.start+addressWindow)])
 			if loc == nil {
@@ -144,17 +143,50 @@ func numberStarts(text string) []numberRun {
 	return out
 }
 
-// mayStartStreet reports whether the byte after a house number that ends at end (see
-// numberStarts) is one the street patterns anchored at it (usStreetAt, frStreetAt,
-// bareStreetAt) take there: a blank, a comma or an ASCII letter. Most numbers in code
-// ("f(3)", "x[0]", "1.5") are followed by none of them.
-func mayStartStreet(text string, end int) bool {
-	if end == len(text) {
-		return false
+// streetPatterns are the street patterns anchored at a house number, in the order they are
+// tried.
+var streetPatterns = [...]*lazyRegexp{usStreetAt, frStreetAt, bareStreetAt}
+
+// streetsAfter returns which of streetPatterns may match at a house number that ends at end
+// (see numberStarts), as bits: 1<<i for streetPatterns[i]. It reads what follows the number,
+// as the patterns need it: usStreetAt and bareStreetAt a blank; then usStreetAt two words
+// that start with a capital or a digit (a direction, name words, an ordinal, the street
+// type) and bareStreetAt one that starts with a capital; frStreetAt a street type ("rue",
+// "avenue", "place" ...), after blanks, a comma, "bis" or "ter". A byte of a longer
+// character counts as a capital: it may start one. Most numbers, in prose as in code ("f(3)", "3 nodes", "x *
+// 3\nExplain this"), are followed by none of these.
+func streetsAfter(text string, end int) uint8 {
+	var may uint8
+	if end < len(text) && isREBlank(text[end]) {
+		first := strings.TrimLeft(text[end:], reSpace)
+		if first != "" && capitalOrDigit(first[0]) {
+			second := ""
+			if i := strings.IndexAny(first, reSpace); i >= 0 {
+				second = strings.TrimLeft(first[i:], reSpace)
+			}
+			if second != "" && capitalOrDigit(second[0]) {
+				may |= 1 << 0 // usStreetAt
+			}
+			if !isDigit(first[0]) {
+				may |= 1 << 2 // bareStreetAt
+			}
+		}
 	}
-	c := text[end]
-	return strings.IndexByte(reSpace, c) >= 0 || c == ',' || isASCIILetter(c)
+	t := strings.TrimLeft(text[end:], ",\t\n\f\r ")
+	if strings.HasPrefix(t, "bis") || strings.HasPrefix(t, "ter") {
+		t = strings.TrimLeft(t[3:], ",\t\n\f\r ")
+	}
+	if t != "" && strings.IndexByte("rabpciqRABPCIQ", t[0]) >= 0 {
+		may |= 1 << 1 // frStreetAt
+	}
+	return may
 }
+
+// capitalOrDigit reports whether c is an ASCII capital or digit, or a byte of a longer
+// character.
+func capitalOrDigit(c byte) bool { return isUpperASCII(c) || isDigit(c) || c >= utf8.RuneSelf }
+
+func isREBlank(c byte) bool { return strings.IndexByte(reSpace, c) >= 0 }
 
 // mayStartTail reports whether rest may start with a tail extendAddressPostal takes. After
 // an optional comma and blanks, each tail pattern needs a unit word or "#" (unitTailRE), a

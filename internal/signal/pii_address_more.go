@@ -114,14 +114,3 @@ func cityPostEnd(rest string) int {
 func yearLike(code string) bool {
 	return len(code) == 4 && (strings.HasPrefix(code, "19") || strings.HasPrefix(code, "20"))
 }
-
-// lowerWordNext reports whether whitespace and then an ASCII lower-case letter follow
-// position i, as after most numbers in prose ("3 nodes"); the US and bare street patterns
-// cannot match there.
-func lowerWordNext(text string, i int) bool {
-	j := i
-	for j < len(text) && strings.IndexByte(reSpace, text[j]) >= 0 {
-		j++
-	}
-	return j > i && j < len(text) && text[j] >= 'a' && text[j] <= 'z'
-}
