@@ -42,6 +42,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	full, q := oop.Full(), oop.Quick()
 	rounds := fs.Int("rounds", 0, fmt.Sprintf("interleaved rounds (default %d)", full.Rounds))
 	latencyN := fs.Int("latency-requests", 0, fmt.Sprintf("requests per latency cell per round (default %d, quick %d)", full.LatencyN, q.LatencyN))
+	convN := fs.Int("conversation-requests", 0, fmt.Sprintf("requests per latency cell of the 85 KB conversation per round (default %d, quick %d)", full.ConversationN, q.ConversationN))
 	ttfbN := fs.Int("ttfb-requests", 0, fmt.Sprintf("streams per time-to-first-byte cell per round (default %d, quick %d)", full.TTFBN, q.TTFBN))
 	dur := fs.Duration("duration", 0, fmt.Sprintf("duration of each throughput cell per round (default %s, quick %s)", full.Duration, q.Duration))
 	conc := fs.Int("concurrency", 0, fmt.Sprintf("concurrency of the throughput cells (default %d)", full.Concurrency))
@@ -60,7 +61,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	for _, f := range []struct {
 		dst *int
 		v   int
-	}{{&o.Rounds, *rounds}, {&o.LatencyN, *latencyN}, {&o.TTFBN, *ttfbN}, {&o.Concurrency, *conc}, {&o.Streams, *streams}, {&o.ConversationStreams, *convStreams}, {&o.Warmup, *warmup}} {
+	}{{&o.Rounds, *rounds}, {&o.LatencyN, *latencyN}, {&o.ConversationN, *convN}, {&o.TTFBN, *ttfbN}, {&o.Concurrency, *conc}, {&o.Streams, *streams}, {&o.ConversationStreams, *convStreams}, {&o.Warmup, *warmup}} {
 		if f.v > 0 {
 			*f.dst = f.v
 		}

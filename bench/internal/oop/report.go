@@ -186,18 +186,22 @@ func (rep *Report) Markdown(w io.Writer) {
 	m := rep.Machine
 	fmt.Fprintf(w, "Command: `%s`\n\n", rep.Command)
 	fmt.Fprintf(w, "Machine: %d CPUs (%s), %s, load average %s at the start, %s.\n\n", m.CPUs, m.CPUModel, m.GoVersion, m.LoadAvg, m.Date)
-	fmt.Fprintf(w, "Medians over %d interleaved rounds; each round: %d requests at concurrency 1 per latency cell, %d streams per time-to-first-byte cell, "+
-		"%s at concurrency %d per throughput cell, %d uncounted warm-up requests before each. Times in µs.\n\n",
-		o.Rounds, o.LatencyN, o.TTFBN, o.Duration, o.Concurrency, o.Warmup)
+	fmt.Fprintf(w, "Medians over %d interleaved rounds; each round: %d requests at concurrency 1 per latency cell (%d of the 85 KB conversation), %d streams per time-to-first-byte cell, "+
+		"%s at concurrency %d per throughput cell, %d uncounted warm-up requests before each. Times in µs. "+
+		"The 85 KB conversation is an agent's request, not streamed: a system prompt and twenty turns about code, sent whole on every turn.\n\n",
+		o.Rounds, o.LatencyN, o.ConversationN, o.TTFBN, o.Duration, o.Concurrency, o.Warmup)
 
 	fmt.Fprintf(w, "| target | prompt | p50 | p99 | added p50 | added p99 | added p50 × proxy | req/s at c=%d | × proxy | SSE TTFB p50 | added TTFB | added TTFB × proxy |\n", o.Concurrency)
 	fmt.Fprintln(w, "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
 	names := map[string]string{direct: "mock backend alone", proxy: "bare ReverseProxy", routerPlain: "router, one model, no signals",
 		routerSignals: "router, all builtin signals, 4 decisions", routerEvery: "the same, every signal computed (x-vsr-debug)"}
-	prompts := map[string]string{"short": "7 words", "long": "~200 tokens"}
-	for _, prompt := range []string{"short", "long"} {
+	prompts := map[string]string{"short": "7 words", "long": "~200 tokens", "conversation": "85 KB conversation"}
+	for _, prompt := range []string{"short", "long", "conversation"} {
 		for _, t := range []string{direct, proxy, routerPlain, routerSignals, routerEvery} {
 			lk := key{kindLatency, t, prompt}
+			if len(rep.Results[lk]) == 0 {
+				continue
+			}
 			addP50, addP99 := rep.added(kindLatency, t, prompt, p50), rep.added(kindLatency, t, prompt, p99)
 			cells := []string{names[t], prompts[prompt], us(rep.med(lk, p50)), us(rep.med(lk, p99))}
 			if t == direct {
@@ -225,11 +229,11 @@ func (rep *Report) Markdown(w io.Writer) {
 	fmt.Fprintf(w, "\nCPU time per request of each server process (user and system, from /proc/<pid>/stat over each run, warm-up included; µs). "+
 		"At concurrency 1 it includes the Go scheduler looking for work between requests (a process whose goroutines wait spins a while before it sleeps); "+
 		"at concurrency %d, with the cores busy, it is closer to each request's own work:\n\n", o.Concurrency)
-	fmt.Fprintf(w, "| process | at c=1, 7 words | × proxy | at c=1, ~200 tokens | × proxy | at c=%d, 7 words | × proxy |\n", o.Concurrency)
-	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---:|")
+	fmt.Fprintf(w, "| process | at c=1, 7 words | × proxy | at c=1, ~200 tokens | × proxy | at c=1, 85 KB conversation | × proxy | at c=%d, 7 words | × proxy |\n", o.Concurrency)
+	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---:|---:|---:|")
 	for _, t := range []string{direct, proxy, routerPlain, routerSignals, routerEvery} {
 		cells := []string{names[t]}
-		for _, c := range []key{{kindLatency, t, "short"}, {kindLatency, t, "long"}, {kindThroughput, t, "short"}} {
+		for _, c := range []key{{kindLatency, t, "short"}, {kindLatency, t, "long"}, {kindLatency, t, "conversation"}, {kindThroughput, t, "short"}} {
 			if len(rep.Results[c]) == 0 {
 				cells = append(cells, "–", "–")
 				continue

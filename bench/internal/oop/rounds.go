@@ -41,7 +41,7 @@ type step struct {
 
 // plan lists one round's steps. Each kind measures its targets back to back, in an order
 // rotated every round, so that drift on the machine hits every target alike.
-func plan(round int) []step {
+func plan(round int, o Options) []step {
 	rotate := func(ts []string) []string {
 		i := round % len(ts)
 		return append(append([]string(nil), ts[i:]...), ts[:i]...)
@@ -56,6 +56,9 @@ func plan(round int) []step {
 	latency := append(http[:len(http):len(http)], routerEvery)
 	add(kindLatency, "short", "short", latency)
 	add(kindLatency, "long", "long", latency)
+	if o.ConversationN > 0 {
+		add(kindLatency, "conversation", "conversation", http)
+	}
 	add(kindTTFB, "short", "short-stream", http)
 	add(kindThroughput, "short", "short", http)
 	extproc := []string{extprocNoop, extprocPlain, extprocSignals}
@@ -105,7 +108,7 @@ func (r *runner) rounds(ctx context.Context, rep *Report) error {
 	rep.Results = map[key][]measure.Result{}
 	for round := range r.o.Rounds {
 		r.say("round %d of %d", round+1, r.o.Rounds)
-		for _, s := range plan(round) {
+		for _, s := range plan(round, r.o) {
 			res, err := r.measureCPU(ctx, s, urls, addrs, pids[s.target])
 			if err != nil {
 				return fmt.Errorf("round %d, %s of %s (%s prompt): %w", round+1, s.kind, s.target, s.prompt, err)
@@ -155,7 +158,11 @@ func (r *runner) measure(ctx context.Context, s step, urls, addrs map[string]str
 	case kindTTFB:
 		return r.tool(ctx, r.b.loadgen, "-mode", "ttfb", "-url", url, "-body", body, "-n", itoa(o.TTFBN), "-warmup", warm)
 	default:
-		args := []string{"-mode", "latency", "-url", url, "-body", body, "-n", itoa(o.LatencyN), "-warmup", warm}
+		n := o.LatencyN
+		if s.prompt == "conversation" {
+			n = o.ConversationN
+		}
+		args := []string{"-mode", "latency", "-url", url, "-body", body, "-n", itoa(n), "-warmup", warm}
 		if s.target == routerEvery {
 			args = append(args, "-header", "x-vsr-debug: true")
 		}

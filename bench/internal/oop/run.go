@@ -19,14 +19,15 @@ import (
 // Options size a benchmark run. Full gives the defaults of `make bench`, Quick those of
 // -quick.
 type Options struct {
-	Rounds      int           // interleaved rounds; goals are judged only with 5 or more
-	LatencyN    int           // requests per latency measurement (concurrency 1)
-	TTFBN       int           // streams per time-to-first-byte measurement (concurrency 1)
-	Warmup      int           // uncounted requests before each measurement
-	Concurrency int           // concurrency of the throughput measurements
-	Duration    time.Duration // duration of each throughput measurement
-	Streams     int           // concurrent streams of the streams run
-	Settle      time.Duration // longest wait for the "after" sample to stop changing
+	Rounds        int           // interleaved rounds; goals are judged only with 5 or more
+	LatencyN      int           // requests per latency measurement (concurrency 1)
+	ConversationN int           // the same, of an agent's conversation (about 85 KB, not streamed); 0 skips it
+	TTFBN         int           // streams per time-to-first-byte measurement (concurrency 1)
+	Warmup        int           // uncounted requests before each measurement
+	Concurrency   int           // concurrency of the throughput measurements
+	Duration      time.Duration // duration of each throughput measurement
+	Streams       int           // concurrent streams of the streams run
+	Settle        time.Duration // longest wait for the "after" sample to stop changing
 	// IdleWait is how long after the release the "idle" sample is taken: past the upstream
 	// transport's idle timeout, the pool's connections are closed. 0 skips the sample.
 	IdleWait time.Duration
@@ -43,13 +44,13 @@ type Options struct {
 
 // Full is `make bench`.
 func Full() Options {
-	return Options{Rounds: 9, LatencyN: 2000, TTFBN: 1000, Warmup: 100, Concurrency: 32, Duration: 3 * time.Second,
+	return Options{Rounds: 9, LatencyN: 2000, ConversationN: 200, TTFBN: 1000, Warmup: 100, Concurrency: 32, Duration: 3 * time.Second,
 		Streams: 5000, ConversationStreams: 1000, Settle: 15 * time.Second, IdleWait: transport.IdleConnTimeout + 5*time.Second}
 }
 
 // Quick proves the harness works in about a minute; its numbers are not for reporting.
 func Quick() Options {
-	return Options{Rounds: 5, LatencyN: 200, TTFBN: 100, Warmup: 20, Concurrency: 32, Duration: 500 * time.Millisecond,
+	return Options{Rounds: 5, LatencyN: 200, ConversationN: 20, TTFBN: 100, Warmup: 20, Concurrency: 32, Duration: 500 * time.Millisecond,
 		Streams: 500, ConversationStreams: 100, Settle: 5 * time.Second, Quick: true}
 }
 
@@ -160,6 +161,7 @@ func writeBodies(dir string) (map[string]string, error) {
 		"short":               {"model": "auto", "messages": []map[string]string{{"role": "user", "content": shortPrompt}}},
 		"short-stream":        {"model": "auto", "stream": true, "messages": []map[string]string{{"role": "user", "content": shortPrompt}}},
 		"long":                {"model": "auto", "messages": []map[string]string{{"role": "user", "content": longPrompt}}},
+		"conversation":        {"model": "auto", "messages": conversation()},
 		"conversation-stream": {"model": "auto", "stream": true, "messages": conversation()},
 	} {
 		raw, err := json.Marshal(body)

@@ -49,7 +49,7 @@ func TestRunQuick(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
 	defer cancel()
 	var progress bytes.Buffer
-	rep, err := Run(ctx, Options{Rounds: 2, LatencyN: 20, TTFBN: 10, Warmup: 2, Concurrency: 4, Duration: 200 * time.Millisecond,
+	rep, err := Run(ctx, Options{Rounds: 2, LatencyN: 20, ConversationN: 5, TTFBN: 10, Warmup: 2, Concurrency: 4, Duration: 200 * time.Millisecond,
 		Streams: 50, ConversationStreams: 20, Settle: 2 * time.Second, IdleWait: time.Second, Command: "go test ./bench/...", Progress: &progress})
 	if err != nil {
 		t.Fatalf("%v\nprogress:\n%s", err, progress.String())
@@ -68,6 +68,11 @@ func TestRunQuick(t *testing.T) {
 		"| router, all builtin signals, 4 decisions | ~200 tokens |",
 		"| the same, every signal computed (x-vsr-debug) | 7 words |",
 		"| the same, every signal computed (x-vsr-debug) | ~200 tokens |",
+		"| mock backend alone | 85 KB conversation |",
+		"| bare ReverseProxy | 85 KB conversation |",
+		"| router, one model, no signals | 85 KB conversation |",
+		"| router, all builtin signals, 4 decisions | 85 KB conversation |",
+		"| process | at c=1, 7 words | × proxy | at c=1, ~200 tokens | × proxy | at c=1, 85 KB conversation | × proxy | at c=4, 7 words | × proxy |",
 		"| pass-through (no work) |",
 		"| router: one model, no signals | ",
 		"| router: all builtin signals, 4 decisions | ",
