@@ -5,6 +5,7 @@ import (
 	"net/netip"
 	"slices"
 	"strings"
+	"unicode/utf8"
 )
 
 // PIIType names a kind of personal or secret data.
@@ -307,7 +308,8 @@ func findCards(text string) [][2]int {
 	var out [][2]int
 	for _, m := range cardRE.FindAllStringIndex(text, -1) {
 		if !isDigit(text[m[1]-1]) {
-			m[1]-- // the character after the number
+			_, size := utf8.DecodeLastRuneInString(text[:m[1]])
+			m[1] -= size // the character after the number, one byte or more ("4111…1111é")
 		}
 		if !digitBounded(text, m[0], m[1]) {
 			continue

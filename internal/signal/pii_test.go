@@ -66,6 +66,7 @@ func TestPIIDetect(t *testing.T) {
 			"ssn:702,58,1146 | ssn:702:58:1146 | ssn:702|58|1146 | ssn:702~58~1146 | ssn:702*58*1146 | ssn:702+58+1146 | ssn:702--58--1146"},
 		{"ssn glued to letters", "ssnX702-58-1146 and 702-58-1146x", "ssn:702-58-1146 | ssn:702-58-1146"},
 		{"card glued to letters", "ID4111111111111111 ok", "credit_card:4111111111111111"},
+		{"card before a longer character", "card 4111 1111 1111 1111日 and 4111111111111111é", "credit_card:4111 1111 1111 1111 | credit_card:4111111111111111"},
 		{"ssn glued to a digit", "1702-58-1146", ""},
 		{"ssn with a two-em dash", Normalize("ssn 702\u2e3a58\u2e3a1146"), "ssn:702-58-1146"},
 		{"card over line breaks", Normalize("4111\n1111\n1111\n1111"), "credit_card:4111\n1111\n1111\n1111"},
@@ -169,6 +170,10 @@ func TestPIIMask(t *testing.T) {
 	in := "Refund Oluwaseun Bakare, card 4026 8711 5930 4621, receipt to seun.bakare@example.net."
 	want := "Refund [PERSON_NAME], card [CREDIT_CARD], receipt to [EMAIL]."
 	if got := d.Mask(in); got != want {
+		t.Errorf("Mask = %q, want %q", got, want)
+	}
+	// A character of several bytes after a number stays whole.
+	if got, want := d.Mask("card 4111111111111111é, ssn 702-58-1146日"), "card [CREDIT_CARD]é, ssn [SSN]日"; got != want {
 		t.Errorf("Mask = %q, want %q", got, want)
 	}
 	res := d.Detect(in)
