@@ -167,6 +167,17 @@ func (d *PIIDetector) detect(text string, gate bool, escapes int) PIIResult {
 	if gate && hasDigit {
 		facts = factsOf(text)
 	}
+	// The runs the numeric patterns read (see findInRuns), found when one of them runs.
+	var runs []numericRun
+	numeric := func() []numericRun {
+		if runs == nil {
+			runs = wholeText
+			if gate {
+				runs = numericRuns(text)
+			}
+		}
+		return runs
+	}
 	for _, t := range allPIITypes {
 		if !d.enabled[t] {
 			continue
@@ -210,16 +221,16 @@ func (d *PIIDetector) detect(text string, gate bool, escapes int) PIIResult {
 		case PIIIBAN:
 			spans = findIBANs(text)
 		case PIICreditCard:
-			spans = findCards(text)
+			spans = findCards(text, numeric())
 		case PIISSN:
-			spans = findSSNs(text)
+			spans = findSSNs(text, numeric())
 		case PIIIPAddress:
 			if !hasDigit && gate {
 				facts = factsOf(text) // "::" without digits
 			}
-			spans = findIPs(text, facts)
+			spans = findIPs(text, facts, numeric)
 		case PIIPhone:
-			spans = findPhones(text)
+			spans = findPhones(text, numeric())
 		case PIIStreetAddress:
 			spans = findAddresses(text, gate)
 		case PIIPersonName:
@@ -304,9 +315,9 @@ func digitsOf(s string) string {
 // a letter glued to the number does not hide it.
 var cardRE = lazyRE(`\d(?:(?:\s?[\-./_,:|~*+]\s?|\s)?\d){12,18}(?:\D|$)`)
 
-func findCards(text string) [][2]int {
+func findCards(text string, runs []numericRun) [][2]int {
 	var out [][2]int
-	for _, m := range cardRE.FindAllStringIndex(text, -1) {
+	for _, m := range findInRuns(cardRE.FindAllStringIndex, text, runs, minCardDigits) {
 		if !isDigit(text[m[1]-1]) {
 			_, size := utf8.DecodeLastRuneInString(text[:m[1]])
 			m[1] -= size // the character after the number, one byte or more ("4111…1111é")
@@ -390,9 +401,9 @@ var (
 	ssnCueRE = lazyRE(`(?i)\b(?:ssn|social security(?: number| no\.?)?|ss#)\s*(?:is|:|#|no\.?)?\s*(\d(?: ?[-./_,:|~*+]? ?\d){8})\b`)
 )
 
-func findSSNs(text string) [][2]int {
+func findSSNs(text string, runs []numericRun) [][2]int {
 	var out [][2]int
-	for _, m := range ssnRE.FindAllStringSubmatchIndex(text, -1) {
+	for _, m := range findInRuns(ssnRE.FindAllStringSubmatchIndex, text, runs, minSSNDigits) {
 		if strings.TrimSpace(text[m[4]:m[5]]) != strings.TrimSpace(text[m[8]:m[9]]) { // mixed separators
 			continue
 		}
@@ -515,12 +526,12 @@ var (
 
 // findIPs finds IPv4 addresses where the text has three dotted digits, and IPv6 addresses
 // where it has two colons.
-func findIPs(text string, facts textFacts) [][2]int {
+func findIPs(text string, facts textFacts, numeric func() []numericRun) [][2]int {
 	var out [][2]int
 	var v4 [][]int
 	var v6 [][2]int
 	if facts.digitDots >= 3 {
-		v4 = ipv4RE.FindAllStringIndex(text, -1)
+		v4 = findInRuns(ipv4RE.FindAllStringIndex, text, numeric(), 4)
 	}
 	if facts.colons >= 2 {
 		v6 = ipv6Candidates(text)
@@ -620,7 +631,9 @@ var (
 const phoneCues = `(?:phone|tel|mobile|cell|call|ring|text|whatsapp|fax|contact|reach|(?:my|your|his|her|our|their) number|` +
 	`t[ée]l[ée]phone|telefon|tel[ée]fono|telefone|numéro|n[uú]mero|nummer|handy|m[óo]vil|celular|cellulare|portable)`
 
-func findPhones(text string) [][2]int {
+// findPhones reads each pattern in the numeric runs (see findInRuns) that hold as many digits
+// as its numbers need: a run with fewer holds no number that is kept.
+func findPhones(text string, runs []numericRun) [][2]int {
 	var out [][2]int
 	add := func(s, e int) {
 		for _, o := range out {
@@ -630,12 +643,12 @@ func findPhones(text string) [][2]int {
 		}
 		out = append(out, [2]int{s, e})
 	}
-	for _, m := range phoneIntlRE.FindAllStringIndex(text, -1) {
+	for _, m := range findInRuns(phoneIntlRE.FindAllStringIndex, text, runs, 8) {
 		if n := len(digitsOf(text[m[0]:m[1]])); n >= 8 && n <= 15 {
 			add(m[0], m[1])
 		}
 	}
-	for _, m := range phoneUSRE.FindAllStringIndex(text, -1) {
+	for _, m := range findInRuns(phoneUSRE.FindAllStringIndex, text, runs, 10) {
 		s := m[0]
 		if s > 0 && (text[s-1] == '+' || text[s-1] == '-' || text[s-1] == '.') {
 			continue
@@ -650,14 +663,14 @@ func findPhones(text string) [][2]int {
 		}
 		add(m[0], m[1])
 	}
-	for _, m := range phoneNationalRE.FindAllStringIndex(text, -1) {
+	for _, m := range findInRuns(phoneNationalRE.FindAllStringIndex, text, runs, 9) {
 		n := len(digitsOf(text[m[0]:m[1]]))
 		if n < 9 || n > 12 || !phoneCueRE.MatchString(text[max(0, m[0]-60):m[0]]) && !listedWithContact(text, m[0]) {
 			continue
 		}
 		add(m[0], m[1])
 	}
-	for _, m := range phoneNoTrunkRE.FindAllStringIndex(text, -1) {
+	for _, m := range findInRuns(phoneNoTrunkRE.FindAllStringIndex, text, runs, 9) {
 		n := len(digitsOf(text[m[0]:m[1]]))
 		if n < 9 || n > 12 || m[0] > 0 && strings.IndexByte("+-./", text[m[0]-1]) >= 0 || !phoneCloseCueRE.MatchString(text[max(0, m[0]-40):m[0]]) {
 			continue

@@ -96,10 +96,10 @@ func findAddresses(text string, gate bool) [][2]int {
 	for _, re := range []*lazyRegexp{deStreetRE, latStreetRE, poBoxRE, coStreetRE, gulfStreetRE, frBoxRE} {
 		if gate && (re == deStreetRE && !mayHoldDEStreet(text, nums) ||
 			re == coStreetRE && !containsAnyOf(text, coStreetWords) ||
-			re == gulfStreetRE && !containsAnyOf(text, gulfStreetWords) ||
+			re == gulfStreetRE && !mayHoldGulfStreet(text) ||
 			re == frBoxRE && !containsAnyOf(text, []string{"BP", "B.P"}) ||
 			re == latStreetRE && !containsAnyOf(text, latStreetWords) ||
-			re == poBoxRE && !containsFoldASCII(text, poBoxParts)) {
+			re == poBoxRE && !mayHoldPOBox(text)) {
 			continue
 		}
 		for _, m := range re.FindAllStringIndex(text, -1) {

@@ -1,7 +1,10 @@
 package signal
 
 import (
+	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -58,6 +61,31 @@ func BenchmarkPIIDetectConversation(b *testing.B) {
 			strings.Repeat("The function multiplies its argument by a constant and returns the product. ", 30))
 	}
 	text := Normalize(strings.Join(parts, "\n"))
+	b.SetBytes(int64(len(text)))
+	b.ReportAllocs()
+	for b.Loop() {
+		d.Detect(text)
+	}
+}
+
+// BenchmarkPIIDetectProse reads the domain corpus's prompts joined into one text (about 52
+// KB): questions of every field, with numbers, dates, code and the odd "@" and "House", as a
+// long document pasted into a prompt holds them.
+func BenchmarkPIIDetectProse(b *testing.B) {
+	d, _ := NewPIIDetector(PIIOptions{})
+	raw, err := os.ReadFile(filepath.Join("testdata", "domain", "corpus.jsonl"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	var prompts []string
+	for line := range strings.Lines(string(raw)) {
+		var row struct{ Prompt string }
+		if err := json.Unmarshal([]byte(line), &row); err != nil {
+			b.Fatal(err)
+		}
+		prompts = append(prompts, row.Prompt)
+	}
+	text := Normalize(strings.Join(prompts, "\n"))
 	b.SetBytes(int64(len(text)))
 	b.ReportAllocs()
 	for b.Loop() {

@@ -121,9 +121,62 @@ func mayHoldDEStreet(text string, nums []numberRun) bool {
 // latStreetWords are the words every latStreetRE match starts with (case-sensitive).
 var latStreetWords = []string{"Calle", "Avenida", "Av.", "Plaza", "Paseo", "Carrer", "Rua", "Via", "Piazza", "Corso"}
 
-// poBoxParts are parts of every poBoxRE alternative that hold neither 'k' nor 's', whose
-// case-folded forms include non-ASCII letters (U+212A, U+017F).
-var poBoxParts = []string{"box", "fach", "apartado", "tale"}
+// mayHoldGulfStreet reports whether one of gulfStreetWords is followed by blanks, an optional
+// "No" or "No.", optional blanks and a digit, as in every gulfStreetRE match ("Villa 5",
+// "House No. 12"): prose holds "House" and "Office" often, and a number after them seldom.
+func mayHoldGulfStreet(text string) bool {
+	for _, w := range gulfStreetWords {
+		for from := 0; ; {
+			i := strings.Index(text[from:], w)
+			if i < 0 {
+				break
+			}
+			from += i + len(w)
+			rest := text[from:]
+			r := strings.TrimLeft(rest, reSpace)
+			if len(r) == len(rest) {
+				continue
+			}
+			if strings.HasPrefix(r, "No") {
+				r = strings.TrimLeft(strings.TrimPrefix(r[2:], "."), reSpace)
+			}
+			if r != "" && isDigit(r[0]) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// poBoxEnds are the words every poBoxRE alternative ends with, less an "e" ("postal" and
+// "postale" end in "tal"), none of them holding 'k' or 's', whose case-folded forms include
+// non-ASCII letters (U+212A, U+017F).
+var poBoxEnds = []string{"box", "fach", "apartado", "tal"}
+
+// mayHoldPOBox reports whether one of poBoxEnds, in any case, is followed by optional blanks,
+// an optional "#", optional blanks and a digit, as in every poBoxRE match ("PO Box 4411",
+// "Postfach 12 34", "boîte postale 12"): "inbox" and "total" are common, a number after them
+// less so.
+func mayHoldPOBox(text string) bool {
+	for _, w := range poBoxEnds {
+		for from := 0; ; {
+			i := indexFoldASCII(text[from:], w)
+			if i < 0 {
+				break
+			}
+			from += i + len(w)
+			r := text[from:]
+			if w == "tal" && r != "" && (r[0] == 'e' || r[0] == 'E') {
+				r = r[1:]
+			}
+			r = strings.TrimLeft(strings.TrimPrefix(strings.TrimLeft(r, reSpace), "#"), reSpace)
+			if r != "" && isDigit(r[0]) {
+				return true
+			}
+		}
+	}
+	return false
+}
 
 func containsFoldASCII(text string, subs []string) bool {
 	for _, s := range subs {

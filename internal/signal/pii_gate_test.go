@@ -178,9 +178,10 @@ func FuzzCapitalisedRuns(f *testing.F) {
 var ipv6RE = regexp.MustCompile(`[0-9A-Fa-f:]*:[0-9A-Fa-f:]*:[0-9A-Fa-f:.]*`)
 
 // shortcutAgreement checks the hand-written shortcuts of the PII finders against the
-// patterns they stand for, on text: ipv6Candidates finds what ipv6RE finds, and each of
-// maySpellSymbol, streetsAfter, mayStartTail and the locality chain's digit run says yes
-// wherever its pattern matches. It returns the first disagreement, or "", and adds to
+// patterns they stand for, on text: ipv6Candidates finds what ipv6RE finds, the numeric
+// patterns find in findInRuns what they find in the whole text, and each of maySpellSymbol,
+// mayHoldGulfStreet, mayHoldPOBox, streetsAfter, mayStartTail and the locality chain's digit
+// run says yes wherever its pattern matches. It returns the first disagreement, or "", and adds to
 // matched how often each pattern matched, so that a caller can tell that it checked
 // something.
 func shortcutAgreement(text string, matched map[string]int) string {
@@ -192,10 +193,29 @@ func shortcutAgreement(text string, matched map[string]int) string {
 		return fmt.Sprintf("ipv6Candidates(%q) = %v, the regexp finds %v", text, got, want)
 	}
 	matched["ipv6"] += len(want)
-	if spelledSymbolRE.MatchString(text) {
-		matched["spelled"]++
-		if !maySpellSymbol(text) {
-			return fmt.Sprintf("maySpellSymbol(%q) = false, the regexp matches", text)
+	// Each numeric pattern with the fewest digits a match of it holds: read in the numeric
+	// runs, it finds what it finds in the whole text.
+	runs := numericRuns(text)
+	for _, p := range []struct {
+		re        *lazyRegexp
+		minDigits int
+	}{{cardRE, minCardDigits}, {ssnRE, minSSNDigits}, {ipv4RE, 4}, {phoneIntlRE, 4}, {phoneUSRE, 10}, {phoneNationalRE, 4}, {phoneNoTrunkRE, 4}} {
+		want := p.re.FindAllStringSubmatchIndex(text, -1)
+		if got := findInRuns(p.re.FindAllStringSubmatchIndex, text, runs, p.minDigits); !reflect.DeepEqual(got, want) {
+			return fmt.Sprintf("%s in the numeric runs of %q finds %v, in the whole text %v", p.re.String(), text, got, want)
+		}
+		matched["numeric"] += len(want)
+	}
+	for _, g := range []struct {
+		name string
+		re   *lazyRegexp
+		may  func(string) bool
+	}{{"maySpellSymbol", spelledSymbolRE, maySpellSymbol}, {"mayHoldGulfStreet", gulfStreetRE, mayHoldGulfStreet}, {"mayHoldPOBox", poBoxRE, mayHoldPOBox}} {
+		if g.re.MatchString(text) {
+			matched[g.name]++
+			if !g.may(text) {
+				return fmt.Sprintf("%s(%q) = false, its regexp matches", g.name, text)
+			}
 		}
 	}
 	for _, n := range numberStarts(text) {
@@ -235,6 +255,9 @@ func shortcutAgreement(text string, matched map[string]int) string {
 func TestPIIShortcutsMatchTheirPatterns(t *testing.T) {
 	t.Parallel()
 	texts := append(gateTexts(t), "", "::", "a:b", "a::b", "fe80::1.", "1:2:3.4.5:6", "a:b.c:d:e", "std::vector::at",
+		"4111111111111111é", "x123-45-6789日", "4111\t1111\t1111\t1111", "tel. 0161\t496\t0733",
+		"Villa 5, Street 22", "House No. 12, Road 3", "Office No5, Block 2", "Flat\tNo.\n7, Sikka 1",
+		"P.O. Box 4411", "PO BOX #17", "post office box\t# 9", "Postfach 12 34", "POſTFACH 9", "apartado postal 77", "boîte postale 12", "BOÎTE POSTALE 3",
 		"x (at) y", "x ( AT ) y [dot] z", "x(a t)y", "{dot>", "<at", "(\tdot\n}",
 		"12 Main St", "5, rue de la Paix", "5 impasse des Lilas", "12 Élan Road", "12 Örnvägen", "12 N 5th Street", "12bis rue de la Paix", "12\tOak", "12é", "12(x)",
 		"12 Oak Road, Apt 4", "12 Oak Road, #4", "12 Oak Road, SW1A 1AA", "12 Oak Road, CA 94043", "12 Oak Road, Étage 3",
@@ -247,7 +270,7 @@ func TestPIIShortcutsMatchTheirPatterns(t *testing.T) {
 			}
 		}
 	}
-	for _, name := range []string{"ipv6", "spelled", "street", "locality", "tail"} {
+	for _, name := range []string{"ipv6", "numeric", "maySpellSymbol", "mayHoldGulfStreet", "mayHoldPOBox", "street", "locality", "tail"} {
 		if matched[name] < 4 {
 			t.Errorf("the %s patterns matched %d times in the texts, want at least 4", name, matched[name])
 		}
@@ -257,7 +280,8 @@ func TestPIIShortcutsMatchTheirPatterns(t *testing.T) {
 // FuzzPIIShortcuts checks the finders' shortcuts against their patterns on any text.
 func FuzzPIIShortcuts(f *testing.F) {
 	for _, s := range []string{"fe80::1.", "a:b.c:d:e", "x ( AT ) y", "12 Main St, Apt 4", "12, Rue", "Keizersgracht 123, 1015 CJ Amsterdam",
-		"41, 2nd Main, Jayanagar, Bengaluru 560041", "12 Oak Road, Étage 3", "12 Élan Road", "12 N 5th Street", "5 impasse des Lilas"} {
+		"41, 2nd Main, Jayanagar, Bengaluru 560041", "12 Oak Road, Étage 3", "12 Élan Road", "12 N 5th Street", "5 impasse des Lilas",
+		"House No. 12, Road 3", "PO BOX #17", "boîte postale 12"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, text string) {

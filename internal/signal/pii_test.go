@@ -2,6 +2,7 @@ package signal
 
 import (
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -218,12 +219,16 @@ func TestValidators(t *testing.T) {
 }
 
 func FuzzPIIDetect(f *testing.F) {
-	for _, s := range []string{"", "a@b.co", "+1 (503) 555-0166", "DE89 3704 0044 0532 0130 00", "::1", "2001:db8::", "My name is Ann", "12 rue de", "\xff\xfe", "Dr. ", "I'm", "mail jdoe-at-example-dot-com", "x.y -AT- z.org", `ssn 123\05545\0556789`, "a%u0040b.io", "31 32 33 2d 34 35 2d 36"} {
+	for _, s := range []string{"", "a@b.co", "+1 (503) 555-0166", "DE89 3704 0044 0532 0130 00", "::1", "2001:db8::", "My name is Ann", "12 rue de", "\xff\xfe", "Dr. ", "I'm", "mail jdoe-at-example-dot-com", "x.y -AT- z.org", `ssn 123\05545\0556789`, "a%u0040b.io", "31 32 33 2d 34 35 2d 36",
+		"ID4111111111111111é", "tel:0161 496 0733", "192.168.1.20.", "x123-45-6789日", "(415)5550132", "House No. 5, Street 2"} {
 		f.Add(s)
 	}
 	d, _ := NewPIIDetector(PIIOptions{})
 	f.Fuzz(func(t *testing.T, s string) {
 		res := d.Detect(s)
+		if whole := d.detect(s, false, maxEscapeLevels); !reflect.DeepEqual(res, whole) {
+			t.Fatalf("%q: the gated scan finds %v, the scan with every pattern %v", s, res.Findings, whole.Findings)
+		}
 		prev := 0
 		for _, fd := range res.Findings {
 			if fd.Start < prev || fd.End > len(s) || fd.Start >= fd.End || s[fd.Start:fd.End] != fd.Text {
