@@ -150,32 +150,62 @@ func mayHoldGulfStreet(text string) bool {
 
 // poBoxEnds are the words every poBoxRE alternative ends with, less an "e" ("postal" and
 // "postale" end in "tal"), none of them holding 'k' or 's', whose case-folded forms include
-// non-ASCII letters (U+212A, U+017F).
-var poBoxEnds = []string{"box", "fach", "apartado", "tal"}
+// non-ASCII letters (U+212A, U+017F); and what each alternative holds right before it.
+var poBoxEnds = []struct {
+	word   string
+	before func(string) bool
+}{
+	{"box", func(t string) bool { // "p.o. box", "PO Box", "post office box"
+		t = strings.TrimRight(t, reSpace)
+		if hasSuffixFoldASCII(t, "office") {
+			return true
+		}
+		t = strings.TrimSuffix(t, ".")
+		if !hasSuffixFoldASCII(t, "o") {
+			return false
+		}
+		t = t[:len(t)-1]
+		if t != "" && isREBlank(t[len(t)-1]) {
+			t = t[:len(t)-1]
+		}
+		return hasSuffixFoldASCII(strings.TrimSuffix(t, "."), "p")
+	}},
+	{"fach", func(t string) bool { return hasSuffixFoldASCII(t, "t") }}, // "postfach"
+	{"apartado", func(string) bool { return true }},
+	{"tal", func(t string) bool { // "apartado postal", "boîte postale"
+		return hasSuffixFoldASCII(t, "s") || strings.HasSuffix(t, "ſ")
+	}},
+}
 
-// mayHoldPOBox reports whether one of poBoxEnds, in any case, is followed by optional blanks,
-// an optional "#", optional blanks and a digit, as in every poBoxRE match ("PO Box 4411",
-// "Postfach 12 34", "boîte postale 12"): "inbox" and "total" are common, a number after them
-// less so.
+// mayHoldPOBox reports whether one of poBoxEnds, in any case and after what its alternative
+// holds before it, is followed by optional blanks, an optional "#", optional blanks and a
+// digit, as in every poBoxRE match ("PO Box 4411", "Postfach 12 34", "boîte postale 12"):
+// "a 10 kg box 2 meters" and "a total 5" are not.
 func mayHoldPOBox(text string) bool {
-	for _, w := range poBoxEnds {
+	for _, end := range poBoxEnds {
 		for from := 0; ; {
-			i := indexFoldASCII(text[from:], w)
+			i := indexFoldASCII(text[from:], end.word)
 			if i < 0 {
 				break
 			}
-			from += i + len(w)
+			start := from + i
+			from = start + len(end.word)
 			r := text[from:]
-			if w == "tal" && r != "" && (r[0] == 'e' || r[0] == 'E') {
+			if end.word == "tal" && r != "" && (r[0] == 'e' || r[0] == 'E') {
 				r = r[1:]
 			}
 			r = strings.TrimLeft(strings.TrimPrefix(strings.TrimLeft(r, reSpace), "#"), reSpace)
-			if r != "" && isDigit(r[0]) {
+			if r != "" && isDigit(r[0]) && end.before(text[:start]) {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// hasSuffixFoldASCII reports whether s ends with suffix (lower-case ASCII) in any case.
+func hasSuffixFoldASCII(s, suffix string) bool {
+	return len(s) >= len(suffix) && strings.EqualFold(s[len(s)-len(suffix):], suffix)
 }
 
 func containsFoldASCII(text string, subs []string) bool {

@@ -193,6 +193,11 @@ func shortcutAgreement(text string, matched map[string]int) string {
 		return fmt.Sprintf("ipv6Candidates(%q) = %v, the regexp finds %v", text, got, want)
 	}
 	matched["ipv6"] += len(want)
+	cues := lowerNameRE.FindAllStringSubmatchIndex(text, -1)
+	if got := lowerNameMatches(text); !reflect.DeepEqual(got, cues) {
+		return fmt.Sprintf("lowerNameMatches(%q) = %v, the regexp finds %v", text, got, cues)
+	}
+	matched["lowerName"] += len(cues)
 	// Each numeric pattern with the fewest digits a match of it holds: read in the numeric
 	// runs, it finds what it finds in the whole text.
 	runs := numericRuns(text)
@@ -258,6 +263,9 @@ func TestPIIShortcutsMatchTheirPatterns(t *testing.T) {
 		"4111111111111111é", "x123-45-6789日", "4111\t1111\t1111\t1111", "tel. 0161\t496\t0733",
 		"Villa 5, Street 22", "House No. 12, Road 3", "Office No5, Block 2", "Flat\tNo.\n7, Sikka 1",
 		"P.O. Box 4411", "PO BOX #17", "post office box\t# 9", "Postfach 12 34", "POſTFACH 9", "apartado postal 77", "boîte postale 12", "BOÎTE POSTALE 3",
+		"apartado poſtal 7", "P. O. Box 7", "P.O.Box 7", "po\nbox 8", "Post Office Box 9", "a 10 kg box 2 meters", "a total 5",
+		"my name is john smith", "MY NAME'S bob", "my name iſ ann lee", "Name:\tjo", "name : Ann Lee", "rename: x", "my  name is bo",
+		"xmy name is bo", "name: name: bo", "my name is name: al", "name:ed", "name is bo", "my name's\n\nzoë  ray", "my name is ann-marie o'neil x",
 		"x (at) y", "x ( AT ) y [dot] z", "x(a t)y", "{dot>", "<at", "(\tdot\n}",
 		"12 Main St", "5, rue de la Paix", "5 impasse des Lilas", "12 Élan Road", "12 Örnvägen", "12 N 5th Street", "12bis rue de la Paix", "12\tOak", "12é", "12(x)",
 		"12 Oak Road, Apt 4", "12 Oak Road, #4", "12 Oak Road, SW1A 1AA", "12 Oak Road, CA 94043", "12 Oak Road, Étage 3",
@@ -270,7 +278,7 @@ func TestPIIShortcutsMatchTheirPatterns(t *testing.T) {
 			}
 		}
 	}
-	for _, name := range []string{"ipv6", "numeric", "maySpellSymbol", "mayHoldGulfStreet", "mayHoldPOBox", "street", "locality", "tail"} {
+	for _, name := range []string{"ipv6", "lowerName", "numeric", "maySpellSymbol", "mayHoldGulfStreet", "mayHoldPOBox", "street", "locality", "tail"} {
 		if matched[name] < 4 {
 			t.Errorf("the %s patterns matched %d times in the texts, want at least 4", name, matched[name])
 		}
@@ -281,10 +289,12 @@ func TestPIIShortcutsMatchTheirPatterns(t *testing.T) {
 func FuzzPIIShortcuts(f *testing.F) {
 	for _, s := range []string{"fe80::1.", "a:b.c:d:e", "x ( AT ) y", "12 Main St, Apt 4", "12, Rue", "Keizersgracht 123, 1015 CJ Amsterdam",
 		"41, 2nd Main, Jayanagar, Bengaluru 560041", "12 Oak Road, Étage 3", "12 Élan Road", "12 N 5th Street", "5 impasse des Lilas",
-		"House No. 12, Road 3", "PO BOX #17", "boîte postale 12"} {
+		"House No. 12, Road 3", "PO BOX #17", "boîte postale 12", "my name is john smith", "name: name: bo", "my name iſ ann lee"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, text string) {
+		// The tail patterns are tried at every position: a kilobyte keeps each input quick.
+		text = text[:min(len(text), 1024)]
 		if msg := shortcutAgreement(text, map[string]int{}); msg != "" {
 			t.Fatal(msg)
 		}

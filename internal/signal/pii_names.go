@@ -242,16 +242,72 @@ func init() {
 // lowerNameRE catches names typed in lower case right after an explicit
 // cue ("my name is john smith"); without the cue lower-case words are
 // never names.
-var lowerNameRE = lazyRE(`(?i)\b(?:my name is|my name's|name\s*:)\s+(\p{Ll}[\p{L}'\-]+(?:\s\p{Ll}[\p{L}'\-]+)?)`)
+var lowerNameRE = lazyRE(`(?i)\b` + lowerNamePattern)
+
+// lowerNameAt is lowerNameRE anchored at the start of the text, less its \b.
+var lowerNameAt = lazyRE(`(?i)^` + lowerNamePattern)
+
+const lowerNamePattern = `(?:my name is|my name's|name\s*:)\s+(\p{Ll}[\p{L}'\-]+(?:\s\p{Ll}[\p{L}'\-]+)?)`
+
+// lowerNameMatches returns lowerNameRE.FindAllStringSubmatchIndex(text, -1). Every match starts
+// at a "name", or at the "my " before it, where a word starts: the anchored pattern is tried
+// there, on the text up to where a match can end (the cue, blanks, two words and a blank
+// between them). Text that says "name" often, as code does, is not read whole for each.
+func lowerNameMatches(text string) [][]int {
+	var out [][]int
+	next := 0 // the end of the last match: the next one starts there or later
+	for from := 0; ; {
+		i := indexFoldASCII(text[from:], "name")
+		if i < 0 {
+			return out
+		}
+		i += from
+		from = i + len("name")
+		for _, s := range []int{i - len("my "), i} {
+			if s < next || s < 0 || s > 0 && isREWordByte(text[s-1]) ||
+				s < i && (text[s+2] != ' ' || !strings.EqualFold(text[s:s+2], "my")) {
+				continue
+			}
+			m := lowerNameAt.FindStringSubmatchIndex(text[s:lowerNameEnd(text, i+len("name"))])
+			if m == nil {
+				continue
+			}
+			for k := range m {
+				if m[k] >= 0 {
+					m[k] += s
+				}
+			}
+			out = append(out, m)
+			next = m[1]
+			break
+		}
+	}
+}
+
+// lowerNameEnd is where a lowerNameRE match whose "name" ends at p ends at the latest: past
+// the rest of its cue (blanks and ":", or " is" or "'s", whose "s" may be written "ſ"),
+// blanks, a word, a blank and a word.
+func lowerNameEnd(text string, p int) int {
+	rest := strings.TrimLeft(text[p:], reSpace)
+	if strings.HasPrefix(rest, ":") {
+		p = len(text) - len(rest) + 1
+	} else {
+		p = min(len(text), p+len(" iſ"))
+	}
+	p = len(text) - len(strings.TrimLeft(text[p:], reSpace))
+	for range 2 {
+		if k := strings.IndexAny(text[p:], reSpace); k >= 0 {
+			p += k + 1
+		} else {
+			p = len(text)
+		}
+	}
+	return p
+}
 
 func (d *PIIDetector) findNames(text string) [][2]int {
 	var out [][2]int
-	// Every cue of lowerNameRE holds "name"; most prompts have none, so skip the regexp.
-	var lowerCues [][]int
-	if indexFoldASCII(text, "name") >= 0 {
-		lowerCues = lowerNameRE.FindAllStringSubmatchIndex(text, -1)
-	}
-	for _, m := range lowerCues {
+	for _, m := range lowerNameMatches(text) {
 		s, e := m[2], m[3]
 		words := strings.Fields(text[s:e])
 		// Keep only words that are not sentence words ("my name is john and").

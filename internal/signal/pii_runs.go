@@ -1,9 +1,6 @@
 package signal
 
-import (
-	"strings"
-	"unicode/utf8"
-)
+import "unicode/utf8"
 
 // The numeric patterns (cards, SSNs, phone numbers, IPv4 addresses) match only digits and
 // the separators they allow between them, but for one character the card and SSN patterns
@@ -13,6 +10,14 @@ import (
 // numericBytes are the bytes other than digits that a match of a numeric pattern may hold:
 // blanks and the separators the patterns allow.
 const numericBytes = " \t\n\f\r.-()+/_,:|~*"
+
+// isNumericByte tells the digits and numericBytes.
+var isNumericByte = func() (t [256]bool) {
+	for _, c := range []byte("0123456789" + numericBytes) {
+		t[c] = true
+	}
+	return t
+}()
 
 // numericRun is a run of digits and numericBytes in a text, with how many digits it holds.
 type numericRun struct{ start, end, digits int }
@@ -30,7 +35,7 @@ func numericRuns(text string) []numericRun {
 	var runs []numericRun
 	start, digits := -1, 0
 	for i := 0; i <= len(text); i++ {
-		if i < len(text) && (isDigit(text[i]) || strings.IndexByte(numericBytes, text[i]) >= 0) {
+		if i < len(text) && isNumericByte[text[i]] {
 			if start < 0 {
 				start, digits = i, 0
 			}
