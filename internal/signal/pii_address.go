@@ -83,8 +83,10 @@ func findAddresses(text string, gate bool) [][2]int {
 		}
 		// The name before the number ("Keizersgracht 123"), with a postal code after it.
 		numEnd := n.end
-		if loc := flatSuffixRE.FindStringIndex(tailWindow(text[numEnd:], tailBytes)); loc != nil {
-			numEnd += loc[1] // Marszałkowska 84/92
+		if numEnd < len(text) && text[numEnd] == '/' { // every flatSuffixRE match starts so
+			if loc := flatSuffixRE.FindStringIndex(tailWindow(text[numEnd:], tailBytes)); loc != nil {
+				numEnd += loc[1] // Marszałkowska 84/92
+			}
 		}
 		if end, postal := extendAddressPostal(text, numEnd); postal {
 			base := max(0, n.start-48)

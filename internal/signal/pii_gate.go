@@ -100,13 +100,21 @@ func hasValueRun(s string) bool {
 var deStreetEndings = withFolded([]string{"straße", "strasse", "str.", "weg", "gasse", "platz", "allee", "ring", "damm", "ufer", "chaussee",
 	"stieg", "steig", "graben", "markt", "gracht", "plein", "laan", "straat", "gade", "vej", "gatan", "vägen", "katu", "utca"})
 
+// deStreetLast holds the last byte of each of deStreetEndings.
+var deStreetLast = func() (last [256]bool) {
+	for _, e := range deStreetEndings {
+		last[e[len(e)-1]] = true
+	}
+	return last
+}()
+
 // mayHoldDEStreet reports whether some house number follows whitespace after one of the
 // German street-type endings, which every deStreetRE match needs.
 func mayHoldDEStreet(text string, nums []numberRun) bool {
 	for _, n := range nums {
 		before := text[:n.start]
 		t := strings.TrimRight(before, "\t\n\f\r ")
-		if len(t) == len(before) {
+		if len(t) == len(before) || t == "" || !deStreetLast[t[len(t)-1]] {
 			continue
 		}
 		for _, e := range deStreetEndings {
@@ -177,25 +185,22 @@ var poBoxEnds = []struct {
 	}},
 }
 
-// mayHoldPOBox reports whether one of poBoxEnds, in any case and after what its alternative
-// holds before it, is followed by optional blanks, an optional "#", optional blanks and a
-// digit, as in every poBoxRE match ("PO Box 4411", "Postfach 12 34", "boîte postale 12"):
-// "a 10 kg box 2 meters" and "a total 5" are not.
+// mayHoldPOBox reports whether some number follows optional blanks, an optional "#" and
+// optional blanks after one of poBoxEnds, in any case and after what its alternative holds
+// before it, as in every poBoxRE match ("PO Box 4411", "Postfach 12 34", "boîte postale
+// 12"): "a 10 kg box 2 meters" and "a total 5" are not. It looks back from each number.
 func mayHoldPOBox(text string) bool {
-	for _, end := range poBoxEnds {
-		for from := 0; ; {
-			i := indexFoldASCII(text[from:], end.word)
-			if i < 0 {
-				break
+	for i := 0; i < len(text); i++ {
+		if !isDigit(text[i]) || i > 0 && isDigit(text[i-1]) {
+			continue
+		}
+		t := strings.TrimRight(strings.TrimSuffix(strings.TrimRight(text[:i], reSpace), "#"), reSpace)
+		for _, end := range poBoxEnds {
+			u := t
+			if end.word == "tal" && (strings.HasSuffix(u, "e") || strings.HasSuffix(u, "E")) {
+				u = u[:len(u)-1] // "postale"
 			}
-			start := from + i
-			from = start + len(end.word)
-			r := text[from:]
-			if end.word == "tal" && r != "" && (r[0] == 'e' || r[0] == 'E') {
-				r = r[1:]
-			}
-			r = strings.TrimLeft(strings.TrimPrefix(strings.TrimLeft(r, reSpace), "#"), reSpace)
-			if r != "" && isDigit(r[0]) && end.before(text[:start]) {
+			if hasSuffixFoldASCII(u, end.word) && end.before(u[:len(u)-len(end.word)]) {
 				return true
 			}
 		}
