@@ -67,6 +67,7 @@ fuzz:
 	$(GO) test ./internal/signal $(FUZZ) -fuzz '^FuzzPIIDetect$$'
 	$(GO) test ./internal/signal $(FUZZ) -fuzz '^FuzzCapitalisedRuns$$'
 	$(GO) test ./internal/signal $(FUZZ) -fuzz '^FuzzPIIShortcuts$$'
+	$(GO) test ./internal/signal $(FUZZ) -fuzz '^FuzzNormalize$$'
 	$(GO) test ./internal/signal $(FUZZ) -fuzz '^FuzzIndexFoldASCII$$'
 	$(GO) test ./internal/eval $(FUZZ) -fuzz '^FuzzReadRows$$'
 

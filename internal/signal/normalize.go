@@ -49,6 +49,10 @@ func Normalize(s string) string {
 	if cleanASCII(s) {
 		return s
 	}
+	if plainASCII(s) {
+		// Of every step, only the whitespace's changes such text.
+		return collapseASCIISpace(s)
+	}
 	// A character reference can spell another one ("&amp;#49;"), and NFKC can make one
 	// ("＆#49;"): passes repeat until the text holds none.
 	for range 4 {
@@ -169,6 +173,48 @@ func cleanASCII(s string) bool {
 		}
 	}
 	return !prevSpace || s == ""
+}
+
+// plainASCII reports whether s holds only printable ASCII other than '&' and ASCII
+// whitespace: text that no step of normalizeOnce changes but collapseSpace.
+func plainASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; (c < 0x21 || c > 0x7e || c == '&') && (c >= utf8.RuneSelf || !asciiSpace[c]) {
+			return false
+		}
+	}
+	return true
+}
+
+// collapseASCIISpace is collapseSpace for text that plainASCII accepts, a run of other bytes
+// copied at once.
+func collapseASCIISpace(s string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	inRun, newline := false, false
+	for i := 0; i < len(s); {
+		if c := s[i]; asciiSpace[c] {
+			inRun = true
+			newline = newline || c == '\n' || c == '\r'
+			i++
+			continue
+		}
+		if inRun && b.Len() > 0 {
+			if newline {
+				b.WriteByte('\n')
+			} else {
+				b.WriteByte(' ')
+			}
+		}
+		inRun, newline = false, false
+		j := i + 1
+		for j < len(s) && !asciiSpace[s[j]] {
+			j++
+		}
+		b.WriteString(s[i:j])
+		i = j
+	}
+	return b.String()
 }
 
 // invisible reports whether r renders as nothing and must not separate or join letters.
