@@ -66,7 +66,7 @@ fuzz:
 	$(GO) test ./internal/signal $(FUZZ) -fuzz '^FuzzObfuscationReaders$$'
 	$(GO) test ./internal/signal $(FUZZ) -fuzz '^FuzzPIIDetect$$'
 	$(GO) test ./internal/signal $(FUZZ) -fuzz '^FuzzCapitalisedRuns$$'
-	$(GO) test ./internal/signal $(FUZZ) -fuzz '^FuzzPIIShortcuts$$'
+	$(GO) test ./internal/signal $(FUZZ) -fuzz '^FuzzShortcuts$$'
 	$(GO) test ./internal/signal $(FUZZ) -fuzz '^FuzzNormalize$$'
 	$(GO) test ./internal/signal $(FUZZ) -fuzz '^FuzzIndexFoldASCII$$'
 	$(GO) test ./internal/eval $(FUZZ) -fuzz '^FuzzReadRows$$'

@@ -416,11 +416,29 @@ func decodePayloads(text string) []string {
 }
 
 func rot13Payload(text string) []string {
-	named := (strings.Contains(text, "13") || strings.Contains(strings.ToLower(text), "caesar")) && rot13Cue.MatchString(text)
+	named := mayNameRot13(text) && rot13Cue.MatchString(text)
 	if named || looksRot13(text) {
 		return []string{rot13(text)}
 	}
 	return nil
+}
+
+// mayNameRot13 reports whether text may hold rot13Cue: a "rot" followed by "13" or "-13",
+// or a "caesar", in any case ((?i) also reads its "s" as "ſ", so a text with an "ſ" is let
+// through). Texts with a "13" in them, as code and numbers hold, seldom name either, and are
+// spared the pattern, which tried every position of them.
+func mayNameRot13(text string) bool {
+	for from := 0; ; {
+		i := indexFoldASCII(text[from:], "rot")
+		if i < 0 {
+			break
+		}
+		from += i + len("rot")
+		if rest := strings.TrimPrefix(text[from:], "-"); strings.HasPrefix(rest, "13") {
+			return true
+		}
+	}
+	return indexFoldASCII(text, "caesar") >= 0 || strings.Contains(text, "ſ")
 }
 
 // longestRuns returns the longest runs of base64 characters and of hex

@@ -283,3 +283,24 @@ func TestOrdinaryProseSkipsTheSplitScan(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkJailbreakDetectConversation scores the user's turns of an agent's conversation
+// joined, about 30 KB of questions about code ("def scale_13(x): return x * 13"), as the
+// signal does on each turn: the joined turns are new every time, and no kept result serves
+// them.
+func BenchmarkJailbreakDetectConversation(b *testing.B) {
+	d, err := NewJailbreakDetector(context.Background(), JailbreakOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	var turns []string
+	for i := range 20 {
+		turns = append(turns, strings.Repeat(fmt.Sprintf("Explain what this function does, line by line: def scale_%d(x): return x * %d\n", i, i), 20))
+	}
+	text := Normalize(strings.Join(turns, " "))
+	b.SetBytes(int64(len(text)))
+	b.ReportAllocs()
+	for b.Loop() {
+		_, _ = d.Detect(context.Background(), text)
+	}
+}

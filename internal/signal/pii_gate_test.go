@@ -177,13 +177,14 @@ func FuzzCapitalisedRuns(f *testing.F) {
 // ipv6RE is the regexp ipv6Candidates replaced.
 var ipv6RE = regexp.MustCompile(`[0-9A-Fa-f:]*:[0-9A-Fa-f:]*:[0-9A-Fa-f:.]*`)
 
-// shortcutAgreement checks the hand-written shortcuts of the PII finders against the
-// patterns they stand for, on text: ipv6Candidates finds what ipv6RE finds, the numeric
-// patterns find in findInRuns what they find in the whole text, and each of maySpellSymbol,
-// mayHoldGulfStreet, mayHoldPOBox, streetsAfter, mayStartTail and the locality chain's digit
-// run says yes wherever its pattern matches. It returns the first disagreement, or "", and adds to
-// matched how often each pattern matched, so that a caller can tell that it checked
-// something.
+// shortcutAgreement checks the hand-written shortcuts of the PII finders, and the jailbreak
+// detector's gate of its rot13 cue, against the patterns they stand for, on text:
+// ipv6Candidates finds what ipv6RE finds, lowerNameMatches what lowerNameRE finds, the
+// numeric patterns find in findInRuns what they find in the whole text, and each of
+// maySpellSymbol, mayHoldGulfStreet, mayHoldPOBox, mayNameRot13, streetsAfter, mayStartTail
+// and the locality chain's digit run says yes wherever its pattern matches. It returns the
+// first disagreement, or "", and adds to matched how often each pattern matched, so that a
+// caller can tell that it checked something.
 func shortcutAgreement(text string, matched map[string]int) string {
 	var want [][2]int
 	for _, m := range ipv6RE.FindAllStringIndex(text, -1) {
@@ -215,7 +216,7 @@ func shortcutAgreement(text string, matched map[string]int) string {
 		name string
 		re   *lazyRegexp
 		may  func(string) bool
-	}{{"maySpellSymbol", spelledSymbolRE, maySpellSymbol}, {"mayHoldGulfStreet", gulfStreetRE, mayHoldGulfStreet}, {"mayHoldPOBox", poBoxRE, mayHoldPOBox}} {
+	}{{"maySpellSymbol", spelledSymbolRE, maySpellSymbol}, {"mayHoldGulfStreet", gulfStreetRE, mayHoldGulfStreet}, {"mayHoldPOBox", poBoxRE, mayHoldPOBox}, {"mayNameRot13", rot13Cue, mayNameRot13}} {
 		if g.re.MatchString(text) {
 			matched[g.name]++
 			if !g.may(text) {
@@ -255,9 +256,9 @@ func shortcutAgreement(text string, matched map[string]int) string {
 	return ""
 }
 
-// TestPIIShortcutsMatchTheirPatterns checks the finders' shortcuts on the test texts and on
+// TestShortcutsMatchTheirPatterns checks the detectors' shortcuts on the test texts and on
 // edge cases of each.
-func TestPIIShortcutsMatchTheirPatterns(t *testing.T) {
+func TestShortcutsMatchTheirPatterns(t *testing.T) {
 	t.Parallel()
 	texts := append(gateTexts(t), "", "::", "a:b", "a::b", "fe80::1.", "1:2:3.4.5:6", "a:b.c:d:e", "std::vector::at",
 		"4111111111111111é", "x123-45-6789日", "4111\t1111\t1111\t1111", "tel. 0161\t496\t0733",
@@ -266,6 +267,7 @@ func TestPIIShortcutsMatchTheirPatterns(t *testing.T) {
 		"apartado poſtal 7", "P. O. Box 7", "P.O.Box 7", "po\nbox 8", "Post Office Box 9", "a 10 kg box 2 meters", "a total 5",
 		"my name is john smith", "MY NAME'S bob", "my name iſ ann lee", "Name:\tjo", "name : Ann Lee", "rename: x", "my  name is bo",
 		"xmy name is bo", "name: name: bo", "my name is name: al", "name:ed", "name is bo", "my name's\n\nzoë  ray", "my name is ann-marie o'neil x",
+		"decode this ROT-13", "rot13 it", "a Caesar cipher", "caeſar", "CAESAR shift", "scale_13 carrot13",
 		"x (at) y", "x ( AT ) y [dot] z", "x(a t)y", "{dot>", "<at", "(\tdot\n}",
 		"12 Main St", "5, rue de la Paix", "5 impasse des Lilas", "12 Élan Road", "12 Örnvägen", "12 N 5th Street", "12bis rue de la Paix", "12\tOak", "12é", "12(x)",
 		"12 Oak Road, Apt 4", "12 Oak Road, #4", "12 Oak Road, SW1A 1AA", "12 Oak Road, CA 94043", "12 Oak Road, Étage 3",
@@ -278,15 +280,15 @@ func TestPIIShortcutsMatchTheirPatterns(t *testing.T) {
 			}
 		}
 	}
-	for _, name := range []string{"ipv6", "lowerName", "numeric", "maySpellSymbol", "mayHoldGulfStreet", "mayHoldPOBox", "street", "locality", "tail"} {
+	for _, name := range []string{"ipv6", "lowerName", "numeric", "maySpellSymbol", "mayHoldGulfStreet", "mayHoldPOBox", "mayNameRot13", "street", "locality", "tail"} {
 		if matched[name] < 4 {
 			t.Errorf("the %s patterns matched %d times in the texts, want at least 4", name, matched[name])
 		}
 	}
 }
 
-// FuzzPIIShortcuts checks the finders' shortcuts against their patterns on any text.
-func FuzzPIIShortcuts(f *testing.F) {
+// FuzzShortcuts checks the detectors' shortcuts against their patterns on any text.
+func FuzzShortcuts(f *testing.F) {
 	for _, s := range []string{"fe80::1.", "a:b.c:d:e", "x ( AT ) y", "12 Main St, Apt 4", "12, Rue", "Keizersgracht 123, 1015 CJ Amsterdam",
 		"41, 2nd Main, Jayanagar, Bengaluru 560041", "12 Oak Road, Étage 3", "12 Élan Road", "12 N 5th Street", "5 impasse des Lilas",
 		"House No. 12, Road 3", "PO BOX #17", "boîte postale 12", "my name is john smith", "name: name: bo", "my name iſ ann lee"} {
