@@ -1,8 +1,11 @@
 package signal
 
 import (
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/semantic-router/semantic-router/internal/heaptest"
 )
 
 // TestScoreCacheKeepsLongTextsOnly: a long text is scored once, a short one each time, and
@@ -28,10 +31,29 @@ func TestScoreCacheKeepsLongTextsOnly(t *testing.T) {
 	if calls != 5 {
 		t.Errorf("%d scorings, want 5", calls)
 	}
-	for i := range cachedTexts + 10 {
+	for i := range memoTexts + 10 {
 		c.score(long+strings.Repeat("x", i), scoredWithVector, detect)
 	}
-	if n := len(c.results); n != cachedTexts {
-		t.Errorf("%d results kept, want %d", n, cachedTexts)
+	if n := c.memo.len(); n != memoTexts {
+		t.Errorf("%d results kept, want %d", n, memoTexts)
+	}
+}
+
+// TestScoreCacheKeepsNoText: what the cache keeps of a long text does not grow with its size.
+func TestScoreCacheKeepsNoText(t *testing.T) {
+	var c scoreCache
+	const n = 32
+	per := heaptest.Each(n, func() {
+		for i := range n {
+			text := strings.Repeat(string(rune('a'+i%26)), 1<<20) + strconv.Itoa(i)
+			c.score(text, scoredWithVector, func() JailbreakResult { return JailbreakResult{Score: 0.1} })
+		}
+	})
+	if got := c.memo.len(); got != n {
+		t.Fatalf("%d results kept, want %d", got, n)
+	}
+	// The map's room for memoTexts results counts too.
+	if per > 4<<10 {
+		t.Errorf("the cache keeps %d bytes of each 1 MB text, want no more than 4 KB", per)
 	}
 }

@@ -79,6 +79,9 @@ type Set struct {
 	list      []extractor    // configuration order
 	index     map[string]int // each signal's place in list, by name
 	scopes    []Role         // the distinct scopes of list that read message text
+	// vectors keeps the vectors of long texts: an agent sends its conversation again on
+	// every turn, and each message but the newest was embedded already.
+	vectors textMemo[[]float32]
 
 	// pending build the parts that embed their examples (similarity matchers, the domain
 	// classifier, the jailbreak detector) when a remote embedder was not answering at

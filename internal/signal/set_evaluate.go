@@ -296,8 +296,46 @@ func (s *Set) embedTexts(in *Input, names map[string]bool) []string {
 	return texts
 }
 
-// embedList embeds texts in one call bounded by the embedder timeout, one vector per text.
+// embedList returns one vector per text: the kept one of a long text embedded before (see
+// textMemo; every embedder gives a text the same vector each time), the others embedded in
+// one call.
 func (s *Set) embedList(ctx context.Context, texts []string) ([][]float32, error) {
+	if !slices.ContainsFunc(texts, func(t string) bool { return len(t) >= memoTextMin }) {
+		return s.embedNow(ctx, texts)
+	}
+	vs := make([][]float32, len(texts))
+	keys := make([]memoKey, len(texts))
+	var todo []string
+	var at []int
+	for i, t := range texts {
+		if len(t) >= memoTextMin {
+			keys[i] = memoKeyOf(t, 0)
+			if v, ok := s.vectors.get(keys[i]); ok {
+				vs[i] = v
+				continue
+			}
+		}
+		todo, at = append(todo, t), append(at, i)
+	}
+	if len(todo) == 0 {
+		return vs, nil
+	}
+	got, err := s.embedNow(ctx, todo)
+	if err != nil {
+		return nil, err
+	}
+	for j, v := range got {
+		i := at[j]
+		vs[i] = v
+		if len(texts[i]) >= memoTextMin {
+			s.vectors.put(keys[i], v)
+		}
+	}
+	return vs, nil
+}
+
+// embedNow embeds texts in one call bounded by the embedder timeout, one vector per text.
+func (s *Set) embedNow(ctx context.Context, texts []string) ([][]float32, error) {
 	if !s.builtin {
 		// The builtin embedder neither waits nor blocks: its timer would only cost.
 		var cancel context.CancelFunc

@@ -1,10 +1,15 @@
 package signal
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
+	"io"
 	"net/http"
 	"net/http/httptest"
+	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -13,6 +18,7 @@ import (
 	"github.com/semantic-router/semantic-router/internal/config"
 	"github.com/semantic-router/semantic-router/internal/decision"
 	"github.com/semantic-router/semantic-router/internal/embed/embedtest"
+	"github.com/semantic-router/semantic-router/internal/openai"
 )
 
 // embeddingServer is an OpenAI-compatible /v1/embeddings endpoint with deterministic
@@ -21,16 +27,26 @@ type embeddingServer struct {
 	*httptest.Server
 	down atomic.Bool
 
-	mu   sync.Mutex
-	keys []string // the bearer token of each request, in order
+	mu     sync.Mutex
+	keys   []string   // the bearer token of each request, in order
+	inputs [][]string // the texts of each request, in order
 }
 
 func newEmbeddingServer(t *testing.T) *embeddingServer {
 	t.Helper()
 	s := &embeddingServer{}
 	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, err := io.ReadAll(r.Body)
+		if err != nil {
+			http.Error(w, `{"error":{"message":"unreadable body"}}`, http.StatusBadRequest)
+			return
+		}
+		var req struct{ Input []string }
+		_ = json.Unmarshal(body, &req)
+		r.Body = io.NopCloser(bytes.NewReader(body))
 		s.mu.Lock()
 		s.keys = append(s.keys, strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer "))
+		s.inputs = append(s.inputs, req.Input)
 		s.mu.Unlock()
 		if s.down.Load() {
 			http.Error(w, `{"error":{"message":"model is loading"}}`, http.StatusServiceUnavailable)
@@ -50,6 +66,63 @@ func (s *embeddingServer) lastKey() string {
 		return ""
 	}
 	return s.keys[len(s.keys)-1]
+}
+
+// lastInput is the texts of the last request.
+func (s *embeddingServer) lastInput() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.inputs) == 0 {
+		return nil
+	}
+	return s.inputs[len(s.inputs)-1]
+}
+
+// TestLongTextsAreEmbeddedOnce: an agent's next turn sends its conversation again; the
+// messages embedded before are not sent to the embedder again, and the signals read the
+// same vectors as a set that embeds them all.
+func TestLongTextsAreEmbeddedOnce(t *testing.T) {
+	t.Parallel()
+	emb := newEmbeddingServer(t)
+	secrets := &secretMap{vals: map[string]string{"env.EMBED_KEY": "k1"}}
+	s := newTestSet(t, remoteSignals(emb.URL), SetOptions{Secrets: secrets})
+	long := func(topic string) string {
+		return strings.Repeat("Walk me through how "+topic+" works, with an example for each step. ", 20)
+	}
+	turn1 := userChat(long("a B-tree index"), long("a write-ahead log"))
+	turn1.Messages = slices.Insert(turn1.Messages, 1, openai.Message{Role: "assistant", Content: openai.TextContent(long("page splitting"))})
+	turn2 := &openai.ChatRequest{Model: "auto", Messages: append(slices.Clone(turn1.Messages),
+		openai.Message{Role: "assistant", Content: openai.TextContent(long("log replay"))},
+		openai.Message{Role: "user", Content: openai.TextContent("and what does fsync add?")})}
+	ctx := context.Background()
+	if _, _, err := s.Evaluate(ctx, InputFromChat(turn1, nil), nil); err != nil {
+		t.Fatal(err)
+	}
+	first := emb.lastInput()
+	res, _, err := s.Evaluate(ctx, InputFromChat(turn2, nil), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	second := emb.lastInput()
+	for _, text := range second {
+		if len(text) >= memoTextMin && slices.Contains(first, text) {
+			t.Errorf("%.40q… was embedded on both turns", text)
+		}
+	}
+	if !slices.Contains(second, Normalize(long("log replay"))) || !slices.Contains(second, "and what does fsync add?") {
+		t.Errorf("the second turn embedded %d texts, without its new messages", len(second))
+	}
+	fresh := newTestSet(t, remoteSignals(emb.URL), SetOptions{Secrets: secrets})
+	want, _, err := fresh.Evaluate(ctx, InputFromChat(turn2, nil), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range res {
+		res[i].LatencyMs, want[i].LatencyMs = 0, 0
+	}
+	if !reflect.DeepEqual(res, want) {
+		t.Errorf("with kept vectors:\n%+v\nembedding all:\n%+v", res, want)
+	}
 }
 
 // remoteSignals is a configuration with a remote embedder at url, vector signals (domain,
