@@ -6,7 +6,8 @@
 //	loadgen -mode throughput -url U -body F -c 32 -d 3s     # completed requests per second at concurrency c
 //	loadgen -mode streams    -url U -body F -n 5000         # N streams open at once, then all finished
 //
-// -header "Name: value" adds a header to every request.
+// -header "Name: value" adds a header to every request. -vary numbers each request's body at
+// its first "{{n}}", so that no two requests are the same text.
 // Each run first sends -warmup requests that are not counted. In streams mode it prints
 // {"event":"held",...} once every stream has its first event (or has failed), then waits for
 // the backend to release them (see mockbackend -hold) and counts the streams that end with
@@ -24,7 +25,9 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"strconv"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -49,6 +52,7 @@ type options struct {
 	openConc     int
 	dur, timeout time.Duration
 	h2c          bool
+	vary         bool
 }
 
 func run(ctx context.Context, args []string) error {
@@ -65,6 +69,7 @@ func run(ctx context.Context, args []string) error {
 	fs.IntVar(&o.openConc, "open-concurrency", 256, "streams being opened at once in a streams run")
 	fs.DurationVar(&o.dur, "d", 3*time.Second, "duration of a throughput run")
 	fs.DurationVar(&o.timeout, "timeout", 3*time.Minute, "bound of the whole run")
+	fs.BoolVar(&o.vary, "vary", false, `replace the body's first "`+turnMark+`" with a number of each request's own, as an agent's next turn differs from its last`)
 	fs.BoolVar(&o.h2c, "h2c", false, "speak HTTP/2 without TLS (prior knowledge), as a proxy set up for HTTP/2 upstreams does: many requests share a connection")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -92,7 +97,7 @@ func run(ctx context.Context, args []string) error {
 		tr.Protocols.SetUnencryptedHTTP2(true)
 	}
 	defer tr.CloseIdleConnections()
-	c := &client{http: &http.Client{Transport: tr}, url: o.url + "/v1/chat/completions", body: o.body}
+	c := &client{http: &http.Client{Transport: tr}, url: o.url + "/v1/chat/completions", body: o.body, vary: o.vary}
 	if o.header != "" {
 		name, value, ok := strings.Cut(o.header, ":")
 		if !ok || strings.TrimSpace(name) == "" {
@@ -119,19 +124,33 @@ func run(ctx context.Context, args []string) error {
 	return measure.Print(os.Stdout, res)
 }
 
+// turnMark is the place in a body that -vary numbers.
+const turnMark = "{{n}}"
+
 // client sends one body to one target.
 type client struct {
 	http   *http.Client
 	url    string
 	body   []byte
 	header http.Header // sent with every request, besides Content-Type
+	// vary numbers each request's body at turnMark; sent counts the requests.
+	vary bool
+	sent atomic.Int64
+}
+
+// bodyOf returns the body of the next request.
+func (c *client) bodyOf() []byte {
+	if !c.vary {
+		return c.body
+	}
+	return bytes.Replace(c.body, []byte(turnMark), strconv.AppendInt(nil, c.sent.Add(1), 10), 1)
 }
 
 // do sends the request and reads the whole answer. It returns the time to the whole answer,
 // or for a stream to its first data event, and fails on a non-200 status or a stream without
 // [DONE]. onFirst, if set, runs when a stream's first event arrives.
 func (c *client) do(ctx context.Context, onFirst func()) (time.Duration, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.url, bytes.NewReader(c.body))
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.url, bytes.NewReader(c.bodyOf()))
 	if err != nil {
 		return 0, err
 	}

@@ -188,7 +188,7 @@ func (rep *Report) Markdown(w io.Writer) {
 	fmt.Fprintf(w, "Machine: %d CPUs (%s), %s, load average %s at the start, %s.\n\n", m.CPUs, m.CPUModel, m.GoVersion, m.LoadAvg, m.Date)
 	fmt.Fprintf(w, "Medians over %d interleaved rounds; each round: %d requests at concurrency 1 per latency cell (%d of the 85 KB conversation), %d streams per time-to-first-byte cell, "+
 		"%s at concurrency %d per throughput cell, %d uncounted warm-up requests before each. Times in µs. "+
-		"The 85 KB conversation is an agent's request, not streamed: a system prompt and twenty turns about code, sent whole on every turn.\n\n",
+		"The 85 KB conversation is an agent's request, not streamed: a system prompt and twenty turns about code, and a last question numbered anew on each request (`loadgen -vary`), as an agent's next turn is new.\n\n",
 		o.Rounds, o.LatencyN, o.ConversationN, o.TTFBN, o.Duration, o.Concurrency, o.Warmup)
 
 	fmt.Fprintf(w, "| target | prompt | p50 | p99 | added p50 | added p99 | added p50 × proxy | req/s at c=%d | × proxy | SSE TTFB p50 | added TTFB | added TTFB × proxy |\n", o.Concurrency)

@@ -158,11 +158,10 @@ func (r *runner) measure(ctx context.Context, s step, urls, addrs map[string]str
 	case kindTTFB:
 		return r.tool(ctx, r.b.loadgen, "-mode", "ttfb", "-url", url, "-body", body, "-n", itoa(o.TTFBN), "-warmup", warm)
 	default:
-		n := o.LatencyN
+		args := []string{"-mode", "latency", "-url", url, "-body", body, "-n", itoa(o.LatencyN), "-warmup", warm}
 		if s.prompt == "conversation" {
-			n = o.ConversationN
+			args = []string{"-mode", "latency", "-url", url, "-body", body, "-n", itoa(o.ConversationN), "-warmup", warm, "-vary"}
 		}
-		args := []string{"-mode", "latency", "-url", url, "-body", body, "-n", itoa(n), "-warmup", warm}
 		if s.target == routerEvery {
 			args = append(args, "-header", "x-vsr-debug: true")
 		}

@@ -82,6 +82,10 @@ func conversation() []map[string]string {
 	return msgs
 }
 
+// nextTurn is the last message of the timed conversation: loadgen -vary numbers it, so that
+// each request is an agent's next turn, whose newest message the router has not read.
+const nextTurn = "Now do the same for the function of step {{n}}, and say what it returns."
+
 // bin names the built binaries.
 type bins struct{ router, proxy, backend, loadgen, extproc, noop string }
 
@@ -161,7 +165,7 @@ func writeBodies(dir string) (map[string]string, error) {
 		"short":               {"model": "auto", "messages": []map[string]string{{"role": "user", "content": shortPrompt}}},
 		"short-stream":        {"model": "auto", "stream": true, "messages": []map[string]string{{"role": "user", "content": shortPrompt}}},
 		"long":                {"model": "auto", "messages": []map[string]string{{"role": "user", "content": longPrompt}}},
-		"conversation":        {"model": "auto", "messages": conversation()},
+		"conversation":        {"model": "auto", "messages": append(conversation(), map[string]string{"role": "user", "content": nextTurn})},
 		"conversation-stream": {"model": "auto", "stream": true, "messages": conversation()},
 	} {
 		raw, err := json.Marshal(body)
