@@ -213,15 +213,6 @@ func hasSuffixFoldASCII(s, suffix string) bool {
 	return len(s) >= len(suffix) && strings.EqualFold(s[len(s)-len(suffix):], suffix)
 }
 
-func containsFoldASCII(text string, subs []string) bool {
-	for _, s := range subs {
-		if indexFoldASCII(text, s) >= 0 {
-			return true
-		}
-	}
-	return false
-}
-
 func containsAnyOf(text string, subs []string) bool {
 	for _, s := range subs {
 		if strings.Contains(text, s) {
