@@ -199,12 +199,8 @@ func collapseASCIISpace(s string) string {
 			i++
 			continue
 		}
-		if inRun && b.Len() > 0 {
-			if newline {
-				b.WriteByte('\n')
-			} else {
-				b.WriteByte(' ')
-			}
+		if inRun {
+			writeGap(&b, newline)
 		}
 		inRun, newline = false, false
 		j := i + 1
@@ -215,6 +211,18 @@ func collapseASCIISpace(s string) string {
 		i = j
 	}
 	return b.String()
+}
+
+// writeGap writes what a whitespace run between two words collapses to: a newline when the
+// run held a line break, a space otherwise, and nothing before the first word.
+func writeGap(b *strings.Builder, newline bool) {
+	switch {
+	case b.Len() == 0:
+	case newline:
+		b.WriteByte('\n')
+	default:
+		b.WriteByte(' ')
+	}
 }
 
 // invisible reports whether r renders as nothing and must not separate or join letters.
@@ -386,12 +394,8 @@ func collapseSpace(s string) string {
 			newline = newline || r == '\n' || r == '\r' || r == 0x2028 || r == 0x2029
 			continue
 		}
-		if inRun && b.Len() > 0 {
-			if newline {
-				b.WriteByte('\n')
-			} else {
-				b.WriteByte(' ')
-			}
+		if inRun {
+			writeGap(&b, newline)
 		}
 		inRun, newline = false, false
 		b.WriteRune(r)
