@@ -49,6 +49,7 @@ fuzz:
 	$(GO) test ./internal/config $(FUZZ) -fuzz '^FuzzRedactAddress$$'
 	$(GO) test ./internal/openai $(FUZZ) -fuzz '^FuzzParseChatRequest$$'
 	$(GO) test ./internal/openai $(FUZZ) -fuzz '^FuzzSSEReader$$'
+	$(GO) test ./internal/openai $(FUZZ) -fuzz '^FuzzSSEReaderBuffered$$'
 	$(GO) test ./internal/openai $(FUZZ) -fuzz '^FuzzIsObject$$'
 	$(GO) test ./internal/openai $(FUZZ) -fuzz '^FuzzOneLine$$'
 	$(GO) test -tags onnx ./internal/embed/onnx $(FUZZ) -fuzz '^FuzzTokenizer$$'

@@ -94,6 +94,36 @@ func (s *SSEReader) Next() (SSEEvent, error) {
 	}
 }
 
+// Buffered reports whether the next event with data is already whole in the reader's
+// buffer, so that Next returns it without reading from the body. A relay that flushes only
+// when Buffered is false sends events that arrived together in one write, and never holds
+// one back while it waits for the next.
+func (s *SSEReader) Buffered() bool {
+	buf, _ := s.r.Peek(s.r.Buffered()) // never reads: what is buffered is all it asks for
+	hasData := false
+	for {
+		i := bytes.IndexByte(buf, '\n')
+		if i < 0 {
+			return false
+		}
+		line := buf[:i]
+		buf = buf[i+1:]
+		if n := len(line); n > 0 && line[n-1] == '\r' {
+			line = line[:n-1]
+		}
+		if len(line) == 0 {
+			if hasData {
+				return true
+			}
+			continue
+		}
+		// As Next reads it: a comment's field is empty, and "data" alone is a data line.
+		if field, _, _ := bytes.Cut(line, []byte(":")); string(field) == "data" {
+			hasData = true
+		}
+	}
+}
+
 // readLine returns one line without its terminator (\n, \r\n or \r is not supported alone,
 // as no OpenAI-compatible server sends it).
 func (s *SSEReader) readLine() ([]byte, error) {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -80,6 +81,99 @@ func FuzzSSEReader(f *testing.F) {
 		got, err := readEvents(t, "data: "+payload+"\n\n")
 		if err != nil || len(got) != 1 || got[0] != "|"+payload {
 			t.Fatalf("encoded %q, decoded %q (%v)", payload, got, err)
+		}
+	})
+}
+
+// parts is a body that arrives in the given pieces, one a Read, as a server's writes reach
+// a client; reads counts the Reads made.
+type parts struct {
+	pieces [][]byte
+	reads  int
+}
+
+func (p *parts) Read(b []byte) (int, error) {
+	p.reads++
+	if len(p.pieces) == 0 {
+		return 0, io.EOF
+	}
+	n := copy(b, p.pieces[0])
+	if p.pieces[0] = p.pieces[0][n:]; len(p.pieces[0]) == 0 {
+		p.pieces = p.pieces[1:]
+	}
+	return n, nil
+}
+
+// readBuffered reads every event of pieces and returns, for each, whether Buffered said
+// before it that it was whole in the buffer, and whether Next then read the body.
+func readBuffered(pieces ...string) (buffered, read []bool) {
+	p := &parts{}
+	for _, s := range pieces {
+		p.pieces = append(p.pieces, []byte(s))
+	}
+	r := NewSSEReader(p)
+	for {
+		b, before := r.Buffered(), p.reads
+		if _, err := r.Next(); err != nil {
+			return buffered, read
+		}
+		buffered, read = append(buffered, b), append(read, p.reads > before)
+	}
+}
+
+func TestSSEReaderBuffered(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name   string
+		pieces []string
+		want   []bool // Buffered before each event
+	}{
+		{"one event a write", []string{"data: a\n\n", "data: b\n\n", "data: [DONE]\n\n"}, []bool{false, false, false}},
+		{"events that arrive together", []string{"data: a\n\ndata: b\n\ndata: [DONE]\n\n"}, []bool{false, true, true}},
+		{"the next event cut", []string{"data: a\n\ndata: b", "\n\n"}, []bool{false, false}},
+		{"the next event without its blank line", []string{"data: a\n\ndata: b\n", "\n"}, []bool{false, false}},
+		{"a comment is no event", []string{"data: a\n\n: keep-alive\n\n", "data: b\n\n"}, []bool{false, false}},
+		{"a comment before an event", []string{"data: a\n\n: keep-alive\n\ndata: b\n\n"}, []bool{false, true}},
+		{"fields that are not data", []string{"data: a\n\nevent: e\nid: 1\n\n", "data: b\n\n"}, []bool{false, false}},
+		{"crlf lines and a bare data field", []string{"data: a\r\n\r\ndata\r\n\r\n"}, []bool{false, true}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			buffered, read := readBuffered(tt.pieces...)
+			if !slices.Equal(buffered, tt.want) {
+				t.Errorf("Buffered before each event = %v, want %v", buffered, tt.want)
+			}
+			for i := range buffered {
+				if buffered[i] == read[i] {
+					t.Errorf("event %d: Buffered said %v, and Next read the body: %v", i, buffered[i], read[i])
+				}
+			}
+		})
+	}
+}
+
+// FuzzSSEReaderBuffered checks Buffered against Next on any body cut anywhere: it is true
+// exactly when Next returns the next event without reading the body.
+func FuzzSSEReaderBuffered(f *testing.F) {
+	f.Add([]byte("data: a\n\ndata: b\n\n: c\n\ndata: [DONE]\n\n"), uint64(0x0f0f0f0f))
+	f.Add([]byte("event: e\r\ndata: x\r\ndata\r\n\r\ndata: y\n\n"), uint64(3))
+	f.Fuzz(func(t *testing.T, body []byte, cuts uint64) {
+		// Each set bit of cuts ends a piece after that byte (modulo 64).
+		var pieces []string
+		start := 0
+		for i := range body {
+			if cuts&(1<<(i%64)) != 0 {
+				pieces = append(pieces, string(body[start:i+1]))
+				start = i + 1
+			}
+		}
+		pieces = append(pieces, string(body[start:]))
+		buffered, read := readBuffered(pieces...)
+		for i := range buffered {
+			if buffered[i] == read[i] {
+				t.Fatalf("event %d of %q cut as %q: Buffered said %v, and Next read the body: %v", i, body, pieces, buffered[i], read[i])
+			}
 		}
 	})
 }

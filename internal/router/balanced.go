@@ -136,6 +136,9 @@ func (s *balancedStream) Next() ([]byte, error) {
 	return data, err
 }
 
+// Buffered tells whether the endpoint's next event has arrived (Stream.Buffered).
+func (s *balancedStream) Buffered() bool { return upstreamBuffered(s.Stream) }
+
 // fail records that the router refused what the endpoint sent (an event that is not JSON):
 // a failure, whatever the stream's end looks like.
 func (s *balancedStream) fail() { s.failed = true }

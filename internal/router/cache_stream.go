@@ -207,6 +207,10 @@ func (p *replay) Next() ([]byte, error) {
 	return e, nil
 }
 
+// Buffered is always true: the whole answer is in memory, and a replay leaves in as few
+// writes as the front door's buffer allows.
+func (p *replay) Buffered() bool { return true }
+
 func (p *replay) Close() error { return nil }
 
 // replayStream is a router stream that replays a cached answer to a streaming client, with

@@ -73,6 +73,7 @@ type Stream struct {
 	// events to send before the next upstream one, and ended says the upstream has ended.
 	redaction *AnswerRedaction
 	queue     [][]byte
+	one       [1][]byte // the queue of a stream without redaction
 	ended     bool
 	endErr    error // the stream's error, returned once the queue is sent
 }
@@ -168,52 +169,82 @@ func malformed(model, msg string) *provider.Error {
 // event that is not JSON ends the stream with an error instead of reaching the client: the
 // provider refuses it (see openStream).
 func (s *Stream) Next() ([]byte, error) {
-	for {
-		if len(s.queue) > 0 {
-			data := s.queue[0]
-			s.queue = s.queue[1:]
-			return data, nil
-		}
+	for len(s.queue) == 0 {
 		if s.ended {
 			if s.endErr != nil {
 				return nil, s.endErr
 			}
 			return nil, io.EOF
 		}
-		data, err := s.pull()
-		if err != nil {
-			s.ended = true
-			if errors.Is(err, io.EOF) {
-				s.complete = true
-			} else {
-				s.err = err
-				s.endErr = s.r.apiError(s.ctx, s.model, err)
-			}
-			// The text held back in case it began a credential goes out before the end,
-			// or before the error: the upstream sent it, and nothing completed a credential.
-			if s.redaction != nil {
-				s.queue = s.redaction.End()
-			}
-			continue
-		}
-		if s.record != nil {
-			s.record.Add(data)
-		}
-		// A cached answer's usage event is the client's only: neither counted nor charged.
-		if u, usageOnly := s.observeUsage(data); u != nil {
-			s.usage = u
-			if !s.clientUsage { // counted, not asked for
-				if usageOnly {
-					continue
-				}
-				data = WithoutUsage(data)
-			}
-		}
-		if s.redaction == nil {
-			return data, nil
-		}
-		s.queue = s.redaction.Event(data)
+		s.advance()
 	}
+	data := s.queue[0]
+	s.queue = s.queue[1:]
+	return data, nil
+}
+
+// Buffered reports whether Next returns without waiting for the model server: a chunk is
+// ready, the stream has ended, or the upstream's next event has arrived. A front door that
+// flushes only when it is false sends the events that arrived together in one write, and
+// none waits for a later one. To know, it may take in upstream events the client is not
+// sent (a usage chunk not asked for, text the redaction holds back) as Next would.
+func (s *Stream) Buffered() bool {
+	for len(s.queue) == 0 && !s.ended {
+		if s.first == nil && !upstreamBuffered(s.s) {
+			return false
+		}
+		s.advance()
+	}
+	return true
+}
+
+// bufferedStream is a provider stream that can tell whether its next event has arrived (the
+// OpenAI-compatible and Vertex AI ones); a stream without Buffered is taken to wait.
+type bufferedStream interface{ Buffered() bool }
+
+func upstreamBuffered(s provider.Stream) bool {
+	b, ok := s.(bufferedStream)
+	return ok && b.Buffered()
+}
+
+// advance takes in the upstream's next event: it queues what the client is sent of it, or
+// marks the end.
+func (s *Stream) advance() {
+	data, err := s.pull()
+	if err != nil {
+		s.ended = true
+		if errors.Is(err, io.EOF) {
+			s.complete = true
+		} else {
+			s.err = err
+			s.endErr = s.r.apiError(s.ctx, s.model, err)
+		}
+		// The text held back in case it began a credential goes out before the end,
+		// or before the error: the upstream sent it, and nothing completed a credential.
+		if s.redaction != nil {
+			s.queue = s.redaction.End()
+		}
+		return
+	}
+	if s.record != nil {
+		s.record.Add(data)
+	}
+	// A cached answer's usage event is the client's only: neither counted nor charged.
+	if u, usageOnly := s.observeUsage(data); u != nil {
+		s.usage = u
+		if !s.clientUsage { // counted, not asked for
+			if usageOnly {
+				return
+			}
+			data = WithoutUsage(data)
+		}
+	}
+	if s.redaction == nil {
+		s.one[0] = data
+		s.queue = s.one[:]
+		return
+	}
+	s.queue = s.redaction.Event(data)
 }
 
 // pull returns the next chunk from the upstream, enforcing the idle timeout.

@@ -120,6 +120,12 @@ func serveOn(t *testing.T, h http.Handler, s config.Server, h2c bool) string {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return serveListener(t, h, s, h2c, ln)
+}
+
+// serveListener is serveOn on the listener ln.
+func serveListener(t *testing.T, h http.Handler, s config.Server, h2c bool, ln net.Listener) string {
+	t.Helper()
 	srv := NewHTTPServer(h, s, slog.New(slog.DiscardHandler))
 	if h2c {
 		srv.AllowH2C()

@@ -163,7 +163,9 @@ var (
 	doneEvent  = []byte("data: [DONE]\n\n")
 )
 
-// stream relays the answer event by event, flushing each as it arrives. Once the first byte
+// stream relays the answer event by event as it arrives: it flushes once the stream holds no
+// further event it can send without waiting for the model, so that events that arrived
+// together leave in one write and none waits for a later one. Once the first byte
 // is out the status is fixed, so a later failure is sent as an error event in the OpenAI
 // format and the stream ends without [DONE], which clients read as incomplete.
 func (h *Inference) stream(sw *streamWriter, res *router.Result, info *requestInfo) {
@@ -186,8 +188,14 @@ func (h *Inference) stream(sw *streamWriter, res *router.Result, info *requestIn
 			sw.errorEvent(err)
 			return
 		}
-		if err := sw.event(dataPrefix, data, eventEnd); err != nil {
+		// data is the stream's until the next call, which Buffered may make: it is written first.
+		if err := sw.write(dataPrefix, data, eventEnd); err != nil {
 			return // the client went away; Close cancels the upstream call
+		}
+		if !s.Buffered() {
+			if err := sw.flush(); err != nil {
+				return
+			}
 		}
 		if first && h.metrics != nil {
 			// As the client waits for it: routing, queueing, retries and fallbacks included.

@@ -89,6 +89,23 @@ func (sw *streamWriter) commitLocked(explain [][2]string) {
 // event writes prefix, data and suffix as one event, flushes it and starts the silence
 // interval again.
 func (sw *streamWriter) event(prefix, data, suffix []byte) error {
+	if err := sw.write(prefix, data, suffix); err != nil {
+		return err
+	}
+	return sw.flush()
+}
+
+// flush sends what the writer holds.
+func (sw *streamWriter) flush() error {
+	sw.mu.Lock()
+	defer sw.mu.Unlock()
+	return sw.rc.Flush()
+}
+
+// write writes prefix, data and suffix as one event without flushing it, and starts the
+// silence interval again. The event leaves with the next flush, or when the response's
+// buffer fills.
+func (sw *streamWriter) write(prefix, data, suffix []byte) error {
 	sw.mu.Lock()
 	defer sw.mu.Unlock()
 	if sw.timer != nil && !sw.stopped {
@@ -102,7 +119,7 @@ func (sw *streamWriter) event(prefix, data, suffix []byte) error {
 			return err
 		}
 	}
-	return sw.rc.Flush()
+	return nil
 }
 
 // errorEvent sends err as an event in the OpenAI error format: once the status is out, it is

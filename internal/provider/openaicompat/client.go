@@ -378,6 +378,10 @@ func (s *stream) Next() ([]byte, error) {
 	return data, nil
 }
 
+// Buffered reports whether Next returns without reading from the connection: the stream
+// has ended, or its next event has arrived whole (router.Stream's flushing reads it).
+func (s *stream) Buffered() bool { return s.done || s.sse.Buffered() }
+
 func (s *stream) Close() error {
 	s.done = true
 	err := s.body.Close()

@@ -137,6 +137,11 @@ type stream struct {
 	done    bool
 }
 
+// Buffered reports whether Next returns without reading from the connection: a chunk of the
+// last Gemini event waits, or the stream has ended. (An event the buffer holds may yield no
+// chunk, so it does not count.)
+func (s *stream) Buffered() bool { return len(s.pending) > 0 || s.done }
+
 // Next hands out one chunk per call; one Gemini event can yield several (text, a call, the
 // finish), which wait in pending.
 func (s *stream) Next() ([]byte, error) {
