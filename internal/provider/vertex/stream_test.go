@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -50,6 +51,25 @@ func TestStreamTranslation(t *testing.T) {
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestStreamBuffered: the chunks one Gemini event yields are handed out without a read, and
+// so is the end once the body has ended; another event may yield no chunk, so a whole event
+// in the buffer does not count.
+func TestStreamBuffered(t *testing.T) {
+	t.Parallel()
+	s := testStream(sseText, true)
+	var got []bool
+	for {
+		if _, err := s.Next(); err != nil {
+			break
+		}
+		got = append(got, s.Buffered())
+	}
+	// "Hello"; " world", the call and the finish (one event); the usage, at the end.
+	if want := []bool{false, true, true, false, true}; !slices.Equal(got, want) {
+		t.Errorf("Buffered after each chunk = %v, want %v", got, want)
 	}
 }
 
