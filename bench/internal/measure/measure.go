@@ -27,6 +27,11 @@ type Result struct {
 	// CPUPerRequest is the CPU time, in µs, the target's process used per request it served
 	// (user and system; the warm-up counted). The harness fills it in; the tools do not.
 	CPUPerRequest float64 `json:"cpu_us_per_request,omitempty"`
+	// ReadsPerRequest and WritesPerRequest are the system calls that read and that wrote
+	// (sockets included) the target's process made per request it served; the harness fills
+	// them in.
+	ReadsPerRequest  float64 `json:"reads_per_request,omitempty"`
+	WritesPerRequest float64 `json:"writes_per_request,omitempty"`
 	// Held is, in a streams run, how many streams had their first event at the same time.
 	Held int `json:"held,omitempty"`
 }

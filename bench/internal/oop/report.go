@@ -40,10 +40,12 @@ func (rep *Report) series(k key, f func(measure.Result) float64) []float64 {
 	return out
 }
 
-func p50(r measure.Result) float64 { return r.P50 }
-func p99(r measure.Result) float64 { return r.P99 }
-func rps(r measure.Result) float64 { return r.RPS }
-func cpu(r measure.Result) float64 { return r.CPUPerRequest }
+func p50(r measure.Result) float64    { return r.P50 }
+func p99(r measure.Result) float64    { return r.P99 }
+func rps(r measure.Result) float64    { return r.RPS }
+func cpu(r measure.Result) float64    { return r.CPUPerRequest }
+func reads(r measure.Result) float64  { return r.ReadsPerRequest }
+func writes(r measure.Result) float64 { return r.WritesPerRequest }
 
 // med is the median over rounds of f for k.
 func (rep *Report) med(k key, f func(measure.Result) float64) float64 {
@@ -240,6 +242,22 @@ func (rep *Report) Markdown(w io.Writer) {
 			}
 			v := rep.med(c, cpu)
 			cells = append(cells, us(v), times(ratio(v, rep.med(key{c.kind, proxy, c.prompt}, cpu))))
+		}
+		fmt.Fprintf(w, "| %s |\n", strings.Join(cells, " | "))
+	}
+
+	fmt.Fprintf(w, "\nSystem calls per request of each server process that read and that wrote, sockets included "+
+		"(syscr and syscw from /proc/<pid>/io over each run, warm-up included); a streamed answer's are those of the time-to-first-byte run, which reads each stream to its end:\n\n")
+	fmt.Fprintf(w, "| process | at c=1, 7 words: reads / writes | streamed at c=1, 7 words: reads / writes | at c=%d, 7 words: reads / writes |\n", o.Concurrency)
+	fmt.Fprintln(w, "|---|---:|---:|---:|")
+	for _, t := range []string{direct, proxy, routerPlain, routerSignals} {
+		cells := []string{names[t]}
+		for _, c := range []key{{kindLatency, t, "short"}, {kindTTFB, t, "short"}, {kindThroughput, t, "short"}} {
+			if len(rep.Results[c]) == 0 {
+				cells = append(cells, "–")
+				continue
+			}
+			cells = append(cells, fmt.Sprintf("%.1f / %.1f", rep.med(c, reads), rep.med(c, writes)))
 		}
 		fmt.Fprintf(w, "| %s |\n", strings.Join(cells, " | "))
 	}

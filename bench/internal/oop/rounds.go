@@ -119,10 +119,15 @@ func (r *runner) rounds(ctx context.Context, rep *Report) error {
 	return nil
 }
 
-// measureCPU is measure, and the CPU time the target's process used over the run (user and
-// system, warm-up included) per request it served.
+// measureCPU is measure, and the CPU time and the reading and writing system calls the
+// target's process used over the run (user and system, warm-up included) per request it
+// served.
 func (r *runner) measureCPU(ctx context.Context, s step, urls, addrs map[string]string, pid int) (measure.Result, error) {
 	before, err := cpuTime(pid)
+	if err != nil {
+		return measure.Result{}, err
+	}
+	readsBefore, writesBefore, err := syscalls(pid)
 	if err != nil {
 		return measure.Result{}, err
 	}
@@ -134,8 +139,14 @@ func (r *runner) measureCPU(ctx context.Context, s step, urls, addrs map[string]
 	if err != nil {
 		return res, err
 	}
-	if n := res.Requests + r.o.Warmup; n > 0 {
-		res.CPUPerRequest = float64((after - before).Microseconds()) / float64(n)
+	reads, writes, err := syscalls(pid)
+	if err != nil {
+		return res, err
+	}
+	if n := float64(res.Requests + r.o.Warmup); n > 0 {
+		res.CPUPerRequest = float64((after - before).Microseconds()) / n
+		res.ReadsPerRequest = float64(reads-readsBefore) / n
+		res.WritesPerRequest = float64(writes-writesBefore) / n
 	}
 	return res, nil
 }

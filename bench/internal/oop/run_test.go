@@ -73,6 +73,7 @@ func TestRunQuick(t *testing.T) {
 		"| router, one model, no signals | 85 KB conversation |",
 		"| router, all builtin signals, 4 decisions | 85 KB conversation |",
 		"| process | at c=1, 7 words | × proxy | at c=1, ~200 tokens | × proxy | at c=1, 85 KB conversation | × proxy | at c=4, 7 words | × proxy |",
+		"| process | at c=1, 7 words: reads / writes | streamed at c=1, 7 words: reads / writes | at c=4, 7 words: reads / writes |",
 		"| pass-through (no work) |",
 		"| router: one model, no signals | ",
 		"| router: all builtin signals, 4 decisions | ",
@@ -108,6 +109,12 @@ func TestRunQuick(t *testing.T) {
 	for k, rs := range rep.Results {
 		if len(rs) != 2 {
 			t.Errorf("%v: %d results, want one per round", k, len(rs))
+		}
+		// Every request reads from a socket and writes to one, in every process.
+		for _, r := range rs {
+			if r.ReadsPerRequest <= 0 || r.WritesPerRequest <= 0 {
+				t.Errorf("%v: %.1f reads and %.1f writes a request, want some of each", k, r.ReadsPerRequest, r.WritesPerRequest)
+			}
 		}
 	}
 }
@@ -228,6 +235,56 @@ func TestParseCPUTime(t *testing.T) {
 				t.Fatalf("got %v, %v; want %v", got, err, tc.want)
 			}
 		})
+	}
+}
+
+func TestParseIO(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name, io      string
+		reads, writes int64
+		wantErr       string
+	}{
+		{name: "a whole file", io: "rchar: 1948\nwchar: 3120\nsyscr: 12\nsyscw: 30\nread_bytes: 0\nwrite_bytes: 0\ncancelled_write_bytes: 0\n",
+			reads: 12, writes: 30},
+		{name: "no counts", io: "rchar: 1\n", wantErr: `io "rchar: 1\n": no syscr and syscw lines`},
+		{name: "a count that is no number", io: "syscr: x\nsyscw: 1\n", wantErr: `io: syscr "x": strconv.ParseInt: parsing "x": invalid syntax`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			reads, writes, err := parseIO(tc.io)
+			if tc.wantErr != "" {
+				if err == nil || err.Error() != tc.wantErr {
+					t.Fatalf("error %v, want %q", err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil || reads != tc.reads || writes != tc.writes {
+				t.Fatalf("got %d, %d, %v; want %d, %d", reads, writes, err, tc.reads, tc.writes)
+			}
+		})
+	}
+}
+
+// TestSyscallsOfThisProcess: the writes counted for a running process grow as it writes.
+func TestSyscallsOfThisProcess(t *testing.T) {
+	t.Parallel()
+	_, before, err := syscalls(os.Getpid())
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Create(t.TempDir() + "/w")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	for range 10 {
+		if _, err := f.Write([]byte("x")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, after, err := syscalls(os.Getpid()); err != nil || after-before < 10 {
+		t.Errorf("writes counted %d before ten writes and %d after (%v), want 10 more at least", before, after, err)
 	}
 }
 

@@ -146,3 +146,38 @@ func parseCPUTime(stat string) (time.Duration, error) {
 	}
 	return time.Duration(ticks) * time.Second / userHZ, nil
 }
+
+// syscalls returns how many system calls that read and that wrote pid has made, from
+// /proc/<pid>/io.
+func syscalls(pid int) (reads, writes int64, err error) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/io", pid))
+	if err != nil {
+		return 0, 0, err
+	}
+	return parseIO(string(b))
+}
+
+// parseIO reads the syscr and syscw lines of a /proc/<pid>/io file.
+func parseIO(s string) (reads, writes int64, err error) {
+	found := 0
+	for line := range strings.Lines(s) {
+		name, value, ok := strings.Cut(strings.TrimSpace(line), ": ")
+		if !ok || name != "syscr" && name != "syscw" {
+			continue
+		}
+		n, err := strconv.ParseInt(value, 10, 64)
+		if err != nil {
+			return 0, 0, fmt.Errorf("io: %s %q: %w", name, value, err)
+		}
+		if name == "syscr" {
+			reads = n
+		} else {
+			writes = n
+		}
+		found++
+	}
+	if found != 2 {
+		return 0, 0, fmt.Errorf("io %q: no syscr and syscw lines", s)
+	}
+	return reads, writes, nil
+}
