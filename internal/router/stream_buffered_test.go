@@ -1,6 +1,7 @@
 package router
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -9,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/semantic-router/semantic-router/internal/openai"
 )
 
 // burstBackend streams each of bursts in one write, and waits for a value on next before
@@ -35,13 +38,16 @@ func burstBackend(t *testing.T, bursts []string) (url string, next chan struct{}
 	return srv.URL, next
 }
 
-func chunkEvent(delta string) string {
-	return `data: {"id":"c","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":` + delta + `,"finish_reason":null}]}` + "\n\n"
-}
+// sseEvent is data as one SSE event; textEvent is one of a content chunk of s.
+func sseEvent(data string) string { return "data: " + data + "\n\n" }
+func textEvent(s string) string   { return sseEvent(contentChunk(0, s, "")) }
 
 var (
-	finishEvent = `data: {"id":"c","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}` + "\n\n"
-	usageEvent  = `data: {"id":"c","object":"chat.completion.chunk","created":1,"model":"m","choices":[],"usage":{"prompt_tokens":1,"completion_tokens":2,"total_tokens":3}}` + "\n\n"
+	finishEvent = sseEvent(`{"id":"c","object":"chat.completion.chunk","created":7,"model":"m","choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}`)
+	usageEvent  = sseEvent(`{"id":"c","object":"chat.completion.chunk","created":7,"model":"m","choices":[],"usage":{"prompt_tokens":1,"completion_tokens":2,"total_tokens":3}}`)
+	doneEvent   = sseEvent("[DONE]")
+	// cutB is the content chunk "b", which the tests cut in two.
+	cutB = textEvent("b")
 )
 
 // TestStreamBuffered: Buffered is true exactly when Next returns without waiting for the
@@ -58,21 +64,21 @@ func TestStreamBuffered(t *testing.T) {
 		want string
 	}{
 		{"events that arrive together", false,
-			[]string{chunkEvent(`{"content":"a"}`) + chunkEvent(`{"content":"b"}`) + chunkEvent(`{"content":"c"}`), finishEvent + "data: [DONE]\n\n"},
+			[]string{textEvent("a") + textEvent("b") + textEvent("c"), finishEvent + doneEvent},
 			"a:true b:true c:false | :true"},
 		{"one event a write", false,
-			[]string{chunkEvent(`{"content":"a"}`), chunkEvent(`{"content":"b"}`), finishEvent, "data: [DONE]\n\n"},
+			[]string{textEvent("a"), textEvent("b"), finishEvent, doneEvent},
 			"a:false | b:false | :false |"},
 		{"the next event cut", false,
-			[]string{chunkEvent(`{"content":"a"}`) + `data: {"id":"c","object":"chat.`, `completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"content":"b"},"finish_reason":null}]}` + "\n\n" + finishEvent + "data: [DONE]\n\n"},
+			[]string{textEvent("a") + cutB[:30], cutB[30:] + finishEvent + doneEvent},
 			"a:false | b:true :true"},
 		{"a usage chunk the client did not ask for", false,
-			[]string{chunkEvent(`{"content":"a"}`) + finishEvent + usageEvent, "data: [DONE]\n\n"},
+			[]string{textEvent("a") + finishEvent + usageEvent, doneEvent},
 			"a:true :false |"},
 		// The redaction holds the end of the text back until it knows no credential starts
 		// there, so its chunks carry the text later than the model sent it.
 		{"text the redaction holds back", true,
-			[]string{chunkEvent(`{"content":"a"}`) + chunkEvent(`{"content":"sk-f"}`), chunkEvent(`{"content":"ish"}`) + finishEvent + "data: [DONE]\n\n"},
+			[]string{textEvent("a") + textEvent("sk-f"), textEvent("ish") + finishEvent + doneEvent},
 			":true :false | ask-fi:true sh:true :true"},
 	}
 	for _, tt := range tests {
@@ -100,7 +106,7 @@ func TestStreamBuffered(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				content := contentOf(data)
+				content := contentOf(t, data)
 				var buffered bool
 				within(t, "Buffered after "+content, func() { buffered = res.Stream.Buffered() })
 				got = append(got, fmt.Sprintf("%s:%v", content, buffered))
@@ -130,11 +136,15 @@ func within(t *testing.T, what string, f func()) {
 }
 
 // contentOf returns a chunk's delta content.
-func contentOf(data []byte) string {
-	i := strings.Index(string(data), `"content":"`)
-	if i < 0 {
-		return ""
+func contentOf(t *testing.T, data []byte) string {
+	t.Helper()
+	var c openai.ChatChunk
+	if err := json.Unmarshal(data, &c); err != nil {
+		t.Fatalf("chunk %s: %v", data, err)
 	}
-	rest := string(data[i+len(`"content":"`):])
-	return rest[:strings.IndexByte(rest, '"')]
+	var b strings.Builder
+	for _, ch := range c.Choices {
+		b.WriteString(ch.Delta.Content)
+	}
+	return b.String()
 }

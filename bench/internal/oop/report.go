@@ -40,12 +40,12 @@ func (rep *Report) series(k key, f func(measure.Result) float64) []float64 {
 	return out
 }
 
-func p50(r measure.Result) float64    { return r.P50 }
-func p99(r measure.Result) float64    { return r.P99 }
-func rps(r measure.Result) float64    { return r.RPS }
-func cpu(r measure.Result) float64    { return r.CPUPerRequest }
-func reads(r measure.Result) float64  { return r.ReadsPerRequest }
-func writes(r measure.Result) float64 { return r.WritesPerRequest }
+func p50(r measure.Result) float64        { return r.P50 }
+func p99(r measure.Result) float64        { return r.P99 }
+func rps(r measure.Result) float64        { return r.RPS }
+func cpu(r measure.Result) float64        { return r.CPUPerRequest }
+func readCalls(r measure.Result) float64  { return r.ReadsPerRequest }
+func writeCalls(r measure.Result) float64 { return r.WritesPerRequest }
 
 // med is the median over rounds of f for k.
 func (rep *Report) med(k key, f func(measure.Result) float64) float64 {
@@ -257,7 +257,7 @@ func (rep *Report) Markdown(w io.Writer) {
 				cells = append(cells, "–")
 				continue
 			}
-			cells = append(cells, fmt.Sprintf("%.1f / %.1f", rep.med(c, reads), rep.med(c, writes)))
+			cells = append(cells, fmt.Sprintf("%.1f / %.1f", rep.med(c, readCalls), rep.med(c, writeCalls)))
 		}
 		fmt.Fprintf(w, "| %s |\n", strings.Join(cells, " | "))
 	}
