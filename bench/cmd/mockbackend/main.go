@@ -8,6 +8,10 @@
 // With -hold, a stream stops after its first content event and waits until POST /release (or
 // -hold-max), so that a load generator can keep thousands of streams open at once.
 //
+// With -token-interval, a stream waits that long before each content event after the first,
+// as a model that decodes one token at a time does, so that each event reaches a gateway on
+// its own instead of in a burst with the others.
+//
 // It logs {"msg":"listening","server":"backend","address":...} and {"msg":"ready"} on stderr.
 package main
 
@@ -47,11 +51,16 @@ func run(ctx context.Context, args []string) error {
 	hold := fs.Bool("hold", false, "hold each stream after its first content event until POST /release")
 	holdMax := fs.Duration("hold-max", 2*time.Minute, "longest a held stream waits for /release")
 	h2c := fs.Bool("h2c", false, "also serve HTTP/2 without TLS (prior knowledge), as a sidecar set up for it does")
+	interval := fs.Duration("token-interval", 0, "wait before each content event after the first, as a model decoding one token at a time")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	log := slog.New(slog.NewJSONHandler(os.Stderr, nil))
+	if *interval < 0 {
+		return fmt.Errorf("-token-interval: %s is negative", *interval)
+	}
 	b := newBackend(*tokens, *hold, *holdMax)
+	b.interval = *interval
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /v1/chat/completions", b.chat)
 	mux.HandleFunc("GET /v1/models", func(w http.ResponseWriter, _ *http.Request) {
@@ -98,6 +107,7 @@ type backend struct {
 	usage      []byte
 	hold       bool
 	holdMax    time.Duration
+	interval   time.Duration // before each content event after the first
 
 	mu      sync.Mutex
 	gate    chan struct{} // closed by release; streams held now wait on it
@@ -162,6 +172,9 @@ func (b *backend) chat(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	for i, c := range b.content {
+		if i > 0 && b.interval > 0 && !pause(r.Context(), b.interval) {
+			return
+		}
 		if !send(c) {
 			return
 		}
@@ -176,6 +189,18 @@ func (b *backend) chat(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	send([]byte("data: [DONE]\n\n"))
+}
+
+// pause waits d, or until the client leaves; it reports whether the stream should go on.
+func pause(ctx context.Context, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-ctx.Done():
+		return false
+	}
 }
 
 // wait blocks a held stream until the next release, -hold-max, or the client leaving; it

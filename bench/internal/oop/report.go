@@ -262,6 +262,27 @@ func (rep *Report) Markdown(w io.Writer) {
 		fmt.Fprintf(w, "| %s |\n", strings.Join(cells, " | "))
 	}
 
+	if pk := (key{kindPaced, proxy, "short"}); len(rep.Results[pk]) > 0 {
+		fmt.Fprintf(w, "\nStreams paced as a model writes them (fresh processes, config (a), and config (a) holding a model API key, which it reads every event for): "+
+			"the backend writes each of a stream's %d content events %s after the one before, so that each reaches the server on its own; "+
+			"%d streams at once, each read to its end, for %s per cell after one uncounted stream per connection, over %d rounds in a rotated order. "+
+			"Per event the client receives (the role, %d content, the finish and [DONE]): the server's CPU time (µs) and its system calls that read and that wrote:\n\n",
+			pacedTokens, o.PacedInterval, o.PacedStreams, o.PacedDuration, len(rep.Results[pk]), pacedTokens)
+		fmt.Fprintln(w, "| process | streams/s | CPU per event | × proxy | reads / writes per event |")
+		fmt.Fprintln(w, "|---|---:|---:|---:|---:|")
+		proxyCPU := rep.med(pk, perEvent(cpu))
+		for _, t := range []struct{ target, name string }{{proxy, names[proxy]}, {routerPlain, names[routerPlain]},
+			{routerCredential, "the same, holding a model API key"}} {
+			k := key{kindPaced, t.target, "short"}
+			if len(rep.Results[k]) == 0 {
+				continue
+			}
+			v := rep.med(k, perEvent(cpu))
+			fmt.Fprintf(w, "| %s | %.0f | %.1f | %s | %.2f / %.2f |\n", t.name, rep.med(k, rps), v, times(ratio(v, proxyCPU)),
+				rep.med(k, perEvent(readCalls)), rep.med(k, perEvent(writeCalls)))
+		}
+	}
+
 	fmt.Fprintf(w, "\nEnvoy external processor (`-gateway extproc`), one gRPC stream per request carrying request headers, buffered body and response headers; "+
 		"\"added\" is over a pass-through processor (bench/cmd/noopextproc) within each round:\n\n")
 	fmt.Fprintf(w, "| processor | exchange p50 | exchange p99 | added p50 | added p99 | exchanges/s at c=%d | × pass-through |\n", o.Concurrency)

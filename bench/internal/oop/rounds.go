@@ -70,7 +70,7 @@ func plan(round int, o Options) []step {
 // rounds starts one mock backend, the bare proxy and four routers in front of it, and a
 // pass-through external processor, and runs every round's plan.
 func (r *runner) rounds(ctx context.Context, rep *Report) error {
-	backend, backendURL, err := r.startBackend(ctx, "mock backend", false)
+	backend, backendURL, err := r.startBackend(ctx, "mock backend")
 	if err != nil {
 		return err
 	}
@@ -143,7 +143,11 @@ func (r *runner) measureCPU(ctx context.Context, s step, urls, addrs map[string]
 	if err != nil {
 		return res, err
 	}
-	if n := float64(res.Requests + r.o.Warmup); n > 0 {
+	warm := r.o.Warmup
+	if s.kind == kindPaced {
+		warm = r.o.PacedStreams
+	}
+	if n := float64(res.Requests + warm); n > 0 {
 		res.CPUPerRequest = float64((after - before).Microseconds()) / n
 		res.ReadsPerRequest = float64(reads-readsBefore) / n
 		res.WritesPerRequest = float64(writes-writesBefore) / n
@@ -164,6 +168,10 @@ func (r *runner) measure(ctx context.Context, s step, urls, addrs map[string]str
 	}
 	url := urls[s.target]
 	switch s.kind {
+	case kindPaced:
+		// One uncounted stream per connection first, as in a throughput cell.
+		return r.tool(ctx, r.b.loadgen, "-mode", "throughput", "-url", url, "-body", body, "-c", itoa(o.PacedStreams), "-d", o.PacedDuration.String(),
+			"-warmup", itoa(o.PacedStreams))
 	case kindThroughput:
 		return r.tool(ctx, r.b.loadgen, "-mode", "throughput", "-url", url, "-body", body, "-c", itoa(o.Concurrency), "-d", o.Duration.String(), "-warmup", warm)
 	case kindTTFB:

@@ -34,6 +34,12 @@ type Options struct {
 	// ConversationStreams is the concurrent streams of the conversation run, whose requests
 	// are an agent's conversation (about 85 KB) instead of the 7-word question. 0 skips it.
 	ConversationStreams int
+	// PacedStreams is the concurrent streams of the paced-streams run, whose backend writes
+	// each content event PacedInterval after the one before; each cell runs for
+	// PacedDuration. 0 skips the run.
+	PacedStreams  int
+	PacedInterval time.Duration
+	PacedDuration time.Duration
 	// Quick marks a run whose counts are too small to judge the goals on.
 	Quick bool
 	// Command is the command line printed in the report.
@@ -45,13 +51,15 @@ type Options struct {
 // Full is `make bench`.
 func Full() Options {
 	return Options{Rounds: 9, LatencyN: 2000, ConversationN: 200, TTFBN: 1000, Warmup: 100, Concurrency: 32, Duration: 3 * time.Second,
-		Streams: 5000, ConversationStreams: 1000, Settle: 15 * time.Second, IdleWait: transport.IdleConnTimeout + 5*time.Second}
+		Streams: 5000, ConversationStreams: 1000, Settle: 15 * time.Second, IdleWait: transport.IdleConnTimeout + 5*time.Second,
+		PacedStreams: 400, PacedInterval: 20 * time.Millisecond, PacedDuration: 6 * time.Second}
 }
 
 // Quick proves the harness works in about a minute; its numbers are not for reporting.
 func Quick() Options {
 	return Options{Rounds: 5, LatencyN: 200, ConversationN: 20, TTFBN: 100, Warmup: 20, Concurrency: 32, Duration: 500 * time.Millisecond,
-		Streams: 500, ConversationStreams: 100, Settle: 5 * time.Second, Quick: true}
+		Streams: 500, ConversationStreams: 100, Settle: 5 * time.Second, PacedStreams: 40, PacedInterval: 20 * time.Millisecond,
+		PacedDuration: time.Second, Quick: true}
 }
 
 // Prompts of the benchmark: a 7-word question and a ~200-token one, neither of which any
@@ -134,12 +142,19 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &runner{o: o, b: b, ps: ps, dir: dir, root: root, bodies: bodies, say: say}
+	keyFile := filepath.Join(dir, "api-key")
+	if err := os.WriteFile(keyFile, []byte("sk-bench-0123456789abcdef"), 0o600); err != nil {
+		return nil, err
+	}
+	r := &runner{o: o, b: b, ps: ps, dir: dir, root: root, bodies: bodies, keyFile: keyFile, say: say}
 	rep := &Report{Options: o, Machine: machine(ctx), Command: o.Command}
 	if err := r.rounds(ctx, rep); err != nil {
 		return nil, err
 	}
 	ps.stopAll()
+	if err := r.paced(ctx, rep); err != nil {
+		return nil, err
+	}
 	if err := r.streams(ctx, rep); err != nil {
 		return nil, err
 	}
@@ -149,13 +164,14 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 
 // runner holds what the phases of one run share.
 type runner struct {
-	o      Options
-	b      bins
-	ps     *procs
-	dir    string
-	root   string
-	bodies map[string]string // body name → file
-	say    func(string, ...any)
+	o       Options
+	b       bins
+	ps      *procs
+	dir     string
+	root    string
+	bodies  map[string]string // body name → file
+	keyFile string            // the API key of bench/configs/plain-credential.yaml
+	say     func(string, ...any)
 }
 
 // writeBodies writes the request bodies the load generators send.
@@ -180,15 +196,16 @@ func writeBodies(dir string) (map[string]string, error) {
 	return out, nil
 }
 
-// routerConfig writes bench/configs/name.yaml with the backend's URL filled in, checks it
-// with the router's -validate, and returns its path.
+// routerConfig writes bench/configs/name.yaml with the backend's URL and the API key's file
+// filled in, checks it with the router's -validate, and returns its path.
 func (r *runner) routerConfig(ctx context.Context, name, backendURL string) (string, error) {
 	raw, err := os.ReadFile(filepath.Join(r.root, "bench", "configs", name+".yaml"))
 	if err != nil {
 		return "", err
 	}
 	path := filepath.Join(r.dir, name+"-"+strings.TrimPrefix(backendURL, "http://127.0.0.1:")+".yaml")
-	if err := os.WriteFile(path, []byte(strings.ReplaceAll(string(raw), "{{backend}}", backendURL)), 0o600); err != nil {
+	filled := strings.NewReplacer("{{backend}}", backendURL, "{{key_file}}", r.keyFile).Replace(string(raw))
+	if err := os.WriteFile(path, []byte(filled), 0o600); err != nil {
 		return "", err
 	}
 	if _, err := runTool(ctx, r.b.router, "-validate", "-config", path); err != nil {
@@ -213,13 +230,9 @@ func (r *runner) startRouter(ctx context.Context, label, name, backendURL, gatew
 	return r.ps.start(ctx, label, time.Minute, r.b.router, args...)
 }
 
-func (r *runner) startBackend(ctx context.Context, label string, hold bool) (*Process, string, error) {
-	args := []string{"-address", "127.0.0.1:0"}
-	if hold {
-		// The holding backend serves the streams runs, the last of which speaks HTTP/2
-		// without TLS to it.
-		args = append(args, "-hold", "-h2c")
-	}
+// startBackend starts a mock backend with extra flags.
+func (r *runner) startBackend(ctx context.Context, label string, extra ...string) (*Process, string, error) {
+	args := append([]string{"-address", "127.0.0.1:0"}, extra...)
 	p, err := r.ps.start(ctx, label, 30*time.Second, r.b.backend, args...)
 	if err != nil {
 		return nil, "", err

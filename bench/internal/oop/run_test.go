@@ -22,15 +22,20 @@ func TestConfigsLoad(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(files) != 3 {
-		t.Fatalf("bench/configs holds %d configurations, want 3 (plain, plain-h2c, signals): %v", len(files), files)
+	if len(files) != 4 {
+		t.Fatalf("bench/configs holds %d configurations, want 4 (plain, plain-credential, plain-h2c, signals): %v", len(files), files)
 	}
+	keyFile := filepath.Join(t.TempDir(), "api-key")
+	if err := os.WriteFile(keyFile, []byte("sk-test-key"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	fill := strings.NewReplacer("{{backend}}", "http://127.0.0.1:9", "{{key_file}}", keyFile)
 	for _, f := range files {
 		raw, err := os.ReadFile(f)
 		if err != nil {
 			t.Fatal(err)
 		}
-		cfg, err := config.Parse([]byte(strings.ReplaceAll(string(raw), "{{backend}}", "http://127.0.0.1:9")))
+		cfg, err := config.Parse([]byte(fill.Replace(string(raw))))
 		if err != nil {
 			t.Errorf("%s: %v", filepath.Base(f), err)
 			continue
@@ -50,7 +55,8 @@ func TestRunQuick(t *testing.T) {
 	defer cancel()
 	var progress bytes.Buffer
 	rep, err := Run(ctx, Options{Rounds: 2, LatencyN: 20, ConversationN: 5, TTFBN: 10, Warmup: 2, Concurrency: 4, Duration: 200 * time.Millisecond,
-		Streams: 50, ConversationStreams: 20, Settle: 2 * time.Second, IdleWait: time.Second, Command: "go test ./bench/...", Progress: &progress})
+		Streams: 50, ConversationStreams: 20, Settle: 2 * time.Second, IdleWait: time.Second, PacedStreams: 4, PacedInterval: 2 * time.Millisecond,
+		PacedDuration: 300 * time.Millisecond, Command: "go test ./bench/...", Progress: &progress})
 	if err != nil {
 		t.Fatalf("%v\nprogress:\n%s", err, progress.String())
 	}
@@ -75,6 +81,8 @@ func TestRunQuick(t *testing.T) {
 		"| process | at c=1, 7 words | × proxy | at c=1, ~200 tokens | × proxy | at c=1, 85 KB conversation | × proxy | at c=4, 7 words | × proxy |",
 		"| process | at c=1, 7 words: reads / writes | streamed at c=1, 7 words: reads / writes | at c=4, 7 words: reads / writes |",
 		"| pass-through (no work) |",
+		"| process | streams/s | CPU per event | × proxy | reads / writes per event |",
+		"| the same, holding a model API key | ",
 		"| router: one model, no signals | ",
 		"| router: all builtin signals, 4 decisions | ",
 		"req/s at c=4 |",
@@ -105,6 +113,16 @@ func TestRunQuick(t *testing.T) {
 	// h2c and conversation rows are not judged.
 	if n := strings.Count(out, "concurrent streams: router peak RSS"); n != 1 {
 		t.Errorf("%d memory goals, want 1 (the HTTP/1.1 run's)", n)
+	}
+	// A paced stream lasts at least its content events' intervals, so no cell can finish
+	// streams faster than that allows: the backend paced them.
+	most := float64(4) / ((pacedTokens - 1) * (2 * time.Millisecond)).Seconds()
+	for _, target := range []string{proxy, routerPlain, routerCredential} {
+		for _, r := range rep.Results[key{kindPaced, target, "short"}] {
+			if r.RPS > most {
+				t.Errorf("paced streams through %s: %.0f streams/s, more than the %.0f the pacing allows", target, r.RPS, most)
+			}
+		}
 	}
 	for k, rs := range rep.Results {
 		if len(rs) != 2 {

@@ -45,7 +45,8 @@ type StreamRun struct {
 // with HTTP/2 without TLS to the backend as well, and once more over HTTP/1.1 with
 // o.ConversationStreams streams whose requests are an agent's conversation.
 func (r *runner) streams(ctx context.Context, rep *Report) error {
-	_, backendURL, err := r.startBackend(ctx, "holding mock backend", true)
+	// The last streams run speaks HTTP/2 without TLS to the backend.
+	_, backendURL, err := r.startBackend(ctx, "holding mock backend", "-hold", "-h2c")
 	if err != nil {
 		return err
 	}
