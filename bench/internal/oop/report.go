@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/semantic-router/semantic-router/bench/internal/measure"
@@ -113,7 +114,7 @@ func ratio(a, b float64) float64 {
 func (rep *Report) judge() {
 	enough := rep.Options.Rounds >= 5
 	judge := func(name, limit string, value float64, rounds []float64, bound float64, atMost bool) {
-		g := Goal{Name: name, Limit: limit, Measured: fmt.Sprintf("%.2f×", value), Rounds: span(rounds)}
+		g := Goal{Name: name, Limit: limit, Measured: ratioText(value, bound), Rounds: span(rounds)}
 		switch ok := (atMost && value <= bound) || (!atMost && value >= bound); {
 		case rep.Options.Quick:
 			g.Verdict = "not judged (quick run)"
@@ -181,6 +182,19 @@ func (rep *Report) judge() {
 }
 
 func mb(kb int64) float64 { return float64(kb) / 1024 }
+
+// ratioText writes a goal's ratio with two decimals, or with as many more as it takes to tell
+// it from the goal's bound when the two would read alike: 1.004 is not met by "≤ 1.0", and
+// the report should not say "1.00".
+func ratioText(value, bound float64) string {
+	for digits := 2; digits < 6; digits++ {
+		s := strconv.FormatFloat(value, 'f', digits, 64)
+		if value == bound || s != strconv.FormatFloat(bound, 'f', digits, 64) {
+			return s + "×"
+		}
+	}
+	return strconv.FormatFloat(value, 'f', -1, 64) + "×"
+}
 
 // Markdown writes the report: how it was run, the tables, and the goals.
 func (rep *Report) Markdown(w io.Writer) {

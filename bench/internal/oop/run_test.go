@@ -226,6 +226,27 @@ func TestPerRoundRatios(t *testing.T) {
 	}
 }
 
+// TestRatioText: a ratio that reads like its bound with two decimals, but is on the other
+// side of it, gets the decimals that show which side.
+func TestRatioText(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		value, bound float64
+		want         string
+	}{
+		{1.25, 1.0, "1.25×"},
+		{1.0, 1.0, "1.00×"},
+		{1.004, 1.0, "1.004×"},
+		{0.7996, 0.8, "0.7996×"},
+		{0.83, 0.8, "0.83×"},
+		{1.0000001, 1.0, "1.0000001×"},
+	} {
+		if got := ratioText(tc.value, tc.bound); got != tc.want {
+			t.Errorf("ratioText(%v, %v) = %q, want %q", tc.value, tc.bound, got, tc.want)
+		}
+	}
+}
+
 func TestParseCPUTime(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
