@@ -193,10 +193,8 @@ func (b *backend) chat(w http.ResponseWriter, r *http.Request) {
 
 // pause waits d, or until the client leaves; it reports whether the stream should go on.
 func pause(ctx context.Context, d time.Duration) bool {
-	t := time.NewTimer(d)
-	defer t.Stop()
 	select {
-	case <-t.C:
+	case <-time.After(d): // an unstopped timer is collected once unreachable
 		return true
 	case <-ctx.Done():
 		return false
