@@ -48,6 +48,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	conc := fs.Int("concurrency", 0, fmt.Sprintf("concurrency of the throughput cells (default %d)", full.Concurrency))
 	streams := fs.Int("streams", 0, fmt.Sprintf("concurrent streams of the streams run (default %d, quick %d)", full.Streams, q.Streams))
 	convStreams := fs.Int("conversation-streams", 0, fmt.Sprintf("concurrent streams of the run whose requests are an 85 KB conversation (default %d, quick %d)", full.ConversationStreams, q.ConversationStreams))
+	paced := fs.Int("paced-streams", 0, fmt.Sprintf("concurrent streams of the run whose backend writes each event %s after the one before (default %d, quick %d)", full.PacedInterval, full.PacedStreams, q.PacedStreams))
+	pacedDur := fs.Duration("paced-duration", 0, fmt.Sprintf("duration of each paced-streams cell per round (default %s, quick %s)", full.PacedDuration, q.PacedDuration))
 	warmup := fs.Int("warmup", 0, fmt.Sprintf("uncounted requests before each cell (default %d, quick %d)", full.Warmup, q.Warmup))
 	settle := fs.Duration("settle", 0, fmt.Sprintf("longest wait for the sample after the streams to stop changing (default %s, quick %s)", full.Settle, q.Settle))
 	doc := fs.String("doc", "", "Markdown file whose generated section receives the report (default docs/benchmarks.md for a full run, none with -quick; \"-\" for none)")
@@ -61,7 +63,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	for _, f := range []struct {
 		dst *int
 		v   int
-	}{{&o.Rounds, *rounds}, {&o.LatencyN, *latencyN}, {&o.ConversationN, *convN}, {&o.TTFBN, *ttfbN}, {&o.Concurrency, *conc}, {&o.Streams, *streams}, {&o.ConversationStreams, *convStreams}, {&o.Warmup, *warmup}} {
+	}{{&o.Rounds, *rounds}, {&o.LatencyN, *latencyN}, {&o.ConversationN, *convN}, {&o.TTFBN, *ttfbN}, {&o.Concurrency, *conc}, {&o.Streams, *streams}, {&o.ConversationStreams, *convStreams}, {&o.PacedStreams, *paced}, {&o.Warmup, *warmup}} {
 		if f.v > 0 {
 			*f.dst = f.v
 		}
@@ -71,6 +73,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	if *settle > 0 {
 		o.Settle = *settle
+	}
+	if *pacedDur > 0 {
+		o.PacedDuration = *pacedDur
 	}
 	o.Command = strings.TrimSpace("go run ./bench/cmd/loadbench " + strings.Join(args, " "))
 	if len(args) == 0 {

@@ -49,8 +49,9 @@ func (r *runner) paced(ctx context.Context, rep *Report) error {
 		urls[rt.target], pids[rt.target] = "http://"+p.Addr("inference"), p.Pid()
 	}
 	targets := []string{proxy, routerPlain, routerCredential}
-	for round := range min(r.o.Rounds, 3) {
-		r.say("paced streams, round %d of %d", round+1, min(r.o.Rounds, 3))
+	rounds := min(r.o.Rounds, 3)
+	for round := range rounds {
+		r.say("paced streams, round %d of %d", round+1, rounds)
 		for i := range targets {
 			s := step{key{kindPaced, targets[(round+i)%len(targets)], "short"}, "short-stream"}
 			res, err := r.measureCPU(ctx, s, urls, nil, pids[s.target])
