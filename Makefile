@@ -12,7 +12,7 @@ LDFLAGS   = -s -w -X main.version=$(VERSION)
 # the tests run without it, except under CI=true, where that fails.
 RACE     := $(if $(filter 1,$(shell $(GO) env CGO_ENABLED)),-race)
 
-.PHONY: all run build test test-unit test-quality fuzz lint fmt bench bench-faults clean
+.PHONY: all run build test test-unit test-quality fuzz lint fmt bench bench-stages bench-faults clean
 
 all: build
 
@@ -87,6 +87,12 @@ fmt:
 ## separate load generator; the report goes to docs/benchmarks.md (BENCHFLAGS=-quick: a short run)
 bench:
 	$(GO) run ./bench/cmd/loadbench $(BENCHFLAGS)
+
+## bench-stages: the benchmarks of each stage a request goes through (bench/cmd/stagebench),
+## six runs each; BASE=<revision> runs the same at that revision too, the two builds
+## alternated, and benchstat compares them (STAGEFLAGS=-h for the rest)
+bench-stages:
+	$(GO) run ./bench/cmd/stagebench $(if $(BASE),-base $(BASE)) $(STAGEFLAGS)
 
 ## bench-faults: 10,000 requests with 5 % injected backend failures and a fallback; zero
 ## client-visible errors and the fallback's added latency (docs/benchmarks.md)

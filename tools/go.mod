@@ -1,12 +1,16 @@
-// Module tools pins the build tools that the operator's make targets run, so
-// every developer and CI uses the same versions.
+// Module tools pins the tools that the operator's make targets (controller-gen) and
+// make bench-stages (benchstat) run, so every developer and CI uses the same versions.
 module github.com/semantic-router/semantic-router/tools
 
 go 1.26.0
 
-tool sigs.k8s.io/controller-tools/cmd/controller-gen
+tool (
+	golang.org/x/perf/cmd/benchstat
+	sigs.k8s.io/controller-tools/cmd/controller-gen
+)
 
 require (
+	github.com/aclements/go-moremath v0.0.0-20210112150236-f10218a38794 // indirect
 	github.com/davecgh/go-spew v1.1.2-0.20180830191138-d8f796af33cc // indirect
 	github.com/fatih/color v1.19.0 // indirect
 	github.com/fxamacker/cbor/v2 v2.9.1 // indirect
@@ -40,6 +44,7 @@ require (
 	go.yaml.in/yaml/v3 v3.0.5 // indirect
 	golang.org/x/mod v0.41.0 // indirect
 	golang.org/x/net v0.59.0 // indirect
+	golang.org/x/perf v0.0.0-20260908200009-22c9c6c9d4da // indirect
 	golang.org/x/sync v0.23.0 // indirect
 	golang.org/x/sys v0.48.0 // indirect
 	golang.org/x/text v0.42.0 // indirect
