@@ -150,27 +150,38 @@ func TestRunAgainstBase(t *testing.T) {
 	}
 }
 
-// TestBaseWithoutTheBenchmarks: a base older than a stage's benchmarks (BenchmarkReadAll came
-// with 033b2ee) is said to have none, and the run goes on with the other build's.
-func TestBaseWithoutTheBenchmarks(t *testing.T) {
+// TestStagesNotInATree: a stage whose benchmarks a tree does not have (a base older than
+// them), or whose package it does not have, is named, and the run goes on with the rest.
+func TestStagesNotInATree(t *testing.T) {
 	t.Parallel()
 	root, err := moduleRoot(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
-	rev, err := git(context.Background(), root, "rev-parse", "--short", "033b2ee~1")
+	rev, err := git(context.Background(), root, "rev-parse", "--short", "HEAD")
 	if err != nil {
-		t.Fatalf("the repository's history is needed (a shallow clone lacks it): %v", err)
+		t.Fatal(err)
+	}
+	chosen := []stage{
+		{"reading the body", "./internal/provider/transport", "^BenchmarkReadAll$"},
+		{"a benchmark to come", "./internal/provider/transport", "^BenchmarkNotWrittenYet$"},
+		{"a package to come", "./internal/notwrittenyet", "^BenchmarkAll$"},
 	}
 	var stdout, stderr bytes.Buffer
-	args := []string{"-base", "033b2ee~1", "-stages", "^reading the body$", "-count", "1", "-benchtime", "1x", "-out", t.TempDir()}
-	if err := run(t.Context(), args, &stdout, &stderr); err != nil {
+	o := options{base: "HEAD", count: 1, benchtime: "1x", out: t.TempDir(), progress: &stderr}
+	if err := compare(t.Context(), o, chosen, &stdout); err != nil {
 		t.Fatalf("%v\n%s", err, stderr.String())
 	}
-	if want := "base@" + rev + " has none of the benchmarks of: reading the body\n"; !strings.Contains(stderr.String(), want) {
-		t.Errorf("stderr has no %q:\n%s", want, stderr.String())
+	for _, want := range []string{
+		"base@" + rev + " has no ./internal/notwrittenyet: its stages run on the other build only\n",
+		"base@" + rev + " has none of the benchmarks of: a benchmark to come, a package to come\n",
+		"head has none of the benchmarks of: a benchmark to come, a package to come\n",
+	} {
+		if !strings.Contains(stderr.String(), want) {
+			t.Errorf("stderr has no %q:\n%s", want, stderr.String())
+		}
 	}
 	if !strings.Contains(stdout.String(), "ReadAll/85000-bytes/announced") {
-		t.Errorf("benchstat's table has not the head's results:\n%s", stdout.String())
+		t.Errorf("benchstat's table has not the stage both trees have:\n%s", stdout.String())
 	}
 }
