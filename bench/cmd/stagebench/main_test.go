@@ -110,22 +110,12 @@ func TestList(t *testing.T) {
 // hold every run, and benchstat compares the two.
 func TestRunAgainstBase(t *testing.T) {
 	t.Parallel()
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Fatal("git is needed to check out the base revision")
-	}
+	root, rev := repository(t)
 	out := t.TempDir()
 	var stdout, stderr bytes.Buffer
 	args := []string{"-base", "HEAD", "-stages", "^reading the body$", "-count", "2", "-benchtime", "1x", "-out", out}
 	if err := run(t.Context(), args, &stdout, &stderr); err != nil {
 		t.Fatalf("%v\n%s", err, stderr.String())
-	}
-	root, err := moduleRoot(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	rev, err := git(context.Background(), root, "rev-parse", "--short", "HEAD")
-	if err != nil {
-		t.Fatal(err)
 	}
 	for _, want := range []string{"base@" + rev, "head", "ReadAll/85000-bytes/announced", "vs base"} {
 		if !strings.Contains(stdout.String(), want) {
@@ -154,14 +144,7 @@ func TestRunAgainstBase(t *testing.T) {
 // them), or whose package it does not have, is named, and the run goes on with the rest.
 func TestStagesNotInATree(t *testing.T) {
 	t.Parallel()
-	root, err := moduleRoot(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	rev, err := git(context.Background(), root, "rev-parse", "--short", "HEAD")
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, rev := repository(t)
 	chosen := []stage{
 		{"reading the body", "./internal/provider/transport", "^BenchmarkReadAll$"},
 		{"a benchmark to come", "./internal/provider/transport", "^BenchmarkNotWrittenYet$"},
@@ -184,4 +167,22 @@ func TestStagesNotInATree(t *testing.T) {
 	if !strings.Contains(stdout.String(), "ReadAll/85000-bytes/announced") {
 		t.Errorf("benchstat's table has not the stage both trees have:\n%s", stdout.String())
 	}
+}
+
+// repository returns the module's root and the short name of its HEAD, which the tests
+// check out as the base.
+func repository(t *testing.T) (root, rev string) {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Fatal("git is needed to check out the base revision")
+	}
+	root, err := moduleRoot(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	rev, err = git(context.Background(), root, "rev-parse", "--short", "HEAD")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return root, rev
 }
