@@ -26,9 +26,9 @@ type options struct {
 
 // build is one tree's test binaries and the file its results go to.
 type build struct {
-	label   string // benchstat's name for the column: head, or base@ and the revision
-	root    string // the tree's module root
-	bins    map[string]string
+	label   string            // benchstat's name for the column: head, or base@ and the revision
+	root    string            // the tree's module root
+	bins    map[string]string // test binary by package; "" when the tree has no such package
 	results string
 	missing []string // the stages none of whose benchmarks the tree has
 }
