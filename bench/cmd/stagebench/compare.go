@@ -12,6 +12,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/semantic-router/semantic-router/bench/internal/oop"
 )
 
 // options are a run's settings, from the flags.
@@ -57,7 +59,7 @@ func choose(all []stage, only string) ([]stage, error) {
 // compare builds the chosen stages' test binaries for this tree and, with a base, for the
 // base's worktree; runs them alternately; and prints benchstat's table.
 func compare(ctx context.Context, o options, chosen []stage, stdout io.Writer) (err error) {
-	root, err := moduleRoot(ctx)
+	root, err := oop.ModuleRoot()
 	if err != nil {
 		return err
 	}
@@ -210,19 +212,6 @@ func (b *build) miss(s stage) {
 	if !slices.Contains(b.missing, s.name) {
 		b.missing = append(b.missing, s.name)
 	}
-}
-
-// moduleRoot returns the directory of the main module's go.mod.
-func moduleRoot(ctx context.Context) (string, error) {
-	out, err := exec.CommandContext(ctx, "go", "env", "GOMOD").Output()
-	if err != nil {
-		return "", fmt.Errorf("go env GOMOD: %w", err)
-	}
-	gomod := strings.TrimSpace(string(out))
-	if gomod == "" || gomod == os.DevNull {
-		return "", errors.New("not inside the module: run from the repository")
-	}
-	return filepath.Dir(gomod), nil
 }
 
 // git runs git in dir and returns its output, trimmed; its error carries what git said.

@@ -12,6 +12,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/semantic-router/semantic-router/bench/internal/oop"
 )
 
 // TestStagesNameTheirBenchmarks: every stage's package exists and its pattern names at
@@ -19,7 +21,7 @@ import (
 // that times nothing.
 func TestStagesNameTheirBenchmarks(t *testing.T) {
 	t.Parallel()
-	root, err := moduleRoot(context.Background())
+	root, err := oop.ModuleRoot()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -176,7 +178,7 @@ func repository(t *testing.T) (root, rev string) {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Fatal("git is needed to check out the base revision")
 	}
-	root, err := moduleRoot(context.Background())
+	root, err := oop.ModuleRoot()
 	if err != nil {
 		t.Fatal(err)
 	}

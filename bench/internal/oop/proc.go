@@ -202,8 +202,8 @@ func (t *tail) String() string {
 	return strings.Join(t.lines, "\n")
 }
 
-// moduleRoot walks up from the working directory to the directory holding go.mod.
-func moduleRoot() (string, error) {
+// ModuleRoot walks up from the working directory to the directory holding go.mod.
+func ModuleRoot() (string, error) {
 	dir, err := os.Getwd()
 	if err != nil {
 		return "", err

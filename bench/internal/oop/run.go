@@ -122,7 +122,7 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 		progress = io.Discard
 	}
 	say := func(format string, args ...any) { fmt.Fprintf(progress, format+"\n", args...) }
-	root, err := moduleRoot()
+	root, err := ModuleRoot()
 	if err != nil {
 		return nil, err
 	}
