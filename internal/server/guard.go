@@ -10,6 +10,7 @@ import (
 
 	"github.com/semantic-router/semantic-router/internal/config"
 	"github.com/semantic-router/semantic-router/internal/openai"
+	"github.com/semantic-router/semantic-router/internal/stackgrow"
 )
 
 // guard enforces the limits of one listener around handler:
@@ -25,6 +26,11 @@ import (
 //     Transfer-Encoding) is closed after the answer. HTTP/2 frames every request itself.
 func guard(handler http.Handler, lim config.ServerLimits) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// An HTTP/2 stream's goroutine is new for each request, an HTTP/1.1 connection's for
+		// its first: each would grow to 8 KiB while decoding the request, forty frames deep,
+		// where the copy costs most (see stackgrow). Here, a few frames deep, it is cheap, and
+		// a connection's goroutine that has grown already is left as it is.
+		stackgrow.To8KiB()
 		rc := http.NewResponseController(w)
 		h1 := r.ProtoMajor == 1
 		g := &guardedWriter{ResponseWriter: w, rc: rc, writeTimeout: lim.WriteTimeout.D(), h1: h1}

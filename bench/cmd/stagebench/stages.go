@@ -27,5 +27,5 @@ var stages = []stage{
 	{"reading the stream", "./internal/provider/openaicompat", "^BenchmarkStreamNext$"},
 	{"keeping credentials out of the stream", "./internal/router", "^BenchmarkStreamText$"},
 	{"the access line", "./internal/redact", "^BenchmarkHandler$"},
-	{"the external processor", "./internal/extproc", "^BenchmarkExchange$"},
+	{"the external processor", "./internal/extproc", "^BenchmarkExchange(OnItsGoroutine)?$"},
 }
