@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"cmp"
+	"context"
 	"fmt"
 	"io"
 	"net/http"
@@ -15,6 +16,10 @@ import (
 	"testing"
 	"time"
 
+	corev3 "github.com/envoyproxy/go-control-plane/envoy/config/core/v3"
+	extprocv3 "github.com/envoyproxy/go-control-plane/envoy/service/ext_proc/v3"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials/insecure"
 	"sigs.k8s.io/yaml"
 
 	"github.com/semantic-router/semantic-router/internal/provider/providertest"
@@ -54,6 +59,30 @@ func TestRequestPathFitsEightKiBStack(t *testing.T) {
 		stackChild(t, os.Getenv(stackConfigEnv), stackCases[name])
 		return
 	}
+	checkStack(t, "TestRequestPathFitsEightKiBStack", connectionStackLimit)
+}
+
+// exchangeStackLimit is the stack the external processor grows each exchange's goroutine to
+// at its top (stackgrow.To16KiB in extproc.(*Server).Process).
+const exchangeStackLimit = 16 << 10
+
+// TestExchangeFitsItsSixteenKiBStack holds the external processor's exchanges to the stack
+// they are given at their top. gRPC runs each exchange on a goroutine of its own: one that
+// needs more than 16 KiB copies its stack again, deep in the request, on every exchange
+// (docs/benchmarks.md, "Stacks grown at the top of a request"). The cases are those of
+// TestRequestPathFitsEightKiBStack, sent as Envoy sends them, over one gRPC connection.
+func TestExchangeFitsItsSixteenKiBStack(t *testing.T) {
+	if name := os.Getenv(stackChildEnv); name != "" {
+		exchangeStackChild(t, os.Getenv(stackConfigEnv), stackCases[name])
+		return
+	}
+	checkStack(t, "TestExchangeFitsItsSixteenKiBStack", exchangeStackLimit)
+}
+
+// checkStack runs test's measured part, which limits every goroutine's stack to limit
+// bytes, for each case, and fails with the path that needed more.
+func checkStack(t *testing.T, test string, limit int) {
+	t.Helper()
 	const key = "sk-stack-test-0123456789abcdef"
 	// The model server runs here, in the test's own process: the limit is for the router.
 	backend := providertest.NewOpenAIFake(t, providertest.NewScript(), key)
@@ -66,11 +95,11 @@ func TestRequestPathFitsEightKiBStack(t *testing.T) {
 			}
 			// A routing worker started while the limit holds (the previous request's worker
 			// not yet back among the idle ones, on a loaded machine) overflows too: it is not
-			// a connection, and the case runs again, up to three times.
+			// a request's goroutine, and the case runs again, up to three times.
 			var out []byte
 			var err error
 			for attempt := 1; ; attempt++ {
-				out, err = measureStack(name, cfg)
+				out, err = measureStack(test, name, cfg)
 				i := strings.Index(string(out), "stack overflow")
 				if i < 0 {
 					break
@@ -81,12 +110,12 @@ func TestRequestPathFitsEightKiBStack(t *testing.T) {
 					continue
 				}
 				t.Fatalf("a request needs more than %d bytes of stack; the path that needed more:\n%s",
-					connectionStackLimit, out[max(0, i-200):min(len(out), i+12000)])
+					limit, out[max(0, i-200):min(len(out), i+12000)])
 			}
 			if err != nil {
 				t.Fatalf("the measured process failed: %v\n%s", err, out)
 			}
-			if !strings.Contains(string(out), "--- PASS: TestRequestPathFitsEightKiBStack") {
+			if !strings.Contains(string(out), "--- PASS: "+test) {
 				t.Fatalf("the measured process did not report:\n%s", out)
 			}
 		})
@@ -107,13 +136,13 @@ func overflowingGoroutine(report string) string {
 	return block
 }
 
-// measureStack runs the measured process of case name with the router configuration cfg.
-func measureStack(name, cfg string) ([]byte, error) {
-	cmd := exec.Command(os.Args[0], "-test.run=^TestRequestPathFitsEightKiBStack$", "-test.count=1", "-test.v")
+// measureStack runs test's measured part for case name with the router configuration cfg.
+func measureStack(test, name, cfg string) ([]byte, error) {
+	cmd := exec.Command(os.Args[0], "-test.run=^"+test+"$", "-test.count=1", "-test.v")
 	if raceEnabled {
 		// The race detector's instrumentation enlarges every frame: the limit is for the
 		// binary users run, so the measured process is a test binary built without it.
-		cmd = exec.Command("go", "test", "-count=1", "-v", "-run=^TestRequestPathFitsEightKiBStack$", ".")
+		cmd = exec.Command("go", "test", "-count=1", "-v", "-run=^"+test+"$", ".")
 	}
 	// New goroutines start at the smallest stack, not at the average the runtime has seen,
 	// which could start a connection above the limit and let its growth go unchecked. Stacks
@@ -280,4 +309,102 @@ func send(c *http.Client, url string, r stackRequest) error {
 		return fmt.Errorf("%s answered %d, want %d: %s", r.body, resp.StatusCode, want, b)
 	}
 	return nil
+}
+
+func exchangeStackChild(t *testing.T, cfg string, c stackCase) {
+	addr := start(t, "-config", cfg, "-gateway", "extproc", "-grpc-address", "127.0.0.1:0").listening(t)["extproc"]
+	conn, err := grpc.NewClient(addr, grpc.WithTransportCredentials(insecure.NewCredentials()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = conn.Close() }()
+	client := extprocv3.NewExternalProcessorClient(conn)
+	// Warm-up, as in stackChild; it also grows the stacks of the connection's own goroutines,
+	// which serve every exchange after it.
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() {
+			for range 3 {
+				for _, r := range c.requests {
+					if err := exchange(client, r); err != nil {
+						t.Error(err)
+						return
+					}
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if t.Failed() {
+		return
+	}
+	defer debug.SetMaxStack(debug.SetMaxStack(exchangeStackLimit))
+	for range 10 {
+		for _, r := range c.requests {
+			if err := exchange(client, r); err != nil {
+				t.Fatal(err)
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+	}
+}
+
+// exchange sends r to the external processor as Envoy does, on a stream of its own: the
+// request's headers and body, then, when the router let the request through, the model's
+// answer (a JSON completion, or for a stream its events), and checks each answer.
+func exchange(client extprocv3.ExternalProcessorClient, r stackRequest) error {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	s, err := client.Process(ctx)
+	if err != nil {
+		return err
+	}
+	send := func(req *extprocv3.ProcessingRequest) (*extprocv3.ProcessingResponse, error) {
+		if err := s.Send(req); err != nil {
+			return nil, err
+		}
+		return s.Recv()
+	}
+	hv := func(k, v string) *corev3.HeaderValue { return &corev3.HeaderValue{Key: k, RawValue: []byte(v)} }
+	headers := []*corev3.HeaderValue{hv(":method", "POST"), hv(":path", "/v1/chat/completions"), hv("content-type", "application/json")}
+	for k, vs := range r.header {
+		headers = append(headers, hv(strings.ToLower(k), vs[0]))
+	}
+	if _, err := send(&extprocv3.ProcessingRequest{Request: &extprocv3.ProcessingRequest_RequestHeaders{RequestHeaders: &extprocv3.HttpHeaders{
+		Headers: &corev3.HeaderMap{Headers: headers}}}}); err != nil {
+		return err
+	}
+	resp, err := send(&extprocv3.ProcessingRequest{Request: &extprocv3.ProcessingRequest_RequestBody{RequestBody: &extprocv3.HttpBody{
+		Body: []byte(r.body), EndOfStream: true}}})
+	if err != nil {
+		return err
+	}
+	if want := cmp.Or(r.status, http.StatusOK); want != http.StatusOK {
+		if got := int(resp.GetImmediateResponse().GetStatus().GetCode()); got != want {
+			return fmt.Errorf("%s: answered %d, want %d", r.body, got, want)
+		}
+		return nil
+	}
+	if resp.GetRequestBody().GetResponse().GetBodyMutation().GetBody() == nil {
+		return fmt.Errorf("%s: no body for the model server: %v", r.body, resp)
+	}
+	answer, contentType := `{"id":"c1","object":"chat.completion","model":"mock","choices":[{"index":0,"message":{"role":"assistant","content":"Hello from the fake."},"finish_reason":"stop"}],"usage":{"prompt_tokens":9,"completion_tokens":5,"total_tokens":14}}`, "application/json"
+	if strings.Contains(r.body, `"stream":true`) {
+		answer, contentType = `data: {"id":"c1","object":"chat.completion.chunk","model":"mock","choices":[{"index":0,"delta":{"role":"assistant","content":"Hello from the fake."},"finish_reason":null}]}`+"\n\n"+
+			`data: {"id":"c1","object":"chat.completion.chunk","model":"mock","choices":[{"index":0,"delta":{},"finish_reason":"stop"}],"usage":{"prompt_tokens":9,"completion_tokens":5,"total_tokens":14}}`+"\n\n"+
+			"data: [DONE]\n\n", "text/event-stream"
+	}
+	if _, err := send(&extprocv3.ProcessingRequest{Request: &extprocv3.ProcessingRequest_ResponseHeaders{ResponseHeaders: &extprocv3.HttpHeaders{
+		Headers: &corev3.HeaderMap{Headers: []*corev3.HeaderValue{hv(":status", "200"), hv("content-type", contentType)}}}}}); err != nil {
+		return err
+	}
+	resp, err = send(&extprocv3.ProcessingRequest{Request: &extprocv3.ProcessingRequest_ResponseBody{ResponseBody: &extprocv3.HttpBody{
+		Body: []byte(answer), EndOfStream: true}}})
+	if err != nil {
+		return err
+	}
+	if ir := resp.GetImmediateResponse(); ir != nil {
+		return fmt.Errorf("%s: the answer was refused: %v", r.body, ir)
+	}
+	return s.CloseSend()
 }
