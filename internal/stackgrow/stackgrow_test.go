@@ -12,6 +12,10 @@ import (
 // would shrink the stacks of goroutines that wait with little of their stack in use.
 func stackPerGoroutine(t *testing.T, grow func()) uint64 {
 	t.Helper()
+	// Two collections give the stacks of goroutines that have ended back to the heap: a
+	// stack they left in the runtime's pools would be reused here without being counted.
+	runtime.GC()
+	runtime.GC()
 	defer debug.SetGCPercent(debug.SetGCPercent(-1))
 	const n = 512
 	var before, after runtime.MemStats
@@ -47,9 +51,11 @@ func TestGrowsTheStackToItsSize(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			// Grown to the size and no further: the next doubling would be twice as much.
-			if got := stackPerGoroutine(t, tt.grow); got < tt.want || got >= tt.want*3/2 {
-				t.Errorf("each goroutine holds %d bytes of stack, want %d", got, tt.want)
+			// Grown to the size and no further: half or twice as much is another size. The
+			// count is of whole spans of stack memory, some of which hold stacks counted
+			// before, so it comes out up to a sixth short: it is read to the nearest size.
+			if got := stackPerGoroutine(t, tt.grow); got < tt.want*3/4 || got >= tt.want*3/2 {
+				t.Errorf("each goroutine holds %d bytes of stack, want about %d", got, tt.want)
 			}
 		})
 	}
