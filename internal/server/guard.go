@@ -26,10 +26,10 @@ import (
 //     Transfer-Encoding) is closed after the answer. HTTP/2 frames every request itself.
 func guard(handler http.Handler, lim config.ServerLimits) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		// An HTTP/2 stream's goroutine is new for each request, an HTTP/1.1 connection's for
-		// its first: each would grow to 8 KiB while decoding the request, forty frames deep,
-		// where the copy costs most (see stackgrow). Here, a few frames deep, it is cheap, and
-		// a connection's goroutine that has grown already is left as it is.
+		// An HTTP/2 stream's goroutine is new for each request, and would grow to 8 KiB while
+		// decoding it, forty frames deep, where the copy costs most (see stackgrow). Here, a
+		// few frames deep, it is cheap. An HTTP/1.1 connection's goroutine, which starts at
+		// the runtime's average or has grown already, is left as it is.
 		stackgrow.To8KiB()
 		rc := http.NewResponseController(w)
 		h1 := r.ProtoMajor == 1

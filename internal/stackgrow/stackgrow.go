@@ -3,11 +3,11 @@
 // A goroutine's stack starts small (2 KiB, or the average size the runtime has seen) and
 // doubles when a call needs more room than is left: the runtime copies the stack and adjusts
 // every frame on it, so the copy costs in proportion to the frames above it. A goroutine
-// started for one request (an HTTP/2 stream's, an external processor's exchange, an
-// HTTP/1.1 connection's first request) whose path needs more than it starts with pays that
-// copy deep in the path, about forty frames into decoding the request, once per request.
-// Growing the stack at the top of the request, where a dozen frames are on it, makes the
-// same growth cheap; the goroutine would have grown to the size anyway.
+// started for one request (an HTTP/2 stream's, an external processor's exchange) whose path
+// needs more than it starts with pays that copy deep in the path, about forty frames into
+// decoding the request, once per request. Growing the stack at the top of the request, where
+// a dozen frames are on it, makes the same growth cheap; the goroutine would have grown to the
+// size anyway.
 //
 // Each function grows the stack to its size, and no further, when it is called with at most
 // 3 KiB of the stack in use; it does nothing but clear its frame (under 0.1 µs) when the
