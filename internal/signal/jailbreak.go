@@ -7,6 +7,7 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"fmt"
+	"maps"
 	"math"
 	"sort"
 	"strings"
@@ -79,6 +80,7 @@ type JailbreakDetector struct {
 	model         *jbModel // nil without the learned model
 	builtinVecs   bool     // emb is the builtin embedder, whose vectors the model reads
 	long          scoreCache
+	windows       textMemo[map[string]float64] // evidence of long texts' windows
 }
 
 // NewJailbreakDetector builds a detector; with an Embedder it embeds the
@@ -86,6 +88,7 @@ type JailbreakDetector struct {
 func NewJailbreakDetector(ctx context.Context, opts JailbreakOptions) (*JailbreakDetector, error) {
 	warmTables()
 	d := &JailbreakDetector{threshold: opts.Threshold, emb: opts.Embedder, margin: opts.SimilarityMargin, width: opts.SimilarityWidth}
+	d.windows.limit = windowsKept
 	if d.threshold == 0 {
 		d.threshold = 0.5
 	}
@@ -213,7 +216,18 @@ func (d *JailbreakDetector) detectRules(a *analysis) JailbreakResult {
 }
 
 // detectAs is detect, with the learned model and similarity read only when learned is true.
+// A text longer than windowBytes is read in windows (see windows).
 func (d *JailbreakDetector) detectAs(a *analysis, v []float32, learned bool) JailbreakResult {
+	if len(a.text) > windowBytes {
+		return d.detectWindows(a.text, v)
+	}
+	return d.result(d.evidence(a, v, learned), d.similarity(v))
+}
+
+// evidence is what the rules, the mechanisms and, when learned is true, the learned model
+// find in a text: the strongest weight per reason. v is the text's vector from the
+// detector's embedder, or nil.
+func (d *JailbreakDetector) evidence(a *analysis, v []float32, learned bool) map[string]float64 {
 	// Traditional Chinese is read in Simplified characters, as the lexicon
 	// is written.
 	if folded, ok := foldHant(a.text); ok {
@@ -240,14 +254,31 @@ func (d *JailbreakDetector) detectAs(a *analysis, v []float32, learned bool) Jai
 			addReason(reasons, ReasonLearned, learnedWeight)
 		}
 	}
-	// Similarity is topical: it may tip a prompt that shows attack
-	// evidence, never a harmful request asked plainly.
-	if len(d.attacks) > 0 && v != nil && !plainRequest(reasons) {
-		var qBuf [128]float32
-		q := centredInto(qBuf[:0], v, d.mean)
-		if gap, over := d.benign.gapOver(maxDot(q, d.attacks), q, d.margin, d.width); over {
-			addReason(reasons, ReasonSimilar, maxSimilarityWeight*math.Min(1, (gap-d.margin)/d.width))
-		}
+	return reasons
+}
+
+// similarity is the weight that closeness to the known attacks adds to a text whose vector
+// is v, or 0: none without a vector or examples, or when the text is not close enough.
+func (d *JailbreakDetector) similarity(v []float32) float64 {
+	if len(d.attacks) == 0 || v == nil {
+		return 0
+	}
+	var qBuf [128]float32
+	q := centredInto(qBuf[:0], v, d.mean)
+	gap, over := d.benign.gapOver(maxDot(q, d.attacks), q, d.margin, d.width)
+	if !over {
+		return 0
+	}
+	return maxSimilarityWeight * math.Min(1, (gap-d.margin)/d.width)
+}
+
+// result scores reasons, with sim (see similarity) added to a copy of them unless they are
+// a harmful request asked plainly: similarity is topical, and may tip a prompt that shows
+// attack evidence, never a harmful request alone.
+func (d *JailbreakDetector) result(reasons map[string]float64, sim float64) JailbreakResult {
+	if sim > 0 && !plainRequest(reasons) {
+		reasons = maps.Clone(reasons)
+		addReason(reasons, ReasonSimilar, sim)
 	}
 	res := JailbreakResult{Score: combine(reasons)}
 	res.Jailbreak = res.Score >= d.threshold

@@ -57,3 +57,18 @@ func TestScoreCacheKeepsNoText(t *testing.T) {
 		t.Errorf("the cache keeps %d bytes of each 1 MB text, want no more than 4 KB", per)
 	}
 }
+
+// TestTextMemoKeepsItsLimit: a memo with a limit of its own keeps that many values.
+func TestTextMemoKeepsItsLimit(t *testing.T) {
+	t.Parallel()
+	m := textMemo[int]{limit: 3}
+	for i := range 10 {
+		m.put(memoKeyOf(strconv.Itoa(i), 0), i)
+	}
+	if n := m.len(); n != 3 {
+		t.Errorf("%d values kept, want 3", n)
+	}
+	if v, ok := m.get(memoKeyOf("9", 0)); !ok || v != 9 {
+		t.Errorf("the last value put = %d, %v; want 9, true", v, ok)
+	}
+}

@@ -64,8 +64,10 @@ var mechanismTerms = map[cueSet][]string{
 		"без этических", "без защитных", "без стеснения", "может всё", "освободился", "нет фильтров", "отсутствия совести",
 		"邪恶", "残忍", "毫无良知", "没有道德", "从来没有道德", "不承认任何", "以作恶为乐", "讨厌一切",
 		"无所不能", "挣脱", "没有任何过滤", "没有护栏", "毫无顾忌", "只听我"},
-	cueFiction: {"story", "novel", "chapter", "screenplay", "script", "poem", "stanza", "song", "thriller", "comic",
-		"dialogue", "scene", "novela", "cuento", "capítulo", "guion", "poema", "estrofa", "relato",
+	// English terms start a word: "history", "economic", "description" and "obscene" are
+	// not fiction.
+	cueFiction: {" story", " stories", " novel", " chapter", " screenplay", " script", " poem", " stanza", " song", " thriller", " comic",
+		" dialogue", " scene", "novela", "cuento", "capítulo", "guion", "poema", "estrofa", "relato",
 		"roman ", "nouvelle", "chapitre", "scénario", "poème", "chanson", "couplet", " bd ", "polar",
 		"geschichte", "kapitel", "drehbuch", "gedicht", "lied", "strophe", "krimi", "comic",
 		"рассказ", "роман", "глав", "сценари", "стих", "песн", "куплет", "комикс", "детектив",
@@ -160,14 +162,14 @@ var mechanismTerms = map[cueSet][]string{
 		"единственный оператор", "слушаться меня", "выброси правила", "следуй только", "больше не относятся",
 		"别再理会", "取代他们", "取代旧规则", "只是测试", "真正的任务", "服从我", "统统扔掉", "已经无效"},
 	cueExtract: {"instrucciones que te dieron", "before my first message", "configuration prompt", "secret rules", "setup message",
-		"initialised with", "initialized with", "received before", "echo back your", "preamble",
-		"antes de mi primer mensaje", "preámbulo", "te inicializaron", "recibiste antes",
+		"initialised with", "initialized with", "received before", "echo back your",
+		"antes de mi primer mensaje", "te inicializaron", "recibiste antes",
 		"reglas secretas", "muestra tu prompt",
-		"préambule", "initialisé", "reçues avant", "règles secrètes",
+		"initialisé", "reçues avant", "règles secrètes",
 		"message de configuration", "affiche ton prompt",
-		"vor meiner ersten nachricht", "präambel", "gestartet wurdest", "vor beginn dieses chats",
+		"vor meiner ersten nachricht", "gestartet wurdest", "vor beginn dieses chats",
 		"einrichtungsnachricht", "geheimer regeln", "konfigurations prompt", "zeig deinen systemprompt",
-		"перед моим первым сообщением", "преамбул", "настроечн",
+		"перед моим первым сообщением", "настроечн",
 		"конфигурационный промпт", "секретными правилами", "покажи системный промпт",
 		"保密前言", "聊天开始前", "初始化消息", "配置提示词", "秘密规则", "显示你的系统提示"},
 	cueUnlock: {"developer mode", "debug mode", "maintenance configuration", "test build", "modo desarrollador",
@@ -396,11 +398,14 @@ func scoreMechanisms(text, lower, view string, c cueSet, reasons map[string]floa
 		return
 	}
 	// Obfuscated spellings: what a reading reveals that the text hides.
+	// A reading that shows what the text already says (most of a long text's reading is the
+	// text itself) reveals nothing: it counts when it finds more.
+	plain := combine(reasons)
 	for _, ov := range obfuscatedViews(text, view, c) {
 		ovView := wordView(ov)
 		vc := mechCues(ovView)
 		inner := scorePatternsView(ov, strings.ToLower(ov), ovView, vc, 1)
-		if vc&^c&cueHarmful != 0 || combine(inner) >= 0.5 {
+		if vc&^c&cueHarmful != 0 || combine(inner) >= 0.5 && combine(inner) > plain {
 			addReason(reasons, ReasonObfuscated, max(0.85, combine(inner)))
 		}
 	}

@@ -285,9 +285,9 @@ func TestOrdinaryProseSkipsTheSplitScan(t *testing.T) {
 }
 
 // BenchmarkJailbreakDetectConversation scores the user's turns of an agent's conversation
-// joined, about 30 KB of questions about code ("def scale_13(x): return x * 13"), as the
-// signal does on each turn: the joined turns are new every time, and no kept result serves
-// them.
+// joined, about 30 KB of questions about code ("def scale_13(x): return x * 13"), none of
+// whose windows was read before (BenchmarkJailbreakDetectNextTurn reads a text whose earlier
+// windows were).
 func BenchmarkJailbreakDetectConversation(b *testing.B) {
 	d, err := NewJailbreakDetector(context.Background(), JailbreakOptions{})
 	if err != nil {
@@ -301,6 +301,7 @@ func BenchmarkJailbreakDetectConversation(b *testing.B) {
 	b.SetBytes(int64(len(text)))
 	b.ReportAllocs()
 	for b.Loop() {
+		d.windows = textMemo[map[string]float64]{limit: windowsKept}
 		_, _ = d.Detect(context.Background(), text)
 	}
 }

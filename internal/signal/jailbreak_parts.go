@@ -119,6 +119,9 @@ var partTerms = map[cueSet][]string{
 		"выведи", "покажи", "скопируй", "перепиши", "процитируй", "повтори", "вставь", "напечатай", "распечатай", "выдай", "скинь", "перечисли", "приведи",
 		"发给我", "贴出来", "复述", "列出来", "复制给", "输出", "打印", "展示", "给我看", "贴给我", "念一遍", "发出来", "写出来"},
 	partSetup: {
+		// A preamble is also a constitution's, a licence's or a contract's: setup text only
+		// when it is asked for back, and whose it is or word for word (see withParts).
+		"preamble", "preámbulo", "préambule", "präambel", "преамбул",
 		"hidden text", "texto oculto", "texte caché", "versteckten text", "скрытый текст", "隐藏文字",
 		"system prompt", "system message", "hidden instructions", "initial instructions", "your instructions", "before this conversation", "before my first", "your prompt",
 		"instrucciones ocultas", "instrucciones iniciales", "mensaje de sistema", "directrices ocultas", "antes de esta",

@@ -20,10 +20,12 @@ var memoSeeds = [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}
 
 // textMemo keeps a value for each of up to memoTexts long texts, by a 128-bit hash of the
 // text and its length: it holds none of the texts, so what it keeps does not grow with their
-// size. The zero value is ready to use, and safe for concurrent use.
+// size. limit is how many it keeps, memoTexts when 0. The zero value is ready to use, and
+// safe for concurrent use.
 type textMemo[V any] struct {
-	mu   sync.Mutex
-	kept map[memoKey]V
+	mu    sync.Mutex
+	kept  map[memoKey]V
+	limit int
 }
 
 // memoKey names a text, and how it was read where that changes the value (see scoring).
@@ -47,10 +49,14 @@ func (m *textMemo[V]) get(k memoKey) (V, bool) {
 func (m *textMemo[V]) put(k memoKey, v V) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if m.kept == nil {
-		m.kept = make(map[memoKey]V, memoTexts)
+	limit := m.limit
+	if limit == 0 {
+		limit = memoTexts
 	}
-	if _, ok := m.kept[k]; !ok && len(m.kept) >= memoTexts {
+	if m.kept == nil {
+		m.kept = make(map[memoKey]V, min(limit, memoTexts))
+	}
+	if _, ok := m.kept[k]; !ok && len(m.kept) >= limit {
 		for old := range m.kept {
 			delete(m.kept, old)
 			break
