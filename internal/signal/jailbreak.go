@@ -216,9 +216,9 @@ func (d *JailbreakDetector) detectRules(a *analysis) JailbreakResult {
 }
 
 // detectAs is detect, with the learned model and similarity read only when learned is true.
-// A text longer than windowBytes is read in windows (see windows).
+// A text longer than wholeBytes is read in windows (see windows).
 func (d *JailbreakDetector) detectAs(a *analysis, v []float32, learned bool) JailbreakResult {
-	if len(a.text) > windowBytes {
+	if len(a.text) > wholeBytes {
 		return d.detectWindows(a.text, v)
 	}
 	return d.result(d.evidence(a, v, learned), d.similarity(v))

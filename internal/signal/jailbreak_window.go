@@ -2,18 +2,19 @@ package signal
 
 import "unicode/utf8"
 
-// A text longer than windowBytes is read in overlapping windows, by the rules and the
-// mechanisms, and scores as its highest window. They read prompts: what they weigh together
-// (a persona and a frame without rules, "verbatim" and "instructions", a harmful topic and
-// a request for steps) is evidence within a prompt's few sentences, not across a document.
-// Read whole, a licence, a specification, a story or a long conversation gathers such words
-// from pages apart and scores as an attack, and the user who pastes it is refused. In
-// windows of a prompt's size, an attack written into a document (an instruction to the
-// model in a pasted web page) is read with the few sentences around it, as it would be on
-// its own. The learned model is not read on windows: it learned from prompts, and on
+// A text longer than wholeBytes is read in overlapping windows of windowBytes, by the rules
+// and the mechanisms, and scores as its highest window. They read prompts: what they weigh
+// together (a persona and a frame without rules, "verbatim" and "instructions", a harmful
+// topic and a request for steps) is evidence within a prompt's few sentences, not across a
+// document. Read whole, a licence, a specification, a story or a long conversation gathers
+// such words from pages apart and scores as an attack, and the user who pastes it is
+// refused. In windows of a prompt's size, an attack written into a document (an instruction
+// to the model in a pasted web page) is read with the few sentences around it, as it would
+// be on its own. The learned model is not read on windows: it learned from prompts, and on
 // windows of ordinary documents (emails, leaflets, essays) it is as sure as on attacks.
 // Similarity to the known attacks is the whole text's, and tips a window that shows
-// evidence of its own.
+// evidence of its own. A prompt up to wholeBytes, twice the longest the detector was tuned
+// and measured on, is read whole, by everything.
 //
 // Windows start every windowStep bytes and run to the start after next, so that any passage
 // of up to windowStep-windowSnap bytes lies whole in one of them. Each start moves forward
@@ -22,6 +23,7 @@ import "unicode/utf8"
 // earlier windows, and what was read of them (JailbreakDetector.windows) serves the next
 // turn; only the last windows are new.
 const (
+	wholeBytes  = 2 * windowBytes
 	windowBytes = 768
 	windowStep  = windowBytes / 2
 	windowSnap  = 64
@@ -79,7 +81,7 @@ func wordStart(text string, p int) int {
 	return p
 }
 
-// detectWindows is detectAs for a text longer than windowBytes: the highest of its windows'
+// detectWindows is detectAs for a text longer than wholeBytes: the highest of its windows'
 // scores, each window's evidence with the similarity of the whole text (v) to the known
 // attacks.
 func (d *JailbreakDetector) detectWindows(text string, v []float32) JailbreakResult {

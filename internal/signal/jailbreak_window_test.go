@@ -222,3 +222,28 @@ func BenchmarkJailbreakDetectNextTurn(b *testing.B) {
 		_, _ = d.Detect(context.Background(), fmt.Sprintf("%s\nAnd what about question %d?", text, i))
 	}
 }
+
+// TestPromptsUpToTwiceAWindowAreReadWhole: a prompt of up to wholeBytes is read whole, by
+// the learned model too, and only a longer one in windows.
+func TestPromptsUpToTwiceAWindowAreReadWhole(t *testing.T) {
+	t.Parallel()
+	d, err := NewJailbreakDetector(context.Background(), JailbreakOptions{Embedder: builtinEmbedder})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sentence := "Please summarise the attached minutes of the parish council meeting for the newsletter. "
+	whole := strings.Repeat(sentence, wholeBytes/len(sentence))
+	if _, err := d.Detect(context.Background(), whole); err != nil {
+		t.Fatal(err)
+	}
+	if n := d.windows.len(); n != 0 {
+		t.Errorf("a prompt of %d bytes was read in %d windows, want whole", len(whole), n)
+	}
+	longer := whole + sentence
+	if _, err := d.Detect(context.Background(), longer); err != nil {
+		t.Fatal(err)
+	}
+	if n, want := d.windows.len(), len(windows(longer)); n != want {
+		t.Errorf("a text of %d bytes was read in %d windows, want %d", len(longer), n, want)
+	}
+}
