@@ -1,10 +1,7 @@
 package signal
 
 import (
-	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -73,19 +70,7 @@ func BenchmarkPIIDetectConversation(b *testing.B) {
 // long document pasted into a prompt holds them.
 func BenchmarkPIIDetectProse(b *testing.B) {
 	d, _ := NewPIIDetector(PIIOptions{})
-	raw, err := os.ReadFile(filepath.Join("testdata", "domain", "corpus.jsonl"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	var prompts []string
-	for line := range strings.Lines(string(raw)) {
-		var row struct{ Prompt string }
-		if err := json.Unmarshal([]byte(line), &row); err != nil {
-			b.Fatal(err)
-		}
-		prompts = append(prompts, row.Prompt)
-	}
-	text := Normalize(strings.Join(prompts, "\n"))
+	text := documentText(b)
 	b.SetBytes(int64(len(text)))
 	b.ReportAllocs()
 	for b.Loop() {
