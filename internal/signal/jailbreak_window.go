@@ -13,8 +13,8 @@ import "unicode/utf8"
 // be on its own. The learned model is not read on windows: it learned from prompts, and on
 // windows of ordinary documents (emails, leaflets, essays) it is as sure as on attacks.
 // Similarity to the known attacks is the whole text's, and tips a window that shows
-// evidence of its own. A prompt up to wholeBytes, twice the longest the detector was tuned
-// and measured on, is read whole, by everything.
+// evidence of its own. A prompt up to wholeBytes, more than twice the longest the detector
+// was tuned and measured on, is read whole, by everything.
 //
 // Windows start every windowStep bytes and run to the start after next, so that any passage
 // of up to windowStep-windowSnap bytes lies whole in one of them. Each start moves forward

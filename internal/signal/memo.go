@@ -18,10 +18,9 @@ const (
 // share a key.
 var memoSeeds = [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}
 
-// textMemo keeps a value for each of up to memoTexts long texts, by a 128-bit hash of the
-// text and its length: it holds none of the texts, so what it keeps does not grow with their
-// size. limit is how many it keeps, memoTexts when 0. The zero value is ready to use, and
-// safe for concurrent use.
+// textMemo keeps a value for each of up to limit long texts (memoTexts when limit is 0), by
+// a 128-bit hash of the text and its length: it holds none of the texts, so what it keeps
+// does not grow with their size. The zero value is ready to use, and safe for concurrent use.
 type textMemo[V any] struct {
 	mu    sync.Mutex
 	kept  map[memoKey]V
