@@ -264,3 +264,158 @@ func FuzzIndexFoldASCII(f *testing.F) {
 		}
 	})
 }
+
+// digitOfReference is digitOf as written before its first-byte check.
+func digitOfReference(w string) (byte, bool) {
+	if len(w) < 3 || len(w) > 5 {
+		return 0, false
+	}
+	for d, name := range digitWords {
+		if strings.EqualFold(w, name) {
+			return "0123456789"[d], true
+		}
+	}
+	return 0, false
+}
+
+func TestDigitOfUnchanged(t *testing.T) {
+	t.Parallel()
+	words := []string{"zero", "One", "TWO", "thRee", "four", "five", "ſix", "SEVEN", "eight", "Nine", "nine1",
+		"six", "sixes", "one-", "on", "zeros", "tree", "Kelvin", "ſeven", "@ne", "`ne", "\u212aey"}
+	for _, text := range append(gateTexts(t), fastPathTexts...) {
+		words = append(words, strings.Fields(text)...)
+	}
+	for _, w := range words {
+		gd, gok := digitOf(w)
+		wd, wok := digitOfReference(w)
+		if gd != wd || gok != wok {
+			t.Errorf("digitOf(%q) = %q, %v; want %q, %v", w, gd, gok, wd, wok)
+		}
+	}
+}
+
+// TestDigitRunsAnswerAsHasDigitRun asks digitRuns what findAddresses asks, from every
+// number of each text in turn, and at random too, and compares it with hasDigitRun.
+func TestDigitRunsAnswerAsHasDigitRun(t *testing.T) {
+	t.Parallel()
+	texts := append(gateTexts(t), fastPathTexts...)
+	texts = append(texts, "12 34 567", "1234", "12,3 45, 678", "a1b22c333", "999", "", "1", "12345 x 12 1 123")
+	for _, text := range texts {
+		d := newDigitRuns(text)
+		for _, n := range numberStarts(text) {
+			to := min(len(text), n.start+addressWindow)
+			from := min(n.end, to)
+			if got, want := d.within(from, to), hasDigitRun(text[from:to], 3); got != want {
+				t.Fatalf("in %q, within(%d, %d) = %v, hasDigitRun says %v", text, from, to, got, want)
+			}
+		}
+		r := newDigitRuns(text)
+		for from := range len(text) + 1 {
+			for _, to := range []int{from, min(len(text), from+3), min(len(text), from+7), len(text)} {
+				if got, want := r.within(from, to), hasDigitRun(text[from:to], 3); got != want {
+					t.Fatalf("in %q, within(%d, %d) = %v, hasDigitRun says %v", text, from, to, got, want)
+				}
+			}
+		}
+		// Going back reads again.
+		if len(text) > 0 {
+			if got, want := r.within(0, len(text)), hasDigitRun(text, 3); got != want {
+				t.Fatalf("in %q, within(0, %d) after the end = %v, hasDigitRun says %v", text, len(text), got, want)
+			}
+		}
+	}
+}
+
+// hasDigitRun, the reference of digitRuns, reports whether s holds n ASCII digits in a row.
+func hasDigitRun(s string, n int) bool {
+	run := 0
+	for i := 0; i < len(s); i++ {
+		if !isDigit(s[i]) {
+			run = 0
+			continue
+		}
+		if run++; run >= n {
+			return true
+		}
+	}
+	return false
+}
+
+func TestTrimBlanksAsTrimLeft(t *testing.T) {
+	t.Parallel()
+	for _, s := range []string{"", " ", " \t\n\f\r x", ",, \n,x ,", "\v x", "\u00a0x", "x ", ", 1", "\r\n,"} {
+		if got, want := trimBlanks(s), strings.TrimLeft(s, reSpace); got != want {
+			t.Errorf("trimBlanks(%q) = %q, want %q", s, got, want)
+		}
+		if got, want := trimCommasAndBlanks(s), strings.TrimLeft(s, ","+reSpace); got != want {
+			t.Errorf("trimCommasAndBlanks(%q) = %q, want %q", s, got, want)
+		}
+	}
+	for c := range 256 {
+		if got, want := isREBlank(byte(c)), strings.IndexByte(reSpace, byte(c)) >= 0; got != want {
+			t.Errorf("isREBlank(%q) = %v, want %v", byte(c), got, want)
+		}
+	}
+}
+
+// findLowerNamesReference is findLowerNames as written before its ASCII fast path.
+func (d *PIIDetector) findLowerNamesReference(text string) [][2]int {
+	var out [][2]int
+	for i := 0; i < len(text); {
+		r, size := utf8.DecodeRuneInString(text[i:])
+		if !isLowerLetter(r) || i > 0 && isNameByte(text[i-1]) {
+			i += size
+			continue
+		}
+		j := i
+		for j < len(text) {
+			r, size := utf8.DecodeRuneInString(text[j:])
+			if !isLowerLetter(r) && r != '-' {
+				break
+			}
+			j += size
+		}
+		w := text[i:j]
+		if j-i >= 3 && d.givenNames.has(w) && !englishGivenNames[w] && !notNameWords[w] && !bayesStop[w] {
+			tail := text[max(0, i-40):i]
+			if cueBefore(tail, lowerNameCues, nil) || cueBefore(tail, relationCues, nil) ||
+				lowerNameVerbRE.MatchString(tailWindow(text[j:], tailBytes)) && clauseStart(tail) {
+				out = append(out, [2]int{i, j})
+			}
+		}
+		i = j
+	}
+	return out
+}
+
+var lowerNameTexts = []string{"tell suresh the build is green", "my son omar-ali starts monday", "yesterday brandon said no",
+	"ask josé about it", "ping zoë, then ángel", "écrire à élodie", "x-omar", "é-omar", "\xffomar said", "call\u00a0priya",
+	"remind ñandú", "ask аня", "my daughter ſophia"}
+
+func TestFindLowerNamesUnchanged(t *testing.T) {
+	t.Parallel()
+	d, err := NewPIIDetector(PIIOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, text := range append(append(gateTexts(t), fastPathTexts...), lowerNameTexts...) {
+		if got, want := d.findLowerNames(text), d.findLowerNamesReference(text); !reflect.DeepEqual(got, want) {
+			t.Fatalf("findLowerNames(%q) = %v, want %v", text, got, want)
+		}
+	}
+}
+
+func FuzzFindLowerNames(f *testing.F) {
+	for _, s := range lowerNameTexts {
+		f.Add(s)
+	}
+	d, err := NewPIIDetector(PIIOptions{})
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		if got, want := d.findLowerNames(text), d.findLowerNamesReference(text); !reflect.DeepEqual(got, want) {
+			t.Fatalf("findLowerNames(%q) = %v, want %v", text, got, want)
+		}
+	})
+}

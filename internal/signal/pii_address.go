@@ -49,6 +49,7 @@ func findAddresses(text string, gate bool) [][2]int {
 	// The patterns that start with a house number are tried only where a number starts,
 	// which keeps the cost linear in the digits of the text rather than its length.
 	nums := numberStarts(text)
+	postcodes := newDigitRuns(text)
 	for _, n := range nums {
 		may := uint8(1<<len(streetPatterns) - 1)
 		if gate {
@@ -78,7 +79,7 @@ func findAddresses(text string, gate bool) [][2]int {
 				add(s, end)
 			}
 		}
-		if s, e := findMoreAddressesAt(text, n); e > s {
+		if s, e := findMoreAddressesAt(text, n, postcodes); e > s {
 			add(s, e)
 		}
 		// The name before the number ("Keizersgracht 123"), with a postal code after it.
@@ -160,11 +161,11 @@ var streetPatterns = [...]*lazyRegexp{usStreetAt, frStreetAt, bareStreetAt}
 func streetsAfter(text string, end int) uint8 {
 	var may uint8
 	if end < len(text) && isREBlank(text[end]) {
-		first := strings.TrimLeft(text[end:], reSpace)
+		first := trimBlanks(text[end:])
 		if first != "" && capitalOrDigit(first[0]) {
 			second := ""
 			if i := strings.IndexAny(first, reSpace); i >= 0 {
-				second = strings.TrimLeft(first[i:], reSpace)
+				second = trimBlanks(first[i:])
 			}
 			if second != "" && capitalOrDigit(second[0]) {
 				may |= 1 << 0 // usStreetAt
@@ -174,9 +175,9 @@ func streetsAfter(text string, end int) uint8 {
 			}
 		}
 	}
-	t := strings.TrimLeft(text[end:], ",\t\n\f\r ")
+	t := trimCommasAndBlanks(text[end:])
 	if strings.HasPrefix(t, "bis") || strings.HasPrefix(t, "ter") {
-		t = strings.TrimLeft(t[3:], ",\t\n\f\r ")
+		t = trimCommasAndBlanks(t[3:])
 	}
 	if t != "" && strings.IndexByte("rabpciqRABPCIQ", t[0]) >= 0 {
 		may |= 1 << 1 // frStreetAt
@@ -188,7 +189,27 @@ func streetsAfter(text string, end int) uint8 {
 // character.
 func capitalOrDigit(c byte) bool { return isUpperASCII(c) || isDigit(c) || c >= utf8.RuneSelf }
 
-func isREBlank(c byte) bool { return strings.IndexByte(reSpace, c) >= 0 }
+// isREBlank reports whether c is one of reSpace, the blanks of \s.
+func isREBlank(c byte) bool { return c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == '\f' }
+
+// trimBlanks is strings.TrimLeft(s, reSpace), without building the set of the blanks on each
+// call: findAddresses asks it after every number of a text.
+func trimBlanks(s string) string {
+	i := 0
+	for i < len(s) && isREBlank(s[i]) {
+		i++
+	}
+	return s[i:]
+}
+
+// trimCommasAndBlanks is strings.TrimLeft(s, ","+reSpace), as trimBlanks.
+func trimCommasAndBlanks(s string) string {
+	i := 0
+	for i < len(s) && (s[i] == ',' || isREBlank(s[i])) {
+		i++
+	}
+	return s[i:]
+}
 
 // mayStartTail reports whether rest may start with a tail extendAddressPostal takes. After
 // an optional comma and blanks, each tail pattern needs a unit word or "#" (unitTailRE), a
@@ -199,7 +220,7 @@ func isREBlank(c byte) bool { return strings.IndexByte(reSpace, c) >= 0 }
 func mayStartTail(rest string) bool {
 	t := strings.TrimPrefix(rest, ",")
 	comma := len(t) < len(rest)
-	t = strings.TrimLeft(t, reSpace)
+	t = trimBlanks(t)
 	if t == "" {
 		return false
 	}
@@ -208,6 +229,10 @@ func mayStartTail(rest string) bool {
 		return true
 	case isUpperASCII(c) && (comma || len(t) > 1 && (isUpperASCII(t[1]) || isDigit(t[1]))):
 		return true
+	}
+	// t[0] is ASCII here: it folds only to its other case, and most letters start no unit word.
+	if !unitWordInitials[t[0]|0x20] {
+		return false
 	}
 	for _, w := range unitWordStarts {
 		if len(t) >= len(w) && strings.EqualFold(t[:len(w)], w) {
@@ -220,6 +245,14 @@ func mayStartTail(rest string) bool {
 // unitWordStarts are the starts of the unit words unitTailRE takes, in lower case.
 var unitWordStarts = []string{"apt", "apartment", "suite", "ste", "unit", "fl", "room", "rm", "gate", "entrance",
 	"etage", "building", "bldg", "block", "tower", "level", "piso", "wohnung", "whg"}
+
+// unitWordInitials holds the first letters of unitWordStarts.
+var unitWordInitials = func() (set [256]bool) {
+	for _, w := range unitWordStarts {
+		set[w[0]] = true
+	}
+	return set
+}()
 
 func isUpperASCII(c byte) bool { return c >= 'A' && c <= 'Z' }
 

@@ -34,9 +34,10 @@ var (
 
 // findMoreAddressesAt tries the patterns anchored at the house number n that
 // findAddresses's older patterns do not cover; it returns the span found, or e <= s.
-func findMoreAddressesAt(text string, n numberRun) (int, int) {
+// postcodes tells where the next three digits in a row are (see digitRuns).
+func findMoreAddressesAt(text string, n numberRun, postcodes *digitRuns) (int, int) {
 	window := text[n.start:min(len(text), n.start+addressWindow)]
-	if strings.IndexByte(window, ',') >= 0 && hasDigitRun(window[min(len(window), n.end-n.start):], 3) {
+	if strings.IndexByte(window, ',') >= 0 && postcodes.within(min(n.end, n.start+len(window)), n.start+len(window)) {
 		if loc := localityChainAt.FindStringIndex(window); loc != nil {
 			return n.start, extendAddress(text, n.start+loc[1])
 		}
@@ -64,20 +65,36 @@ func findMoreAddressesAt(text string, n numberRun) (int, int) {
 	return 0, 0
 }
 
-// hasDigitRun reports whether s holds n ASCII digits in a row. Every localityChainAt match
-// ends in a postcode with three in a row or more, after the house number.
-func hasDigitRun(s string, n int) bool {
-	run := 0
-	for i := 0; i < len(s); i++ {
-		if !isDigit(s[i]) {
-			run = 0
-			continue
-		}
-		if run++; run >= n {
-			return true
+// digitRuns finds, in a text read from start to end, where three ASCII digits in a row are
+// next: within(from, to) reports whether text[from:to] holds three in a row, as every
+// localityChainAt match does after its house number (its postcode). Asked with a from that
+// never goes back, as findAddresses asks at each number in turn, it reads the text once,
+// not the 160 bytes after each number with a comma near it.
+type digitRuns struct {
+	text string
+	// next is the start of the first run of three at or after scanned, or len(text); -1
+	// before the first question.
+	next, scanned int
+}
+
+func newDigitRuns(text string) *digitRuns { return &digitRuns{text: text, next: -1} }
+
+func (d *digitRuns) within(from, to int) bool {
+	if from < d.scanned || d.next < from {
+		d.next, d.scanned = len(d.text), from
+		run := 0
+		for i := from; i < len(d.text); i++ {
+			if !isDigit(d.text[i]) {
+				run = 0
+				continue
+			}
+			if run++; run == 3 {
+				d.next = i - 2
+				break
+			}
 		}
 	}
-	return false
+	return d.next+3 <= to
 }
 
 // plainWords reports whether the lower-case words of a street name hold no sentence words

@@ -77,7 +77,7 @@ func hasValueRun(s string) bool {
 	for i := 0; i < len(s); {
 		c := s[i]
 		size := 1
-		ok := isREWordByte(c) || c == '+' || c == '/' || c == '-'
+		ok := valueBytes[c]
 		if c >= utf8.RuneSelf {
 			var r rune
 			r, size = utf8.DecodeRuneInString(s[i:])
@@ -95,6 +95,14 @@ func hasValueRun(s string) bool {
 	}
 	return false
 }
+
+// valueBytes holds the ASCII characters of secretCueRE's value class.
+var valueBytes = func() (set [256]bool) {
+	for c := range utf8.RuneSelf {
+		set[c] = isREWordByte(byte(c)) || c == '+' || c == '/' || c == '-'
+	}
+	return set
+}()
 
 // Street-type endings deStreetRE needs right before whitespace and a house number.
 var deStreetEndings = withFolded([]string{"straße", "strasse", "str.", "weg", "gasse", "platz", "allee", "ring", "damm", "ufer", "chaussee",
@@ -141,12 +149,12 @@ func mayHoldGulfStreet(text string) bool {
 			}
 			from += i + len(w)
 			rest := text[from:]
-			r := strings.TrimLeft(rest, reSpace)
+			r := trimBlanks(rest)
 			if len(r) == len(rest) {
 				continue
 			}
 			if strings.HasPrefix(r, "No") {
-				r = strings.TrimLeft(strings.TrimPrefix(r[2:], "."), reSpace)
+				r = trimBlanks(strings.TrimPrefix(r[2:], "."))
 			}
 			if r != "" && isDigit(r[0]) {
 				return true

@@ -302,3 +302,56 @@ func FuzzShortcuts(f *testing.F) {
 		}
 	})
 }
+
+// tokenExamples hold one shortest match of each of tokenREs, in its order.
+var tokenExamples = []string{
+	"sk-" + strings.Repeat("a", 20),
+	"AKIA" + strings.Repeat("Z", 16),
+	"ghp_" + strings.Repeat("b", 30),
+	"github_pat_" + strings.Repeat("c", 40),
+	"glpat-" + strings.Repeat("d", 20),
+	"xoxb-" + strings.Repeat("e", 10),
+	"AIza" + strings.Repeat("f", 35),
+	"sk_live_" + strings.Repeat("g", 16),
+	"hf_" + strings.Repeat("h", 30),
+	"npm_" + strings.Repeat("i", 36),
+	"SG." + strings.Repeat("j", 16) + "." + strings.Repeat("k", 16),
+	"eyJ" + strings.Repeat("l", 8) + ".eyJ" + strings.Repeat("m", 8) + "." + strings.Repeat("n", 8),
+	"-----BEGIN PRIVATE KEY-----",
+}
+
+// TestTokenRunsBoundEveryMatch checks each of tokenREs' run against its shortest match and
+// every text one edit away from it: whatever the pattern matches holds a run that long.
+func TestTokenRunsBoundEveryMatch(t *testing.T) {
+	t.Parallel()
+	if len(tokenExamples) != len(tokenREs) {
+		t.Fatalf("%d examples for %d patterns", len(tokenExamples), len(tokenREs))
+	}
+	for i, tr := range tokenREs {
+		ex := "key: " + tokenExamples[i] + " end"
+		if !tr.re.MatchString(ex) {
+			t.Fatalf("%s does not match its example %q", tr.re.String(), ex)
+		}
+		if tr.run > maxTokenRun {
+			t.Errorf("%s needs a run of %d, more than maxTokenRun", tr.re.String(), tr.run)
+		}
+		texts := []string{ex}
+		for k := range len(ex) {
+			texts = append(texts, ex[:k]+ex[k+1:], ex[:k]+" "+ex[k+1:], ex[:k]+"."+ex[k:])
+		}
+		exact := false
+		for _, text := range texts {
+			if !tr.re.MatchString(text) {
+				continue
+			}
+			run := tokenRun(text)
+			if run < tr.run {
+				t.Fatalf("%s matches %q, whose longest run is %d, under its run %d", tr.re.String(), text, run, tr.run)
+			}
+			exact = exact || run == tr.run
+		}
+		if !exact && tr.run > 0 {
+			t.Errorf("%s: no text matched holds a run of exactly %d; the bound may be set too low", tr.re.String(), tr.run)
+		}
+	}
+}

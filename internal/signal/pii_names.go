@@ -14,6 +14,10 @@ import (
 func capitalisedRuns(text string) [][2]int {
 	var out [][2]int
 	for p := 0; p < len(text); {
+		if c := text[p]; c < utf8.RuneSelf && (c < 'A' || c > 'Z') {
+			p++ // most bytes: no capital starts here
+			continue
+		}
 		e, stop := capWordScan(text, p)
 		if e < 0 {
 			// No word ends before stop, from p or from any capital after it: each would read
@@ -61,6 +65,17 @@ func capWordScan(text string, p int) (end, stop int) {
 	}
 	end = -1
 	for i := p + size; i < len(text); i += size {
+		if c := text[i]; c < utf8.RuneSelf {
+			size = 1
+			switch {
+			case 'a' <= c && c <= 'z':
+				end = i + 1
+			case 'A' <= c && c <= 'Z' || c == '\'' || c == '-':
+			default:
+				return end, i
+			}
+			continue
+		}
 		r, size = utf8.DecodeRuneInString(text[i:])
 		switch {
 		case isLowerLetter(r):
@@ -288,13 +303,13 @@ func lowerNameMatches(text string) [][]int {
 // the rest of its cue (blanks and ":", or " is" or "'s", whose "s" may be written "ſ"),
 // blanks, a word, a blank and a word.
 func lowerNameEnd(text string, p int) int {
-	rest := strings.TrimLeft(text[p:], reSpace)
+	rest := trimBlanks(text[p:])
 	if strings.HasPrefix(rest, ":") {
 		p = len(text) - len(rest) + 1
 	} else {
 		p = min(len(text), p+len(" iſ"))
 	}
-	p = len(text) - len(strings.TrimLeft(text[p:], reSpace))
+	p = len(text) - len(trimBlanks(text[p:]))
 	for range 2 {
 		if k := strings.IndexAny(text[p:], reSpace); k >= 0 {
 			p += k + 1

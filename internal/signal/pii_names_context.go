@@ -138,19 +138,16 @@ var lowerNameVerbRE = lazyRE(`^\s+(?:said|says|told|tells|asked|asks|wants|wante
 func (d *PIIDetector) findLowerNames(text string) [][2]int {
 	var out [][2]int
 	for i := 0; i < len(text); {
+		if c := text[i]; c < utf8.RuneSelf && (c < 'a' || c > 'z') {
+			i++ // most bytes of a text, decided without decoding them
+			continue
+		}
 		r, size := utf8.DecodeRuneInString(text[i:])
 		if !isLowerLetter(r) || i > 0 && isNameByte(text[i-1]) {
 			i += size
 			continue
 		}
-		j := i
-		for j < len(text) {
-			r, size := utf8.DecodeRuneInString(text[j:])
-			if !isLowerLetter(r) && r != '-' {
-				break
-			}
-			j += size
-		}
+		j := lowerWordEnd(text, i+size)
 		w := text[i:j]
 		if j-i >= 3 && d.givenNames.has(w) && !englishGivenNames[w] && !notNameWords[w] && !bayesStop[w] {
 			tail := text[max(0, i-40):i]
@@ -162,6 +159,25 @@ func (d *PIIDetector) findLowerNames(text string) [][2]int {
 		i = j
 	}
 	return out
+}
+
+// lowerWordEnd is where the lower-case letters and hyphens from j end.
+func lowerWordEnd(text string, j int) int {
+	for j < len(text) {
+		if c := text[j]; c < utf8.RuneSelf {
+			if (c < 'a' || c > 'z') && c != '-' {
+				break
+			}
+			j++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(text[j:])
+		if !isLowerLetter(r) {
+			break
+		}
+		j += size
+	}
+	return j
 }
 
 // lowerNameCues are the verbs after which a lower-case first name is a name.

@@ -5,25 +5,28 @@ import (
 	"strings"
 )
 
-// tokenREs match credential formats that are unambiguous by shape. Each
-// runs only if its literal prefix occurs in the text.
+// tokenREs match credential formats that are unambiguous by shape. Each runs only if its
+// literal prefix occurs in the text and, when gated, if the text holds a run of at least run
+// token characters ([A-Za-z0-9_-]) in a row, as each of its matches does: most texts hold
+// no run of 20, which rules out all but the shortest formats without looking for prefixes.
 var tokenREs = []struct {
 	prefixes []string
+	run      int
 	re       *lazyRegexp
 }{
-	{[]string{"sk-"}, lazyRE(`\bsk-(?:proj-|ant-(?:api\d\d-)?|live-|svcacct-)?[A-Za-z0-9_\-]{20,}`)},           // OpenAI, Anthropic
-	{[]string{"AKIA", "ASIA", "AGPA", "AIDA", "AROA"}, lazyRE(`\b(?:AKIA|ASIA|AGPA|AIDA|AROA)[0-9A-Z]{16}\b`)}, // AWS access key IDs
-	{[]string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_"}, lazyRE(`\bgh[pousr]_[A-Za-z0-9]{30,}\b`)},               // GitHub
-	{[]string{"github_pat_"}, lazyRE(`\bgithub_pat_[A-Za-z0-9_]{40,}\b`)},
-	{[]string{"glpat-"}, lazyRE(`\bglpat-[A-Za-z0-9_\-]{20,}\b`)},                                   // GitLab
-	{[]string{"xox"}, lazyRE(`\bxox[abprse]-[A-Za-z0-9\-]{10,}`)},                                   // Slack
-	{[]string{"AIza"}, lazyRE(`\bAIza[0-9A-Za-z_\-]{35}\b`)},                                        // Google
-	{[]string{"_live_", "_test_"}, lazyRE(`\b[rsp]k_(?:live|test)_[A-Za-z0-9]{16,}\b`)},             // Stripe
-	{[]string{"hf_"}, lazyRE(`\bhf_[A-Za-z0-9]{30,}\b`)},                                            // Hugging Face
-	{[]string{"npm_"}, lazyRE(`\bnpm_[A-Za-z0-9]{36}\b`)},                                           // npm
-	{[]string{"SG."}, lazyRE(`\bSG\.[A-Za-z0-9_\-]{16,}\.[A-Za-z0-9_\-]{16,}\b`)},                   // SendGrid
-	{[]string{"eyJ"}, lazyRE(`\beyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}`)}, // JWT
-	{[]string{"PRIVATE KEY"}, lazyRE(`-----BEGIN (?:RSA |EC |OPENSSH |DSA )?PRIVATE KEY-----`)},
+	{[]string{"sk-"}, 23, lazyRE(`\bsk-(?:proj-|ant-(?:api\d\d-)?|live-|svcacct-)?[A-Za-z0-9_\-]{20,}`)},           // OpenAI, Anthropic
+	{[]string{"AKIA", "ASIA", "AGPA", "AIDA", "AROA"}, 20, lazyRE(`\b(?:AKIA|ASIA|AGPA|AIDA|AROA)[0-9A-Z]{16}\b`)}, // AWS access key IDs
+	{[]string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_"}, 34, lazyRE(`\bgh[pousr]_[A-Za-z0-9]{30,}\b`)},               // GitHub
+	{[]string{"github_pat_"}, 51, lazyRE(`\bgithub_pat_[A-Za-z0-9_]{40,}\b`)},
+	{[]string{"glpat-"}, 26, lazyRE(`\bglpat-[A-Za-z0-9_\-]{20,}\b`)},                                   // GitLab
+	{[]string{"xox"}, 15, lazyRE(`\bxox[abprse]-[A-Za-z0-9\-]{10,}`)},                                   // Slack
+	{[]string{"AIza"}, 39, lazyRE(`\bAIza[0-9A-Za-z_\-]{35}\b`)},                                        // Google
+	{[]string{"_live_", "_test_"}, 24, lazyRE(`\b[rsp]k_(?:live|test)_[A-Za-z0-9]{16,}\b`)},             // Stripe
+	{[]string{"hf_"}, 33, lazyRE(`\bhf_[A-Za-z0-9]{30,}\b`)},                                            // Hugging Face
+	{[]string{"npm_"}, 40, lazyRE(`\bnpm_[A-Za-z0-9]{36}\b`)},                                           // npm
+	{[]string{"SG."}, 16, lazyRE(`\bSG\.[A-Za-z0-9_\-]{16,}\.[A-Za-z0-9_\-]{16,}\b`)},                   // SendGrid
+	{[]string{"eyJ"}, 11, lazyRE(`\beyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}`)}, // JWT
+	{[]string{"PRIVATE KEY"}, 0, lazyRE(`-----BEGIN (?:RSA |EC |OPENSSH |DSA )?PRIVATE KEY-----`)},
 }
 
 // secretCues gate secretCueRE (checked on the lowercased text).
@@ -46,8 +49,12 @@ func findAPIKeys(text string, gate bool) [][2]int {
 		}
 		out = append(out, [2]int{s, e})
 	}
+	longest := maxTokenRun
+	if gate {
+		longest = tokenRun(text)
+	}
 	for _, tr := range tokenREs {
-		if !containsAny(text, tr.prefixes) {
+		if tr.run > longest || !containsAny(text, tr.prefixes) {
 			continue
 		}
 		for _, m := range tr.re.FindAllStringIndex(text, -1) {
@@ -55,7 +62,12 @@ func findAPIKeys(text string, gate bool) [][2]int {
 		}
 	}
 	// secretCueRE runs only in windows around the cue words: each match starts at most a
-	// few bytes before one ("api_key", "client_secret") and its value is bounded.
+	// few bytes before one ("api_key", "client_secret") and its value is bounded. A window
+	// holds a run of value characters only where the text does: without one, no cue needs
+	// looking for.
+	if gate && !hasValueRun(text) {
+		return out
+	}
 	for _, cue := range secretCues {
 		for from := 0; ; {
 			i := indexFoldASCII(text[from:], cue)
@@ -78,6 +90,35 @@ func findAPIKeys(text string, gate bool) [][2]int {
 	}
 	return out
 }
+
+// maxTokenRun is the longest run of token characters any of tokenREs needs.
+const maxTokenRun = 51
+
+// tokenRun is the length of the longest run of token characters ([A-Za-z0-9_-]) in text, or
+// maxTokenRun if it is longer.
+func tokenRun(text string) int {
+	longest, n := 0, 0
+	for i := 0; i < len(text); i++ {
+		if !tokenBytes[text[i]] {
+			n = 0
+			continue
+		}
+		if n++; n > longest {
+			if longest = n; longest >= maxTokenRun {
+				return maxTokenRun
+			}
+		}
+	}
+	return longest
+}
+
+// tokenBytes holds the token characters of tokenREs.
+var tokenBytes = func() (set [256]bool) {
+	for c := range 256 {
+		set[c] = isREWordByte(byte(c)) || c == '-'
+	}
+	return set
+}()
 
 // The window around a secret cue word that secretCueRE reads: the longest prefix before the
 // cue ("client_" of "client_secret", "authorization" holding "auth"), and the cue, separator

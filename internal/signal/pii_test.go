@@ -224,6 +224,9 @@ func FuzzPIIDetect(f *testing.F) {
 		"data: d3JpdGUgdG8gYW5uQGV4YW1wbGUuY29tIG9yIGNhbGwgKDUwMykgNTU1LTAxNjY="} {
 		f.Add(s)
 	}
+	for _, s := range tokenExamples {
+		f.Add("token " + s)
+	}
 	d, _ := NewPIIDetector(PIIOptions{})
 	f.Fuzz(func(t *testing.T, s string) {
 		res := d.Detect(s)

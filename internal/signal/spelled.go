@@ -9,6 +9,14 @@ import (
 // digitWords are the English names of the digits, by value.
 var digitWords = []string{"zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"}
 
+// digitInitials holds the first letters of digitWords, in either case.
+var digitInitials = func() (set [256]bool) {
+	for _, w := range digitWords {
+		set[w[0]], set[w[0]-('a'-'A')] = true, true
+	}
+	return set
+}()
+
 // minSpelledDigits is the shortest run of digit names read as a number: shorter runs are
 // ordinary counting ("one or two", "three to five").
 const minSpelledDigits = 4
@@ -109,6 +117,11 @@ func digitOf(w string) (byte, bool) {
 	if len(w) < 3 || len(w) > 5 {
 		return 0, false
 	}
+	// Most words start with a letter that starts no digit's name: decided by their first
+	// byte, as EqualFold would decide it (an ASCII byte folds only to itself or its other case).
+	if c := w[0]; c < utf8.RuneSelf && !digitInitials[c] {
+		return 0, false
+	}
 	for d, name := range digitWords {
 		if strings.EqualFold(w, name) {
 			return "0123456789"[d], true
@@ -133,10 +146,10 @@ func maySpellSymbol(text string) bool {
 			return false
 		}
 		i += k
-		w := strings.TrimLeft(text[i+1:], reSpace)
+		w := trimBlanks(text[i+1:])
 		for _, word := range []string{"at", "dot"} {
 			if len(w) > len(word) && strings.EqualFold(w[:len(word)], word) {
-				if r := strings.TrimLeft(w[len(word):], reSpace); r != "" && strings.IndexByte(")]}>", r[0]) >= 0 {
+				if r := trimBlanks(w[len(word):]); r != "" && strings.IndexByte(")]}>", r[0]) >= 0 {
 					return true
 				}
 			}
