@@ -2,6 +2,7 @@ package signal
 
 import (
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -56,7 +57,7 @@ func findAddresses(text string, gate bool) [][2]int {
 			may = streetsAfter(text, n.end)
 		}
 		for i, re := range streetPatterns {
-			if may&(1<<i) == 0 {
+			if may&(1<<i) == 0 || gate && re == bareStreetAt && !bareStreetMayAdd(text, n) {
 				continue
 			}
 			loc := re.FindStringIndex(text[n.start:min(len(text), n.start+addressWindow)])
@@ -183,6 +184,55 @@ func streetsAfter(text string, end int) uint8 {
 		may |= 1 << 1 // frStreetAt
 	}
 	return may
+}
+
+// bareStreetMayAdd reports whether a bareStreetAt match at the house number n may be taken
+// as an address, without running the pattern: findAddresses takes one only with a postal
+// code after it, and so a tail that mayStartTail lets through where the match ends, or after
+// an address cue ("lives at 3 Elm Grove"). The match is the number, blanks and one
+// to four words ("The" and three names) apart by blanks, each to the end of its run of
+// letters, apostrophes and hyphens, within addressWindow: so it ends where one of the first
+// four such runs after the number ends, or at the window's end. Numbers in prose and code
+// ("x * 3\nExplain what") are followed by a capital far more often than by an address.
+func bareStreetMayAdd(text string, n numberRun) bool {
+	limit := min(len(text), n.start+addressWindow)
+	p := n.end
+	for range 4 {
+		q := p
+		for q < limit && isREBlank(text[q]) {
+			q++
+		}
+		if q == p {
+			break
+		}
+		e := q
+		for e < limit {
+			r, size := utf8.DecodeRuneInString(text[e:limit]) // as the pattern reads the window
+			if !unicode.IsLetter(r) && r != '\'' && r != '-' {
+				break
+			}
+			e += size
+		}
+		if e == q {
+			break
+		}
+		if mayStartTail(text[e:min(len(text), e+addressWindow)]) {
+			return true
+		}
+		p = e
+	}
+	cue := text[max(0, n.start-30):n.start]
+	return mayEndAddressCue(cue) && addressCueRE.MatchString(cue)
+}
+
+// mayEndAddressCue reports whether addressCueRE may match tail: each of its matches ends in
+// a word or a colon, then blanks. A byte of a longer character may be a letter's ("ſ").
+func mayEndAddressCue(tail string) bool {
+	i := len(tail) - 1
+	for i >= 0 && isREBlank(tail[i]) {
+		i--
+	}
+	return i >= 0 && (tail[i] == ':' || isASCIILetter(tail[i]) || tail[i] >= utf8.RuneSelf)
 }
 
 // capitalOrDigit reports whether c is an ASCII capital or digit, or a byte of a longer

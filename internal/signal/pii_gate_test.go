@@ -182,7 +182,9 @@ var ipv6RE = regexp.MustCompile(`[0-9A-Fa-f:]*:[0-9A-Fa-f:]*:[0-9A-Fa-f:.]*`)
 // ipv6Candidates finds what ipv6RE finds, lowerNameMatches what lowerNameRE finds, the
 // numeric patterns find in findInRuns what they find in the whole text, and each of
 // maySpellSymbol, mayHoldGulfStreet, mayHoldPOBox, mayNameRot13, streetsAfter, mayStartTail
-// and the locality chain's digit run says yes wherever its pattern matches. It returns the
+// and the locality chain's digit run says yes wherever its pattern matches, and
+// bareStreetMayAdd wherever a bare street's match may be taken, and mayEndAddressCue wherever
+// the address cue's pattern matches the text before a number. It returns the
 // first disagreement, or "", and adds to matched how often each pattern matched, so that a
 // caller can tell that it checked something.
 func shortcutAgreement(text string, matched map[string]int) string {
@@ -235,6 +237,21 @@ func shortcutAgreement(text string, matched map[string]int) string {
 				}
 			}
 		}
+		if loc := bareStreetAt.FindStringIndex(window); loc != nil {
+			e := n.start + loc[1]
+			if addressCueRE.MatchString(text[max(0, n.start-30):n.start]) || mayStartTail(text[e:min(len(text), e+addressWindow)]) {
+				matched["bareStreetMayAdd"]++
+				if !bareStreetMayAdd(text, n) {
+					return fmt.Sprintf("bareStreetMayAdd(%q, %v) = false, a bare street up to %d may be taken", text, n, e)
+				}
+			}
+		}
+		if cue := text[max(0, n.start-30):n.start]; addressCueRE.MatchString(cue) {
+			matched["mayEndAddressCue"]++
+			if !mayEndAddressCue(cue) {
+				return fmt.Sprintf("mayEndAddressCue(%q) = false, its regexp matches", cue)
+			}
+		}
 		if localityChainAt.MatchString(window) {
 			matched["locality"]++
 			if !hasDigitRun(window[min(len(window), n.end-n.start):], 3) {
@@ -271,7 +288,10 @@ func TestShortcutsMatchTheirPatterns(t *testing.T) {
 		"x (at) y", "x ( AT ) y [dot] z", "x(a t)y", "{dot>", "<at", "(\tdot\n}",
 		"12 Main St", "5, rue de la Paix", "5 impasse des Lilas", "12 Élan Road", "12 Örnvägen", "12 N 5th Street", "12bis rue de la Paix", "12\tOak", "12é", "12(x)",
 		"12 Oak Road, Apt 4", "12 Oak Road, #4", "12 Oak Road, SW1A 1AA", "12 Oak Road, CA 94043", "12 Oak Road, Étage 3",
-		"Keizersgracht 123, 1015 CJ Amsterdam", "41, 2nd Main, Jayanagar, Bengaluru 560041", "7-1-2, Chiyoda, Tokyo 100-0001")
+		"Keizersgracht 123, 1015 CJ Amsterdam", "41, 2nd Main, Jayanagar, Bengaluru 560041", "7-1-2, Chiyoda, Tokyo 100-0001",
+		"lives at 3 Elm Grove", "send it to 14 Marlow, Apt 2", "12 The Old Forge, SW1A 1AA", "12 Old Forge Lane Cottage, CA 94043", "12 The Old Forge Lane, CA 94043",
+		"12\nÉcole Saint-Ouen, 75001 Paris", "return x * 3\nExplain what it does", "12 O'Neill Hyphen-Name Third Fourth, CA 94043",
+		"lives at 12 Aa"+strings.Repeat("a", addressWindow-6)+"é, CA 94043", "12 Aa"+strings.Repeat("a", addressWindow-6)+"é what")
 	matched := map[string]int{}
 	for _, text := range texts {
 		for _, s := range []string{text, Normalize(text)} {
@@ -280,7 +300,7 @@ func TestShortcutsMatchTheirPatterns(t *testing.T) {
 			}
 		}
 	}
-	for _, name := range []string{"ipv6", "lowerName", "numeric", "maySpellSymbol", "mayHoldGulfStreet", "mayHoldPOBox", "mayNameRot13", "street", "locality", "tail"} {
+	for _, name := range []string{"ipv6", "lowerName", "numeric", "maySpellSymbol", "mayHoldGulfStreet", "mayHoldPOBox", "mayNameRot13", "street", "locality", "tail", "bareStreetMayAdd", "mayEndAddressCue"} {
 		if matched[name] < 4 {
 			t.Errorf("the %s patterns matched %d times in the texts, want at least 4", name, matched[name])
 		}
@@ -291,7 +311,8 @@ func TestShortcutsMatchTheirPatterns(t *testing.T) {
 func FuzzShortcuts(f *testing.F) {
 	for _, s := range []string{"fe80::1.", "a:b.c:d:e", "x ( AT ) y", "12 Main St, Apt 4", "12, Rue", "Keizersgracht 123, 1015 CJ Amsterdam",
 		"41, 2nd Main, Jayanagar, Bengaluru 560041", "12 Oak Road, Étage 3", "12 Élan Road", "12 N 5th Street", "5 impasse des Lilas",
-		"House No. 12, Road 3", "PO BOX #17", "boîte postale 12", "my name is john smith", "name: name: bo", "my name iſ ann lee"} {
+		"House No. 12, Road 3", "PO BOX #17", "boîte postale 12", "my name is john smith", "name: name: bo", "my name iſ ann lee",
+		"12 The Old Forge Lane, CA 94043", "lives at 3 Elm Grove", "return x * 3\nExplain what it does"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, text string) {

@@ -220,7 +220,7 @@ func TestValidators(t *testing.T) {
 
 func FuzzPIIDetect(f *testing.F) {
 	for _, s := range []string{"", "a@b.co", "+1 (503) 555-0166", "DE89 3704 0044 0532 0130 00", "::1", "2001:db8::", "My name is Ann", "12 rue de", "\xff\xfe", "Dr. ", "I'm", "mail jdoe-at-example-dot-com", "x.y -AT- z.org", `ssn 123\05545\0556789`, "a%u0040b.io", "31 32 33 2d 34 35 2d 36",
-		"ID4111111111111111é", "tel:0161 496 0733", "192.168.1.20.", "x123-45-6789日", "(415)5550132", "House No. 5, Street 2",
+		"ID4111111111111111é", "tel:0161 496 0733", "192.168.1.20.", "x123-45-6789日", "(415)5550132", "House No. 5, Street 2", "12 The Old Forge Lane, CA 94043", "lives at 3 Elm Grove",
 		"data: d3JpdGUgdG8gYW5uQGV4YW1wbGUuY29tIG9yIGNhbGwgKDUwMykgNTU1LTAxNjY="} {
 		f.Add(s)
 	}
