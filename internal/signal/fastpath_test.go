@@ -419,3 +419,44 @@ func FuzzFindLowerNames(f *testing.F) {
 		}
 	})
 }
+
+// longRunsReference is longRuns read in two passes, byte by byte and with hasValueRun.
+func longRunsReference(text string) (int, bool) {
+	longest, n := 0, 0
+	for i := 0; i < len(text); i++ {
+		if c := text[i]; isREWordByte(c) || c == '-' {
+			n++
+			longest = max(longest, n)
+		} else {
+			n = 0
+		}
+	}
+	return min(longest, maxTokenRun), hasValueRun(text)
+}
+
+var longRunTexts = []string{"", "sk-" + strings.Repeat("a", 60), "a+b/c" + strings.Repeat("x", 18), strings.Repeat("ſ", 19) + "K",
+	strings.Repeat("ab", 10), strings.Repeat("ab+", 9), "key: " + strings.Repeat("Z", 19) + "é", "\xff" + strings.Repeat("9", 25)}
+
+func TestLongRunsUnchanged(t *testing.T) {
+	t.Parallel()
+	for _, text := range append(append(gateTexts(t), fastPathTexts...), longRunTexts...) {
+		gt, gv := longRuns(text)
+		wt, wv := longRunsReference(text)
+		if gt != wt || gv != wv {
+			t.Fatalf("longRuns(%q) = %d, %v; want %d, %v", text, gt, gv, wt, wv)
+		}
+	}
+}
+
+func FuzzLongRuns(f *testing.F) {
+	for _, s := range longRunTexts {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		gt, gv := longRuns(text)
+		wt, wv := longRunsReference(text)
+		if gt != wt || gv != wv {
+			t.Fatalf("longRuns(%q) = %d, %v; want %d, %v", text, gt, gv, wt, wv)
+		}
+	})
+}

@@ -595,8 +595,20 @@ func ipv6Candidates(text string) [][2]int {
 	return out
 }
 
-func isHexOrColon(c byte) bool {
+func isHexOrColon(c byte) bool { return hexOrColonBytes[c] }
+
+// hexOrColonBytes holds the bytes of an IPv6 address's hex groups and their colons: a table,
+// as ipv6Candidates asks about every byte of a text.
+var hexOrColonBytes = byteSet(func(c byte) bool {
 	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' || c == ':'
+})
+
+// byteSet returns the table of the bytes in.
+func byteSet(in func(byte) bool) (set [256]bool) {
+	for c := range 256 {
+		set[c] = in(byte(c))
+	}
+	return set
 }
 
 // identifiesHost drops addresses that name no particular machine:

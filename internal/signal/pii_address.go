@@ -281,10 +281,7 @@ func mayStartTail(rest string) bool {
 		return true
 	}
 	// t[0] is ASCII here: it folds only to its other case, and most letters start no unit word.
-	if !unitWordInitials[t[0]|0x20] {
-		return false
-	}
-	for _, w := range unitWordStarts {
+	for _, w := range unitWordsByInitial[t[0]|0x20] {
 		if len(t) >= len(w) && strings.EqualFold(t[:len(w)], w) {
 			return true
 		}
@@ -296,12 +293,12 @@ func mayStartTail(rest string) bool {
 var unitWordStarts = []string{"apt", "apartment", "suite", "ste", "unit", "fl", "room", "rm", "gate", "entrance",
 	"etage", "building", "bldg", "block", "tower", "level", "piso", "wohnung", "whg"}
 
-// unitWordInitials holds the first letters of unitWordStarts.
-var unitWordInitials = func() (set [256]bool) {
+// unitWordsByInitial holds unitWordStarts by their first letter.
+var unitWordsByInitial = func() (by [256][]string) {
 	for _, w := range unitWordStarts {
-		set[w[0]] = true
+		by[w[0]] = append(by[w[0]], w)
 	}
-	return set
+	return by
 }()
 
 func isUpperASCII(c byte) bool { return c >= 'A' && c <= 'Z' }

@@ -135,9 +135,13 @@ func spacedHexRuns(text string) [][2]int {
 	return runs
 }
 
-func isBase64Byte(c byte) bool {
+func isBase64Byte(c byte) bool { return base64Bytes[c] }
+
+// base64Bytes holds both base64 alphabets: a table, as encodedRuns asks about every byte of a
+// text.
+var base64Bytes = byteSet(func(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '+' || c == '/' || c == '-' || c == '_'
-}
+})
 
 // decodeRun decodes a run as hex when it is all hex digits or spaced hex (spacedHexRuns),
 // else as base64, and reports whether the result is text: valid UTF-8, every rune printable

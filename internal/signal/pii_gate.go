@@ -97,12 +97,7 @@ func hasValueRun(s string) bool {
 }
 
 // valueBytes holds the ASCII characters of secretCueRE's value class.
-var valueBytes = func() (set [256]bool) {
-	for c := range utf8.RuneSelf {
-		set[c] = isREWordByte(byte(c)) || c == '+' || c == '/' || c == '-'
-	}
-	return set
-}()
+var valueBytes = byteSet(func(c byte) bool { return isREWordByte(c) || c == '+' || c == '/' || c == '-' })
 
 // Street-type endings deStreetRE needs right before whitespace and a house number.
 var deStreetEndings = withFolded([]string{"straße", "strasse", "str.", "weg", "gasse", "platz", "allee", "ring", "damm", "ufer", "chaussee",

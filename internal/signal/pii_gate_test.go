@@ -365,7 +365,7 @@ func TestTokenRunsBoundEveryMatch(t *testing.T) {
 			if !tr.re.MatchString(text) {
 				continue
 			}
-			run := tokenRun(text)
+			run, _ := longRuns(text)
 			if run < tr.run {
 				t.Fatalf("%s matches %q, whose longest run is %d, under its run %d", tr.re.String(), text, run, tr.run)
 			}

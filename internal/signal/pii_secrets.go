@@ -3,6 +3,7 @@ package signal
 import (
 	"math"
 	"strings"
+	"unicode/utf8"
 )
 
 // tokenREs match credential formats that are unambiguous by shape. Each runs only if its
@@ -49,9 +50,9 @@ func findAPIKeys(text string, gate bool) [][2]int {
 		}
 		out = append(out, [2]int{s, e})
 	}
-	longest := maxTokenRun
+	longest, values := maxTokenRun, true
 	if gate {
-		longest = tokenRun(text)
+		longest, values = longRuns(text)
 	}
 	for _, tr := range tokenREs {
 		if tr.run > longest || !containsAny(text, tr.prefixes) {
@@ -65,7 +66,7 @@ func findAPIKeys(text string, gate bool) [][2]int {
 	// few bytes before one ("api_key", "client_secret") and its value is bounded. A window
 	// holds a run of value characters only where the text does: without one, no cue needs
 	// looking for.
-	if gate && !hasValueRun(text) {
+	if !values {
 		return out
 	}
 	for _, cue := range secretCues {
@@ -94,31 +95,39 @@ func findAPIKeys(text string, gate bool) [][2]int {
 // maxTokenRun is the longest run of token characters any of tokenREs needs.
 const maxTokenRun = 51
 
-// tokenRun is the length of the longest run of token characters ([A-Za-z0-9_-]) in text, or
-// maxTokenRun if it is longer.
-func tokenRun(text string) int {
-	longest, n := 0, 0
-	for i := 0; i < len(text); i++ {
-		if !tokenBytes[text[i]] {
-			n = 0
-			continue
+// longRuns reads text once for the runs the credential patterns need: the length of its
+// longest run of token characters ([A-Za-z0-9_-]), or maxTokenRun if it is longer, and
+// whether it holds a run of 20 value characters, as hasValueRun reports.
+func longRuns(text string) (token int, values bool) {
+	t, v := 0, 0 // the current runs' lengths
+	for i := 0; i < len(text) && (token < maxTokenRun || !values); {
+		c := text[i]
+		isToken, isValue := tokenBytes[c], valueBytes[c]
+		size := 1
+		if c >= utf8.RuneSelf {
+			var r rune
+			r, size = utf8.DecodeRuneInString(text[i:])
+			isValue = r == 'ſ' || r == 'K' // the value class is case-folded
 		}
-		if n++; n > longest {
-			if longest = n; longest >= maxTokenRun {
-				return maxTokenRun
-			}
+		i += size
+		if isToken {
+			t++
+			token = max(token, min(t, maxTokenRun))
+		} else {
+			t = 0
+		}
+		if isValue {
+			v++
+			values = values || v >= 20
+		} else {
+			v = 0
 		}
 	}
-	return longest
+	return token, values
 }
 
 // tokenBytes holds the token characters of tokenREs.
-var tokenBytes = func() (set [256]bool) {
-	for c := range 256 {
-		set[c] = isREWordByte(byte(c)) || c == '-'
-	}
-	return set
-}()
+var tokenBytes = byteSet(func(c byte) bool { return isREWordByte(c) || c == '-' })
 
 // The window around a secret cue word that secretCueRE reads: the longest prefix before the
 // cue ("client_" of "client_secret", "authorization" holding "auth"), and the cue, separator
