@@ -25,6 +25,10 @@ func decodeEscapes(text string) (out string, at []int, ok bool) {
 	var b strings.Builder
 	last := 0
 	for i := 0; i < len(text); {
+		if c := text[i]; c != '%' && c != '=' && c != '\\' {
+			i++ // every escape starts with one of the three
+			continue
+		}
 		kind, n := escapeAt(text, i)
 		if n == 0 {
 			i++

@@ -99,31 +99,47 @@ const maxTokenRun = 51
 // longest run of token characters ([A-Za-z0-9_-]), or maxTokenRun if it is longer, and
 // whether it holds a run of 20 value characters, as hasValueRun reports.
 func longRuns(text string) (token int, values bool) {
-	t, v := 0, 0 // the current runs' lengths
-	for i := 0; i < len(text) && (token < maxTokenRun || !values); {
-		c := text[i]
-		isToken, isValue := tokenBytes[c], valueBytes[c]
-		size := 1
-		if c >= utf8.RuneSelf {
-			var r rune
-			r, size = utf8.DecodeRuneInString(text[i:])
-			isValue = r == 'ſ' || r == 'K' // the value class is case-folded
-		}
-		i += size
-		if isToken {
-			t++
-			token = max(token, min(t, maxTokenRun))
-		} else {
-			t = 0
-		}
-		if isValue {
-			v++
-			values = values || v >= 20
-		} else {
-			v = 0
-		}
+	t, v := 0, 0         // the current runs' lengths; a token character is a value character too
+	end := func() bool { // a run ends: whether both answers are known
+		token, values = max(token, t), values || v >= 20
+		return token >= maxTokenRun && values
 	}
-	return token, values
+	for i := 0; i < len(text); {
+		c := text[i]
+		if c < utf8.RuneSelf {
+			i++
+			switch {
+			case tokenBytes[c]:
+				t++
+				v++
+				continue
+			case valueBytes[c]:
+				v++
+				if end() {
+					return maxTokenRun, true
+				}
+				t = 0
+				continue
+			}
+		} else {
+			r, size := utf8.DecodeRuneInString(text[i:])
+			i += size
+			if r == 'ſ' || r == 'K' { // the value class is case-folded
+				v++
+				if end() {
+					return maxTokenRun, true
+				}
+				t = 0
+				continue
+			}
+		}
+		if end() {
+			return maxTokenRun, true
+		}
+		t, v = 0, 0
+	}
+	end()
+	return min(token, maxTokenRun), values
 }
 
 // tokenBytes holds the token characters of tokenREs.
