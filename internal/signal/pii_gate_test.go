@@ -182,9 +182,9 @@ var ipv6RE = regexp.MustCompile(`[0-9A-Fa-f:]*:[0-9A-Fa-f:]*:[0-9A-Fa-f:.]*`)
 // ipv6Candidates finds what ipv6RE finds, lowerNameMatches what lowerNameRE finds, the
 // numeric patterns find in findInRuns what they find in the whole text, and each of
 // maySpellSymbol, mayHoldGulfStreet, mayHoldPOBox, mayNameRot13, streetsAfter, mayStartTail
-// and the locality chain's digit run says yes wherever its pattern matches, and
-// bareStreetMayAdd wherever a bare street's match may be taken, and mayEndAddressCue wherever
-// the address cue's pattern matches the text before a number. It returns the
+// and the locality chain's digit run says yes wherever its pattern matches (mayEndAddressCue
+// where the address cue's pattern matches before a number), and bareStreetMayAdd wherever a
+// bare street's match may be taken. It returns the
 // first disagreement, or "", and adds to matched how often each pattern matched, so that a
 // caller can tell that it checked something.
 func shortcutAgreement(text string, matched map[string]int) string {
