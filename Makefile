@@ -40,7 +40,7 @@ test-unit:
 ## test-quality: the single-threaded checks of the signals' data and shortcuts, which -race
 ## only slows down (cross-validation, model training, shortcuts against their regexps)
 test-quality:
-	$(GO) test -count=1 -run '^(TestDomainCrossValidation|TestJailbreakModelIsTrainedFromTheTrainSplit|TestRuleStartsMatchAsTheRegexps|TestNameCuesMatchTheirRegexps)$$' -v ./internal/signal
+	$(GO) test -count=1 -run '^(TestDomainCrossValidation|TestJailbreakModelIsTrainedFromTheTrainSplit|TestRuleStartsMatchAsTheRegexps|TestNameCuesMatchTheirRegexps|TestTypesInFindsEveryValueAtEveryCut)$$' -v ./internal/signal
 
 ## fuzz: run each fuzz target for FUZZTIME executions (default 50000x)
 fuzz:

@@ -27,15 +27,16 @@ type textMemo[V any] struct {
 	limit int
 }
 
-// memoKey names a text, and how it was read where that changes the value (see scoring).
+// memoKey names a text, and how it was read where that changes the value (see scoring); at
+// is a place in the text the value depends on (a PII seam's cut), 0 for none.
 type memoKey struct {
 	h1, h2 uint64
-	n      int
+	n, at  int
 	how    uint8
 }
 
 func memoKeyOf(text string, how uint8) memoKey {
-	return memoKey{maphash.String(memoSeeds[0], text), maphash.String(memoSeeds[1], text), len(text), how}
+	return memoKey{h1: maphash.String(memoSeeds[0], text), h2: maphash.String(memoSeeds[1], text), n: len(text), how: how}
 }
 
 func (m *textMemo[V]) get(k memoKey) (V, bool) {

@@ -115,13 +115,15 @@ type PIIDetector struct {
 	// looseGiven are the first names of givenNames that need a known name after them in a run
 	// (looseGivenNameSet), less ExtraGivenNames.
 	looseGiven nameSet
+	// blocks are the types found in the blocks and seams of long texts (TypesIn).
+	blocks textMemo[[]PIIType]
 }
 
 // NewPIIDetector returns a detector for the given options.
 func NewPIIDetector(opts PIIOptions) (*PIIDetector, error) {
 	warmTables()
 	d := &PIIDetector{enabled: map[PIIType]bool{}, givenNames: shippedGivenNames(), surnames: shippedSurnames(),
-		looseGiven: shippedLooseGivenNames()}
+		looseGiven: shippedLooseGivenNames(), blocks: textMemo[[]PIIType]{limit: piiBlocksKept}}
 	known := map[PIIType]bool{}
 	for _, t := range allPIITypes {
 		known[t] = true

@@ -178,11 +178,11 @@ func (b *builder) pii(cfg *config.Signals) error {
 	for _, p := range cfg.PII {
 		scope := mustScope(p.Roles, ScopeAll)
 		b.add(p.Name, "pii", p.Roles, ScopeAll, false, func(ev *evaluation) Result {
-			found := det.Detect(ev.in.Text(scope)).Types()
+			found := det.TypesIn(ev.in.Text(scope))
 			// A value cut into two user messages ("call me at (312) 555-" / "0148") reads
 			// whole in the user's turns.
 			if turns, ok := ev.in.userTurns(scope); ok {
-				for _, t := range det.Detect(turns).Types() {
+				for _, t := range det.TypesIn(turns) {
 					if !slices.Contains(found, t) {
 						found = append(found, t)
 					}
