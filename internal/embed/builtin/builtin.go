@@ -32,7 +32,10 @@ const Dimensions = 100
 
 // Embedder is the builtin embedder. The zero value is ready to use and safe
 // for concurrent use; the vector table loads on the first call (about 100 ms).
-type Embedder struct{}
+// It keeps the sums of long texts' chunks (see chunkSums).
+type Embedder struct {
+	sums chunkSums
+}
 
 // New returns the builtin embedder.
 func New() *Embedder { return &Embedder{} }
@@ -55,7 +58,7 @@ func (e *Embedder) Embed(ctx context.Context, texts []string) ([][]float32, erro
 				return nil, fmt.Errorf("builtin embedder: %w", err)
 			}
 		}
-		out[i] = t.sentence(s)
+		out[i] = t.sentence(s, &e.sums)
 	}
 	return out, nil
 }
@@ -66,7 +69,7 @@ func (e *Embedder) Vector(text string) ([]float32, error) {
 	if err != nil {
 		return nil, fmt.Errorf("builtin embedder: %w", err)
 	}
-	return t.sentence(text), nil
+	return t.sentence(text, &e.sums), nil
 }
 
 // sifWeight is a/(a+p(w)) with p(w) estimated from the frequency rank by
@@ -78,8 +81,35 @@ func sifWeight(rank int32) float32 {
 	return a / (a + p)
 }
 
-func (t *table) sentence(s string) []float32 {
+// sentence is s's vector: its words' weighted vectors added up (a long text's in chunks,
+// kept in sums; see chunkCuts), less the direction every text shares, normalised.
+func (t *table) sentence(s string, sums *chunkSums) []float32 {
 	v := make([]float32, t.dims)
+	if cuts := chunkCuts(s); len(cuts) == 0 {
+		t.addText(v, s)
+	} else {
+		start := 0
+		for _, end := range append(cuts, len(s)) {
+			for i, x := range sums.sum(t, s[start:end]) {
+				v[i] += x
+			}
+			start = end
+		}
+	}
+	// Remove the direction every text shares; what is left is topic.
+	var dot float32
+	for i, c := range t.common {
+		dot += v[i] * c
+	}
+	for i, c := range t.common {
+		v[i] -= dot * c
+	}
+	embed.Normalize(v)
+	return v
+}
+
+// addText adds the weighted vectors of s's words to v.
+func (t *table) addText(v []float32, s string) {
 	var buf [64]byte
 	tok := buf[:0]
 	flush := func() {
@@ -114,16 +144,6 @@ func (t *table) sentence(s string) []float32 {
 		}
 	}
 	flush()
-	// Remove the direction every text shares; what is left is topic.
-	var dot float32
-	for i, c := range t.common {
-		dot += v[i] * c
-	}
-	for i, c := range t.common {
-		v[i] -= dot * c
-	}
-	embed.Normalize(v)
-	return v
 }
 
 func (t *table) addToken(v []float32, tok []byte) {
