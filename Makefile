@@ -69,6 +69,7 @@ fuzz:
 	$(GO) test ./internal/signal $(FUZZ) -fuzz '^FuzzCapitalisedRuns$$'
 	$(GO) test ./internal/signal $(FUZZ) -fuzz '^FuzzShortcuts$$'
 	$(GO) test ./internal/signal $(FUZZ) -fuzz '^FuzzNormalize$$'
+	$(GO) test ./internal/signal $(FUZZ) -fuzz '^FuzzCollapsePlainASCII$$'
 	$(GO) test ./internal/signal $(FUZZ) -fuzz '^FuzzIndexFoldASCII$$'
 	$(GO) test ./internal/eval $(FUZZ) -fuzz '^FuzzReadRows$$'
 

@@ -46,12 +46,9 @@ import (
 // Case is kept. Plain ASCII text without whitespace runs is returned as is, without
 // allocating. Normalize is idempotent and safe for concurrent use.
 func Normalize(s string) string {
-	if cleanASCII(s) {
-		return s
-	}
-	if plainASCII(s) {
-		// Of every step, only the whitespace's changes such text.
-		return collapseASCIISpace(s)
+	// Of every step, only the whitespace's changes printable ASCII without '&'.
+	if out, ok := collapsePlainASCII(s); ok {
+		return out
 	}
 	// A character reference can spell another one ("&amp;#49;"), and NFKC can make one
 	// ("＆#49;"): passes repeat until the text holds none.
@@ -154,63 +151,76 @@ func digitValue(r rune) rune {
 	return n % 10
 }
 
-// cleanASCII reports whether s is printable ASCII with single spaces between words and no
-// space at either end: text that Normalize leaves unchanged.
-func cleanASCII(s string) bool {
-	prevSpace := true // a leading space is not clean
-	for i := 0; i < len(s); i++ {
-		c := s[i]
+// asciiClass sorts the bytes for collapsePlainASCII: printable ASCII other than '&' (which
+// may start a character reference), ASCII whitespace, and every other byte.
+var asciiClass = func() (t [256]uint8) {
+	for c := range t {
 		switch {
-		case c == ' ':
-			if prevSpace {
-				return false
-			}
-			prevSpace = true
-		case c < 0x21 || c > 0x7e || c == '&': // '&' may start a character reference
-			return false
-		default:
-			prevSpace = false
+		case c < utf8.RuneSelf && asciiSpace[c]:
+			t[c] = asciiWhite
+		case c < 0x21 || c > 0x7e || c == '&':
+			t[c] = asciiOther
 		}
 	}
-	return !prevSpace || s == ""
-}
+	return t
+}()
 
-// plainASCII reports whether s holds only printable ASCII other than '&' and ASCII
-// whitespace: text that no step of normalizeOnce changes but collapseSpace.
-func plainASCII(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; (c < 0x21 || c > 0x7e || c == '&') && (c >= utf8.RuneSelf || !asciiSpace[c]) {
-			return false
-		}
-	}
-	return true
-}
+const (
+	asciiPlain uint8 = iota
+	asciiWhite
+	asciiOther
+)
 
-// collapseASCIISpace is collapseSpace for text that plainASCII accepts, a run of other bytes
-// copied at once.
-func collapseASCIISpace(s string) string {
+// collapsePlainASCII is Normalize for text of printable ASCII other than '&' and ASCII
+// whitespace, which no step changes but collapseSpace: in one pass, copying nothing while
+// the text is already collapsed (s itself is returned then). It returns false as soon as it
+// meets any other byte.
+func collapsePlainASCII(s string) (string, bool) {
 	var b strings.Builder
-	b.Grow(len(s))
-	inRun, newline := false, false
+	copying := false
 	for i := 0; i < len(s); {
-		if c := s[i]; asciiSpace[c] {
-			inRun = true
-			newline = newline || c == '\n' || c == '\r'
-			i++
-			continue
+		switch asciiClass[s[i]] {
+		case asciiPlain:
+			j := i + 1
+			for j < len(s) && asciiClass[s[j]] == asciiPlain {
+				j++
+			}
+			if copying {
+				b.WriteString(s[i:j])
+			}
+			i = j
+		case asciiWhite:
+			j, newline := i, false
+			for ; j < len(s) && asciiClass[s[j]] == asciiWhite; j++ {
+				newline = newline || s[j] == '\n' || s[j] == '\r'
+			}
+			// The run becomes nothing at either end, a line break when it holds one, a
+			// space otherwise.
+			var gap byte
+			switch {
+			case i == 0 || j == len(s):
+			case newline:
+				gap = '\n'
+			default:
+				gap = ' '
+			}
+			if !copying && (j != i+1 || s[i] != gap) {
+				copying = true
+				b.Grow(len(s))
+				b.WriteString(s[:i])
+			}
+			if copying && gap != 0 {
+				b.WriteByte(gap)
+			}
+			i = j
+		default:
+			return "", false
 		}
-		if inRun {
-			writeGap(&b, newline)
-		}
-		inRun, newline = false, false
-		j := i + 1
-		for j < len(s) && !asciiSpace[s[j]] {
-			j++
-		}
-		b.WriteString(s[i:j])
-		i = j
 	}
-	return b.String()
+	if !copying {
+		return s, true
+	}
+	return b.String(), true
 }
 
 // writeGap writes what a whitespace run between two words collapses to: a newline when the

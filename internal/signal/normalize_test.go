@@ -3,6 +3,8 @@ package signal
 import (
 	"strings"
 	"testing"
+	"unicode/utf8"
+	"unsafe"
 )
 
 func TestNormalize(t *testing.T) {
@@ -162,4 +164,112 @@ func BenchmarkNormalizeMessage(b *testing.B) {
 	for b.Loop() {
 		_ = Normalize(msg)
 	}
+}
+
+// BenchmarkNormalizeCode normalizes a message of indented code, 2 KB, whose indentation
+// collapses.
+func BenchmarkNormalizeCode(b *testing.B) {
+	msg := strings.Repeat("def scale(xs):\n    out = []\n    for x in xs:\n        out.append(x * 3)\n    return out\n", 25)
+	b.SetBytes(int64(len(msg)))
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = Normalize(msg)
+	}
+}
+
+// TestCollapsePlainASCIIAsBefore holds the one-pass path to the three passes it replaced:
+// cleanASCII (the text unchanged, and not copied), plainASCII (which texts it takes) and
+// collapseASCIISpace (what it makes of them).
+func TestCollapsePlainASCIIAsBefore(t *testing.T) {
+	t.Parallel()
+	texts := append(gateTexts(t), "", " ", "\n", "a\n", "\na", " a", "a ", "a b", "a\nb", "a  b", "a \t\n b", "a\r\nb",
+		"a\rb", "a \r b", "a\vb\fc", "x\n\n\ny ", "\x7f", "a&amp;b", "a\x00b", "a b\n\tc", "é", "a é", "a\tb")
+	for _, s := range texts {
+		checkCollapsePlainASCII(t, s)
+	}
+}
+
+func FuzzCollapsePlainASCII(f *testing.F) {
+	for _, s := range []string{"a  b", "a\r\nb ", "\tx\vy\f", "a b\nc", " a", "a&b", "a\x00b"} {
+		f.Add(s)
+	}
+	f.Fuzz(checkCollapsePlainASCII)
+}
+
+func checkCollapsePlainASCII(t *testing.T, s string) {
+	t.Helper()
+	got, ok := collapsePlainASCII(s)
+	if ok != plainASCII(s) {
+		t.Fatalf("collapsePlainASCII(%q) takes it: %v, plainASCII: %v", s, ok, !ok)
+	}
+	if !ok {
+		return
+	}
+	if want := collapseASCIISpace(s); got != want {
+		t.Fatalf("collapsePlainASCII(%q) = %q, collapseASCIISpace gives %q", s, got, want)
+	}
+	if cleanASCII(s) && unsafe.StringData(got) != unsafe.StringData(s) {
+		t.Fatalf("collapsePlainASCII(%q) copied a clean text", s)
+	}
+}
+
+// The three functions the plain ASCII path was before collapsePlainASCII: its references.
+
+// cleanASCII reports whether s is printable ASCII with single spaces between words and no
+// space at either end: text that Normalize leaves unchanged.
+func cleanASCII(s string) bool {
+	prevSpace := true // a leading space is not clean
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == ' ':
+			if prevSpace {
+				return false
+			}
+			prevSpace = true
+		case c < 0x21 || c > 0x7e || c == '&': // '&' may start a character reference
+			return false
+		default:
+			prevSpace = false
+		}
+	}
+	return !prevSpace || s == ""
+}
+
+// plainASCII reports whether s holds only printable ASCII other than '&' and ASCII
+// whitespace: text that no step of normalizeOnce changes but collapseSpace.
+func plainASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; (c < 0x21 || c > 0x7e || c == '&') && (c >= utf8.RuneSelf || !asciiSpace[c]) {
+			return false
+		}
+	}
+	return true
+}
+
+// collapseASCIISpace is collapseSpace for text that plainASCII accepts, a run of other bytes
+// copied at once.
+func collapseASCIISpace(s string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	inRun, newline := false, false
+	for i := 0; i < len(s); {
+		if c := s[i]; asciiSpace[c] {
+			inRun = true
+			newline = newline || c == '\n' || c == '\r'
+			i++
+			continue
+		}
+		if inRun {
+			writeGap(&b, newline)
+		}
+		inRun, newline = false, false
+		j := i + 1
+		for j < len(s) && !asciiSpace[s[j]] {
+			j++
+		}
+		b.WriteString(s[i:j])
+		i = j
+	}
+	return b.String()
 }
