@@ -96,7 +96,13 @@ func (t *table) sentence(s string, sums *chunkSums) []float32 {
 			start = end
 		}
 	}
-	// Remove the direction every text shares; what is left is topic.
+	t.finish(v)
+	return v
+}
+
+// finish makes a sum of word vectors a sentence vector: less the direction every text
+// shares, what is left being topic, and normalised.
+func (t *table) finish(v []float32) {
 	var dot float32
 	for i, c := range t.common {
 		dot += v[i] * c
@@ -105,7 +111,6 @@ func (t *table) sentence(s string, sums *chunkSums) []float32 {
 		v[i] -= dot * c
 	}
 	embed.Normalize(v)
-	return v
 }
 
 // addText adds the weighted vectors of s's words to v.
