@@ -7,6 +7,7 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"fmt"
+	"github.com/semantic-router/semantic-router/internal/longtext"
 	"maps"
 	"math"
 	"sort"
@@ -80,7 +81,7 @@ type JailbreakDetector struct {
 	model         *jbModel // nil without the learned model
 	builtinVecs   bool     // emb is the builtin embedder, whose vectors the model reads
 	long          scoreCache
-	windows       textMemo[map[string]float64] // evidence of long texts' windows
+	windows       longtext.Memo[map[string]float64] // evidence of long texts' windows
 }
 
 // NewJailbreakDetector builds a detector; with an Embedder it embeds the
@@ -88,7 +89,7 @@ type JailbreakDetector struct {
 func NewJailbreakDetector(ctx context.Context, opts JailbreakOptions) (*JailbreakDetector, error) {
 	warmTables()
 	d := &JailbreakDetector{threshold: opts.Threshold, emb: opts.Embedder, margin: opts.SimilarityMargin, width: opts.SimilarityWidth}
-	d.windows.limit = windowsKept
+	d.windows.Limit = windowsKept
 	if d.threshold == 0 {
 		d.threshold = 0.5
 	}

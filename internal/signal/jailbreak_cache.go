@@ -1,10 +1,13 @@
 package signal
 
-// scoreCache keeps the jailbreak results of long texts (see textMemo). A result depends on
-// the text and on how it was scored: with a vector or without (the builtin and remote
-// embedders give a text the same vector every time), or by the rules only (a system prompt).
+import "github.com/semantic-router/semantic-router/internal/longtext"
+
+// scoreCache keeps the jailbreak results of long texts (see longtext.Memo). A result
+// depends on the text and on how it was scored: with a vector or without (the builtin and
+// remote embedders give a text the same vector every time), or by the rules only (a system
+// prompt).
 type scoreCache struct {
-	memo textMemo[JailbreakResult]
+	memo longtext.Memo[JailbreakResult]
 }
 
 // How a text was scored.
@@ -19,14 +22,14 @@ const (
 // score returns the result of text from the cache, or computes it with detect and keeps it.
 // The result's Reasons are shared: callers read them only.
 func (c *scoreCache) score(text string, how scoring, detect func() JailbreakResult) JailbreakResult {
-	if len(text) < memoTextMin {
+	if len(text) < longtext.MinKept {
 		return detect()
 	}
-	k := memoKeyOf(text, uint8(how))
-	if r, ok := c.memo.get(k); ok {
+	k := longtext.KeyOf(text, uint8(how))
+	if r, ok := c.memo.Get(k); ok {
 		return r
 	}
 	r := detect()
-	c.memo.put(k, r)
+	c.memo.Put(k, r)
 	return r
 }

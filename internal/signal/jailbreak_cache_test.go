@@ -1,6 +1,7 @@
 package signal
 
 import (
+	"github.com/semantic-router/semantic-router/internal/longtext"
 	"strconv"
 	"strings"
 	"testing"
@@ -31,11 +32,11 @@ func TestScoreCacheKeepsLongTextsOnly(t *testing.T) {
 	if calls != 5 {
 		t.Errorf("%d scorings, want 5", calls)
 	}
-	for i := range memoTexts + 10 {
+	for i := range longtext.DefaultLimit + 10 {
 		c.score(long+strings.Repeat("x", i), scoredWithVector, detect)
 	}
-	if n := c.memo.len(); n != memoTexts {
-		t.Errorf("%d results kept, want %d", n, memoTexts)
+	if n := c.memo.Len(); n != longtext.DefaultLimit {
+		t.Errorf("%d results kept, want %d", n, longtext.DefaultLimit)
 	}
 }
 
@@ -49,26 +50,11 @@ func TestScoreCacheKeepsNoText(t *testing.T) {
 			c.score(text, scoredWithVector, func() JailbreakResult { return JailbreakResult{Score: 0.1} })
 		}
 	})
-	if got := c.memo.len(); got != n {
+	if got := c.memo.Len(); got != n {
 		t.Fatalf("%d results kept, want %d", got, n)
 	}
-	// The map's room for memoTexts results counts too.
+	// The map's room for longtext.DefaultLimit results counts too.
 	if per > 4<<10 {
 		t.Errorf("the cache keeps %d bytes of each 1 MB text, want no more than 4 KB", per)
-	}
-}
-
-// TestTextMemoKeepsItsLimit: a memo with a limit of its own keeps that many values.
-func TestTextMemoKeepsItsLimit(t *testing.T) {
-	t.Parallel()
-	m := textMemo[int]{limit: 3}
-	for i := range 10 {
-		m.put(memoKeyOf(strconv.Itoa(i), 0), i)
-	}
-	if n := m.len(); n != 3 {
-		t.Errorf("%d values kept, want 3", n)
-	}
-	if v, ok := m.get(memoKeyOf("9", 0)); !ok || v != 9 {
-		t.Errorf("the last value put = %d, %v; want 9, true", v, ok)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/base64"
 	"fmt"
+	"github.com/semantic-router/semantic-router/internal/longtext"
 	"reflect"
 	"slices"
 	"strings"
@@ -301,7 +302,7 @@ func BenchmarkJailbreakDetectConversation(b *testing.B) {
 	b.SetBytes(int64(len(text)))
 	b.ReportAllocs()
 	for b.Loop() {
-		d.windows = textMemo[map[string]float64]{limit: windowsKept}
+		d.windows = longtext.Memo[map[string]float64]{Limit: windowsKept}
 		_, _ = d.Detect(context.Background(), text)
 	}
 }

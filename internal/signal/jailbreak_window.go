@@ -1,6 +1,10 @@
 package signal
 
-import "unicode/utf8"
+import (
+	"unicode/utf8"
+
+	"github.com/semantic-router/semantic-router/internal/longtext"
+)
 
 // A text longer than wholeBytes is read in overlapping windows of windowBytes, by the rules
 // and the mechanisms, and scores as its highest window. They read prompts: what they weigh
@@ -98,11 +102,11 @@ func (d *JailbreakDetector) detectWindows(text string, v []float32) JailbreakRes
 // windowEvidence is the rules' and the mechanisms' evidence in one window, kept for the
 // next request that holds it. The map is shared: callers read it only.
 func (d *JailbreakDetector) windowEvidence(w string) map[string]float64 {
-	k := memoKeyOf(w, uint8(scoredByRules))
-	if r, ok := d.windows.get(k); ok {
+	k := longtext.KeyOf(w, uint8(scoredByRules))
+	if r, ok := d.windows.Get(k); ok {
 		return r
 	}
 	r := d.evidence(newAnalysis(w), nil, false)
-	d.windows.put(k, r)
+	d.windows.Put(k, r)
 	return r
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/semantic-router/semantic-router/internal/longtext"
 	"os"
 	"path/filepath"
 	"strings"
@@ -163,7 +164,7 @@ func TestWindowsAreKeptForTheNextTurn(t *testing.T) {
 	if _, err := d.Detect(context.Background(), text); err != nil {
 		t.Fatal(err)
 	}
-	before := d.windows.len()
+	before := d.windows.Len()
 	if before != len(windows(text)) {
 		t.Fatalf("%d windows kept, want %d", before, len(windows(text)))
 	}
@@ -171,7 +172,7 @@ func TestWindowsAreKeptForTheNextTurn(t *testing.T) {
 	if _, err := d.Detect(context.Background(), grown); err != nil {
 		t.Fatal(err)
 	}
-	if read := d.windows.len() - before; read > len(windows(grown))-len(windows(text))+2 {
+	if read := d.windows.Len() - before; read > len(windows(grown))-len(windows(text))+2 {
 		t.Errorf("the next turn read %d windows, want at most %d", read, len(windows(grown))-len(windows(text))+2)
 	}
 }
@@ -205,7 +206,7 @@ func BenchmarkJailbreakDetectDocument(b *testing.B) {
 	text := documentText(b)
 	b.SetBytes(int64(len(text)))
 	for b.Loop() {
-		d.windows = textMemo[map[string]float64]{limit: windowsKept}
+		d.windows = longtext.Memo[map[string]float64]{Limit: windowsKept}
 		_, _ = d.Detect(context.Background(), text)
 	}
 }
@@ -240,14 +241,14 @@ func TestPromptsUpToTwiceAWindowAreReadWhole(t *testing.T) {
 	if _, err := d.Detect(context.Background(), whole); err != nil {
 		t.Fatal(err)
 	}
-	if n := d.windows.len(); n != 0 {
+	if n := d.windows.Len(); n != 0 {
 		t.Errorf("a prompt of %d bytes was read in %d windows, want whole", len(whole), n)
 	}
 	longer := whole + sentence
 	if _, err := d.Detect(context.Background(), longer); err != nil {
 		t.Fatal(err)
 	}
-	if n, want := d.windows.len(), len(windows(longer)); n != want {
+	if n, want := d.windows.Len(), len(windows(longer)); n != want {
 		t.Errorf("a text of %d bytes was read in %d windows, want %d", len(longer), n, want)
 	}
 }

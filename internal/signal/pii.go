@@ -2,6 +2,7 @@ package signal
 
 import (
 	"fmt"
+	"github.com/semantic-router/semantic-router/internal/longtext"
 	"net/netip"
 	"slices"
 	"strings"
@@ -116,14 +117,14 @@ type PIIDetector struct {
 	// (looseGivenNameSet), less ExtraGivenNames.
 	looseGiven nameSet
 	// blocks are the types found in the blocks and seams of long texts (TypesIn).
-	blocks textMemo[[]PIIType]
+	blocks longtext.Memo[[]PIIType]
 }
 
 // NewPIIDetector returns a detector for the given options.
 func NewPIIDetector(opts PIIOptions) (*PIIDetector, error) {
 	warmTables()
 	d := &PIIDetector{enabled: map[PIIType]bool{}, givenNames: shippedGivenNames(), surnames: shippedSurnames(),
-		looseGiven: shippedLooseGivenNames(), blocks: textMemo[[]PIIType]{limit: piiBlocksKept}}
+		looseGiven: shippedLooseGivenNames(), blocks: longtext.Memo[[]PIIType]{Limit: piiBlocksKept}}
 	known := map[PIIType]bool{}
 	for _, t := range allPIITypes {
 		known[t] = true

@@ -1,16 +1,21 @@
 package signal
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/semantic-router/semantic-router/internal/longtext"
+)
 
 // A long text is read by the PII signal in blocks, each read once and kept, so that an
 // agent's conversation, which grows at its end turn after turn, costs each turn only its
 // new text. Read whole, the conversation's text was read again on every turn: most of what
 // an agent's request cost the router.
 //
-// A block ends at a cut: the first byte after a space or a line break at or past a multiple
-// of piiBlockBytes, found from the text around it alone, so that text appended at the end
-// leaves the earlier cuts, and the blocks before them, as they were. Where no space or line
-// break is near (a long token, a minified document) there is no cut, and the block runs on.
+// A block ends at a cut (longtext.Cuts): the first byte after a space or a line break at or
+// past a multiple of piiBlockBytes, found from the text around it alone, so that text
+// appended at the end leaves the earlier cuts, and the blocks before them, as they were.
+// Where no space or line break is near (a long token, a minified document) there is no cut,
+// and the block runs on.
 // Each cut is also read across, in a seam of about piiSeamBytes on each side of it, widened
 // to whole words: a value that a cut divides ("John" / "Smith", a card number in groups) is
 // read whole there, with the words around it. A block counts its findings but those near a
@@ -42,129 +47,113 @@ const (
 // for a text up to piiWholeBytes; a longer one is read in blocks and seams (see above),
 // each kept for the next text that holds it. The result is the caller's.
 func (d *PIIDetector) TypesIn(text string) []PIIType {
-	cuts := piiCuts(text)
-	if len(cuts) == 0 {
+	readings := piiReadings(text)
+	if readings == nil {
 		return d.Detect(text).Types()
 	}
 	var types []PIIType
-	add := func(found []PIIType) {
-		for _, t := range found {
+	for _, r := range readings {
+		for _, t := range d.keptTypes(text, r) {
 			if !slices.Contains(types, t) {
 				types = append(types, t)
 			}
 		}
 	}
-	// bounds are the blocks' ends: 0, the cuts and len(text).
-	bounds := make([]int, 0, len(cuts)+2)
-	bounds = append(append(append(bounds, 0), cuts...), len(text))
-	for i := 1; i < len(bounds); i++ {
-		add(d.blockTypes(text, bounds[i-1], bounds[i]))
-	}
-	for i := 1; i < len(bounds)-1; i++ {
-		from, to := seamBounds(text, bounds[i-1], bounds[i], bounds[i+1])
-		add(d.seamTypes(text, from, bounds[i], to))
-	}
 	slices.Sort(types)
 	return types
 }
 
-// piiCuts are the places where text's blocks end; none for a text read whole.
-func piiCuts(text string) []int {
-	if len(text) <= piiWholeBytes {
-		return nil
-	}
-	var cuts []int
-	for p := piiBlockBytes; p < len(text); p += piiBlockBytes {
-		c, ok := cutAt(text, p)
-		if ok && (len(cuts) == 0 || c > cuts[len(cuts)-1]) {
-			cuts = append(cuts, c)
-		}
-	}
-	return cuts
+// piiReading is a part of a long text read on its own: a block, or a seam across a cut.
+type piiReading struct {
+	from, to int
+	// how is the reading's kind: piiSeam, or a block with which of its ends are cuts.
+	how uint8
+	// at is a seam's cut, from its start.
+	at int
 }
 
-// cutAt is the first byte after a space or a line break in text[p:p+piiCutReach], if there
-// is one before the end of text.
-func cutAt(text string, p int) (int, bool) {
-	for q := p; q < len(text) && q < p+piiCutReach; q++ {
-		if isCutSpace(text[q-1]) {
-			return q, true
-		}
-	}
-	return 0, false
-}
-
-func isCutSpace(c byte) bool { return c == ' ' || c == '\n' || c == '\t' || c == '\r' }
-
-// seamBounds is the seam read across the cut c, between the cuts (or the text's ends) prev
-// and next: piiSeamBytes on each side of c, the start moved back to a word's start and the
-// end on to a word's end, so that the seam divides no word; at most to prev and next.
-func seamBounds(text string, prev, c, next int) (from, to int) {
-	from = max(c-piiSeamBytes, prev)
-	for from > prev && !isCutSpace(text[from-1]) {
-		from--
-	}
-	to = min(c+piiSeamBytes, next)
-	for to < next && !isCutSpace(text[to]) {
-		to++
-	}
-	return from, to
-}
-
-// What a kept reading is: a block, with which of its ends are cuts, or a seam.
 const (
 	piiCutBefore uint8 = 1 << iota
 	piiCutAfter
 	piiSeam
 )
 
-// blockTypes returns the types found in the block text[from:to] away from the ends that are
-// cuts (by piiEdgeBytes), from what was kept for it or by reading it.
-func (d *PIIDetector) blockTypes(text string, from, to int) []PIIType {
-	var how uint8
-	if from > 0 {
-		how |= piiCutBefore
+// piiReadings are the blocks and seams text is read in; nil for a text read whole.
+func piiReadings(text string) []piiReading {
+	cuts := longtext.Cuts(text, piiBlockBytes, piiCutReach)
+	if cuts == nil {
+		return nil
 	}
-	if to < len(text) {
-		how |= piiCutAfter
+	// bounds are the blocks' ends: 0, the cuts and len(text).
+	bounds := make([]int, 0, len(cuts)+2)
+	bounds = append(append(append(bounds, 0), cuts...), len(text))
+	out := make([]piiReading, 0, 2*len(cuts)+1)
+	for i := 1; i < len(bounds); i++ {
+		r := piiReading{from: bounds[i-1], to: bounds[i]}
+		if i > 1 {
+			r.how |= piiCutBefore
+		}
+		if i < len(bounds)-1 {
+			r.how |= piiCutAfter
+		}
+		out = append(out, r)
 	}
-	part := text[from:to]
-	return d.keptTypes(part, how, 0, func(f PIIFinding) bool {
-		return (how&piiCutBefore == 0 || f.Start >= piiEdgeBytes) && (how&piiCutAfter == 0 || f.End <= len(part)-piiEdgeBytes)
-	})
+	for i := 1; i < len(bounds)-1; i++ {
+		prev, c, next := bounds[i-1], bounds[i], bounds[i+1]
+		// piiSeamBytes on each side of c, the start moved back to a word's start and the
+		// end on to a word's end, so that the seam divides no word; at most to prev and next.
+		from := max(c-piiSeamBytes, prev)
+		for from > prev && !longtext.IsSpace(text[from-1]) {
+			from--
+		}
+		to := min(c+piiSeamBytes, next)
+		for to < next && !longtext.IsSpace(text[to]) {
+			to++
+		}
+		out = append(out, piiReading{from: from, to: to, how: piiSeam, at: c - from})
+	}
+	return out
 }
 
-// seamTypes returns the types found in the seam text[from:to] at its cut c: the findings
-// that the blocks on either side leave out (blockTypes), those within piiEdgeBytes of c or
-// across it.
-func (d *PIIDetector) seamTypes(text string, from, c, to int) []PIIType {
-	at := c - from
-	return d.keptTypes(text[from:to], piiSeam, at, func(f PIIFinding) bool {
-		return f.End > at-piiEdgeBytes && f.Start < at+piiEdgeBytes
-	})
+// counts reports whether a finding of r's part is r's to count: a block's away from its ends
+// that are cuts (by piiEdgeBytes); a seam's within piiEdgeBytes of its cut or across it, the
+// findings the blocks on either side leave out.
+func (r piiReading) counts(f PIIFinding) bool {
+	if r.how&piiSeam != 0 {
+		return f.End > r.at-piiEdgeBytes && f.Start < r.at+piiEdgeBytes
+	}
+	return (r.how&piiCutBefore == 0 || f.Start >= piiEdgeBytes) &&
+		(r.how&piiCutAfter == 0 || f.End <= r.to-r.from-piiEdgeBytes)
 }
 
-// keptTypes returns the types of part's findings that keep takes, from what was kept for
-// part read as how, at at, or by reading it and keeping the result.
-func (d *PIIDetector) keptTypes(part string, how uint8, at int, keep func(PIIFinding) bool) []PIIType {
+// key is what r's types are kept by: its part of text, how it is read and, for a seam, where
+// its cut is.
+func (r piiReading) key(text string) longtext.Key {
+	k := longtext.KeyOf(text[r.from:r.to], r.how)
+	k.At = r.at
+	return k
+}
+
+// keptTypes returns the types of the findings in r's part of text that r counts, from what
+// was kept for it or by reading it and keeping the result.
+func (d *PIIDetector) keptTypes(text string, r piiReading) []PIIType {
 	// Only long parts are kept: the last block may be short, and new each turn.
-	long := len(part) >= memoTextMin
-	var k memoKey
+	long := r.to-r.from >= longtext.MinKept
+	var k longtext.Key
 	if long {
-		k = memoKeyOf(part, how)
-		k.at = at
-		if types, ok := d.blocks.get(k); ok {
+		k = r.key(text)
+		if types, ok := d.blocks.Get(k); ok {
 			return types
 		}
 	}
 	var types []PIIType
-	for _, f := range d.Detect(part).Findings {
-		if keep(f) && !slices.Contains(types, f.Type) {
+	for _, f := range d.Detect(text[r.from:r.to]).Findings {
+		if r.counts(f) && !slices.Contains(types, f.Type) {
 			types = append(types, f.Type)
 		}
 	}
 	if long {
-		d.blocks.put(k, types)
+		d.blocks.Put(k, types)
 	}
 	return types
 }

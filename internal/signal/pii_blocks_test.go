@@ -3,6 +3,7 @@ package signal
 import (
 	"encoding/base64"
 	"fmt"
+	"github.com/semantic-router/semantic-router/internal/longtext"
 	"slices"
 	"strings"
 	"testing"
@@ -77,7 +78,7 @@ func TestTypesInFindsEveryValueAtEveryCut(t *testing.T) {
 				continue
 			}
 			text := filler[:i] + v.text + "\n" + filler[i:]
-			if len(piiCuts(text)) == 0 {
+			if len(piiCutsOf(text)) == 0 {
 				t.Fatalf("a text of %d bytes has no cut", len(text))
 			}
 			want := d.Detect(text).Types()
@@ -85,7 +86,7 @@ func TestTypesInFindsEveryValueAtEveryCut(t *testing.T) {
 				t.Fatalf("read whole, %q at %d finds %v, not %s", v.text, i, want, v.want)
 			}
 			if got := d.TypesIn(text); !slices.Equal(got, want) {
-				t.Errorf("%.40q at %d (cuts %v): read in blocks %v, whole %v", v.text, i, piiCuts(text), got, want)
+				t.Errorf("%.40q at %d (cuts %v): read in blocks %v, whole %v", v.text, i, piiCutsOf(text), got, want)
 				break
 			}
 			placed++
@@ -108,30 +109,12 @@ func TestTypesInReadsShortTextsWhole(t *testing.T) {
 		blocksFiller(piiWholeBytes-100) + "SSN 702-58-1146.",
 		strings.Repeat("x", 3*piiBlockBytes+piiCutReach+1) + " jane.doe@example.com", // no place to cut
 	} {
-		if cuts := piiCuts(text); cuts != nil {
+		if cuts := piiCutsOf(text); cuts != nil {
 			t.Errorf("a text of %d bytes is cut at %v", len(text), cuts)
 		}
 		if got, want := d.TypesIn(text), d.Detect(text).Types(); !slices.Equal(got, want) {
 			t.Errorf("TypesIn of %d bytes = %v, Detect finds %v", len(text), got, want)
 		}
-	}
-}
-
-func TestPIICutsStayWhenTextIsAdded(t *testing.T) {
-	t.Parallel()
-	text := blocksFiller(10 * piiBlockBytes)
-	cuts := piiCuts(text)
-	if len(cuts) != (len(text)-1)/piiBlockBytes {
-		t.Fatalf("%d bytes cut at %v", len(text), cuts)
-	}
-	for i, c := range cuts {
-		if c < (i+1)*piiBlockBytes || c >= (i+1)*piiBlockBytes+piiCutReach || !isCutSpace(text[c-1]) {
-			t.Errorf("cut %d at %d, after %q", i, c, text[c-1])
-		}
-	}
-	longer := piiCuts(text + "\nAnd what does the second loop return?")
-	if !slices.Equal(longer[:len(cuts)], cuts) {
-		t.Errorf("cuts moved when text was added: %v, then %v", cuts, longer)
 	}
 }
 
@@ -145,22 +128,22 @@ func TestTypesInReadsOnlyWhatIsNew(t *testing.T) {
 	if got := d.TypesIn(text); len(got) != 0 {
 		t.Fatalf("the filler holds %v", got)
 	}
-	kept := d.blocks.len()
-	if kept < len(piiCuts(text)) {
-		t.Fatalf("%d readings kept for %d cuts", kept, len(piiCuts(text)))
+	kept := d.blocks.Len()
+	if kept < len(piiCutsOf(text)) {
+		t.Fatalf("%d readings kept for %d cuts", kept, len(piiCutsOf(text)))
 	}
 	// What is kept is what the next text is made of: marked, it shows in the next result.
-	d.blocks.mu.Lock()
-	for k := range d.blocks.kept {
-		d.blocks.kept[k] = []PIIType{"kept"}
+	for _, r := range piiReadings(text) {
+		if r.to-r.from >= longtext.MinKept {
+			d.blocks.Put(r.key(text), []PIIType{"kept"})
+		}
 	}
-	d.blocks.mu.Unlock()
 	next := text + "\nCall (503) 555-0166 about it."
 	got := d.TypesIn(next)
 	if want := []PIIType{"kept", PIIPhone}; !slices.Equal(got, want) {
 		t.Errorf("the next turn reads %v, want %v", got, want)
 	}
-	if added := d.blocks.len() - kept; added > 2 {
+	if added := d.blocks.Len() - kept; added > 2 {
 		t.Errorf("the next turn kept %d new readings, want at most 2: the last block and seam", added)
 	}
 }
@@ -177,3 +160,6 @@ func BenchmarkPIITypesInNextTurn(b *testing.B) {
 		d.TypesIn(fmt.Sprintf("%s\nQuestion %d: what does the loop return?", text, i))
 	}
 }
+
+// piiCutsOf are the cuts TypesIn reads text at.
+func piiCutsOf(text string) []int { return longtext.Cuts(text, piiBlockBytes, piiCutReach) }

@@ -3,6 +3,7 @@ package signal
 import (
 	"context"
 	"fmt"
+	"github.com/semantic-router/semantic-router/internal/longtext"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -81,7 +82,7 @@ type Set struct {
 	scopes    []Role         // the distinct scopes of list that read message text
 	// vectors keeps the vectors of long texts: an agent sends its conversation again on
 	// every turn, and each message but the newest was embedded already.
-	vectors textMemo[[]float32]
+	vectors longtext.Memo[[]float32]
 
 	// pending build the parts that embed their examples (similarity matchers, the domain
 	// classifier, the jailbreak detector) when a remote embedder was not answering at

@@ -3,6 +3,7 @@ package signal
 import (
 	"context"
 	"fmt"
+	"github.com/semantic-router/semantic-router/internal/longtext"
 	"slices"
 	"time"
 
@@ -297,20 +298,20 @@ func (s *Set) embedTexts(in *Input, names map[string]bool) []string {
 }
 
 // embedList returns one vector per text: the kept one of a long text embedded before (see
-// textMemo; every embedder gives a text the same vector each time), the others embedded in
-// one call.
+// longtext.Memo; every embedder gives a text the same vector each time), the others
+// embedded in one call.
 func (s *Set) embedList(ctx context.Context, texts []string) ([][]float32, error) {
-	if !slices.ContainsFunc(texts, func(t string) bool { return len(t) >= memoTextMin }) {
+	if !slices.ContainsFunc(texts, func(t string) bool { return len(t) >= longtext.MinKept }) {
 		return s.embedNow(ctx, texts)
 	}
 	vs := make([][]float32, len(texts))
-	keys := make([]memoKey, len(texts))
+	keys := make([]longtext.Key, len(texts))
 	var todo []string
 	var at []int
 	for i, t := range texts {
-		if len(t) >= memoTextMin {
-			keys[i] = memoKeyOf(t, 0)
-			if v, ok := s.vectors.get(keys[i]); ok {
+		if len(t) >= longtext.MinKept {
+			keys[i] = longtext.KeyOf(t, 0)
+			if v, ok := s.vectors.Get(keys[i]); ok {
 				vs[i] = v
 				continue
 			}
@@ -327,8 +328,8 @@ func (s *Set) embedList(ctx context.Context, texts []string) ([][]float32, error
 	for j, v := range got {
 		i := at[j]
 		vs[i] = v
-		if len(texts[i]) >= memoTextMin {
-			s.vectors.put(keys[i], v)
+		if len(texts[i]) >= longtext.MinKept {
+			s.vectors.Put(keys[i], v)
 		}
 	}
 	return vs, nil

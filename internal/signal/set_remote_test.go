@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"github.com/semantic-router/semantic-router/internal/longtext"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -105,7 +106,7 @@ func TestLongTextsAreEmbeddedOnce(t *testing.T) {
 	}
 	second := emb.lastInput()
 	for _, text := range second {
-		if len(text) >= memoTextMin && slices.Contains(first, text) {
+		if len(text) >= longtext.MinKept && slices.Contains(first, text) {
 			t.Errorf("%.40q… was embedded on both turns", text)
 		}
 	}

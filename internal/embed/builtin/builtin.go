@@ -32,13 +32,18 @@ const Dimensions = 100
 
 // Embedder is the builtin embedder. The zero value is ready to use and safe
 // for concurrent use; the vector table loads on the first call (about 100 ms).
-// It keeps the sums of long texts' chunks (see chunkSums).
+// It keeps the sums of long texts' chunks (see chunkSums): up to chunksKept when
+// made by New, up to longtext.DefaultLimit as the zero value.
 type Embedder struct {
 	sums chunkSums
 }
 
 // New returns the builtin embedder.
-func New() *Embedder { return &Embedder{} }
+func New() *Embedder {
+	e := &Embedder{}
+	e.sums.kept.Limit = chunksKept
+	return e
+}
 
 // Dimensions implements embed.Embedder.
 func (*Embedder) Dimensions() int { return Dimensions }

@@ -36,7 +36,7 @@ func TestLongTextVectorIsTheSameKeptOrNot(t *testing.T) {
 	if _, err := e.Vector(text[:3*chunkBytes+100]); err != nil {
 		t.Fatal(err)
 	}
-	if len(e.sums.kept) == 0 {
+	if e.sums.kept.Len() == 0 {
 		t.Fatal("nothing kept of a text of three chunks")
 	}
 	for i := range 2 {
@@ -64,25 +64,6 @@ func TestLongTextVectorIsItsWordsVector(t *testing.T) {
 	got, _ := New().Vector(text)
 	if c := embed.Cosine(got, one); c < 0.99999 {
 		t.Errorf("cosine of the chunked and the one-pass vector = %v", c)
-	}
-}
-
-func TestChunkCuts(t *testing.T) {
-	t.Parallel()
-	text := longText(10 * chunkBytes)
-	cuts := chunkCuts(text)
-	for i, c := range cuts {
-		if c < (i+1)*chunkBytes || c >= (i+1)*chunkBytes+cutReach || (text[c-1] != ' ' && text[c-1] != '\n') {
-			t.Errorf("cut %d at %d, after %q", i, c, text[c-1])
-		}
-	}
-	if longer := chunkCuts(text + "\nAnd what comes next?"); !slices.Equal(longer[:len(cuts)], cuts) {
-		t.Errorf("cuts moved when text was added: %v, then %v", cuts, longer)
-	}
-	for _, s := range []string{longText(wholeBytes)[:wholeBytes], strings.Repeat("x", 4*chunkBytes)} {
-		if cuts := chunkCuts(s); cuts != nil {
-			t.Errorf("a text of %d bytes summed in one pass is cut at %v", len(s), cuts)
-		}
 	}
 }
 
