@@ -7,7 +7,6 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"fmt"
-	"github.com/semantic-router/semantic-router/internal/longtext"
 	"maps"
 	"math"
 	"sort"
@@ -17,6 +16,7 @@ import (
 
 	"github.com/semantic-router/semantic-router/internal/embed"
 	"github.com/semantic-router/semantic-router/internal/embed/builtin"
+	"github.com/semantic-router/semantic-router/internal/longtext"
 )
 
 //go:embed jailbreak_examples.txt

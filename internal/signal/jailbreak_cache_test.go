@@ -1,12 +1,12 @@
 package signal
 
 import (
-	"github.com/semantic-router/semantic-router/internal/longtext"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/semantic-router/semantic-router/internal/heaptest"
+	"github.com/semantic-router/semantic-router/internal/longtext"
 )
 
 // TestScoreCacheKeepsLongTextsOnly: a long text is scored once, a short one each time, and

@@ -4,13 +4,13 @@ import (
 	"context"
 	"encoding/base64"
 	"fmt"
-	"github.com/semantic-router/semantic-router/internal/longtext"
 	"reflect"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/semantic-router/semantic-router/internal/embed/builtin"
+	"github.com/semantic-router/semantic-router/internal/longtext"
 )
 
 // None of these prompts is in the corpus; each shows one mechanism, or one

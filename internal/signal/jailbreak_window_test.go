@@ -4,12 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/semantic-router/semantic-router/internal/longtext"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/semantic-router/semantic-router/internal/longtext"
 )
 
 // checkWindows fails unless text's windows are as windows promises them: text itself when

@@ -2,11 +2,12 @@ package signal
 
 import (
 	"fmt"
-	"github.com/semantic-router/semantic-router/internal/longtext"
 	"net/netip"
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/semantic-router/semantic-router/internal/longtext"
 )
 
 // PIIType names a kind of personal or secret data.

@@ -3,10 +3,11 @@ package signal
 import (
 	"encoding/base64"
 	"fmt"
-	"github.com/semantic-router/semantic-router/internal/longtext"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/semantic-router/semantic-router/internal/longtext"
 )
 
 // blocksFiller is text without personal data, in numbered lines of code and prose as an

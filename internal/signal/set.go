@@ -3,7 +3,6 @@ package signal
 import (
 	"context"
 	"fmt"
-	"github.com/semantic-router/semantic-router/internal/longtext"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -12,6 +11,7 @@ import (
 	"github.com/semantic-router/semantic-router/internal/embed"
 	"github.com/semantic-router/semantic-router/internal/embed/builtin"
 	"github.com/semantic-router/semantic-router/internal/embed/remote"
+	"github.com/semantic-router/semantic-router/internal/longtext"
 )
 
 // Result is one signal's outcome for a request, as the classification API and the debug

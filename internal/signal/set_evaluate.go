@@ -3,11 +3,11 @@ package signal
 import (
 	"context"
 	"fmt"
-	"github.com/semantic-router/semantic-router/internal/longtext"
 	"slices"
 	"time"
 
 	"github.com/semantic-router/semantic-router/internal/decision"
+	"github.com/semantic-router/semantic-router/internal/longtext"
 )
 
 // errNoVector is the Error of a signal whose embedding failed.

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"github.com/semantic-router/semantic-router/internal/longtext"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -19,6 +18,7 @@ import (
 	"github.com/semantic-router/semantic-router/internal/config"
 	"github.com/semantic-router/semantic-router/internal/decision"
 	"github.com/semantic-router/semantic-router/internal/embed/embedtest"
+	"github.com/semantic-router/semantic-router/internal/longtext"
 	"github.com/semantic-router/semantic-router/internal/openai"
 )
 
